@@ -1,0 +1,496 @@
+"""Claim proofs (R12-R13): can a side claim a flag, and why.
+
+The decision never enumerates combinations of unseen cards.  It walks the
+formation kinds that could beat the claimer, strongest first, and for each
+*shape* of a kind (a blue Wedge 6-7-8, a Phalanx of 8s, a green Battalion, ...)
+asks which unseen troops (R13) it would need.  A shape is *blocked* when one of
+its cards is already face up, *short* when too few troops of a value or colour
+are left, *too weak* when even its best completion does not beat the claimer.
+The first shape that is possible and strong enough is the counterexample.
+
+The result is data: a :class:`ClaimAnalysis` whose ``steps`` are
+:class:`Step` values, each a :class:`Reason` from a closed vocabulary plus the
+cards it is about.  Prose comes from :mod:`battleline_lab.messages`.
+
+>>> from battleline_lab.position import Position, Side
+>>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
+>>> analyse_claim(pos, 5, Side.YOU).claimable
+True
+>>> [s.reason.value for s in analyse_claim(pos, 5, Side.YOU).steps][:3]
+['your_formation', 'they_need', 'unseen']
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, Colour, Troop
+from .formations import (
+    Formation,
+    FormationKind,
+    Shape,
+    ShapePlan,
+    Strength,
+    evaluate,
+    plan_shape,
+    shapes,
+)
+from .position import FLAGS, Location, Position, Side
+
+__all__ = [
+    "ClaimAnalysis",
+    "PositionAnalysis",
+    "Reason",
+    "Step",
+    "UndecidedTieError",
+    "analyse_claim",
+    "analyse_position",
+    "can_claim",
+    "claimable_flags",
+]
+
+
+class Reason(enum.Enum):
+    """The closed vocabulary of proof steps; ``rule`` is the RULES.md id it rests on."""
+
+    FLAG_CLAIMED = "flag_claimed"
+    SIDE_INCOMPLETE = "side_incomplete"
+    FOG = "fog"
+    MUD = "mud"
+    YOUR_FORMATION = "your_formation"
+    THEIR_FORMATION = "their_formation"
+    YOU_ARE_STRONGER = "you_are_stronger"
+    THEY_ARE_STRONGER = "they_are_stronger"
+    TIE_FIRST_COMPLETE = "tie_first_complete"
+    THEY_NEED = "they_need"
+    UNSEEN = "unseen"
+    HAND_NOT_EVIDENCE = "hand_not_evidence"
+    LOWER_KINDS = "lower_kinds"
+    KIND_RULED_OUT = "kind_ruled_out"
+    KIND_TOO_WEAK = "kind_too_weak"
+    SHAPE_BLOCKED = "shape_blocked"
+    SHAPE_SHORT = "shape_short"
+    SHAPE_TOO_WEAK = "shape_too_weak"
+    AT_BEST_TIE = "at_best_tie"
+    COUNTEREXAMPLE = "counterexample"
+    CAN_CLAIM = "can_claim"
+    CANNOT_CLAIM = "cannot_claim"
+
+    @property
+    def rule(self) -> str:
+        return _RULES[self]
+
+
+_RULES = {
+    Reason.FLAG_CLAIMED: "R15",
+    Reason.SIDE_INCOMPLETE: "R12",
+    Reason.FOG: "R24",
+    Reason.MUD: "R25",
+    Reason.YOUR_FORMATION: "R9",
+    Reason.THEIR_FORMATION: "R9",
+    Reason.YOU_ARE_STRONGER: "R10",
+    Reason.THEY_ARE_STRONGER: "R10",
+    Reason.TIE_FIRST_COMPLETE: "R11",
+    Reason.THEY_NEED: "R12",
+    Reason.UNSEEN: "R13",
+    Reason.HAND_NOT_EVIDENCE: "R13",
+    Reason.LOWER_KINDS: "R10",
+    Reason.KIND_RULED_OUT: "R9",
+    Reason.KIND_TOO_WEAK: "R10",
+    Reason.SHAPE_BLOCKED: "R13",
+    Reason.SHAPE_SHORT: "R13",
+    Reason.SHAPE_TOO_WEAK: "R10",
+    Reason.AT_BEST_TIE: "R11",
+    Reason.COUNTEREXAMPLE: "R12",
+    Reason.CAN_CLAIM: "R12",
+    Reason.CANNOT_CLAIM: "R12",
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a proof: a reason and the cards it is about.
+
+    ``cards`` are cards on the table the step talks about (to highlight);
+    ``needed`` are troops a completion would need from the unseen cards;
+    ``where`` says where visible cards lie; the other fields are filled as the
+    reason requires (see the message catalogue for which).
+    """
+
+    reason: Reason
+    side: Side
+    flag: int
+    cards: tuple[Card, ...] = ()
+    needed: tuple[Troop, ...] = ()
+    where: tuple[tuple[Card, Location], ...] = ()
+    kind: FormationKind | None = None
+    kinds: tuple[FormationKind, ...] = ()
+    total: int | None = None
+    count: int | None = None
+    available: int | None = None
+    size: int | None = None
+    shape: Shape | None = None
+    value: int | None = None
+    wild: tuple[tuple[Card, Troop], ...] = ()
+    other: Side | None = None
+
+    @property
+    def rule(self) -> str:
+        return self.reason.rule
+
+    @property
+    def highlight(self) -> tuple[Card, ...]:
+        """Every card on the table this step points at."""
+        return self.cards + tuple(c for c, _ in self.where)
+
+    def __repr__(self) -> str:
+        bits = [self.reason.value]
+        if self.cards:
+            bits.append(" ".join(c.notation for c in self.cards))
+        if self.needed:
+            bits.append("needs " + " ".join(c.notation for c in self.needed))
+        if self.where:
+            bits.append("seen " + " ".join(c.notation for c, _ in self.where))
+        return f"<Step {' | '.join(bits)}>"
+
+
+class UndecidedTieError(ValueError):
+    """Both formations tie and the position does not say who completed first (R11)."""
+
+
+@dataclass(frozen=True)
+class ClaimAnalysis:
+    """Whether ``side`` can claim ``flag`` now (R12), with the proof steps.
+
+    When the claim fails because the opponent could still win, ``counterexample``
+    holds the unseen troops that complete their side, and ``opponent_formation``
+    what they would make.
+    """
+
+    flag: int
+    side: Side
+    claimable: bool
+    steps: tuple[Step, ...]
+    formation: Formation | None = None
+    opponent_formation: Formation | None = None
+    counterexample: tuple[Troop, ...] = ()
+
+    @property
+    def reasons(self) -> tuple[Reason, ...]:
+        return tuple(s.reason for s in self.steps)
+
+    def explain(self, lang: str = "en") -> str:
+        """The proof as numbered lines of text."""
+        from .messages import render_analysis
+
+        return "\n".join(render_analysis(self, lang))
+
+    def __repr__(self) -> str:
+        verdict = "claimable" if self.claimable else "not claimable"
+        return f"<ClaimAnalysis flag {self.flag} {self.side.value}: {verdict}, {len(self.steps)} steps>"
+
+
+class _Pool:
+    """The unseen troops, indexed for the questions shapes ask."""
+
+    def __init__(self, unseen: Iterable[Troop]) -> None:
+        self.cards = frozenset(unseen)
+        self.by_value: dict[int, list[Troop]] = {v: [] for v in range(1, 11)}
+        self.by_colour: dict[Colour, list[Troop]] = {c: [] for c in Colour}
+        for t in sorted(self.cards, key=lambda t: (-t.value, t.colour.index)):
+            self.by_value[t.value].append(t)
+            self.by_colour[t.colour].append(t)
+        self.top = sorted(self.cards, key=lambda t: (-t.value, t.colour.index))
+
+    def fill(self, plan: ShapePlan) -> tuple[Troop, ...] | None:
+        """The best troops that complete ``plan``, or None if there are not enough."""
+        shape = plan.shape
+        if plan.exact:
+            return plan.exact if all(t in self.cards for t in plan.exact) else None
+        if plan.values:
+            out = []
+            for v in plan.values:
+                if not self.by_value[v]:
+                    return None
+                out.append(self.by_value[v][0])
+            return tuple(out)
+        if plan.count == 0:
+            return ()
+        if shape.kind is FormationKind.PHALANX:
+            assert shape.value is not None
+            group = self.by_value[shape.value]
+        elif shape.kind is FormationKind.BATTALION:
+            assert shape.colour is not None
+            group = self.by_colour[shape.colour]
+        else:
+            group = self.top
+        return tuple(group[: plan.count]) if len(group) >= plan.count else None
+
+
+def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
+    if plan.shape.kind in (FormationKind.BATTALION, FormationKind.HOST, None):
+        return plan.base + sum(t.value for t in fill)
+    return plan.base
+
+
+class _Prover:
+    """Builds the steps for one flag and one claiming side."""
+
+    def __init__(self, position: Position, pool: _Pool, flag: int, side: Side) -> None:
+        self.position = position
+        self.pool = pool
+        self.flag = flag
+        self.side = side
+        self.state = position.flag(flag)
+        self.steps: list[Step] = []
+
+    def step(self, reason: Reason, **fields: object) -> None:
+        self.steps.append(Step(reason, self.side, self.flag, **fields))  # type: ignore[arg-type]
+
+    def where(self, cards: Iterable[Card]) -> tuple[tuple[Card, Location], ...]:
+        visible = self.position.visible
+        return tuple((c, visible[c]) for c in cards if c in visible)
+
+    def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
+        self.step(Reason.CAN_CLAIM if claimable else Reason.CANNOT_CLAIM)
+        return ClaimAnalysis(self.flag, self.side, claimable, tuple(self.steps), **extra)  # type: ignore[arg-type]
+
+    def run(self) -> ClaimAnalysis:
+        state, side, other = self.state, self.side, self.side.other
+        if state.claimed_by is not None:
+            self.step(Reason.FLAG_CLAIMED, other=state.claimed_by)
+            return self.done(False)
+        mine = state.formation_cards(side)
+        theirs = state.formation_cards(other)
+        size = state.size
+        if state.mud:
+            self.step(Reason.MUD, size=size)
+        if len(mine) < size:
+            self.step(Reason.SIDE_INCOMPLETE, cards=mine, count=size - len(mine), size=size)
+            return self.done(False)
+        if state.fog:
+            self.step(Reason.FOG)
+        formation = evaluate(mine, fog=state.fog, mud=state.mud)
+        self.step(Reason.YOUR_FORMATION, cards=mine, kind=formation.kind, total=formation.total, wild=formation.wild)
+        target = formation.strength
+        if len(theirs) >= size:
+            return self._complete(formation, theirs)
+        self.step(Reason.THEY_NEED, cards=theirs, count=size - len(theirs), size=size)
+        visible = self.position.visible
+        on_flags = sum(1 for c, loc in visible.items() if isinstance(c, Troop) and loc.area == "flag")
+        self.step(
+            Reason.UNSEEN,
+            count=len(self.pool.cards),
+            total=on_flags,
+            available=sum(1 for c, loc in visible.items() if isinstance(c, Troop) and loc.area == "discard"),
+        )
+        hand = tuple(c for c in self.position.hand(side) if isinstance(c, Troop))
+        if hand:
+            self.step(Reason.HAND_NOT_EVIDENCE, cards=hand)
+        return self._search(formation, theirs, size, target)
+
+    def _complete(self, formation: Formation, theirs: tuple[Card, ...]) -> ClaimAnalysis:
+        state = self.state
+        their = evaluate(theirs, fog=state.fog, mud=state.mud)
+        self.step(Reason.THEIR_FORMATION, cards=theirs, kind=their.kind, total=their.total, wild=their.wild)
+        if formation.strength > their.strength:
+            self.step(Reason.YOU_ARE_STRONGER, kind=formation.kind, total=formation.total)
+            return self.done(True, formation=formation, opponent_formation=their)
+        if formation.strength < their.strength:
+            self.step(Reason.THEY_ARE_STRONGER, kind=their.kind, total=their.total)
+            return self.done(False, formation=formation, opponent_formation=their)
+        first = state.first_complete
+        if first is None:
+            raise UndecidedTieError(
+                f"flag {self.flag}: both formations tie at {formation.total}; "
+                "the position must say who completed first (R11)"
+            )
+        self.step(Reason.TIE_FIRST_COMPLETE, other=first, total=formation.total)
+        return self.done(first is self.side, formation=formation, opponent_formation=their)
+
+    def _search(self, formation: Formation, theirs: tuple[Card, ...], size: int, target: Strength) -> ClaimAnalysis:
+        fog = self.state.fog
+        kinds: tuple[FormationKind | None, ...] = (None,) if fog else tuple(sorted(FormationKind, reverse=True))
+        lower: list[FormationKind] = []
+        tie_possible = False
+        for kind in kinds:
+            if kind is not None and target.kind is not None and kind < target.kind:
+                lower.append(kind)
+                continue
+            consistent = False
+            best_weak: int | None = None
+            shape_steps = 0
+            fixed = kind in (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
+            for shape in shapes(kind, size):
+                plans = plan_shape(shape, theirs, size)
+                if not plans:
+                    continue
+                consistent = True
+                if fixed and Strength(kind, plans[0].base) <= target:
+                    # the sum is fixed by the shape: it can at best tie (R10, R11)
+                    best_weak = plans[0].base if best_weak is None else max(best_weak, plans[0].base)
+                    if Strength(kind, plans[0].base) == target and any(self.pool.fill(p) is not None for p in plans):
+                        tie_possible = True
+                    continue
+                outcome = self._try_shape(shape, plans, theirs, target)
+                if isinstance(outcome, ClaimAnalysis):
+                    return outcome
+                shape_steps += 1
+                tie_possible = tie_possible or outcome == "tie"
+            if not consistent and kind is not None:
+                self.step(Reason.KIND_RULED_OUT, kind=kind, cards=theirs)
+            elif best_weak is not None:
+                self.step(Reason.KIND_TOO_WEAK, kind=kind, total=best_weak, cards=theirs, count=shape_steps)
+        if lower:
+            self.step(Reason.LOWER_KINDS, kinds=tuple(lower), kind=target.kind)
+        if tie_possible:
+            self.step(Reason.AT_BEST_TIE, total=target.total, kind=target.kind)
+        return self.done(True, formation=formation)
+
+    def _try_shape(
+        self, shape: Shape, plans: list[ShapePlan], theirs: tuple[Card, ...], target: Strength
+    ) -> ClaimAnalysis | str:
+        """A counterexample if the shape can beat ``target``; else add the step that says why not."""
+        best: tuple[int, tuple[Troop, ...]] | None = None
+        for plan in plans:
+            fill = self.pool.fill(plan)
+            if fill is not None:
+                total = _total(plan, fill)
+                if best is None or total > best[0]:
+                    best = (total, fill)
+        kind = shape.kind
+        if best is not None:
+            total, fill = best
+            if Strength(kind, total) > target:
+                return self._counterexample(theirs, fill)
+            self.step(Reason.SHAPE_TOO_WEAK, shape=shape, kind=kind, cards=theirs, needed=fill, total=total)
+            return "tie" if Strength(kind, total) == target else "weak"
+        visible = self.position.visible
+        plan = plans[0]
+        if kind is FormationKind.SKIRMISH:
+            # some value of the run has no unseen troop left
+            values = sorted({v for p in plans for v in p.values if not self.pool.by_value[v]})
+            seen = sorted(t for t in visible if isinstance(t, Troop) and t.value == values[0])
+            self.step(
+                Reason.SHAPE_SHORT,
+                shape=shape,
+                kind=kind,
+                cards=theirs,
+                where=self.where(seen),
+                count=1,
+                available=0,
+                value=values[0],
+            )
+            return "blocked"
+        if plan.exact:
+            needed: list[Troop] = []
+            for p in plans:
+                needed.extend(t for t in p.exact if t not in needed)
+            blockers = [t for t in needed if t not in self.pool.cards]
+            self.step(
+                Reason.SHAPE_BLOCKED,
+                shape=shape,
+                kind=kind,
+                cards=theirs,
+                needed=tuple(sorted(needed)),
+                where=self.where(blockers),
+                count=len(plan.wild),
+            )
+            return "blocked"
+        if kind is FormationKind.PHALANX:
+            assert shape.value is not None
+            group = [t for t in visible if isinstance(t, Troop) and t.value == shape.value]
+            available = len(self.pool.by_value[shape.value])
+        elif kind is FormationKind.BATTALION:
+            assert shape.colour is not None
+            group = [t for t in visible if isinstance(t, Troop) and t.colour is shape.colour]
+            available = len(self.pool.by_colour[shape.colour])
+        else:
+            group = []
+            available = len(self.pool.cards)
+        self.step(
+            Reason.SHAPE_SHORT,
+            shape=shape,
+            kind=kind,
+            cards=theirs,
+            where=self.where(sorted(group)),
+            count=plan.count,
+            available=available,
+            value=shape.value,
+        )
+        return "short"
+
+    def _counterexample(self, theirs: tuple[Card, ...], fill: tuple[Troop, ...]) -> ClaimAnalysis:
+        state = self.state
+        completed = evaluate(theirs + fill, fog=state.fog, mud=state.mud)
+        self.step(
+            Reason.COUNTEREXAMPLE,
+            cards=theirs,
+            needed=fill,
+            kind=completed.kind,
+            total=completed.total,
+            wild=completed.wild,
+        )
+        in_hand = tuple(t for t in fill if t in self.position.hand(self.side))
+        if in_hand:
+            self.step(Reason.HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
+        formation = evaluate(state.formation_cards(self.side), fog=state.fog, mud=state.mud)
+        return self.done(False, formation=formation, opponent_formation=completed, counterexample=fill)
+
+
+def _analyse(position: Position, pool: _Pool, flag: int, side: Side) -> ClaimAnalysis:
+    return _Prover(position, pool, flag, side).run()
+
+
+def analyse_claim(position: Position, flag: int, side: Side | str | None = None) -> ClaimAnalysis:
+    """Decide whether ``side`` (default: whose turn it is) can claim ``flag`` now (R12).
+
+    Raises :class:`UndecidedTieError` when both sides are complete, tie, and the
+    position does not say who completed first (R11).
+    """
+    side = position.turn if side is None else Side(side)
+    position.flag(flag)  # validates the number
+    return _analyse(position, _Pool(position.unseen_troops()), flag, side)
+
+
+def can_claim(position: Position, flag: int, side: Side | str | None = None) -> bool:
+    """Just the verdict of :func:`analyse_claim`."""
+    return analyse_claim(position, flag, side).claimable
+
+
+@dataclass(frozen=True)
+class PositionAnalysis:
+    """Claim analyses for both sides at every unclaimed flag."""
+
+    position: Position
+    claims: Mapping[tuple[Side, int], ClaimAnalysis]
+
+    def claimable(self, side: Side | str) -> tuple[int, ...]:
+        side = Side(side)
+        return tuple(n for n in FLAGS if (side, n) in self.claims and self.claims[(side, n)].claimable)
+
+    def __getitem__(self, key: tuple[Side, int]) -> ClaimAnalysis:
+        return self.claims[key]
+
+
+def analyse_position(position: Position) -> PositionAnalysis:
+    """Analyse every unclaimed flag for both sides (R12), sharing the unseen pool."""
+    pool = _Pool(position.unseen_troops())
+    claims = {}
+    for n in FLAGS:
+        if position.flag(n).claimed_by is not None:
+            continue
+        for side in Side:
+            claims[(side, n)] = _analyse(position, pool, n, side)
+    return PositionAnalysis(position, claims)
+
+
+def claimable_flags(position: Position, side: Side | str | None = None) -> tuple[int, ...]:
+    """The unclaimed flags ``side`` (default: whose turn) can claim now, in order."""
+    side = position.turn if side is None else Side(side)
+    pool = _Pool(position.unseen_troops())
+    return tuple(
+        n for n in FLAGS if position.flag(n).claimed_by is None and _analyse(position, pool, n, side).claimable
+    )

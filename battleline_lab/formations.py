@@ -1,0 +1,311 @@
+"""Formations (阵型): classify, resolve wildcards and compare (R9-R11, R20-R25).
+
+A formation is the 3 cards (4 at a Mud flag, R25) on one side of a flag.  Morale
+cards are wild (R20-R22) and always take their best values; under Fog (R24) only
+sums count.  :func:`evaluate` returns a :class:`Formation` that says what each
+wildcard was taken to be.
+
+The same machinery answers the claim question (R12): a :class:`Shape` is one
+concrete way to make a formation kind (a blue Wedge 6-7-8, a Phalanx of 8s, a
+green Battalion, ...); :func:`plan_shape` says how a partial side could complete
+that shape, and which troops it would still need.
+
+>>> f = evaluate(parse_cards("r3 r4 r5"))
+>>> f.kind, f.total
+(<FormationKind.WEDGE: 4>, 12)
+>>> evaluate(parse_cards("alexander g5 g6")).wild
+((alexander, g7),)
+>>> evaluate(parse_cards("r4 r6 r3")).strength > evaluate(parse_cards("b7 b1 b3")).strength
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, Colour, Tactic, Troop, parse_cards
+
+__all__ = [
+    "Formation",
+    "FormationError",
+    "FormationKind",
+    "Shape",
+    "ShapePlan",
+    "Strength",
+    "evaluate",
+    "formation_size",
+    "plan_shape",
+    "shapes",
+]
+
+
+class FormationKind(enum.IntEnum):
+    """The five formation kinds (R9); a higher value is stronger."""
+
+    HOST = 0  # 杂兵阵: anything else
+    SKIRMISH = 1  # 散兵线: consecutive values, any colours
+    BATTALION = 2  # 营阵: same colour
+    PHALANX = 3  # 方阵: same value
+    WEDGE = 4  # 楔形阵: same colour, consecutive values
+
+    @property
+    def key(self) -> str:
+        """The lower-case name used in files and the message catalogue."""
+        return self.name.lower()
+
+    def __repr__(self) -> str:
+        return f"<FormationKind.{self.name}: {self.value}>"
+
+
+class FormationError(ValueError):
+    """Cards that cannot be judged as a formation (wrong count, non-formation cards)."""
+
+
+def formation_size(mud: bool) -> int:
+    """3 cards a side, 4 at a Mud flag (R6, R25)."""
+    return 4 if mud else 3
+
+
+@dataclass(frozen=True)
+class Strength:
+    """What decides a flag: the kind (None under Fog, R24) and the sum (R10)."""
+
+    kind: FormationKind | None
+    total: int
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (-1 if self.kind is None else int(self.kind), self.total)
+
+    def __lt__(self, other: Strength) -> bool:
+        return self.key < other.key
+
+    def __le__(self, other: Strength) -> bool:
+        return self.key <= other.key
+
+    def __gt__(self, other: Strength) -> bool:
+        return self.key > other.key
+
+    def __ge__(self, other: Strength) -> bool:
+        return self.key >= other.key
+
+
+@dataclass(frozen=True)
+class Formation:
+    """A complete formation, judged (R9, R10).
+
+    ``wild`` says what each morale card was taken to be, as a troop.  Under Fog
+    ``kind`` is None: only ``total`` counts (R24).
+    """
+
+    cards: tuple[Card, ...]
+    kind: FormationKind | None
+    total: int
+    wild: tuple[tuple[Tactic, Troop], ...] = ()
+    fog: bool = False
+    mud: bool = False
+
+    @property
+    def strength(self) -> Strength:
+        return Strength(self.kind, self.total)
+
+    @property
+    def resolved(self) -> tuple[Troop, ...]:
+        """The cards as troops, wildcards replaced by what they stand for."""
+        table = dict(self.wild)
+        out = []
+        for card in self.cards:
+            out.append(card if isinstance(card, Troop) else table[card])
+        return tuple(out)
+
+    def __repr__(self) -> str:
+        kind = "fog" if self.kind is None else self.kind.key
+        cards = " ".join(c.notation for c in self.cards)
+        return f"<Formation {cards}: {kind} {self.total}>"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One concrete way to make a kind: colour and/or value, or a run start.
+
+    Wedge: colour + start; Skirmish Line: start; Phalanx: value; Battalion:
+    colour; Host (and Fog sums): neither.
+    """
+
+    kind: FormationKind | None
+    colour: Colour | None = None
+    value: int | None = None
+    start: int | None = None
+
+    def run(self, size: int) -> range:
+        assert self.start is not None
+        return range(self.start, self.start + size)
+
+
+def shapes(kind: FormationKind | None, size: int) -> Iterator[Shape]:
+    """Every shape of a kind, strongest first (ties in any fixed order)."""
+    if kind is FormationKind.WEDGE:
+        for start in range(11 - size, 0, -1):
+            for colour in Colour:
+                yield Shape(kind, colour=colour, start=start)
+    elif kind is FormationKind.PHALANX:
+        for value in range(10, 0, -1):
+            yield Shape(kind, value=value)
+    elif kind is FormationKind.BATTALION:
+        for colour in Colour:
+            yield Shape(kind, colour=colour)
+    elif kind is FormationKind.SKIRMISH:
+        for start in range(11 - size, 0, -1):
+            yield Shape(kind, start=start)
+    else:
+        yield Shape(kind)
+
+
+@dataclass(frozen=True)
+class ShapePlan:
+    """How a side could complete a shape.
+
+    ``wild`` is what the morale cards stand for; ``exact`` lists troops that
+    must come from the deck (Wedge); ``values`` lists values that must each be
+    filled by a troop of any colour (Skirmish Line); ``count`` troops of
+    ``colour`` / ``value`` / anything are needed for Battalion, Phalanx, Host.
+    ``base`` is the sum without the open slots that are free to choose
+    (Battalion and Host add the best troops found).
+    """
+
+    shape: Shape
+    wild: tuple[tuple[Tactic, Troop], ...]
+    exact: tuple[Troop, ...] = ()
+    values: tuple[int, ...] = ()
+    count: int = 0
+    base: int = 0
+
+
+def _split(cards: Iterable[Card]) -> tuple[list[Troop], list[Tactic]]:
+    troops: list[Troop] = []
+    wilds: list[Tactic] = []
+    for card in cards:
+        if isinstance(card, Troop):
+            troops.append(card)
+        elif card.is_wild:
+            wilds.append(card)
+        else:
+            raise FormationError(f"{card.notation} is not a formation card (only troops and morale cards are)")
+    return troops, wilds
+
+
+def _spare_colour(troops: Sequence[Troop], value: int | None = None) -> Colour:
+    """A colour for a wildcard whose colour does not matter: one not in use."""
+    used = {t.colour for t in troops if value is None or t.value == value}
+    for colour in Colour:
+        if colour not in used:
+            return colour
+    return Colour.RED
+
+
+def _best_wild_value(card: Tactic) -> int:
+    return max(card.wild_values)
+
+
+def _run_plans(shape: Shape, troops: Sequence[Troop], wilds: Sequence[Tactic], size: int) -> Iterator[ShapePlan]:
+    """Plans for a Wedge or Skirmish Line: wildcards take some missing values."""
+    run = shape.run(size)
+    values = [t.value for t in troops]
+    if len(set(values)) != len(values) or any(v not in run for v in values):
+        return
+    if shape.colour is not None and any(t.colour is not shape.colour for t in troops):
+        return
+    missing = [v for v in run if v not in values]
+    colour = shape.colour if shape.colour is not None else _spare_colour(troops)
+    seen: set[tuple[int, ...]] = set()
+    for chosen in itertools.permutations(missing, len(wilds)):
+        if any(v not in w.wild_values for v, w in zip(chosen, wilds)):
+            continue
+        rest = tuple(v for v in missing if v not in chosen)
+        key = tuple(sorted(chosen))
+        if key in seen:
+            continue
+        seen.add(key)
+        wild = tuple((w, Troop(colour, v)) for w, v in zip(wilds, chosen))
+        if shape.colour is not None:
+            yield ShapePlan(shape, wild, exact=tuple(Troop(shape.colour, v) for v in rest), base=sum(run))
+        else:
+            yield ShapePlan(shape, wild, values=rest, base=sum(run))
+
+
+def plan_shape(shape: Shape, cards: Iterable[Card], size: int) -> list[ShapePlan]:
+    """All ways the cards could complete ``shape`` (empty if their cards rule it out).
+
+    The cards are what a side holds so far; the missing ``size - len(cards)``
+    slots are described by each plan.
+
+    >>> [p.exact for p in plan_shape(Shape(FormationKind.WEDGE, Colour.BLUE, start=6), parse_cards("b8"), 3)]
+    [(b6, b7)]
+    """
+    troops, wilds = _split(cards)
+    open_slots = size - len(troops) - len(wilds)
+    if open_slots < 0:
+        raise FormationError(f"{len(troops) + len(wilds)} cards do not fit a formation of {size}")
+    kind = shape.kind
+    if kind in (FormationKind.WEDGE, FormationKind.SKIRMISH):
+        return list(_run_plans(shape, troops, wilds, size))
+    if kind is FormationKind.PHALANX:
+        v = shape.value
+        assert v is not None
+        if any(t.value != v for t in troops) or any(v not in w.wild_values for w in wilds):
+            return []
+        phalanx_wild: list[tuple[Tactic, Troop]] = []
+        used = list(troops)
+        for w in wilds:
+            troop = Troop(_spare_colour(used, v), v)
+            used.append(troop)
+            phalanx_wild.append((w, troop))
+        return [ShapePlan(shape, tuple(phalanx_wild), count=open_slots, base=v * size)]
+    if kind is FormationKind.BATTALION:
+        colour = shape.colour
+        assert colour is not None
+        if any(t.colour is not colour for t in troops):
+            return []
+        wild = tuple((w, Troop(colour, _best_wild_value(w))) for w in wilds)
+        base = sum(t.value for t in troops) + sum(t.value for _, t in wild)
+        return [ShapePlan(shape, wild, count=open_slots, base=base)]
+    # Host, or a sum under Fog: anything goes
+    wild_list = []
+    used = list(troops)
+    for w in wilds:
+        troop = Troop(_spare_colour(used), _best_wild_value(w))
+        used.append(troop)
+        wild_list.append((w, troop))
+    base = sum(t.value for t in troops) + sum(t.value for _, t in wild_list)
+    return [ShapePlan(shape, tuple(wild_list), count=open_slots, base=base)]
+
+
+def evaluate(cards: Iterable[Card] | str, *, fog: bool = False, mud: bool = False) -> Formation:
+    """Judge a complete formation, wildcards at their best (R9, R10, R20-R25).
+
+    >>> evaluate("companion shield alexander")
+    <Formation companion shield alexander: battalion 21>
+    >>> evaluate("r10 b10 g9", fog=True)
+    <Formation r10 b10 g9: fog 29>
+    >>> evaluate("r1 r2 r3 alexander", mud=True).kind
+    <FormationKind.WEDGE: 4>
+    """
+    cards = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+    size = formation_size(mud)
+    troops, wilds = _split(cards)
+    if len(cards) != size:
+        where = "a Mud flag" if mud else "a flag"
+        raise FormationError(
+            f"a formation at {where} has {size} cards, not {len(cards)}: {' '.join(c.notation for c in cards)}"
+        )
+    if len(set(wilds)) != len(wilds):
+        raise FormationError("the same tactics card appears twice in one formation")
+    kinds: tuple[FormationKind | None, ...] = (None,) if fog else tuple(sorted(FormationKind, reverse=True))
+    for kind in kinds:
+        for shape in shapes(kind, size):
+            for plan in plan_shape(shape, cards, size):
+                return Formation(cards, kind, plan.base, plan.wild, fog=fog, mud=mud)
+    raise AssertionError("a Host is always possible")  # pragma: no cover

@@ -1,0 +1,255 @@
+"""The message catalogue: every user-facing string, per language.
+
+Proofs and problems are data; this module turns them into text.  Catalogues are
+JSON files in ``battleline_lab/locale/<lang>/`` (one file per layer; another
+language adds a folder with the same keys).  :func:`message` looks a key up and fills its
+placeholders; :func:`render_analysis` writes a claim proof as numbered lines.
+
+>>> message("kind.wedge")
+'Wedge'
+>>> from battleline_lab.cards import parse_card
+>>> card_label(parse_card("b8"))
+'blue 8, Heavy Cavalry'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from .cards import Card, Tactic, Troop
+from .claims import ClaimAnalysis, Reason, Step
+from .formations import FormationKind, Shape
+from .position import Location, Problem, Side
+
+__all__ = [
+    "LANGUAGES",
+    "card_label",
+    "catalogue",
+    "kind_name",
+    "message",
+    "render_analysis",
+    "render_problem",
+    "render_step",
+    "shape_name",
+]
+
+LANGUAGES = ("en",)
+DEFAULT_LANGUAGE = "en"
+
+
+@cache
+def catalogue(lang: str = DEFAULT_LANGUAGE) -> Mapping[str, str]:
+    """All messages of a language, key -> template.
+
+    A language is a folder ``locale/<lang>/`` of JSON files, one per layer
+    (``core.json`` for proofs and problems, others for the loader, CLI,
+    widgets...); their keys are merged and must not clash.
+    """
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
+    folder = resources.files("battleline_lab").joinpath("locale").joinpath(lang)
+    data: dict[str, str] = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".json"):
+            continue
+        part: dict[str, str] = json.loads(entry.read_text(encoding="utf-8"))
+        clash = data.keys() & part.keys()
+        if clash:
+            raise ValueError(f"message keys defined twice in locale/{lang}: {sorted(clash)}")
+        data.update(part)
+    return data
+
+
+def message(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
+    """The text for ``key`` with its placeholders filled."""
+    template = catalogue(lang)[key]
+    return template.format(**params) if params else template
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def card_label(card: Card, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A card for screen readers and tooltips: ``blue 8, Heavy Cavalry``."""
+    if isinstance(card, Troop):
+        return message(
+            "card.label",
+            lang,
+            colour=message(f"colour.{card.colour.letter}", lang),
+            value=card.value,
+            name=message(f"troop.{card.value}", lang),
+        )
+    return message(f"tactic.{card.value}", lang)
+
+
+def kind_name(kind: FormationKind | None, lang: str = DEFAULT_LANGUAGE) -> str:
+    """``Wedge``, ``Battalion Order``, ...; ``sum`` under Fog."""
+    return message(f"kind.{'sum' if kind is None else kind.key}", lang)
+
+
+def _kind_a(kind: FormationKind | None, lang: str) -> str:
+    name = kind_name(kind, lang)
+    article = "article.an" if lang == "en" and name[:1].lower() in "aeiou" else "article.a"
+    return message(article, lang, kind=name)
+
+
+def shape_name(shape: Shape, size: int, lang: str = DEFAULT_LANGUAGE) -> str:
+    """``blue Wedge 6-7-8``, ``Phalanx of 8s``, ``green Battalion Order``."""
+    kind = "sum" if shape.kind is None else shape.kind.key
+    run = "-".join(str(v) for v in shape.run(size)) if shape.start is not None else ""
+    colour = message(f"colour.{shape.colour.letter}", lang) if shape.colour is not None else ""
+    return message(f"shape.{kind}", lang, colour=colour, run=run, value=shape.value)
+
+
+def _join(items: list[str], lang: str, last: str = "list.and") -> str:
+    if not items:
+        return message("list.empty", lang)
+    if len(items) == 1:
+        return items[0]
+    return message("list.sep", lang).join(items[:-1]) + message(last, lang) + items[-1]
+
+
+def _cards(cards: Iterable[Card], lang: str) -> str:
+    return _join([c.notation for c in cards], lang)
+
+
+def _possessive(side: Side, lang: str) -> str:
+    return message(f"side.{side.value}.possessive", lang)
+
+
+def _where(where: Iterable[tuple[Card, Location]], lang: str) -> str:
+    parts = []
+    for card, loc in where:
+        parts.append(
+            message(f"where.{loc.area}", lang, card=card.notation, flag=loc.flag, side=_possessive(loc.side, lang))
+        )
+    return _join(parts, lang)
+
+
+def _wild(wild: Iterable[tuple[Card, Troop]], lang: str) -> str:
+    items = [message("wild.as", lang, card=card_label(c, lang), troop=t.notation) for c, t in wild]
+    return message("wild.note", lang, items=", ".join(items)) if items else ""
+
+
+def _sides(side: Side, lang: str) -> dict[str, str]:
+    me = message(f"side.{side.value}", lang)
+    them = message(f"side.{side.other.value}", lang)
+    my = _possessive(side, lang)
+    their = _possessive(side.other, lang)
+    return {
+        "me": me,
+        "Me": _cap(me),
+        "them": them,
+        "Them": _cap(them),
+        "my": my,
+        "My": _cap(my),
+        "their": their,
+        "Their": _cap(their),
+    }
+
+
+def _step_key(step: Step) -> str:
+    reason = step.reason
+    key = f"step.{reason.value}"
+    if reason in (Reason.YOUR_FORMATION, Reason.THEIR_FORMATION, Reason.COUNTEREXAMPLE) and step.kind is None:
+        return key + ".fog"
+    if reason is Reason.HAND_NOT_EVIDENCE and step.needed:
+        return key + ".counterexample"
+    if reason is Reason.KIND_TOO_WEAK and step.count:
+        return key + ".others"
+    if reason is Reason.SHAPE_SHORT:
+        kind = step.kind.key if step.kind is not None else "host"
+        return f"{key}.{'host' if kind == 'host' else kind}"
+    return key
+
+
+def render_step(step: Step, lang: str = DEFAULT_LANGUAGE, *, my_total: int | None = None, size: int = 3) -> str:
+    """One proof step as a sentence (without number or rule id)."""
+    params: dict[str, Any] = dict(_sides(step.side, lang))
+
+    def word(key: str) -> str:
+        return message(f"word.{key}", lang)
+
+    params.update(
+        flag=step.flag,
+        cards=_cards(step.cards, lang),
+        needed=_cards(step.needed, lang),
+        where=_where(step.where, lang),
+        total=step.total,
+        count=step.count,
+        available=step.available,
+        size=step.size if step.size is not None else size,
+        value=step.value,
+        my_total=my_total,
+        wild=_wild(step.wild, lang),
+        kind=kind_name(step.kind, lang),
+        kind_a=_kind_a(step.kind, lang),
+        rule=message(f"kind.{step.kind.key}.rule", lang) if step.kind is not None else "",
+        cards_word=word("card") if step.count == 1 else word("cards"),
+        is_are=word("is") if len(step.cards) == 1 else word("are"),
+        come=word("comes") if len(step.needed) == 1 else word("come"),
+        available_is=word("is") if step.available == 1 else word("are"),
+        have=(step.size or size) - (step.count or 0),
+        cards_plus=_cards(step.cards + tuple(step.needed), lang),
+    )
+    if step.shape is not None:
+        params["shape"] = shape_name(step.shape, size, lang)
+        if step.shape.colour is not None:
+            params["colour"] = message(f"colour.{step.shape.colour.letter}", lang)
+    if step.reason is Reason.UNSEEN:
+        params.update(on_flags=step.total, in_discards=step.available)
+    if step.reason is Reason.SHAPE_BLOCKED:
+        params["wild_help"] = _wild_help(step, lang)
+    if step.reason is Reason.LOWER_KINDS:
+        params["Kinds"] = _cap(_join([_kind_a(k, lang) for k in step.kinds], lang, "list.or"))
+    if step.other is not None:
+        params["other"] = message(f"side.{step.other.value}", lang)
+        params["first_who"] = message(f"side.{step.other.value}", lang)
+        params["First_who"] = _cap(params["first_who"])
+    return message(_step_key(step), lang, **params)
+
+
+def _wild_help(step: Step, lang: str) -> str:
+    if not step.count:
+        return ""
+    return message("wild.help", lang, count=step.count)
+
+
+def render_analysis(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> list[str]:
+    """The proof as numbered lines, each ending in the rule it rests on."""
+    my_total = analysis.formation.total if analysis.formation is not None else None
+    size = 4 if any(s.reason is Reason.MUD for s in analysis.steps) else 3
+    lines = []
+    for number, step in enumerate(analysis.steps, 1):
+        text = render_step(step, lang, my_total=my_total, size=size)
+        lines.append(message("step.line", lang, number=number, text=text, rule=step.rule))
+    return lines
+
+
+def render_problem(problem: Problem, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A position problem as an error message (without file and line)."""
+    params: dict[str, Any] = {}
+    for name, value in problem.params:
+        if isinstance(value, (Troop, Tactic)):
+            value = value.notation
+        elif isinstance(value, Side):
+            value = message(f"side.{value.value}", lang)
+        elif name == "first" and isinstance(value, tuple):
+            value = _path_text(value)
+        params[name] = value
+    if problem.code == "too_many_cards":
+        params["mud_rule"] = ", R25" if params.get("mud") else ""
+    return message(f"problem.{problem.code}", lang, **params)
+
+
+def _path_text(path: tuple[Any, ...]) -> str:
+    if path and path[0] == "flags" and len(path) >= 3:
+        return f"flag {path[1]}, {path[2]}"
+    if path and path[0] in ("discards", "hand") and len(path) >= 2:
+        return f"{path[0]}, {path[1]}"
+    return ".".join(str(p) for p in path)
