@@ -22,6 +22,7 @@ import difflib
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeAlias
 
 __all__ = [
     "ALL_CARDS",
