@@ -1,0 +1,23 @@
+"""Shared pytest set-up: reproducible hypothesis runs and an isolated data folder."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+# CI runs are reproducible (derandomized); locally hypothesis explores freely.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Learner progress and other user data go to a temporary folder, never to $HOME."""
+    data = tmp_path_factory.mktemp("battleline-data")
+    monkeypatch.setenv("BATTLELINE_LAB_DATA", str(data))
+    yield data
