@@ -1,0 +1,514 @@
+"""Battle Line boards, formations and proofs as SVG/HTML strings (no Jupyter needed).
+
+Like ``chess.svg`` for python-chess: pure functions that take engine values and
+return markup, so a notebook shows a position even in a static viewer
+(nbviewer, GitHub) and the widgets (:mod:`battleline_lab.widgets`) only
+re-render.  The output is deterministic (no ids, no randomness, fixed order), so
+nbval can compare it.
+
+Every card is drawn in its colour *and* carries its colour letter, and every card
+group has a ``<title>`` and an ``aria-label`` such as ``blue 8, Heavy Cavalry``
+(from :func:`battleline_lab.messages.card_label`).  Every text goes through
+:func:`html.escape`, so a puzzle author's ``<img src=x onerror=alert(1)>`` is
+shown as text.  Stable CSS classes (``bl-card``, ``bl-highlight``,
+``bl-ghost``, ``bl-flag``...) let tests and stylesheets find things.
+
+>>> from battleline_lab import Position, parse_card
+>>> svg = board_svg(Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}}), highlight=[parse_card("b8")])
+>>> svg.startswith("<svg") and svg.count('class="bl-card ') == 4
+True
+>>> 'aria-label="blue 8, Heavy Cavalry"' in svg and 'data-card="b8"' in svg
+True
+>>> card_svg(parse_card("b8"), 0, 0) == card_svg(parse_card("b8"), 0, 0)
+True
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, Colour, TacticGroup, Troop
+from .claims import ClaimAnalysis, Reason
+from .formations import Formation
+from .messages import DEFAULT_LANGUAGE, card_label, kind_name, message, render_analysis
+from .position import FLAGS, Position, Side
+
+__all__ = [
+    "CARD_H",
+    "CARD_W",
+    "COLOURS",
+    "analysis_html",
+    "board_svg",
+    "card_svg",
+    "cards_svg",
+    "escape",
+    "formation_caption",
+    "formation_svg",
+]
+
+CARD_W = 58
+CARD_H = 40
+GAP = 4
+COLUMN = 68
+MARGIN = 10
+LABEL_H = 16
+CLAIM_H = 30
+FLAG_ROW_H = 36
+WIDTH = 2 * MARGIN + COLUMN * 9
+
+#: Okabe-Ito colours (tellable apart for most colour-blind learners), and text colour on them.
+COLOURS: Mapping[Colour, tuple[str, str]] = {
+    Colour.RED: ("#d55e00", "#ffffff"),
+    Colour.ORANGE: ("#e69f00", "#000000"),
+    Colour.YELLOW: ("#f0e442", "#000000"),
+    Colour.GREEN: ("#009e73", "#ffffff"),
+    Colour.BLUE: ("#0072b2", "#ffffff"),
+    Colour.PURPLE: ("#8e4d9e", "#ffffff"),
+}
+_TACTIC_FILL = {
+    TacticGroup.MORALE: ("#3b3b3b", "#ffd54f"),
+    TacticGroup.ENVIRONMENT: ("#cfd8dc", "#263238"),
+    TacticGroup.GUILE: ("#ece4d2", "#3e2723"),
+}
+_TABLE = "#f4f1e8"
+_INK = "#222222"
+_HIGHLIGHT = "#ff00aa"
+_FONT = "font-family:DejaVu Sans,Verdana,sans-serif"
+
+
+def escape(text: object) -> str:
+    """Text for SVG/HTML content or attributes, quotes included.
+
+    >>> escape('<img src=x onerror=alert(1)> "a" & b')
+    '&lt;img src=x onerror=alert(1)&gt; &quot;a&quot; &amp; b'
+    """
+    return html.escape(str(text), quote=True)
+
+
+def _t(key: str, lang: str, **params: object) -> str:
+    return message(key, lang, **params)
+
+
+def card_svg(
+    card: Card,
+    x: int,
+    y: int,
+    *,
+    highlight: bool = False,
+    ghost: bool = False,
+    lang: str = DEFAULT_LANGUAGE,
+    extra_class: str = "",
+) -> str:
+    """One card as an SVG group at (x, y), ``CARD_W`` x ``CARD_H`` pixels.
+
+    A troop shows its value, its colour letter and its troop name; a morale
+    card (wild) a star, an environment card a dashed border.  ``ghost`` draws a
+    card that *could* still come (a counterexample), ``highlight`` a card the
+    current proof step talks about.
+
+    >>> from battleline_lab import parse_card
+    >>> print(card_svg(parse_card("b8"), 0, 0).splitlines()[0])
+    <g class="bl-card bl-troop bl-colour-b" data-card="b8" role="img" aria-label="blue 8, Heavy Cavalry">
+    >>> 'bl-ghost' in card_svg(parse_card("b9"), 0, 0, ghost=True)
+    True
+    """
+    label = card_label(card, lang)
+    classes = ["bl-card"]
+    if isinstance(card, Troop):
+        classes += ["bl-troop", f"bl-colour-{card.colour.letter}"]
+    else:
+        classes += [f"bl-tactic bl-{card.group.value}"]
+        if card.is_wild:
+            classes.append("bl-wild")
+    if ghost:
+        classes.append("bl-ghost")
+        label = _t("board.ghost_label", lang, card=label)
+    if highlight:
+        classes.append("bl-highlight")
+    if extra_class:
+        classes.append(extra_class)
+    parts = [
+        f'<g class="{" ".join(classes)}" data-card="{escape(card.notation)}" role="img" aria-label="{escape(label)}">',
+        f"<title>{escape(label)}</title>",
+    ]
+    opacity = ' opacity="0.55"' if ghost else ""
+    dash = ' stroke-dasharray="4 3"' if ghost else ""
+    if isinstance(card, Troop):
+        fill, ink = COLOURS[card.colour]
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{fill}" '
+            f'stroke="{_INK}" stroke-width="1"{dash}{opacity}/>'
+        )
+        parts.append(
+            f'<text x="{x + 5}" y="{y + 17}" font-size="16" font-weight="bold" fill="{ink}"{opacity}>'
+            f"{card.value}</text>"
+        )
+        letter = escape(_t(f"board.letter.{card.colour.letter}", lang))
+        parts.append(
+            f'<circle cx="{x + CARD_W - 11}" cy="{y + 11}" r="8" fill="#ffffff" stroke="{_INK}" '
+            f'stroke-width="0.8"{opacity}/>'
+        )
+        parts.append(
+            f'<text x="{x + CARD_W - 11}" y="{y + 15}" font-size="11" font-weight="bold" text-anchor="middle" '
+            f'fill="{_INK}"{opacity}>{letter}</text>'
+        )
+        name = escape(_t(f"troop.{card.value}", lang))
+        parts.append(
+            f'<text x="{x + CARD_W // 2}" y="{y + CARD_H - 6}" font-size="7.5" text-anchor="middle" '
+            f'fill="{ink}"{opacity}>{name}</text>'
+        )
+    else:
+        fill, ink = _TACTIC_FILL[card.group]
+        env_dash = ' stroke-dasharray="3 2"' if card.is_environment else dash
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{fill}" '
+            f'stroke="{_INK}" stroke-width="1.2"{env_dash}{opacity}/>'
+        )
+        mark = "\u2605" if card.is_wild else ("\u2601" if card.is_environment else "\u2694")
+        parts.append(
+            f'<text x="{x + 5}" y="{y + 15}" font-size="12" fill="{ink}"{opacity}>{mark}</text>'
+            f'<text x="{x + CARD_W - 5}" y="{y + 15}" font-size="8" text-anchor="end" fill="{ink}"{opacity}>'
+            f"{escape(_t(f'board.tactic_value.{card.value}', lang))}</text>"
+        )
+        parts.append(
+            f'<text x="{x + CARD_W // 2}" y="{y + CARD_H - 8}" font-size="8.5" font-weight="bold" '
+            f'text-anchor="middle" fill="{ink}"{opacity}>{escape(_t(f"board.short.{card.value}", lang))}</text>'
+        )
+    if highlight:
+        parts.append(
+            f'<rect class="bl-highlight-ring" x="{x - 2}" y="{y - 2}" width="{CARD_W + 4}" height="{CARD_H + 4}" '
+            f'rx="7" fill="none" stroke="{_HIGHLIGHT}" stroke-width="3"/>'
+        )
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Vertical positions of the board's bands (computed once per board)."""
+
+    opp_hand: int | None
+    opp_discards: int
+    opp_claim: int
+    opp_rows: int
+    opp_top: int
+    flag_row: int
+    you_top: int
+    you_rows: int
+    you_claim: int
+    you_discards: int
+    you_hand: int | None
+    height: int
+
+
+def _wrap_rows(count: int) -> int:
+    per_row = (WIDTH - 2 * MARGIN) // (CARD_W + GAP)
+    return max(1, -(-count // per_row))
+
+
+def _layout(position: Position, ghosts: Mapping[tuple[int, Side], Sequence[Card]]) -> _Layout:
+    def rows(side: Side) -> int:
+        most = max(len(s.cards(side)) + len(ghosts.get((n, side), ())) for n, s in zip(FLAGS, position.flags))
+        base = 4 if any(s.mud for s in position.flags) else 3
+        return max(base, most)
+
+    y = MARGIN
+    opp_hand = None
+    if position.hand_opponent:
+        opp_hand = y
+        y += LABEL_H + _wrap_rows(len(position.hand_opponent)) * (CARD_H + GAP)
+    opp_discards = y
+    y += LABEL_H + _wrap_rows(len(position.discards_opponent)) * (CARD_H + GAP)
+    opp_claim = y
+    y += CLAIM_H
+    opp_rows = rows(Side.OPPONENT)
+    opp_top = y
+    y += opp_rows * (CARD_H + GAP)
+    flag_row = y
+    y += FLAG_ROW_H
+    you_rows = rows(Side.YOU)
+    you_top = y + GAP
+    y += GAP + you_rows * (CARD_H + GAP)
+    you_claim = y
+    y += CLAIM_H
+    you_discards = y
+    y += LABEL_H + _wrap_rows(len(position.discards_you)) * (CARD_H + GAP)
+    you_hand = None
+    if position.hand_you:
+        you_hand = y
+        y += LABEL_H + _wrap_rows(len(position.hand_you)) * (CARD_H + GAP)
+    return _Layout(
+        opp_hand,
+        opp_discards,
+        opp_claim,
+        opp_rows,
+        opp_top,
+        flag_row,
+        you_top,
+        you_rows,
+        you_claim,
+        you_discards,
+        you_hand,
+        y + MARGIN - GAP,
+    )
+
+
+def _row(
+    title: str,
+    cards: Sequence[Card],
+    y: int,
+    css: str,
+    highlight: Collection[Card],
+    lang: str,
+) -> list[str]:
+    out = [f'<g class="{css}">']
+    out.append(f'<text x="{MARGIN}" y="{y + 12}" font-size="11" fill="{_INK}">{escape(title)}</text>')
+    per_row = (WIDTH - 2 * MARGIN) // (CARD_W + GAP)
+    if not cards:
+        out.append(
+            f'<text x="{MARGIN + 4}" y="{y + LABEL_H + CARD_H // 2 + 4}" font-size="10" fill="#777777" '
+            f'font-style="italic">{escape(_t("board.none", lang))}</text>'
+        )
+    for i, card in enumerate(cards):
+        cx = MARGIN + (i % per_row) * (CARD_W + GAP)
+        cy = y + LABEL_H + (i // per_row) * (CARD_H + GAP)
+        out.append(card_svg(card, cx, cy, highlight=card in highlight, lang=lang))
+    out.append("</g>")
+    return out
+
+
+def _pennant(x: int, y: int, number: int, owner: Side | None, lang: str) -> str:
+    """The flag token: a pole and a pennant with the flag's number."""
+    if owner is None:
+        fill, css, label = "#ffffff", "bl-flag-token", _t("board.flag", lang, flag=number)
+    else:
+        fill = "#2e7d32" if owner is Side.YOU else "#b71c1c"
+        css = f"bl-flag-token bl-claimed bl-claimed-{owner.value}"
+        label = _t(f"board.flag_claimed.{owner.value}", lang, flag=number)
+    ink = _INK if owner is None else "#ffffff"
+    return (
+        f'<g class="{css}" role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>'
+        f'<line x1="{x}" y1="{y}" x2="{x}" y2="{y + 26}" stroke="{_INK}" stroke-width="1.8"/>'
+        f'<path d="M{x} {y} L{x + 30} {y + 9} L{x} {y + 18} Z" fill="{fill}" stroke="{_INK}" stroke-width="1"/>'
+        f'<text x="{x + 10}" y="{y + 13}" font-size="11" font-weight="bold" text-anchor="middle" '
+        f'fill="{ink}">{number}</text></g>'
+    )
+
+
+def board_svg(
+    position: Position,
+    *,
+    highlight: Iterable[Card] = (),
+    ghosts: Mapping[tuple[int, Side], Sequence[Card]] | None = None,
+    focus: Iterable[int] = (),
+    lang: str = DEFAULT_LANGUAGE,
+) -> str:
+    """The whole board: nine flags, both sides, claimed flags, discards and hands.
+
+    The opponent sits at the top, you at the bottom; each side's first card lies
+    next to the flag (R3, R6).  A claimed flag's pennant moves to its owner's
+    side (R15).  ``highlight`` marks cards wherever they lie (flags, discards,
+    hand), ``ghosts`` adds dashed cards that could still come to a side of a
+    flag (a counterexample, R12), ``focus`` shades the flags a question is
+    about.
+
+    >>> from battleline_lab import Position, Side, parse_cards
+    >>> pos = Position.build({1: {"you": "r1 r2 r3", "opponent": "b1", "claimed_by": "you"}})
+    >>> svg = board_svg(pos, ghosts={(1, Side.OPPONENT): parse_cards("b2 b3")})
+    >>> svg.count("bl-ghost"), "bl-claimed-you" in svg
+    (2, True)
+    """
+    highlight = frozenset(highlight)
+    ghosts = ghosts or {}
+    focus = frozenset(focus)
+    lay = _layout(position, ghosts)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="bl-board" width="{WIDTH}" height="{lay.height}" '
+        f'viewBox="0 0 {WIDTH} {lay.height}" role="img" aria-label="{escape(_t("board.label", lang))}" '
+        f'style="{_FONT}">',
+        f"<title>{escape(_t('board.label', lang))}</title>",
+        f'<rect x="0" y="0" width="{WIDTH}" height="{lay.height}" rx="8" fill="{_TABLE}"/>',
+    ]
+    if lay.opp_hand is not None:
+        out += _row(
+            _t("board.hand.opponent", lang),
+            position.hand_opponent,
+            lay.opp_hand,
+            "bl-hand bl-hand-opponent",
+            highlight,
+            lang,
+        )
+    out += _row(
+        _t("board.discards.opponent", lang),
+        position.discards_opponent,
+        lay.opp_discards,
+        "bl-discards bl-discards-opponent",
+        highlight,
+        lang,
+    )
+    for n, state in zip(FLAGS, position.flags):
+        col_x = MARGIN + (n - 1) * COLUMN
+        card_x = col_x + (COLUMN - CARD_W) // 2
+        classes = f"bl-flag bl-flag-{n}" + (" bl-focus" if n in focus else "")
+        out.append(f'<g class="{classes}" data-flag="{n}">')
+        if n in focus:
+            top = lay.opp_claim
+            out.append(
+                f'<rect class="bl-focus-band" x="{col_x + 1}" y="{top}" width="{COLUMN - 2}" '
+                f'height="{lay.you_claim + CLAIM_H - top}" rx="6" fill="#fff3b0" stroke="#c9a400" stroke-width="1"/>'
+            )
+        for side in Side:
+            cards = list(state.cards(side))
+            ghost_cards = list(ghosts.get((n, side), ()))
+            css = f"bl-side bl-side-{side.value}"
+            out.append(f'<g class="{css}">')
+            for i, card in enumerate(cards + ghost_cards):
+                if side is Side.OPPONENT:
+                    y = lay.flag_row - GAP - (i + 1) * (CARD_H + GAP) + GAP
+                else:
+                    y = lay.you_top + i * (CARD_H + GAP)
+                is_ghost = i >= len(cards)
+                out.append(
+                    card_svg(card, card_x, y, highlight=card in highlight and not is_ghost, ghost=is_ghost, lang=lang)
+                )
+            out.append("</g>")
+        pole_x = col_x + COLUMN // 2 - 12
+        if state.claimed_by is None:
+            out.append(_pennant(pole_x, lay.flag_row + 4, n, None, lang))
+        else:
+            # the empty place where the flag stood, and the flag on its owner's side (R15)
+            out.append(
+                f'<text x="{col_x + COLUMN // 2}" y="{lay.flag_row + 21}" font-size="10" text-anchor="middle" '
+                f'fill="#999999">{n}</text>'
+            )
+            y = lay.opp_claim if state.claimed_by is Side.OPPONENT else lay.you_claim
+            out.append(_pennant(pole_x, y, n, state.claimed_by, lang))
+        out.append("</g>")
+    out += _row(
+        _t("board.discards.you", lang),
+        position.discards_you,
+        lay.you_discards,
+        "bl-discards bl-discards-you",
+        highlight,
+        lang,
+    )
+    if lay.you_hand is not None:
+        out += _row(_t("board.hand.you", lang), position.hand_you, lay.you_hand, "bl-hand bl-hand-you", highlight, lang)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def cards_svg(
+    cards: Sequence[Card],
+    *,
+    ghosts: Sequence[Card] = (),
+    highlight: Iterable[Card] = (),
+    caption: str = "",
+    lang: str = DEFAULT_LANGUAGE,
+) -> str:
+    """A row of cards (then ghost cards) with an optional caption underneath.
+
+    >>> from battleline_lab import parse_cards
+    >>> cards_svg(parse_cards("r3 r4"), caption="<b>").count("&lt;b&gt;")
+    1
+    """
+    highlight = frozenset(highlight)
+    every = list(cards) + list(ghosts)
+    width = max(1, len(every)) * (CARD_W + GAP) - GAP + 2 * MARGIN
+    height = CARD_H + 2 * MARGIN + (18 if caption else 0)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="bl-cards" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" style="{_FONT}">'
+    ]
+    for i, card in enumerate(every):
+        is_ghost = i >= len(cards)
+        out.append(
+            card_svg(
+                card,
+                MARGIN + i * (CARD_W + GAP),
+                MARGIN,
+                ghost=is_ghost,
+                highlight=card in highlight and not is_ghost,
+                lang=lang,
+            )
+        )
+    if caption:
+        out.append(
+            f'<text class="bl-caption" x="{MARGIN}" y="{MARGIN + CARD_H + 15}" font-size="12" fill="{_INK}">'
+            f"{escape(caption)}</text>"
+        )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def formation_caption(formation: Formation, lang: str = DEFAULT_LANGUAGE) -> str:
+    """``Wedge, sum 12`` plus what each wildcard became.
+
+    >>> from battleline_lab import evaluate
+    >>> formation_caption(evaluate("alexander g5 g6"))
+    'Wedge, sum 18 (Alexander as g7)'
+    """
+    text = _t("board.formation", lang, kind=kind_name(formation.kind, lang), total=formation.total)
+    if formation.wild:
+        items = ", ".join(
+            _t("board.wild_as", lang, card=card_label(c, lang), troop=t.notation) for c, t in formation.wild
+        )
+        text += _t("board.wild_note", lang, items=items)
+    return text
+
+
+def formation_svg(formation: Formation, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A formation's cards and what they make (kind, sum, wildcards).
+
+    >>> from battleline_lab import evaluate
+    >>> "Wedge, sum 12" in formation_svg(evaluate("r3 r4 r5"))
+    True
+    """
+    return cards_svg(formation.cards, caption=formation_caption(formation, lang), lang=lang)
+
+
+def _their_cards(analysis: ClaimAnalysis) -> tuple[Card, ...]:
+    for step in analysis.steps:
+        if step.reason in (Reason.THEY_NEED, Reason.THEIR_FORMATION):
+            return step.cards
+    return ()
+
+
+def analysis_html(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A claim proof: both sides of the flag (counterexample as ghosts) and the numbered steps.
+
+    >>> from battleline_lab import Position, analyse_claim
+    >>> out = analysis_html(analyse_claim(Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}}), 5))
+    >>> out.count("bl-ghost"), "<ol" in out
+    (2, True)
+    """
+    mine = analysis.formation.cards if analysis.formation is not None else ()
+    for step in analysis.steps:
+        if step.reason is Reason.SIDE_INCOMPLETE:
+            mine = step.cards
+    theirs = _their_cards(analysis)
+    me = message(f"side.{analysis.side.value}", lang)
+    verdict = "yes" if analysis.claimable else "no"
+    title = message(f"explain.verdict.{verdict}", lang, me=me, flag=analysis.flag)
+    parts = [
+        f'<div class="bl-analysis bl-verdict-{verdict}">',
+        f"<p><strong>{escape(title[:1].upper() + title[1:])}</strong></p>",
+        '<div class="bl-analysis-sides">',
+        cards_svg(
+            theirs,
+            ghosts=analysis.counterexample,
+            caption=_t(f"board.side_of.{analysis.side.other.value}", lang),
+            lang=lang,
+        ),
+        cards_svg(mine, caption=_t(f"board.side_of.{analysis.side.value}", lang), lang=lang),
+        "</div>",
+        '<ol class="bl-steps">',
+    ]
+    for line in render_analysis(analysis, lang):
+        # render_analysis numbers the lines itself; the list shows them as they are
+        text = line.split(". ", 1)[1] if ". " in line else line
+        parts.append(f"<li>{escape(text)}</li>")
+    parts += ["</ol>", "</div>"]
+    return "\n".join(parts)
