@@ -191,6 +191,12 @@ class ClaimAnalysis:
         verdict = "claimable" if self.claimable else "not claimable"
         return f"<ClaimAnalysis flag {self.flag} {self.side.value}: {verdict}, {len(self.steps)} steps>"
 
+    def _repr_html_(self) -> str:
+        """The flag (counterexample as ghost cards) and the numbered proof, for Jupyter (lazy import)."""
+        from .svg import analysis_html
+
+        return analysis_html(self)
+
 
 class _Pool:
     """The unseen troops, indexed for the questions shapes ask."""

@@ -126,6 +126,12 @@ class Formation:
         cards = " ".join(c.notation for c in self.cards)
         return f"<Formation {cards}: {kind} {self.total}>"
 
+    def _repr_svg_(self) -> str:
+        """The cards and what they make, as SVG for Jupyter (lazy import: the core never imports rendering)."""
+        from .svg import formation_svg
+
+        return formation_svg(self)
+
 
 @dataclass(frozen=True)
 class Shape:

@@ -343,3 +343,9 @@ class Position:
         if problems:
             raise PositionError(problems)
         return self
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for Jupyter and static notebook viewers (lazy: the core never imports rendering)."""
+        from .svg import board_svg
+
+        return board_svg(self)
