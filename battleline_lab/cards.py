@@ -13,13 +13,14 @@ True
 >>> parse_card("r11")
 Traceback (most recent call last):
 ...
-battleline_lab.cards.CardNotationError: unknown card 'r11': values run from 1 to 10 (did you mean 'r1'?)
+battleline_lab.cards.CardNotationError: unknown card 'r11': values run from 1 to 10 (did you mean 'r10'?)
 """
 
 from __future__ import annotations
 
 import difflib
 import enum
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -260,18 +261,26 @@ class CardNotationError(ValueError):
         self.token = token
 
 
+_COLOUR_BY_NAME = {c.name.lower(): c for c in Colour}
+
+
 def _suggest(token: str) -> str | None:
-    low = token.strip().lower()
+    """The nearest valid notation for a bad token, or None if nothing is close.
+
+    >>> [_suggest(t) for t in ("r11", "b0", "10r", "red3", "Blue 8", "alexandr", "zzz")]
+    ['r10', 'b1', 'r10', 'r3', 'b8', 'alexander', None]
+    """
+    low = "".join(token.lower().split())
+    # colour + value, written in any order, with a letter or a colour name: clamp the value to 1-10
+    match = re.fullmatch(r"([a-z]+)(\d+)|(\d+)([a-z]+)", low)
+    if match:
+        word = match.group(1) or match.group(4)
+        digits = match.group(2) or match.group(3)
+        colour = _COLOUR_BY_LETTER.get(word) or _COLOUR_BY_NAME.get(word)
+        if colour is not None:
+            return f"{colour.letter}{min(max(int(digits), 1), 10)}"
     matches = difflib.get_close_matches(low, list(_BY_NOTATION), n=1, cutoff=0.5)
-    if matches:
-        return matches[0]
-    # a colour letter followed by junk: suggest the colour with a value in range
-    if low[:1] in _COLOUR_BY_LETTER:
-        digits = "".join(ch for ch in low[1:] if ch.isdigit())
-        if digits:
-            value = min(max(int(digits[:2]), 1), 10)
-            return f"{low[0]}{value}"
-    return None
+    return matches[0] if matches else None
 
 
 def parse_card(token: str) -> Card:
