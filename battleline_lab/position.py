@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .cards import ALL_TROOPS, Card, Tactic, Troop, parse_cards
+from .cards import ALL_TROOPS, Card, Tactic, Troop, parse_card, parse_cards
 from .formations import Strength, evaluate, formation_size
 
 __all__ = [
@@ -79,8 +79,11 @@ def _strength(state: FlagState, side: Side) -> Strength:
     return evaluate(state.formation_cards(side), fog=state.fog, mud=state.mud).strength
 
 
-def _cards(value: Iterable[Card] | str) -> tuple[Card, ...]:
-    return parse_cards(value) if isinstance(value, str) else tuple(value)
+def _cards(value: Iterable[Card | str] | str) -> tuple[Card, ...]:
+    """Cards from a notation string, or from a list of cards and/or notation tokens."""
+    if isinstance(value, str):
+        return parse_cards(value)
+    return tuple(parse_card(c) if isinstance(c, str) else c for c in value)
 
 
 @dataclass(frozen=True)
@@ -172,8 +175,8 @@ class Position:
         cls,
         flags: Mapping[int, Mapping[str, Any]] | None = None,
         *,
-        discards: Mapping[str, Iterable[Card] | str] | None = None,
-        hand: Mapping[str, Iterable[Card] | str] | None = None,
+        discards: Mapping[str, Iterable[Card | str] | str] | None = None,
+        hand: Mapping[str, Iterable[Card | str] | str] | None = None,
         turn: Side | str = Side.YOU,
         claim_timing: ClaimTiming | str = ClaimTiming.AFTER_PLAY,
     ) -> Position:
