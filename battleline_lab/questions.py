@@ -161,9 +161,15 @@ def question_from_data(data: Mapping[str, Any]) -> Question:
     for name in data:
         if name != "kind" and name not in cls.fields:
             problems.append(Problem("unknown_field", (name,), (("field", name), ("fields", cls.fields))))
-    if problems:
-        raise QuestionError(problems)
-    return cls.from_data({k: v for k, v in data.items() if k != "kind"})
+    if not any(p.code == "missing_field" for p in problems):
+        try:
+            question = cls.from_data({k: v for k, v in data.items() if k in cls.fields})
+        except QuestionError as err:
+            problems.extend(err.problems)
+        else:
+            if not problems:
+                return question
+    raise QuestionError(problems)
 
 
 # -- helpers for reading fields ----------------------------------------------

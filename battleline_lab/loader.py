@@ -1,0 +1,592 @@
+"""Load puzzle and position files (YAML) safely, with compiler-style errors.
+
+The file format is a public contract (see ``puzzles/`` and the JSON Schema in
+``battleline_lab/schema/puzzle.schema.json``)::
+
+    id: blue-eight-blocked
+    title: Can you claim flag 5?
+    level: 2
+    tags: [claim, wedge]
+    turn: you
+    flags:
+      5: {you: [r3, r4, r5], opponent: [b8]}
+      2: {you: [b7], opponent: [b10]}
+    question: {kind: claim, flag: 5}
+    answer: true
+
+Only safe YAML is read, and nothing in a file is ever executed: the loader
+*composes* the YAML node graph (every node keeps its line and column) and
+builds values itself.  Any tag (``!!python/object``, ``!foo``, even
+``!!str``), anchors and aliases, files over 1 MiB and non-UTF-8 files are
+refused.  Every problem in a file is reported, each as a :class:`Diagnostic`
+``FILE:LINE:COL: error: message`` pointing at the offending node; position
+rules come from :meth:`Position.problems` (R6, R11, R18, R20, ...).
+
+>>> p = load_puzzle_text("flags: {5: {you: [r3, r4, r5], opponent: [r6, g6]}}\\nquestion: {kind: claim, flag: 5}\\n"
+...                      "answer: true")
+>>> p.solve(), p.is_correct(p.answer)
+(True, True)
+>>> load_puzzle_text("flgas: {}", "p.yaml")
+Traceback (most recent call last):
+...
+battleline_lab.loader.PuzzleFileError: p.yaml:1:1: error: unknown key 'flgas' (did you mean 'flags'?)
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .cards import Card, CardNotationError, Tactic, parse_card
+from .messages import message, render_problem
+from .position import FLAGS, ClaimTiming, FlagState, Position, Problem, Side
+from .puzzle import Puzzle
+from .questions import QUESTION_KINDS, Question, QuestionError, question_from_data
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "Diagnostic",
+    "PuzzleFileError",
+    "TOP_LEVEL_KEYS",
+    "iter_puzzle_files",
+    "load_puzzle",
+    "load_puzzle_text",
+    "render_question_problem",
+]
+
+MAX_FILE_BYTES = 1024 * 1024
+TOP_LEVEL_KEYS = (
+    "id",
+    "title",
+    "level",
+    "tags",
+    "rules",
+    "turn",
+    "flags",
+    "discards",
+    "hand",
+    "question",
+    "answer",
+    "note",
+)
+FLAG_KEYS = ("you", "opponent", "first_complete", "claimed_by")
+SIDE_KEYS = ("you", "opponent")
+SLUG = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+LANG = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$")
+SUFFIXES = (".yaml", ".yml")
+
+_YAML_TAG = "tag:yaml.org,2002:"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One error in a file, 1-based line and column: ``FILE:LINE:COL: error: message``."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: error: {self.message}"
+
+
+class PuzzleFileError(ValueError):
+    """A file that cannot be loaded; ``diagnostics`` lists every error in it."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("\n".join(str(d) for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+def _msg(name: str, /, **params: Any) -> str:
+    return message(f"load.{name}", "en", **params)
+
+
+def _show(value: object) -> str:
+    """A short, quoted rendering of a value an author wrote, for error messages."""
+    if value is None:
+        text = "null"
+    elif isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, (list, tuple)):
+        text = "[" + ", ".join(_show(v) for v in value) + "]"
+    elif isinstance(value, dict):
+        text = "{...}"
+    else:
+        text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _suggest(word: object, choices: Iterable[str]) -> str:
+    if not isinstance(word, str):
+        return ""
+    close = difflib.get_close_matches(word.lower(), list(choices), n=1, cutoff=0.6)
+    return _msg("did_you_mean", suggestion=close[0]) if close else ""
+
+
+# -- YAML: compose nodes, refusing tags, anchors and aliases ----------------------------------------
+
+
+class _Composer(yaml.SafeLoader):
+    """PyYAML's safe loader, used only to compose nodes; notes tags, anchors and aliases."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.refused: list[tuple[yaml.Mark, str]] = []
+
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
+        if self.check_event(yaml.AliasEvent):
+            event = self.get_event()  # type: ignore[no-untyped-call]
+            self.refused.append((event.start_mark, _msg("alias", name=event.anchor)))
+            return ScalarNode(_NULL, "", event.start_mark, event.end_mark)
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if event.anchor is not None:
+            self.refused.append((event.start_mark, _msg("anchor", name=event.anchor)))
+        tag = getattr(event, "tag", None)
+        if tag is not None:
+            shown = "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
+            self.refused.append((event.start_mark, _msg("tag", tag=shown)))
+        return super().compose_node(parent, index)
+
+
+_SCALARS = SafeConstructor()
+
+
+def _scalar(node: ScalarNode) -> object:
+    """The value of a scalar node, by its resolved (implicit) tag only."""
+    tag = node.tag
+    try:
+        if tag == _NULL:
+            return None
+        if tag == _BOOL:
+            return node.value.lower() in ("yes", "true", "on")
+        if tag == _INT:
+            return _SCALARS.construct_yaml_int(node)
+        if tag == _FLOAT:
+            return _SCALARS.construct_yaml_float(node)
+    except (ValueError, yaml.YAMLError):
+        pass
+    return node.value
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    col = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, col
+
+
+# -- building a puzzle from nodes ---------------------------------------------------------------------
+
+
+class _Builder:
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+        self.diagnostics: list[Diagnostic] = []
+        self.nodes: dict[tuple[str | int, ...], Node] = {}
+        self.card_errors = False
+
+    # diagnostics
+    def error(self, node: Node | yaml.Mark | None, text: str) -> None:
+        if node is None:
+            line, col = 1, 1
+        else:
+            mark = node.start_mark if isinstance(node, Node) else node
+            line, col = mark.line + 1, mark.column + 1
+        self.diagnostics.append(Diagnostic(self.filename, line, col, text))
+
+    # generic node readers
+    def mapping(self, node: Node, allowed: tuple[str, ...] | None, what: str) -> dict[object, tuple[Node, Node]]:
+        """Key -> (key node, value node); reports a non-mapping, duplicate and unknown keys."""
+        if not isinstance(node, MappingNode):
+            self.error(node, _msg("expected_mapping", what=what))
+            return {}
+        out: dict[object, tuple[Node, Node]] = {}
+        for key_node, value_node in node.value:
+            key = _scalar(key_node) if isinstance(key_node, ScalarNode) else None
+            if not isinstance(key_node, ScalarNode) or isinstance(key, (list, dict)):
+                self.error(key_node, _msg("bad_key", what=what))
+                continue
+            if key in out:
+                self.error(key_node, _msg("duplicate_key", key=_show(key)))
+                continue
+            if allowed is not None and key not in allowed:
+                self.error(key_node, _msg("unknown_key", key=_show(key), hint=_suggest(key, allowed)))
+                continue
+            out[key] = (key_node, value_node)
+        return out
+
+    def plain(self, node: Node) -> object:
+        """A node as plain data (mappings, lists, scalars), reporting duplicate keys."""
+        if isinstance(node, ScalarNode):
+            return _scalar(node)
+        if isinstance(node, SequenceNode):
+            return [self.plain(item) for item in node.value]
+        if isinstance(node, MappingNode):
+            return {key: self.plain(value) for key, (_, value) in self.mapping(node, None, "mapping").items()}
+        return None  # pragma: no cover - composer produces only these three
+
+    def string(self, node: Node, what: str) -> str | None:
+        value = _scalar(node) if isinstance(node, ScalarNode) else None
+        if not isinstance(value, str) or not value.strip():
+            self.error(node, _msg("expected_text", what=what))
+            return None
+        return value
+
+    def choice(self, node: Node, choices: tuple[str, ...], what: str) -> str | None:
+        value = _scalar(node) if isinstance(node, ScalarNode) else None
+        if value not in choices:
+            self.error(
+                node,
+                _msg("bad_choice", what=what, value=_show(self.plain(node)), choices=", ".join(choices))
+                + _suggest(value, choices),
+            )
+            return None
+        assert isinstance(value, str)
+        return value
+
+    def texts(self, node: Node, what: str) -> dict[str, str] | None:
+        """A text, or a mapping language -> text (stored as {"en": text} for plain text)."""
+        if isinstance(node, MappingNode):
+            out: dict[str, str] = {}
+            for key, (key_node, value_node) in self.mapping(node, None, what).items():
+                if not isinstance(key, str) or not LANG.match(key):
+                    self.error(key_node, _msg("bad_language", key=_show(key)))
+                    continue
+                text = self.string(value_node, what)
+                if text is not None:
+                    out[key] = text
+            if out and "en" not in out:
+                self.error(node, _msg("no_english", what=what))
+            return out
+        text = self.string(node, what)
+        return {"en": text} if text is not None else None
+
+    def cards(self, node: Node, path: tuple[str | int, ...], what: str) -> tuple[Card, ...]:
+        """A list of card tokens; records each card's node under ``path + (index,)``."""
+        if isinstance(node, ScalarNode) and _scalar(node) is None:
+            return ()
+        if not isinstance(node, SequenceNode):
+            self.error(node, _msg("expected_cards", what=what))
+            return ()
+        self.nodes[path] = node
+        out: list[Card] = []
+        for item in node.value:
+            value = _scalar(item) if isinstance(item, ScalarNode) else None
+            try:
+                if not isinstance(value, str):
+                    raise CardNotationError(
+                        _show(self.plain(item)), _msg("card_not_text", value=_show(self.plain(item)))
+                    )
+                card = parse_card(value)
+            except CardNotationError as err:
+                self.error(item, str(err))
+                self.card_errors = True
+                continue
+            self.nodes[path + (len(out),)] = item
+            out.append(card)
+        return tuple(out)
+
+    def side(self, node: Node, what: str) -> Side | None:
+        value = self.choice(node, SIDE_KEYS, what)
+        return Side(value) if value is not None else None
+
+    # the parts of a file
+    def flags(self, node: Node) -> list[FlagState]:
+        states = [FlagState() for _ in FLAGS]
+        for key, (key_node, value_node) in self.mapping(node, None, "flags").items():
+            number = key
+            if isinstance(number, str) and number.strip().isdigit():
+                number = int(number)
+            if not isinstance(number, int) or isinstance(number, bool) or number not in FLAGS:
+                self.error(key_node, _msg("bad_flag_number", value=_show(key)))
+                continue
+            if isinstance(value_node, ScalarNode) and _scalar(value_node) is None:
+                continue
+            self.nodes[("flags", number)] = value_node
+            entry = self.mapping(value_node, FLAG_KEYS, f"flag {number}")
+            you: tuple[Card, ...] = ()
+            opponent: tuple[Card, ...] = ()
+            first: Side | None = None
+            claimed: Side | None = None
+            if "you" in entry:
+                you = self.cards(entry["you"][1], ("flags", number, "you"), f"flag {number}, you")
+            if "opponent" in entry:
+                opponent = self.cards(entry["opponent"][1], ("flags", number, "opponent"), f"flag {number}, opponent")
+            if "first_complete" in entry:
+                self.nodes[("flags", number, "first_complete")] = entry["first_complete"][1]
+                first = self.side(entry["first_complete"][1], "first_complete")
+            if "claimed_by" in entry:
+                self.nodes[("flags", number, "claimed_by")] = entry["claimed_by"][1]
+                claimed = self.side(entry["claimed_by"][1], "claimed_by")
+            states[number - 1] = FlagState(you, opponent, first, claimed)
+        return states
+
+    def areas(self, node: Node, name: str) -> dict[str, tuple[Card, ...]]:
+        out: dict[str, tuple[Card, ...]] = {}
+        for key, (_, value_node) in self.mapping(node, SIDE_KEYS, name).items():
+            assert isinstance(key, str)
+            out[key] = self.cards(value_node, (name, key), f"{name}, {key}")
+        return out
+
+    def question(self, node: Node) -> Question | None:
+        data = self.plain(node)
+        if not isinstance(data, dict):
+            self.error(node, _msg("expected_mapping", what="question"))
+            return None
+        try:
+            return question_from_data(data)
+        except QuestionError as err:
+            for problem in err.problems:
+                self.error(self.find(node, problem.path), render_question_problem(problem))
+            return None
+
+    def find(self, node: Node, path: tuple[str | int, ...]) -> Node:
+        """The node at ``path`` under ``node`` (keys of mappings, indexes of lists), or the deepest found."""
+        for step in path:
+            if isinstance(node, MappingNode):
+                for key_node, value_node in node.value:
+                    if isinstance(key_node, ScalarNode) and _scalar(key_node) == step:
+                        node = value_node
+                        break
+                else:
+                    return node
+            elif isinstance(node, SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
+                node = node.value[step]
+            else:
+                return node
+        return node
+
+    def problem_node(self, root: Node, path: tuple[str | int, ...]) -> Node:
+        for cut in range(len(path), 0, -1):
+            found = self.nodes.get(path[:cut])
+            if found is not None:
+                return found
+        if path and path[0] in ("discards", "hand"):
+            return self.nodes.get((path[0],), root)
+        return root
+
+    def build(self, root: Node, stem: str) -> Puzzle | None:
+        if not isinstance(root, MappingNode):
+            self.error(root, _msg("expected_mapping", what=_msg("what_file")))
+            return None
+        top = self.mapping(root, TOP_LEVEL_KEYS, _msg("what_file"))
+        marks = {str(k): (v.start_mark.line + 1, v.start_mark.column + 1) for k, (_, v) in top.items()}
+        for key, (_, value_node) in top.items():
+            self.nodes[(str(key),)] = value_node
+
+        puzzle_id = stem
+        if "id" in top:
+            value = self.string(top["id"][1], "id")
+            if value is not None and not SLUG.match(value):
+                self.error(top["id"][1], _msg("bad_id", value=_show(value)))
+            elif value is not None:
+                puzzle_id = value
+        title = self.texts(top["title"][1], "title") if "title" in top else None
+        note = self.texts(top["note"][1], "note") if "note" in top else None
+        level: int | None = None
+        if "level" in top:
+            value_level = self.plain(top["level"][1])
+            if not isinstance(value_level, int) or isinstance(value_level, bool) or not 1 <= value_level <= 5:
+                self.error(top["level"][1], _msg("bad_level", value=_show(value_level)))
+            else:
+                level = value_level
+        tags: list[str] = []
+        if "tags" in top:
+            tags_node = top["tags"][1]
+            if not isinstance(tags_node, SequenceNode):
+                self.error(tags_node, _msg("bad_tags"))
+            else:
+                for item in tags_node.value:
+                    tag = _scalar(item) if isinstance(item, ScalarNode) else None
+                    if not isinstance(tag, str) or not tag.strip():
+                        self.error(item, _msg("bad_tag", value=_show(self.plain(item))))
+                    elif tag not in tags:
+                        tags.append(tag)
+        timing = ClaimTiming.AFTER_PLAY
+        if "rules" in top:
+            rules = self.mapping(top["rules"][1], ("claim_timing",), "rules")
+            if "claim_timing" in rules:
+                chosen = self.choice(rules["claim_timing"][1], tuple(t.value for t in ClaimTiming), "claim_timing")
+                if chosen is not None:
+                    timing = ClaimTiming(chosen)
+        turn = Side.YOU
+        if "turn" in top:
+            turn = self.side(top["turn"][1], "turn") or Side.YOU
+        states = self.flags(top["flags"][1]) if "flags" in top else [FlagState() for _ in FLAGS]
+        discards = self.areas(top["discards"][1], "discards") if "discards" in top else {}
+        hand = self.areas(top["hand"][1], "hand") if "hand" in top else {}
+        question = self.question(top["question"][1]) if "question" in top else None
+        answer = self.plain(top["answer"][1]) if "answer" in top else None
+
+        position = Position(
+            flags=tuple(states),
+            discards_you=discards.get("you", ()),
+            discards_opponent=discards.get("opponent", ()),
+            hand_you=hand.get("you", ()),
+            hand_opponent=hand.get("opponent", ()),
+            turn=turn,
+            claim_timing=timing,
+        )
+        # a dropped bad card would make these counts and ties misleading
+        skip = {"tactics_count", "first_complete_missing", "first_complete_unused"} if self.card_errors else set()
+        for problem in position.problems():
+            if problem.code not in skip:
+                self.error(self.problem_node(root, problem.path), render_problem(problem))
+
+        if question is not None:
+            for problem in question.problems(position):
+                self.error(self.find(top["question"][1], problem.path), render_question_problem(problem))
+            winner = position.winner()
+            if question.needs_game_in_progress and winner is not None:
+                last = max(position.claimed(winner))
+                node = self.nodes.get(("flags", last, "claimed_by"), root)
+                self.error(node, _msg("game_over", side=message(f"side.{winner.value}"), kind=question.kind))
+        if "answer" in top:
+            answer_node = top["answer"][1]
+            if question is None and "question" not in top:
+                self.error(answer_node, _msg("answer_without_question"))
+            elif question is not None and not question.check_answer_type(answer):
+                self.error(
+                    answer_node,
+                    _msg("answer_type", kind=question.kind, hint=message(question.answer_hint), value=_show(answer)),
+                )
+        if self.diagnostics:
+            return None
+        return Puzzle(
+            id=puzzle_id,
+            title=title or {},
+            level=level,
+            tags=tuple(tags),
+            position=position,
+            question=question,
+            answer=answer,
+            note=note,
+            source=self.filename,
+            marks=marks,
+        )
+
+
+def render_question_problem(problem: Problem, lang: str = "en") -> str:
+    """A :class:`QuestionError` problem as an error message (catalogue ``question.error.<code>``)."""
+    params: dict[str, Any] = {}
+    for name, value in problem.params:
+        if isinstance(value, (Tactic,)) or hasattr(value, "notation"):
+            value = value.notation
+        elif isinstance(value, tuple):
+            value = ", ".join(str(v) for v in value)
+        params[name] = value
+    if problem.code == "unknown_kind":
+        params["hint"] = _suggest(problem.param("kind"), QUESTION_KINDS)
+        params["kind"] = _show(problem.param("kind"))
+    elif problem.code == "unknown_field":
+        params["hint"] = _suggest(problem.param("field"), problem.param("fields") + ("kind",))
+        params["field"] = _show(problem.param("field"))
+    elif problem.code in ("bad_flag", "bad_first_complete"):
+        params = {k: _show(v) for k, v in params.items()}
+    elif problem.code == "formation_size":
+        params["mud_rule"] = ", R25" if problem.param("mud") else ""
+    return message(f"question.error.{problem.code}", lang, **params)
+
+
+def _decode(data: bytes, filename: str) -> str:
+    if len(data) > MAX_FILE_BYTES:
+        raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("too_big", size=len(data), limit=MAX_FILE_BYTES))])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        head = data[: err.start].decode("utf-8", errors="replace")
+        line, col = _line_col(head, len(head))
+        raise PuzzleFileError([Diagnostic(filename, line, col, _msg("not_utf8"))]) from None
+    return text.removeprefix("\ufeff")
+
+
+def load_puzzle_text(text: str, filename: str = "<string>") -> Puzzle:
+    """A puzzle from YAML text; raises :class:`PuzzleFileError` listing every error."""
+    if len(text.encode("utf-8", errors="replace")) > MAX_FILE_BYTES:
+        raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("too_big", size=len(text), limit=MAX_FILE_BYTES))])
+    builder = _Builder(filename)
+    composer = _Composer(text)
+    try:
+        root = composer.get_single_node()
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        detail = err.problem or err.context or "?"
+        if err.context and err.problem:
+            detail = f"{err.problem} ({err.context})"
+        builder.error(mark, _msg("yaml_syntax", detail=detail))
+        raise PuzzleFileError(builder.diagnostics) from None
+    except yaml.reader.ReaderError as err:
+        line, col = _line_col(text, err.position)
+        raise PuzzleFileError(
+            [Diagnostic(filename, line, col, _msg("bad_character", code=f"{err.character!r}"))]
+        ) from None
+    except yaml.YAMLError as err:  # pragma: no cover - other YAML errors carry no mark
+        raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("yaml_syntax", detail=str(err)))]) from None
+    finally:
+        composer.dispose()
+    for mark, text_ in composer.refused:
+        builder.error(mark, text_)
+    if root is None:
+        raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("empty"))])
+    stem = Path(filename).stem if filename != "<string>" else "puzzle"
+    puzzle = builder.build(root, stem)
+    if builder.diagnostics or puzzle is None:
+        ordered = sorted(builder.diagnostics, key=lambda d: (d.line, d.col))
+        raise PuzzleFileError(ordered)
+    return puzzle
+
+
+def load_puzzle(path: str | os.PathLike[str]) -> Puzzle:
+    """A puzzle from a file; raises :class:`PuzzleFileError` (with ``FILE:LINE:COL``) for any problem."""
+    filename = os.fspath(path)
+    try:
+        size = os.path.getsize(filename)
+        if size > MAX_FILE_BYTES:
+            raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("too_big", size=size, limit=MAX_FILE_BYTES))])
+        with open(filename, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise PuzzleFileError(
+            [Diagnostic(filename, 1, 1, _msg("cannot_read", reason=err.strerror or str(err)))]
+        ) from None
+    return load_puzzle_text(_decode(data, filename), filename)
+
+
+def iter_puzzle_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:
+    """Puzzle files under the paths: folders recursively (``*.yaml``, ``*.yml``, sorted), files as given.
+
+    A path that does not exist is yielded as is, so that loading it reports the error.
+    """
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            found = [
+                f
+                for f in p.rglob("*")
+                if f.suffix in SUFFIXES
+                and f.is_file()
+                and not any(part.startswith(".") for part in f.relative_to(p).parts)
+            ]
+            yield from sorted(found)
+        else:
+            yield p
+
+
+def answer_marks(puzzle: Puzzle) -> tuple[int, int]:
+    """Where the answer (else the question, else the file start) is in the source file."""
+    marks: Mapping[str, tuple[int, int]] = puzzle.marks
+    return marks.get("answer") or marks.get("question") or (1, 1)
