@@ -1,0 +1,356 @@
+"""The ``battleline-lab`` command line: claims, proofs and puzzle checks in a terminal.
+
+Subcommands::
+
+    battleline-lab claims FILE... [--json]     flags each side can claim by proof now (R12)
+    battleline-lab explain FILE [--flag N] [--side you|opponent]
+                                               the step-by-step proof or counterexample
+    battleline-lab check PATH...               validate puzzles and verify their answers
+
+``claims --json`` prints exactly one JSON object per line per file, e.g.
+``{"file": "p.yaml", "you": [5], "opponent": []}``: this output is a contract.
+
+Exit status: 0 success; 1 ``check`` found a wrong answer (or a repeated id) in
+otherwise valid files; 2 bad input (every error as ``FILE:LINE:COL: error:
+message`` on stderr) or bad usage; 3 an internal error (one line on stderr,
+never a traceback).
+
+More subcommands plug in through :data:`COMMANDS`: a ``(name, register)`` pair
+where ``register(subparsers)`` adds its parser (``subparsers.add_parser(name,
+...)``) and sets ``func`` (``parser.set_defaults(func=run)``, ``run(args) ->
+int``); ``register`` may also be given as ``"module:function"``, imported only
+when the CLI starts.
+
+>>> main(["claims", "--help"]) == 0  # doctest: +ELLIPSIS
+usage: battleline-lab claims ...
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from .cards import Card
+from .claims import ClaimAnalysis, UndecidedTieError, analyse_claim, analyse_position
+from .formations import Formation
+from .loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle
+from .messages import LANGUAGES, kind_name, message, render_analysis
+from .position import FLAGS, Side
+from .puzzle import Puzzle
+from .questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, Comparison, FormationQuestion
+
+__all__ = ["COMMANDS", "RegisterFn", "build_parser", "main"]
+
+PROG = "battleline-lab"
+
+RegisterFn = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], Any]
+
+EXIT_OK = 0
+EXIT_WRONG = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+
+
+def _m(name: str, lang: str = "en", /, **params: Any) -> str:
+    return message(f"cli.{name}", lang, **params)
+
+
+def _print_diagnostics(diagnostics: Sequence[Diagnostic], err: TextIO) -> None:
+    for diagnostic in diagnostics:
+        print(diagnostic, file=err)
+
+
+def _flags_text(flags: Sequence[int], lang: str) -> str:
+    if not flags:
+        return _m("flags.none", lang)
+    return ", ".join(str(n) for n in flags)
+
+
+# -- claims ---------------------------------------------------------------------------------------
+
+
+def _run_claims(args: argparse.Namespace) -> int:
+    status = EXIT_OK
+    for name in args.files:
+        try:
+            puzzle = load_puzzle(name)
+        except PuzzleFileError as err:
+            _print_diagnostics(err.diagnostics, sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        analysis = analyse_position(puzzle.position)
+        you, opponent = list(analysis.claimable(Side.YOU)), list(analysis.claimable(Side.OPPONENT))
+        if args.json:
+            print(json.dumps({"file": name, "you": you, "opponent": opponent}))
+        else:
+            lang = args.lang
+            print(_m("claims.line", lang, file=name, you=_flags_text(you, lang), opponent=_flags_text(opponent, lang)))
+    return status
+
+
+def _register_claims(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "claims", help=_m("claims.help"), description=_m("claims.description"), prog=f"{PROG} claims"
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help=_m("claims.files"))
+    parser.add_argument("--json", action="store_true", help=_m("claims.json"))
+    parser.set_defaults(func=_run_claims)
+
+
+# -- explain --------------------------------------------------------------------------------------
+
+
+def _formation_text(cards: Sequence[Card], formation: Formation, lang: str) -> str:
+    cards_text = " ".join(c.notation for c in cards)
+    wild = ", ".join(_m("wild", lang, card=card.notation, troop=troop.notation) for card, troop in formation.wild)
+    wild_text = _m("wild.note", lang, items=wild) if wild else ""
+    if formation.kind is None:
+        return _m("formation.fog", lang, cards=cards_text, total=formation.total, wild=wild_text)
+    return _m(
+        "formation.kind",
+        lang,
+        cards=cards_text,
+        kind=kind_name(formation.kind, lang),
+        rule=message(f"kind.{formation.kind.key}.rule", lang),
+        total=formation.total,
+        wild=wild_text,
+    )
+
+
+def _comparison_lines(question: CompareQuestion, comparison: Comparison, lang: str) -> list[str]:
+    lines = []
+    if question.mud:
+        lines.append(_m("compare.mud", lang))
+    if question.fog:
+        lines.append(_m("compare.fog", lang))
+    lines.append(_m("compare.side", lang, name="a", text=_formation_text(question.a, comparison.a, lang)))
+    lines.append(_m("compare.side", lang, name="b", text=_formation_text(question.b, comparison.b, lang)))
+    lines.append(
+        _m(
+            f"compare.{comparison.decided_by}{'.fog' if question.fog and comparison.decided_by == 'sum' else ''}",
+            lang,
+            winner=comparison.winner,
+            first=comparison.first_complete,
+            rule=comparison.rule,
+        )
+    )
+    return lines
+
+
+def _analysis_lines(analysis: ClaimAnalysis, lang: str) -> list[str]:
+    who = message(f"side.{analysis.side.value}", lang)
+    lines = [message("explain.title", lang, flag=analysis.flag, me=who)]
+    lines.extend(render_analysis(analysis, lang))
+    verdict = "explain.verdict.yes" if analysis.claimable else "explain.verdict.no"
+    lines.append(message(verdict, lang, flag=analysis.flag, me=who))
+    return lines
+
+
+def _claim_targets(puzzle: Puzzle, flag: int | None, side: Side | None) -> list[tuple[int, Side]]:
+    """Which (flag, side) proofs to show: as asked, else the question's, else every complete side."""
+    position = puzzle.position
+    if flag is not None:
+        return [(flag, side or position.turn)]
+    question = puzzle.question
+    if isinstance(question, ClaimQuestion) and side is None:
+        return [(question.flag, position.turn)]
+    if isinstance(question, ClaimableQuestion) and side is None:
+        side = position.turn
+    sides = [side] if side is not None else list(Side)
+    targets: list[tuple[int, Side]] = []
+    for n in FLAGS:
+        state = position.flag(n)
+        if state.claimed_by is None:
+            targets.extend((n, s) for s in sides if state.is_complete(s))
+    return targets
+
+
+def _run_explain(args: argparse.Namespace) -> int:
+    lang = args.lang
+    try:
+        puzzle = load_puzzle(args.file)
+    except PuzzleFileError as err:
+        _print_diagnostics(err.diagnostics, sys.stderr)
+        return EXIT_BAD_INPUT
+    side = Side(args.side) if args.side else None
+    lines = [_m("explain.header", lang, file=args.file, title=puzzle.title_text(lang))]
+    question = puzzle.question
+    if args.flag is None and side is None and isinstance(question, CompareQuestion):
+        lines.extend(_comparison_lines(question, question.explain(puzzle.position), lang))
+    elif args.flag is None and side is None and isinstance(question, FormationQuestion):
+        lines.append(_formation_text(question.cards, question.explain(puzzle.position), lang))
+    else:
+        targets = _claim_targets(puzzle, args.flag, side)
+        if not targets:
+            lines.append(_m("explain.nothing", lang))
+        for n, s in targets:
+            lines.append("")
+            lines.extend(_analysis_lines(analyse_claim(puzzle.position, n, s), lang))
+    print("\n".join(lines))
+    return EXIT_OK
+
+
+def _flag_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value not in FLAGS:
+        raise argparse.ArgumentTypeError(_m("explain.bad_flag", value=text))
+    return value
+
+
+def _register_explain(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "explain", help=_m("explain.help"), description=_m("explain.description"), prog=f"{PROG} explain"
+    )
+    parser.add_argument("file", metavar="FILE", help=_m("explain.file"))
+    parser.add_argument("--flag", type=_flag_number, metavar="N", help=_m("explain.flag"))
+    parser.add_argument("--side", choices=[s.value for s in Side], help=_m("explain.side"))
+    parser.set_defaults(func=_run_explain)
+
+
+# -- check ----------------------------------------------------------------------------------------
+
+
+def _show_answer(value: object) -> str:
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
+def _check_one(puzzle: Puzzle, name: str) -> list[Diagnostic]:
+    question = puzzle.question
+    if question is None:
+        return []
+    line, col = puzzle.marks.get("answer") or puzzle.marks.get("question") or (1, 1)
+    if "answer" not in puzzle.marks:
+        return [Diagnostic(name, line, col, _m("check.no_answer"))]
+    try:
+        expected = question.solve(puzzle.position)
+    except (UndecidedTieError, ValueError) as err:
+        return [Diagnostic(name, line, col, _m("check.unsolvable", reason=str(err)))]
+    if question.normalize(puzzle.answer) != question.normalize(expected):
+        return [
+            Diagnostic(
+                name,
+                line,
+                col,
+                _m("check.wrong", expected=_show_answer(expected), given=_show_answer(puzzle.answer), file=name),
+            )
+        ]
+    return []
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    lang = args.lang
+    invalid = wrong = total = 0
+    ids: dict[str, str] = {}
+    for path in args.paths:
+        files = list(iter_puzzle_files([path]))
+        if not files:
+            print(Diagnostic(path, 1, 1, _m("check.no_files")), file=sys.stderr)
+            invalid += 1
+            continue
+        for file in files:
+            total += 1
+            name = str(file)
+            try:
+                puzzle = load_puzzle(file)
+            except PuzzleFileError as err:
+                _print_diagnostics(err.diagnostics, sys.stderr)
+                invalid += 1
+                continue
+            problems = _check_one(puzzle, name)
+            if puzzle.id in ids and "id" in puzzle.marks:
+                line, col = puzzle.marks["id"]
+                problems.append(
+                    Diagnostic(name, line, col, _m("check.duplicate_id", id=puzzle.id, other=ids[puzzle.id]))
+                )
+            ids.setdefault(puzzle.id, name)
+            if problems:
+                _print_diagnostics(problems, sys.stderr)
+                wrong += 1
+    ok = total - invalid - wrong
+    failed = invalid + wrong
+    if failed:
+        print(_m("check.summary.failed", lang, total=total, ok=ok, failed=failed))
+    else:
+        print(_m("check.summary", lang, total=total, ok=ok))
+    if invalid:
+        return EXIT_BAD_INPUT
+    return EXIT_WRONG if wrong else EXIT_OK
+
+
+def _register_check(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "check", help=_m("check.help"), description=_m("check.description"), prog=f"{PROG} check"
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help=_m("check.paths"))
+    parser.set_defaults(func=_run_check)
+
+
+# -- the parser -----------------------------------------------------------------------------------
+
+#: Subcommands in the order ``--help`` lists them.  Append ``(name, register)``
+#: to add one; ``register`` may be ``"module:function"`` (imported lazily).
+COMMANDS: list[tuple[str, RegisterFn | str]] = [
+    ("claims", _register_claims),
+    ("explain", _register_explain),
+    ("check", _register_check),
+]
+
+
+def _resolve(register: RegisterFn | str) -> RegisterFn:
+    if callable(register):
+        return register
+    module, _, function = register.partition(":")
+    fn: RegisterFn = getattr(importlib.import_module(module), function)
+    return fn
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every registered subcommand."""
+    parser = argparse.ArgumentParser(prog=PROG, description=_m("description"))
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help=_m("lang"))
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for _name, register in COMMANDS:
+        _resolve(register)(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (never raises, never prints a traceback)."""
+    try:
+        parser = build_parser()
+        try:
+            args = parser.parse_args(list(argv) if argv is not None else None)
+        except SystemExit as exit_:
+            return exit_.code if isinstance(exit_.code, int) else EXIT_BAD_INPUT
+        status: int = args.func(args)
+        return status
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as err:  # noqa: BLE001 - the one place that turns any bug into one line
+        print(f"{PROG}: {_internal_error_text()}: {type(err).__name__}: {err}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _internal_error_text() -> str:
+    try:
+        return _m("internal_error")
+    except Exception:  # noqa: BLE001 - the catalogue itself may be what failed
+        return "internal error"
+
+
+def _entry() -> None:  # pragma: no cover - for ``python -m battleline_lab.cli``
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _entry()
