@@ -1,0 +1,890 @@
+"""Jupyter widgets for the lessons: a puzzle, a puzzle gym and a formation explorer.
+
+Built on ipywidgets (see ``docs/widgets.md`` for why): no JavaScript of our
+own, and every control can be driven from Python, so tests set values and call
+``.click()``.  The widgets hold *no rule logic*: they ask the engine (a
+:class:`~battleline_lab.puzzle.Puzzle`, its question, the claim analysis) and
+re-render the board with :mod:`battleline_lab.svg`.  Every string comes from
+the message catalogue (``locale/<lang>/widgets.json``); everything an author
+wrote is escaped.  Stable CSS classes (``bl-...``) let browser tests find the
+controls.
+
+>>> from battleline_lab import Position
+>>> from battleline_lab.puzzle import Puzzle
+>>> from battleline_lab.questions import ClaimQuestion
+>>> w = PuzzleWidget(Puzzle("wedge", {"en": "Flag 5"}, position=Position.build(
+...     {5: {"you": "r3 r4 r5", "opponent": "b8"}}), question=ClaimQuestion(5), answer=False))
+>>> w
+<PuzzleWidget wedge: waiting>
+>>> w.yes_button.click()
+>>> w.state, w.board.value.count("bl-ghost")
+('wrong', 2)
+>>> w.no_button.click()
+>>> w.state, w.step_index
+('right', 0)
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as W
+
+from .cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop, format_cards, parse_card
+from .claims import ClaimAnalysis, Reason
+from .formations import Formation, FormationKind
+from .messages import DEFAULT_LANGUAGE, card_label, kind_name, message, render_analysis
+from .position import FLAGS, Position, Side
+from .progress import Progress
+from .puzzle import Puzzle
+from .questions import (
+    ClaimableQuestion,
+    ClaimQuestion,
+    CompareQuestion,
+    Comparison,
+    FormationQuestion,
+    QuestionError,
+    question_from_data,
+)
+from .svg import board_svg, cards_svg, formation_caption
+
+__all__ = ["FormationExplorer", "PuzzleGym", "PuzzleSet", "PuzzleWidget", "View", "load_puzzles"]
+
+Ghosts = Mapping[tuple[int, Side], Sequence[Card]]
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _t(key: str, lang: str, **params: object) -> str:
+    return message(key, lang, **params)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _show(widget: W.Widget, visible: bool) -> None:
+    widget.layout.display = None if visible else "none"
+
+
+@dataclass(frozen=True)
+class View:
+    """What the board shows for one explanation step or hint: text, highlights, ghosts."""
+
+    text: str
+    highlight: tuple[Card, ...] = ()
+    ghosts: tuple[tuple[tuple[int, Side], tuple[Card, ...]], ...] = ()
+
+
+_NEEDS_GHOSTS = (Reason.COUNTEREXAMPLE, Reason.SHAPE_BLOCKED, Reason.SHAPE_TOO_WEAK)
+_KEY_REASONS = (
+    Reason.THEY_NEED,
+    Reason.THEIR_FORMATION,
+    Reason.SHAPE_BLOCKED,
+    Reason.SHAPE_SHORT,
+    Reason.HAND_NOT_EVIDENCE,
+)
+
+
+def _analysis_views(analysis: ClaimAnalysis, position: Position, lang: str, prefix: str = "") -> list[View]:
+    """One view per proof step: its line, the cards it talks about, and cards a completion would need."""
+    views = []
+    for step, line in zip(analysis.steps, render_analysis(analysis, lang)):
+        ghosts: tuple[tuple[tuple[int, Side], tuple[Card, ...]], ...] = ()
+        if step.reason in _NEEDS_GHOSTS and step.needed:
+            unseen = tuple(c for c in step.needed if c not in position.visible)
+            if unseen:
+                ghosts = (((step.flag, step.side.other), unseen),)
+        views.append(View(prefix + line, step.highlight, ghosts))
+    return views
+
+
+def _key_cards(analysis: ClaimAnalysis) -> tuple[Card, ...]:
+    """The cards the proof turns on: the opponent's cards there, blockers, the hand (for hint 2)."""
+    out: dict[Card, None] = {}
+    for step in analysis.steps:
+        if step.reason in _KEY_REASONS:
+            out.update(dict.fromkeys(step.highlight))
+    return tuple(out)
+
+
+def _sides(side: Side, lang: str) -> dict[str, str]:
+    """Placeholders naming the asking side and the other one: me/Me, my/My, them/Them."""
+    me, them = _t(f"side.{side.value}", lang), _t(f"side.{side.other.value}", lang)
+    my = _t(f"side.{side.value}.possessive", lang)
+    return {"me": me, "Me": _cap(me), "my": my, "My": _cap(my), "them": them, "Them": _cap(them)}
+
+
+def _kinds_hint(analysis: ClaimAnalysis, lang: str) -> str:
+    """Hint 1 for a claim: which formation kinds matter (R10, R12, R24)."""
+    sides = _sides(analysis.side, lang)
+    if analysis.reasons[:1] == (Reason.FLAG_CLAIMED,):
+        return _t("widget.hint.claimed", lang, flag=analysis.flag, **sides)
+    if Reason.SIDE_INCOMPLETE in analysis.reasons:
+        return _t("widget.hint.incomplete", lang, flag=analysis.flag, **sides)
+    formation = analysis.formation
+    if formation is None or formation.kind is None:
+        return _t("widget.hint.fog", lang, flag=analysis.flag, **sides)
+    stronger = [kind_name(k, lang) for k in sorted(FormationKind, reverse=True) if k >= formation.kind]
+    return _t(
+        "widget.hint.kinds",
+        lang,
+        kind=kind_name(formation.kind, lang),
+        total=formation.total,
+        kinds=", ".join(stronger),
+        **sides,
+    )
+
+
+class PuzzleWidget(W.VBox):  # type: ignore[misc]
+    """One puzzle: title, board, question, answer controls, feedback, hints and the proof step by step.
+
+    ``puzzle`` is a :class:`~battleline_lab.puzzle.Puzzle` or the path of a
+    puzzle file.  ``on_answer(puzzle_id, correct)`` and ``on_hint(puzzle_id)``
+    are called after each answer and hint (the gym records progress there).
+    Feedback states: ``waiting``, ``right``, ``wrong``.
+    """
+
+    def __init__(
+        self,
+        puzzle: Puzzle | str | Path,
+        *,
+        lang: str = DEFAULT_LANGUAGE,
+        on_answer: Callable[[str, bool], None] | None = None,
+        on_hint: Callable[[str], None] | None = None,
+    ) -> None:
+        if not isinstance(puzzle, Puzzle):
+            from .loader import load_puzzle
+
+            puzzle = load_puzzle(Path(puzzle))
+        self.puzzle = puzzle
+        self.lang = lang
+        self.on_answer = on_answer
+        self.on_hint = on_hint
+        self.state = "waiting"
+        self.attempts = 0
+        self.hint_level = 0
+        self.step_index: int | None = None
+        self._highlight: tuple[Card, ...] = ()
+        self._ghosts: Ghosts = {}
+        self._hints: list[str] = []
+        self._views: list[View] = []
+        self._solution_text = ""
+        question = puzzle.question
+        position = puzzle.position
+
+        title = _esc(puzzle.title_text(lang))
+        meta = []
+        if puzzle.level is not None:
+            meta.append(_esc(_t("widget.level", lang, level=puzzle.level)))
+        if puzzle.tags:
+            meta.append(_esc(_t("widget.tags", lang, tags=", ".join(puzzle.tags))))
+        meta_html = f'<div class="bl-meta">{" · ".join(meta)}</div>' if meta else ""
+        self.title = W.HTML(f'<h3 class="bl-title-text">{title}</h3>{meta_html}')
+        self.title.add_class("bl-title")
+        self.board = W.HTML()
+        self.board.add_class("bl-board-view")
+        self.question_html = W.HTML()
+        self.question_html.add_class("bl-question")
+        self.feedback = W.HTML()
+        self.feedback.add_class("bl-feedback")
+        self.hint_button = W.Button(description=_t("widget.hint.button.1", lang))
+        self.hint_button.add_class("bl-hint")
+        self.hint_button.on_click(lambda _b: self.hint())
+        self.hints_html = W.HTML()
+        self.hints_html.add_class("bl-hints")
+        self.back_button = W.Button(description=_t("widget.step.back", lang), icon="arrow-left")
+        self.back_button.add_class("bl-back")
+        self.back_button.on_click(lambda _b: self.go(-1))
+        self.next_button = W.Button(description=_t("widget.step.next", lang), icon="arrow-right")
+        self.next_button.add_class("bl-next")
+        self.next_button.on_click(lambda _b: self.go(1))
+        self.step_counter = W.HTML()
+        self.step_counter.add_class("bl-step-counter")
+        self.step_html = W.HTML()
+        self.step_html.add_class("bl-step-text")
+        self.note_html = W.HTML()
+        self.note_html.add_class("bl-note")
+        self.explanation = W.VBox(
+            [
+                W.HTML(f"<b>{_esc(_t('widget.step.heading', lang))}</b>"),
+                W.HBox([self.back_button, self.step_counter, self.next_button]),
+                self.step_html,
+                self.note_html,
+            ]
+        )
+        self.explanation.add_class("bl-explanation")
+        _show(self.explanation, False)
+
+        self.yes_button = self.no_button = None
+        self.flag_toggles: dict[int, W.ToggleButton] = {}
+        self.answer_buttons: dict[str, W.Button] = {}
+        self.check_button: W.Button | None = None
+        self.cards_html = W.HTML()
+        self.cards_html.add_class("bl-question-cards")
+        answers: list[W.Widget] = []
+        self.focus: tuple[int, ...] = ()
+        if isinstance(question, ClaimQuestion):
+            me = _t(f"side.{position.turn.value}", lang)
+            self.focus = (question.flag,)
+            self.question_html.value = _esc(_t("widget.question.claim", lang, me=me, flag=question.flag))
+            self.yes_button = self._answer_button(
+                _t("widget.answer.yes", lang, flag=question.flag), "bl-answer-yes", True
+            )
+            self.no_button = self._answer_button(_t("widget.answer.no", lang), "bl-answer-no", False)
+            answers = [self.yes_button, self.no_button]
+        elif isinstance(question, ClaimableQuestion):
+            me = _t(f"side.{position.turn.value}", lang)
+            self.question_html.value = _esc(_t("widget.question.claimable", lang, me=me))
+            for n in FLAGS:
+                toggle = W.ToggleButton(description=str(n), layout=W.Layout(width="44px"))
+                toggle.add_class("bl-flag-toggle")
+                toggle.add_class(f"bl-flag-toggle-{n}")
+                toggle.disabled = position.flag(n).claimed_by is not None
+                self.flag_toggles[n] = toggle
+            self.check_button = W.Button(description=_t("widget.answer.check", lang), button_style="primary")
+            self.check_button.add_class("bl-check")
+            self.check_button.on_click(lambda _b: self.answer(self.selected_flags()))
+            answers = [*self.flag_toggles.values(), self.check_button]
+        elif isinstance(question, CompareQuestion):
+            self.question_html.value = _esc(_t("widget.question.compare", lang))
+            for choice in ("a", "b"):
+                button = self._answer_button(_t(f"widget.answer.compare.{choice}", lang), f"bl-answer-{choice}", choice)
+                self.answer_buttons[choice] = button
+                answers.append(button)
+        elif isinstance(question, FormationQuestion):
+            self.question_html.value = _esc(_t("widget.question.formation", lang))
+            for kind in sorted(FormationKind, reverse=True):
+                button = self._answer_button(kind_name(kind, lang), f"bl-answer-{kind.key}", kind.key)
+                self.answer_buttons[kind.key] = button
+                answers.append(button)
+        else:
+            self.question_html.value = _esc(_t("widget.question.none", lang))
+        self.answers = W.HBox(answers, layout=W.Layout(flex_flow="row wrap"))
+        self.answers.add_class("bl-answers")
+        hint_row = W.VBox([self.hint_button, self.hints_html])
+        _show(hint_row, question is not None)
+        children = [self.title]
+        if self._board_matters():
+            children.append(self.board)
+        children += [self.cards_html, self.question_html, self.answers, self.feedback, hint_row, self.explanation]
+        super().__init__(children)
+        self.add_class("bl-puzzle")
+        self._set_feedback("waiting", _t("widget.feedback.waiting", lang))
+        self._render()
+
+    # -- construction helpers ------------------------------------------
+    def _answer_button(self, label: str, css: str, value: object) -> W.Button:
+        button = W.Button(description=label, layout=W.Layout(width="auto"))
+        button.add_class("bl-answer")
+        button.add_class(css)
+        button.on_click(lambda _b: self.answer(value))
+        return button
+
+    def _board_matters(self) -> bool:
+        position = self.puzzle.position
+        empty = all(s.is_empty for s in position.flags) and not (
+            position.discards_you or position.discards_opponent or position.hand_you or position.hand_opponent
+        )
+        return not (empty and isinstance(self.puzzle.question, (CompareQuestion, FormationQuestion)))
+
+    # -- engine data (computed once, lazily) ----------------------------
+    def _explained(self) -> object:
+        if not hasattr(self, "_explanation"):
+            self._explanation = self.puzzle.explain()
+        return self._explanation
+
+    def _solution_views(self) -> list[View]:
+        """The explanation, one view per step, from the engine's proof."""
+        lang, question, position = self.lang, self.puzzle.question, self.puzzle.position
+        data = self._explained()
+        if isinstance(question, ClaimQuestion):
+            assert isinstance(data, ClaimAnalysis)
+            return _analysis_views(data, position, lang)
+        if isinstance(question, ClaimableQuestion):
+            assert isinstance(data, dict)
+            views: list[View] = []
+            for n, analysis in data.items():
+                if analysis.reasons[0] in (Reason.SIDE_INCOMPLETE, Reason.FLAG_CLAIMED):
+                    continue
+                views += _analysis_views(analysis, position, lang, _t("widget.step.flag_prefix", lang, flag=n))
+            if not views:
+                views.append(View(_t("widget.claimable.none_complete", lang, **_sides(position.turn, lang))))
+            return views
+        if isinstance(question, CompareQuestion):
+            assert isinstance(data, Comparison)
+            return [
+                View(_t("widget.compare.line", lang, which="A", text=formation_caption(data.a, lang))),
+                View(_t("widget.compare.line", lang, which="B", text=formation_caption(data.b, lang))),
+                View(_t("widget.compare.verdict", lang, winner=data.winner.upper(), why=_comparison_text(data, lang))),
+            ]
+        if isinstance(question, FormationQuestion):
+            assert isinstance(data, Formation)
+            assert data.kind is not None
+            return [
+                View(
+                    _t(
+                        "widget.formation.line",
+                        lang,
+                        cards=format_cards(data.cards),
+                        text=formation_caption(data, lang),
+                    )
+                ),
+                View(
+                    _t(
+                        "widget.formation.rule",
+                        lang,
+                        kind=kind_name(data.kind, lang),
+                        rule=_t(f"kind.{data.kind.key}.rule", lang),
+                    )
+                ),
+            ]
+        return []
+
+    def _solution_summary(self) -> str:
+        lang, question = self.lang, self.puzzle.question
+        solution = self.puzzle.solve()
+        me = _t(f"side.{self.puzzle.position.turn.value}", lang)
+        if isinstance(question, ClaimQuestion):
+            verdict = "yes" if solution else "no"
+            return _cap(_t(f"explain.verdict.{verdict}", lang, me=me, flag=question.flag))
+        if isinstance(question, ClaimableQuestion):
+            assert isinstance(solution, list)
+            if not solution:
+                return _t("widget.solution.claimable.none", lang, me=me)
+            return _t("widget.solution.claimable", lang, me=_cap(me), flags=", ".join(map(str, solution)))
+        if isinstance(question, CompareQuestion):
+            return _t(f"widget.solution.compare.{solution}", lang)
+        if isinstance(question, FormationQuestion):
+            return _t("widget.solution.formation", lang, kind=kind_name(FormationKind[str(solution).upper()], lang))
+        return ""
+
+    def _hint_views(self) -> list[View]:
+        """The hint ladder: vague, key cards, then the full solution."""
+        lang, question, position = self.lang, self.puzzle.question, self.puzzle.position
+        data = self._explained()
+        solution = View(_t("widget.hint.solution", lang, text=self._solution_summary()))
+        if isinstance(question, ClaimQuestion):
+            assert isinstance(data, ClaimAnalysis)
+            keys = _key_cards(data)
+            return [
+                View(_kinds_hint(data, lang)),
+                View(_t("widget.hint.keys", lang, cards=format_cards(keys)) if keys else _kinds_hint(data, lang), keys),
+                solution,
+            ]
+        if isinstance(question, ClaimableQuestion):
+            assert isinstance(data, dict)
+            side = position.turn
+            complete = [n for n in FLAGS if (n in data) and position.flag(n).is_complete(side)]
+            first = (
+                _t("widget.hint.claimable", lang, flags=", ".join(map(str, complete)), **_sides(side, lang))
+                if complete
+                else _t("widget.claimable.none_complete", lang, **_sides(side, lang))
+            )
+            keys_d: dict[Card, None] = {}
+            for n in complete:
+                keys_d.update(dict.fromkeys(_key_cards(data[n])))
+            keys = tuple(keys_d)
+            second = _t("widget.hint.keys", lang, cards=format_cards(keys)) if keys else first
+            return [View(first), View(second, keys), solution]
+        if isinstance(question, CompareQuestion):
+            assert isinstance(data, Comparison)
+            if question.fog:
+                first = _t("widget.hint.compare.fog", lang)
+            else:
+                first = _t("widget.hint.compare", lang)
+            second = _t(
+                "widget.hint.compare.kinds",
+                lang,
+                a=kind_name(data.a.kind, lang),
+                b=kind_name(data.b.kind, lang),
+            )
+            return [View(first), View(second), solution]
+        if isinstance(question, FormationQuestion):
+            rules = "; ".join(
+                f"{kind_name(k, lang)}: {_t(f'kind.{k.key}.rule', lang)}" for k in sorted(FormationKind, reverse=True)
+            )
+            troops = [c for c in question.cards if isinstance(c, Troop)]
+            colours = ", ".join(_t(f"colour.{c.colour.letter}", lang) for c in troops)
+            values = ", ".join(str(c.value) for c in troops)
+            wild = [c for c in question.cards if isinstance(c, Tactic)]
+            second = _t("widget.hint.formation.cards", lang, colours=colours or "-", values=values or "-")
+            if wild:
+                second += _t("widget.hint.formation.wild", lang, cards=", ".join(card_label(c, lang) for c in wild))
+            return [View(_t("widget.hint.formation", lang, rules=rules)), View(second), solution]
+        return []
+
+    # -- actions ---------------------------------------------------------
+    def selected_flags(self) -> list[int]:
+        """The flags toggled on (claimable questions)."""
+        return [n for n, t in self.flag_toggles.items() if t.value]
+
+    def answer(self, value: object) -> bool:
+        """Give an answer (as the buttons do); returns whether it was right."""
+        if self.state == "right":
+            return True
+        lang = self.lang
+        correct = self.puzzle.is_correct(value)
+        self.attempts += 1
+        self._ghosts = {}
+        if correct:
+            self._set_feedback("right", _t("widget.feedback.right", lang, text=self._solution_summary()))
+            self._reveal()
+            for button in self._answer_widgets():
+                button.disabled = True
+        else:
+            self._set_feedback("wrong", self._wrong_text(value))
+        if self.on_answer is not None:
+            self.on_answer(self.puzzle.id, correct)
+        self._render()
+        return correct
+
+    def _answer_widgets(self) -> list[W.Widget]:
+        out: list[W.Widget] = [b for b in (self.yes_button, self.no_button) if b is not None]
+        out += list(self.answer_buttons.values()) + list(self.flag_toggles.values())
+        if self.check_button is not None:
+            out.append(self.check_button)
+        return out
+
+    def _wrong_text(self, value: object) -> str:
+        """Why the answer is wrong, as far as it can be said without giving the whole proof away."""
+        lang, question = self.lang, self.puzzle.question
+        data = self._explained()
+        analyses: list[ClaimAnalysis] = []
+        if isinstance(question, ClaimQuestion) and value is True:
+            assert isinstance(data, ClaimAnalysis)
+            analyses = [data]
+        elif isinstance(question, ClaimableQuestion) and isinstance(value, list):
+            assert isinstance(data, dict)
+            analyses = [data[n] for n in value if n in data and not data[n].claimable]
+        texts = []
+        ghosts: dict[tuple[int, Side], Sequence[Card]] = {}
+        for analysis in analyses:
+            if analysis.counterexample:
+                ghosts[(analysis.flag, analysis.side.other)] = analysis.counterexample
+                opp = analysis.opponent_formation
+                assert opp is not None
+                texts.append(
+                    _t(
+                        "widget.feedback.counterexample" + (".fog" if opp.kind is None else ""),
+                        lang,
+                        flag=analysis.flag,
+                        cards=format_cards(analysis.counterexample),
+                        kind=kind_name(opp.kind, lang),
+                        total=opp.total,
+                        **_sides(analysis.side, lang),
+                    )
+                )
+            else:
+                # the decisive step: the one just before the verdict
+                lines = render_analysis(analysis, lang)
+                texts.append(lines[-2].split(". ", 1)[1] if len(lines) > 1 else lines[-1])
+        if isinstance(question, ClaimableQuestion) and isinstance(value, list) and not analyses:
+            texts.append(_t("widget.feedback.missed", lang))
+        if isinstance(question, ClaimQuestion) and value is False:
+            sides = _sides(self.puzzle.position.turn, lang)
+            texts.append(_t("widget.feedback.claimable_after_all", lang, flag=question.flag, **sides))
+        if isinstance(question, (CompareQuestion, FormationQuestion)):
+            texts.append(self._hint_views()[0].text)
+        self._ghosts = ghosts
+        return _t("widget.feedback.wrong", lang, text=" ".join(texts))
+
+    def hint(self) -> None:
+        """Show the next hint: vague, then the key cards, then the full solution."""
+        views = self._hint_views()
+        if self.hint_level >= len(views):
+            return
+        view = views[self.hint_level]
+        self.hint_level += 1
+        self._hints.append(view.text)
+        if view.highlight and self.step_index is None:
+            self._highlight = view.highlight
+        if self.hint_level >= len(views):
+            self.hint_button.disabled = True
+            self._reveal()
+        else:
+            self.hint_button.description = _t(f"widget.hint.button.{self.hint_level + 1}", self.lang)
+        if self.on_hint is not None:
+            self.on_hint(self.puzzle.id)
+        self._render()
+
+    def _reveal(self) -> None:
+        """Open the step-by-step explanation at its first step."""
+        if self.step_index is None:
+            self._views = self._solution_views()
+            self.step_index = 0
+            note = self.puzzle.note_text(self.lang)
+            self.note_html.value = f"<i>{_esc(note)}</i>" if note else ""
+            _show(self.explanation, True)
+
+    def go(self, delta: int) -> None:
+        """Step the explanation forward (+1) or back (-1)."""
+        if self.step_index is None or not self._views:
+            return
+        self.step_index = max(0, min(len(self._views) - 1, self.step_index + delta))
+        self._render()
+
+    # -- rendering -------------------------------------------------------
+    def _set_feedback(self, state: str, text: str) -> None:
+        self.feedback.remove_class(f"bl-state-{self.state}")
+        self.state = state
+        self.feedback.add_class(f"bl-state-{state}")
+        colour = {"waiting": "#607d8b", "right": "#2e7d32", "wrong": "#c62828"}[state]
+        icon = {"waiting": "\u2026", "right": "\u2714", "wrong": "\u2718"}[state]
+        self.feedback.value = (
+            f'<div class="bl-feedback-text bl-feedback-{state}" style="border-left:5px solid {colour};'
+            f'padding:4px 8px;margin:4px 0"><b style="color:{colour}">{icon}</b> {_esc(text)}</div>'
+        )
+
+    def current_view(self) -> View | None:
+        """The explanation step on show, if any."""
+        if self.step_index is None or not self._views:
+            return None
+        return self._views[self.step_index]
+
+    def _render(self) -> None:
+        lang = self.lang
+        view = self.current_view()
+        highlight = view.highlight if view is not None else self._highlight
+        ghosts: Ghosts = dict(view.ghosts) if view is not None and view.ghosts else self._ghosts
+        if view is not None:
+            total = len(self._views)
+            assert self.step_index is not None
+            self.step_counter.value = _esc(_t("widget.step.counter", lang, number=self.step_index + 1, total=total))
+            self.step_html.value = f'<div class="bl-step-line">{_esc(view.text)}</div>'
+            self.back_button.disabled = self.step_index == 0
+            self.next_button.disabled = self.step_index >= total - 1
+        self.hints_html.value = "".join(f'<div class="bl-hint-text">{_esc(h)}</div>' for h in self._hints)
+        if self._board_matters():
+            self.board.value = board_svg(
+                self.puzzle.position, highlight=highlight, ghosts=ghosts, focus=self.focus, lang=lang
+            )
+        self.cards_html.value = self._question_cards()
+
+    def _question_cards(self) -> str:
+        """The formations a compare/formation question asks about (captions once solved)."""
+        lang, question = self.lang, self.puzzle.question
+        shown = self.step_index is not None
+        if isinstance(question, CompareQuestion):
+            data = self._explained() if shown else None
+            parts = []
+            for which, cards in (("A", question.a), ("B", question.b)):
+                caption = _t("widget.compare.label", lang, which=which)
+                if isinstance(data, Comparison):
+                    formation = data.a if which == "A" else data.b
+                    caption += ": " + formation_caption(formation, lang)
+                parts.append(cards_svg(cards, caption=caption, lang=lang))
+            env = ", ".join(card_label(c, lang) for c in question.environment)
+            extra = f"<div>{_esc(_t('widget.environment', lang, cards=env))}</div>" if env else ""
+            return "".join(parts) + extra
+        if isinstance(question, FormationQuestion):
+            data = self._explained() if shown else None
+            caption = formation_caption(data, lang) if isinstance(data, Formation) else ""
+            env = ", ".join(card_label(c, lang) for c in question.environment)
+            extra = f"<div>{_esc(_t('widget.environment', lang, cards=env))}</div>" if env else ""
+            return cards_svg(question.cards, caption=caption, lang=lang) + extra
+        return ""
+
+    def __repr__(self) -> str:
+        return f"<PuzzleWidget {self.puzzle.id}: {self.state}>"
+
+
+def _comparison_text(data: Comparison, lang: str) -> str:
+    """Why the winner of a comparison wins (kind, sum, Fog sum or the tie rule), from the engine's verdict."""
+    winner, loser = (data.a, data.b) if data.winner == "a" else (data.b, data.a)
+    key = f"widget.why.{data.decided_by}"
+    if data.decided_by == "sum" and winner.kind is None:
+        key += ".fog"
+    return _t(
+        key,
+        lang,
+        kind_w=kind_name(winner.kind, lang),
+        kind_l=kind_name(loser.kind, lang),
+        total_w=winner.total,
+        total_l=loser.total,
+        rule=data.rule,
+    )
+
+
+# -- the gym ---------------------------------------------------------------
+
+
+def load_puzzles(source: str | Path | Iterable[Puzzle]) -> list[Puzzle]:
+    """Puzzles from a folder (every puzzle file in it, recursively) or an iterable, by level then id."""
+    if isinstance(source, (str, Path)):
+        from .loader import iter_puzzle_files, load_puzzle
+
+        puzzles = [load_puzzle(p) for p in iter_puzzle_files([Path(source)])]
+    else:
+        puzzles = list(source)
+    return sorted(puzzles, key=lambda p: (p.level if p.level is not None else 0, p.id))
+
+
+class PuzzleSet(W.VBox):  # type: ignore[misc]
+    """A puzzle gym: a folder of puzzles, filters by tag and level, next/previous, saved progress.
+
+    Progress (solved, attempts, hints per puzzle id) is kept in
+    :class:`~battleline_lab.progress.Progress`, by default in the user's data
+    directory, so it survives restarts.
+    """
+
+    def __init__(
+        self,
+        source: str | Path | Iterable[Puzzle],
+        *,
+        lang: str = DEFAULT_LANGUAGE,
+        progress: Progress | None = None,
+    ) -> None:
+        self.lang = lang
+        self.puzzles = load_puzzles(source)
+        self.progress = progress if progress is not None else Progress()
+        tags = sorted({t for p in self.puzzles for t in p.tags})
+        levels = sorted({p.level for p in self.puzzles if p.level is not None})
+        everything = _t("widget.gym.all", lang)
+        self.tag_filter = W.Dropdown(
+            options=[(everything, "")] + [(t, t) for t in tags], value="", description=_t("widget.gym.tag", lang)
+        )
+        self.tag_filter.add_class("bl-filter-tag")
+        self.level_filter = W.Dropdown(
+            options=[(everything, 0)] + [(str(lv), lv) for lv in levels],
+            value=0,
+            description=_t("widget.gym.level", lang),
+        )
+        self.level_filter.add_class("bl-filter-level")
+        self.prev_button = W.Button(description=_t("widget.gym.previous", lang), icon="arrow-left")
+        self.prev_button.add_class("bl-previous")
+        self.prev_button.on_click(lambda _b: self.move(-1))
+        self.next_button = W.Button(description=_t("widget.gym.next", lang), icon="arrow-right")
+        self.next_button.add_class("bl-next-puzzle")
+        self.next_button.on_click(lambda _b: self.move(1))
+        self.status = W.HTML()
+        self.status.add_class("bl-gym-status")
+        self.holder = W.Box()
+        self.holder.add_class("bl-gym-puzzle")
+        self.index = 0
+        self.selection: list[Puzzle] = []
+        self.current: PuzzleWidget | None = None
+        self.tag_filter.observe(lambda _c: self._filter(), names="value")
+        self.level_filter.observe(lambda _c: self._filter(), names="value")
+        controls = W.HBox([self.tag_filter, self.level_filter])
+        nav = W.HBox([self.prev_button, self.status, self.next_button])
+        super().__init__([controls, nav, self.holder])
+        self.add_class("bl-gym")
+        self._filter()
+
+    def _filter(self) -> None:
+        tag, level = self.tag_filter.value, self.level_filter.value
+        self.selection = [p for p in self.puzzles if (not tag or tag in p.tags) and (not level or p.level == level)]
+        self.index = 0
+        self._show()
+
+    def move(self, delta: int) -> None:
+        """Go to the next (+1) or previous (-1) puzzle of the selection."""
+        if self.selection:
+            self.index = max(0, min(len(self.selection) - 1, self.index + delta))
+        self._show()
+
+    def select(self, puzzle_id: str) -> PuzzleWidget:
+        """Jump to a puzzle of the selection by id (clearing the filters if needed)."""
+        ids = [p.id for p in self.selection]
+        if puzzle_id not in ids:
+            self.tag_filter.value, self.level_filter.value = "", 0
+            ids = [p.id for p in self.selection]
+        self.index = ids.index(puzzle_id)
+        self._show()
+        assert self.current is not None
+        return self.current
+
+    def _record(self, puzzle_id: str, correct: bool) -> None:
+        self.progress.record_attempt(puzzle_id, correct=correct)
+        self._status()
+
+    def _hint(self, puzzle_id: str) -> None:
+        self.progress.record_hint(puzzle_id)
+
+    def _show(self) -> None:
+        if not self.selection:
+            self.current = None
+            self.holder.children = [W.HTML(_esc(_t("widget.gym.empty", self.lang)))]
+        else:
+            puzzle = self.selection[self.index]
+            self.current = PuzzleWidget(puzzle, lang=self.lang, on_answer=self._record, on_hint=self._hint)
+            self.holder.children = [self.current]
+        self.prev_button.disabled = self.index <= 0
+        self.next_button.disabled = self.index >= len(self.selection) - 1
+        self._status()
+
+    def _status(self) -> None:
+        lang = self.lang
+        if not self.selection:
+            self.status.value = ""
+            return
+        puzzle = self.selection[self.index]
+        record = self.progress.get(puzzle.id)
+        mark = _t("widget.gym.solved_mark", lang) if record.solved else ""
+        solved = self.progress.solved(p.id for p in self.selection)
+        self.status.value = _esc(
+            _t(
+                "widget.gym.status",
+                lang,
+                number=self.index + 1,
+                total=len(self.selection),
+                solved=solved,
+                attempts=record.attempts,
+                mark=mark,
+            )
+        )
+
+    def __repr__(self) -> str:
+        shown = self.selection[self.index].id if self.selection else "-"
+        return f"<PuzzleSet {len(self.selection)} of {len(self.puzzles)} puzzles, showing {shown}>"
+
+
+PuzzleGym = PuzzleSet
+
+
+# -- the formation explorer ------------------------------------------------
+
+_NONE = ""
+_PICKABLE: tuple[Card, ...] = ALL_TROOPS + tuple(c for c in ALL_TACTICS if c.is_wild)
+
+
+class FormationExplorer(W.VBox):  # type: ignore[misc]
+    """Pick cards for two sides (wildcards too), Fog and Mud, and see kinds, sums, wildcards and the winner.
+
+    The engine judges (a compare question, R9-R11, R20-R25); this widget only
+    shows.  ``set_cards("you", "r3 r4 r5")`` fills a side from notation.
+
+    >>> e = FormationExplorer()
+    >>> e.set_cards("you", "r3 r4 r5"); e.set_cards("opponent", "b8 b9 alexander")
+    >>> e.verdict.value.count("Wedge") >= 2
+    True
+    """
+
+    def __init__(self, *, lang: str = DEFAULT_LANGUAGE, you: str = "", opponent: str = "") -> None:
+        self.lang = lang
+        options = [(_t("widget.explorer.empty_slot", lang), _NONE)] + [
+            (f"{c.notation} \u2013 {card_label(c, lang)}", c.notation) for c in _PICKABLE
+        ]
+        self.slots: dict[Side, list[W.Dropdown]] = {}
+        rows = []
+        for side in Side:
+            slots = [W.Dropdown(options=options, value=_NONE, layout=W.Layout(width="190px")) for _ in range(4)]
+            for i, slot in enumerate(slots):
+                slot.add_class(f"bl-slot-{side.value}-{i + 1}")
+                slot.observe(lambda _c: self._update(), names="value")
+            self.slots[side] = slots
+            label = W.HTML(f"<b>{_esc(_cap(_t(f'board.side_of.{side.value}', lang)))}</b>")
+            rows.append(W.HBox([label, *slots]))
+        self.fog = W.Checkbox(description=_t("widget.explorer.fog", lang), value=False, indent=False)
+        self.fog.add_class("bl-fog")
+        self.mud = W.Checkbox(description=_t("widget.explorer.mud", lang), value=False, indent=False)
+        self.mud.add_class("bl-mud")
+        self.first = W.ToggleButtons(
+            options=[(_cap(_t(f"side.{s.value}", lang)), s.value) for s in Side],
+            value=Side.YOU.value,
+            description=_t("widget.explorer.first", lang),
+            style={"description_width": "initial"},
+        )
+        self.first.add_class("bl-first-complete")
+        for control in (self.fog, self.mud, self.first):
+            control.observe(lambda _c: self._update(), names="value")
+        self.view = W.HTML()
+        self.view.add_class("bl-explorer-cards")
+        self.verdict = W.HTML()
+        self.verdict.add_class("bl-explorer-verdict")
+        super().__init__([rows[1], rows[0], W.HBox([self.fog, self.mud, self.first]), self.view, self.verdict])
+        self.add_class("bl-explorer")
+        self._busy = False
+        if you:
+            self.set_cards("you", you)
+        if opponent:
+            self.set_cards("opponent", opponent)
+        self._update()
+
+    def set_cards(self, side: Side | str, cards: str) -> None:
+        """Fill a side's slots from card notation (the rest emptied)."""
+        chosen = [parse_card(t).notation for t in cards.replace(",", " ").split()]
+        self._busy = True
+        try:
+            for i, slot in enumerate(self.slots[Side(side)]):
+                slot.value = chosen[i] if i < len(chosen) else _NONE
+        finally:
+            self._busy = False
+        self._update()
+
+    def cards(self, side: Side | str) -> tuple[Card, ...]:
+        """The cards picked for a side (only the slots the flag has: 3, or 4 with Mud)."""
+        size = 4 if self.mud.value else 3
+        return tuple(parse_card(s.value) for s in self.slots[Side(side)][:size] if s.value != _NONE)
+
+    def _update(self) -> None:
+        if self._busy:
+            return
+        lang = self.lang
+        size = 4 if self.mud.value else 3
+        for side in Side:
+            _show(self.slots[side][3], size == 4)
+        you, opp = self.cards(Side.YOU), self.cards(Side.OPPONENT)
+        environment = [c for c, on in (("fog", self.fog.value), ("mud", self.mud.value)) if on]
+        parts = []
+        for side, cards in ((Side.OPPONENT, opp), (Side.YOU, you)):
+            title = _cap(_t(f"board.side_of.{side.value}", lang))
+            if len(cards) < size:
+                caption = _t("widget.explorer.pick", lang, title=title, count=size - len(cards))
+            else:
+                caption = title
+            parts.append(cards_svg(cards, caption=caption, lang=lang))
+        self.view.value = "".join(parts)
+        if len(you) < size or len(opp) < size:
+            self.verdict.value = _esc(_t("widget.explorer.incomplete", lang, size=size))
+            return
+        data = {
+            "kind": "compare",
+            "a": [c.notation for c in you],
+            "b": [c.notation for c in opp],
+            "environment": environment,
+            "first_complete": "a" if self.first.value == Side.YOU.value else "b",
+        }
+        try:
+            question = question_from_data(data)
+        except QuestionError as err:
+            self.verdict.value = "<br>".join(_esc(_problem_text(p.code, p.params, lang)) for p in err.problems)
+            return
+        assert isinstance(question, CompareQuestion)
+        comparison = question.explain(Position())
+        who = {"a": Side.YOU, "b": Side.OPPONENT}
+        lines = [
+            _t(
+                "widget.explorer.line", lang, who=_cap(_t("side.you", lang)), text=formation_caption(comparison.a, lang)
+            ),
+            _t(
+                "widget.explorer.line",
+                lang,
+                who=_cap(_t("side.opponent", lang)),
+                text=formation_caption(comparison.b, lang),
+            ),
+            _t(f"widget.explorer.winner.{who[comparison.winner].value}", lang, why=_comparison_text(comparison, lang)),
+        ]
+        self.verdict.value = "".join(f'<div class="bl-explorer-line">{_esc(line)}</div>' for line in lines)
+
+    def __repr__(self) -> str:
+        you, opponent = format_cards(self.cards("you")), format_cards(self.cards("opponent"))
+        return f"<FormationExplorer you: {you} | opponent: {opponent}>"
+
+
+def _problem_text(code: str, params: tuple[tuple[str, Any], ...], lang: str) -> str:
+    """A question problem in words: the question layer's message if it has one, else ours."""
+    values = {k: (v.notation if isinstance(v, (Troop, Tactic)) else v) for k, v in params}
+    for key in (f"question.error.{code}", f"widget.explorer.problem.{code}"):
+        try:
+            return _t(key, lang, **values)
+        except (KeyError, IndexError):
+            continue
+    return _t("widget.explorer.problem", lang, code=code)
