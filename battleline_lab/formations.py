@@ -289,6 +289,20 @@ def plan_shape(shape: Shape, cards: Iterable[Card], size: int) -> list[ShapePlan
     return [ShapePlan(shape, tuple(wild_list), count=open_slots, base=base)]
 
 
+def _troop_kind(troops: Sequence[Troop]) -> FormationKind:
+    """The kind of a formation of troops only (R9): the shape search without wildcards, short-cut."""
+    values = sorted(t.value for t in troops)
+    same_colour = len({t.colour for t in troops}) == 1
+    run = all(b == a + 1 for a, b in zip(values, values[1:]))
+    if same_colour and run:
+        return FormationKind.WEDGE
+    if values[0] == values[-1]:
+        return FormationKind.PHALANX
+    if same_colour:
+        return FormationKind.BATTALION
+    return FormationKind.SKIRMISH if run else FormationKind.HOST
+
+
 def evaluate(cards: Iterable[Card] | str, *, fog: bool = False, mud: bool = False) -> Formation:
     """Judge a complete formation, wildcards at their best (R9, R10, R20-R25).
 
@@ -309,6 +323,8 @@ def evaluate(cards: Iterable[Card] | str, *, fog: bool = False, mud: bool = Fals
         )
     if len(set(wilds)) != len(wilds):
         raise FormationError("the same tactics card appears twice in one formation")
+    if not wilds:
+        return Formation(cards, None if fog else _troop_kind(troops), sum(t.value for t in troops), fog=fog, mud=mud)
     kinds: tuple[FormationKind | None, ...] = (None,) if fog else tuple(sorted(FormationKind, reverse=True))
     for kind in kinds:
         for shape in shapes(kind, size):
