@@ -1,0 +1,259 @@
+"""The puzzle widgets, driven from Python as a learner would (set values, ``.click()``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from battleline_lab import Position, Side, analyse_claim
+from battleline_lab.loader import iter_puzzle_files, load_puzzle
+from battleline_lab.messages import catalogue
+from battleline_lab.progress import PROGRESS_FILE, Progress, PuzzleRecord, data_dir
+from battleline_lab.puzzle import Puzzle
+from battleline_lab.questions import ClaimableQuestion, ClaimQuestion, question_from_data
+from battleline_lab.widgets import FormationExplorer, PuzzleSet, PuzzleWidget
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "puzzles"
+ALL_PUZZLES = sorted(iter_puzzle_files([PUZZLES]))
+XSS = "<img src=x onerror=alert(1)>"
+
+BLUE_EIGHT = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}})  # R12: b9 b10 still unseen
+BLOCKED = Position.build(
+    {5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}}, hand={"you": "b9"}
+)  # RULES.md worked example 2, with b9 in your hand (R13)
+
+
+def claim_puzzle(position: Position = BLUE_EIGHT, flag: int = 5, **extra: object) -> Puzzle:
+    answer = analyse_claim(position, flag).claimable
+    return Puzzle("p", {"en": "Flag 5"}, 1, ("claim",), position, ClaimQuestion(flag), answer, **extra)  # type: ignore[arg-type]
+
+
+def ghosts(w: PuzzleWidget) -> list[str]:
+    return re.findall(r'class="bl-card[^"]*bl-ghost[^"]*" data-card="(\w+)"', w.board.value)
+
+
+def highlighted(w: PuzzleWidget) -> set[str]:
+    return set(re.findall(r'class="bl-card[^"]*bl-highlight[^"]*" data-card="(\w+)"', w.board.value))
+
+
+def test_R12_wrong_yes_is_refuted_by_the_counterexample_as_ghost_cards() -> None:
+    w = PuzzleWidget(claim_puzzle())
+    assert w.state == "waiting" and "bl-state-waiting" in w.feedback._dom_classes
+    assert w.yes_button is not None and w.no_button is not None
+    w.yes_button.click()
+    assert w.state == "wrong" and "bl-state-wrong" in w.feedback._dom_classes
+    assert ghosts(w) == ["b9", "b10"]
+    assert "b9 b10" in w.feedback.value and "Try again" in w.feedback.value
+    assert w.explanation.layout.display == "none"  # the proof is not given away yet
+    w.no_button.click()
+    assert w.state == "right" and w.attempts == 2
+    assert "bl-state-right" in w.feedback._dom_classes and "bl-state-wrong" not in w.feedback._dom_classes
+    assert w.explanation.layout.display is None
+    assert w.yes_button.disabled and w.no_button.disabled
+
+
+def test_R13_next_and_back_step_through_the_proof_highlighting_its_cards() -> None:
+    w = PuzzleWidget(claim_puzzle(BLOCKED))
+    w.yes_button.click()
+    analysis = analyse_claim(BLOCKED, 5)
+    assert w.state == "right" and w.step_index == 0
+    assert w.back_button.disabled
+    seen = []
+    for i, step in enumerate(analysis.steps):
+        assert w.step_index == i
+        assert f"step {i + 1} of {len(analysis.steps)}" in w.step_counter.value
+        assert highlighted(w) == {c.notation for c in step.highlight}
+        seen.append(frozenset(highlighted(w)))
+        w.next_button.click()
+    assert w.next_button.disabled and w.step_index == len(analysis.steps) - 1
+    assert len(set(seen)) >= 4  # the highlighted cards change as the proof goes on
+    w.back_button.click()
+    assert w.step_index == len(analysis.steps) - 2
+
+
+def test_R12_counterexample_step_draws_ghosts() -> None:
+    w = PuzzleWidget(claim_puzzle())
+    w.no_button.click()
+    reasons = [s.reason.value for s in analyse_claim(BLUE_EIGHT, 5).steps]
+    for _ in range(reasons.index("counterexample")):
+        w.next_button.click()
+    assert ghosts(w) == ["b9", "b10"] and "Counterexample" in w.step_html.value
+
+
+def test_wrong_no_gives_a_nudge_without_ghosts() -> None:
+    w = PuzzleWidget(claim_puzzle(BLOCKED))
+    w.no_button.click()
+    assert w.state == "wrong" and ghosts(w) == []
+    assert "Look again" in w.feedback.value
+
+
+def test_hint_ladder_vague_then_key_cards_then_solution() -> None:
+    w = PuzzleWidget(claim_puzzle(BLOCKED))
+    w.hint_button.click()
+    assert "Wedge" in w.hints_html.value and highlighted(w) == set()
+    assert w.hint_button.description == "Another hint"
+    w.hint_button.click()
+    assert highlighted(w) == {"b8", "b9", "b10", "b7"}  # their card, the hand card, the blockers (R13)
+    assert w.explanation.layout.display == "none"
+    w.hint_button.click()
+    assert "The solution: Yes" in w.hints_html.value
+    assert w.hint_button.disabled and w.explanation.layout.display is None and w.state == "waiting"
+    w.hint_button.click()  # nothing more to give
+    assert w.hint_level == 3
+
+
+def test_claimable_question_is_answered_by_clicking_flags() -> None:
+    pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "r6 g6"}, 7: {"you": "y1 y2 y3", "opponent": "b9"}})
+    w = PuzzleWidget(Puzzle("c", {"en": "which"}, position=pos, question=ClaimableQuestion(), answer=[5]))
+    w.flag_toggles[7].value = True
+    assert w.check_button is not None
+    w.check_button.click()
+    assert w.state == "wrong" and ghosts(w)  # flag 7: the counterexample is drawn
+    w.flag_toggles[7].value = False
+    w.flag_toggles[5].value = True
+    w.check_button.click()
+    assert w.state == "right" and "Flag 5:" in w.step_html.value
+
+
+@pytest.mark.parametrize(
+    ("question", "right", "wrong", "words"),
+    [
+        ({"kind": "compare", "a": ["r4", "r6", "r3"], "b": ["b7", "b1", "b3"]}, "a", "b", "13 beats 11"),  # R10 sum
+        ({"kind": "compare", "a": ["r1", "r2", "r3"], "b": ["b9", "g9", "y9"]}, "a", "b", "compared first"),  # R10
+        ({"kind": "formation", "cards": ["alexander", "g5", "g6"]}, "wedge", "host", "Alexander as g7"),  # R20
+    ],
+)
+def test_compare_and_formation_questions(question: dict[str, object], right: str, wrong: str, words: str) -> None:
+    q = question_from_data(question)
+    w = PuzzleWidget(Puzzle("q", {"en": "q"}, question=q, answer=right))
+    assert w.board not in w.children  # no empty board for questions about loose cards
+    w.answer_buttons[wrong].click()
+    assert w.state == "wrong" and "Try again" in w.feedback.value
+    w.answer_buttons[right].click()
+    assert w.state == "right"
+    while not w.next_button.disabled:
+        w.next_button.click()
+    assert words in w.step_html.value + w.cards_html.value
+
+
+def test_author_text_is_escaped_in_the_widget() -> None:
+    w = PuzzleWidget(claim_puzzle(note={"en": XSS}))
+    w2 = PuzzleWidget(Puzzle("x", {"en": XSS}, tags=(XSS,), position=BLUE_EIGHT, question=ClaimQuestion(5)))
+    for widget in (w, w2):
+        widget.no_button.click()
+        text = widget.title.value + widget.note_html.value
+        assert "<img" not in text
+    assert "&lt;img src=x onerror=alert(1)&gt;" in w2.title.value
+    assert "&lt;img" in w.note_html.value
+
+
+def test_widget_from_a_path_and_repr_without_addresses() -> None:
+    path = ALL_PUZZLES[0]
+    w = PuzzleWidget(path)
+    assert w.puzzle == load_puzzle(path)
+    assert repr(w) == f"<PuzzleWidget {w.puzzle.id}: waiting>"
+    assert "0x" not in repr(FormationExplorer()) and "0x" not in repr(w)
+
+
+@pytest.mark.parametrize("path", ALL_PUZZLES, ids=lambda p: p.stem)
+def test_every_committed_puzzle_can_be_solved_and_explained(path: Path) -> None:
+    puzzle = load_puzzle(path)
+    w = PuzzleWidget(puzzle)
+    for _ in range(2):
+        w.hint_button.click()
+    assert w.answer(puzzle.solve()) and w.state == "right"
+    steps = 1
+    while not w.next_button.disabled:
+        w.next_button.click()
+        steps += 1
+    assert steps == len(w._views) >= 1
+    assert "Error" not in w.step_html.value
+
+
+def test_gym_filters_navigates_and_keeps_progress(tmp_path: Path) -> None:
+    progress_file = tmp_path / "p.json"
+    gym = PuzzleSet(PUZZLES, progress=Progress(progress_file))
+    total = len(gym.selection)
+    assert total == len(ALL_PUZZLES) and gym.prev_button.disabled
+    gym.tag_filter.value = "hand-trap"
+    assert 0 < len(gym.selection) < total and all("hand-trap" in p.tags for p in gym.selection)
+    gym.level_filter.value = 2
+    assert all(p.level == 2 and "hand-trap" in p.tags for p in gym.selection)
+    gym.tag_filter.value = ""
+    gym.level_filter.value = 0
+    first = gym.current
+    assert first is not None
+    gym.next_button.click()
+    assert gym.index == 1 and gym.current is not first
+    gym.prev_button.click()
+    assert gym.index == 0
+    current = gym.current
+    assert current is not None
+    solution = current.puzzle.solve()
+    current.hint()
+    current.answer(solution)
+    assert "1 solved" in gym.status.value
+    # a restart: a new gym on the same file sees the record
+    again = PuzzleSet(PUZZLES, progress=Progress(progress_file))
+    assert again.progress.get(current.puzzle.id) == PuzzleRecord(solved=True, attempts=1, hints=1)
+    assert "solved" in again.status.value
+    assert again.select(current.puzzle.id).puzzle.id == current.puzzle.id
+
+
+def test_gym_with_no_match_says_so(tmp_path: Path) -> None:
+    gym = PuzzleSet([], progress=Progress(tmp_path / "p.json"))
+    assert gym.current is None and "No puzzle" in gym.holder.children[0].value
+
+
+def test_progress_lives_in_the_user_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BATTLELINE_LAB_DATA", str(tmp_path / "explicit"))
+    assert data_dir() == tmp_path / "explicit"
+    monkeypatch.delenv("BATTLELINE_LAB_DATA")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert data_dir() == tmp_path / "xdg" / "battleline_lab"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert data_dir() == tmp_path / "home" / ".local" / "share" / "battleline_lab"
+    Progress().record_attempt("a", correct=False)
+    saved = json.loads((data_dir() / PROGRESS_FILE).read_text())
+    assert saved["puzzles"]["a"] == {"solved": False, "attempts": 1, "hints": 0}
+
+
+def test_damaged_progress_file_is_moved_aside(tmp_path: Path) -> None:
+    path = tmp_path / PROGRESS_FILE
+    path.write_text("{not json")
+    p = Progress(path)
+    assert p.get("a") == PuzzleRecord() and (tmp_path / (PROGRESS_FILE + ".bad")).exists()
+    p.record_attempt("a", correct=True)
+    assert Progress(path).get("a").solved
+
+
+def test_explorer_kinds_sums_wildcards_and_the_tie_rule() -> None:
+    e = FormationExplorer(you="r3 r4 r5", opponent="b8 b9 alexander")
+    assert "Alexander as b10" in e.verdict.value and "The opponent wins" in e.verdict.value  # R20, R10
+    e.set_cards("opponent", "g3 g4 g5")  # the same Wedge sum: R11 decides
+    assert "You win" in e.verdict.value and "tie" in e.verdict.value
+    e.first.value = Side.OPPONENT.value
+    assert "The opponent wins" in e.verdict.value
+    e.set_cards("opponent", "b10 g10 y2")
+    e.fog.value = True  # R24: sums only
+    assert "Fog" in e.verdict.value and "22 beats 12" in e.verdict.value
+    e.fog.value = False
+    e.mud.value = True  # R25: four cards a side
+    assert e.slots[Side.YOU][3].layout.display is None and "Pick 4 cards" in e.verdict.value
+    e.set_cards("you", "r3 r4 r5 r6")
+    e.set_cards("opponent", "b10 g10 y10 p10")
+    assert "Phalanx, sum 40" in e.verdict.value and "You win" in e.verdict.value  # a 4-card Wedge beats it
+    e.mud.value = False
+    e.set_cards("opponent", "r3 b4 b5")  # the same card twice
+    assert "r3" in e.verdict.value and "wins" not in e.verdict.value
+
+
+def test_widget_strings_come_from_the_catalogue() -> None:
+    source = (ROOT / "battleline_lab" / "widgets.py").read_text() + (ROOT / "battleline_lab" / "svg.py").read_text()
+    keys = set(re.findall(r'"((?:widget|board)\.[a-z_.]+[a-z_])"', source))
+    assert keys and keys <= set(catalogue("en"))
