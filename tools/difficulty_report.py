@@ -1,0 +1,88 @@
+"""Write the difficulty report of docs/puzzles.md: authors' levels against the measure.
+
+For every puzzle file under ``puzzles/`` it loads the puzzle, computes
+:func:`battleline_lab.difficulty.estimate` and writes two Markdown tables
+between the ``<!-- difficulty-report:begin -->`` / ``end`` markers of
+``docs/puzzles.md``: the puzzles where the author's level and the measured
+level differ by 2 or more, then every puzzle.  ``tests/test_difficulty.py``
+fails when the committed report is out of date.
+
+    .venv/bin/python tools/difficulty_report.py           # print the report
+    .venv/bin/python tools/difficulty_report.py --write   # update docs/puzzles.md
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+from battleline_lab.difficulty import estimate
+from battleline_lab.loader import iter_puzzle_files, load_puzzle
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "puzzles.md"
+BEGIN = "<!-- difficulty-report:begin -->"
+END = "<!-- difficulty-report:end -->"
+
+
+def rows() -> list[tuple[str, str, int | None, int, float, str]]:
+    """(file, id, author level, measured level, score, features) for every puzzle, by file."""
+    out = []
+    for path in sorted(iter_puzzle_files([ROOT / "puzzles"])):
+        puzzle = load_puzzle(path)
+        if puzzle.question is None:
+            continue
+        d = estimate(puzzle.position, puzzle.question)
+        features = repr(d.features).removeprefix("<Features ").removesuffix(">")
+        rel = Path(path).resolve().relative_to(ROOT).as_posix()
+        out.append((rel, puzzle.id, puzzle.level, d.level, d.score, features))
+    return out
+
+
+def report() -> str:
+    table = rows()
+    lines = []
+    diffs = Counter(abs(r[2] - r[3]) for r in table if r[2] is not None)
+    lines.append(
+        f"{len(table)} puzzles. Author's level minus measured level: "
+        + ", ".join(f"{k} level{'s' if k != 1 else ''} apart: {diffs[k]}" for k in sorted(diffs))
+        + "."
+    )
+    lines.append("")
+    lines.append("### Where the author and the measure disagree by 2 or more levels")
+    lines.append("")
+    far = [r for r in table if r[2] is not None and abs(r[2] - r[3]) >= 2]
+    if far:
+        lines.append("| puzzle | author | measure | score | features |")
+        lines.append("|---|---|---|---|---|")
+        for rel, _pid, author, level, score, features in far:
+            lines.append(f"| `{rel}` | {author} | {level} | {score:.2f} | {features} |")
+    else:
+        lines.append("None.")
+    lines.append("")
+    lines.append("### Every puzzle")
+    lines.append("")
+    lines.append("| puzzle | author | measure | score | features |")
+    lines.append("|---|---|---|---|---|")
+    for rel, _pid, author, level, score, features in table:
+        lines.append(f"| `{rel}` | {author if author is not None else '-'} | {level} | {score:.2f} | {features} |")
+    return "\n".join(lines) + "\n"
+
+
+def updated(doc: str, body: str) -> str:
+    start, end = doc.index(BEGIN) + len(BEGIN), doc.index(END)
+    return doc[:start] + "\n" + body + doc[end:]
+
+
+def main(argv: list[str]) -> int:
+    body = report()
+    if "--write" in argv:
+        DOC.write_text(updated(DOC.read_text(encoding="utf-8"), body), encoding="utf-8")
+    else:
+        sys.stdout.write(body)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
