@@ -519,8 +519,9 @@ def load_puzzle_text(text: str, filename: str = "<string>") -> Puzzle:
     if len(text.encode("utf-8", errors="replace")) > MAX_FILE_BYTES:
         raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("too_big", size=len(text), limit=MAX_FILE_BYTES))])
     builder = _Builder(filename)
-    composer = _Composer(text)
+    composer: _Composer | None = None
     try:
+        composer = _Composer(text)
         root = composer.get_single_node()
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
@@ -537,7 +538,9 @@ def load_puzzle_text(text: str, filename: str = "<string>") -> Puzzle:
     except yaml.YAMLError as err:  # pragma: no cover - other YAML errors carry no mark
         raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("yaml_syntax", detail=str(err)))]) from None
     finally:
-        composer.dispose()
+        if composer is not None:
+            composer.dispose()
+    assert composer is not None
     for mark, text_ in composer.refused:
         builder.error(mark, text_)
     if root is None:
