@@ -43,12 +43,14 @@ def rows() -> list[tuple[str, str, int | None, int, float, str]]:
 def report() -> str:
     table = rows()
     lines = []
-    diffs = Counter(abs(r[2] - r[3]) for r in table if r[2] is not None)
-    lines.append(
-        f"{len(table)} puzzles. Author's level minus measured level: "
-        + ", ".join(f"{k} level{'s' if k != 1 else ''} apart: {diffs[k]}" for k in sorted(diffs))
-        + "."
-    )
+    diffs = Counter(r[2] - r[3] for r in table if r[2] is not None)
+
+    def say(d: int) -> str:
+        if d == 0:
+            return f"same level: {diffs[d]}"
+        return f"author {abs(d)} higher: {diffs[d]}" if d > 0 else f"author {abs(d)} lower: {diffs[d]}"
+
+    lines.append(f"{len(table)} puzzles. " + "; ".join(say(d) for d in sorted(diffs, key=lambda d: (abs(d), -d))) + ".")
     lines.append("")
     lines.append("### Where the author and the measure disagree by 2 or more levels")
     lines.append("")
