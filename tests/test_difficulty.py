@@ -287,3 +287,45 @@ def test_docs_report_is_current() -> None:
     assert doc == report.updated(doc, report.report()), (
         "docs/puzzles.md is out of date: run .venv/bin/python tools/difficulty_report.py --write"
     )
+
+
+@st.composite
+def claim_positions(draw: st.DrawFn) -> tuple[Position, Position]:
+    """A position with your complete side at flag 5, some cards elsewhere; and the same with a hand."""
+    from battleline_lab.cards import ALL_TROOPS
+
+    troops = list(draw(st.permutations(ALL_TROOPS)))
+    mud = draw(st.booleans())
+    fog = draw(st.booleans())
+    size = 4 if mud else 3
+    mine = troops[:size]
+    theirs = troops[size : size + draw(st.integers(0, size - 1))]
+    rest = troops[size + len(theirs) :]
+    elsewhere = rest[: draw(st.integers(0, 12))]
+    rest = rest[len(elsewhere) :]
+    discards = rest[: draw(st.integers(0, 3))]
+    hand = rest[len(discards) : len(discards) + draw(st.integers(1, 7))]
+    env = (["mud"] if mud else []) + (["fog"] if fog else [])
+    flags: dict[int, dict[str, Any]] = {
+        5: {"you": [t.notation for t in mine] + env, "opponent": [t.notation for t in theirs]}
+    }
+    for i, t in enumerate(elsewhere):
+        flags.setdefault(1 + i % 4, {"you": [], "opponent": []})["you" if i % 2 else "opponent"].append(t.notation)
+    # your environment cards count as tactics played (R18): the opponent discarded as many guile cards
+    guile = ["scout", "redeploy"][: len(env)]
+    spec = {"flags": flags, "discards": {"you": [t.notation for t in discards], "opponent": guile}}
+    with_hand = {**spec, "hand": {"you": [t.notation for t in hand]}}
+    return _position(spec), _position(with_hand)
+
+
+@given(claim_positions())
+def test_R13_a_hand_changes_the_measure_only_through_the_hand_trap(positions: tuple[Position, Position]) -> None:
+    plain, with_hand = positions
+    assert plain.problems() == [] and with_hand.problems() == []
+    q = question_from_data({"kind": "claim", "flag": 5})
+    a, b = estimate(plain, q), estimate(with_hand, q)
+    assert replace(b.features, hand_trap=False) == a.features
+    assert b.score == pytest.approx(a.score + (WEIGHTS["hand_trap"] if b.features.hand_trap else 0.0))
+    assert 1 <= a.level <= b.level <= 5
+    if b.features.hand_trap:
+        assert b.features.counterexample or b.features.shapes > 0
