@@ -1,0 +1,146 @@
+"""Command-line subcommands for games: ``match`` (bots against bots) and ``replay`` (check records).
+
+``register(subparsers)`` adds ``match``; ``register_replay(subparsers)`` adds
+``replay``.  The main ``battleline-lab`` parser plugs them in; :func:`main`
+runs them standalone (for tests and ``python -m battleline_lab.game.cli``).
+
+::
+
+    battleline-lab match BOT_A BOT_B --games N --seed S [--json] [--claim-timing T]
+    battleline-lab replay FILE...
+
+``match --json`` prints one JSON object:
+``{"games": N, "wins": {"A": .., "B": ..}, "draws": .., "average_turns": ..,
+"flags_per_game": {"A": .., "B": ..}, ...}``.
+
+>>> main(["match", "random", "random", "--games", "2", "--seed", "3", "--json"])  # doctest: +ELLIPSIS
+{"games": 2, "bots": {"A": "random", "B": "random"}, "seed": 3, "wins": {"A": ..., "B": ...}, ...}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from ..messages import message
+from ..position import ClaimTiming
+from .bots import BOTS
+from .match import run_match
+from .record import RecordError, load_record
+from .state import Options
+
+__all__ = ["main", "register", "register_replay"]
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+
+def _m(key: str, /, **params: Any) -> str:
+    return message(f"game.cli.{key}", **params)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_m("not_positive", value=text)) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(_m("not_positive", value=text))
+    return value
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_m("not_integer", value=text)) from None
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """Add the ``match`` subcommand."""
+    parser = subparsers.add_parser("match", help=_m("match.help"), description=_m("match.description"))
+    parser.add_argument("bot_a", metavar="BOT_A", choices=sorted(BOTS), help=_m("match.bot", bots=", ".join(BOTS)))
+    parser.add_argument("bot_b", metavar="BOT_B", choices=sorted(BOTS), help=_m("match.bot", bots=", ".join(BOTS)))
+    parser.add_argument("--games", type=_positive, default=100, help=_m("match.games"))
+    parser.add_argument("--seed", type=_integer, default=0, help=_m("match.seed"))
+    parser.add_argument(
+        "--claim-timing", choices=[t.value for t in ClaimTiming], default="after_play", help=_m("match.timing")
+    )
+    parser.add_argument("--json", action="store_true", help=_m("match.json"))
+    parser.set_defaults(func=run_match_command)
+    return parser
+
+
+def register_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """Add the ``replay`` subcommand (check that game records replay)."""
+    parser = subparsers.add_parser("replay", help=_m("replay.help"), description=_m("replay.help"))
+    parser.add_argument("files", metavar="FILE", nargs="+", help=_m("replay.file"))
+    parser.set_defaults(func=run_replay_command)
+    return parser
+
+
+def run_match_command(args: argparse.Namespace) -> int:
+    options = Options(claim_timing=ClaimTiming(args.claim_timing))
+    result = run_match(args.bot_a, args.bot_b, games=args.games, seed=args.seed, options=options)
+    if args.json:
+        print(json.dumps(result.as_dict()))
+        return EXIT_OK
+    print(_m("match.title", a=args.bot_a, b=args.bot_b, games=result.games, seed=args.seed))
+    print(_m("match.wins", a=result.wins["A"], b=result.wins["B"], draws=result.draws))
+    print(_m("match.length", turns=f"{result.average_turns:.1f}", actions=f"{result.actions / result.games:.1f}"))
+    print(_m("match.flags", a=f"{result.flags_per_game('A'):.2f}", b=f"{result.flags_per_game('B'):.2f}"))
+    print(_m("match.points", a=result.points["A"], b=result.points["B"]))
+    reasons = ", ".join(f"{_m('reason.' + k)} {v}" for k, v in sorted(result.reasons.items()))
+    print(_m("match.reasons", reasons=reasons))
+    print(_m("match.speed", seconds=f"{result.seconds:.2f}", rate=f"{result.games / max(result.seconds, 1e-9):.1f}"))
+    return EXIT_OK
+
+
+def run_replay_command(args: argparse.Namespace) -> int:
+    status = EXIT_OK
+    for name in args.files:
+        try:
+            record = load_record(name)
+        except RecordError as exc:
+            for line in exc.lines():
+                print(line, file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        state = record.replay()
+        if state.over:
+            winner = state.winner.value if state.winner else _m("replay.nobody")
+            assert state.end_reason is not None
+            print(
+                _m(
+                    "replay.over",
+                    file=name,
+                    turns=state.turn_number,
+                    winner=winner,
+                    reason=_m("reason." + state.end_reason.value),
+                )
+            )
+        else:
+            print(_m("replay.unfinished", file=name, turns=state.turn_number))
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``match`` or ``replay`` as a standalone program."""
+    parser = argparse.ArgumentParser(prog="battleline-lab")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    register(subparsers)
+    register_replay(subparsers)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""Playing games between bots, and matches of many games.
+
+:func:`play_game` plays one game to its end; :func:`run_match` plays N games
+between two bots, alternating who starts (game ``k`` uses seed ``seed + k``;
+bot A starts the even games), and sums up wins, game lengths, flags and series
+points (R17).
+
+>>> from battleline_lab.game.bots import RandomBot
+>>> result = run_match("random", "random", games=4, seed=1)
+>>> result.games, sum(result.wins.values()) + result.draws
+(4, 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bots import Bot, make_bot
+from .rules import apply, legal_moves, score
+from .state import GameState, Options, Player, new_game
+from .view import PlayerView
+
+__all__ = ["MatchResult", "play_game", "run_match", "MAX_ACTIONS"]
+
+MAX_ACTIONS = 5000  # far above any real game; reaching it is an engine bug
+
+
+def play_game(north: Bot, south: Bot, seed: int, options: Options | None = None) -> GameState:
+    """Play one game to its end and return the final state (its ``history`` is the record)."""
+    state = new_game(seed, options)
+    bots = {Player.NORTH: north, Player.SOUTH: south}
+    views = {p: PlayerView(state, p) for p in Player}
+    for _ in range(MAX_ACTIONS):
+        if state.over:
+            return state
+        player = state.to_act
+        moves = legal_moves(state)
+        apply(state, bots[player].choose(views[player], moves))
+    raise RuntimeError(f"game with seed {seed} did not end after {MAX_ACTIONS} actions")
+
+
+@dataclass
+class MatchResult:
+    """What a match produced; ``as_dict`` is the ``--json`` output."""
+
+    bot_a: str
+    bot_b: str
+    seed: int
+    games: int = 0
+    wins: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    draws: int = 0
+    turns: int = 0
+    actions: int = 0
+    flags: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    points: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    reasons: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def average_turns(self) -> float:
+        return self.turns / self.games if self.games else 0.0
+
+    def flags_per_game(self, who: str) -> float:
+        return self.flags[who] / self.games if self.games else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "bots": {"A": self.bot_a, "B": self.bot_b},
+            "seed": self.seed,
+            "wins": dict(self.wins),
+            "draws": self.draws,
+            "average_turns": round(self.average_turns, 2),
+            "average_actions": round(self.actions / self.games, 2) if self.games else 0.0,
+            "flags_per_game": {k: round(self.flags_per_game(k), 3) for k in ("A", "B")},
+            "points": dict(self.points),
+            "end_reasons": dict(sorted(self.reasons.items())),
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def run_match(bot_a: str, bot_b: str, *, games: int, seed: int = 0, options: Options | None = None) -> MatchResult:
+    """Play ``games`` games of bot A against bot B, alternating who starts.
+
+    Bots are named as in :data:`battleline_lab.game.bots.BOTS` (``random``,
+    ``heuristic``); each gets its own seeded random generator.
+    """
+    import time
+
+    base = options or Options()
+    result = MatchResult(bot_a, bot_b, seed)
+    start = time.perf_counter()
+    for k in range(games):
+        game_seed = seed + k
+        a = make_bot(bot_a, seed=game_seed * 2 + 1)
+        b = make_bot(bot_b, seed=game_seed * 2 + 2)
+        # A sits south and starts the even games, north and starts the odd ones
+        a_player = Player.SOUTH if k % 2 == 0 else Player.NORTH
+        game_options = Options(claim_timing=base.claim_timing, first=a_player)
+        north, south = (b, a) if a_player is Player.SOUTH else (a, b)
+        state = play_game(north, south, game_seed, game_options)
+        label = {a_player: "A", a_player.other: "B"}
+        result.games += 1
+        result.turns += state.turn_number
+        result.actions += len(state.history)
+        if state.winner is None:
+            result.draws += 1
+        else:
+            result.wins[label[state.winner]] += 1
+        for p in Player:
+            result.flags[label[p]] += len(state.held(p))
+        for p, points in score(state).items():
+            result.points[label[p]] += points
+        assert state.end_reason is not None
+        reason = state.end_reason.value
+        result.reasons[reason] = result.reasons.get(reason, 0) + 1
+    result.seconds = time.perf_counter() - start
+    return result

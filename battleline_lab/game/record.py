@@ -1,0 +1,397 @@
+"""Game records: a YAML file with the seed, the options and every move, that replays exactly.
+
+::
+
+    # Battle Line game record (battleline_lab)
+    seed: 42
+    options: {claim_timing: after_play, first: south}
+    players: {north: heuristic, south: random}
+    moves:
+    - south: play r5 3; draw troops
+    - north: play b8 4; claim 2; draw troops
+    result: {winner: south, reason: breakthrough, turns: 40}
+
+Each item of ``moves`` is one turn: the player on turn, then that turn's
+actions in the notation of :mod:`battleline_lab.game.actions`, separated by
+``;`` (a Mud discard by the other player, R26, is written in the turn where it
+happens).  The last turn may be unfinished (a game saved midway).  ``players``
+is informational; ``result``, if present, is checked against the replay.
+
+Loading composes YAML nodes with PyYAML's safe loader, so every error points
+at its line and column; tags, anchors and aliases are refused and nothing is
+executed.  An illegal move names the move, its line and column and the rule:
+``game.yaml:7:14: error: turn 3, 'claim 5' is not possible now: flag 5 cannot
+be proved from what the player can see (R12)``.
+
+>>> from battleline_lab.game.match import play_game
+>>> from battleline_lab.game.bots import RandomBot
+>>> state = play_game(RandomBot(1), RandomBot(2), seed=9)
+>>> text = dump_record(state)
+>>> replayed = load_record_text(text).replay()
+>>> replayed.history == state.history and replayed.winner == state.winner
+True
+>>> load_record_text("seed: 1\\noptions: {first: south}\\nmoves:\\n- south: play r9 3; draw troop\\n", "g.yaml")
+Traceback (most recent call last):
+...
+battleline_lab.game.record.RecordError: g.yaml:4:21: error: 'draw troop': decks are 'troops' and 'tactics', not 'troop'
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ..messages import message
+from ..position import ClaimTiming
+from .actions import Action, ActionNotationError, parse_action
+from .rules import IllegalMoveError, apply
+from .state import EndReason, GameState, Options, Player, new_game
+
+__all__ = ["GameRecord", "RecordError", "dump_record", "load_record", "load_record_text", "MAX_RECORD_BYTES"]
+
+MAX_RECORD_BYTES = 1 << 20
+TOP_KEYS = ("seed", "options", "players", "moves", "result")
+OPTION_KEYS = ("claim_timing", "first")
+RESULT_KEYS = ("winner", "reason", "turns")
+_YAML_TAG = "tag:yaml.org,2002:"
+
+
+def _m(key: str, /, **params: Any) -> str:
+    return message(f"record.{key}", **params)
+
+
+class RecordError(ValueError):
+    """A record that does not load or replay; ``errors`` are ``(line, col, message)``, 1-based."""
+
+    def __init__(self, filename: str, errors: list[tuple[int, int, str]]) -> None:
+        self.filename = filename
+        self.errors = errors
+        super().__init__("\n".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        """Each error as ``FILE:LINE:COL: error: message``."""
+        return [f"{self.filename}:{line}:{col}: error: {text}" for line, col, text in self.errors]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A seed, options and turns: ``turns[k]`` is (player on turn, that turn's actions)."""
+
+    seed: int
+    options: Options = Options()
+    turns: tuple[tuple[Player, tuple[Action, ...]], ...] = ()
+    players: Mapping[str, str] = field(default_factory=dict)
+    result: Mapping[str, Any] | None = None
+
+    @classmethod
+    def from_state(cls, state: GameState, players: Mapping[Player, str] | None = None) -> GameRecord:
+        """The record of a game so far (its seed, options and history)."""
+        turns: list[tuple[Player, list[Action]]] = []
+        current = 0
+        for number, _actor, action in state.history:
+            if number != current:
+                owner = state.first if number % 2 == 1 else state.first.other
+                turns.append((owner, []))
+                current = number
+            turns[-1][1].append(action)
+        result = None
+        if state.over:
+            assert state.end_reason is not None
+            result = {
+                "winner": state.winner.value if state.winner else None,
+                "reason": state.end_reason.value,
+                "turns": state.turn_number,
+            }
+        options = Options(state.options.claim_timing, state.first)
+        names = {p.value: n for p, n in (players or {}).items()}
+        return cls(state.seed, options, tuple((p, tuple(a)) for p, a in turns), names, result)
+
+    def replay(self) -> GameState:
+        """Play the moves again from the seed; raises :class:`IllegalMoveError` on a bad move."""
+        state = new_game(self.seed, self.options)
+        for _player, actions in self.turns:
+            for action in actions:
+                apply(state, action)
+        return state
+
+    def to_yaml(self) -> str:
+        """The record as YAML text, one turn per line (stable, diff-friendly)."""
+        lines = [f"# {_m('header')}", f"seed: {self.seed}"]
+        opts = ", ".join(f"{k}: {v}" for k, v in self.options.as_dict().items())
+        lines.append(f"options: {{{opts}}}")
+        if self.players:
+            names = ", ".join(f"{k}: {yaml.safe_dump(v, default_style=None).strip()}" for k, v in self.players.items())
+            lines.append(f"players: {{{names}}}")
+        lines.append("moves:")
+        for player, actions in self.turns:
+            lines.append(f"- {player.value}: {'; '.join(a.notation for a in actions)}")
+        if self.result is not None:
+            winner = self.result["winner"] if self.result["winner"] is not None else "null"
+            lines.append(
+                f"result: {{winner: {winner}, reason: {self.result['reason']}, turns: {self.result['turns']}}}"
+            )
+        return "\n".join(lines) + "\n"
+
+
+def dump_record(state: GameState, players: Mapping[Player, str] | None = None) -> str:
+    """The YAML record of a game (see the module doc)."""
+    return GameRecord.from_state(state, players).to_yaml()
+
+
+# -- loading --------------------------------------------------------------------------------
+
+
+class _Composer(yaml.SafeLoader):
+    """PyYAML's safe loader, used only to compose nodes; notes tags, anchors and aliases."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.refused: list[tuple[yaml.Mark, str]] = []
+
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
+        if self.check_event(yaml.AliasEvent):
+            event = self.get_event()  # type: ignore[no-untyped-call]
+            self.refused.append((event.start_mark, _m("alias")))
+            return ScalarNode(_YAML_TAG + "null", "", event.start_mark, event.end_mark)
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if event.anchor is not None:
+            self.refused.append((event.start_mark, _m("anchor")))
+        tag = getattr(event, "tag", None)
+        if tag is not None:
+            self.refused.append((event.start_mark, _m("tag", tag=tag)))
+        return super().compose_node(parent, index)
+
+
+class _Reader:
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+        self.errors: list[tuple[int, int, str]] = []
+
+    def error(self, node: Node | yaml.Mark, text: str, offset: int = 0) -> None:
+        mark = node.start_mark if isinstance(node, Node) else node
+        self.errors.append((mark.line + 1, mark.column + 1 + offset, text))
+
+    def fail(self) -> RecordError:
+        return RecordError(self.filename, self.errors)
+
+    def mapping(self, node: Node, keys: Sequence[str], what: str) -> dict[str, Node]:
+        if not isinstance(node, MappingNode):
+            self.error(node, _m("not_mapping", what=what))
+            return {}
+        out: dict[str, Node] = {}
+        for key_node, value in node.value:
+            key = str(key_node.value) if isinstance(key_node, ScalarNode) else ""
+            if key not in keys:
+                close = difflib.get_close_matches(str(key), keys, n=1)
+                hint = _m("did_you_mean", suggestion=close[0]) if close else ""
+                self.error(key_node, _m("unknown_key", key=str(key)[:40], what=what, keys=", ".join(keys)) + hint)
+                continue
+            if key in out:
+                self.error(key_node, _m("duplicate_key", key=key))
+                continue
+            out[key] = value
+        return out
+
+    def scalar(self, node: Node, what: str) -> str | None:
+        if not isinstance(node, ScalarNode):
+            self.error(node, _m("not_scalar", what=what))
+            return None
+        return str(node.value)
+
+    def choice(self, node: Node, what: str, choices: Sequence[str]) -> str | None:
+        value = self.scalar(node, what)
+        if value is not None and value not in choices:
+            self.error(node, _m("bad_choice", what=what, value=value[:40], choices=", ".join(choices)))
+            return None
+        return value
+
+
+def _split_actions(node: ScalarNode) -> list[tuple[str, int]]:
+    """The actions of a turn with their column offsets inside the scalar (0 if unknown)."""
+    text = node.value
+    single_line = node.start_mark.line == node.end_mark.line
+    quote = 1 if node.style in ("'", '"') else 0
+    out = []
+    pos = 0
+    for part in text.split(";"):
+        stripped = part.strip()
+        if stripped:
+            lead = len(part) - len(part.lstrip())
+            offset = quote + pos + lead if single_line and node.style in (None, "'", '"') else 0
+            out.append((stripped, offset))
+        pos += len(part) + 1
+    return out
+
+
+def load_record_text(text: str, filename: str = "<string>") -> GameRecord:
+    """Read, check and replay a record; raises :class:`RecordError` with every problem found."""
+    reader = _Reader(filename)
+    if len(text.encode("utf-8")) > MAX_RECORD_BYTES:
+        reader.errors.append((1, 1, _m("too_big", limit=MAX_RECORD_BYTES)))
+        raise reader.fail()
+    composer = _Composer(text)
+    try:
+        root = composer.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        reader.errors.append((line, col, _m("syntax", problem=exc.problem or exc.context or "")))
+        raise reader.fail() from None
+    finally:
+        composer.dispose()
+    for mark, problem in composer.refused:
+        reader.error(mark, problem)
+    if reader.errors:
+        raise reader.fail()
+    if root is None:
+        reader.errors.append((1, 1, _m("empty")))
+        raise reader.fail()
+    top = reader.mapping(root, TOP_KEYS, _m("what.record"))
+    seed = 0
+    if "seed" not in top:
+        if isinstance(root, MappingNode):
+            reader.error(root, _m("missing", key="seed"))
+    else:
+        value = reader.scalar(top["seed"], "seed")
+        if value is not None:
+            if top["seed"].tag != _YAML_TAG + "int" or not value.lstrip("-").isdigit():
+                reader.error(top["seed"], _m("bad_seed", value=value[:40]))
+            else:
+                seed = int(value)
+    options = Options()
+    if "options" in top:
+        opts = reader.mapping(top["options"], OPTION_KEYS, "options")
+        timing = ClaimTiming.AFTER_PLAY
+        first = None
+        if "claim_timing" in opts:
+            value = reader.choice(opts["claim_timing"], "claim_timing", [t.value for t in ClaimTiming])
+            if value is not None:
+                timing = ClaimTiming(value)
+        if "first" in opts:
+            value = reader.choice(opts["first"], "first", [p.value for p in Player])
+            if value is not None:
+                first = Player(value)
+        options = Options(timing, first)
+    players: dict[str, str] = {}
+    if "players" in top:
+        for key, node in reader.mapping(top["players"], [p.value for p in Player], "players").items():
+            name = reader.scalar(node, "players")
+            if name is not None:
+                players[key] = name
+    result_nodes: dict[str, Node] = {}
+    if "result" in top:
+        result_nodes = reader.mapping(top["result"], RESULT_KEYS, "result")
+    if "moves" not in top and isinstance(root, MappingNode):
+        reader.error(root, _m("missing", key="moves"))
+    if reader.errors:
+        raise reader.fail()
+    turns, state = _replay_nodes(reader, top.get("moves"), seed, options)
+    if reader.errors:
+        raise reader.fail()
+    result = _check_result(reader, result_nodes, state)
+    if reader.errors:
+        raise reader.fail()
+    return GameRecord(seed, options, tuple(turns), players, result)
+
+
+def _replay_nodes(
+    reader: _Reader, moves: Node | None, seed: int, options: Options
+) -> tuple[list[tuple[Player, tuple[Action, ...]]], GameState]:
+    state = new_game(seed, options)
+    turns: list[tuple[Player, tuple[Action, ...]]] = []
+    if moves is None:
+        return turns, state
+    if not isinstance(moves, SequenceNode):
+        reader.error(moves, _m("moves_not_list"))
+        return turns, state
+    items = moves.value
+    for k, item in enumerate(items, 1):
+        if not isinstance(item, MappingNode) or len(item.value) != 1:
+            reader.error(item, _m("turn_shape", number=k))
+            return turns, state
+        key_node, value_node = item.value[0]
+        who = key_node.value if isinstance(key_node, ScalarNode) else None
+        if who not in [p.value for p in Player]:
+            reader.error(key_node, _m("turn_player", number=k, value=str(who)[:40]))
+            return turns, state
+        if state.over:
+            reader.error(key_node, _m("after_end", number=k))
+            return turns, state
+        if Player(who) is not state.turn:
+            reader.error(key_node, _m("wrong_player", number=k, player=who, turn=state.turn.value))
+            return turns, state
+        if not isinstance(value_node, ScalarNode) or not value_node.value.strip():
+            reader.error(value_node, _m("turn_actions", number=k))
+            return turns, state
+        actions: list[Action] = []
+        for text, offset in _split_actions(value_node):
+            try:
+                action = parse_action(text)
+            except ActionNotationError as exc:
+                reader.error(value_node, str(exc), offset)
+                return turns, state
+            try:
+                apply(state, action)
+            except IllegalMoveError as exc:
+                reader.error(value_node, _m("illegal", number=k, error=str(exc)), offset)
+                return turns, state
+            actions.append(action)
+        turns.append((Player(who), tuple(actions)))
+        unfinished = not state.over and state.turn is Player(who)
+        if unfinished and k < len(items):
+            reader.error(value_node, _m("unfinished", number=k, expected=_expected(state)))
+            return turns, state
+    return turns, state
+
+
+def _expected(state: GameState) -> str:
+    return message(f"game.expect.{state.phase.value}", player=message(f"game.player.{state.to_act.value}"))
+
+
+def _check_result(reader: _Reader, nodes: Mapping[str, Node], state: GameState) -> dict[str, Any] | None:
+    if not nodes:
+        return None
+    actual = {
+        "winner": state.winner.value if state.winner else "null",
+        "reason": state.end_reason.value if state.end_reason else "unfinished",
+        "turns": str(state.turn_number),
+    }
+    result: dict[str, Any] = {}
+    for key, node in nodes.items():
+        value = reader.scalar(node, key)
+        if value is None:
+            continue
+        value = value or "null"
+        if key == "reason" and value not in [r.value for r in EndReason]:
+            reader.error(
+                node, _m("bad_choice", what=key, value=value[:40], choices=", ".join(r.value for r in EndReason))
+            )
+        elif value != actual[key]:
+            reader.error(node, _m("result_mismatch", key=key, value=value[:40], actual=actual[key]))
+        result[key] = None if value == "null" else (int(value) if key == "turns" else value)
+    return result
+
+
+def load_record(path: str | os.PathLike[str]) -> GameRecord:
+    """Load a record file (UTF-8, at most 1 MiB)."""
+    p = Path(path)
+    name = str(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise RecordError(name, [(1, 1, _m("unreadable", reason=exc.strerror or str(exc)))]) from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(name, [(1, 1, _m("too_big", limit=MAX_RECORD_BYTES))])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise RecordError(name, [(line, 1, _m("not_utf8"))]) from None
+    return load_record_text(text, name)
