@@ -47,7 +47,7 @@ def report() -> str:
 
     def say(d: int) -> str:
         if d == 0:
-            return f"same level: {diffs[d]}"
+            return f"Same level: {diffs[d]}"
         return f"author {abs(d)} higher: {diffs[d]}" if d > 0 else f"author {abs(d)} lower: {diffs[d]}"
 
     lines.append(f"{len(table)} puzzles. " + "; ".join(say(d) for d in sorted(diffs, key=lambda d: (abs(d), -d))) + ".")
