@@ -37,6 +37,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,7 +129,18 @@ def _show(value: object) -> str:
         text = "{...}"
     else:
         text = str(value)
+    text = _printable(text)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _has_control(text: str) -> bool:
+    """Control characters other than newline and tab (terminal escapes, bells, ...)."""
+    return any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in text)
+
+
+def _printable(text: str) -> str:
+    """Control characters escaped (``\\x1b``), so that an author's text cannot drive the terminal."""
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" else ch for ch in text)
 
 
 def _suggest(word: object, choices: Iterable[str]) -> str:
@@ -243,6 +255,9 @@ class _Builder:
         value = _scalar(node) if isinstance(node, ScalarNode) else None
         if not isinstance(value, str) or not value.strip():
             self.error(node, _msg("expected_text", what=what))
+            return None
+        if _has_control(value):
+            self.error(node, _msg("control_character", what=what, text=_show(value)))
             return None
         return value
 
@@ -414,6 +429,8 @@ class _Builder:
                     tag = _scalar(item) if isinstance(item, ScalarNode) else None
                     if not isinstance(tag, str) or not tag.strip():
                         self.error(item, _msg("bad_tag", value=_show(self.plain(item))))
+                    elif _has_control(tag):
+                        self.error(item, _msg("control_character", what="tag", text=_show(tag)))
                     elif tag not in tags:
                         tags.append(tag)
         timing = ClaimTiming.AFTER_PLAY

@@ -73,6 +73,11 @@ BAD_FILES = [
     ("anchor_alias", "anchor-alias.yaml", [(3, 12, ["anchor '&mine'"]), (4, 12, ["alias '*mine'"])]),
     ("not_utf8", "not-utf8.yaml", [(2, 11, ["UTF-8"])]),
     (
+        "control_character",
+        "control-character.yaml",
+        [(2, 8, ["title", r"'\x1b[31mred'"]), (3, 7, ["note", r"'a\x07b'"]), (4, 8, ["tag", r"'x\x1b'"])],
+    ),
+    (
         "question_unknown_kind",
         "question-unknown-kind.yaml",
         [(2, 18, ["question kind 'clam'", "did you mean 'claim'"])],

@@ -47,6 +47,7 @@ SCHEMA_ACCEPTS = [
     "compare-tie-undecided.yaml",
     "duplicate-key.yaml",
     "anchor-alias.yaml",
+    "control-character.yaml",
 ]
 NOT_PLAIN_DATA = ["yaml-syntax.yaml", "python-tag.yaml", "any-tag.yaml", "not-utf8.yaml"]
 
