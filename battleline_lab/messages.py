@@ -199,6 +199,8 @@ def render_step(step: Step, lang: str = DEFAULT_LANGUAGE, *, my_total: int | Non
     )
     if step.shape is not None:
         params["shape"] = shape_name(step.shape, size, lang)
+        article = "article.an" if lang == "en" and params["shape"][:1].lower() in "aeiou" else "article.a"
+        params["A_shape"] = _cap(message(article, lang, kind=params["shape"]))
         if step.shape.colour is not None:
             params["colour"] = message(f"colour.{step.shape.colour.letter}", lang)
     if step.reason is Reason.UNSEEN:
