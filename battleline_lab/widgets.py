@@ -615,12 +615,23 @@ def _comparison_text(data: Comparison, lang: str) -> str:
 # -- the gym ---------------------------------------------------------------
 
 
-def load_puzzles(source: str | Path | Iterable[Puzzle]) -> list[Puzzle]:
-    """Puzzles from a folder (every puzzle file in it, recursively) or an iterable, by level then id."""
-    if isinstance(source, (str, Path)):
-        from .loader import iter_puzzle_files, load_puzzle
+def load_puzzles(source: str | Path | Iterable[Puzzle], errors: list[str] | None = None) -> list[Puzzle]:
+    """Puzzles from a folder (every puzzle file in it, recursively) or an iterable, by level then id.
 
-        puzzles = [load_puzzle(p) for p in iter_puzzle_files([Path(source)])]
+    A file that does not load is skipped; its ``FILE:LINE:COL: error: ...``
+    lines are appended to ``errors`` if given (else the first error is raised).
+    """
+    if isinstance(source, (str, Path)):
+        from .loader import PuzzleFileError, iter_puzzle_files, load_puzzle
+
+        puzzles = []
+        for path in iter_puzzle_files([Path(source)]):
+            try:
+                puzzles.append(load_puzzle(path))
+            except PuzzleFileError as err:
+                if errors is None:
+                    raise
+                errors.extend(str(d) for d in err.diagnostics)
     else:
         puzzles = list(source)
     return sorted(puzzles, key=lambda p: (p.level if p.level is not None else 0, p.id))
@@ -642,7 +653,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         progress: Progress | None = None,
     ) -> None:
         self.lang = lang
-        self.puzzles = load_puzzles(source)
+        self.source = source if isinstance(source, (str, Path)) else None
+        self.errors: list[str] = []
+        self.puzzles = load_puzzles(source, self.errors)
         self.progress = progress if progress is not None else Progress()
         tags = sorted({t for p in self.puzzles for t in p.tags})
         levels = sorted({p.level for p in self.puzzles if p.level is not None})
@@ -674,7 +687,13 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.level_filter.observe(lambda _c: self._filter(), names="value")
         controls = W.HBox([self.tag_filter, self.level_filter])
         nav = W.HBox([self.prev_button, self.status, self.next_button])
-        super().__init__([controls, nav, self.holder])
+        skipped = W.HTML(
+            "".join(
+                f'<div class="bl-gym-error">{_esc(_t("widget.gym.skipped", lang, error=e))}</div>' for e in self.errors
+            )
+        )
+        skipped.add_class("bl-gym-errors")
+        super().__init__([controls, nav, skipped, self.holder])
         self.add_class("bl-gym")
         self._filter()
 
@@ -742,8 +761,8 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         )
 
     def __repr__(self) -> str:
-        shown = self.selection[self.index].id if self.selection else "-"
-        return f"<PuzzleSet {len(self.selection)} of {len(self.puzzles)} puzzles, showing {shown}>"
+        # stable while the puzzle library grows (nbval compares it)
+        return f"<PuzzleSet {Path(self.source).as_posix()}>" if self.source is not None else "<PuzzleSet>"
 
 
 PuzzleGym = PuzzleSet

@@ -257,3 +257,16 @@ def test_widget_strings_come_from_the_catalogue() -> None:
     source = (ROOT / "battleline_lab" / "widgets.py").read_text() + (ROOT / "battleline_lab" / "svg.py").read_text()
     keys = set(re.findall(r'"((?:widget|board)\.[a-z_.]+[a-z_])"', source))
     assert keys and keys <= set(catalogue("en"))
+
+
+def test_gym_skips_a_broken_file_and_says_where(tmp_path: Path) -> None:
+    folder = tmp_path / "puzzles"
+    folder.mkdir()
+    (folder / "good.yaml").write_text(ALL_PUZZLES[0].read_text())
+    (folder / "bad.yaml").write_text(f"id: bad\ntitle: '{XSS}'\nflags: {{5: {{you: [r3, r4, r77]}}}}\n")
+    gym = PuzzleSet(folder, progress=Progress(tmp_path / "p.json"))
+    assert len(gym.puzzles) == 1 and len(gym.errors) == 1
+    assert re.match(r".*bad\.yaml:3:\d+: error: ", gym.errors[0])
+    shown = gym.children[2].value
+    assert "bl-gym-error" in shown and "bad.yaml:3:" in shown and "<img" not in shown
+    assert repr(gym) == f"<PuzzleSet {folder.as_posix()}>"
