@@ -163,15 +163,15 @@ class _Composer(yaml.SafeLoader):
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
         if self.check_event(yaml.AliasEvent):
             event = self.get_event()  # type: ignore[no-untyped-call]
-            self.refused.append((event.start_mark, _msg("alias", name=event.anchor)))
+            self.refused.append((event.start_mark, _msg("alias", name=_printable(event.anchor))))
             return ScalarNode(_NULL, "", event.start_mark, event.end_mark)
         event = self.peek_event()  # type: ignore[no-untyped-call]
         if event.anchor is not None:
-            self.refused.append((event.start_mark, _msg("anchor", name=event.anchor)))
+            self.refused.append((event.start_mark, _msg("anchor", name=_printable(event.anchor))))
         tag = getattr(event, "tag", None)
         if tag is not None:
             shown = "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
-            self.refused.append((event.start_mark, _msg("tag", tag=shown)))
+            self.refused.append((event.start_mark, _msg("tag", tag=_printable(shown))))
         return super().compose_node(parent, index)
 
 
@@ -552,6 +552,8 @@ def load_puzzle_text(text: str, filename: str = "<string>") -> Puzzle:
         raise PuzzleFileError(
             [Diagnostic(filename, line, col, _msg("bad_character", code=f"{err.character!r}"))]
         ) from None
+    except RecursionError:
+        raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("too_deep"))]) from None
     except yaml.YAMLError as err:  # pragma: no cover - other YAML errors carry no mark
         raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("yaml_syntax", detail=str(err)))]) from None
     finally:
@@ -563,7 +565,10 @@ def load_puzzle_text(text: str, filename: str = "<string>") -> Puzzle:
     if root is None:
         raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("empty"))])
     stem = Path(filename).stem if filename != "<string>" else "puzzle"
-    puzzle = builder.build(root, stem)
+    try:
+        puzzle = builder.build(root, stem)
+    except RecursionError:
+        raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("too_deep"))]) from None
     if builder.diagnostics or puzzle is None:
         ordered = sorted(builder.diagnostics, key=lambda d: (d.line, d.col))
         raise PuzzleFileError(ordered)
