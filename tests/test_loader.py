@@ -175,7 +175,7 @@ def test_python_tags_are_refused_and_nothing_is_executed(tmp_path: Path, payload
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("depth", [300, 900, 20000])
+@pytest.mark.parametrize("depth", [300, 900, 5000])
 def test_deep_nesting_is_an_error_not_a_crash(depth: int) -> None:
     text = "question: {kind: claimable}\nanswer: " + "[" * depth + "]" * depth + "\n"
     with pytest.raises(PuzzleFileError, match=r"^n\.yaml:\d+:\d+: error: "):
