@@ -1,4 +1,4 @@
-"""The committed puzzles: all valid and correct, the RULES.md worked examples as stated, and coverage."""
+"""The committed puzzles (all valid and correct, the RULES.md worked examples, coverage) and the question kinds."""
 
 from __future__ import annotations
 
@@ -6,11 +6,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from battleline_lab.cards import Tactic, parse_cards
-from battleline_lab.claims import ClaimAnalysis
+from battleline_lab.cards import ALL_TROOPS, Tactic, parse_cards
+from battleline_lab.claims import ClaimAnalysis, analyse_claim
+from battleline_lab.formations import evaluate
 from battleline_lab.loader import iter_puzzle_files, load_puzzle
-from battleline_lab.position import Side
+from battleline_lab.position import FLAGS, Position, Side
 from battleline_lab.puzzle import Puzzle
 from battleline_lab.questions import (
     QUESTION_KINDS,
@@ -18,6 +21,7 @@ from battleline_lab.questions import (
     ClaimQuestion,
     CompareQuestion,
     FormationQuestion,
+    question_from_data,
 )
 
 ROOT = Path(__file__).parent.parent
@@ -124,3 +128,59 @@ def test_the_core_sets_cover_every_kind_environment_wildcard_and_trap(puzzles: d
     # both answers to a claim question, and a claimable question for each side's turn
     assert {p.answer for p in core if isinstance(p.question, ClaimQuestion)} == {True, False}
     assert {p.position.turn for p in core if isinstance(p.question, ClaimableQuestion)} == set(Side)
+
+
+# -- question kinds: properties that tie them to the engine -------------------------------------------
+
+FORMATION_CARDS = st.sampled_from([*(t.notation for t in ALL_TROOPS), "alexander", "darius", "companion", "shield"])
+
+
+@st.composite
+def comparisons(draw: st.DrawFn) -> CompareQuestion:
+    environment = draw(st.sampled_from([[], ["fog"], ["mud"], ["fog", "mud"]]))
+    size = 4 if "mud" in environment else 3
+    cards = draw(st.lists(FORMATION_CARDS, min_size=2 * size, max_size=2 * size, unique=True))
+    a, b = cards[:size], cards[size:]
+    assume(not {"alexander", "darius"} <= set(a) and not {"alexander", "darius"} <= set(b))  # R20
+    first = draw(st.sampled_from(["a", "b"]))
+    data = {"kind": "compare", "a": a, "b": b, "environment": environment, "first_complete": first}
+    question = question_from_data(data)
+    assert isinstance(question, CompareQuestion)
+    return question
+
+
+@given(comparisons())
+@settings(max_examples=200)
+def test_compare_agrees_with_the_claim_engine_and_is_symmetric(question: CompareQuestion) -> None:
+    winner = question.solve(Position())
+    # R10, R11: the same two formations on a flag, a on your side; you can claim exactly when a wins
+    first = "you" if question.first_complete == "a" else "opponent"
+    you = [c.notation for c in question.a] + [c.notation for c in question.environment]
+    position = Position.build({5: {"you": you, "opponent": [c.notation for c in question.b], "first_complete": first}})
+    assert analyse_claim(position, 5, Side.YOU).claimable == (winner == "a")
+    # swapping a and b swaps the winner
+    other = "b" if question.first_complete == "a" else "a"
+    swapped = CompareQuestion(question.b, question.a, other, question.environment)  # type: ignore[arg-type]
+    assert swapped.solve(Position()) == ("b" if winner == "a" else "a")
+    assert question_from_data(question.to_data()) == question
+
+
+@given(st.lists(FORMATION_CARDS, min_size=3, max_size=4, unique=True))
+@settings(max_examples=200)
+def test_formation_question_is_evaluate_s_kind(tokens: list[str]) -> None:
+    assume(not {"alexander", "darius"} <= set(tokens))
+    data: dict[str, object] = {"kind": "formation", "cards": tokens}
+    if len(tokens) == 4:
+        data["environment"] = ["mud"]
+    question = question_from_data(data)
+    kind = evaluate(parse_cards(tokens), mud=len(tokens) == 4).kind
+    assert kind is not None and question.solve(Position()) == kind.key
+    assert question.is_correct(Position(), kind.key)
+    assert question_from_data(question.to_data()) == question
+
+
+@pytest.mark.parametrize("path", FILES, ids=[_id(p) for p in FILES])
+def test_claimable_is_the_flags_where_claim_says_yes(path: Path) -> None:
+    position = load_puzzle(path).position
+    expected = [n for n in FLAGS if position.flag(n).claimed_by is None and ClaimQuestion(n).solve(position)]
+    assert ClaimableQuestion().solve(position) == expected
