@@ -209,6 +209,14 @@ class _Pool:
             self.by_value[t.value].append(t)
             self.by_colour[t.colour].append(t)
         self.top = sorted(self.cards, key=lambda t: (-t.value, t.colour.index))
+        self._counts: tuple[int, int] | None = None
+
+    def visible_counts(self, position: Position) -> tuple[int, int]:
+        """Visible troops on the flags and in the discards (R13), counted once per position."""
+        if self._counts is None:
+            troops = [loc.area for c, loc in position.visible.items() if isinstance(c, Troop)]
+            self._counts = (troops.count("flag"), troops.count("discard"))
+        return self._counts
 
     def fill(self, plan: ShapePlan) -> tuple[Troop, ...] | None:
         """The best troops that complete ``plan``, or None if there are not enough."""
@@ -233,6 +241,51 @@ class _Pool:
         else:
             group = self.top
         return tuple(group[: plan.count]) if len(group) >= plan.count else None
+
+
+def _fixed_total(shape: Shape, size: int) -> int:
+    """The sum of a Wedge, Skirmish Line or Phalanx shape: fixed by the shape itself (R10)."""
+    if shape.value is not None:
+        return shape.value * size
+    assert shape.start is not None
+    return size * shape.start + size * (size - 1) // 2
+
+
+class _Fits:
+    """A quick test that the troops already on a side do not rule a shape out.
+
+    It rejects only shapes that :func:`plan_shape` would reject too (wrong colour, value
+    outside the run, a different value), without building any plan.
+    """
+
+    def __init__(self, cards: Iterable[Card], size: int) -> None:
+        cards = tuple(cards)
+        troops = [c for c in cards if isinstance(c, Troop)]
+        self.size = size
+        self.colours = {t.colour for t in troops}
+        self.values = {t.value for t in troops}
+        self.low = min(self.values, default=10)
+        self.high = max(self.values, default=1)
+        # a Companion must be an 8, Shield Bearers 1-3 (R21, R22): the values every wildcard allows
+        self.wild_values = [frozenset(c.wild_values) for c in cards if not isinstance(c, Troop)]
+
+    def __call__(self, shape: Shape) -> bool:
+        kind = shape.kind
+        if kind is FormationKind.WEDGE or kind is FormationKind.SKIRMISH:
+            assert shape.start is not None
+            if self.values and (self.low < shape.start or self.high >= shape.start + self.size):
+                return False
+            end = shape.start + self.size
+            if any(max(allowed) < shape.start or min(allowed) >= end for allowed in self.wild_values):
+                return False
+            return kind is FormationKind.SKIRMISH or not self.colours or self.colours == {shape.colour}
+        if kind is FormationKind.PHALANX:
+            if any(shape.value not in allowed for allowed in self.wild_values):
+                return False
+            return not self.values or self.values == {shape.value}
+        if kind is FormationKind.BATTALION:
+            return not self.colours or self.colours == {shape.colour}
+        return True
 
 
 def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
@@ -284,14 +337,8 @@ class _Prover:
         if len(theirs) >= size:
             return self._complete(formation, theirs)
         self.step(Reason.THEY_NEED, cards=theirs, count=size - len(theirs), size=size)
-        visible = self.position.visible
-        on_flags = sum(1 for c, loc in visible.items() if isinstance(c, Troop) and loc.area == "flag")
-        self.step(
-            Reason.UNSEEN,
-            count=len(self.pool.cards),
-            total=on_flags,
-            available=sum(1 for c, loc in visible.items() if isinstance(c, Troop) and loc.area == "discard"),
-        )
+        on_flags, in_discards = self.pool.visible_counts(self.position)
+        self.step(Reason.UNSEEN, count=len(self.pool.cards), total=on_flags, available=in_discards)
         hand = tuple(c for c in self.position.hand(side) if isinstance(c, Troop))
         if hand:
             self.step(Reason.HAND_NOT_EVIDENCE, cards=hand)
@@ -321,6 +368,7 @@ class _Prover:
         kinds: tuple[FormationKind | None, ...] = (None,) if fog else tuple(sorted(FormationKind, reverse=True))
         lower: list[FormationKind] = []
         tie_possible = False
+        fits = _Fits(theirs, size)
         for kind in kinds:
             if kind is not None and target.kind is not None and kind < target.kind:
                 lower.append(kind)
@@ -330,6 +378,11 @@ class _Prover:
             shape_steps = 0
             fixed = kind in (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
             for shape in shapes(kind, size):
+                if best_weak is not None and _fixed_total(shape, size) < target.total:
+                    # shapes come strongest first: every one left is weaker still and adds nothing (R10)
+                    break
+                if not fits(shape):
+                    continue  # their cards already rule the shape out (plan_shape would say so, slower)
                 plans = plan_shape(shape, theirs, size)
                 if not plans:
                     continue

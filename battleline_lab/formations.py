@@ -22,11 +22,12 @@ True
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .cards import Card, Colour, Tactic, Troop, parse_cards
+from .cards import Card, Colour, Tactic, Troop, parse_cards, troop
 
 __all__ = [
     "Formation",
@@ -151,23 +152,26 @@ class Shape:
         return range(self.start, self.start + size)
 
 
-def shapes(kind: FormationKind | None, size: int) -> Iterator[Shape]:
-    """Every shape of a kind, strongest first (ties in any fixed order)."""
+def shapes(kind: FormationKind | None, size: int) -> tuple[Shape, ...]:
+    """Every shape of a kind, strongest first (ties in any fixed order).
+
+    >>> [s.start for s in shapes(FormationKind.SKIRMISH, 4)]
+    [7, 6, 5, 4, 3, 2, 1]
+    """
+    return _shapes(kind, size)
+
+
+@functools.cache
+def _shapes(kind: FormationKind | None, size: int) -> tuple[Shape, ...]:
     if kind is FormationKind.WEDGE:
-        for start in range(11 - size, 0, -1):
-            for colour in Colour:
-                yield Shape(kind, colour=colour, start=start)
-    elif kind is FormationKind.PHALANX:
-        for value in range(10, 0, -1):
-            yield Shape(kind, value=value)
-    elif kind is FormationKind.BATTALION:
-        for colour in Colour:
-            yield Shape(kind, colour=colour)
-    elif kind is FormationKind.SKIRMISH:
-        for start in range(11 - size, 0, -1):
-            yield Shape(kind, start=start)
-    else:
-        yield Shape(kind)
+        return tuple(Shape(kind, colour=colour, start=start) for start in range(11 - size, 0, -1) for colour in Colour)
+    if kind is FormationKind.PHALANX:
+        return tuple(Shape(kind, value=value) for value in range(10, 0, -1))
+    if kind is FormationKind.BATTALION:
+        return tuple(Shape(kind, colour=colour) for colour in Colour)
+    if kind is FormationKind.SKIRMISH:
+        return tuple(Shape(kind, start=start) for start in range(11 - size, 0, -1))
+    return (Shape(kind),)
 
 
 @dataclass(frozen=True)
@@ -235,9 +239,9 @@ def _run_plans(shape: Shape, troops: Sequence[Troop], wilds: Sequence[Tactic], s
         if key in seen:
             continue
         seen.add(key)
-        wild = tuple((w, Troop(colour, v)) for w, v in zip(wilds, chosen))
+        wild = tuple((w, troop(colour, v)) for w, v in zip(wilds, chosen))
         if shape.colour is not None:
-            yield ShapePlan(shape, wild, exact=tuple(Troop(shape.colour, v) for v in rest), base=sum(run))
+            yield ShapePlan(shape, wild, exact=tuple(troop(shape.colour, v) for v in rest), base=sum(run))
         else:
             yield ShapePlan(shape, wild, values=rest, base=sum(run))
 
@@ -266,25 +270,25 @@ def plan_shape(shape: Shape, cards: Iterable[Card], size: int) -> list[ShapePlan
         phalanx_wild: list[tuple[Tactic, Troop]] = []
         used = list(troops)
         for w in wilds:
-            troop = Troop(_spare_colour(used, v), v)
-            used.append(troop)
-            phalanx_wild.append((w, troop))
+            stand_in = troop(_spare_colour(used, v), v)
+            used.append(stand_in)
+            phalanx_wild.append((w, stand_in))
         return [ShapePlan(shape, tuple(phalanx_wild), count=open_slots, base=v * size)]
     if kind is FormationKind.BATTALION:
         colour = shape.colour
         assert colour is not None
         if any(t.colour is not colour for t in troops):
             return []
-        wild = tuple((w, Troop(colour, _best_wild_value(w))) for w in wilds)
+        wild = tuple((w, troop(colour, _best_wild_value(w))) for w in wilds)
         base = sum(t.value for t in troops) + sum(t.value for _, t in wild)
         return [ShapePlan(shape, wild, count=open_slots, base=base)]
     # Host, or a sum under Fog: anything goes
     wild_list = []
     used = list(troops)
     for w in wilds:
-        troop = Troop(_spare_colour(used), _best_wild_value(w))
-        used.append(troop)
-        wild_list.append((w, troop))
+        stand_in = troop(_spare_colour(used), _best_wild_value(w))
+        used.append(stand_in)
+        wild_list.append((w, stand_in))
     base = sum(t.value for t in troops) + sum(t.value for _, t in wild_list)
     return [ShapePlan(shape, tuple(wild_list), count=open_slots, base=base)]
 

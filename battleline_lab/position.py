@@ -101,21 +101,30 @@ class FlagState:
 
     def formation_cards(self, side: Side) -> tuple[Card, ...]:
         """Troops and morale cards on that side (what fills slots)."""
-        return tuple(c for c in self.cards(side) if c.is_formation_card)
+        return self._formation_you if side is Side.YOU else self._formation_opponent
 
-    @property
+    # derived data is computed once per (immutable) flag: the claim search asks for it often
+    @cached_property
+    def _formation_you(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.you if c.is_formation_card)
+
+    @cached_property
+    def _formation_opponent(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.opponent if c.is_formation_card)
+
+    @cached_property
     def environment(self) -> tuple[Tactic, ...]:
         return tuple(c for c in self.you + self.opponent if isinstance(c, Tactic) and c.is_environment)
 
-    @property
+    @cached_property
     def fog(self) -> bool:
         return Tactic.FOG in self.environment
 
-    @property
+    @cached_property
     def mud(self) -> bool:
         return Tactic.MUD in self.environment
 
-    @property
+    @cached_property
     def size(self) -> int:
         return formation_size(self.mud)
 
