@@ -301,6 +301,8 @@ COMMANDS: list[tuple[str, RegisterFn | str]] = [
     ("claims", _register_claims),
     ("explain", _register_explain),
     ("check", _register_check),
+    ("match", "battleline_lab.game.cli:register"),
+    ("replay", "battleline_lab.game.cli:register_replay"),
 ]
 
 

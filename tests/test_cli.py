@@ -283,3 +283,11 @@ def test_installed_script_in_a_subprocess() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith(f"{bad}:3:6: error: tag '!!python/object/apply:os.system' is not allowed")
     assert "Traceback" not in done.stderr
+
+
+def test_game_commands_are_wired_in(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--help")
+    assert "match" in out and "replay" in out
+    status, out, err = run(capsys, "match", "random", "random", "--games", "1", "--seed", "1", "--json")
+    assert (status, err) == (0, "")
+    assert json.loads(out)["games"] == 1
