@@ -208,6 +208,16 @@ def _wrap_rows(count: int) -> int:
     return max(1, -(-count // per_row))
 
 
+def _row_height(cards: Sequence[Card]) -> int:
+    """A labelled row of cards; an empty one is just its label ("none")."""
+    return LABEL_H + (_wrap_rows(len(cards)) * (CARD_H + GAP) if cards else GAP)
+
+
+def _claim_band(position: Position, side: Side) -> int:
+    """Room for claimed pennants beyond a side's cards, only if that side holds a flag (R15)."""
+    return CLAIM_H if position.claimed(side) else 2 * GAP
+
+
 def _layout(position: Position, ghosts: Mapping[tuple[int, Side], Sequence[Card]]) -> _Layout:
     def rows(side: Side) -> int:
         most = max(len(s.cards(side)) + len(ghosts.get((n, side), ())) for n, s in zip(FLAGS, position.flags))
@@ -220,9 +230,9 @@ def _layout(position: Position, ghosts: Mapping[tuple[int, Side], Sequence[Card]
         opp_hand = y
         y += LABEL_H + _wrap_rows(len(position.hand_opponent)) * (CARD_H + GAP)
     opp_discards = y
-    y += LABEL_H + _wrap_rows(len(position.discards_opponent)) * (CARD_H + GAP)
+    y += _row_height(position.discards_opponent)
     opp_claim = y
-    y += CLAIM_H
+    y += _claim_band(position, Side.OPPONENT)
     opp_rows = rows(Side.OPPONENT)
     opp_top = y
     y += opp_rows * (CARD_H + GAP)
@@ -232,9 +242,9 @@ def _layout(position: Position, ghosts: Mapping[tuple[int, Side], Sequence[Card]
     you_top = y + GAP
     y += GAP + you_rows * (CARD_H + GAP)
     you_claim = y
-    y += CLAIM_H
+    y += _claim_band(position, Side.YOU)
     you_discards = y
-    y += LABEL_H + _wrap_rows(len(position.discards_you)) * (CARD_H + GAP)
+    y += _row_height(position.discards_you)
     you_hand = None
     if position.hand_you:
         you_hand = y
@@ -264,13 +274,10 @@ def _row(
     lang: str,
 ) -> list[str]:
     out = [f'<g class="{css}">']
+    if not cards:
+        title = _t("board.row_empty", lang, title=title)
     out.append(f'<text x="{MARGIN}" y="{y + 12}" font-size="11" fill="{_INK}">{escape(title)}</text>')
     per_row = (WIDTH - 2 * MARGIN) // (CARD_W + GAP)
-    if not cards:
-        out.append(
-            f'<text x="{MARGIN + 4}" y="{y + LABEL_H + CARD_H // 2 + 4}" font-size="10" fill="#777777" '
-            f'font-style="italic">{escape(_t("board.none", lang))}</text>'
-        )
     for i, card in enumerate(cards):
         cx = MARGIN + (i % per_row) * (CARD_W + GAP)
         cy = y + LABEL_H + (i // per_row) * (CARD_H + GAP)
@@ -357,7 +364,7 @@ def board_svg(
             top = lay.opp_claim
             out.append(
                 f'<rect class="bl-focus-band" x="{col_x + 1}" y="{top}" width="{COLUMN - 2}" '
-                f'height="{lay.you_claim + CLAIM_H - top}" rx="6" fill="#fff3b0" stroke="#c9a400" stroke-width="1"/>'
+                f'height="{lay.you_discards - top}" rx="6" fill="#fff3b0" stroke="#c9a400" stroke-width="1"/>'
             )
         for side in Side:
             cards = list(state.cards(side))

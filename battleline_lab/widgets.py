@@ -270,10 +270,11 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.answers.add_class("bl-answers")
         hint_row = W.VBox([self.hint_button, self.hints_html])
         _show(hint_row, question is not None)
-        children = [self.title]
+        # the proof steps sit right above the board they light up, so both fit on one screen
+        children = [self.title, self.explanation]
         if self._board_matters():
             children.append(self.board)
-        children += [self.cards_html, self.question_html, self.answers, self.feedback, hint_row, self.explanation]
+        children += [self.cards_html, self.question_html, self.answers, self.feedback, hint_row]
         super().__init__(children)
         self.add_class("bl-puzzle")
         self._set_feedback("waiting", _t("widget.feedback.waiting", lang))

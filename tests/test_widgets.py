@@ -196,7 +196,7 @@ def test_gym_filters_navigates_and_keeps_progress(tmp_path: Path) -> None:
     solution = current.puzzle.solve()
     current.hint()
     current.answer(solution)
-    assert "1 solved" in gym.status.value
+    assert "solved 1 of" in gym.status.value
     # a restart: a new gym on the same file sees the record
     again = PuzzleSet(PUZZLES, progress=Progress(progress_file))
     assert again.progress.get(current.puzzle.id) == PuzzleRecord(solved=True, attempts=1, hints=1)

@@ -1,0 +1,142 @@
+"""The lessons in a real browser: JupyterLab + ipywidgets front end + headless Debian Chromium.
+
+nbval proves the kernel side; only a browser shows that the widgets render and respond.  These
+tests do what a learner does: open the gym lesson, run it, answer a claim puzzle wrongly and see
+the counterexample, answer rightly, and step through the proof watching the highlights move.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from battleline_lab import analyse_claim
+from battleline_lab.puzzle import Puzzle
+from battleline_lab.questions import ClaimQuestion
+from battleline_lab.widgets import load_puzzles
+
+ROOT = Path(__file__).resolve().parents[2]
+Lab = Any  # the ``lab`` fixture of conftest.py: ``.url`` and ``.data_dir``
+pytestmark = pytest.mark.browser
+
+TAG = "counterexample"  # the gym filter the learner picks
+HIGHLIGHTED = ".bl-gym-puzzle .bl-board-view .bl-card.bl-highlight"
+
+
+def open_and_run(page: Page, lab: Lab, notebook: str) -> None:
+    """Open a notebook in a fresh workspace, wait for the kernel, then Run > Run All Cells."""
+    page.goto(f"{lab.url}/lab/tree/{notebook}?reset")
+    page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=90_000)
+    page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+
+
+def until(check: Callable[[], bool], what: str, timeout: float = 15) -> None:
+    """Poll the page until ``check()`` holds (widget updates arrive asynchronously)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def cards(page: Page, selector: str) -> list[str]:
+    return [str(c) for c in page.locator(selector).evaluate_all("els => els.map(e => e.getAttribute('data-card'))")]
+
+
+def assert_no_widget_errors(page: Page) -> None:
+    assert "Error displaying widget" not in page.content()
+    assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+
+
+def first_counterexample_puzzle() -> Puzzle:
+    """The puzzle the gym shows first under the tag filter: it must be a claim that fails."""
+    puzzles = [p for p in load_puzzles(ROOT / "puzzles") if TAG in p.tags]
+    assert puzzles, f"no puzzle tagged {TAG!r}"
+    puzzle = puzzles[0]
+    assert isinstance(puzzle.question, ClaimQuestion) and puzzle.solve() is False, puzzle.id
+    return puzzle
+
+
+def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
+    lab_page: Page, lab: Lab, output_dir: Path
+) -> None:
+    page = lab_page
+    puzzle = first_counterexample_puzzle()
+    question = puzzle.question
+    assert isinstance(question, ClaimQuestion)
+    analysis = analyse_claim(puzzle.position, question.flag, puzzle.position.turn)
+
+    open_and_run(page, lab, "notebooks/04-puzzle-gym.ipynb")
+    gym = page.locator(".bl-gym")
+    expect(gym).to_be_visible(timeout=60_000)
+    gym.locator(".bl-filter-tag select").select_option(label=TAG)
+    widget = gym.locator(".bl-gym-puzzle .bl-puzzle")
+    expect(widget.locator(".bl-title")).to_contain_text(puzzle.title_text())
+    expect(widget.locator(".bl-feedback.bl-state-waiting")).to_be_visible()
+
+    # a wrong "yes, I can claim": refuted by the counterexample, drawn as ghost cards (R12)
+    widget.locator(".bl-answer-yes").click()
+    expect(widget.locator(".bl-feedback.bl-state-wrong")).to_be_visible()
+    expect(widget.locator(".bl-feedback")).to_contain_text("Try again")
+    ghosts = widget.locator(".bl-board-view .bl-card.bl-ghost")
+    expect(ghosts).to_have_count(len(analysis.counterexample))
+    assert cards(page, ".bl-gym-puzzle .bl-board-view .bl-card.bl-ghost") == [
+        c.notation for c in analysis.counterexample
+    ]
+    expect(widget.locator(".bl-explanation")).to_be_hidden()
+    gym.screenshot(path=str(output_dir / "gym-wrong-answer.png"))
+
+    # the right answer opens the proof
+    widget.locator(".bl-answer-no").click()
+    expect(widget.locator(".bl-feedback.bl-state-right")).to_be_visible()
+    expect(widget.locator(".bl-explanation")).to_be_visible()
+    total = len(analysis.steps)
+    lit: list[frozenset[str]] = []
+    counterexample_step = [s.reason.value for s in analysis.steps].index("counterexample")
+    for i, step in enumerate(analysis.steps):
+        expect(widget.locator(".bl-step-counter")).to_contain_text(f"step {i + 1} of {total}")
+        expected = {c.notation for c in step.highlight}
+        until(
+            lambda want=expected: set(cards(page, HIGHLIGHTED)) == want,  # type: ignore[misc]
+            f"step {i + 1} highlighting {sorted(expected)}",
+        )
+        lit.append(frozenset(expected))
+        if i == counterexample_step:
+            expect(ghosts).to_have_count(len(analysis.counterexample))
+            widget.locator(".bl-explanation").evaluate("e => e.scrollIntoView({block: 'start'})")
+            page.screenshot(path=str(output_dir / "gym-proof-counterexample-step.png"))
+        if i < total - 1:
+            widget.locator(".bl-next").click()
+    assert len(set(lit)) >= 2, "the highlighted cards never changed"
+    expect(widget.locator(".bl-next")).to_be_disabled()
+    widget.locator(".bl-back").click()
+    expect(widget.locator(".bl-step-counter")).to_contain_text(f"step {total - 1} of {total}")
+    page.screenshot(path=str(output_dir / "gym-full-page.png"), full_page=True)
+    assert_no_widget_errors(page)
+
+    # the kernel saved the learner's progress in the (temporary) user data folder
+    saved = json.loads((lab.data_dir / "progress.json").read_text())
+    assert saved["puzzles"][puzzle.id] == {"solved": True, "attempts": 2, "hints": 0}
+    expect(gym.locator(".bl-gym-status")).to_contain_text("solved")
+
+
+def test_lesson_one_explorer_responds(lab_page: Page, lab: Lab, output_dir: Path) -> None:
+    page = lab_page
+    open_and_run(page, lab, "notebooks/01-cards-and-formations.ipynb")
+    explorer = page.locator(".bl-explorer")
+    expect(explorer).to_be_visible(timeout=60_000)
+    verdict = explorer.locator(".bl-explorer-verdict")
+    expect(verdict).to_contain_text("The opponent wins")
+    explorer.locator(".bl-fog input").check()  # R24: only sums count
+    expect(verdict).to_contain_text("under Fog only sums count")
+    expect(page.locator("svg.bl-cards .bl-card").first).to_be_visible()
+    explorer.screenshot(path=str(output_dir / "explorer.png"))
+    assert_no_widget_errors(page)
