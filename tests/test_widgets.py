@@ -270,3 +270,18 @@ def test_gym_skips_a_broken_file_and_says_where(tmp_path: Path) -> None:
     shown = gym.children[2].value
     assert "bl-gym-error" in shown and "bad.yaml:3:" in shown and "<img" not in shown
     assert repr(gym) == f"<PuzzleSet {folder.as_posix()}>"
+
+
+def test_click_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/bench_widgets.py works (its figures go in docs/widgets.md; times are not asserted here)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_widgets", ROOT / "benchmarks" / "bench_widgets.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--quick"]) == 0
+    out = capsys.readouterr().out
+    for kind in ("open", "hint", "answer", "next", "back"):
+        assert re.search(rf"^{kind}\s+\d+\s+[\d.]+", out, re.M), kind
+    assert "slowest click" in out
