@@ -39,7 +39,9 @@ battleline_lab.game.record.RecordError: g.yaml:4:21: error: 'draw troop': decks 
 from __future__ import annotations
 
 import difflib
+import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,9 +129,9 @@ class GameRecord:
         opts = ", ".join(f"{k}: {v}" for k, v in self.options.as_dict().items())
         lines.append(f"options: {{{opts}}}")
         if self.players:
-            names = ", ".join(f"{k}: {yaml.safe_dump(v, default_style=None).strip()}" for k, v in self.players.items())
+            names = ", ".join(f"{k}: {_plain(v)}" for k, v in self.players.items())
             lines.append(f"players: {{{names}}}")
-        lines.append("moves:")
+        lines.append("moves:" if self.turns else "moves: []")
         for player, actions in self.turns:
             lines.append(f"- {player.value}: {'; '.join(a.notation for a in actions)}")
         if self.result is not None:
@@ -138,6 +140,11 @@ class GameRecord:
                 f"result: {{winner: {winner}, reason: {self.result['reason']}, turns: {self.result['turns']}}}"
             )
         return "\n".join(lines) + "\n"
+
+
+def _plain(text: str) -> str:
+    """A name as a YAML flow scalar: plain when safe, else double-quoted (JSON is valid YAML)."""
+    return text if re.fullmatch(r"[A-Za-z][A-Za-z0-9_.-]*", text) else json.dumps(text)
 
 
 def dump_record(state: GameState, players: Mapping[Player, str] | None = None) -> str:
@@ -165,7 +172,8 @@ class _Composer(yaml.SafeLoader):
             self.refused.append((event.start_mark, _m("anchor")))
         tag = getattr(event, "tag", None)
         if tag is not None:
-            self.refused.append((event.start_mark, _m("tag", tag=tag)))
+            shown = "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
+            self.refused.append((event.start_mark, _m("tag", tag=shown.encode("unicode_escape").decode("ascii")[:60])))
         return super().compose_node(parent, index)
 
 

@@ -245,7 +245,7 @@ def score(state: GameState) -> dict[Player, int]:
 
 # -- legal moves ------------------------------------------------------------
 
-_PLAY: dict[tuple[Card, int], PlayCard] = {}
+_PLAY: dict[tuple[int, int], PlayCard] = {}  # (id(card), flag): the actions are reused, not rebuilt
 _DRAW = {d: Draw(d) for d in Deck}
 _CLAIM = {n: Claim(n) for n in range(1, 10)}
 _PASS = Pass()
@@ -254,9 +254,9 @@ _SCOUT = PlayScout()
 
 
 def _play(card: Card, flag: int) -> PlayCard:
-    action = _PLAY.get((card, flag))
-    if action is None:
-        action = _PLAY[(card, flag)] = PlayCard(card, flag)
+    action = _PLAY.get((id(card), flag))
+    if action is None or action.card is not card:
+        action = _PLAY[(id(card), flag)] = PlayCard(card, flag)
     return action
 
 
@@ -475,6 +475,7 @@ def _apply_play(state: GameState, player: Player, action: PlayCard) -> None:
     if isinstance(card, Tactic) and card.is_environment:
         _take_tactic(state, player, card)
         state.env[i][player].append(card)
+        state.refresh_env(i)
         _restamp(state, i, player)
     else:
         if len(state.cards[i][player]) >= state.size(i):
@@ -534,10 +535,12 @@ def _apply_redeploy(state: GameState, player: Player, action: Redeploy) -> None:
     if is_env:
         assert isinstance(card, Tactic)
         state.env[i][player].remove(card)
+        state.refresh_env(i)
         if j is None:
             state.discards[player].append(card)
         else:
             state.env[j][player].append(card)
+            state.refresh_env(j)
     else:
         state.cards[i][player].remove(card)
         if j is None:
@@ -564,6 +567,7 @@ def _apply_deserter(state: GameState, player: Player, action: Deserter) -> None:
     if is_env:
         assert isinstance(card, Tactic)
         state.env[i][owner].remove(card)
+        state.refresh_env(i)
     else:
         state.cards[i][owner].remove(card)
     state.discards[owner].append(card)  # R31: the victim goes to its owner's discards
@@ -759,12 +763,12 @@ def _blocked_end(state: GameState) -> None:
                 state.claimed[i] = Player.NORTH if north > south else Player.SOUTH
             else:
                 state.claimed[i] = state.first_complete(i)
-    winners = [(p, r) for p in Player if (r := _r16(state, p)) is not None]
+    winners = [p for p in Player if _r16(state, p) is not None]
     if len(winners) == 1:
-        _finish(state, *winners[0])
+        _finish(state, winners[0], EndReason.BLOCKED)
         return
     held_north, held_south = len(state.held(Player.NORTH)), len(state.held(Player.SOUTH))
     if held_north == held_south:
         _finish(state, None, EndReason.BLOCKED_DRAW)
     else:
-        _finish(state, Player.NORTH if held_north > held_south else Player.SOUTH, EndReason.BLOCKED_MAJORITY)
+        _finish(state, Player.NORTH if held_north > held_south else Player.SOUTH, EndReason.BLOCKED)

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop
-from ..formations import formation_size
 from ..position import ClaimTiming
 
 if TYPE_CHECKING:
@@ -54,6 +53,8 @@ class Player(enum.Enum):
     NORTH = "north"
     SOUTH = "south"
 
+    __hash__ = object.__hash__  # members are singletons: identity hashing is fast and consistent
+
     @property
     def other(self) -> Player:
         return Player.SOUTH if self is Player.NORTH else Player.NORTH
@@ -67,6 +68,8 @@ class Deck(enum.Enum):
 
     TROOPS = "troops"
     TACTICS = "tactics"
+
+    __hash__ = object.__hash__
 
     @classmethod
     def of(cls, card: Card) -> Deck:
@@ -91,6 +94,8 @@ class Phase(enum.Enum):
     MUD_DISCARD = "mud_discard"
     OVER = "over"
 
+    __hash__ = object.__hash__
+
     def __repr__(self) -> str:
         return f"<Phase.{self.name}: {self.value!r}>"
 
@@ -107,8 +112,8 @@ class EndReason(enum.Enum):
 
     BREAKTHROUGH = "breakthrough"  # 3 adjacent flags (R16)
     ENVELOPMENT = "envelopment"  # any 5 flags (R16)
-    BLOCKED_MAJORITY = "blocked_majority"  # ruling G5: nobody can move on; more flags wins
-    BLOCKED_DRAW = "blocked_draw"  # ruling G5: ... and the flags are equal
+    BLOCKED = "blocked"  # ruling G5: nobody moves on; flags go as they stand; R16, else more flags, wins
+    BLOCKED_DRAW = "blocked_draw"  # ruling G5: ... and neither wins by R16 or by more flags
 
 
 @dataclass(frozen=True)
@@ -151,6 +156,7 @@ class GameState:
         default_factory=lambda: [{p: [] for p in Player} for _ in range(NUM_FLAGS)]
     )
     claimed: list[Player | None] = field(default_factory=lambda: [None] * NUM_FLAGS)
+    mud_at: list[bool] = field(default_factory=lambda: [False] * NUM_FLAGS)
     complete_at: list[dict[Player, int | None]] = field(
         default_factory=lambda: [{p: None for p in Player} for _ in range(NUM_FLAGS)]
     )
@@ -196,8 +202,7 @@ class GameState:
         return STEPS[self.options.claim_timing]
 
     def mud(self, i: int) -> bool:
-        e = self.env[i]
-        return Tactic.MUD in e[Player.NORTH] or Tactic.MUD in e[Player.SOUTH]
+        return self.mud_at[i]
 
     def fog(self, i: int) -> bool:
         e = self.env[i]
@@ -205,7 +210,12 @@ class GameState:
 
     def size(self, i: int) -> int:
         """Slots per side at flag index ``i``: 3, or 4 with Mud (R6, R25)."""
-        return formation_size(self.mud(i))
+        return 4 if self.mud_at[i] else 3
+
+    def refresh_env(self, i: int) -> None:
+        """Call after changing the environment cards at flag index ``i``."""
+        e = self.env[i]
+        self.mud_at[i] = Tactic.MUD in e[Player.NORTH] or Tactic.MUD in e[Player.SOUTH]
 
     def free_slot(self, i: int, player: Player) -> bool:
         """An unclaimed flag (R15) with room on ``player``'s side (R6)."""
@@ -241,6 +251,7 @@ class GameState:
             cards=[{p: list(s[p]) for p in Player} for s in self.cards],
             env=[{p: list(s[p]) for p in Player} for s in self.env],
             claimed=list(self.claimed),
+            mud_at=list(self.mud_at),
             complete_at=[dict(c) for c in self.complete_at],
             discards={p: list(d) for p, d in self.discards.items()},
             tactics_played=dict(self.tactics_played),

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import Card, Tactic, Troop, card_sort_key
+from ..cards import Card, Tactic, Troop
 from ..position import FlagState, Position, Side
 from .state import NUM_FLAGS, Deck, EndReason, GameState, Options, Phase, Player
 
@@ -99,7 +99,7 @@ def to_puzzle_dict(state: GameState, viewer: Player, *, hand: bool = True) -> di
     if discards:
         out["discards"] = discards
     if position.hand_you:
-        out["hand"] = {"you": _notation(sorted(position.hand_you, key=card_sort_key))}
+        out["hand"] = {"you": _notation(position.hand_you)}
     return out
 
 

@@ -1,0 +1,81 @@
+"""The match command and the bots' strength (heuristic against random)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from battleline_lab.game import (
+    Claim,
+    HeuristicBot,
+    Options,
+    Phase,
+    Player,
+    PlayerView,
+    RandomBot,
+    apply,
+    legal_moves,
+    new_game,
+    run_match,
+)
+from battleline_lab.game.cli import main
+
+
+def test_match_json_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "random", "random", "--games", "6", "--seed", "4", "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1
+    data = json.loads(out[0])
+    assert data["games"] == 6 and set(data["wins"]) == {"A", "B"}
+    assert data["wins"]["A"] + data["wins"]["B"] + data["draws"] == 6
+    assert data["average_turns"] > 10 and set(data["flags_per_game"]) == {"A", "B"}
+
+
+def test_match_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "heuristic", "random", "--games", "2", "--seed", "1", "--claim-timing", "start_of_turn"]) == 0
+    out = capsys.readouterr().out
+    assert "heuristic (A) against random (B): 2 games from seed 1" in out
+    assert "wins: A" in out and "average game length:" in out and "flags held per game:" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["match", "clever", "random"],
+        ["match", "random", "random", "--games", "0"],
+        ["match", "random"],
+        ["match", "random", "random", "--seed", "x"],
+    ],
+)
+def test_match_bad_usage_exits_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_matches_alternate_who_starts_and_are_reproducible() -> None:
+    a = run_match("random", "random", games=4, seed=9)
+    b = run_match("random", "random", games=4, seed=9)
+    assert a.as_dict() | {"seconds": 0} == b.as_dict() | {"seconds": 0}
+
+
+def test_heuristic_bot_beats_random_bot() -> None:
+    """Strength (issue 4): the full figure is >= 90% of 500 games (benchmarks/bench_game.py); CI checks 60."""
+    result = run_match("heuristic", "random", games=60, seed=2026)
+    assert result.wins["A"] >= 48, result.as_dict()  # >= 80%
+
+
+def test_heuristic_bot_claims_at_once_and_plays_tactics() -> None:
+    tactics = 0
+    for seed in range(6):
+        state = new_game(seed, Options(first=Player.SOUTH))
+        bots = {Player.SOUTH: HeuristicBot(seed), Player.NORTH: RandomBot(seed)}
+        while not state.over:
+            player = state.to_act
+            moves = legal_moves(state)
+            action = bots[player].choose(PlayerView(state, player), moves)
+            if player is Player.SOUTH and state.phase is Phase.CLAIM:
+                assert isinstance(action, Claim), "the heuristic bot claims everything it can prove"
+            apply(state, action)
+        tactics += state.tactics_played[Player.SOUTH]
+    assert tactics > 0

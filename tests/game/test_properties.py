@@ -1,0 +1,180 @@
+"""Invariants over many complete games (seeded loops; set BATTLELINE_GAMES for more).
+
+Every game is played by bots through ``legal_moves``/``apply`` and checked
+after every action: all 70 cards in exactly one place (R1, R2), no side over
+its slots (R6, R25), tactics counts (R18) and Leaders (R20), the position seen
+by each player is legal for the core validator, and every claim was provable
+when it was made (R12), re-proved from scratch, not from the engine's cache.
+Finished games have exactly one winner by R16, or end by the blocked-game ruling.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from battleline_lab.cards import ALL_CARDS, Tactic
+from battleline_lab.claims import analyse_claim
+from battleline_lab.game import (
+    Claim,
+    EndReason,
+    GameState,
+    HeuristicBot,
+    Options,
+    Phase,
+    Player,
+    RandomBot,
+    apply,
+    claimable,
+    legal_moves,
+    new_game,
+    play_game,
+)
+from battleline_lab.game.match import MAX_ACTIONS
+from battleline_lab.game.record import dump_record, load_record_text
+from battleline_lab.game.view import PlayerView, to_position
+from battleline_lab.position import ClaimTiming, Side
+
+from .conftest import where
+
+SCALE = int(os.environ.get("BATTLELINE_GAMES", "1"))
+TIMINGS = list(ClaimTiming)
+
+
+def r16(held: set[int]) -> bool:
+    return len(held) >= 5 or any({n, n + 1, n + 2} <= held for n in range(1, 8))
+
+
+def check_invariants(state: GameState) -> None:
+    places = where(state)
+    assert set(places) == set(ALL_CARDS) and state.card_count() == 70
+    pending = {i for _, i in state.pending_discards}
+    for i in range(9):
+        for p in Player:
+            count = len(state.cards[i][p])
+            limit = state.size(i) + (1 if i in pending else 0)
+            assert count <= limit, f"flag {i + 1} {p.value}: {count} cards"
+            assert (state.complete_at[i][p] is not None) == (count >= state.size(i))
+    for p in Player:
+        played = sum(
+            1
+            for c, place in places.items()
+            if isinstance(c, Tactic)
+            and place.endswith(p.value)
+            and not place.startswith("hand")
+            and not place.startswith("deck")
+        )
+        assert played == state.tactics_played[p], "every tactics card ever played counts (R18)"
+        leaders = [
+            c
+            for c, place in places.items()
+            if isinstance(c, Tactic)
+            and c.is_leader
+            and place.endswith(p.value)
+            and not place.startswith(("hand", "deck"))
+        ]
+        assert len(leaders) <= 1 and state.leader_played[p] == bool(leaders)
+    assert abs(state.tactics_played[Player.NORTH] - state.tactics_played[Player.SOUTH]) <= 1
+    for p in Player:
+        assert len(state.hands[p]) <= 7 or state.phase in (Phase.SCOUT_DRAW, Phase.SCOUT_RETURN)
+    if not pending:
+        assert to_position(state, Player.SOUTH).problems() == []
+
+
+def fresh_claimable(state: GameState, player: Player) -> tuple[int, ...]:
+    position = to_position(state, player)
+    return tuple(
+        n for n in range(1, 10) if state.claimed[n - 1] is None and analyse_claim(position, n, Side.YOU).claimable
+    )
+
+
+def run_checked(seed: int, timing: ClaimTiming, bots: tuple[str, str], deep: bool) -> GameState:
+    make = {"random": RandomBot, "heuristic": HeuristicBot}
+    players = {Player.NORTH: make[bots[0]](seed * 7 + 1), Player.SOUTH: make[bots[1]](seed * 7 + 2)}
+    state = new_game(seed, Options(claim_timing=timing))
+    for _ in range(MAX_ACTIONS):
+        if state.over:
+            break
+        player = state.to_act
+        moves = legal_moves(state)
+        assert moves, "a game in progress always offers an action"
+        action = players[player].choose(PlayerView(state, player), moves)
+        if isinstance(action, Claim):
+            # R12: provable from the claimer's view, checked from scratch
+            assert analyse_claim(to_position(state, player), action.flag, Side.YOU).claimable
+        if deep and state.phase is Phase.CLAIM:
+            assert state.claimable_now == fresh_claimable(state, player)
+        apply(state, action)
+        if deep:
+            check_invariants(state)
+            if not state.over and state.phase is not Phase.MUD_DISCARD:
+                for p in Player:
+                    assert claimable(state, p) == fresh_claimable(state, p), (
+                        "the claim cache must agree with the prover"
+                    )
+    assert state.over
+    check_invariants(state)
+    return state
+
+
+def check_finished(state: GameState) -> None:
+    held = {p: set(state.held(p)) for p in Player}
+    if state.end_reason in (EndReason.BREAKTHROUGH, EndReason.ENVELOPMENT):
+        assert state.winner is not None and r16(held[state.winner]) and not r16(held[state.winner.other])
+        last = state.history[-1]
+        assert isinstance(last[2], Claim) and last[1] is state.winner  # at once, on the winning claim (R16)
+    else:
+        # ruling G5: two idle turns in a row; the flags as they stand decide: R16, else more flags
+        assert state.idle_streak == 2
+        if state.winner is None:
+            assert len(held[Player.NORTH]) == len(held[Player.SOUTH])
+            assert r16(held[Player.NORTH]) == r16(held[Player.SOUTH])
+        else:
+            loser = state.winner.other
+            assert (r16(held[state.winner]) and not r16(held[loser])) or (
+                r16(held[state.winner]) == r16(held[loser]) and len(held[state.winner]) > len(held[loser])
+            )
+
+
+@pytest.mark.parametrize("timing", TIMINGS, ids=[t.value for t in TIMINGS])
+def test_random_games_keep_every_invariant(timing: ClaimTiming) -> None:
+    """Cheap invariants after every action; many games (R1-R31)."""
+    for seed in range(100 * SCALE):
+        state = run_checked(seed, timing, ("random", "random"), deep=False)
+        check_finished(state)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_deep_checks_random_games(seed: int) -> None:
+    """Full invariants and the claim cache against fresh proofs after every action."""
+    timing = TIMINGS[seed % 3]
+    check_finished(run_checked(1000 + seed, timing, ("random", "random"), deep=True))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_deep_checks_heuristic_games(seed: int) -> None:
+    bots = ("heuristic", "random") if seed % 2 else ("heuristic", "heuristic")
+    check_finished(run_checked(2000 + seed, TIMINGS[seed % 3], bots, deep=True))
+
+
+@settings(max_examples=25 * SCALE)
+@given(seed=st.integers(0, 2**32 - 1), timing=st.sampled_from(TIMINGS))
+def test_records_replay_exactly(seed: int, timing: ClaimTiming) -> None:
+    state = play_game(RandomBot(seed), RandomBot(seed + 1), seed, Options(claim_timing=timing))
+    replayed = load_record_text(dump_record(state)).replay()
+    assert replayed.history == state.history
+    assert (replayed.winner, replayed.end_reason, replayed.turn_number) == (
+        state.winner,
+        state.end_reason,
+        state.turn_number,
+    )
+    assert replayed.hands == state.hands and replayed.decks == state.decks and replayed.claimed == state.claimed
+
+
+def test_same_seed_and_bots_same_game() -> None:
+    a = play_game(HeuristicBot(1), RandomBot(2), 77)
+    b = play_game(HeuristicBot(1), RandomBot(2), 77)
+    assert a.history == b.history

@@ -1,0 +1,67 @@
+"""Player views hide what a player may not know (R13); game moments export as puzzles."""
+
+from __future__ import annotations
+
+import yaml
+
+from battleline_lab.cards import parse_card
+from battleline_lab.game import Options, Player, PlayerView, RandomBot, new_game, play_game, to_position, to_puzzle_dict
+from battleline_lab.loader import load_puzzle_text
+from battleline_lab.position import Side
+
+from .conftest import Arrange
+
+
+def test_a_view_shows_own_hand_and_public_counts_only() -> None:
+    state = new_game(8, Options(first=Player.NORTH))
+    view = PlayerView(state, Player.SOUTH)
+    assert view.hand == tuple(state.hands[Player.SOUTH])
+    assert view.opponent_hand_size == 7 and view.deck_sizes == {"troops": 46, "tactics": 10}
+    public = [name for name in dir(view) if not name.startswith("_")]
+    assert not any("opponent_hand" == name or "deck" == name or name == "decks" for name in public)
+    assert len(view.unseen_troops()) == 60  # the own hand is unseen too (R13)
+
+
+def test_R13_the_position_of_a_view_never_holds_the_opponents_hand(arranged: Arrange) -> None:
+    state = arranged(
+        flags={5: {"south": "r3 r4 r5", "north": "b8"}, 1: {"north": "alexander"}},
+        hands={"south": "b7 b9", "north": "g1 g2"},
+        claimed={},
+    )
+    south = to_position(state, Player.SOUTH)
+    north = to_position(state, Player.NORTH)
+    assert south.flag(5).cards(Side.YOU) == north.flag(5).cards(Side.OPPONENT)
+    assert south.hand(Side.YOU) == (parse_card("b7"), parse_card("b9")) and south.hand(Side.OPPONENT) == ()
+    assert north.hand(Side.YOU) == (parse_card("g1"), parse_card("g2"))
+    assert south.turn is Side.YOU and north.turn is Side.OPPONENT
+
+
+def test_a_finished_game_saves_as_a_valid_puzzle_position() -> None:
+    state = play_game(RandomBot(1), RandomBot(2), 17)
+    for player in Player:
+        data = to_puzzle_dict(state, player)
+        text = yaml.safe_dump(data, sort_keys=False)
+        puzzle = load_puzzle_text(text, "from-game.yaml")
+        assert puzzle.position == to_position(state, player)
+
+
+def test_puzzle_dict_in_the_middle_of_a_game(arranged: Arrange) -> None:
+    state = arranged(
+        flags={
+            2: {"south": "r2 g5 b9", "north": "y2 p5 o9"},
+            4: {"north": "fog", "south": "g10"},
+            6: {"south": "r8 r9 r10"},
+        },
+        claimed={6: "south"},
+        discards={"south": "scout"},
+        hands={"south": "b1 b2"},
+    )
+    data = to_puzzle_dict(state, Player.NORTH)
+    assert data["flags"][2] == {"you": ["y2", "p5", "o9"], "opponent": ["r2", "g5", "b9"], "first_complete": "opponent"}
+    assert data["flags"][4] == {"you": ["fog"], "opponent": ["g10"]}
+    assert data["flags"][6]["claimed_by"] == "opponent"
+    assert data["discards"] == {"opponent": ["scout"]} and data["turn"] == "opponent"
+    assert data["hand"] == {"you": [c.notation for c in state.hands[Player.NORTH]]}
+    assert data["rules"] == {"claim_timing": "after_play"}
+    position = load_puzzle_text(yaml.safe_dump(data), "moment.yaml").position
+    assert position.problems() == []
