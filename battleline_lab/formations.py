@@ -329,6 +329,13 @@ def evaluate(cards: Iterable[Card] | str, *, fog: bool = False, mud: bool = Fals
         raise FormationError("the same tactics card appears twice in one formation")
     if not wilds:
         return Formation(cards, None if fog else _troop_kind(troops), sum(t.value for t in troops), fog=fog, mud=mud)
+    return _evaluate_wild(cards, fog, mud)
+
+
+@functools.lru_cache(maxsize=8192)
+def _evaluate_wild(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
+    """The shape search for formations with wildcards, remembered (Formation is immutable)."""
+    size = formation_size(mud)
     kinds: tuple[FormationKind | None, ...] = (None,) if fog else tuple(sorted(FormationKind, reverse=True))
     for kind in kinds:
         for shape in shapes(kind, size):
