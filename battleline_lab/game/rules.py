@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..cards import Card, Tactic, Troop, card_sort_key
+from ..cards import ALL_CARDS, Card, Tactic, Troop, card_sort_key
 from ..claims import analyse_claim
 from ..messages import message
 from ..position import Side
@@ -245,7 +245,8 @@ def score(state: GameState) -> dict[Player, int]:
 
 # -- legal moves ------------------------------------------------------------
 
-_PLAY: dict[tuple[int, int], PlayCard] = {}  # (id(card), flag): the actions are reused, not rebuilt
+_PLAYS: dict[int, tuple[Card, tuple[PlayCard, ...]]] = {}  # id(card) -> the card's 9 play actions, reused
+_RANK: dict[Card, int] = {card: rank for rank, card in enumerate(sorted(ALL_CARDS, key=card_sort_key))}
 _DRAW = {d: Draw(d) for d in Deck}
 _CLAIM = {n: Claim(n) for n in range(1, 10)}
 _PASS = Pass()
@@ -253,11 +254,12 @@ _END = EndClaims()
 _SCOUT = PlayScout()
 
 
-def _play(card: Card, flag: int) -> PlayCard:
-    action = _PLAY.get((id(card), flag))
-    if action is None or action.card is not card:
-        action = _PLAY[(id(card), flag)] = PlayCard(card, flag)
-    return action
+def _plays(card: Card) -> tuple[PlayCard, ...]:
+    """``play CARD 1`` ... ``play CARD 9``, built once per card object."""
+    entry = _PLAYS.get(id(card))
+    if entry is None or entry[0] is not card:
+        entry = _PLAYS[id(card)] = (card, tuple(PlayCard(card, n) for n in range(1, 10)))
+    return entry[1]
 
 
 def _tactics_allowed(state: GameState, player: Player) -> bool:
@@ -294,13 +296,17 @@ def legal_moves(state: GameState) -> list[Action]:
 def _play_moves(state: GameState) -> list[Action]:
     player = state.turn
     other = player.other
-    hand = sorted(set(state.hands[player]), key=card_sort_key)
-    free = [i for i in FLAG_RANGE if state.free_slot(i, player)]
-    open_flags = [i for i in FLAG_RANGE if state.claimed[i] is None]
+    hand = sorted(state.hands[player], key=_RANK.__getitem__)
+    claimed = state.claimed
+    sizes = state.mud_at
+    cards = state.cards
+    open_flags = [i for i in FLAG_RANGE if claimed[i] is None]
+    free = [i for i in open_flags if len(cards[i][player]) < (4 if sizes[i] else 3)]
     moves: list[Action] = []
     troops = [c for c in hand if isinstance(c, Troop)]
     for troop in troops:
-        moves.extend(_play(troop, i + 1) for i in free)
+        plays = _plays(troop)
+        moves.extend([plays[i] for i in free])
     troop_playable = bool(troops and free)
     if _tactics_allowed(state, player):
         for card in hand:
@@ -309,9 +315,11 @@ def _play_moves(state: GameState) -> list[Action]:
             if card.is_wild:
                 if card.is_leader and state.leader_played[player]:
                     continue
-                moves.extend(_play(card, i + 1) for i in free)
+                plays = _plays(card)
+                moves.extend([plays[i] for i in free])
             elif card.is_environment:
-                moves.extend(_play(card, i + 1) for i in open_flags)
+                plays = _plays(card)
+                moves.extend([plays[i] for i in open_flags])
             elif card is Tactic.SCOUT:
                 moves.append(_SCOUT)
             elif card is Tactic.REDEPLOY:
