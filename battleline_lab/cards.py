@@ -65,7 +65,7 @@ class Colour(enum.Enum):
 
     @property
     def index(self) -> int:
-        return _COLOUR_INDEX[self]
+        return self.offset // 10
 
     def __repr__(self) -> str:
         return f"Colour.{self.name}"

@@ -26,7 +26,7 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .cards import Card, Colour, Troop
+from .cards import ALL_TROOPS, Card, Colour, Troop
 from .formations import (
     Formation,
     FormationKind,
@@ -198,6 +198,9 @@ class ClaimAnalysis:
         return analysis_html(self)
 
 
+_STRONGEST_FIRST = sorted(ALL_TROOPS, key=lambda t: (-t.value, t.index))
+
+
 class _Pool:
     """The unseen troops, indexed for the questions shapes ask."""
 
@@ -205,10 +208,10 @@ class _Pool:
         self.cards = frozenset(unseen)
         self.by_value: dict[int, list[Troop]] = {v: [] for v in range(1, 11)}
         self.by_colour: dict[Colour, list[Troop]] = {c: [] for c in Colour}
-        for t in sorted(self.cards, key=lambda t: (-t.value, t.colour.index)):
+        self.top = [t for t in _STRONGEST_FIRST if t in self.cards]
+        for t in self.top:
             self.by_value[t.value].append(t)
             self.by_colour[t.colour].append(t)
-        self.top = sorted(self.cards, key=lambda t: (-t.value, t.colour.index))
         self._counts: tuple[int, int] | None = None
 
     def visible_counts(self, position: Position) -> tuple[int, int]:

@@ -237,11 +237,15 @@ class Position:
         """Every face-up card with where it lies: flags, then discards (R13, R31)."""
         for n, state in zip(FLAGS, self.flags):
             for side in Side:
-                for card in state.cards(side):
-                    yield card, Location("flag", side, n)
+                cards = state.cards(side)
+                if cards:
+                    where = Location("flag", side, n)  # one value per place, shared by its cards
+                    for card in cards:
+                        yield card, where
         for side in Side:
+            where = Location("discard", side)
             for card in self.discards(side):
-                yield card, Location("discard", side)
+                yield card, where
 
     @cached_property
     def visible(self) -> Mapping[Card, Location]:
