@@ -423,7 +423,8 @@ def cards_svg(
     """
     highlight = frozenset(highlight)
     every = list(cards) + list(ghosts)
-    width = max(1, len(every)) * (CARD_W + GAP) - GAP + 2 * MARGIN
+    # wide enough for the caption too (about 7 px a character at 12 px)
+    width = max(max(1, len(every)) * (CARD_W + GAP) - GAP, 7 * len(caption)) + 2 * MARGIN
     height = CARD_H + 2 * MARGIN + (18 if caption else 0)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="bl-cards" width="{width}" height="{height}" '
@@ -457,7 +458,10 @@ def formation_caption(formation: Formation, lang: str = DEFAULT_LANGUAGE) -> str
     >>> formation_caption(evaluate("alexander g5 g6"))
     'Wedge, sum 18 (Alexander as g7)'
     """
-    text = _t("board.formation", lang, kind=kind_name(formation.kind, lang), total=formation.total)
+    if formation.kind is None:  # Fog: only the sum counts (R24)
+        text = _t("board.formation.fog", lang, total=formation.total)
+    else:
+        text = _t("board.formation", lang, kind=kind_name(formation.kind, lang), total=formation.total)
     if formation.wild:
         items = ", ".join(
             _t("board.wild_as", lang, card=card_label(c, lang), troop=t.notation) for c, t in formation.wild

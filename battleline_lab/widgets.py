@@ -810,7 +810,7 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
             options=[(_cap(_t(f"side.{s.value}", lang)), s.value) for s in Side],
             value=Side.YOU.value,
             description=_t("widget.explorer.first", lang),
-            style={"description_width": "initial"},
+            style={"description_width": "initial", "button_width": "120px"},
         )
         self.first.add_class("bl-first-complete")
         for control in (self.fog, self.mud, self.first):
@@ -819,6 +819,7 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         self.view.add_class("bl-explorer-cards")
         self.verdict = W.HTML()
         self.verdict.add_class("bl-explorer-verdict")
+        self.fog.layout.width = self.mud.layout.width = "130px"
         super().__init__([rows[1], rows[0], W.HBox([self.fog, self.mud, self.first]), self.view, self.verdict])
         self.add_class("bl-explorer")
         self._busy = False
