@@ -1,8 +1,9 @@
 """Fixtures for the browser tests: a private JupyterLab server and headless Debian Chromium.
 
 The server runs on a free loopback port with HOME, the Jupyter/IPython folders, the
-JupyterLab settings and the learner's data folder all in a temporary directory, so a test
-never reads or writes the user's own set-up.  Chromium is Debian's ``/usr/bin/chromium``
+JupyterLab settings and the learner's data folder all in a temporary directory, and serves a
+copy of ``notebooks/`` and ``puzzles/`` (autosave off), so a test never reads or writes the
+user's own set-up or the checkout.  Chromium is Debian's ``/usr/bin/chromium``
 (never ``playwright install``), launched with the flags from TOOLCHAIN.md.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -71,12 +73,19 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         pytest.fail(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)")
     home = tmp_path_factory.mktemp("lab-home")
     data = home / "battleline-data"
-    settings = home / "lab-settings" / "@jupyterlab" / "apputils-extension"
-    settings.mkdir(parents=True)
+    settings = home / "lab-settings" / "@jupyterlab"
+    (settings / "apputils-extension").mkdir(parents=True)
+    (settings / "docmanager-extension").mkdir(parents=True)
     # no "Get notified about Jupyter news?" toast over the widgets
-    (settings / "notification.jupyterlab-settings").write_text(
+    (settings / "apputils-extension" / "notification.jupyterlab-settings").write_text(
         json.dumps({"fetchNews": "false", "checkForUpdates": False})
     )
+    # never save a notebook the test ran (the server works on a copy anyway)
+    (settings / "docmanager-extension" / "plugin.jupyterlab-settings").write_text(json.dumps({"autosave": False}))
+    # the server's root: a copy of the lessons and the puzzles they load (``../puzzles``)
+    root = home / "root"
+    for folder in ("notebooks", "puzzles"):
+        shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     env = dict(os.environ)
     env.update(
         HOME=str(home),
@@ -100,12 +109,12 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         "--allow-root",
         "--IdentityProvider.token=",
         "--ServerApp.password=",
-        f"--ServerApp.root_dir={ROOT}",
+        f"--ServerApp.root_dir={root}",
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]
     with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=root)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_up(url, proc, log)
