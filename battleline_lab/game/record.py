@@ -244,16 +244,26 @@ def load_record_text(text: str, filename: str = "<string>") -> GameRecord:
     if len(text.encode("utf-8")) > MAX_RECORD_BYTES:
         reader.errors.append((1, 1, _m("too_big", limit=MAX_RECORD_BYTES)))
         raise reader.fail()
-    composer = _Composer(text)
+    composer: _Composer | None = None
     try:
+        composer = _Composer(text)
         root = composer.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         reader.errors.append((line, col, _m("syntax", problem=exc.problem or exc.context or "")))
         raise reader.fail() from None
+    except yaml.reader.ReaderError as exc:  # a control character: the reader knows its position
+        line = text.count("\n", 0, exc.position) + 1
+        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        reader.errors.append((line, col, _m("syntax", problem=exc.reason)))
+        raise reader.fail() from None
+    except RecursionError:
+        reader.errors.append((1, 1, _m("too_deep")))
+        raise reader.fail() from None
     finally:
-        composer.dispose()
+        if composer is not None:
+            composer.dispose()
     for mark, problem in composer.refused:
         reader.error(mark, problem)
     if reader.errors:

@@ -160,6 +160,13 @@ def test_unreadable_and_oversized_files(tmp_path: Path) -> None:
         load_record(latin)
 
 
+def test_hostile_yaml_is_an_error_not_a_crash() -> None:
+    assert errors("seed: " + "[" * 100_000 + "\n") == [
+        "g.yaml:1:1: error: the YAML is nested too deeply to be a game record"
+    ]
+    assert errors("seed: 1\x07\n")[0].startswith("g.yaml:1:8: error: YAML syntax error")
+
+
 def test_record_from_a_fresh_game_is_empty() -> None:
     from battleline_lab.game import new_game
 
