@@ -175,7 +175,6 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self._ghosts: Ghosts = {}
         self._hints: list[str] = []
         self._views: list[View] = []
-        self._solution_text = ""
         question = puzzle.question
         position = puzzle.position
 
@@ -312,8 +311,8 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             assert isinstance(data, dict)
             views: list[View] = []
             for n, analysis in data.items():
-                if analysis.reasons[0] in (Reason.SIDE_INCOMPLETE, Reason.FLAG_CLAIMED):
-                    continue
+                if {Reason.SIDE_INCOMPLETE, Reason.FLAG_CLAIMED} & set(analysis.reasons):
+                    continue  # nothing to prove where this side is not complete (R12)
                 views += _analysis_views(analysis, position, lang, _t("widget.step.flag_prefix", lang, flag=n))
             if not views:
                 views.append(View(_t("widget.claimable.none_complete", lang, **_sides(position.turn, lang))))

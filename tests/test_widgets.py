@@ -285,3 +285,14 @@ def test_click_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     for kind in ("open", "hint", "answer", "next", "back"):
         assert re.search(rf"^{kind}\s+\d+\s+[\d.]+", out, re.M), kind
     assert "slowest click" in out
+
+
+def test_R25_claimable_proof_skips_flags_where_your_side_is_incomplete() -> None:
+    """A Mud flag with three of your cards is incomplete (R25): the proof does not walk through it."""
+    pos = Position.build({2: {"you": "p7 p8 p9 mud", "opponent": "o2"}, 5: {"you": "r3 r4 r5", "opponent": "r6 g6"}})
+    w = PuzzleWidget(Puzzle("m", {"en": "which"}, position=pos, question=ClaimableQuestion(), answer=[5]))
+    w.flag_toggles[5].value = True
+    assert w.check_button is not None
+    w.check_button.click()
+    assert w.state == "right"
+    assert w._views and all(v.text.startswith("Flag 5: ") for v in w._views)
