@@ -189,7 +189,7 @@ def test_committed_records_replay_to_their_result(name: str) -> None:
 
 
 def test_a_random_game_record_is_stable() -> None:
-    """Same seeds, same bots, same record text (the engine and the random bot are deterministic)."""
+    """Same seeds, same bots, same record text (the engine and both bots are deterministic)."""
     state = play_game(HeuristicBot(1), RandomBot(2), 2026)
     assert dump_record(state, {Player.NORTH: "heuristic", Player.SOUTH: "random"}) == (
         DATA / "heuristic-vs-random.yaml"

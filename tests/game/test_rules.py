@@ -534,3 +534,21 @@ def test_game_over_refuses_everything(arranged: Arrange) -> None:
     )
     act(state, "pass; pass")
     refused(state, "pass", IllegalMoveError, "R16")
+
+
+def test_copy_is_independent() -> None:
+    state = new_game(2)
+    twin = state.copy()
+    apply(twin, legal_moves(twin)[0])
+    assert state.history == [] and state.phase is Phase.PLAY and len(state.hands[state.turn]) == 7
+    assert twin.history and len(twin.hands[twin.turn]) == 6
+    assert state.cards != twin.cards and state.visible_troops != twin.visible_troops
+
+
+def test_R27_known_deck_tops_end_when_drawn(arranged: Arrange) -> None:
+    state = arranged(hands={"south": "scout r1 r2 r3 r4 r5 r6", "north": "y1 y2 y3 y4 y5 y6 y7"})
+    act(state, "scout; draw troops; draw troops; draw troops; return r1; return r2")
+    assert PlayerView(state, S).known_deck_tops["troops"] == (parse_card("r2"), parse_card("r1"))
+    act(state, "play y1 1; draw troops")
+    assert state.hands[N][-1] == parse_card("r2")
+    assert PlayerView(state, S).known_deck_tops["troops"] == (parse_card("r1"),)
