@@ -135,6 +135,8 @@ class Step:
     value: int | None = None
     wild: tuple[tuple[Card, Troop], ...] = ()
     other: Side | None = None
+    other_kind: FormationKind | None = None
+    other_total: int | None = None
 
     @property
     def rule(self) -> str:
@@ -352,10 +354,22 @@ class _Prover:
         their = evaluate(theirs, fog=state.fog, mud=state.mud)
         self.step(Reason.THEIR_FORMATION, cards=theirs, kind=their.kind, total=their.total, wild=their.wild)
         if formation.strength > their.strength:
-            self.step(Reason.YOU_ARE_STRONGER, kind=formation.kind, total=formation.total)
+            self.step(
+                Reason.YOU_ARE_STRONGER,
+                kind=formation.kind,
+                total=formation.total,
+                other_kind=their.kind,
+                other_total=their.total,
+            )
             return self.done(True, formation=formation, opponent_formation=their)
         if formation.strength < their.strength:
-            self.step(Reason.THEY_ARE_STRONGER, kind=their.kind, total=their.total)
+            self.step(
+                Reason.THEY_ARE_STRONGER,
+                kind=their.kind,
+                total=their.total,
+                other_kind=formation.kind,
+                other_total=formation.total,
+            )
             return self.done(False, formation=formation, opponent_formation=their)
         first = state.first_complete
         if first is None:
@@ -363,7 +377,7 @@ class _Prover:
                 f"flag {self.flag}: both formations tie at {formation.total}; "
                 "the position must say who completed first (R11)"
             )
-        self.step(Reason.TIE_FIRST_COMPLETE, other=first, total=formation.total)
+        self.step(Reason.TIE_FIRST_COMPLETE, other=first, kind=formation.kind, total=formation.total)
         return self.done(first is self.side, formation=formation, opponent_formation=their)
 
     def _search(self, formation: Formation, theirs: tuple[Card, ...], size: int, target: Strength) -> ClaimAnalysis:
@@ -450,7 +464,9 @@ class _Prover:
             needed: list[Troop] = []
             for p in plans:
                 needed.extend(t for t in p.exact if t not in needed)
-            blockers = [t for t in needed if t not in self.pool.cards]
+            blockers = sorted(t for t in needed if t not in self.pool.cards)
+            # a wildcard with a forced place (Shield Bearers as b3) is named; one with a choice
+            # (a Leader) is counted: it can stand for that many of the troops listed
             self.step(
                 Reason.SHAPE_BLOCKED,
                 shape=shape,
@@ -458,7 +474,8 @@ class _Prover:
                 cards=theirs,
                 needed=tuple(sorted(needed)),
                 where=self.where(blockers),
-                count=len(plan.wild),
+                count=len(needed) - len(plan.exact),
+                wild=plan.wild if len(plans) == 1 else (),
             )
             return "blocked"
         if kind is FormationKind.PHALANX:

@@ -123,11 +123,14 @@ def _possessive(side: Side, lang: str) -> str:
 
 
 def _where(where: Iterable[tuple[Card, Location]], lang: str) -> str:
-    parts = []
+    """Where visible cards lie, cards in the same place said together: ``o7 and o9 are in your discards``."""
+    places: dict[Location, list[Card]] = {}
     for card, loc in where:
-        parts.append(
-            message(f"where.{loc.area}", lang, card=card.notation, flag=loc.flag, side=_possessive(loc.side, lang))
-        )
+        places.setdefault(loc, []).append(card)
+    parts = []
+    for loc, cards in places.items():
+        key = f"where.{loc.area}" if len(cards) == 1 else f"where.{loc.area}.many"
+        parts.append(message(key, lang, card=_cards(cards, lang), flag=loc.flag, side=_possessive(loc.side, lang)))
     return _join(parts, lang)
 
 
@@ -154,17 +157,28 @@ def _sides(side: Side, lang: str) -> dict[str, str]:
 
 
 def _step_key(step: Step) -> str:
+    """The catalogue key for a step: ``step.<reason>`` and a variant where the wording differs."""
     reason = step.reason
     key = f"step.{reason.value}"
     if reason in (Reason.YOUR_FORMATION, Reason.THEIR_FORMATION, Reason.COUNTEREXAMPLE) and step.kind is None:
         return key + ".fog"
+    if reason is Reason.TIE_FIRST_COMPLETE and step.kind is None:
+        return key + ".fog"
+    if reason in (Reason.YOU_ARE_STRONGER, Reason.THEY_ARE_STRONGER) and step.other_total is not None:
+        if step.kind is None:
+            return key + ".fog"
+        return key + (".sum" if step.kind is step.other_kind else ".kind")
     if reason is Reason.HAND_NOT_EVIDENCE and step.needed:
         return key + ".counterexample"
     if reason is Reason.KIND_TOO_WEAK and step.count:
         return key + ".others"
+    if reason is Reason.SHAPE_BLOCKED and step.wild:
+        return key + ".wild"
     if reason is Reason.SHAPE_SHORT:
         kind = step.kind.key if step.kind is not None else "host"
-        return f"{key}.{'host' if kind == 'host' else kind}"
+        if kind in ("phalanx", "battalion") and step.available == 0:
+            return f"{key}.{kind}.none"
+        return f"{key}.{kind}"
     return key
 
 
@@ -209,6 +223,8 @@ def render_step(step: Step, lang: str = DEFAULT_LANGUAGE, *, my_total: int | Non
         params["wild_help"] = _wild_help(step, lang)
     if step.reason is Reason.LOWER_KINDS:
         params["Kinds"] = _cap(_join([_kind_a(k, lang) for k in step.kinds], lang, "list.or"))
+    if step.other_total is not None:
+        params.update(other_kind=kind_name(step.other_kind, lang), other_total=step.other_total)
     if step.other is not None:
         params["other"] = message(f"side.{step.other.value}", lang)
         params["first_who"] = message(f"side.{step.other.value}", lang)
