@@ -30,6 +30,7 @@ from typing import Protocol
 
 from ..cards import Card, Colour, Tactic, Troop
 from ..formations import evaluate, formation_size
+from ..messages import message
 from .actions import (
     Action,
     Claim,
@@ -382,5 +383,5 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     'heuristic'
     """
     if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
+        raise ValueError(message("game.unknown_bot", name=name, bots=", ".join(BOTS)))
     return BOTS[name](seed)

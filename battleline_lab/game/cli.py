@@ -6,7 +6,7 @@ runs them standalone (for tests and ``python -m battleline_lab.game.cli``).
 
 ::
 
-    battleline-lab match BOT_A BOT_B --games N --seed S [--json] [--claim-timing T]
+    battleline-lab match BOT_A BOT_B --games N --seed S [--json] [--claim-timing T] [--winner-starts]
     battleline-lab replay FILE...
 
 ``match --json`` prints one JSON object:
@@ -14,7 +14,7 @@ runs them standalone (for tests and ``python -m battleline_lab.game.cli``).
 "flags_per_game": {"A": .., "B": ..}, ...}``.
 
 >>> main(["match", "random", "random", "--games", "2", "--seed", "3", "--json"])  # doctest: +ELLIPSIS
-{"games": 2, "bots": {"A": "random", "B": "random"}, "seed": 3, "wins": {"A": ..., "B": ...}, ...}
+{"games": 2, "bots": {"A": "random", "B": "random"}, "seed": 3, "starts": "alternate", "wins": {...}, ...}
 0
 """
 
@@ -70,6 +70,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--claim-timing", choices=[t.value for t in ClaimTiming], default="after_play", help=_m("match.timing")
     )
+    parser.add_argument("--winner-starts", action="store_true", help=_m("match.winner_starts"))
     parser.add_argument("--json", action="store_true", help=_m("match.json"))
     parser.set_defaults(func=run_match_command)
     return parser
@@ -85,7 +86,9 @@ def register_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 
 def run_match_command(args: argparse.Namespace) -> int:
     options = Options(claim_timing=ClaimTiming(args.claim_timing))
-    result = run_match(args.bot_a, args.bot_b, games=args.games, seed=args.seed, options=options)
+    result = run_match(
+        args.bot_a, args.bot_b, games=args.games, seed=args.seed, options=options, winner_starts=args.winner_starts
+    )
     if args.json:
         print(json.dumps(result.as_dict()))
         return EXIT_OK

@@ -2,8 +2,8 @@
 
 :func:`play_game` plays one game to its end; :func:`run_match` plays N games
 between two bots, alternating who starts (game ``k`` uses seed ``seed + k``;
-bot A starts the even games), and sums up wins, game lengths, flags and series
-points (R17).
+bot A starts the even games) or, as a series, letting the winner start the
+next game (R17), and sums up wins, game lengths, flags and series points (R17).
 
 >>> from battleline_lab.game.bots import RandomBot
 >>> result = run_match("random", "random", games=4, seed=1)
@@ -56,6 +56,7 @@ class MatchResult:
     points: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     reasons: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    winner_starts: bool = False
 
     @property
     def average_turns(self) -> float:
@@ -69,6 +70,7 @@ class MatchResult:
             "games": self.games,
             "bots": {"A": self.bot_a, "B": self.bot_b},
             "seed": self.seed,
+            "starts": "winner" if self.winner_starts else "alternate",
             "wins": dict(self.wins),
             "draws": self.draws,
             "average_turns": round(self.average_turns, 2),
@@ -80,23 +82,37 @@ class MatchResult:
         }
 
 
-def run_match(bot_a: str, bot_b: str, *, games: int, seed: int = 0, options: Options | None = None) -> MatchResult:
-    """Play ``games`` games of bot A against bot B, alternating who starts.
+def run_match(
+    bot_a: str,
+    bot_b: str,
+    *,
+    games: int,
+    seed: int = 0,
+    options: Options | None = None,
+    winner_starts: bool = False,
+) -> MatchResult:
+    """Play ``games`` games of bot A against bot B.
 
-    Bots are named as in :data:`battleline_lab.game.bots.BOTS` (``random``,
-    ``heuristic``); each gets its own seeded random generator.
+    By default they alternate who starts (A the even games); with
+    ``winner_starts`` the winner of a game starts the next one, as in a series
+    (R17; A starts the first game and after a draw).  Bots are named as in
+    :data:`battleline_lab.game.bots.BOTS` (``random``, ``heuristic``); each gets
+    its own seeded random generator.
     """
     import time
 
     base = options or Options()
-    result = MatchResult(bot_a, bot_b, seed)
+    result = MatchResult(bot_a, bot_b, seed, winner_starts=winner_starts)
     start = time.perf_counter()
+    a_starts = True
     for k in range(games):
         game_seed = seed + k
         a = make_bot(bot_a, seed=game_seed * 2 + 1)
         b = make_bot(bot_b, seed=game_seed * 2 + 2)
-        # A sits south and starts the even games, north and starts the odd ones
-        a_player = Player.SOUTH if k % 2 == 0 else Player.NORTH
+        if not winner_starts:
+            a_starts = k % 2 == 0
+        # the starting bot sits south
+        a_player = Player.SOUTH if a_starts else Player.NORTH
         game_options = Options(claim_timing=base.claim_timing, first=a_player)
         north, south = (b, a) if a_player is Player.SOUTH else (a, b)
         state = play_game(north, south, game_seed, game_options)
@@ -106,8 +122,10 @@ def run_match(bot_a: str, bot_b: str, *, games: int, seed: int = 0, options: Opt
         result.actions += len(state.history)
         if state.winner is None:
             result.draws += 1
+            a_starts = True
         else:
             result.wins[label[state.winner]] += 1
+            a_starts = state.winner is a_player
         for p in Player:
             result.flags[label[p]] += len(state.held(p))
         for p, points in score(state).items():

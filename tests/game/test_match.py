@@ -16,6 +16,7 @@ from battleline_lab.game import (
     RandomBot,
     apply,
     legal_moves,
+    make_bot,
     new_game,
     run_match,
 )
@@ -79,3 +80,14 @@ def test_heuristic_bot_claims_at_once_and_plays_tactics() -> None:
             apply(state, action)
         tactics += state.tactics_played[Player.SOUTH]
     assert tactics > 0
+
+
+def test_R17_series_the_winner_starts_the_next_game() -> None:
+    result = run_match("heuristic", "random", games=4, seed=3, winner_starts=True)
+    assert result.as_dict()["starts"] == "winner"
+    assert result.wins["A"] == 4 and result.points["A"] == 20  # 5 points per win (R17)
+
+
+def test_unknown_bot_name() -> None:
+    with pytest.raises(ValueError, match="unknown bot 'clever'; bots: random, heuristic"):
+        make_bot("clever")
