@@ -127,6 +127,10 @@ def run(quick: bool = False, path: Path = POSITIONS) -> list[Row]:
     return [measure(c, quick) for c in cases]
 
 
+def _times(ratio: float) -> str:
+    return f"{ratio:.1f}x" if ratio < 10 else f"{ratio:.0f}x"
+
+
 def report(rows: Sequence[Row], quick: bool) -> str:
     lines = [
         f"battleline_lab claim benchmark{' (quick)' if quick else ''}: {len(rows)} positions, "
@@ -138,7 +142,7 @@ def report(rows: Sequence[Row], quick: bool) -> str:
         verdict = "claim" if r.claimable else "no claim"
         lines.append(
             f"{r.name:<26} {verdict:>9} {r.naive * 1e3:>10.1f} {r.fast * 1e3:>9.3f} "
-            f"{r.ratio:>10.0f}x {r.full * 1e3:>12.3f}"
+            f"{_times(r.ratio):>11} {r.full * 1e3:>12.3f}"
         )
     ratios = [r.ratio for r in rows]
     overall = sum(r.naive for r in rows) / sum(r.fast for r in rows)
@@ -147,8 +151,8 @@ def report(rows: Sequence[Row], quick: bool) -> str:
         "",
         f"naive/fast, total time over the set: {overall:.0f}x "
         f"(target >= {RATIO_TARGET:.0f}x: {'met' if overall >= RATIO_TARGET else 'MISSED'})",
-        f"naive/fast per position: min {min(ratios):.0f}x, median {statistics.median(ratios):.0f}x, "
-        f"max {max(ratios):.0f}x (small where the naive search meets a counterexample early or has "
+        f"naive/fast per position: min {_times(min(ratios))}, median {_times(statistics.median(ratios))}, "
+        f"max {_times(max(ratios))} (small where the naive search meets a counterexample early or has "
         "only 1-2 open slots to fill)",
         f"analyse_position, median over the set: {median_full:.3f} ms "
         f"(target < {POSITION_TARGET_MS:g} ms: {'met' if median_full < POSITION_TARGET_MS else 'MISSED'})",
