@@ -8,6 +8,7 @@ runs them standalone (for tests and ``python -m battleline_lab.game.cli``).
 
     battleline-lab match BOT_A BOT_B --games N --seed S [--json] [--claim-timing T] [--winner-starts]
     battleline-lab replay FILE...
+    battleline-lab replay FILE --at TURN [--as north|south]   # the table at a turn, as a puzzle (YAML)
 
 ``match --json`` prints one JSON object:
 ``{"games": N, "wins": {"A": .., "B": ..}, "draws": .., "average_turns": ..,
@@ -24,14 +25,17 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 from ..messages import message
 from ..position import ClaimTiming
 from .bots import BOTS
 from .match import run_match
 from .record import RecordError, load_record
-from .state import Options
+from .state import Options, Player
 
 __all__ = ["main", "register", "register_replay"]
 
@@ -80,6 +84,8 @@ def register_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     """Add the ``replay`` subcommand (check that game records replay)."""
     parser = subparsers.add_parser("replay", help=_m("replay.help"), description=_m("replay.help"))
     parser.add_argument("files", metavar="FILE", nargs="+", help=_m("replay.file"))
+    parser.add_argument("--at", type=_positive, metavar="TURN", help=_m("replay.at"))
+    parser.add_argument("--as", dest="viewer", choices=[p.value for p in Player], help=_m("replay.as"))
     parser.set_defaults(func=run_replay_command)
     return parser
 
@@ -112,6 +118,15 @@ def run_replay_command(args: argparse.Namespace) -> int:
             for line in exc.lines():
                 print(line, file=sys.stderr)
             status = EXIT_BAD_INPUT
+            continue
+        if args.at is not None:
+            try:
+                data = record.puzzle_at(args.at, Player(args.viewer) if args.viewer else None, name=Path(name).stem)
+            except ValueError as exc:
+                print(f"{name}: error: {exc}", file=sys.stderr)
+                status = EXIT_BAD_INPUT
+                continue
+            print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None), end="")
             continue
         state = record.replay()
         if state.over:

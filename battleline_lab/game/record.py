@@ -115,13 +115,41 @@ class GameRecord:
         names = {p.value: n for p, n in (players or {}).items()}
         return cls(state.seed, options, tuple((p, tuple(a)) for p, a in turns), names, result)
 
-    def replay(self) -> GameState:
-        """Play the moves again from the seed; raises :class:`IllegalMoveError` on a bad move."""
+    def replay(self, turns: int | None = None) -> GameState:
+        """Play the moves again from the seed (only the first ``turns`` turns if given).
+
+        ``replay(n - 1)`` is the game at the start of turn ``n``.  Raises
+        :class:`IllegalMoveError` on a bad move (a loaded record never has one).
+        """
         state = new_game(self.seed, self.options)
-        for _player, actions in self.turns:
+        for _player, actions in self.turns[:turns]:
             for action in actions:
                 apply(state, action)
         return state
+
+    def puzzle_at(self, turn: int, player: Player | None = None, *, name: str = "game") -> dict[str, Any]:
+        """The table at the start of ``turn`` (1-based) as a puzzle, seen by ``player`` (default: on turn).
+
+        The puzzle asks which flags the player on turn can claim by proof
+        (``question: {kind: claimable}``) and carries the engine's answer, so it
+        passes ``battleline-lab check`` as it is; edit title, question and note
+        to taste.
+        """
+        from ..claims import claimable_flags
+        from .view import to_position, to_puzzle_dict
+
+        state = self.replay(turn - 1) if 1 <= turn <= len(self.turns) + 1 else None
+        if state is None or state.over:
+            raise ValueError(_m("no_such_turn", turn=turn, turns=len(self.turns)))
+        viewer = player or state.turn
+        data: dict[str, Any] = {
+            "id": f"{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-') or 'game'}-turn-{turn}",
+            "title": _m("puzzle_title", turn=turn, name=name),
+        }
+        data.update(to_puzzle_dict(state, viewer))
+        data["question"] = {"kind": "claimable"}
+        data["answer"] = list(claimable_flags(to_position(state, viewer)))
+        return data
 
     def to_yaml(self) -> str:
         """The record as YAML text, one turn per line (stable, diff-friendly)."""

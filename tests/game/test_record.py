@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab.game import HeuristicBot, Options, Player, RandomBot, play_game
+from battleline_lab.game import HeuristicBot, Options, Player, RandomBot, play_game, to_position
 from battleline_lab.game.cli import main
 from battleline_lab.game.record import GameRecord, RecordError, dump_record, load_record, load_record_text
 from battleline_lab.position import ClaimTiming
@@ -194,3 +194,27 @@ def test_a_random_game_record_is_stable() -> None:
     assert dump_record(state, {Player.NORTH: "heuristic", Player.SOUTH: "random"}) == (
         DATA / "heuristic-vs-random.yaml"
     ).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("turn", "viewer"), [(1, None), (20, None), (20, "north"), (40, "south"), (49, None)])
+def test_replay_at_a_turn_prints_a_puzzle_that_checks(
+    turn: int, viewer: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from battleline_lab.loader import load_puzzle_text
+
+    argv = ["replay", str(DATA / "heuristic-vs-random.yaml"), "--at", str(turn)]
+    assert main(argv + (["--as", viewer] if viewer else [])) == 0
+    text = capsys.readouterr().out
+    puzzle = load_puzzle_text(text, "turn.yaml")
+    assert puzzle.is_correct(puzzle.answer)
+    assert f"heuristic-vs-random-turn-{turn}" in text
+    record = load_record(DATA / "heuristic-vs-random.yaml")
+    state = record.replay(turn - 1)
+    expected = Player(viewer) if viewer else state.turn
+    assert puzzle.position == to_position(state, expected)
+
+
+def test_replay_at_a_missing_turn(capsys: pytest.CaptureFixture[str]) -> None:
+    for turn in ("50", "51"):  # the game ended during turn 49
+        assert main(["replay", str(DATA / "heuristic-vs-random.yaml"), "--at", turn]) == 2
+        assert f"no game in progress at the start of turn {turn}" in capsys.readouterr().err
