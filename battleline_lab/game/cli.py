@@ -7,6 +7,7 @@ runs them standalone (for tests and ``python -m battleline_lab.game.cli``).
 ::
 
     battleline-lab match BOT_A BOT_B --games N --seed S [--json] [--claim-timing T] [--winner-starts]
+                         [--records DIR]
     battleline-lab replay FILE...
     battleline-lab replay FILE --at TURN [--as north|south]   # the table at a turn, as a puzzle (YAML)
 
@@ -34,8 +35,8 @@ from ..messages import message
 from ..position import ClaimTiming
 from .bots import BOTS
 from .match import run_match
-from .record import RecordError, load_record
-from .state import Options, Player
+from .record import RecordError, dump_record, load_record
+from .state import GameState, Options, Player
 
 __all__ = ["main", "register", "register_replay"]
 
@@ -75,6 +76,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--claim-timing", choices=[t.value for t in ClaimTiming], default="after_play", help=_m("match.timing")
     )
     parser.add_argument("--winner-starts", action="store_true", help=_m("match.winner_starts"))
+    parser.add_argument("--records", metavar="DIR", help=_m("match.records"))
     parser.add_argument("--json", action="store_true", help=_m("match.json"))
     parser.set_defaults(func=run_match_command)
     return parser
@@ -92,8 +94,27 @@ def register_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 
 def run_match_command(args: argparse.Namespace) -> int:
     options = Options(claim_timing=ClaimTiming(args.claim_timing))
+    on_game = None
+    if args.records:
+        folder = Path(args.records)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"{args.records}: error: {_m('match.records_error', reason=exc.strerror or exc)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+
+        def on_game(k: int, state: GameState, names: dict[Player, str]) -> None:
+            path = folder / f"game-{args.seed + k}.yaml"
+            path.write_text(dump_record(state, names), encoding="utf-8")
+
     result = run_match(
-        args.bot_a, args.bot_b, games=args.games, seed=args.seed, options=options, winner_starts=args.winner_starts
+        args.bot_a,
+        args.bot_b,
+        games=args.games,
+        seed=args.seed,
+        options=options,
+        winner_starts=args.winner_starts,
+        on_game=on_game,
     )
     if args.json:
         print(json.dumps(result.as_dict()))

@@ -13,6 +13,7 @@ next game (R17), and sums up wins, game lengths, flags and series points (R17).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,6 +91,7 @@ def run_match(
     seed: int = 0,
     options: Options | None = None,
     winner_starts: bool = False,
+    on_game: Callable[[int, GameState, dict[Player, str]], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` games of bot A against bot B.
 
@@ -97,7 +99,9 @@ def run_match(
     ``winner_starts`` the winner of a game starts the next one, as in a series
     (R17; A starts the first game and after a draw).  Bots are named as in
     :data:`battleline_lab.game.bots.BOTS` (``random``, ``heuristic``); each gets
-    its own seeded random generator.
+    its own seeded random generator.  ``on_game(k, state, names)`` is called
+    after each game (``names`` maps each player to its bot's name), e.g. to save
+    its record.
     """
     import time
 
@@ -116,6 +120,8 @@ def run_match(
         game_options = Options(claim_timing=base.claim_timing, first=a_player)
         north, south = (b, a) if a_player is Player.SOUTH else (a, b)
         state = play_game(north, south, game_seed, game_options)
+        if on_game is not None:
+            on_game(k, state, {a_player: bot_a, a_player.other: bot_b})
         label = {a_player: "A", a_player.other: "B"}
         result.games += 1
         result.turns += state.turn_number

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,7 @@ from battleline_lab.game import (
     run_match,
 )
 from battleline_lab.game.cli import main
+from battleline_lab.game.record import load_record
 
 
 def test_match_json_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
@@ -91,3 +93,19 @@ def test_R17_series_the_winner_starts_the_next_game() -> None:
 def test_unknown_bot_name() -> None:
     with pytest.raises(ValueError, match="unknown bot 'clever'; bots: random, heuristic"):
         make_bot("clever")
+
+
+def test_match_saves_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "games"
+    argv = ["match", "heuristic", "random", "--games", "2", "--seed", "5", "--records", str(folder), "--json"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    files = sorted(p.name for p in folder.iterdir())
+    assert files == ["game-5.yaml", "game-6.yaml"]
+    record = load_record(folder / "game-6.yaml")
+    assert record.players == {"north": "heuristic", "south": "random"}  # game 1 (odd): B starts, sitting south
+    assert record.replay().over
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["match", "random", "random", "--games", "1", "--records", str(blocker / "sub")]) == 2
+    assert "cannot create the folder" in capsys.readouterr().err
