@@ -20,6 +20,7 @@ from .actions import (
     Redeploy,
     ReturnCard,
     Traitor,
+    describe,
     parse_action,
     parse_actions,
 )
@@ -44,6 +45,7 @@ from .rules import (
     apply,
     can_play_troop,
     claimable,
+    explain_claim,
     legal_moves,
     score,
 )
@@ -94,6 +96,8 @@ __all__ = [
     "apply",
     "can_play_troop",
     "claimable",
+    "describe",
+    "explain_claim",
     "legal_moves",
     "make_bot",
     "new_game",

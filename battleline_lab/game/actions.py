@@ -47,6 +47,7 @@ __all__ = [
     "Redeploy",
     "ReturnCard",
     "Traitor",
+    "describe",
     "parse_action",
     "parse_actions",
 ]
@@ -278,6 +279,46 @@ def parse_action(text: str) -> Action:
     if verb == "end":
         return EndClaims()
     return Pass()
+
+
+def describe(action: Action, player: str, lang: str = "en") -> str:
+    """A sentence for a game log: ``south plays blue 8, Heavy Cavalry at flag 3``.
+
+    >>> describe(parse_action("play b8 3"), "south")
+    'south plays blue 8, Heavy Cavalry at flag 3'
+    >>> describe(parse_action("redeploy fog discard"), "north")
+    'north plays Redeploy: Fog is discarded'
+    """
+    from ..messages import card_label, message
+
+    def label(card: Card) -> str:
+        return card_label(card, lang)
+
+    deck = ""
+    if isinstance(action, Draw):
+        deck = message(f"game.deck.{action.deck.value}", lang)
+    elif isinstance(action, (ReturnCard, MudDiscard)):
+        deck = message(f"game.deck.{Deck.of(action.card).value}", lang)
+    params: dict[str, object] = {"player": player}
+    if isinstance(action, PlayCard):
+        key, params = "play", {**params, "card": label(action.card), "flag": action.flag}
+    elif isinstance(action, Redeploy):
+        key = "redeploy" if action.to is not None else "redeploy_discard"
+        params = {**params, "card": label(action.target), "flag": action.to}
+    elif isinstance(action, Deserter):
+        key, params = "deserter", {**params, "card": label(action.target)}
+    elif isinstance(action, Traitor):
+        key, params = "traitor", {**params, "card": label(action.target), "flag": action.to}
+    elif isinstance(action, Draw):
+        key, params = "draw", {**params, "deck": deck}
+    elif isinstance(action, (ReturnCard, MudDiscard)):
+        key = "return" if isinstance(action, ReturnCard) else "discard"
+        params = {**params, "card": label(action.card), "deck": deck}
+    elif isinstance(action, Claim):
+        key, params = "claim", {**params, "flag": action.flag}
+    else:
+        key = {PlayScout: "scout", EndClaims: "end", Pass: "pass"}[type(action)]
+    return message(f"game.log.{key}", lang, **params)
 
 
 def parse_actions(text: str) -> list[Action]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..cards import ALL_CARDS, Card, Tactic, Troop, card_sort_key
-from ..claims import analyse_claim
+from ..claims import ClaimAnalysis, analyse_claim
 from ..messages import message
 from ..position import Side
 from .actions import (
@@ -71,6 +71,7 @@ __all__ = [
     "apply",
     "can_play_troop",
     "claimable",
+    "explain_claim",
     "legal_moves",
     "score",
 ]
@@ -232,6 +233,16 @@ def claimable(state: GameState, player: Player) -> tuple[int, ...]:
         if analysis.claimable:
             out.append(i + 1)
     return tuple(out)
+
+
+def explain_claim(state: GameState, player: Player, flag: int) -> ClaimAnalysis:
+    """Why ``player`` can or cannot claim ``flag`` now, from their view (R12, R13).
+
+    The same proof the engine uses, at any moment (not only in the claim
+    step): for a claim button that explains a refusal, or a coach pointing at
+    claimable flags.  ``.explain()`` renders it as numbered lines.
+    """
+    return analyse_claim(to_position(state, player), flag, Side.YOU)
 
 
 def score(state: GameState) -> dict[Player, int]:

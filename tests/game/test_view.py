@@ -65,3 +65,25 @@ def test_puzzle_dict_in_the_middle_of_a_game(arranged: Arrange) -> None:
     assert data["rules"] == {"claim_timing": "after_play"}
     position = load_puzzle_text(yaml.safe_dump(data), "moment.yaml").position
     assert position.problems() == []
+
+
+def test_game_log_sentences_never_reveal_a_returned_card() -> None:
+    from battleline_lab.game import describe, parse_action
+
+    assert describe(parse_action("traitor b8 6"), "north") == (
+        "north plays Traitor: blue 8, Heavy Cavalry changes sides, to flag 6"
+    )
+    assert describe(parse_action("return r5"), "south") == "south puts a card back on the troop deck"
+    assert describe(parse_action("draw tactics"), "south") == "south draws from the tactics deck"
+    assert describe(parse_action("discard g2"), "north") == "north discards green 2, Peltasts where the Mud left"
+    for text in ["scout", "end", "pass", "claim 4", "deserter fog", "redeploy r1 2", "play alexander 1"]:
+        assert describe(parse_action(text), "south").startswith("south ")
+
+
+def test_explain_claim_from_a_players_view(arranged: Arrange) -> None:
+    from battleline_lab.game import explain_claim
+
+    state = arranged(flags={5: {"south": "r3 r4 r5", "north": "b8"}}, hands={"south": "b7 b9"})
+    analysis = explain_claim(state, Player.SOUTH, 5)
+    assert not analysis.claimable and analysis.counterexample
+    assert "Counterexample" in analysis.explain() and "your hand" in analysis.explain().lower()
