@@ -11,22 +11,36 @@ Finished games have exactly one winner by R16, or end by the blocked-game ruling
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.cards import ALL_CARDS, Tactic
+from battleline_lab.cards import ALL_CARDS, Tactic, Troop
 from battleline_lab.claims import analyse_claim
 from battleline_lab.game import (
+    Action,
     Claim,
+    Deck,
+    Deserter,
+    Draw,
+    EndClaims,
     EndReason,
     GameState,
     HeuristicBot,
+    IllegalMoveError,
+    MudDiscard,
     Options,
+    Pass,
     Phase,
+    PlayCard,
     Player,
+    PlayScout,
     RandomBot,
+    Redeploy,
+    ReturnCard,
+    Traitor,
     apply,
     claimable,
     legal_moves,
@@ -179,3 +193,60 @@ def test_same_seed_and_bots_same_game() -> None:
     a = play_game(HeuristicBot(1), RandomBot(2), 77)
     b = play_game(HeuristicBot(1), RandomBot(2), 77)
     assert a.history == b.history
+
+
+def _snapshot(state: GameState) -> tuple[object, ...]:
+    return (
+        state.phase,
+        state.turn,
+        state.step,
+        {p: list(h) for p, h in state.hands.items()},
+        [{p: list(s[p]) for p in Player} for s in state.cards],
+        [{p: list(s[p]) for p in Player} for s in state.env],
+        {p: list(d) for p, d in state.discards.items()},
+        {d: list(c) for d, c in state.decks.items()},
+        list(state.claimed),
+        dict(state.tactics_played),
+        len(state.history),
+        [dict(c) for c in state.complete_at],
+    )
+
+
+def _universe(state: GameState, rng: random.Random) -> list[Action]:
+    """Plausible actions, legal or not: every kind, with cards from hand, table and decks."""
+    table = [c for i in range(9) for p in Player for c in state.cards[i][p] + list(state.env[i][p])]
+    hand = list(state.hands[state.to_act])
+    cards = hand + table + rng.sample(list(ALL_CARDS), 5)
+    flags = list(range(1, 10))
+    out: list[Action] = [Pass(), EndClaims(), PlayScout(), Draw(Deck.TROOPS), Draw(Deck.TACTICS)]
+    out += [Claim(n) for n in flags]
+    for card in cards:
+        out.append(PlayCard(card, rng.choice(flags)))
+        out.append(Redeploy(card, rng.choice([None, *flags])))
+        out.append(Deserter(card))
+        out.append(ReturnCard(card))
+        out.append(MudDiscard(card))
+        if isinstance(card, Troop):
+            out.append(Traitor(card, rng.choice(flags)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(10 * SCALE))
+def test_legal_moves_and_apply_agree(seed: int) -> None:
+    """An action is accepted exactly when legal_moves lists it; a refusal changes nothing."""
+    rng = random.Random(seed)
+    state = new_game(seed, Options(claim_timing=TIMINGS[seed % 3]))
+    bot = RandomBot(seed)
+    while not state.over:
+        legal = legal_moves(state)
+        listed = set(legal)
+        for action in rng.sample(_universe(state, rng), 20) + rng.sample(legal, min(5, len(legal))):
+            if action in listed:
+                apply(state.copy(), action)
+            else:
+                before = _snapshot(state)
+                with pytest.raises(IllegalMoveError) as info:
+                    apply(state, action)
+                assert info.value.rule in str(info.value)
+                assert _snapshot(state) == before, action
+        apply(state, bot.choose(PlayerView(state, state.to_act), legal))
