@@ -157,7 +157,7 @@ def test_no_stray_golden_files() -> None:
 
 
 def test_golden_set_covers_every_reason() -> None:
-    seen = set()
+    seen: set[Reason] = set()
     for spec, flag, side in GOLDEN.values():
         seen.update(analyse_claim(_position(spec), flag, side).reasons)
     assert seen == set(Reason)

@@ -230,13 +230,9 @@ def test_R24_fog_a_host_beats_a_wedge_with_a_higher_sum() -> None:
 
 def test_R9_classify_reference_sanity() -> None:
     # the reference reads R9 literally; make sure it is not trivially agreeing
-    assert [classify(parse_cards(s)) for s in ("r1 r2 r3", "r1 b1 g1", "r1 r2 r4", "r1 b2 g3", "r1 b2 g4")] == [
-        4,
-        3,
-        2,
-        1,
-        0,
-    ]
+    samples = ("r1 r2 r3", "r1 b1 g1", "r1 r2 r4", "r1 b2 g3", "r1 b2 g4")
+    troops = [[c for c in parse_cards(s) if isinstance(c, Troop)] for s in samples]
+    assert [classify(t) for t in troops] == [4, 3, 2, 1, 0]
 
 
 def test_formation_repr_uses_notation() -> None:
