@@ -1,0 +1,16 @@
+"""Tools for puzzle authors: generate puzzles, preview them as HTML, write puzzle files.
+
+- :mod:`~battleline_lab.authoring.writer`: puzzle data as YAML text in the house style
+  (stable key order, flow card lists) that round-trips through the loader;
+- :mod:`~battleline_lab.authoring.generate`: ``battleline-lab generate``, puzzles that
+  teach a theme, found by construction or in seeded bot games, answers from the engine;
+- :mod:`~battleline_lab.authoring.preview`: ``battleline-lab show``, a standalone HTML
+  page of a puzzle (board, question, answer, full explanation).
+
+The pytest plugin that checks puzzle files is :mod:`battleline_lab.pytest_plugin`.
+See ``docs/authoring.md``.
+"""
+
+from .writer import dump_puzzle, position_data, position_key, puzzle_data, puzzle_key
+
+__all__ = ["dump_puzzle", "position_data", "position_key", "puzzle_data", "puzzle_key"]
