@@ -303,6 +303,8 @@ COMMANDS: list[tuple[str, RegisterFn | str]] = [
     ("check", _register_check),
     ("match", "battleline_lab.game.cli:register"),
     ("replay", "battleline_lab.game.cli:register_replay"),
+    ("generate", "battleline_lab.authoring.generate:register"),
+    ("show", "battleline_lab.authoring.preview:register"),
 ]
 
 

@@ -1,0 +1,661 @@
+"""``battleline-lab generate``: puzzles that teach a theme, found by the engine, ready for review.
+
+A *theme* (:data:`THEMES`) is a test on a claim proof (R12, R13): "a Wedge
+shape is blocked by a face-up card", "the opponent can at best tie", "a card
+of your hand is one the opponent needs"...  The generator draws candidate
+positions from a seeded random generator and keeps those whose proof passes
+the test.  Candidates come from one of two *sources*:
+
+- ``construct``: a position built around one flag: your complete formation,
+  one or two opponent cards that threaten something, the cards that block or
+  allow the threat scattered over other flags, the discards and your hand;
+- ``games``: the table right after a player's play in seeded bot games
+  (:mod:`battleline_lab.game`), seen by that player (R13).
+
+Each kept candidate becomes a ``claim`` puzzle (can you claim flag N now?)
+whose answer is the engine's; its level comes from
+:func:`battleline_lab.difficulty.estimate`, its note says it was generated and
+from what (seed, candidate, game and turn).  Positions are legal
+(:meth:`Position.problems`), no two generated puzzles are the same position,
+and puzzles equal to those of an ``--avoid`` folder are skipped.  The same
+theme, seed and count always give the same files.
+
+>>> [p.id for p in generate("at-best-a-tie", count=2, seed=1)]
+['at-best-a-tie-s1-1', 'at-best-a-tie-s1-2']
+>>> all(p.answer is True for p in generate("at-best-a-tie", count=2, seed=1))
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key, troop
+from ..claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim
+from ..difficulty import Features, claim_features, estimate
+from ..formations import FormationKind
+from ..loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle, load_puzzle_text
+from ..messages import message
+from ..position import FLAGS, FlagState, Position, Side
+from ..questions import ClaimQuestion
+from .writer import dump_puzzle, position_data, position_key
+
+__all__ = [
+    "GeneratedPuzzle",
+    "SOURCES",
+    "THEMES",
+    "Theme",
+    "avoid_keys",
+    "generate",
+    "register",
+    "run",
+]
+
+EXIT_OK = 0
+EXIT_SHORT = 1
+EXIT_BAD_INPUT = 2
+
+#: Where candidates come from.
+SOURCES = ("construct", "games")
+
+#: Candidates tried per puzzle asked for, before giving up (construct / games: bot games played).
+MAX_CANDIDATES = 4000
+MAX_GAMES = 12
+
+
+def _m(key: str, /, **params: Any) -> str:
+    return message(f"authoring.{key}", "en", **params)
+
+
+# -- themes -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How the ``construct`` source builds candidates for a theme (all choices seeded).
+
+    ``kinds``: formation kinds for your side (picked at random, repeats weigh
+    more); ``threats``: what the opponent's cards aim at (``run``: cards of a
+    Wedge, ``value``: a Phalanx, ``colour``: a Battalion, ``mirror``: your
+    values in another colour, ``any``); ``blockers``: how many cards the threat
+    needs are put face up elsewhere; ``hand``: cards in your hand (some of them
+    cards the threat needs when ``hand_threat``).
+    """
+
+    kinds: tuple[FormationKind, ...] = (
+        FormationKind.WEDGE,
+        FormationKind.PHALANX,
+        FormationKind.BATTALION,
+        FormationKind.SKIRMISH,
+    )
+    threats: tuple[str, ...] = ("run", "value", "colour", "mirror")
+    their_cards: tuple[int, ...] = (1, 2, 2)
+    blockers: tuple[int, int] = (1, 4)
+    noise: tuple[int, int] = (1, 5)
+    hand: tuple[int, int] = (0, 3)
+    hand_threat: bool = False
+    discards: float = 0.2
+    fog: bool = False
+    mud: bool = False
+    wild_yours: float = 0.0
+    wild_theirs: float = 0.0
+
+
+Accept = Callable[[Position, ClaimAnalysis, Features], bool]
+
+
+@dataclass(frozen=True)
+class Theme:
+    """A theme: which proofs teach it (``accepts``), how to build candidates, which answers to aim for.
+
+    ``answers`` is cycled over the puzzles of a run (``(True, False)``: every
+    other puzzle is a claim that fails), so a set is not all one answer.
+    """
+
+    name: str
+    accepts: Accept
+    recipe: Recipe = field(default_factory=Recipe)
+    answers: tuple[bool, ...] = (True, False)
+    source: str = "construct"
+    tags: tuple[str, ...] = ()
+
+
+def _shape_steps(analysis: ClaimAnalysis, kind: FormationKind, reasons: Iterable[Reason]) -> bool:
+    wanted = set(reasons)
+    return any(s.reason in wanted and s.shape is not None and s.shape.kind is kind for s in analysis.steps)
+
+
+def _plain(features: Features) -> bool:
+    return not (features.fog or features.mud or features.wild_yours or features.wild_theirs)
+
+
+def _blocked_wedge(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
+    # every stronger Wedge needs a face-up card (R13): the proof names blocked Wedge shapes
+    return (
+        analysis.claimable
+        and _plain(features)
+        and _shape_steps(analysis, FormationKind.WEDGE, [Reason.SHAPE_BLOCKED])
+        and features.blockers >= 1
+    )
+
+
+def _counting_values(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
+    # six troops of each value (R1): a Phalanx is ruled out, or still possible, by counting them
+    if not _plain(features):
+        return False
+    if analysis.claimable:
+        return _shape_steps(analysis, FormationKind.PHALANX, [Reason.SHAPE_BLOCKED, Reason.SHAPE_SHORT])
+    formation = analysis.opponent_formation
+    return formation is not None and formation.kind is FormationKind.PHALANX and features.blockers >= 1
+
+
+def _at_best_a_tie(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
+    # the opponent can at best equal you, and would complete last (R11, R12)
+    return analysis.claimable and Reason.AT_BEST_TIE in analysis.reasons and not features.fog
+
+
+def _own_hand_trap(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
+    # a card of your hand is one the opponent's completion needs: it is no evidence (R13)
+    if analysis.claimable:
+        return features.hand_trap
+    hand = set(position.hand(analysis.side))
+    return bool(hand & set(analysis.counterexample))
+
+
+def _fog(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
+    return features.fog  # only sums count (R24)
+
+
+def _mud(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
+    return features.mud  # four cards a side (R25)
+
+
+def _wildcard(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
+    return features.wild_yours or features.wild_theirs  # R20-R22
+
+
+def _counterexample(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
+    # a claim that fails: unseen troops complete the opponent's side into a stronger formation (R12)
+    return not analysis.claimable and features.counterexample and features.shapes + features.blockers >= 1
+
+
+def _bot_game(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
+    # any claim moment that needs more than a glance: a blocked shape, a count, a tie, a counterexample
+    return features.shapes + features.blockers >= 2 or features.tie
+
+
+THEMES: dict[str, Theme] = {
+    t.name: t
+    for t in (
+        Theme(
+            "blocked-wedge",
+            _blocked_wedge,
+            Recipe(threats=("run", "run", "mirror"), blockers=(1, 4)),
+            answers=(True,),
+            tags=("wedge",),
+        ),
+        Theme(
+            "counting-values",
+            _counting_values,
+            Recipe(threats=("value",), kinds=(FormationKind.PHALANX,), blockers=(1, 4)),
+            tags=("phalanx",),
+        ),
+        Theme(
+            "at-best-a-tie",
+            _at_best_a_tie,
+            Recipe(threats=("mirror", "mirror", "value"), their_cards=(1, 2), blockers=(1, 3)),
+            answers=(True,),
+            tags=("tie",),
+        ),
+        Theme(
+            "own-hand-trap",
+            _own_hand_trap,
+            Recipe(hand=(2, 4), hand_threat=True, blockers=(0, 3)),
+            tags=("hand-trap",),
+        ),
+        Theme("fog", _fog, Recipe(fog=True, kinds=(FormationKind.WEDGE, FormationKind.HOST, FormationKind.PHALANX))),
+        Theme("mud", _mud, Recipe(mud=True, their_cards=(1, 2, 3))),
+        Theme("wildcard", _wildcard, Recipe(wild_yours=0.5, wild_theirs=0.6), tags=("wildcards",)),
+        Theme("counterexample", _counterexample, Recipe(blockers=(0, 2)), answers=(False,)),
+        Theme("bot-game", _bot_game, source="games", tags=("mixed",)),
+    )
+}
+
+
+# -- building candidates --------------------------------------------------------------------------
+
+_WILD = (Tactic.ALEXANDER, Tactic.DARIUS, Tactic.COMPANION, Tactic.SHIELD)
+_COLOURS = tuple(Colour)
+
+
+class _Table:
+    """A position under construction: which cards are placed where, none twice."""
+
+    def __init__(self, rng: random.Random, focus: int, size: int) -> None:
+        self.rng = rng
+        self.focus = focus
+        self.size = size
+        self.used: set[Card] = set()
+        self.sides: dict[tuple[int, Side], list[Card]] = {(n, s): [] for n in FLAGS for s in Side}
+        self.discards: dict[Side, list[Card]] = {s: [] for s in Side}
+        self.hand: list[Card] = []
+
+    def free(self, card: Card) -> bool:
+        return card not in self.used
+
+    def put(self, cards: Sequence[Card], where: list[Card]) -> bool:
+        if any(c in self.used for c in cards) or len(set(cards)) != len(cards):
+            return False
+        self.used.update(cards)
+        where.extend(cards)
+        return True
+
+    def free_troops(self) -> list[Troop]:
+        return [t for t in ALL_TROOPS if t not in self.used]
+
+    def place_elsewhere(self, card: Card, discards: float) -> None:
+        """Face up away from the focus flag: another flag (a side with room), or a discard area."""
+        if card in self.used:
+            return
+        rng = self.rng
+        if rng.random() < discards:
+            owner = rng.choice((Side.YOU, Side.OPPONENT))
+            self.put([card], self.discards[owner])
+            return
+        options = [(n, s) for n in FLAGS for s in Side if n != self.focus and len(self.sides[(n, s)]) < 2]
+        if options:
+            self.put([card], self.sides[rng.choice(options)])
+
+    def position(self) -> Position:
+        flags = tuple(FlagState(tuple(self.sides[(n, Side.YOU)]), tuple(self.sides[(n, Side.OPPONENT)])) for n in FLAGS)
+        return Position(
+            flags=flags,
+            discards_you=tuple(self.discards[Side.YOU]),
+            discards_opponent=tuple(self.discards[Side.OPPONENT]),
+            hand_you=tuple(sorted(self.hand, key=card_sort_key)),
+        )
+
+
+def _formation(rng: random.Random, kind: FormationKind, size: int) -> list[Troop]:
+    colour = rng.choice(_COLOURS)
+    if kind is FormationKind.WEDGE:
+        start = rng.randint(1, 11 - size)
+        return [troop(colour, v) for v in range(start, start + size)]
+    if kind is FormationKind.PHALANX:
+        value = rng.randint(1, 10)
+        return [troop(c, value) for c in rng.sample(_COLOURS, size)]
+    if kind is FormationKind.BATTALION:
+        return [troop(colour, v) for v in rng.sample(range(1, 11), size)]
+    if kind is FormationKind.SKIRMISH:
+        start = rng.randint(1, 11 - size)
+        return [troop(rng.choice(_COLOURS), v) for v in range(start, start + size)]
+    return [troop(rng.choice(_COLOURS), rng.randint(1, 10)) for _ in range(size)]
+
+
+def _threat(
+    rng: random.Random, kind: str, mine: Sequence[Troop], size: int, count: int
+) -> tuple[list[Troop], list[Troop]]:
+    """The opponent's cards and the troops their threat would need (to block, or to leave open)."""
+    colour = rng.choice(_COLOURS)
+    if kind == "mirror" and mine:
+        colour = rng.choice([c for c in _COLOURS if c not in {t.colour for t in mine}] or list(_COLOURS))
+        values = sorted({t.value for t in mine})
+        cards = [troop(colour, v) for v in rng.sample(values, min(count, len(values)))]
+        low, high = min(values), max(values)
+        needed = [troop(colour, v) for v in range(max(1, low - 2), min(10, high + 2) + 1)]
+        needed += [troop(c, v) for v in values for c in _COLOURS if c is not colour]
+        return cards, needed
+    if kind == "run":
+        start = rng.randint(1, 11 - size)
+        run = list(range(start, start + size))
+        cards = [troop(colour, v) for v in rng.sample(run, min(count, size))]
+        needed = [troop(colour, v) for v in range(max(1, start - size), min(10, start + 2 * size) + 1)]
+        return cards, needed
+    if kind == "value":
+        value = rng.randint(1, 10)
+        cards = [troop(c, value) for c in rng.sample(_COLOURS, count)]
+        return cards, [troop(c, value) for c in _COLOURS]
+    if kind == "colour":
+        cards = [troop(colour, v) for v in rng.sample(range(1, 11), count)]
+        return cards, [troop(colour, v) for v in range(6, 11)]
+    cards = [troop(rng.choice(_COLOURS), rng.randint(1, 10)) for _ in range(count)]
+    return cards, []
+
+
+def _construct(rng: random.Random, recipe: Recipe) -> tuple[Position, int] | None:
+    """One candidate position and its focus flag, or None when the draw did not fit together."""
+    focus = rng.randint(1, 9)
+    size = 4 if recipe.mud else 3
+    table = _Table(rng, focus, size)
+    you, theirs = table.sides[(focus, Side.YOU)], table.sides[(focus, Side.OPPONENT)]
+    tactics = {Side.YOU: 0, Side.OPPONENT: 0}
+
+    mine: list[Card] = list(_formation(rng, rng.choice(recipe.kinds), size))
+    if rng.random() < recipe.wild_yours:
+        mine[rng.randrange(size)] = rng.choice(_WILD)
+        tactics[Side.YOU] += 1
+    if not table.put(mine, you):
+        return None
+    count = min(rng.choice(recipe.their_cards), size - 1)
+    mine_troops = [c for c in mine if isinstance(c, Troop)]
+    cards, needed = _threat(rng, rng.choice(recipe.threats), mine_troops, size, count)
+    their: list[Card] = list(cards)
+    if rng.random() < recipe.wild_theirs:
+        options = [
+            w
+            for w in _WILD
+            if table.free(w) and not (w.is_leader and any(isinstance(c, Tactic) and c.is_leader for c in mine))
+        ]
+        if options and their:
+            their[rng.randrange(len(their))] = rng.choice(options)
+            tactics[Side.OPPONENT] += 1
+    if not table.put(their, theirs):
+        return None
+    for env, wanted in ((Tactic.FOG, recipe.fog), (Tactic.MUD, recipe.mud)):
+        if wanted:
+            player = rng.choice((Side.YOU, Side.OPPONENT))
+            table.put([env], table.sides[(focus, player)])
+            tactics[player] += 1
+
+    needed = [t for t in needed if table.free(t)]
+    needed.sort(key=card_sort_key)
+    rng.shuffle(needed)
+    low, high = recipe.blockers
+    hand_cards: list[Troop] = []
+    if recipe.hand_threat and needed:
+        hand_cards.append(needed.pop())
+    for card in needed[: rng.randint(low, high)]:
+        table.place_elsewhere(card, recipe.discards)
+    pool = table.free_troops()
+    for _ in range(rng.randint(*recipe.noise)):
+        table.place_elsewhere(pool[rng.randrange(len(pool))], 0.0)
+    pool = table.free_troops()
+    hand_size = rng.randint(*recipe.hand)
+    while len(hand_cards) < hand_size and pool:
+        card = pool.pop(rng.randrange(len(pool)))
+        if card not in hand_cards:
+            hand_cards.append(card)
+    table.put(hand_cards, table.hand)
+
+    # a troop in a discard area was deserted (R29, R31): the other side played the Deserter
+    for owner in Side:
+        if any(isinstance(c, Troop) for c in table.discards[owner]):
+            if not table.put([Tactic.DESERTER], table.discards[owner.other]):
+                return None
+            tactics[owner.other] += 1
+            break
+    else:
+        if sum(len(v) for v in table.discards.values()):
+            return None
+    if abs(tactics[Side.YOU] - tactics[Side.OPPONENT]) > 1:  # R18
+        return None
+    return table.position(), focus
+
+
+def _constructed(rng: random.Random, recipe: Recipe, limit: int) -> Iterator[_Candidate]:
+    for k in range(1, limit + 1):
+        made = _construct(rng, recipe)
+        if made is not None:
+            position, focus = made
+            yield _Candidate(position, focus, _m("note.construct", candidate=k))
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A position, the flag to ask about, where it came from; ``game``: at most one puzzle per bot game."""
+
+    position: Position
+    flag: int
+    origin: str
+    game: int | None = None
+
+
+_PAIRINGS = (("heuristic", "random"), ("heuristic", "heuristic"), ("random", "heuristic"))
+
+
+def _game_moments(rng: random.Random, games: int) -> Iterator[_Candidate]:
+    """The table right after each play of seeded bot games, seen by the player who played (R13)."""
+    from ..game import Phase, Player, apply, legal_moves, make_bot, new_game
+    from ..game.match import MAX_ACTIONS
+    from ..game.view import PlayerView, to_position
+
+    for g in range(games):
+        game_seed = rng.randrange(1_000_000)
+        names = _PAIRINGS[g % len(_PAIRINGS)]
+        bots = {Player.NORTH: make_bot(names[0], game_seed), Player.SOUTH: make_bot(names[1], game_seed + 1)}
+        state = new_game(game_seed)
+        views = {p: PlayerView(state, p) for p in Player}
+        for _ in range(MAX_ACTIONS):
+            if state.over:
+                break
+            player = state.to_act
+            before = state.phase
+            apply(state, bots[player].choose(views[player], legal_moves(state)))
+            if before is Phase.PLAY and state.phase in (Phase.CLAIM, Phase.DRAW) and state.turn is player:
+                position = to_position(state, player)
+                origin = _m(
+                    "note.game",
+                    seed=game_seed,
+                    north=names[0],
+                    south=names[1],
+                    turn=state.turn_number,
+                    player=player.value,
+                )
+                for n in FLAGS:
+                    flag = position.flag(n)
+                    if flag.claimed_by is None and flag.is_complete(Side.YOU) and not flag.is_complete(Side.OPPONENT):
+                        yield _Candidate(position, n, origin, g)
+
+
+# -- generating ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GeneratedPuzzle:
+    """A generated puzzle: its id, file data (:func:`~battleline_lab.authoring.writer.puzzle_data` form) and text."""
+
+    id: str
+    data: dict[str, Any]
+    text: str
+    level: int
+    answer: bool
+
+    @property
+    def filename(self) -> str:
+        return f"{self.id}.yaml"
+
+
+def _tags(theme: Theme, analysis: ClaimAnalysis, features: Features) -> list[str]:
+    tags = ["claim", theme.name, *theme.tags]
+    for flag, tag in (
+        (features.fog, "fog"),
+        (features.mud, "mud"),
+        (features.wild_yours or features.wild_theirs, "wildcards"),
+        (features.hand_trap, "hand-trap"),
+        (features.discards, "discards"),
+        (features.tie, "tie"),
+        (not analysis.claimable, "counterexample"),
+    ):
+        if flag and tag not in tags:
+            tags.append(tag)
+    tags.append("generated")
+    return tags
+
+
+def _puzzle(theme: Theme, seed: int, number: int, candidate: _Candidate, analysis: ClaimAnalysis) -> GeneratedPuzzle:
+    position, flag = candidate.position, candidate.flag
+    question = ClaimQuestion(flag)
+    features = claim_features(position, analysis)
+    level = estimate(position, question).level
+    puzzle_id = f"{theme.name}-s{seed}-{number}"
+    data: dict[str, Any] = {
+        "id": puzzle_id,
+        "title": _m(f"title.{'game' if theme.source == 'games' else 'claim'}", flag=flag),
+        "level": level,
+        "tags": _tags(theme, analysis, features),
+    }
+    data.update(position_data(position))
+    data["question"] = question.to_data()
+    data["answer"] = analysis.claimable
+    data["note"] = _m("note.text", theme=theme.name, seed=seed, origin=candidate.origin)
+    text = dump_puzzle(data)
+    return GeneratedPuzzle(puzzle_id, data, text, level, analysis.claimable)
+
+
+def _verify(generated: GeneratedPuzzle, position: Position) -> None:
+    """The written text loads, holds the same position, and its answer is the engine's."""
+    puzzle = load_puzzle_text(generated.text, generated.filename)
+    if puzzle.position != position or not puzzle.is_correct(generated.answer):
+        raise AssertionError(f"generated puzzle {generated.id} does not round-trip")  # a bug, not bad input
+
+
+def generate(
+    theme: str,
+    count: int,
+    seed: int,
+    *,
+    avoid: Iterable[Hashable] = (),
+    source: str | None = None,
+) -> list[GeneratedPuzzle]:
+    """Up to ``count`` puzzles for ``theme`` (fewer if the search gives up), deterministic for ``seed``.
+
+    ``avoid`` holds :func:`~battleline_lab.authoring.writer.position_key` values of
+    positions not to repeat (the generated puzzles never repeat a position
+    either); ``source`` overrides the theme's (``construct`` or ``games``).
+    """
+    spec = THEMES[theme]
+    source = source or spec.source
+    if source not in SOURCES:
+        raise ValueError(f"unknown source {source!r}")
+    rng = random.Random(f"{theme}:{seed}")
+    seen = set(avoid)
+    games_used: set[int] = set()
+    out: list[GeneratedPuzzle] = []
+    candidates = (
+        _constructed(rng, spec.recipe, MAX_CANDIDATES * count)
+        if source == "construct"
+        else _game_moments(rng, MAX_GAMES * count)
+    )
+    for candidate in candidates:
+        if len(out) >= count:
+            break
+        position = candidate.position
+        if candidate.game in games_used or position_key(position) in seen:
+            continue
+        if position.problems() or position.winner() is not None:
+            continue
+        want = spec.answers[len(out) % len(spec.answers)]
+        try:
+            analysis = analyse_claim(position, candidate.flag, position.turn)
+        except UndecidedTieError:
+            continue
+        if analysis.claimable is not want:
+            continue
+        if not spec.accepts(position, analysis, claim_features(position, analysis)):
+            continue
+        generated = _puzzle(spec, seed, len(out) + 1, candidate, analysis)
+        _verify(generated, position)
+        seen.add(position_key(position))
+        if candidate.game is not None:
+            games_used.add(candidate.game)
+        out.append(generated)
+    return out
+
+
+def avoid_keys(folder: str) -> set[Hashable]:
+    """The position keys of every puzzle under ``folder`` that loads (files that do not load are skipped)."""
+    keys: set[Hashable] = set()
+    for path in iter_puzzle_files([folder]):
+        try:
+            keys.add(position_key(load_puzzle(path).position))
+        except PuzzleFileError:
+            continue
+    return keys
+
+
+# -- the command --------------------------------------------------------------------------------
+
+
+def _theme(text: str) -> str:
+    if text not in THEMES:
+        raise argparse.ArgumentTypeError(_m("generate.unknown_theme", theme=text, themes=", ".join(THEMES)))
+    return text
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 200:
+        raise argparse.ArgumentTypeError(_m("generate.bad_count", value=text))
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(_m("generate.bad_seed", value=text))
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """Add the ``generate`` subcommand."""
+    parser = subparsers.add_parser(
+        "generate",
+        help=_m("generate.help"),
+        description=_m("generate.description", themes=", ".join(THEMES)),
+        prog="battleline-lab generate",
+    )
+    parser.add_argument("--theme", required=True, type=_theme, metavar="THEME", help=_m("generate.theme"))
+    parser.add_argument("--count", type=_count, default=5, metavar="N", help=_m("generate.count"))
+    parser.add_argument("--seed", type=_seed, default=0, metavar="S", help=_m("generate.seed"))
+    parser.add_argument("--out", required=True, metavar="DIR", help=_m("generate.out"))
+    parser.add_argument("--avoid", metavar="DIR", help=_m("generate.avoid"))
+    parser.add_argument("--source", choices=SOURCES, help=_m("generate.source"))
+    parser.add_argument("--force", action="store_true", help=_m("generate.force"))
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``generate``: find the puzzles, refuse to overwrite (unless ``--force``), write them."""
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        print(Diagnostic(args.out, 1, 1, _m("generate.not_a_folder")), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    avoid: set[Hashable] = set()
+    if args.avoid is not None:
+        if not Path(args.avoid).is_dir():
+            print(Diagnostic(args.avoid, 1, 1, _m("generate.avoid_missing")), file=sys.stderr)
+            return EXIT_BAD_INPUT
+        avoid = avoid_keys(args.avoid)
+    puzzles = generate(args.theme, args.count, args.seed, avoid=avoid, source=args.source)
+    targets = [(out / p.filename, p) for p in puzzles]
+    existing = [path for path, _ in targets if path.exists()]
+    if existing and not args.force:
+        for path in existing:
+            print(Diagnostic(str(path), 1, 1, _m("generate.exists")), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for path, puzzle in targets:
+            path.write_text(puzzle.text, encoding="utf-8")
+            answer = "true" if puzzle.answer else "false"
+            print(_m("generate.wrote", file=str(path), level=puzzle.level, answer=answer))
+    except OSError as err:
+        print(Diagnostic(args.out, 1, 1, _m("generate.cannot_write", reason=err.strerror or str(err))), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if len(puzzles) < args.count:
+        print(_m("generate.short", found=len(puzzles), count=args.count, theme=args.theme), file=sys.stderr)
+        return EXIT_SHORT
+    return EXIT_OK

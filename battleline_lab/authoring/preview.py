@@ -1,0 +1,265 @@
+"""``battleline-lab show``: a puzzle as one standalone HTML page, for review without Jupyter.
+
+The page holds the title, id, level and tags, the question, the board (SVG from
+:mod:`battleline_lab.svg`), the author's answer next to the engine's, the full
+explanation (every proof step, R12-R13; the comparison or the formation) and
+the author's note.  It needs nothing else: the CSS is inline, there is no
+script at all, and a Content-Security-Policy forbids loading anything.  Every
+text an author wrote is escaped, so a title ``<img src=x onerror=alert(1)>``
+shows as text.
+
+>>> from battleline_lab.loader import load_puzzle_text
+>>> page = preview_html(load_puzzle_text(
+...     "title: <b>bold?</b>\\nflags: {5: {you: [r3, r4, r5], opponent: [b8]}}\\n"
+...     "question: {kind: claim, flag: 5}\\nanswer: true\\n"))
+>>> page.startswith("<!DOCTYPE html>"), "<b>bold" in page, "&lt;b&gt;bold?&lt;/b&gt;" in page
+(True, False, True)
+>>> "<script" in page, 'class="bl-board"' in page, 'class="bl-steps"' in page
+(False, True, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..claims import ClaimAnalysis, UndecidedTieError
+from ..formations import Formation, FormationKind
+from ..loader import Diagnostic, PuzzleFileError, load_puzzle
+from ..messages import DEFAULT_LANGUAGE, kind_name, message
+from ..position import Side
+from ..puzzle import Puzzle
+from ..questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, Comparison, FormationQuestion
+from ..svg import analysis_html, board_svg, cards_svg, escape, formation_caption
+
+__all__ = ["preview_html", "register", "run"]
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+_CSS = """
+:root { color-scheme: light; }
+body { font-family: DejaVu Sans, Verdana, sans-serif; color: #222; background: #fafaf7; margin: 0; }
+main { max-width: 660px; margin: 0 auto; padding: 20px 24px 32px; }
+h1 { font-size: 1.5em; margin: 0 0 6px; overflow-wrap: anywhere; }
+h2 { font-size: 1.05em; margin: 22px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 3px; }
+.bl-meta { color: #555; margin: 0 0 8px; font-size: 0.9em; overflow-wrap: anywhere; }
+.bl-tags { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 6px; }
+.bl-tags li { background: #e8eef6; border: 1px solid #c9d6e8; border-radius: 10px; padding: 1px 9px;
+  font-size: 0.85em; overflow-wrap: anywhere; }
+.bl-level { display: inline-block; background: #222; color: #fff; border-radius: 4px; padding: 0 7px; }
+.bl-question { font-size: 1.15em; font-weight: bold; }
+.bl-board-wrap { overflow-x: auto; }
+.bl-board-wrap svg { max-width: 100%; height: auto; }
+.bl-answer { margin: 4px 0; }
+.bl-ok { color: #1b6e2d; font-weight: bold; }
+.bl-wrong { color: #b00020; font-weight: bold; }
+.bl-analysis { border: 1px solid #ddd; background: #fff; border-radius: 6px; padding: 4px 14px; margin: 10px 0; }
+.bl-analysis-sides { display: flex; flex-wrap: wrap; gap: 8px; }
+.bl-steps li { margin: 3px 0; line-height: 1.35; }
+.bl-lines li { margin: 3px 0; }
+.bl-note { white-space: pre-line; background: #fff8e1; border-left: 4px solid #e6b800; padding: 8px 12px;
+  overflow-wrap: anywhere; }
+footer { color: #777; font-size: 0.8em; margin-top: 28px; overflow-wrap: anywhere; }
+"""
+
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+def _m(key: str, lang: str, /, **params: Any) -> str:
+    return message(f"authoring.preview.{key}", lang, **params)
+
+
+def _who(side: Side, lang: str) -> str:
+    return message(f"side.{side.value}", lang)
+
+
+def _answer_text(puzzle: Puzzle, value: object, lang: str) -> str:
+    """An answer as a learner reads it: yes/no, a list of flags, a formation kind, a or b."""
+    question = puzzle.question
+    if isinstance(question, ClaimQuestion) and isinstance(value, bool):
+        return _m("yes" if value else "no", lang)
+    if isinstance(question, ClaimableQuestion) and isinstance(value, list):
+        return ", ".join(str(v) for v in sorted(value)) if value else _m("no_flags", lang)
+    if isinstance(question, FormationQuestion) and isinstance(value, str):
+        kinds = {k.key: k for k in FormationKind}
+        if value in kinds:
+            return kind_name(kinds[value], lang)
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _question_html(puzzle: Puzzle, lang: str) -> list[str]:
+    question = puzzle.question
+    who = _who(puzzle.position.turn, lang)
+    if question is None:
+        return [f'<p class="bl-question">{escape(_m("question.none", lang))}</p>']
+    if isinstance(question, ClaimQuestion):
+        text = _m("question.claim", lang, who=who, flag=question.flag)
+    elif isinstance(question, ClaimableQuestion):
+        text = _m("question.claimable", lang, who=who)
+    elif isinstance(question, CompareQuestion):
+        text = _m("question.compare", lang)
+    elif isinstance(question, FormationQuestion):
+        text = _m("question.formation", lang)
+    else:  # a kind registered later: its name and data
+        text = f"{question.kind}: {json.dumps(question.to_data())}"
+    out = [f'<p class="bl-question">{escape(text)}</p>']
+    if isinstance(question, CompareQuestion):
+        for name, cards in (("a", question.a), ("b", question.b)):
+            out.append(cards_svg(cards, caption=name, lang=lang))
+        if question.first_complete is not None:
+            out.append(f"<p>{escape(_m('first_complete', lang, first=question.first_complete))}</p>")
+        for env in question.environment:
+            out.append(f"<p>{escape(_m('environment.' + env.value, lang))}</p>")
+    elif isinstance(question, FormationQuestion):
+        out.append(cards_svg(question.cards, lang=lang))
+        if question.mud:
+            out.append(f"<p>{escape(_m('environment.mud', lang))}</p>")
+    return out
+
+
+def _focus(puzzle: Puzzle) -> list[int]:
+    question = puzzle.question
+    return [question.flag] if isinstance(question, ClaimQuestion) else []
+
+
+def _claimable_analyses(puzzle: Puzzle, analyses: Mapping[int, ClaimAnalysis]) -> list[ClaimAnalysis]:
+    """The proofs worth reading for a ``claimable`` question: flags where the side has cards."""
+    side = puzzle.position.turn
+    return [a for n, a in analyses.items() if puzzle.position.flag(n).formation_cards(side)]
+
+
+def _explanation_html(puzzle: Puzzle, lang: str) -> list[str]:
+    question = puzzle.question
+    if question is None:
+        return []
+    data = question.explain(puzzle.position)
+    if isinstance(data, ClaimAnalysis):
+        return [analysis_html(data, lang)]
+    if isinstance(data, Mapping):
+        shown = _claimable_analyses(puzzle, data)
+        if not shown:
+            return [f"<p>{escape(_m('nothing_to_prove', lang))}</p>"]
+        return [analysis_html(a, lang) for a in shown]
+    if isinstance(data, Comparison) and isinstance(question, CompareQuestion):
+        from ..cli import _comparison_lines  # the same wording as `battleline-lab explain`
+
+        items = "".join(f"<li>{escape(line)}</li>" for line in _comparison_lines(question, data, lang))
+        return [f'<ul class="bl-lines">{items}</ul>']
+    if isinstance(data, Formation):
+        return [f"<p>{escape(formation_caption(data, lang))}</p>"]
+    return []  # pragma: no cover - a new question kind shows its answer only
+
+
+def _answer_html(puzzle: Puzzle, lang: str) -> list[str]:
+    question = puzzle.question
+    if question is None:
+        return []
+    has_answer = "answer" in puzzle.marks or puzzle.answer is not None
+    try:
+        expected = question.solve(puzzle.position)
+    except (UndecidedTieError, ValueError) as err:
+        return [f'<p class="bl-answer bl-wrong">{escape(_m("unsolvable", lang, reason=str(err)))}</p>']
+    engine = _answer_text(puzzle, expected, lang)
+    out = []
+    if not has_answer:
+        out.append(f'<p class="bl-answer bl-wrong">{escape(_m("no_answer", lang))}</p>')
+    else:
+        given = _answer_text(puzzle, puzzle.answer, lang)
+        out.append(f'<p class="bl-answer">{escape(_m("author", lang, answer=given))}</p>')
+    right = has_answer and question.is_correct(puzzle.position, puzzle.answer)
+    css, key = ("bl-ok", "engine_agrees") if right else ("bl-wrong", "engine_differs")
+    out.append(f'<p class="bl-answer {css}">{escape(_m(key, lang, answer=engine))}</p>')
+    return out
+
+
+def preview_html(puzzle: Puzzle, lang: str = DEFAULT_LANGUAGE, *, source: str | None = None) -> str:
+    """The puzzle as a complete HTML document (UTF-8, inline CSS, no script, nothing external)."""
+    title = puzzle.title_text(lang)
+    meta = [_m("id", lang, id=puzzle.id)]
+    level = f'<span class="bl-level">{escape(_m("level", lang, level=puzzle.level))}</span> ' if puzzle.level else ""
+    source = source if source is not None else puzzle.source
+    if source:
+        meta.append(_m("source", lang, file=source))
+    parts = [
+        "<!DOCTYPE html>",
+        f'<html lang="{escape(lang)}">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{escape(_m('page_title', lang, title=title))}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+        "<header>",
+        f'<h1 class="bl-title">{escape(title)}</h1>',
+        f'<p class="bl-meta">{level}{escape(" · ".join(meta))}</p>',
+    ]
+    if puzzle.tags:
+        parts.append('<ul class="bl-tags">' + "".join(f"<li>{escape(t)}</li>" for t in puzzle.tags) + "</ul>")
+    parts.append("</header>")
+    parts += [f"<h2>{escape(_m('heading.question', lang))}</h2>", *_question_html(puzzle, lang)]
+    position = puzzle.position
+    if any(not s.is_empty for s in position.flags) or position.discards_you or position.discards_opponent:
+        parts += [
+            f"<h2>{escape(_m('heading.board', lang))}</h2>",
+            f"<p>{escape(_m('turn', lang, who=_who(position.turn, lang)))}</p>",
+            '<div class="bl-board-wrap">',
+            board_svg(position, focus=_focus(puzzle), lang=lang),
+            "</div>",
+        ]
+    if puzzle.question is not None:
+        parts += [f"<h2>{escape(_m('heading.answer', lang))}</h2>", *_answer_html(puzzle, lang)]
+        parts += [f"<h2>{escape(_m('heading.explanation', lang))}</h2>", *_explanation_html(puzzle, lang)]
+    note = puzzle.note_text(lang)
+    if note:
+        parts += [f"<h2>{escape(_m('heading.note', lang))}</h2>", f'<p class="bl-note">{escape(note)}</p>']
+    parts += [f"<footer>{escape(_m('footer', lang))}</footer>", "</main>", "</body>", "</html>"]
+    return "\n".join(parts) + "\n"
+
+
+# -- the command --------------------------------------------------------------------------------
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """Add the ``show`` subcommand."""
+    lang = DEFAULT_LANGUAGE
+    parser = subparsers.add_parser(
+        "show",
+        help=_m("help", lang),
+        description=_m("description", lang),
+        prog="battleline-lab show",
+    )
+    parser.add_argument("file", metavar="FILE", help=_m("file", lang))
+    parser.add_argument("-o", "--output", metavar="OUT.html", help=_m("output", lang))
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``show``: load the puzzle (errors as ``FILE:LINE:COL: error:``, exit 2), write the page."""
+    lang = getattr(args, "lang", DEFAULT_LANGUAGE)
+    try:
+        puzzle = load_puzzle(args.file)
+    except PuzzleFileError as err:
+        for diagnostic in err.diagnostics:
+            print(diagnostic, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    page = preview_html(puzzle, lang, source=args.file)
+    if args.output == "-":
+        sys.stdout.write(page)
+        return EXIT_OK
+    out = Path(args.output) if args.output else Path.cwd() / f"{Path(args.file).stem}.html"
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as err:
+        print(Diagnostic(str(out), 1, 1, _m("cannot_write", lang, reason=err.strerror or str(err))), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(_m("wrote", lang, file=str(out)))
+    return EXIT_OK
