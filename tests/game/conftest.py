@@ -112,36 +112,3 @@ def arrange(
 def arranged() -> Arrange:
     """The :func:`arrange` helper."""
     return arrange
-
-
-def cards(text: str) -> list[Card]:
-    return list(parse_cards(text))
-
-
-def where(state: GameState) -> dict[Card, str]:
-    """Every card's place; asserts no card is in two places (R1, R2)."""
-    places: dict[Card, str] = {}
-
-    def put(card: Card, place: str) -> None:
-        assert card not in places, f"{card} is in {places[card]} and {place}"
-        places[card] = place
-
-    for deck in Deck:
-        for card in state.decks[deck]:
-            put(card, f"deck {deck.value}")
-    for player in Player:
-        for card in state.hands[player]:
-            put(card, f"hand {player.value}")
-        for card in state.discards[player]:
-            put(card, f"discards {player.value}")
-        for i in range(9):
-            for card in state.cards[i][player] + list(state.env[i][player]):
-                put(card, f"flag {i + 1} {player.value}")
-    for card in getattr(state, "limbo", []):
-        put(card, "limbo")
-    return places
-
-
-@pytest.fixture
-def locate() -> Callable[[GameState], dict[Card, str]]:
-    return where

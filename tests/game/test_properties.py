@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.cards import ALL_CARDS, Tactic, Troop
+from battleline_lab.cards import ALL_CARDS, Card, Tactic, Troop
 from battleline_lab.claims import analyse_claim
 from battleline_lab.game import (
     Action,
@@ -52,10 +52,32 @@ from battleline_lab.game.record import dump_record, load_record_text
 from battleline_lab.game.view import PlayerView, to_position
 from battleline_lab.position import ClaimTiming, Side
 
-from .conftest import where
-
 SCALE = int(os.environ.get("BATTLELINE_GAMES", "1"))
 TIMINGS = list(ClaimTiming)
+
+
+def where(state: GameState) -> dict[Card, str]:
+    """Every card's place; asserts no card is in two places (R1, R2)."""
+    places: dict[Card, str] = {}
+
+    def put(card: Card, place: str) -> None:
+        assert card not in places, f"{card} is in {places[card]} and {place}"
+        places[card] = place
+
+    for deck in Deck:
+        for card in state.decks[deck]:
+            put(card, f"deck {deck.value}")
+    for player in Player:
+        for card in state.hands[player]:
+            put(card, f"hand {player.value}")
+        for card in state.discards[player]:
+            put(card, f"discards {player.value}")
+        for i in range(9):
+            for card in state.cards[i][player] + list(state.env[i][player]):
+                put(card, f"flag {i + 1} {player.value}")
+    for card in getattr(state, "limbo", []):
+        put(card, "limbo")
+    return places
 
 
 def r16(held: set[int]) -> bool:

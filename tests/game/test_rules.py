@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from battleline_lab.cards import Tactic, parse_card
@@ -39,8 +41,7 @@ from battleline_lab.game import (
 )
 from battleline_lab.position import Side
 
-from .conftest import Arrange
-
+Arrange = Callable[..., GameState]  # the `arranged` fixture (tests/game/conftest.py)
 S, N = Player.SOUTH, Player.NORTH
 
 
@@ -48,6 +49,11 @@ def act(state: GameState, text: str) -> GameState:
     for action in parse_actions(text):
         apply(state, action)
     return state
+
+
+def phase(state: GameState) -> Phase:
+    """The phase, read through a call so that type checkers do not narrow it across actions."""
+    return state.phase
 
 
 def notations(state: GameState) -> list[str]:
@@ -77,7 +83,7 @@ def test_R4_same_seed_same_game() -> None:
 @pytest.mark.parametrize("first", list(Player))
 def test_R4_deal_seven_troops_each_and_the_chosen_player_starts(first: Player) -> None:
     state = new_game(3, Options(first=first))
-    assert state.turn is first and state.phase is Phase.PLAY and state.turn_number == 1
+    assert state.turn is first and phase(state) is Phase.PLAY and state.turn_number == 1
     for player in Player:
         assert len(state.hands[player]) == 7
         assert all(not isinstance(c, Tactic) for c in state.hands[player])
@@ -94,9 +100,9 @@ def test_R4_the_seed_chooses_who_starts() -> None:
 def test_R5_play_then_draw_then_the_other_player(arranged: Arrange) -> None:
     state = arranged(hands={"south": "r1 r2 r3 r4 r5 r6 r7"})
     act(state, "play r1 5")
-    assert state.phase is Phase.DRAW and notations(state) == ["draw troops", "draw tactics"]
+    assert phase(state) is Phase.DRAW and notations(state) == ["draw troops", "draw tactics"]
     act(state, "draw tactics")
-    assert state.turn is N and state.phase is Phase.PLAY and state.turn_number == 2
+    assert state.turn is N and phase(state) is Phase.PLAY and state.turn_number == 2
     assert len(state.hands[S]) == 7 and isinstance(state.hands[S][-1], Tactic)
 
 
@@ -112,7 +118,7 @@ def test_R5_actions_out_of_step_are_refused(arranged: Arrange) -> None:
 def test_R5_when_both_decks_are_empty_nobody_draws(arranged: Arrange) -> None:
     state = arranged(hands={"south": "r1 r2"}, deck_only={"troops": "", "tactics": ""})
     act(state, "play r1 5")
-    assert state.turn is N and state.phase is Phase.PLAY
+    assert state.turn is N and phase(state) is Phase.PLAY
 
 
 # -- R6 slots -----------------------------------------------------------------------
@@ -146,7 +152,7 @@ def test_R7_pass_or_tactics_without_troops_R8_no_draw_at_seven(arranged: Arrange
     assert moves[-1] == "pass" and "play fog 1" in moves and "scout" in moves
     act(state, "pass")
     # R8: the hand already holds 7 cards, so the turn ends without a draw
-    assert state.turn is N and state.phase is Phase.PLAY
+    assert state.turn is N and phase(state) is Phase.PLAY
 
 
 def test_R7_pass_when_no_slot_is_free(arranged: Arrange) -> None:
@@ -203,30 +209,30 @@ def test_R14_claim_timing(arranged: Arrange, timing: str) -> None:
     )
     act(state, "play r10 1")
     if timing == "after_play":
-        assert state.phase is Phase.CLAIM and notations(state) == ["claim 1", "end"]
+        assert phase(state) is Phase.CLAIM and notations(state) == ["claim 1", "end"]
         act(state, "claim 1")
-        assert state.phase is Phase.DRAW
+        assert phase(state) is Phase.DRAW
     elif timing == "end_of_turn":
-        assert state.phase is Phase.DRAW
+        assert phase(state) is Phase.DRAW
         refused(state, "claim 1", ClaimTimingError, "R14")
         act(state, "draw troops")
-        assert state.phase is Phase.CLAIM and state.turn is S
+        assert phase(state) is Phase.CLAIM and state.turn is S
         act(state, "claim 1")
         assert state.turn is N
     else:
-        assert state.phase is Phase.DRAW
+        assert phase(state) is Phase.DRAW
         refused(state, "claim 1", ClaimTimingError, "R14")
         act(state, "draw troops; play b1 5; draw troops")
-        assert state.turn is S and state.phase is Phase.CLAIM
+        assert state.turn is S and phase(state) is Phase.CLAIM
         act(state, "claim 1")
-        assert state.phase is Phase.PLAY and state.turn is S
+        assert phase(state) is Phase.PLAY and state.turn is S
     assert state.claimed[0] is S
 
 
 def test_R14_end_leaves_a_flag_unclaimed(arranged: Arrange) -> None:
     state = arranged(flags={1: {"south": "r8 r9"}}, hands={"south": "r10 g1"})
     act(state, "play r10 1; end")
-    assert state.phase is Phase.DRAW and state.claimed[0] is None
+    assert phase(state) is Phase.DRAW and state.claimed[0] is None
 
 
 def test_R12_unprovable_claim_refused(arranged: Arrange) -> None:
@@ -351,7 +357,7 @@ def test_R26_deserted_mud_with_four_cards_each(arranged: Arrange) -> None:
     state = _mud_board(arranged, "deserter o7")
     act(state, "deserter mud")
     # the actor's discard first, then the opponent's; each owner chooses (R26)
-    assert state.phase is Phase.MUD_DISCARD and state.to_act is S
+    assert phase(state) is Phase.MUD_DISCARD and state.to_act is S
     assert notations(state) == ["discard b1", "discard b2", "discard b3", "discard b4"]
     refused(state, "discard r1", MudDiscardError, "R26")
     act(state, "discard b1")
@@ -359,7 +365,7 @@ def test_R26_deserted_mud_with_four_cards_each(arranged: Arrange) -> None:
     assert PlayerView(state, N).pending_discard_flag == 1
     act(state, "discard r4")
     # back in south's turn: b2-b3-b4 now beats r1-r2-r3, so the claim step follows
-    assert state.phase is Phase.CLAIM and state.turn is S and notations(state) == ["claim 1", "end"]
+    assert phase(state) is Phase.CLAIM and state.turn is S and notations(state) == ["claim 1", "end"]
     assert state.discards[N] == [Tactic.MUD, parse_card("r4")] and state.discards[S] == [
         Tactic.DESERTER,
         parse_card("b1"),
@@ -376,10 +382,10 @@ def test_R26_redeployed_mud_needs_a_discard_only_where_a_side_holds_four(arrange
         discards={"north": "scout"},
     )
     act(state, "redeploy mud 2")
-    assert state.phase is Phase.MUD_DISCARD and state.to_act is S
+    assert phase(state) is Phase.MUD_DISCARD and state.to_act is S
     act(state, "discard r1")
     assert state.mud(1) and not state.mud(0) and state.turn is S
-    assert state.phase is Phase.CLAIM and notations(state) == ["claim 1", "end"]  # r2-r3-r4 beats any b1-b2-x
+    assert phase(state) is Phase.CLAIM and notations(state) == ["claim 1", "end"]  # r2-r3-r4 beats any b1-b2-x
 
 
 # -- R27 Scout ---------------------------------------------------------------------------------
@@ -391,13 +397,13 @@ def test_R27_scout_draws_three_returns_two_and_draws_no_more(arranged: Arrange) 
         deck_top={"troops": "b1 b2", "tactics": "fog"},
     )
     act(state, "scout")
-    assert state.phase is Phase.SCOUT_DRAW and notations(state) == ["draw troops", "draw tactics"]
+    assert phase(state) is Phase.SCOUT_DRAW and notations(state) == ["draw troops", "draw tactics"]
     act(state, "draw troops; draw tactics; draw troops")
-    assert state.phase is Phase.SCOUT_RETURN and len(state.hands[S]) == 9
+    assert phase(state) is Phase.SCOUT_RETURN and len(state.hands[S]) == 9
     refused(state, "draw troops", WrongPhaseError, "R5")
     act(state, "return r6; return fog")
     # no normal draw after a Scout: the turn is over
-    assert state.turn is N and state.phase is Phase.PLAY and len(state.hands[S]) == 7
+    assert state.turn is N and phase(state) is Phase.PLAY and len(state.hands[S]) == 7
     assert state.decks[Deck.TROOPS][-1] == parse_card("r6") and state.decks[Deck.TACTICS][-1] is Tactic.FOG
     assert PlayerView(state, S).known_deck_tops == {"troops": (parse_card("r6"),), "tactics": (Tactic.FOG,)}
     assert PlayerView(state, N).known_deck_tops == {"troops": (), "tactics": ()}
@@ -416,10 +422,10 @@ def test_R27_ruling_scout_near_empty_decks(
     )
     act(state, "scout")
     for _ in range(draws):
-        assert state.phase is Phase.SCOUT_DRAW
+        assert phase(state) is Phase.SCOUT_DRAW
         apply(state, legal_moves(state)[0])
     for _ in range(returns):
-        assert state.phase is Phase.SCOUT_RETURN
+        assert phase(state) is Phase.SCOUT_RETURN
         apply(state, legal_moves(state)[0])
     assert state.turn is N
     assert len(state.hands[S]) == 6 + draws - returns
@@ -540,7 +546,7 @@ def test_copy_is_independent() -> None:
     state = new_game(2)
     twin = state.copy()
     apply(twin, legal_moves(twin)[0])
-    assert state.history == [] and state.phase is Phase.PLAY and len(state.hands[state.turn]) == 7
+    assert state.history == [] and phase(state) is Phase.PLAY and len(state.hands[state.turn]) == 7
     assert twin.history and len(twin.hands[twin.turn]) == 6
     assert state.cards != twin.cards and state.visible_troops != twin.visible_troops
 

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import yaml
 
 from battleline_lab.cards import parse_card
-from battleline_lab.game import Options, Player, PlayerView, RandomBot, new_game, play_game, to_position, to_puzzle_dict
+from battleline_lab.game import (
+    GameState,
+    Options,
+    Player,
+    PlayerView,
+    RandomBot,
+    new_game,
+    play_game,
+    to_position,
+    to_puzzle_dict,
+)
 from battleline_lab.loader import load_puzzle_text
 from battleline_lab.position import Side
 
-from .conftest import Arrange
+Arrange = Callable[..., GameState]  # the `arranged` fixture (tests/game/conftest.py)
 
 
 def test_a_view_shows_own_hand_and_public_counts_only() -> None:
