@@ -54,6 +54,7 @@ from battleline_lab.position import ClaimTiming, Side
 
 SCALE = int(os.environ.get("BATTLELINE_GAMES", "1"))
 TIMINGS = list(ClaimTiming)
+ALL_CARD_SET = set(ALL_CARDS)
 
 
 def where(state: GameState) -> dict[Card, str]:
@@ -86,8 +87,17 @@ def r16(held: set[int]) -> bool:
 
 def check_invariants(state: GameState, position: bool = True) -> None:
     """All cards in one place each, slots, completion times, tactics and Leaders; optionally the core validator."""
-    places = where(state)
-    assert set(places) == set(ALL_CARDS) and state.card_count() == 70
+    everywhere: list[Card] = [*state.decks[Deck.TROOPS], *state.decks[Deck.TACTICS]]
+    played: dict[Player, list[Tactic]] = {}
+    for p in Player:
+        everywhere += state.hands[p]
+        on_table = list(state.discards[p])
+        for i in range(9):
+            on_table += state.cards[i][p]
+            on_table += state.env[i][p]
+        everywhere += on_table
+        played[p] = [c for c in on_table if isinstance(c, Tactic)]
+    assert len(everywhere) == 70 and set(everywhere) == ALL_CARD_SET, "all 70 cards, each in one place (R1, R2)"
     pending = {i for _, i in state.pending_discards}
     for i in range(9):
         for p in Player:
@@ -96,29 +106,16 @@ def check_invariants(state: GameState, position: bool = True) -> None:
             assert count <= limit, f"flag {i + 1} {p.value}: {count} cards"
             assert (state.complete_at[i][p] is not None) == (count >= state.size(i))
     for p in Player:
-        played = sum(
-            1
-            for c, place in places.items()
-            if isinstance(c, Tactic)
-            and place.endswith(p.value)
-            and not place.startswith("hand")
-            and not place.startswith("deck")
-        )
-        assert played == state.tactics_played[p], "every tactics card ever played counts (R18)"
-        leaders = [
-            c
-            for c, place in places.items()
-            if isinstance(c, Tactic)
-            and c.is_leader
-            and place.endswith(p.value)
-            and not place.startswith(("hand", "deck"))
-        ]
-        assert len(leaders) <= 1 and state.leader_played[p] == bool(leaders)
+        # every tactics card a player ever played lies on their side or in their discards (R18, R31)
+        assert len(played[p]) == state.tactics_played[p], "every tactics card ever played counts (R18)"
+        leaders = [c for c in played[p] if c.is_leader]
+        assert len(leaders) <= 1 and state.leader_played[p] == bool(leaders)  # R20
+        assert len(state.hands[p]) <= 7 or state.phase in (Phase.SCOUT_DRAW, Phase.SCOUT_RETURN)  # R8
     assert abs(state.tactics_played[Player.NORTH] - state.tactics_played[Player.SOUTH]) <= 1
-    for p in Player:
-        assert len(state.hands[p]) <= 7 or state.phase in (Phase.SCOUT_DRAW, Phase.SCOUT_RETURN)
-    if position and not pending:
-        assert to_position(state, Player.SOUTH).problems() == []
+    if position:
+        assert where(state).keys() == ALL_CARD_SET
+        if not pending:
+            assert to_position(state, Player.SOUTH).problems() == []
 
 
 def fresh_claimable(state: GameState, player: Player) -> tuple[int, ...]:
@@ -272,3 +269,24 @@ def test_legal_moves_and_apply_agree(seed: int) -> None:
                 assert info.value.rule in str(info.value)
                 assert _snapshot(state) == before, action
         apply(state, bot.choose(PlayerView(state, state.to_act), legal))
+
+
+def test_the_invariant_checks_catch_corruption() -> None:
+    """The checks above can fail: a duplicated card, a lost card, a miscounted tactic, an extra slot."""
+    state = new_game(1)
+    check_invariants(state)
+    broken = state.copy()
+    broken.hands[Player.NORTH].append(broken.hands[Player.SOUTH][0])
+    broken.decks[Deck.TROOPS].pop()
+    with pytest.raises(AssertionError, match="each in one place"):
+        check_invariants(broken)
+    broken = state.copy()
+    broken.tactics_played[Player.NORTH] = 1
+    with pytest.raises(AssertionError, match="R18"):
+        check_invariants(broken)
+    broken = state.copy()
+    for card in broken.hands[Player.SOUTH][:4]:
+        broken.cards[0][Player.SOUTH].append(card)
+    del broken.hands[Player.SOUTH][:4]
+    with pytest.raises(AssertionError, match="flag 1 south: 4 cards"):
+        check_invariants(broken)
