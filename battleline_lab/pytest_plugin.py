@@ -1,0 +1,125 @@
+"""A pytest plugin: every puzzle file is a test item, so a folder of puzzles gets CI the way notebooks get nbval.
+
+Each puzzle file becomes one test item that loads the file (safe YAML, every
+rule of the format, :func:`battleline_lab.loader.load_puzzle`) and checks the
+stated answer against the engine, exactly as ``battleline-lab check`` does.  A
+failure is reported as the ``FILE:LINE:COL: error: message`` lines of the
+checker, not as a Python traceback.
+
+The plugin is registered under the ``pytest11`` entry point, so installing
+``battleline_lab`` makes it available; it collects nothing until asked, so
+that YAML files that are not puzzles (CI configs, game records) are never
+touched.  A YAML file (``*.yaml``, ``*.yml``) is collected as a puzzle when
+
+- pytest runs with ``--battleline-puzzles`` (every YAML file under the paths
+  given to pytest is then a puzzle), or
+- it lies under a folder listed in the ``battleline_puzzles`` ini option
+  (paths relative to the ini file's folder), e.g. in ``pyproject.toml``::
+
+      [tool.pytest.ini_options]
+      battleline_puzzles = ["puzzles"]
+      testpaths = ["tests", "puzzles"]
+
+Files and folders whose name starts with a dot are skipped, as by
+``battleline-lab check``.  Items are named after the puzzle file and carry the
+``battleline_puzzle`` marker (``pytest -m battleline_puzzle`` runs only them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .loader import SUFFIXES, Diagnostic, PuzzleFileError, load_puzzle
+
+__all__ = ["PuzzleCheckError", "PuzzleFile", "PuzzleItem"]
+
+_MARKER = "battleline_puzzle"
+
+
+class PuzzleCheckError(Exception):
+    """A puzzle file that does not load, or whose answer is not the engine's; holds the diagnostics."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        super().__init__("\n".join(str(d) for d in diagnostics))
+        self.diagnostics = list(diagnostics)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("battleline_lab", "Battle Line puzzle files")
+    group.addoption(
+        "--battleline-puzzles",
+        action="store_true",
+        default=False,
+        help="collect every *.yaml/*.yml file under the given paths as a Battle Line puzzle and check it",
+    )
+    parser.addini(
+        "battleline_puzzles",
+        type="paths",
+        default=[],
+        help="folders whose *.yaml/*.yml files are Battle Line puzzles, checked as test items",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"{_MARKER}: a Battle Line puzzle file checked against the engine")
+
+
+def _is_puzzle_path(path: Path, config: pytest.Config) -> bool:
+    if path.suffix not in SUFFIXES or path.name.startswith("."):
+        return False
+    if config.getoption("battleline_puzzles"):
+        return True
+    folders: list[Path] = config.getini("battleline_puzzles")
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(Path(folder).resolve()) for folder in folders)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> PuzzleFile | None:
+    if _is_puzzle_path(file_path, parent.config):
+        file: PuzzleFile = PuzzleFile.from_parent(parent, path=file_path)
+        return file
+    return None
+
+
+class PuzzleFile(pytest.File):
+    """A puzzle file: one item, named after the file."""
+
+    def collect(self) -> list[PuzzleItem]:
+        item: PuzzleItem = PuzzleItem.from_parent(self, name=self.path.name)
+        item.add_marker(_MARKER)
+        return [item]
+
+
+class PuzzleItem(pytest.Item):
+    """Load the puzzle and verify its answer; a failure shows the checker's ``FILE:LINE:COL: error:`` lines."""
+
+    def _display_name(self) -> str:
+        try:
+            return str(self.path.relative_to(self.config.invocation_params.dir))
+        except ValueError:
+            return str(self.path)
+
+    def runtest(self) -> None:
+        from .cli import _check_one  # the very check `battleline-lab check` runs
+
+        name = self._display_name()
+        try:
+            puzzle = load_puzzle(self.path)
+        except PuzzleFileError as err:
+            diagnostics = [Diagnostic(name, d.line, d.col, d.message) for d in err.diagnostics]
+            raise PuzzleCheckError(diagnostics) from None
+        problems = _check_one(puzzle, name)
+        if problems:
+            raise PuzzleCheckError(problems)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, PuzzleCheckError):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo, style))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"puzzle {self.path.name}"

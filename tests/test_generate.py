@@ -1,0 +1,353 @@
+"""``battleline-lab generate`` and the puzzle writer: themed puzzles, engine answers, stable YAML that round-trips.
+
+Each theme is checked against the rule it teaches (rule ids in the test ids):
+the generated proof really contains a blocked Wedge (R13), a counted Phalanx
+(R1, R13), an at-best tie (R11), a hand card the opponent needs (R13), Fog
+(R24), Mud (R25), a wildcard (R20-R22), a counterexample (R12).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from battleline_lab.authoring.generate import THEMES, GeneratedPuzzle, generate
+from battleline_lab.authoring.writer import WIDTH, dump_puzzle, position_key, puzzle_data, yaml_string
+from battleline_lab.cards import Tactic
+from battleline_lab.claims import Reason, analyse_claim
+from battleline_lab.cli import main as cli_main
+from battleline_lab.difficulty import estimate
+from battleline_lab.formations import FormationKind
+from battleline_lab.loader import iter_puzzle_files, load_puzzle, load_puzzle_text
+from battleline_lab.puzzle import Puzzle
+from battleline_lab.questions import ClaimQuestion
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+COUNT = 4
+
+
+@pytest.fixture(scope="module")
+def generated() -> dict[str, list[GeneratedPuzzle]]:
+    return {theme: generate(theme, COUNT, seed=11) for theme in THEMES}
+
+
+def _load(g: GeneratedPuzzle) -> Puzzle:
+    return load_puzzle_text(g.text, g.filename)
+
+
+def _shape_kinds(puzzle: Puzzle, reason: Reason) -> set[FormationKind | None]:
+    analysis = analyse_claim(puzzle.position, _flag(puzzle))
+    return {s.shape.kind for s in analysis.steps if s.reason is reason and s.shape is not None}
+
+
+def _blocked_wedge(p: Puzzle) -> bool:
+    return p.answer is True and FormationKind.WEDGE in _shape_kinds(p, Reason.SHAPE_BLOCKED)
+
+
+def _counting_values(p: Puzzle) -> bool:
+    analysis = analyse_claim(p.position, _flag(p))
+    if analysis.claimable:
+        kinds = _shape_kinds(p, Reason.SHAPE_BLOCKED) | _shape_kinds(p, Reason.SHAPE_SHORT)
+        return FormationKind.PHALANX in kinds
+    return analysis.opponent_formation is not None and analysis.opponent_formation.kind is FormationKind.PHALANX
+
+
+def _at_best_tie(p: Puzzle) -> bool:
+    return p.answer is True and Reason.AT_BEST_TIE in analyse_claim(p.position, _flag(p)).reasons
+
+
+def _hand_trap(p: Puzzle) -> bool:
+    analysis = analyse_claim(p.position, _flag(p))
+    hand = set(p.position.hand_you)
+    needed = {c for s in analysis.steps for c in s.needed} | set(analysis.counterexample)
+    return bool(hand & needed)
+
+
+def _fog(p: Puzzle) -> bool:
+    return p.position.flag(_flag(p)).fog
+
+
+def _mud(p: Puzzle) -> bool:
+    state = p.position.flag(_flag(p))
+    return state.mud and state.size == 4
+
+
+def _wildcard(p: Puzzle) -> bool:
+    state = p.position.flag(_flag(p))
+    return any(isinstance(c, Tactic) and c.is_wild for c in state.you + state.opponent)
+
+
+def _counterexample(p: Puzzle) -> bool:
+    analysis = analyse_claim(p.position, _flag(p))
+    return p.answer is False and bool(analysis.counterexample) and Reason.COUNTEREXAMPLE in analysis.reasons
+
+
+def _bot_game(p: Puzzle) -> bool:
+    note = p.note_text() or ""
+    return "bot game with seed" in note and "turn" in note
+
+
+def _flag(p: Puzzle) -> int:
+    assert isinstance(p.question, ClaimQuestion)
+    return p.question.flag
+
+
+TEACHES = {
+    "blocked-wedge": ("R13", _blocked_wedge),
+    "counting-values": ("R1-R13", _counting_values),
+    "at-best-a-tie": ("R11", _at_best_tie),
+    "own-hand-trap": ("R13", _hand_trap),
+    "fog": ("R24", _fog),
+    "mud": ("R25", _mud),
+    "wildcard": ("R20-R22", _wildcard),
+    "counterexample": ("R12", _counterexample),
+    "bot-game": ("R12", _bot_game),
+}
+
+
+def test_every_theme_has_a_rule_check() -> None:
+    assert set(TEACHES) == set(THEMES)
+
+
+@pytest.mark.parametrize("theme", list(TEACHES), ids=[f"{TEACHES[t][0]}-{t}" for t in TEACHES])
+def test_theme_puzzles_teach_the_theme(theme: str, generated: dict[str, list[GeneratedPuzzle]]) -> None:
+    rule, teaches = TEACHES[theme]
+    puzzles = generated[theme]
+    assert len(puzzles) == COUNT
+    for g in puzzles:
+        puzzle = _load(g)
+        assert puzzle.position.problems() == []
+        assert puzzle.position.winner() is None
+        assert isinstance(puzzle.question, ClaimQuestion)
+        state = puzzle.position.flag(puzzle.question.flag)
+        assert state.is_complete(puzzle.position.turn), "a claim puzzle asks about a complete side (R12)"
+        assert teaches(puzzle), f"{g.id} does not teach {theme} ({rule}):\n{g.text}"
+
+
+@pytest.mark.parametrize("theme", list(THEMES))
+def test_answers_levels_and_metadata(theme: str, generated: dict[str, list[GeneratedPuzzle]]) -> None:
+    for n, g in enumerate(generated[theme], 1):
+        puzzle = _load(g)
+        assert puzzle.id == g.id == f"{theme}-s11-{n}"
+        assert puzzle.answer == puzzle.solve() == g.answer  # the engine's answer, written as the author's
+        assert puzzle.question is not None
+        assert puzzle.level == g.level == estimate(puzzle.position, puzzle.question).level
+        assert puzzle.tags[:2] == ("claim", theme) and "generated" in puzzle.tags
+        note = puzzle.note_text() or ""
+        assert f"--theme {theme} --seed 11" in note and "review" in note
+        assert puzzle.title_text() != puzzle.id
+
+
+@pytest.mark.parametrize("theme", ["own-hand-trap", "fog", "mud", "wildcard", "counting-values", "bot-game"])
+def test_themes_with_both_answers_alternate(theme: str, generated: dict[str, list[GeneratedPuzzle]]) -> None:
+    assert [g.answer for g in generated[theme]] == [True, False] * (COUNT // 2)
+
+
+def test_no_two_generated_puzzles_share_a_position() -> None:
+    puzzles = [g for theme in ("counterexample", "bot-game") for g in generate(theme, 10, seed=3)]
+    keys = [position_key(_load(g).position) for g in puzzles]
+    assert len(keys) == 20 and len(set(keys)) == 20
+
+
+def test_same_seed_same_puzzles_other_seed_others() -> None:
+    a = generate("blocked-wedge", 3, seed=5)
+    assert [g.text for g in a] == [g.text for g in generate("blocked-wedge", 3, seed=5)]
+    assert {g.text for g in a}.isdisjoint(g.text for g in generate("blocked-wedge", 3, seed=6))
+
+
+def test_avoid_skips_positions_already_in_a_set() -> None:
+    first = generate("counterexample", 3, seed=2)
+    again = generate("counterexample", 3, seed=2, avoid={position_key(_load(g).position) for g in first})
+    assert len(again) == 3
+    assert {position_key(_load(g).position) for g in first}.isdisjoint(position_key(_load(g).position) for g in again)
+
+
+def test_any_theme_can_be_searched_in_bot_games() -> None:
+    puzzles = generate("at-best-a-tie", 1, seed=1, source="games")
+    assert len(puzzles) == 1 and "bot game with seed" in (_load(puzzles[0]).note_text() or "")
+    assert _at_best_tie(_load(puzzles[0]))
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = cli_main(args)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_writes_files_that_pass_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "new"
+    status, out, err = _run(
+        ["generate", "--theme", "fog", "--count", "3", "--seed", "4", "--out", str(out_dir)], capsys
+    )
+    assert (status, err) == (0, "")
+    files = sorted(out_dir.iterdir())
+    assert [f.name for f in files] == ["fog-s4-1.yaml", "fog-s4-2.yaml", "fog-s4-3.yaml"]
+    assert out.count("wrote ") == 3
+    assert _run(["check", str(out_dir)], capsys)[0] == 0
+    for f in files:
+        assert load_puzzle(f).id == f.stem
+
+
+def test_cli_never_overwrites_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["generate", "--theme", "mud", "--count", "2", "--seed", "1", "--out", str(tmp_path)]
+    assert _run(args, capsys)[0] == 0
+    target = tmp_path / "mud-s1-1.yaml"
+    target.write_text("my edits\n", encoding="utf-8")
+    status, out, err = _run(args, capsys)
+    assert status == 2 and out == ""
+    assert f"{target}:1:1: error: file exists; not overwritten (use --force" in err
+    assert target.read_text(encoding="utf-8") == "my edits\n"
+    assert _run([*args, "--force"], capsys)[0] == 0
+    assert target.read_text(encoding="utf-8").startswith("id: mud-s1-1\n")
+
+
+def test_cli_avoid_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["generate", "--theme", "wildcard", "--count", "3", "--seed", "8"]
+    assert _run([*base, "--out", str(tmp_path / "a")], capsys)[0] == 0
+    (tmp_path / "a" / "broken.yaml").write_text("flags: [\n", encoding="utf-8")  # ignored by --avoid
+    assert _run([*base, "--out", str(tmp_path / "b"), "--avoid", str(tmp_path / "a")], capsys)[0] == 0
+    keys_a = {position_key(load_puzzle(f).position) for f in (tmp_path / "a").glob("wildcard-*.yaml")}
+    keys_b = {position_key(load_puzzle(f).position) for f in (tmp_path / "b").iterdir()}
+    assert len(keys_a) == len(keys_b) == 3 and keys_a.isdisjoint(keys_b)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--theme", "wedges"], "unknown theme 'wedges'; themes: blocked-wedge, counting-values, at-best-a-tie"),
+        (["--theme", "fog", "--count", "0"], "the count must be a whole number from 1 to 200, not '0'"),
+        (["--theme", "fog", "--seed", "-1"], "the seed must be a whole number >= 0, not '-1'"),
+    ],
+)
+def test_cli_bad_usage_exit_2(
+    args: list[str], expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = _run(["generate", *args, "--out", str(tmp_path)], capsys)
+    assert status == 2 and expected in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_out_is_a_file_or_avoid_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = tmp_path / "f.yaml"
+    file.write_text("x: 1\n", encoding="utf-8")
+    status, _, err = _run(["generate", "--theme", "fog", "--out", str(file)], capsys)
+    assert status == 2 and err.startswith(f"{file}:1:1: error: --out must be a folder")
+    status, _, err = _run(
+        ["generate", "--theme", "fog", "--out", str(tmp_path), "--avoid", str(tmp_path / "no")], capsys
+    )
+    assert status == 2 and "--avoid must be an existing folder" in err
+
+
+def test_cli_is_deterministic_across_processes(tmp_path: Path) -> None:
+    """Same seed, same files, whatever Python's hash seed (sets of cards are never iterated unsorted)."""
+    outputs = []
+    for hash_seed, name in (("1", "a"), ("2", "b")):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        for theme in ("own-hand-trap", "bot-game"):
+            subprocess.run(
+                [sys.executable, "-m", "battleline_lab.cli", "generate", "--theme", theme, "--count", "2",
+                 "--seed", "9", "--out", str(tmp_path / name)],
+                check=True, env=env, capture_output=True,
+            )  # fmt: skip
+        outputs.append({f.name: f.read_text(encoding="utf-8") for f in sorted((tmp_path / name).iterdir())})
+    assert len(outputs[0]) == 4 and outputs[0] == outputs[1]
+
+
+# -- the writer -----------------------------------------------------------------------------------
+
+LIBRARY = sorted(iter_puzzle_files([PUZZLES]))
+
+
+def _same(a: Puzzle, b: Puzzle) -> None:
+    assert (a.id, dict(a.title), a.level, a.tags, a.position, a.question, a.answer) == (
+        b.id,
+        dict(b.title),
+        b.level,
+        b.tags,
+        b.position,
+        b.question,
+        b.answer,
+    )
+    assert (dict(a.note) if a.note else None) == (dict(b.note) if b.note else None)
+
+
+@pytest.mark.parametrize("path", LIBRARY, ids=lambda p: p.relative_to(PUZZLES).as_posix())
+def test_every_library_puzzle_round_trips_through_the_writer(path: Path) -> None:
+    puzzle = load_puzzle(path)
+    text = dump_puzzle(puzzle_data(puzzle))
+    _same(load_puzzle_text(text, str(path)), puzzle)
+    assert dump_puzzle(puzzle_data(load_puzzle_text(text))) == text  # a fixed point: stable output
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["yes", "No", "on", "OFF", "null", "~", "10", "1.5", "0x1f", "1e3", ".inf", "2026-11-30", "a: b", "a #b", "#x",
+     "- x", "[x]", "{x}", "*a", "&a", "!tag", "%x", "@x", "`x", "'x'", '"x"', " lead", "trail ", "a\nb", "tab\there",
+     "back\\slash", "紅色的楔形", "é", "x,y", "?", ":", "-", "<img src=x onerror=alert(1)>", "</script>"],
+)  # fmt: skip
+def test_yaml_string_reads_back_as_the_same_text(text: str) -> None:
+    data = {"id": "p", "title": text, "tags": [text], "note": text}
+    puzzle = load_puzzle_text(dump_puzzle(data))
+    assert puzzle.title_text() == text and puzzle.tags == (text,) and puzzle.note_text() == text
+
+
+def test_yaml_string_plain_only_when_safe() -> None:
+    assert [yaml_string(t) for t in ("r3", "blocked-wedge", "alexander")] == ["r3", "blocked-wedge", "alexander"]
+    assert yaml_string("Can you claim flag 5?", flow=False) == "Can you claim flag 5?"
+    assert yaml_string("Can you claim flag 5?") == '"Can you claim flag 5?"'  # no spaces in flow context
+    assert yaml_string("\x85") == '"\\x85"' and yaml_string("\u2028") == '"\\u2028"'
+
+
+_TEXT = st.text(
+    alphabet=st.characters(blacklist_categories=("Cc", "Cs"), blacklist_characters="\u2028\u2029")
+    | st.sampled_from(" \n\t"),
+    min_size=1,
+    max_size=300,
+).filter(lambda t: t.strip() != "")
+
+
+@given(title=_TEXT, note=_TEXT, tag=_TEXT)
+def test_any_text_round_trips(title: str, note: str, tag: str) -> None:
+    data = {"id": "p", "title": {"en": title, "zh": note}, "tags": [tag], "note": note}
+    puzzle = load_puzzle_text(dump_puzzle(data))
+    assert dict(puzzle.title) == {"en": title, "zh": note}
+    assert puzzle.tags == (tag,) and puzzle.note_text() == note
+
+
+def test_long_notes_are_folded_within_the_width() -> None:
+    note = " ".join(f"word{i}" for i in range(60)) + " (R13)."
+    text = dump_puzzle({"id": "p", "note": note})
+    assert "note: >-\n" in text
+    assert all(len(line) <= WIDTH for line in text.splitlines())
+    assert load_puzzle_text(text).note_text() == note
+
+
+def test_dump_puzzle_refuses_unknown_keys() -> None:
+    with pytest.raises(ValueError, match="unknown puzzle keys"):
+        dump_puzzle({"id": "p", "flgas": {}})
+
+
+def test_writer_key_order_and_flow_lists() -> None:
+    text = dump_puzzle(
+        {
+            "note": "n",
+            "answer": True,
+            "question": {"kind": "claim", "flag": 5},
+            "flags": {5: {"opponent": ["b8"], "you": ["r3", "r4", "r5"]}},
+            "id": "p",
+        }
+    )
+    assert text == (
+        "id: p\nflags:\n  5: {you: [r3, r4, r5], opponent: [b8]}\n"
+        "question: {kind: claim, flag: 5}\nanswer: true\nnote: n\n"
+    )
