@@ -72,9 +72,9 @@ def cases(draw: st.DrawFn) -> Case:
     far: list[Troop] = draw(st.permutations([t for t in ALL_TROOPS if t not in near]))
 
     morale = draw(st.permutations(MORALE))
-    my_wild = draw(st.integers(0, 2))
+    my_wild = draw(st.integers(0, 3))  # up to three morale cards a side (R20: one Leader each in a real game)
     their_count = draw(st.integers(0, size))
-    their_wild = draw(st.integers(0, min(2, their_count)))
+    their_wild = draw(st.integers(0, min(3, len(MORALE) - my_wild, their_count)))
     mine_w, theirs_w = list(morale[:my_wild]), list(morale[my_wild : my_wild + their_wild])
     mine: list[Card] = [*mine_w, *_take(near, far, size - my_wild, draw(st.booleans()))]
     theirs: list[Card] = [*theirs_w, *_take(near, far, their_count - their_wild, draw(st.booleans()))]
