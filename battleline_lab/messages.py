@@ -28,6 +28,8 @@ from .position import Location, Problem, Side
 __all__ = [
     "LANGUAGES",
     "card_label",
+    "card_short",
+    "cards_text",
     "catalogue",
     "kind_name",
     "message",
@@ -37,7 +39,8 @@ __all__ = [
     "shape_name",
 ]
 
-LANGUAGES = ("en",)
+#: Languages with a catalogue folder ``locale/<lang>/`` (every one holds the same keys: tests/test_i18n.py).
+LANGUAGES = ("en", "zh")
 DEFAULT_LANGUAGE = "en"
 
 
@@ -87,15 +90,37 @@ def card_label(card: Card, lang: str = DEFAULT_LANGUAGE) -> str:
     return message(f"tactic.{card.value}", lang)
 
 
+def card_short(card: Card, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A card inside a sentence: the notation in English (``b8``), ``蓝8`` in Chinese.
+
+    >>> from battleline_lab.cards import parse_card
+    >>> card_short(parse_card("b8")), card_short(parse_card("b8"), "zh"), card_short(parse_card("alexander"), "zh")
+    ('b8', '蓝8', '亚历山大')
+    """
+    if isinstance(card, Troop):
+        colour = message(f"colour.{card.colour.letter}", lang)
+        return message("card.short", lang, notation=card.notation, colour=colour, value=card.value)
+    return message("card.short.tactic", lang, notation=card.notation, name=message(f"tactic.{card.value}", lang))
+
+
+def cards_text(cards: Iterable[Card], lang: str = DEFAULT_LANGUAGE) -> str:
+    """Cards inside a sentence, joined the language's way: ``r3, r4 and r5`` / ``红3、红4和红5``."""
+    return _join([card_short(c, lang) for c in cards], lang)
+
+
 def kind_name(kind: FormationKind | None, lang: str = DEFAULT_LANGUAGE) -> str:
     """``Wedge``, ``Battalion Order``, ...; ``sum`` under Fog."""
     return message(f"kind.{'sum' if kind is None else kind.key}", lang)
 
 
-def _kind_a(kind: FormationKind | None, lang: str) -> str:
-    name = kind_name(kind, lang)
-    article = "article.an" if lang == "en" and name[:1].lower() in "aeiou" else "article.a"
+def _article(name: str, lang: str) -> str:
+    """``a Wedge`` / ``an Host`` in English; the catalogue decides (Chinese uses no article: ``楔形阵``)."""
+    article = "article.an" if name[:1].lower() in "aeiou" else "article.a"
     return message(article, lang, kind=name)
+
+
+def _kind_a(kind: FormationKind | None, lang: str) -> str:
+    return _article(kind_name(kind, lang), lang)
 
 
 def shape_name(shape: Shape, size: int, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -115,7 +140,7 @@ def _join(items: list[str], lang: str, last: str = "list.and") -> str:
 
 
 def _cards(cards: Iterable[Card], lang: str) -> str:
-    return _join([c.notation for c in cards], lang)
+    return cards_text(cards, lang)
 
 
 def _possessive(side: Side, lang: str) -> str:
@@ -135,8 +160,8 @@ def _where(where: Iterable[tuple[Card, Location]], lang: str) -> str:
 
 
 def _wild(wild: Iterable[tuple[Card, Troop]], lang: str) -> str:
-    items = [message("wild.as", lang, card=card_label(c, lang), troop=t.notation) for c, t in wild]
-    return message("wild.note", lang, items=", ".join(items)) if items else ""
+    items = [message("wild.as", lang, card=card_label(c, lang), troop=card_short(t, lang)) for c, t in wild]
+    return message("wild.note", lang, items=message("list.sep", lang).join(items)) if items else ""
 
 
 def _sides(side: Side, lang: str) -> dict[str, str]:
@@ -213,8 +238,7 @@ def render_step(step: Step, lang: str = DEFAULT_LANGUAGE, *, my_total: int | Non
     )
     if step.shape is not None:
         params["shape"] = shape_name(step.shape, size, lang)
-        article = "article.an" if lang == "en" and params["shape"][:1].lower() in "aeiou" else "article.a"
-        params["A_shape"] = _cap(message(article, lang, kind=params["shape"]))
+        params["A_shape"] = _cap(_article(params["shape"], lang))
         if step.shape.colour is not None:
             params["colour"] = message(f"colour.{step.shape.colour.letter}", lang)
     if step.reason is Reason.UNSEEN:
@@ -254,20 +278,21 @@ def render_problem(problem: Problem, lang: str = DEFAULT_LANGUAGE) -> str:
     params: dict[str, Any] = {}
     for name, value in problem.params:
         if isinstance(value, (Troop, Tactic)):
-            value = value.notation
+            value = card_short(value, lang)
         elif isinstance(value, Side):
             value = message(f"side.{value.value}", lang)
         elif name == "first" and isinstance(value, tuple):
-            value = _path_text(value)
+            value = _path_text(value, lang)
         params[name] = value
     if problem.code == "too_many_cards":
         params["mud_rule"] = ", R25" if params.get("mud") else ""
     return message(f"problem.{problem.code}", lang, **params)
 
 
-def _path_text(path: tuple[Any, ...]) -> str:
-    if path and path[0] == "flags" and len(path) >= 3:
-        return f"flag {path[1]}, {path[2]}"
-    if path and path[0] in ("discards", "hand") and len(path) >= 2:
-        return f"{path[0]}, {path[1]}"
+def _path_text(path: tuple[Any, ...], lang: str) -> str:
+    """Where a card of a position is, from a problem path: ``flag 5, you`` / ``5号旗你的一侧``."""
+    if path and path[0] == "flags" and len(path) >= 3 and path[2] in ("you", "opponent"):
+        return message("path.flag", lang, flag=path[1], side=message(f"path.side.{path[2]}", lang))
+    if path and path[0] in ("discards", "hand") and len(path) >= 2 and path[1] in ("you", "opponent"):
+        return message(f"path.{path[0]}", lang, side=message(f"path.side.{path[1]}", lang))
     return ".".join(str(p) for p in path)

@@ -136,7 +136,10 @@ def test_renderer_picks_the_key_and_fills_every_placeholder(key: str) -> None:
         text = render_step(STEPS[key], lang, my_total=12)
         assert "{" not in text and "}" not in text
         assert "None" not in text
-        assert text[:1].isupper() and text.endswith(".")
+        if lang == "en":
+            assert text[:1].isupper() and text.endswith(".")
+        else:  # Chinese: no capitals, a full-width full stop
+            assert text.endswith("。")
 
 
 def test_cards_in_one_place_are_said_together() -> None:
