@@ -143,7 +143,8 @@ def _explanation_html(puzzle: Puzzle, lang: str) -> list[str]:
     if isinstance(data, Mapping):
         shown = _claimable_analyses(puzzle, data)
         if not shown:
-            return [f"<p>{escape(_m('nothing_to_prove', lang))}</p>"]
+            who = _who(puzzle.position.turn, lang)
+            return [f"<p>{escape(_m('nothing_to_prove', lang, who=who))}</p>"]
         return [analysis_html(a, lang) for a in shown]
     if isinstance(data, Comparison) and isinstance(question, CompareQuestion):
         from ..cli import _comparison_lines  # the same wording as `battleline-lab explain`
