@@ -529,18 +529,17 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.hand_row.children = self.hand_buttons[: len(hand)]
 
         # cards on the table a guile card (or the Mud discard) acts on
-        targets = sorted((tok[1] for tok in current | first if tok[0] == "target"), key=card_sort_key)
-        if self.selection and any(tok[0] == "target" for tok in self.selection):
-            targets = [tok[1] for tok in self.selection if tok[0] == "target"]
-        targets = list(dict.fromkeys(targets))
+        level = self.selection[:1] if self.selection and self.selection[0][0] == "card" else ()
+        offered_targets = {tok[1] for tok in self.offered(level) if tok[0] == "target"}
+        targets = sorted(offered_targets, key=card_sort_key)
         self._target_cards = targets
         self.target_buttons = self._pool(self.target_buttons, len(targets), self._new_target_button)
-        chosen_target = self.selection[-1][1] if self.selection and self.selection[-1][0] == "target" else None
+        chosen_target = next((tok[1] for tok in self.selection if tok[0] == "target"), None)
         for button, card in zip(self.target_buttons, targets):
             where = self._where(view, card)
             button.description = self._t("game_widget.target", card=card.notation, flag=where or "?")
             button.tooltip = card_label(card, self.lang)
-            button.disabled = ("target", card) not in current and ("target", card) not in first
+            button.disabled = False
             button.button_style = "info" if card == chosen_target else ""
         self.target_row.children = self.target_buttons[: len(targets)]
         self.target_label.value = _esc(self._target_prompt()) if targets else ""
@@ -598,13 +597,17 @@ class GameWidget(W.VBox):  # type: ignore[misc]
 
     def _new_hand_button(self, index: int) -> W.Button:
         button = self._button("", ("bl-hand-card",))
-        button.on_click(lambda _b: self.choose(("card", self._hand_cards[index])))
+        button.on_click(lambda _b: self._pick(self._hand_cards, index, "card"))
         return button
 
     def _new_target_button(self, index: int) -> W.Button:
         button = self._button("", ("bl-target",))
-        button.on_click(lambda _b: self.choose(("target", self._target_cards[index])))
+        button.on_click(lambda _b: self._pick(self._target_cards, index, "target"))
         return button
+
+    def _pick(self, cards: list[Card], index: int, kind: str) -> None:
+        if index < len(cards):  # a pooled button beyond the cards on show does nothing
+            self.choose((kind, cards[index]))
 
     def _style_card_button(self, button: W.Button, card: Card) -> None:
         lang = self.lang

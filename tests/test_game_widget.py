@@ -1,0 +1,424 @@
+"""The game widget, driven by clicks from Python: whole games, buttons == legal moves, claims, coach, log.
+
+The widget must hold no rule logic, so every check compares what its buttons offer or show
+with what the engine says (``legal_moves``, ``apply``, ``explain_claim``, ``describe``).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from battleline_lab.cards import Tactic, Troop, parse_card, parse_cards
+from battleline_lab.game import (
+    Action,
+    Claim,
+    Deck,
+    Deserter,
+    Draw,
+    EndClaims,
+    GameState,
+    MudDiscard,
+    Options,
+    Pass,
+    Phase,
+    PlayCard,
+    Player,
+    PlayerView,
+    PlayScout,
+    RandomBot,
+    Redeploy,
+    ReturnCard,
+    Traitor,
+    describe,
+    explain_claim,
+    legal_moves,
+    new_game,
+)
+from battleline_lab.game_widget import GameWidget, action_path
+from battleline_lab.messages import render_analysis
+from battleline_lab.position import ClaimTiming
+
+
+def shown(button: object) -> bool:
+    return not button.disabled and button.layout.display != "none"  # type: ignore[attr-defined]
+
+
+def phase(w: GameWidget) -> Phase:
+    return w.state.phase  # a call: mypy must not narrow the phase across clicks
+
+
+def to_act(w: GameWidget) -> Player:
+    return w.state.to_act
+
+
+def actions_offered(w: GameWidget) -> set[Action]:
+    """Every action the buttons offer now, found by clicking as a learner would (never a last click).
+
+    Only the *shape* of the clicks is known here (a flag button ends a card's play, Traitor and
+    Redeploy need a target first...); which buttons are enabled is what the widget shows.
+    """
+    history = len(w.state.history)
+    phase = w.state.phase
+    out: set[Action] = set()
+    for button, card in list(zip(w.hand_buttons, w._hand_cards)):
+        if not shown(button):
+            continue
+        if phase is Phase.SCOUT_RETURN:
+            out.add(ReturnCard(card))
+            continue
+        button.click()
+        assert len(w.state.history) == history, "choosing a card must not play it"
+        if card is Tactic.SCOUT:
+            if shown(w.scout_button):
+                out.add(PlayScout())
+        elif card in (Tactic.REDEPLOY, Tactic.DESERTER, Tactic.TRAITOR):
+            for tbutton, target in list(zip(w.target_buttons, w._target_cards)):
+                if not shown(tbutton):
+                    continue
+                if card is Tactic.DESERTER:
+                    out.add(Deserter(target))
+                    continue
+                tbutton.click()
+                assert len(w.state.history) == history
+                for n, fbutton in w.flag_buttons.items():
+                    if shown(fbutton) and card is Tactic.TRAITOR:
+                        assert isinstance(target, Troop)
+                        out.add(Traitor(target, n))
+                    elif shown(fbutton):
+                        out.add(Redeploy(target, n))
+                if card is Tactic.REDEPLOY and shown(w.discard_button):
+                    out.add(Redeploy(target, None))
+        else:
+            out.update(PlayCard(card, n) for n, fbutton in w.flag_buttons.items() if shown(fbutton))
+        w.cancel()
+    if phase is Phase.MUD_DISCARD:
+        out.update(MudDiscard(c) for b, c in zip(w.target_buttons, w._target_cards) if shown(b))
+    out.update(Draw(d) for d, b in w.draw_buttons.items() if shown(b))
+    if shown(w.pass_button):
+        out.add(Pass())
+    if shown(w.end_button):
+        out.add(EndClaims())
+    out.update(Claim(n) for n, b in w.claim_buttons.items() if b.button_style == "success")
+    assert len(w.state.history) == history
+    return out
+
+
+def play_by_clicks(w: GameWidget, seed: int, check_every: int = 1) -> int:
+    """Play the learner's side to the end with random choices, by clicks; returns the number of actions."""
+    chooser = RandomBot(seed)
+    count = 0
+    while not w.state.over:
+        legal = legal_moves(w.state)
+        if count % check_every == 0:
+            assert actions_offered(w) == set(legal), f"offered != legal at {w!r}"
+        action = chooser.choose(PlayerView(w.state, w.state.to_act), legal)
+        before = len(w.state.history)
+        w.click_action(action)
+        assert w.state.history[before][2] == action
+        count += 1
+        assert count < 2000
+    return count
+
+
+def test_R16_a_whole_game_by_clicks_against_the_heuristic_bot_buttons_offered_are_the_legal_moves() -> None:
+    w = GameWidget(bot="heuristic", seed=11)
+    play_by_clicks(w, seed=11)
+    state = w.state
+    assert state.over and state.end_reason is not None
+    banner = html.unescape(w.banner.value)
+    if state.winner is not None:
+        assert w.player_name(state.winner) in banner and "(R16)" in banner
+    assert w.banner.layout.display != "none"
+    # no move is offered once the game is over (R16)
+    assert not any(shown(b) for b in [*w.hand_buttons, *w.flag_buttons.values(), *w.claim_buttons.values()])
+    # the log is the engine's history, sentence by sentence
+    assert len(w.log_entries()) == len(state.history)
+
+
+@pytest.mark.parametrize("timing", list(ClaimTiming))
+def test_R14_every_claim_timing_plays_to_the_end_against_the_random_bot(timing: ClaimTiming) -> None:
+    w = GameWidget(bot="random", seed=5, you_start=False, claim_timing=timing)
+    play_by_clicks(w, seed=6, check_every=5)
+    assert w.state.over
+
+
+def test_two_players_on_one_screen_the_board_shows_the_player_to_act() -> None:
+    w = GameWidget(bot=None, seed=2)
+    chooser = RandomBot(3)
+    for _ in range(60):
+        if w.state.over:
+            break
+        to_act = w.state.to_act
+        assert w.viewer is to_act
+        # the hand buttons are the hand of the player to act, never the other one's (R13)
+        assert sorted(map(str, w._hand_cards)) == sorted(map(str, w.state.hands[to_act]))
+        hidden = set(w.state.hands[to_act.other]) - set(w.state.hands[to_act])
+        assert not any(f'data-card="{c.notation}"' in w.board.value for c in hidden if isinstance(c, Troop))
+        w.click_action(chooser.choose(PlayerView(w.state, to_act), legal_moves(w.state)))
+
+
+def test_the_bot_replies_at_once_and_its_moves_are_highlighted() -> None:
+    w = GameWidget(bot="heuristic", seed=4)
+    card = w._hand_cards[0]
+    w.click_action(PlayCard(card, 1))
+    w.click_action(Draw(Deck.TROOPS))
+    assert w.state.to_act is Player.SOUTH and w.state.phase is Phase.PLAY
+    bot_plays = [a for _t, p, a in w.state.history if p is Player.NORTH and isinstance(a, PlayCard)]
+    assert bot_plays
+    assert f'bl-highlight" data-card="{bot_plays[-1].card.notation}"' in w.board.value
+
+
+def test_the_bot_moves_first_when_you_do_not_start() -> None:
+    w = GameWidget(bot="heuristic", seed=4, you_start=False)
+    assert w.state.first is Player.NORTH and w.state.to_act is Player.SOUTH
+    assert [p for _t, p, _a in w.state.history][:1] == [Player.NORTH]
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    def game(seed: int) -> list[str]:
+        w = GameWidget(bot="heuristic", seed=seed)
+        play_by_clicks(w, seed=1, check_every=1000)
+        return [a.notation for _t, _p, a in w.state.history]
+
+    assert game(8) == game(8)
+
+
+# -- claims and the coach --------------------------------------------------
+
+
+def place(state: GameState, flag: int, player: Player, cards: str) -> None:
+    """Put cards from wherever they are (decks, hands) on a side of a flag, as if played in order."""
+    for card in parse_cards(cards):
+        for deck in Deck:
+            if card in state.decks[deck]:
+                i = state.decks[deck].index(card)
+                del state.decks[deck][i], state.deck_marks[deck][i]
+        for p in Player:
+            if card in state.hands[p]:
+                state.hands[p].remove(card)
+        state.cards[flag - 1][player].append(card)
+        if isinstance(card, Troop):
+            state.visible_troops.add(card)
+        if len(state.cards[flag - 1][player]) == state.size(flag - 1):
+            state.clock += 1
+            state.complete_at[flag - 1][player] = state.clock
+    state.claim_cache.clear()
+
+
+def seeded_table() -> GameState:
+    """RULES.md example 1 at flag 5 (claimable: the best they can reach is a Phalanx) and
+    example 3 at flag 2 (not claimable: blue 7-8-9 could still beat red 3-4-5), south to play."""
+    state = new_game(0, Options(first=Player.SOUTH))
+    place(state, 5, Player.SOUTH, "r3 r4 r5")
+    place(state, 5, Player.NORTH, "r6 g6")
+    place(state, 2, Player.SOUTH, "y3 y4 y5")
+    place(state, 2, Player.NORTH, "b8")
+    return state
+
+
+def test_R12_a_refused_claim_shows_the_engine_proof_and_the_counterexample_on_the_board() -> None:
+    w = GameWidget(bot="heuristic", seed=0)
+    w.state = seeded_table()
+    w.refresh()
+    history = len(w.state.history)
+    w.claim_buttons[2].click()
+    assert len(w.state.history) == history, "a refused claim changes nothing"
+    analysis = explain_claim(w.state, Player.SOUTH, 2)
+    assert not analysis.claimable and analysis.counterexample
+    text = html.unescape(w.message_box.value)
+    for line in render_analysis(analysis):
+        assert line.split(". ", 1)[1] in text
+    # in the play step the engine also says why no claim is possible yet (R14)
+    assert "(R14)" in text
+    ghosts = re.findall(r'bl-ghost" data-card="(\w+)"', w.board.value)
+    assert ghosts == [c.notation for c in analysis.counterexample]
+
+
+def test_R14_a_provable_claim_waits_for_the_claim_step_then_the_claim_button_claims() -> None:
+    w = GameWidget(bot="heuristic", seed=0)
+    w.state = seeded_table()
+    w.refresh()
+    w.claim_buttons[5].click()  # provable, but claims come after playing a card (R14)
+    assert w.state.claimed[4] is None
+    assert "(R14)" in html.unescape(w.message_box.value)
+    w.click_action(PlayCard(w._hand_cards[0], 9))
+    assert w.state.phase is Phase.CLAIM
+    assert w.claim_buttons[5].button_style == "success" and w.claim_buttons[2].button_style == ""
+    w.claim_buttons[5].click()
+    assert w.state.claimed[4] is Player.SOUTH
+    assert "Flag 5 is yours" in html.unescape(w.message_box.value)
+    assert w.claim_buttons[5].disabled
+
+
+def test_the_coach_lists_claimable_flags_first_with_the_engine_summary_and_explains_the_others() -> None:
+    w = GameWidget(bot="heuristic", seed=0)
+    w.state = seeded_table()
+    w.refresh()
+    assert w.coach.value == "" and w.coach.layout.display == "none"
+    w.coach_toggle.value = True
+    lines = w.coach_lines()
+    assert [(n, can) for n, can, _s, _p in lines] == [(5, True), (2, False)]
+    for n, _can, summary, proof in lines:
+        engine = [line.split(". ", 1)[1] for line in explain_claim(w.state, Player.SOUTH, n).explain().splitlines()]
+        assert proof == engine and summary == engine[-2]
+    coach = html.unescape(w.coach.value)
+    assert "Flag 5: you can claim it" in coach and "Flag 2: not yet" in coach
+    assert "b9" in coach  # flag 2's counterexample (blue 8-9-10 style completion)
+    w.coach_toggle.value = False
+    assert w.coach.value == ""
+
+
+def test_the_coach_says_so_when_nothing_can_be_proved() -> None:
+    w = GameWidget(bot="heuristic", seed=0)
+    w.coach_toggle.value = True
+    assert w.coach_lines() == []
+    assert "No flag can be proved now" in html.unescape(w.coach.value)
+
+
+# -- tactics ---------------------------------------------------------------
+
+
+def tactics_table() -> GameState:
+    """South holds every kind of tactics choice; the table gives each a target."""
+    state = new_game(0, Options(first=Player.SOUTH))
+    place(state, 1, Player.SOUTH, "r1 r2")
+    place(state, 1, Player.NORTH, "b5 b6")
+    place(state, 3, Player.NORTH, "g9")
+    hand = parse_cards("alexander fog scout redeploy deserter traitor y7")
+    for card in state.hands[Player.SOUTH]:
+        state.decks[Deck.of(card)].insert(0, card)
+        state.deck_marks[Deck.of(card)].insert(0, None)
+    state.hands[Player.SOUTH] = []
+    for card in hand:
+        deck = Deck.of(card)
+        i = state.decks[deck].index(card)
+        del state.decks[deck][i], state.deck_marks[deck][i]
+        state.hands[Player.SOUTH].append(card)
+    return state
+
+
+def test_R18_R26_R30_tactics_choices_are_exactly_the_legal_moves() -> None:
+    w = GameWidget(bot="heuristic", seed=0)
+    w.state = tactics_table()
+    w.refresh()
+    assert actions_offered(w) == set(legal_moves(w.state))
+    # Traitor: the opponent's troops (R30), then a free own slot
+    w.hand_buttons[w._hand_cards.index(Tactic.TRAITOR)].click()
+    assert {c.notation for c, b in zip(w._target_cards, w.target_buttons) if shown(b)} == {"b5", "b6", "g9"}
+    assert "Traitor (R30)" in w.target_label.value
+    w.click_action("traitor g9 1")
+    assert w.state.cards[0][Player.SOUTH][-1] == parse_card("g9")
+    assert "traitor g9 1" in [n for _t, _s, n in w.log_entries()]
+
+
+def test_R27_scout_draws_and_returns_by_clicks_and_the_opponent_never_sees_the_returned_card() -> None:
+    w = GameWidget(bot=None, seed=0)
+    w.state = tactics_table()
+    w.refresh()
+    w.click_action("scout")
+    assert w.state.phase is Phase.SCOUT_DRAW
+    assert "Scout" in w.prompt.value
+    for deck in ("troops", "tactics", "troops"):
+        assert actions_offered(w) == set(legal_moves(w.state))
+        w.click_action(f"draw {deck}")
+    assert phase(w) is Phase.SCOUT_RETURN
+    assert actions_offered(w) == set(legal_moves(w.state))
+    first, second = w._hand_cards[0], w._hand_cards[1]
+    w.click_action(ReturnCard(first))
+    w.click_action(ReturnCard(second))
+    # south's own log shows the notation; north (now to act on this one screen) sees "return ?"
+    assert w.viewer is Player.NORTH
+    notations = [n for _t, _s, n in w.log_entries()]
+    assert notations.count("return ?") == 2 and f"return {first.notation}" not in notations
+    assert all(first.notation not in s for _t, s, _n in w.log_entries())
+
+
+def test_R26_the_mud_discard_is_offered_to_its_owner_as_target_buttons() -> None:
+    state = new_game(0, Options(first=Player.SOUTH))
+    place(state, 4, Player.SOUTH, "r1 r2 r3")
+    place(state, 4, Player.NORTH, "b1 b2")
+    state.env[3][Player.NORTH].append(Tactic.MUD)
+    state.decks[Deck.TACTICS].remove(Tactic.MUD)
+    state.deck_marks[Deck.TACTICS].pop()
+    state.tactics_played[Player.NORTH] += 1
+    state.decks[Deck.TACTICS].remove(Tactic.FOG)  # south played a tactics card too (R18)
+    state.deck_marks[Deck.TACTICS].pop()
+    state.discards[Player.SOUTH].append(Tactic.FOG)
+    state.tactics_played[Player.SOUTH] += 1
+    state.refresh_env(3)
+    state.complete_at[3][Player.SOUTH] = None
+    place(state, 4, Player.SOUTH, "r4")
+    place(state, 4, Player.NORTH, "b3 b4")
+    for card in parse_cards("redeploy"):
+        state.decks[Deck.TACTICS].remove(card)
+        state.deck_marks[Deck.TACTICS].pop()
+        state.hands[Player.NORTH].append(card)
+    state.turn = Player.NORTH
+    w = GameWidget(bot=None, seed=0)
+    w.state = state
+    w.refresh()
+    assert w.viewer is Player.NORTH
+    w.click_action("redeploy mud 6")  # Mud leaves flag 4: both sides hold 4 cards there (R26)
+    assert w.state.phase is Phase.MUD_DISCARD and w.state.to_act is Player.NORTH
+    assert "flag 4" in w.prompt.value and "(R26)" in w.prompt.value
+    assert actions_offered(w) == set(legal_moves(w.state))
+    w.click_action("discard b1")
+    assert [to_act(w), w.viewer] == [Player.SOUTH, Player.SOUTH]
+    assert actions_offered(w) == set(legal_moves(w.state)) == {MudDiscard(c) for c in parse_cards("r1 r2 r3 r4")}
+
+
+def test_R7_pass_is_offered_only_when_no_troop_can_be_played() -> None:
+    state = new_game(0, Options(first=Player.SOUTH))
+    for card in list(state.hands[Player.SOUTH]):
+        state.hands[Player.SOUTH].remove(card)
+        state.decks[Deck.TROOPS].insert(0, card)
+        state.deck_marks[Deck.TROOPS].insert(0, None)
+    w = GameWidget(bot="heuristic", seed=0)
+    w.state = state
+    w.refresh()
+    assert legal_moves(state) == [Pass()]
+    assert shown(w.pass_button) and "R7" in w.prompt.value
+    w.click_action("pass")
+    assert any(isinstance(a, Pass) for _t, _p, a in w.state.history)
+    w2 = GameWidget(bot="heuristic", seed=0)
+    assert not shown(w2.pass_button)
+
+
+# -- plumbing ---------------------------------------------------------------
+
+
+def test_action_paths_are_distinct_for_distinct_actions() -> None:
+    state = tactics_table()
+    moves = legal_moves(state)
+    assert len({action_path(a) for a in moves}) == len(moves)
+
+
+def test_a_click_that_is_not_offered_is_refused_and_changes_nothing() -> None:
+    w = GameWidget(bot="heuristic", seed=0)
+    with pytest.raises(ValueError, match="not offered"):
+        w.click_action("draw troops")  # the play step comes first (R5)
+    assert w.state.history == []
+    w.choose(("flag", 3))  # a flag before a card
+    assert w.state.history == [] and "not offered" in w.message_box.value
+
+
+def test_log_sentences_are_the_engine_descriptions() -> None:
+    w = GameWidget(bot="random", seed=9)
+    play_by_clicks(w, seed=2, check_every=1000)
+    names = {p: w.player_name(p) for p in Player}
+    expected = [describe(a, names[p]) for _t, p, a in w.state.history]
+    assert [s for _t, s, _n in w.log_entries()] == expected
+    turns = [int(t) for t in re.findall(r'data-turn="(\d+)"', w.log_view.value)]
+    assert turns == sorted({t for t, _p, _a in w.state.history}, reverse=True)  # newest turn first
+
+
+def test_the_repr_is_stable_and_new_game_deals_the_next_seed() -> None:
+    w = GameWidget(bot="heuristic", seed=12)
+    assert repr(w) == "<GameWidget seed 12, south against heuristic: turn 1, south to play>"
+    w.restart(13)
+    assert w.seed == 13 and w.state.history == [] and w.state.seed == 13
+    w.new_game_button.click()
+    assert w.seed == 14
