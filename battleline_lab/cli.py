@@ -39,7 +39,7 @@ from .cards import Card
 from .claims import ClaimAnalysis, UndecidedTieError, analyse_claim, analyse_position
 from .formations import Formation
 from .loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle
-from .messages import LANGUAGES, kind_name, message, render_analysis
+from .messages import LANGUAGES, card_short, kind_name, message, render_analysis
 from .position import FLAGS, Side
 from .puzzle import Puzzle
 from .questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, Comparison, FormationQuestion
@@ -78,7 +78,7 @@ def _run_claims(args: argparse.Namespace) -> int:
     status = EXIT_OK
     for name in args.files:
         try:
-            puzzle = load_puzzle(name)
+            puzzle = load_puzzle(name, lang=args.lang)
         except PuzzleFileError as err:
             _print_diagnostics(err.diagnostics, sys.stderr)
             status = EXIT_BAD_INPUT
@@ -106,8 +106,10 @@ def _register_claims(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def _formation_text(cards: Sequence[Card], formation: Formation, lang: str) -> str:
-    cards_text = " ".join(c.notation for c in cards)
-    wild = ", ".join(_m("wild", lang, card=card.notation, troop=troop.notation) for card, troop in formation.wild)
+    cards_text = " ".join(card_short(c, lang) for c in cards)
+    wild = message("list.sep", lang).join(
+        _m("wild", lang, card=card_short(card, lang), troop=card_short(troop, lang)) for card, troop in formation.wild
+    )
     wild_text = _m("wild.note", lang, items=wild) if wild else ""
     if formation.kind is None:
         return _m("formation.fog", lang, cards=cards_text, total=formation.total, wild=wild_text)
@@ -173,7 +175,7 @@ def _claim_targets(puzzle: Puzzle, flag: int | None, side: Side | None) -> list[
 def _run_explain(args: argparse.Namespace) -> int:
     lang = args.lang
     try:
-        puzzle = load_puzzle(args.file)
+        puzzle = load_puzzle(args.file, lang=lang)
     except PuzzleFileError as err:
         _print_diagnostics(err.diagnostics, sys.stderr)
         return EXIT_BAD_INPUT
@@ -222,24 +224,24 @@ def _show_answer(value: object) -> str:
     return json.dumps(value) if not isinstance(value, str) else value
 
 
-def _check_one(puzzle: Puzzle, name: str) -> list[Diagnostic]:
+def _check_one(puzzle: Puzzle, name: str, lang: str) -> list[Diagnostic]:
     question = puzzle.question
     if question is None:
         return []
     line, col = puzzle.marks.get("answer") or puzzle.marks.get("question") or (1, 1)
     if "answer" not in puzzle.marks:
-        return [Diagnostic(name, line, col, _m("check.no_answer"))]
+        return [Diagnostic(name, line, col, _m("check.no_answer", lang))]
     try:
         expected = question.solve(puzzle.position)
     except (UndecidedTieError, ValueError) as err:
-        return [Diagnostic(name, line, col, _m("check.unsolvable", reason=str(err)))]
+        return [Diagnostic(name, line, col, _m("check.unsolvable", lang, reason=str(err)))]
     if question.normalize(puzzle.answer) != question.normalize(expected):
         return [
             Diagnostic(
                 name,
                 line,
                 col,
-                _m("check.wrong", expected=_show_answer(expected), given=_show_answer(puzzle.answer), file=name),
+                _m("check.wrong", lang, expected=_show_answer(expected), given=_show_answer(puzzle.answer), file=name),
             )
         ]
     return []
@@ -252,23 +254,23 @@ def _run_check(args: argparse.Namespace) -> int:
     for path in args.paths:
         files = list(iter_puzzle_files([path]))
         if not files:
-            print(Diagnostic(path, 1, 1, _m("check.no_files")), file=sys.stderr)
+            print(Diagnostic(path, 1, 1, _m("check.no_files", lang)), file=sys.stderr)
             invalid += 1
             continue
         for file in files:
             total += 1
             name = str(file)
             try:
-                puzzle = load_puzzle(file)
+                puzzle = load_puzzle(file, lang=lang)
             except PuzzleFileError as err:
                 _print_diagnostics(err.diagnostics, sys.stderr)
                 invalid += 1
                 continue
-            problems = _check_one(puzzle, name)
+            problems = _check_one(puzzle, name, lang)
             if puzzle.id in ids and "id" in puzzle.marks:
                 line, col = puzzle.marks["id"]
                 problems.append(
-                    Diagnostic(name, line, col, _m("check.duplicate_id", id=puzzle.id, other=ids[puzzle.id]))
+                    Diagnostic(name, line, col, _m("check.duplicate_id", lang, id=puzzle.id, other=ids[puzzle.id]))
                 )
             ids.setdefault(puzzle.id, name)
             if problems:
@@ -323,6 +325,10 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for _name, register in COMMANDS:
         _resolve(register)(subparsers)
+    for sub in subparsers.choices.values():
+        # --lang after the subcommand too; SUPPRESS keeps a --lang given before it
+        if "--lang" not in sub._option_string_actions:
+            sub.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=_m("lang"))
     return parser
 
 

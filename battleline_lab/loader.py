@@ -39,6 +39,7 @@ import os
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,8 +114,12 @@ class PuzzleFileError(ValueError):
         self.diagnostics = diagnostics
 
 
+#: The language of the diagnostics of the file being loaded (``load_puzzle(..., lang=)``).
+_LANG: ContextVar[str] = ContextVar("battleline_lab_load_lang", default="en")
+
+
 def _msg(name: str, /, **params: Any) -> str:
-    return message(f"load.{name}", "en", **params)
+    return message(f"load.{name}", _LANG.get(), **params)
 
 
 def _show(value: object) -> str:
@@ -366,7 +371,7 @@ class _Builder:
             return question_from_data(data)
         except QuestionError as err:
             for problem in err.problems:
-                self.error(self.find(node, problem.path), render_question_problem(problem))
+                self.error(self.find(node, problem.path), render_question_problem(problem, _LANG.get()))
             return None
 
     def find(self, node: Node, path: tuple[str | int, ...]) -> Node:
@@ -462,16 +467,18 @@ class _Builder:
         skip = {"tactics_count", "first_complete_missing", "first_complete_unused"} if self.card_errors else set()
         for problem in position.problems():
             if problem.code not in skip:
-                self.error(self.problem_node(root, problem.path), render_problem(problem))
+                self.error(self.problem_node(root, problem.path), render_problem(problem, _LANG.get()))
 
         if question is not None:
             for problem in question.problems(position):
-                self.error(self.find(top["question"][1], problem.path), render_question_problem(problem))
+                self.error(self.find(top["question"][1], problem.path), render_question_problem(problem, _LANG.get()))
             winner = position.winner()
             if question.needs_game_in_progress and winner is not None:
                 last = max(position.claimed(winner))
                 node = self.nodes.get(("flags", last, "claimed_by"), root)
-                self.error(node, _msg("game_over", side=message(f"side.{winner.value}"), kind=question.kind))
+                self.error(
+                    node, _msg("game_over", side=message(f"side.{winner.value}", _LANG.get()), kind=question.kind)
+                )
         if "answer" in top:
             answer_node = top["answer"][1]
             if question is None and "question" not in top:
@@ -479,7 +486,12 @@ class _Builder:
             elif question is not None and not question.check_answer_type(answer):
                 self.error(
                     answer_node,
-                    _msg("answer_type", kind=question.kind, hint=message(question.answer_hint), value=_show(answer)),
+                    _msg(
+                        "answer_type",
+                        kind=question.kind,
+                        hint=message(question.answer_hint, _LANG.get()),
+                        value=_show(answer),
+                    ),
                 )
         if self.diagnostics:
             return None
@@ -531,8 +543,22 @@ def _decode(data: bytes, filename: str) -> str:
     return text.removeprefix("\ufeff")
 
 
-def load_puzzle_text(text: str, filename: str = "<string>") -> Puzzle:
-    """A puzzle from YAML text; raises :class:`PuzzleFileError` listing every error."""
+def load_puzzle_text(text: str, filename: str = "<string>", *, lang: str = "en") -> Puzzle:
+    """A puzzle from YAML text; raises :class:`PuzzleFileError` listing every error (in ``lang``).
+
+    >>> load_puzzle_text("flgas: {}", "p.yaml", lang="zh")
+    Traceback (most recent call last):
+    ...
+    battleline_lab.loader.PuzzleFileError: p.yaml:1:1: error: 未知的键“flgas”（你是想写“flags”吗？）
+    """
+    token = _LANG.set(lang)
+    try:
+        return _load_text(text, filename)
+    finally:
+        _LANG.reset(token)
+
+
+def _load_text(text: str, filename: str) -> Puzzle:
     if len(text.encode("utf-8", errors="replace")) > MAX_FILE_BYTES:
         raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("too_big", size=len(text), limit=MAX_FILE_BYTES))])
     builder = _Builder(filename)
@@ -575,9 +601,16 @@ def load_puzzle_text(text: str, filename: str = "<string>") -> Puzzle:
     return puzzle
 
 
-def load_puzzle(path: str | os.PathLike[str]) -> Puzzle:
-    """A puzzle from a file; raises :class:`PuzzleFileError` (with ``FILE:LINE:COL``) for any problem."""
-    filename = os.fspath(path)
+def load_puzzle(path: str | os.PathLike[str], *, lang: str = "en") -> Puzzle:
+    """A puzzle from a file; raises :class:`PuzzleFileError` (with ``FILE:LINE:COL``, message in ``lang``)."""
+    token = _LANG.set(lang)
+    try:
+        return _load_file(os.fspath(path))
+    finally:
+        _LANG.reset(token)
+
+
+def _load_file(filename: str) -> Puzzle:
     try:
         size = os.path.getsize(filename)
         if size > MAX_FILE_BYTES:
@@ -588,7 +621,7 @@ def load_puzzle(path: str | os.PathLike[str]) -> Puzzle:
         raise PuzzleFileError(
             [Diagnostic(filename, 1, 1, _msg("cannot_read", reason=err.strerror or str(err)))]
         ) from None
-    return load_puzzle_text(_decode(data, filename), filename)
+    return _load_text(_decode(data, filename), filename)
 
 
 def iter_puzzle_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:

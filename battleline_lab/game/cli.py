@@ -44,8 +44,8 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 
 
-def _m(key: str, /, **params: Any) -> str:
-    return message(f"game.cli.{key}", **params)
+def _m(key: str, /, lang: str = "en", **params: Any) -> str:
+    return message(f"game.cli.{key}", lang, **params)
 
 
 def _positive(text: str) -> int:
@@ -93,6 +93,7 @@ def register_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def run_match_command(args: argparse.Namespace) -> int:
+    lang = getattr(args, "lang", "en")
     options = Options(claim_timing=ClaimTiming(args.claim_timing))
     on_game = None
     if args.records:
@@ -100,7 +101,9 @@ def run_match_command(args: argparse.Namespace) -> int:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            print(f"{args.records}: error: {_m('match.records_error', reason=exc.strerror or exc)}", file=sys.stderr)
+            print(
+                f"{args.records}: error: {_m('match.records_error', lang, reason=exc.strerror or exc)}", file=sys.stderr
+            )
             return EXIT_BAD_INPUT
 
         def on_game(k: int, state: GameState, names: dict[Player, str]) -> None:
@@ -119,18 +122,21 @@ def run_match_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.as_dict()))
         return EXIT_OK
-    print(_m("match.title", a=args.bot_a, b=args.bot_b, games=result.games, seed=args.seed))
-    print(_m("match.wins", a=result.wins["A"], b=result.wins["B"], draws=result.draws))
-    print(_m("match.length", turns=f"{result.average_turns:.1f}", actions=f"{result.actions / result.games:.1f}"))
-    print(_m("match.flags", a=f"{result.flags_per_game('A'):.2f}", b=f"{result.flags_per_game('B'):.2f}"))
-    print(_m("match.points", a=result.points["A"], b=result.points["B"]))
-    reasons = ", ".join(f"{_m('reason.' + k)} {v}" for k, v in sorted(result.reasons.items()))
-    print(_m("match.reasons", reasons=reasons))
-    print(_m("match.speed", seconds=f"{result.seconds:.2f}", rate=f"{result.games / max(result.seconds, 1e-9):.1f}"))
+    print(_m("match.title", lang, a=args.bot_a, b=args.bot_b, games=result.games, seed=args.seed))
+    print(_m("match.wins", lang, a=result.wins["A"], b=result.wins["B"], draws=result.draws))
+    print(_m("match.length", lang, turns=f"{result.average_turns:.1f}", actions=f"{result.actions / result.games:.1f}"))
+    print(_m("match.flags", lang, a=f"{result.flags_per_game('A'):.2f}", b=f"{result.flags_per_game('B'):.2f}"))
+    print(_m("match.points", lang, a=result.points["A"], b=result.points["B"]))
+    reasons = ", ".join(f"{_m('reason.' + k, lang)} {v}" for k, v in sorted(result.reasons.items()))
+    print(_m("match.reasons", lang, reasons=reasons))
+    print(
+        _m("match.speed", lang, seconds=f"{result.seconds:.2f}", rate=f"{result.games / max(result.seconds, 1e-9):.1f}")
+    )
     return EXIT_OK
 
 
 def run_replay_command(args: argparse.Namespace) -> int:
+    lang = getattr(args, "lang", "en")
     status = EXIT_OK
     for name in args.files:
         try:
@@ -151,19 +157,20 @@ def run_replay_command(args: argparse.Namespace) -> int:
             continue
         state = record.replay()
         if state.over:
-            winner = state.winner.value if state.winner else _m("replay.nobody")
+            winner = state.winner.value if state.winner else _m("replay.nobody", lang)
             assert state.end_reason is not None
             print(
                 _m(
                     "replay.over",
+                    lang,
                     file=name,
                     turns=state.turn_number,
                     winner=winner,
-                    reason=_m("reason." + state.end_reason.value),
+                    reason=_m("reason." + state.end_reason.value, lang),
                 )
             )
         else:
-            print(_m("replay.unfinished", file=name, turns=state.turn_number))
+            print(_m("replay.unfinished", lang, file=name, turns=state.turn_number))
     return status
 
 
