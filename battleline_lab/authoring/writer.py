@@ -55,7 +55,8 @@ _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0
 
 def _is_plain_string(text: str) -> bool:
     """Would YAML read ``text`` back as this very string?"""
-    return _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == "tag:yaml.org,2002:str"
+    tag: str = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
+    return tag == "tag:yaml.org,2002:str"
 
 
 def _printable(ch: str) -> bool:
@@ -63,12 +64,7 @@ def _printable(ch: str) -> bool:
     code = ord(ch)
     if ch in "\x85\u2028\u2029\ufeff":
         return False
-    return (
-        0x20 <= code <= 0x7E
-        or 0xA0 <= code <= 0xD7FF
-        or 0xE000 <= code <= 0xFFFD
-        or 0x10000 <= code <= 0x10FFFF
-    )
+    return 0x20 <= code <= 0x7E or 0xA0 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF
 
 
 def _quoted(text: str) -> str:
