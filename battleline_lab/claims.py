@@ -266,30 +266,37 @@ class _Fits:
     def __init__(self, cards: Iterable[Card], size: int) -> None:
         cards = tuple(cards)
         troops = [c for c in cards if isinstance(c, Troop)]
-        self.size = size
-        self.colours = {t.colour for t in troops}
-        self.values = {t.value for t in troops}
-        self.low = min(self.values, default=10)
-        self.high = max(self.values, default=1)
-        # a Companion must be an 8, Shield Bearers 1-3 (R21, R22): the values every wildcard allows
-        self.wild_values = [frozenset(c.wild_values) for c in cards if not isinstance(c, Troop)]
+        # every card must lie in the run: the troops' values, and the values each wildcard
+        # allows (a Companion is an 8, Shield Bearers 1-3: R21, R22), bound where a run may start
+        spans = [(t.value, t.value) for t in troops]
+        spans += [(min(c.wild_values), max(c.wild_values)) for c in cards if not isinstance(c, Troop)]
+        self.first_start = max((low - size + 1 for low, _ in spans), default=1)
+        self.last_start = min((high for _, high in spans), default=10)
+        colours = {t.colour for t in troops}
+        self.colour = next(iter(colours)) if len(colours) == 1 else None
+        self.any_colour = not colours
+        values = {t.value for t in troops}
+        allowed = set(range(1, 11)) if len(values) <= 1 else set()
+        allowed &= values or allowed
+        for card in cards:
+            if not isinstance(card, Troop):
+                allowed &= set(card.wild_values)
+        self.phalanx_values = frozenset(allowed)
 
     def __call__(self, shape: Shape) -> bool:
         kind = shape.kind
-        if kind is FormationKind.WEDGE or kind is FormationKind.SKIRMISH:
+        if kind is FormationKind.WEDGE:
             assert shape.start is not None
-            if self.values and (self.low < shape.start or self.high >= shape.start + self.size):
-                return False
-            end = shape.start + self.size
-            if any(max(allowed) < shape.start or min(allowed) >= end for allowed in self.wild_values):
-                return False
-            return kind is FormationKind.SKIRMISH or not self.colours or self.colours == {shape.colour}
+            return self.first_start <= shape.start <= self.last_start and (
+                self.any_colour or shape.colour is self.colour
+            )
+        if kind is FormationKind.SKIRMISH:
+            assert shape.start is not None
+            return self.first_start <= shape.start <= self.last_start
         if kind is FormationKind.PHALANX:
-            if any(shape.value not in allowed for allowed in self.wild_values):
-                return False
-            return not self.values or self.values == {shape.value}
+            return shape.value in self.phalanx_values
         if kind is FormationKind.BATTALION:
-            return not self.colours or self.colours == {shape.colour}
+            return self.any_colour or shape.colour is self.colour
         return True
 
 
