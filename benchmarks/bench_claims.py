@@ -5,7 +5,8 @@ opposing cards, in ``Position.build`` form) and measures, in one run:
 
 * per claim decision: the naive reference (``tests/reference.py``, which enumerates every completion)
   against the engine's ``analyse_claim``, and the ratio naive/fast (target: at least 100x);
-* the median time of a full ``analyse_position`` (both sides, all nine flags; target: under 2 ms).
+* the median time of a full ``analyse_position`` (both sides, all nine flags; target: under 2 ms),
+  on the same positions and on seeded random mid-game positions.
 
 Usage::
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import random
 import statistics
 import sys
 import time
@@ -33,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a plain script: make `tests.reference` importable
     sys.path.insert(0, str(ROOT))
 
+from battleline_lab.cards import ALL_TROOPS  # noqa: E402
 from battleline_lab.claims import analyse_claim, analyse_position  # noqa: E402
 from battleline_lab.position import Position, Side  # noqa: E402
 from tests.reference import reference_claim  # noqa: E402
@@ -121,6 +124,39 @@ def measure(case: Case, quick: bool) -> Row:
     return Row(case.name, fast_verdict, naive, fast, full)
 
 
+def random_positions(count: int, seed: int = 7) -> list[Position]:
+    """Seeded random mid-game positions: 0-3 troops a side on every flag, a few discards."""
+    rng = random.Random(seed)
+    positions = []
+    for _ in range(count):
+        troops = list(ALL_TROOPS)
+        rng.shuffle(troops)
+        flags: dict[int, dict[str, Any]] = {}
+        used = 0
+        for n in range(1, 10):
+            mine, theirs = rng.randint(0, 3), rng.randint(0, 3)
+            spec: dict[str, Any] = {
+                "you": troops[used : used + mine],
+                "opponent": troops[used + mine : used + mine + theirs],
+            }
+            used += mine + theirs
+            if mine == theirs == 3:
+                spec["first_complete"] = rng.choice(["you", "opponent"])
+            flags[n] = spec
+        positions.append(Position.build(flags, discards={"you": troops[used : used + rng.randint(0, 6)]}))
+    return positions
+
+
+def random_profile(count: int) -> list[float]:
+    """CPU seconds of ``analyse_position`` on each of ``count`` seeded random positions, sorted."""
+    times = []
+    for position in random_positions(count):
+        start = time.process_time()
+        analyse_position(position)
+        times.append(time.process_time() - start)
+    return sorted(times)
+
+
 def run(quick: bool = False, path: Path = POSITIONS) -> list[Row]:
     """Measure every position (only those marked ``quick`` in quick mode)."""
     cases = [c for c in load(path) if c.quick or not quick]
@@ -172,6 +208,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = run(args.quick, args.positions)
     print(report(rows, args.quick))
+    count = 30 if args.quick else 300
+    times = random_profile(count)
+    print(
+        f"analyse_position on {count} seeded random mid-game positions: median "
+        f"{statistics.median(times) * 1e3:.3f} ms, 90th percentile {times[int(0.9 * count)] * 1e3:.3f} ms, "
+        f"max {times[-1] * 1e3:.3f} ms"
+    )
     return 0
 
 

@@ -46,6 +46,7 @@ def test_benchmark_quick_run_prints_ratios(capsys: pytest.CaptureFixture[str]) -
     assert bench.main(["--quick"]) == 0  # exits with an error if fast, naive and the file disagree
     out = capsys.readouterr().out
     assert "naive/fast, total time over the set:" in out and "analyse_position, median" in out
+    assert "seeded random mid-game positions: median" in out
     rows = bench.run(quick=True)
     assert rows and all(r.naive > 0 and r.fast > 0 and r.full > 0 and math.isfinite(r.ratio) for r in rows)
     assert {r.name for r in rows} == {c.name for c in bench.load() if c.quick}
