@@ -132,3 +132,19 @@ def test_a_bare_position_passes_and_a_question_without_answer_fails(pytester: py
     result = run("--battleline-puzzles", "puzzles")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["puzzles/no-answer.yaml:3:11: error: *answer*"])
+
+
+def test_plugin_and_check_command_say_the_same(
+    pytester: pytest.Pytester, run: Runner, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from battleline_lab.cli import main as cli_main
+
+    _write(pytester.path / "puzzles", "wrong.yaml", WRONG)
+    _write(pytester.path / "puzzles", "cards.yaml", "flags:\n  5: {you: [r3, r11]}\n")
+    result = run("--battleline-puzzles", "puzzles")
+    capsys.readouterr()
+    assert cli_main(["check", "puzzles"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2
+    output = result.stdout.lines
+    assert all(line in output for line in lines), (lines, output)
