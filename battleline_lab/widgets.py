@@ -37,7 +37,7 @@ import ipywidgets as W
 from .cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop, format_cards, parse_card
 from .claims import ClaimAnalysis, Reason
 from .formations import Formation, FormationKind
-from .messages import DEFAULT_LANGUAGE, card_label, kind_name, message, render_analysis
+from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_label, card_short, kind_name, message, render_analysis
 from .position import FLAGS, Position, Side
 from .progress import Progress
 from .puzzle import Puzzle
@@ -52,7 +52,16 @@ from .questions import (
 )
 from .svg import board_svg, cards_svg, formation_caption
 
-__all__ = ["FormationExplorer", "PuzzleGym", "PuzzleSet", "PuzzleWidget", "View", "load_puzzles"]
+__all__ = [
+    "LANGUAGE_NAMES",
+    "FormationExplorer",
+    "PuzzleGym",
+    "PuzzleSet",
+    "PuzzleWidget",
+    "View",
+    "language_toggle",
+    "load_puzzles",
+]
 
 Ghosts = Mapping[tuple[int, Side], Sequence[Card]]
 
@@ -65,12 +74,39 @@ def _t(key: str, lang: str, **params: object) -> str:
     return message(key, lang, **params)
 
 
+def _cards(cards: Iterable[Card], lang: str) -> str:
+    """Cards inside a widget text: ``b7 b9`` / ``蓝7、蓝9``."""
+    return _t("widget.card_sep", lang).join(card_short(c, lang) for c in cards)
+
+
+def _list(items: Iterable[object], lang: str) -> str:
+    """A list inside a widget text: ``2, 5`` / ``2、5``."""
+    return _t("widget.list_sep", lang).join(str(item) for item in items)
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
 def _show(widget: W.Widget, visible: bool) -> None:
     widget.layout.display = None if visible else "none"
+
+
+#: What the language toggle (``bl-lang``) offers: each language in its own words.
+LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "zh": "中文"}
+
+
+def language_toggle(lang: str, on_change: Callable[[str], None]) -> W.ToggleButtons:
+    """A ``bl-lang`` toggle (English / 中文); ``on_change(lang)`` re-labels the widget it sits in."""
+    toggle = W.ToggleButtons(
+        options=[(LANGUAGE_NAMES.get(code, code), code) for code in LANGUAGES],
+        value=lang,
+        style={"button_width": "72px"},
+        tooltips=[],
+    )
+    toggle.add_class("bl-lang")
+    toggle.observe(lambda change: on_change(change["new"]), names="value")
+    return toggle
 
 
 @dataclass(frozen=True)
@@ -137,7 +173,7 @@ def _kinds_hint(analysis: ClaimAnalysis, lang: str) -> str:
         lang,
         kind=kind_name(formation.kind, lang),
         total=formation.total,
-        kinds=", ".join(stronger),
+        kinds=_list(stronger, lang),
         **sides,
     )
 
@@ -148,7 +184,9 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
     ``puzzle`` is a :class:`~battleline_lab.puzzle.Puzzle` or the path of a
     puzzle file.  ``on_answer(puzzle_id, correct)`` and ``on_hint(puzzle_id)``
     are called after each answer and hint (the gym records progress there).
-    Feedback states: ``waiting``, ``right``, ``wrong``.
+    Feedback states: ``waiting``, ``right``, ``wrong``.  The ``bl-lang``
+    toggle (``lang_toggle``; hidden with ``show_lang=False``, as in the gym)
+    switches every label, feedback, hint and proof step live: :meth:`set_lang`.
     """
 
     def __init__(
@@ -158,6 +196,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         lang: str = DEFAULT_LANGUAGE,
         on_answer: Callable[[str, bool], None] | None = None,
         on_hint: Callable[[str], None] | None = None,
+        show_lang: bool = True,
     ) -> None:
         if not isinstance(puzzle, Puzzle):
             from .loader import load_puzzle
@@ -175,17 +214,13 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self._ghosts: Ghosts = {}
         self._hints: list[str] = []
         self._views: list[View] = []
+        self._last_answer: object = None
         question = puzzle.question
         position = puzzle.position
 
-        title = _esc(puzzle.title_text(lang))
-        meta = []
-        if puzzle.level is not None:
-            meta.append(_esc(_t("widget.level", lang, level=puzzle.level)))
-        if puzzle.tags:
-            meta.append(_esc(_t("widget.tags", lang, tags=", ".join(puzzle.tags))))
-        meta_html = f'<div class="bl-meta">{" · ".join(meta)}</div>' if meta else ""
-        self.title = W.HTML(f'<h3 class="bl-title-text">{title}</h3>{meta_html}')
+        self.lang_toggle = language_toggle(lang, self.set_lang)
+        _show(self.lang_toggle, show_lang)
+        self.title = W.HTML()
         self.title.add_class("bl-title")
         self.board = W.HTML()
         self.board.add_class("bl-board-view")
@@ -193,15 +228,15 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.question_html.add_class("bl-question")
         self.feedback = W.HTML()
         self.feedback.add_class("bl-feedback")
-        self.hint_button = W.Button(description=_t("widget.hint.button.1", lang))
+        self.hint_button = W.Button()
         self.hint_button.add_class("bl-hint")
         self.hint_button.on_click(lambda _b: self.hint())
         self.hints_html = W.HTML()
         self.hints_html.add_class("bl-hints")
-        self.back_button = W.Button(description=_t("widget.step.back", lang), icon="arrow-left")
+        self.back_button = W.Button(icon="arrow-left")
         self.back_button.add_class("bl-back")
         self.back_button.on_click(lambda _b: self.go(-1))
-        self.next_button = W.Button(description=_t("widget.step.next", lang), icon="arrow-right")
+        self.next_button = W.Button(icon="arrow-right")
         self.next_button.add_class("bl-next")
         self.next_button.on_click(lambda _b: self.go(1))
         self.step_counter = W.HTML()
@@ -210,9 +245,10 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.step_html.add_class("bl-step-text")
         self.note_html = W.HTML()
         self.note_html.add_class("bl-note")
+        self.step_heading = W.HTML()
         self.explanation = W.VBox(
             [
-                W.HTML(f"<b>{_esc(_t('widget.step.heading', lang))}</b>"),
+                self.step_heading,
                 W.HBox([self.back_button, self.step_counter, self.next_button]),
                 self.step_html,
                 self.note_html,
@@ -230,58 +266,105 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         answers: list[W.Widget] = []
         self.focus: tuple[int, ...] = ()
         if isinstance(question, ClaimQuestion):
-            me = _t(f"side.{position.turn.value}", lang)
             self.focus = (question.flag,)
-            self.question_html.value = _esc(_t("widget.question.claim", lang, me=me, flag=question.flag))
-            self.yes_button = self._answer_button(
-                _t("widget.answer.yes", lang, flag=question.flag), "bl-answer-yes", True
-            )
-            self.no_button = self._answer_button(_t("widget.answer.no", lang), "bl-answer-no", False)
+            self.yes_button = self._answer_button("bl-answer-yes", True)
+            self.no_button = self._answer_button("bl-answer-no", False)
             answers = [self.yes_button, self.no_button]
         elif isinstance(question, ClaimableQuestion):
-            me = _t(f"side.{position.turn.value}", lang)
-            self.question_html.value = _esc(_t("widget.question.claimable", lang, me=me))
             for n in FLAGS:
                 toggle = W.ToggleButton(description=str(n), layout=W.Layout(width="44px"))
                 toggle.add_class("bl-flag-toggle")
                 toggle.add_class(f"bl-flag-toggle-{n}")
                 toggle.disabled = position.flag(n).claimed_by is not None
                 self.flag_toggles[n] = toggle
-            self.check_button = W.Button(description=_t("widget.answer.check", lang), button_style="primary")
+            self.check_button = W.Button(button_style="primary")
             self.check_button.add_class("bl-check")
             self.check_button.on_click(lambda _b: self.answer(self.selected_flags()))
             answers = [*self.flag_toggles.values(), self.check_button]
         elif isinstance(question, CompareQuestion):
-            self.question_html.value = _esc(_t("widget.question.compare", lang))
             for choice in ("a", "b"):
-                button = self._answer_button(_t(f"widget.answer.compare.{choice}", lang), f"bl-answer-{choice}", choice)
+                button = self._answer_button(f"bl-answer-{choice}", choice)
                 self.answer_buttons[choice] = button
                 answers.append(button)
         elif isinstance(question, FormationQuestion):
-            self.question_html.value = _esc(_t("widget.question.formation", lang))
             for kind in sorted(FormationKind, reverse=True):
-                button = self._answer_button(kind_name(kind, lang), f"bl-answer-{kind.key}", kind.key)
+                button = self._answer_button(f"bl-answer-{kind.key}", kind.key)
                 self.answer_buttons[kind.key] = button
                 answers.append(button)
-        else:
-            self.question_html.value = _esc(_t("widget.question.none", lang))
         self.answers = W.HBox(answers, layout=W.Layout(flex_flow="row wrap"))
         self.answers.add_class("bl-answers")
         hint_row = W.VBox([self.hint_button, self.hints_html])
         _show(hint_row, question is not None)
         # the proof steps sit right above the board they light up, so both fit on one screen
-        children = [self.title, self.explanation]
+        children = [self.lang_toggle, self.title, self.explanation]
         if self._board_matters():
             children.append(self.board)
         children += [self.cards_html, self.question_html, self.answers, self.feedback, hint_row]
         super().__init__(children)
         self.add_class("bl-puzzle")
-        self._set_feedback("waiting", _t("widget.feedback.waiting", lang))
+        self._label()
+
+    def set_lang(self, lang: str) -> None:
+        """Switch every text to ``lang`` (also what the ``bl-lang`` toggle does); the state is kept."""
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
+        self.lang = lang
+        if self.lang_toggle.value != lang:
+            self.lang_toggle.value = lang  # calls back here once more, with nothing left to change
+            return
+        self._label()
+
+    def _label(self) -> None:
+        """Every text of the widget in ``self.lang``, from its state (answers, hints, step)."""
+        lang, puzzle, question = self.lang, self.puzzle, self.puzzle.question
+        meta = []
+        if puzzle.level is not None:
+            meta.append(_esc(_t("widget.level", lang, level=puzzle.level)))
+        if puzzle.tags:
+            meta.append(_esc(_t("widget.tags", lang, tags=", ".join(puzzle.tags))))
+        meta_html = f'<div class="bl-meta">{" · ".join(meta)}</div>' if meta else ""
+        self.title.value = f'<h3 class="bl-title-text">{_esc(puzzle.title_text(lang))}</h3>{meta_html}'
+        self.hint_button.description = _t(f"widget.hint.button.{min(self.hint_level + 1, 3)}", lang)
+        self.back_button.description = _t("widget.step.back", lang)
+        self.next_button.description = _t("widget.step.next", lang)
+        self.step_heading.value = f"<b>{_esc(_t('widget.step.heading', lang))}</b>"
+        me = _t(f"side.{puzzle.position.turn.value}", lang)
+        if isinstance(question, ClaimQuestion):
+            self.question_html.value = _esc(_t("widget.question.claim", lang, me=me, flag=question.flag))
+            assert self.yes_button is not None and self.no_button is not None
+            self.yes_button.description = _t("widget.answer.yes", lang, flag=question.flag)
+            self.no_button.description = _t("widget.answer.no", lang)
+        elif isinstance(question, ClaimableQuestion):
+            self.question_html.value = _esc(_t("widget.question.claimable", lang, me=me))
+            assert self.check_button is not None
+            self.check_button.description = _t("widget.answer.check", lang)
+        elif isinstance(question, CompareQuestion):
+            self.question_html.value = _esc(_t("widget.question.compare", lang))
+            for choice, button in self.answer_buttons.items():
+                button.description = _t(f"widget.answer.compare.{choice}", lang)
+        elif isinstance(question, FormationQuestion):
+            self.question_html.value = _esc(_t("widget.question.formation", lang))
+            for key, button in self.answer_buttons.items():
+                button.description = kind_name(FormationKind[key.upper()], lang)
+        else:
+            self.question_html.value = _esc(_t("widget.question.none", lang))
+        if self.state == "right":
+            self._set_feedback("right", _t("widget.feedback.right", lang, text=self._solution_summary()))
+        elif self.state == "wrong":
+            self._set_feedback("wrong", self._wrong_text(self._last_answer))
+        else:
+            self._set_feedback("waiting", _t("widget.feedback.waiting", lang))
+        if self.hint_level:
+            self._hints = [view.text for view in self._hint_views()[: self.hint_level]]
+        if self.step_index is not None:
+            self._views = self._solution_views()
+            note = puzzle.note_text(lang)
+            self.note_html.value = f"<i>{_esc(note)}</i>" if note else ""
         self._render()
 
     # -- construction helpers ------------------------------------------
-    def _answer_button(self, label: str, css: str, value: object) -> W.Button:
-        button = W.Button(description=label, layout=W.Layout(width="auto"))
+    def _answer_button(self, css: str, value: object) -> W.Button:
+        button = W.Button(layout=W.Layout(width="auto"))
         button.add_class("bl-answer")
         button.add_class(css)
         button.on_click(lambda _b: self.answer(value))
@@ -332,7 +415,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                     _t(
                         "widget.formation.line",
                         lang,
-                        cards=format_cards(data.cards),
+                        cards=_cards(data.cards, lang),
                         text=formation_caption(data, lang),
                     )
                 ),
@@ -358,7 +441,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             assert isinstance(solution, list)
             if not solution:
                 return _t("widget.solution.claimable.none", lang, me=me)
-            return _t("widget.solution.claimable", lang, me=_cap(me), flags=", ".join(map(str, solution)))
+            return _t("widget.solution.claimable", lang, me=_cap(me), flags=_list(solution, lang))
         if isinstance(question, CompareQuestion):
             return _t(f"widget.solution.compare.{solution}", lang)
         if isinstance(question, FormationQuestion):
@@ -375,7 +458,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             keys = _key_cards(data)
             return [
                 View(_kinds_hint(data, lang)),
-                View(_t("widget.hint.keys", lang, cards=format_cards(keys)) if keys else _kinds_hint(data, lang), keys),
+                View(_t("widget.hint.keys", lang, cards=_cards(keys, lang)) if keys else _kinds_hint(data, lang), keys),
                 solution,
             ]
         if isinstance(question, ClaimableQuestion):
@@ -383,7 +466,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             side = position.turn
             complete = [n for n in FLAGS if (n in data) and position.flag(n).is_complete(side)]
             first = (
-                _t("widget.hint.claimable", lang, flags=", ".join(map(str, complete)), **_sides(side, lang))
+                _t("widget.hint.claimable", lang, flags=_list(complete, lang), **_sides(side, lang))
                 if complete
                 else _t("widget.claimable.none_complete", lang, **_sides(side, lang))
             )
@@ -391,7 +474,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             for n in complete:
                 keys_d.update(dict.fromkeys(_key_cards(data[n])))
             keys = tuple(keys_d)
-            second = _t("widget.hint.keys", lang, cards=format_cards(keys)) if keys else first
+            second = _t("widget.hint.keys", lang, cards=_cards(keys, lang)) if keys else first
             return [View(first), View(second, keys), solution]
         if isinstance(question, CompareQuestion):
             assert isinstance(data, Comparison)
@@ -411,12 +494,12 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                 f"{kind_name(k, lang)}: {_t(f'kind.{k.key}.rule', lang)}" for k in sorted(FormationKind, reverse=True)
             )
             troops = [c for c in question.cards if isinstance(c, Troop)]
-            colours = ", ".join(_t(f"colour.{c.colour.letter}", lang) for c in troops)
-            values = ", ".join(str(c.value) for c in troops)
+            colours = _list((_t(f"colour.{c.colour.letter}", lang) for c in troops), lang)
+            values = _list((c.value for c in troops), lang)
             wild = [c for c in question.cards if isinstance(c, Tactic)]
             second = _t("widget.hint.formation.cards", lang, colours=colours or "-", values=values or "-")
             if wild:
-                second += _t("widget.hint.formation.wild", lang, cards=", ".join(card_label(c, lang) for c in wild))
+                second += _t("widget.hint.formation.wild", lang, cards=_list((card_label(c, lang) for c in wild), lang))
             return [View(_t("widget.hint.formation", lang, rules=rules)), View(second), solution]
         return []
 
@@ -432,6 +515,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         lang = self.lang
         correct = self.puzzle.is_correct(value)
         self.attempts += 1
+        self._last_answer = value
         self._ghosts = {}
         if correct:
             self._set_feedback("right", _t("widget.feedback.right", lang, text=self._solution_summary()))
@@ -475,7 +559,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                         "widget.feedback.counterexample" + (".fog" if opp.kind is None else ""),
                         lang,
                         flag=analysis.flag,
-                        cards=format_cards(analysis.counterexample),
+                        cards=_cards(analysis.counterexample, lang),
                         kind=kind_name(opp.kind, lang),
                         total=opp.total,
                         **_sides(analysis.side, lang),
@@ -580,13 +664,13 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                     formation = data.a if which == "A" else data.b
                     caption += ": " + formation_caption(formation, lang)
                 parts.append(cards_svg(cards, caption=caption, lang=lang))
-            env = ", ".join(card_label(c, lang) for c in question.environment)
+            env = _list((card_label(c, lang) for c in question.environment), lang)
             extra = f"<div>{_esc(_t('widget.environment', lang, cards=env))}</div>" if env else ""
             return "".join(parts) + extra
         if isinstance(question, FormationQuestion):
             data = self._explained() if shown else None
             caption = formation_caption(data, lang) if isinstance(data, Formation) else ""
-            env = ", ".join(card_label(c, lang) for c in question.environment)
+            env = _list((card_label(c, lang) for c in question.environment), lang)
             extra = f"<div>{_esc(_t('widget.environment', lang, cards=env))}</div>" if env else ""
             return cards_svg(question.cards, caption=caption, lang=lang) + extra
         return ""
@@ -657,23 +741,16 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.errors: list[str] = []
         self.puzzles = load_puzzles(source, self.errors)
         self.progress = progress if progress is not None else Progress()
-        tags = sorted({t for p in self.puzzles for t in p.tags})
-        levels = sorted({p.level for p in self.puzzles if p.level is not None})
-        everything = _t("widget.gym.all", lang)
-        self.tag_filter = W.Dropdown(
-            options=[(everything, "")] + [(t, t) for t in tags], value="", description=_t("widget.gym.tag", lang)
-        )
+        self._tags = sorted({t for p in self.puzzles for t in p.tags})
+        self._levels = sorted({p.level for p in self.puzzles if p.level is not None})
+        self.tag_filter = W.Dropdown(options=self._tag_options(), value="")
         self.tag_filter.add_class("bl-filter-tag")
-        self.level_filter = W.Dropdown(
-            options=[(everything, 0)] + [(str(lv), lv) for lv in levels],
-            value=0,
-            description=_t("widget.gym.level", lang),
-        )
+        self.level_filter = W.Dropdown(options=self._level_options(), value=0)
         self.level_filter.add_class("bl-filter-level")
-        self.prev_button = W.Button(description=_t("widget.gym.previous", lang), icon="arrow-left")
+        self.prev_button = W.Button(icon="arrow-left")
         self.prev_button.add_class("bl-previous")
         self.prev_button.on_click(lambda _b: self.move(-1))
-        self.next_button = W.Button(description=_t("widget.gym.next", lang), icon="arrow-right")
+        self.next_button = W.Button(icon="arrow-right")
         self.next_button.add_class("bl-next-puzzle")
         self.next_button.on_click(lambda _b: self.move(1))
         self.status = W.HTML()
@@ -683,21 +760,61 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.index = 0
         self.selection: list[Puzzle] = []
         self.current: PuzzleWidget | None = None
+        self._relabelling = False
         self.tag_filter.observe(lambda _c: self._filter(), names="value")
         self.level_filter.observe(lambda _c: self._filter(), names="value")
-        controls = W.HBox([self.tag_filter, self.level_filter])
+        self.lang_toggle = language_toggle(lang, self.set_lang)
+        controls = W.HBox([self.tag_filter, self.level_filter, self.lang_toggle])
         nav = W.HBox([self.prev_button, self.status, self.next_button])
-        skipped = W.HTML(
-            "".join(
-                f'<div class="bl-gym-error">{_esc(_t("widget.gym.skipped", lang, error=e))}</div>' for e in self.errors
-            )
-        )
-        skipped.add_class("bl-gym-errors")
-        super().__init__([controls, nav, skipped, self.holder])
+        self.skipped = W.HTML()
+        self.skipped.add_class("bl-gym-errors")
+        super().__init__([controls, nav, self.skipped, self.holder])
         self.add_class("bl-gym")
+        self._label()
         self._filter()
 
+    def _tag_options(self) -> list[tuple[str, str]]:
+        return [(_t("widget.gym.all", self.lang), "")] + [(t, t) for t in self._tags]
+
+    def _level_options(self) -> list[tuple[str, int]]:
+        return [(_t("widget.gym.all", self.lang), 0)] + [(str(lv), lv) for lv in self._levels]
+
+    def _label(self) -> None:
+        lang = self.lang
+        self.tag_filter.description = _t("widget.gym.tag", lang)
+        self.level_filter.description = _t("widget.gym.level", lang)
+        self.prev_button.description = _t("widget.gym.previous", lang)
+        self.next_button.description = _t("widget.gym.next", lang)
+        self.skipped.value = "".join(
+            f'<div class="bl-gym-error">{_esc(_t("widget.gym.skipped", lang, error=e))}</div>' for e in self.errors
+        )
+
+    def set_lang(self, lang: str) -> None:
+        """Switch the gym and the puzzle on show to ``lang`` (the ``bl-lang`` toggle); filters and progress stay."""
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
+        self.lang = lang
+        if self.lang_toggle.value != lang:
+            self.lang_toggle.value = lang
+            return
+        tag, level = self.tag_filter.value, self.level_filter.value
+        self._relabelling = True
+        try:  # new option labels, same values: the selection must not change
+            self.tag_filter.options, self.level_filter.options = self._tag_options(), self._level_options()
+            self.tag_filter.value, self.level_filter.value = tag, level
+        finally:
+            self._relabelling = False
+        self._label()
+        if self.selection:
+            if self.current is not None:
+                self.current.set_lang(lang)
+        else:
+            self.holder.children = [W.HTML(_esc(_t("widget.gym.empty", lang)))]
+        self._status()
+
     def _filter(self) -> None:
+        if self._relabelling:
+            return
         tag, level = self.tag_filter.value, self.level_filter.value
         self.selection = [p for p in self.puzzles if (not tag or tag in p.tags) and (not level or p.level == level)]
         self.index = 0
@@ -733,7 +850,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             self.holder.children = [W.HTML(_esc(_t("widget.gym.empty", self.lang)))]
         else:
             puzzle = self.selection[self.index]
-            self.current = PuzzleWidget(puzzle, lang=self.lang, on_answer=self._record, on_hint=self._hint)
+            self.current = PuzzleWidget(
+                puzzle, lang=self.lang, on_answer=self._record, on_hint=self._hint, show_lang=False
+            )
             self.holder.children = [self.current]
         self.prev_button.disabled = self.index <= 0
         self.next_button.disabled = self.index >= len(self.selection) - 1
@@ -788,10 +907,10 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
 
     def __init__(self, *, lang: str = DEFAULT_LANGUAGE, you: str = "", opponent: str = "") -> None:
         self.lang = lang
-        options = [(_t("widget.explorer.empty_slot", lang), _NONE)] + [
-            (f"{c.notation} \u2013 {card_label(c, lang)}", c.notation) for c in _PICKABLE
-        ]
+        self._busy = True
+        options = self._slot_options()
         self.slots: dict[Side, list[W.Dropdown]] = {}
+        self.side_labels: dict[Side, W.HTML] = {}
         rows = []
         for side in Side:
             slots = [W.Dropdown(options=options, value=_NONE, layout=W.Layout(width="190px")) for _ in range(4)]
@@ -799,16 +918,15 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
                 slot.add_class(f"bl-slot-{side.value}-{i + 1}")
                 slot.observe(lambda _c: self._update(), names="value")
             self.slots[side] = slots
-            label = W.HTML(f"<b>{_esc(_cap(_t(f'board.side_of.{side.value}', lang)))}</b>")
-            rows.append(W.HBox([label, *slots]))
-        self.fog = W.Checkbox(description=_t("widget.explorer.fog", lang), value=False, indent=False)
+            self.side_labels[side] = W.HTML()
+            rows.append(W.HBox([self.side_labels[side], *slots]))
+        self.fog = W.Checkbox(value=False, indent=False)
         self.fog.add_class("bl-fog")
-        self.mud = W.Checkbox(description=_t("widget.explorer.mud", lang), value=False, indent=False)
+        self.mud = W.Checkbox(value=False, indent=False)
         self.mud.add_class("bl-mud")
         self.first = W.ToggleButtons(
-            options=[(_cap(_t(f"side.{s.value}", lang)), s.value) for s in Side],
+            options=self._first_options(),
             value=Side.YOU.value,
-            description=_t("widget.explorer.first", lang),
             style={"description_width": "initial", "button_width": "120px"},
         )
         self.first.add_class("bl-first-complete")
@@ -819,13 +937,55 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         self.verdict = W.HTML()
         self.verdict.add_class("bl-explorer-verdict")
         self.fog.layout.width = self.mud.layout.width = "130px"
-        super().__init__([rows[1], rows[0], W.HBox([self.fog, self.mud, self.first]), self.view, self.verdict])
+        self.lang_toggle = language_toggle(lang, self.set_lang)
+        controls = W.HBox([self.fog, self.mud, self.first, self.lang_toggle])
+        super().__init__([rows[1], rows[0], controls, self.view, self.verdict])
         self.add_class("bl-explorer")
+        self._label()
         self._busy = False
         if you:
             self.set_cards("you", you)
         if opponent:
             self.set_cards("opponent", opponent)
+        self._update()
+
+    def _slot_options(self) -> list[tuple[str, str]]:
+        return [(_t("widget.explorer.empty_slot", self.lang), _NONE)] + [
+            (f"{c.notation} \u2013 {card_label(c, self.lang)}", c.notation) for c in _PICKABLE
+        ]
+
+    def _first_options(self) -> list[tuple[str, str]]:
+        return [(_cap(_t(f"side.{s.value}", self.lang)), s.value) for s in Side]
+
+    def _label(self) -> None:
+        lang = self.lang
+        for side, label in self.side_labels.items():
+            label.value = f"<b>{_esc(_cap(_t(f'board.side_of.{side.value}', lang)))}</b>"
+        self.fog.description = _t("widget.explorer.fog", lang)
+        self.mud.description = _t("widget.explorer.mud", lang)
+        self.first.description = _t("widget.explorer.first", lang)
+
+    def set_lang(self, lang: str) -> None:
+        """Switch every label and the verdict to ``lang`` (the ``bl-lang`` toggle); the cards picked stay."""
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
+        self.lang = lang
+        if self.lang_toggle.value != lang:
+            self.lang_toggle.value = lang
+            return
+        self._busy = True
+        try:  # new option labels, same values: the picks must not change
+            options = self._slot_options()
+            for slot in (s for slots in self.slots.values() for s in slots):
+                value = slot.value
+                slot.options = options
+                slot.value = value
+            first = self.first.value
+            self.first.options = self._first_options()
+            self.first.value = first
+            self._label()
+        finally:
+            self._busy = False
         self._update()
 
     def set_cards(self, side: Side | str, cards: str) -> None:
