@@ -1,0 +1,382 @@
+"""Chinese alongside English: complete catalogues, no English grammar leaking, the ``lang`` option everywhere.
+
+* Every ``locale/en/<layer>.json`` has a ``locale/zh/<layer>.json`` with the same keys, and each
+  template uses the same ``{placeholders}`` (a test fails for any missing, extra or untranslated key).
+* Explanations rendered in Chinese contain no English words (the grammar helpers ``word.*`` /
+  ``article.*`` are catalogue entries, empty or different in Chinese).
+* Golden files ``tests/golden/zh/<name>.txt`` hold the Chinese proofs of the five worked examples of
+  RULES.md; regenerate after an intended wording change with
+  ``BATTLELINE_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_i18n.py`` and review the diff.
+* ``lang`` reaches the SVG labels, the widgets (a live ``bl-lang`` toggle), the CLI (``--lang zh``,
+  diagnostics keep their ``FILE:LINE:COL: error:`` prefix) and puzzle titles and notes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import string
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from battleline_lab.cards import ALL_TACTICS, ALL_TROOPS, parse_card
+from battleline_lab.claims import analyse_claim
+from battleline_lab.cli import main
+from battleline_lab.loader import load_puzzle, load_puzzle_text
+from battleline_lab.messages import LANGUAGES, card_label, card_short, catalogue, message, render_analysis
+from battleline_lab.position import Position, Side
+from battleline_lab.svg import board_svg
+from tests.test_explanations import GOLDEN
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "battleline_lab" / "locale"
+GOLDEN_ZH = Path(__file__).resolve().parent / "golden" / "zh"
+UPDATE = bool(os.environ.get("BATTLELINE_UPDATE_GOLDEN"))
+SEEDS = ROOT / "puzzles" / "seed-examples"
+
+#: Templates where each language picks from the parameters the renderer passes (``messages.card_short``):
+#: English writes the notation (b8, alexander), Chinese colour and value (蓝8) or the name (亚历山大).
+FREE_PLACEHOLDERS = {
+    "card.short": {"notation", "colour", "value"},
+    "card.short.tactic": {"notation", "name"},
+}
+#: Keys that may hold no Chinese character although the English has words.
+NO_CJK_NEEDED = {
+    "word.is": "English verb agreement: nothing in Chinese",
+    "word.are": "English verb agreement: nothing in Chinese",
+    "word.comes": "English verb agreement: nothing in Chinese",
+    "word.come": "English verb agreement: nothing in Chinese",
+    "article.a": "English article: Chinese names the kind alone",
+    "article.an": "English article: Chinese names the kind alone",
+    "authoring.preview.id": "'id' is the YAML key an author writes",
+}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+ENGLISH_WORD = re.compile(r"\b[A-Za-z]{2,}\b")
+FORMATTER = string.Formatter()
+
+
+def _layers() -> list[str]:
+    return sorted(p.name for p in (LOCALE / "en").glob("*.json"))
+
+
+def _load(lang: str, layer: str) -> dict[str, str]:
+    path = LOCALE / lang / layer
+    assert path.exists(), f"locale/{lang}/{layer} is missing"
+    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _placeholders(template: str) -> set[str]:
+    return {field for _, field, _, _ in FORMATTER.parse(template) if field is not None}
+
+
+def _without_placeholders(template: str) -> str:
+    return "".join(literal for literal, _, _, _ in FORMATTER.parse(template))
+
+
+# -- the catalogues ------------------------------------------------------------------------------
+
+
+def test_zh_is_a_language() -> None:
+    assert LANGUAGES == ("en", "zh")
+    assert catalogue("zh").keys() == catalogue("en").keys()
+
+
+def test_no_zh_layer_without_an_english_one() -> None:
+    assert sorted(p.name for p in (LOCALE / "zh").glob("*.json")) == _layers()
+
+
+@pytest.mark.parametrize("layer", _layers())
+def test_every_key_has_a_translation(layer: str) -> None:
+    en, zh = _load("en", layer), _load("zh", layer)
+    assert sorted(en.keys() - zh.keys()) == [], f"untranslated keys in locale/zh/{layer}"
+    assert sorted(zh.keys() - en.keys()) == [], f"keys in locale/zh/{layer} that English does not have"
+
+
+@pytest.mark.parametrize("layer", _layers())
+def test_same_placeholders(layer: str) -> None:
+    en, zh = _load("en", layer), _load("zh", layer)
+    wrong = {}
+    for key in en.keys() & zh.keys():
+        want, have = _placeholders(en[key]), _placeholders(zh[key])
+        if key in FREE_PLACEHOLDERS:
+            ok = bool(have) and have <= FREE_PLACEHOLDERS[key] and want <= FREE_PLACEHOLDERS[key]
+        else:
+            ok = have == want
+        if not ok:
+            wrong[key] = (sorted(want), sorted(have))
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("layer", _layers())
+def test_translated_not_copied(layer: str) -> None:
+    """A template with English words must read Chinese (a copied English text is a missing translation)."""
+    en, zh = _load("en", layer), _load("zh", layer)
+    untranslated = [
+        key
+        for key in en.keys() & zh.keys()
+        if ENGLISH_WORD.search(_without_placeholders(en[key])) and not CJK.search(zh[key]) and key not in NO_CJK_NEEDED
+    ]
+    assert untranslated == []
+
+
+def test_seed_terms() -> None:
+    """The seeds' terms (RULES.md brackets) name formations, tactics and troops."""
+    assert [message(f"kind.{k}", "zh") for k in ("wedge", "phalanx", "battalion", "skirmish", "host")] == [
+        "楔形阵",
+        "方阵",
+        "营阵",
+        "散兵线",
+        "杂兵阵",
+    ]
+    assert [message(f"troop.{v}", "zh") for v in range(10, 0, -1)] == [
+        "战象",
+        "战车",
+        "重骑兵",
+        "轻骑兵",
+        "持盾兵",
+        "方阵兵",
+        "重装步兵",
+        "标枪兵",
+        "轻盾兵",
+        "散兵",
+    ]
+    tactics = {t.value: message(f"tactic.{t.value}", "zh") for t in ALL_TACTICS}
+    assert tactics["companion"] == "伴骑" and tactics["shield"] == "盾卫" and tactics["fog"] == "迷雾"
+    assert [tactics[t] for t in ("mud", "scout", "redeploy", "deserter", "traitor")] == [
+        "沼泽",
+        "侦察",
+        "调遣",
+        "逃兵",
+        "叛徒",
+    ]
+    assert "突破" in message("game.cli.reason.breakthrough", "zh")
+    assert "包围" in message("game.cli.reason.envelopment", "zh")
+
+
+def test_card_label_and_short() -> None:
+    assert card_label(parse_card("b8"), "zh") == "蓝 8，重骑兵"
+    assert card_label(parse_card("b8")) == "blue 8, Heavy Cavalry"
+    assert card_short(parse_card("p10"), "zh") == "紫10"
+    assert card_short(parse_card("p10")) == "p10"
+    labels = {card_label(c, "zh") for c in ALL_TROOPS + ALL_TACTICS}
+    assert len(labels) == 70, "two cards read the same in Chinese"
+
+
+# -- explanations --------------------------------------------------------------------------------
+
+
+def _analysis(name: str) -> Any:
+    build, flag, side = GOLDEN[name]
+    return analyse_claim(Position.build(**build), flag, Side(side))
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_no_english_leaks_into_chinese_proofs(name: str) -> None:
+    """Every proof step kind in Chinese: no English word (rule ids like R12 aside), every placeholder filled."""
+    analysis = _analysis(name)
+    lines = render_analysis(analysis, "zh")
+    assert len(lines) == len(render_analysis(analysis, "en"))
+    for line in lines:
+        words = [w for w in ENGLISH_WORD.findall(line) if not re.fullmatch(r"R\d+", w)]
+        assert words == [], line
+        assert "{" not in line and "}" not in line, line
+        assert CJK.search(line), line
+
+
+def _golden_text(name: str) -> str:
+    build, flag, side = GOLDEN[name]
+    analysis = _analysis(name)
+    who = message(f"side.{side}", "zh")
+    verdict = "yes" if analysis.claimable else "no"
+    lines = [
+        f"# {name}",
+        f"# position: {json.dumps(build, sort_keys=True, ensure_ascii=False)}",
+        "# " + message("explain.title", "zh", flag=flag, me=who),
+        *render_analysis(analysis, "zh"),
+        message(f"explain.verdict.{verdict}", "zh", flag=flag, me=who),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+RULES_EXAMPLES = sorted(name for name in GOLDEN if name.startswith("example-"))
+
+
+def test_rules_examples_are_the_five() -> None:
+    assert len(RULES_EXAMPLES) == 5
+
+
+@pytest.mark.parametrize("name", RULES_EXAMPLES)
+def test_golden_zh(name: str) -> None:
+    path = GOLDEN_ZH / f"{name}.txt"
+    text = _golden_text(name)
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_explain_method_takes_lang() -> None:
+    analysis = _analysis("example-2-blue-eight-blocked")
+    text = analysis.explain("zh")
+    assert "蓝7" in text and "R13" in text
+    assert analysis.explain() == analysis.explain("en") != text
+
+
+def test_problems_in_chinese() -> None:
+    problems = Position.build({5: {"you": "r3 r4 r5"}, 6: {"opponent": "r3"}}).problems()
+    from battleline_lab.messages import render_problem
+
+    texts = [render_problem(p, "zh") for p in problems]
+    assert texts and all(CJK.search(t) and "(R1)" not in t for t in texts)
+    assert any("红3" in t and "5号旗你的一侧" in t for t in texts), texts
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(ALL_TROOPS), min_size=1, max_size=5, unique=True), st.integers(1, 9))
+def test_any_claim_reads_chinese(cards: list[Any], flag: int) -> None:
+    """Any small position, either side: the Chinese proof has as many lines as the English, all Chinese."""
+    you, opponent = cards[:3], cards[3:]
+    position = Position.build(
+        {flag: {"you": " ".join(c.notation for c in you), "opponent": " ".join(c.notation for c in opponent)}}
+    )
+    for side in Side:
+        analysis = analyse_claim(position, flag, side)
+        zh, en = render_analysis(analysis, "zh"), render_analysis(analysis, "en")
+        assert len(zh) == len(en)
+        assert all(CJK.search(line) for line in zh)
+
+
+# -- SVG -----------------------------------------------------------------------------------------
+
+
+def test_svg_labels_in_chinese() -> None:
+    position = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8 alexander"}})
+    svg = board_svg(position, lang="zh")
+    assert 'aria-label="蓝 8，重骑兵"' in svg and "<title>蓝 8，重骑兵</title>" in svg
+    assert "5号旗" in svg and "Heavy Cavalry" not in svg and "flag 5" not in svg
+    assert 'aria-label="blue 8, Heavy Cavalry"' in board_svg(position)
+
+
+# -- puzzles: titles and notes in both languages -------------------------------------------------
+
+
+def test_title_and_note_fall_back_to_english() -> None:
+    puzzle = load_puzzle_text(
+        "title:\n  en: Can you claim flag 5?\n  zh: 你能宣称夺取5号旗吗？\nnote: Only English here.\n"
+        "flags: {5: {you: [r3, r4, r5], opponent: [b8]}}\n"
+    )
+    assert puzzle.title_text("zh") == "你能宣称夺取5号旗吗？"
+    assert puzzle.title_text("en") == "Can you claim flag 5?"
+    assert puzzle.note_text("zh") == "Only English here."
+
+
+@pytest.mark.parametrize("path", sorted(SEEDS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_seed_examples_have_chinese(path: Path) -> None:
+    puzzle = load_puzzle(path)
+    assert CJK.search(puzzle.title_text("zh")), "title has no zh text"
+    note = puzzle.note_text("zh")
+    assert note is not None and CJK.search(note), "note has no zh text"
+    assert not CJK.search(puzzle.title_text("en"))
+
+
+# -- the CLI -------------------------------------------------------------------------------------
+
+
+def test_cli_explain_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    path = SEEDS / "2-blue-eight-blocked.yaml"
+    assert main(["--lang", "zh", "explain", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "5号旗：你能宣称夺取它吗？" in out and "能：你可以宣称夺取5号旗。" in out
+    assert main(["explain", str(path), "--lang", "zh"]) == 0, "--lang after the subcommand"
+    assert capsys.readouterr().out == out
+
+
+def test_cli_claims_and_check_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(SEEDS / "2-blue-eight-blocked.yaml")
+    assert main(["claims", "--lang", "zh", path]) == 0
+    assert "你可以宣称夺取的旗帜：5；" in capsys.readouterr().out
+    assert main(["check", "--lang", "zh", path]) == 0
+    assert "检查了1道谜题：1道通过" in capsys.readouterr().out
+    assert main(["claims", "--json", "--lang", "zh", path]) == 0
+    assert json.loads(capsys.readouterr().out) == {"file": path, "you": [5], "opponent": []}
+
+
+def test_cli_diagnostics_in_chinese_keep_the_prefix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("flags: {5: {you: [r3, r4, r5, r3]}}\nflgas: 1\n", encoding="utf-8")
+    assert main(["check", "--lang", "zh", str(bad)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err and all(re.match(rf"{re.escape(str(bad))}:\d+:\d+: error: ", line) for line in err), err
+    assert any("未知的键" in line and "flags" in line for line in err), err
+    assert any("出现了两次" in line for line in err), err
+    assert main(["check", str(bad)]) == 2
+    assert "unknown key 'flgas'" in capsys.readouterr().err
+
+
+def test_cli_match_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "random", "random", "--games", "2", "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert "胜场：" in out and "结束方式：" in out
+
+
+# -- widgets -------------------------------------------------------------------------------------
+
+
+def test_puzzle_widget_toggle_switches_every_text() -> None:
+    from battleline_lab.widgets import PuzzleWidget
+
+    widget = PuzzleWidget(SEEDS / "3-blue-seven-in-your-hand.yaml")
+    assert widget.yes_button is not None and widget.no_button is not None
+    widget.yes_button.click()  # wrong: a counterexample
+    widget.hint()
+    english = _texts(widget)
+    assert widget.lang_toggle.value == "en"
+    widget.lang_toggle.value = "zh"
+    chinese = _texts(widget)
+    assert widget.lang == "zh" and widget.state == "wrong" and widget.hint_level == 1
+    for text in chinese:
+        words = [w for w in ENGLISH_WORD.findall(_strip_markup(text)) if not re.fullmatch(r"R\d+", w)]
+        assert words == [], text
+    widget.no_button.click()
+    assert widget.state == "right" and "上一步" in widget.back_button.description
+    assert CJK.search(widget.step_html.value) and CJK.search(widget.feedback.value)
+    widget.lang_toggle.value = "en"
+    assert "Back" == widget.back_button.description and "Right!" in widget.feedback.value
+    assert english[0] == _texts(widget)[0]
+
+
+def _strip_markup(text: str) -> str:
+    text = re.sub(r'<div class="bl-meta">.*?</div>', " ", text)  # tags are the author's identifiers
+    text = re.sub(r"<[^>]*>", " ", text)
+    return re.sub(r"&\w+;", " ", text)
+
+
+def _texts(widget: Any) -> list[str]:
+    out = [widget.title.value, widget.question_html.value, widget.feedback.value, widget.hints_html.value]
+    out += [b.description for b in widget._answer_widgets()]
+    out += [widget.hint_button.description]
+    return out
+
+
+def test_gym_and_explorer_toggle(tmp_path: Path) -> None:
+    from battleline_lab.progress import Progress
+    from battleline_lab.widgets import FormationExplorer, PuzzleGym
+
+    gym = PuzzleGym(SEEDS, progress=Progress(tmp_path / "progress.json"))
+    gym.lang_toggle.value = "zh"
+    assert gym.next_button.description == "下一题" and CJK.search(gym.status.value)
+    assert gym.current is not None and gym.current.lang == "zh"
+    gym.move(1)
+    assert gym.current.lang == "zh" and CJK.search(gym.current.question_html.value)
+
+    explorer = FormationExplorer(you="r3 r4 r5", opponent="b8 b9 b10")
+    explorer.lang_toggle.value = "zh"
+    assert "楔形阵" in explorer.verdict.value and "对手赢得这面旗帜" in explorer.verdict.value
+    assert explorer.cards("you") == tuple(parse_card(c) for c in ("r3", "r4", "r5"))
+    assert explorer.fog.description == "迷雾（R24）"
