@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battleline_lab.authoring.generate import THEMES, GeneratedPuzzle, generate
+from battleline_lab.authoring.generate import DISTRACTORS, THEMES, GeneratedPuzzle, generate
 from battleline_lab.authoring.writer import WIDTH, dump_puzzle, position_key, puzzle_data, yaml_string
 from battleline_lab.cards import Tactic
 from battleline_lab.claims import Reason, analyse_claim
@@ -351,3 +351,24 @@ def test_writer_key_order_and_flow_lists() -> None:
         "id: p\nflags:\n  5: {you: [r3, r4, r5], opponent: [b8]}\n"
         "question: {kind: claim, flag: 5}\nanswer: true\nnote: n\n"
     )
+
+
+@pytest.mark.parametrize("theme", ["blocked-wedge", "at-best-a-tie", "counting-values"])
+def test_R13_constructed_claims_keep_few_cards_the_proof_never_names(
+    theme: str, generated: dict[str, list[GeneratedPuzzle]]
+) -> None:
+    for g in generated[theme]:
+        puzzle = _load(g)
+        if puzzle.answer is not True:
+            continue
+        flag = _flag(puzzle)
+        analysis = analyse_claim(puzzle.position, flag)
+        named = {c for s in analysis.steps for c in (*s.highlight, *s.needed)}
+        others = [
+            c
+            for n in range(1, 10)
+            if n != flag
+            for c in puzzle.position.flag(n).you + puzzle.position.flag(n).opponent
+            if c not in named
+        ]
+        assert len(others) <= DISTRACTORS, (g.id, others)

@@ -32,7 +32,7 @@ import argparse
 import random
 import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -515,6 +515,60 @@ def _verify(generated: GeneratedPuzzle, position: Position) -> None:
         raise AssertionError(f"generated puzzle {generated.id} does not round-trip")  # a bug, not bad input
 
 
+#: Cards a proof does not point at that a tidied puzzle keeps, as distractors (at most).
+DISTRACTORS = 2
+
+
+def _without(position: Position, drop: set[Card]) -> Position:
+    flags = tuple(
+        FlagState(
+            tuple(c for c in s.you if c not in drop),
+            tuple(c for c in s.opponent if c not in drop),
+            s.first_complete,
+            s.claimed_by,
+        )
+        for s in position.flags
+    )
+    return replace(position, flags=flags)
+
+
+def _tidy(
+    rng: random.Random, spec: Theme, candidate: _Candidate, analysis: ClaimAnalysis
+) -> tuple[_Candidate, ClaimAnalysis]:
+    """Drop troops on other flags that no proof step points at, keeping up to :data:`DISTRACTORS` of them.
+
+    Only for claims that hold: every card the proof needs is named in a step
+    (R13).  The tidied position must still teach the theme with the same
+    answer, else the candidate is kept as it was.
+    """
+    position, flag = candidate.position, candidate.flag
+    named: set[Card] = set()
+    for step in analysis.steps:
+        named.update(step.highlight)
+        named.update(step.needed)
+    spare = sorted(
+        (
+            c
+            for n in FLAGS
+            if n != flag
+            for c in position.flag(n).you + position.flag(n).opponent
+            if isinstance(c, Troop) and c not in named
+        ),
+        key=card_sort_key,
+    )
+    rng.shuffle(spare)
+    drop: set[Card] = set(spare[DISTRACTORS:])
+    if not drop:
+        return candidate, analysis
+    tidied = _without(position, drop)
+    again = analyse_claim(tidied, flag, tidied.turn)
+    if tidied.problems() or again.claimable is not analysis.claimable:
+        return candidate, analysis
+    if not spec.accepts(tidied, again, claim_features(tidied, again)):
+        return candidate, analysis
+    return replace(candidate, position=tidied), again
+
+
 def generate(
     theme: str,
     count: int,
@@ -559,6 +613,11 @@ def generate(
             continue
         if not spec.accepts(position, analysis, claim_features(position, analysis)):
             continue
+        if source == "construct" and analysis.claimable:
+            candidate, analysis = _tidy(rng, spec, candidate, analysis)
+            position = candidate.position
+            if position_key(position) in seen:
+                continue
         generated = _puzzle(spec, seed, len(out) + 1, candidate, analysis)
         _verify(generated, position)
         seen.add(position_key(position))
