@@ -413,11 +413,12 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                 self._ghosts = {(flag, Side.OPPONENT): analysis.counterexample}
             lines = render_analysis(analysis, self.lang)
             proof = "".join(f"<li>{_esc(_body(line))}</li>" for line in lines)
-            self._set_message(
-                "refused",
-                self._t("game_widget.claim_refused", flag=flag, reason=err.reason),
-                extra=f'<ol class="bl-claim-proof">{proof}</ol>',
-            )
+            # the proof first; the engine's other reason (R14 timing, R15) only when the proof holds
+            if analysis.claimable:
+                text = self._t("game_widget.claim_later", flag=flag, reason=err.reason)
+            else:
+                text = self._t("game_widget.claim_refused", flag=flag)
+            self._set_message("refused", text, extra=f'<ol class="bl-claim-proof">{proof}</ol>')
         else:
             self._set_message("claimed", self._t("game_widget.claimed", flag=flag))
             self._after_action(before)

@@ -231,8 +231,7 @@ def test_R12_a_refused_claim_shows_the_engine_proof_and_the_counterexample_on_th
     text = html.unescape(w.message_box.value)
     for line in render_analysis(analysis):
         assert line.split(". ", 1)[1] in text
-    # in the play step the engine also says why no claim is possible yet (R14)
-    assert "(R14)" in text
+    assert "(R14)" not in text  # the proof is the reason, whatever the step of the turn
     ghosts = re.findall(r'bl-ghost" data-card="(\w+)"', w.board.value)
     assert ghosts == [c.notation for c in analysis.counterexample]
 
@@ -243,7 +242,9 @@ def test_R14_a_provable_claim_waits_for_the_claim_step_then_the_claim_button_cla
     w.refresh()
     w.claim_buttons[5].click()  # provable, but claims come after playing a card (R14)
     assert w.state.claimed[4] is None
-    assert "(R14)" in html.unescape(w.message_box.value)
+    text = html.unescape(w.message_box.value)
+    assert "can be proved, but not claimed now" in text and "(R14)" in text
+    assert explain_claim(w.state, Player.SOUTH, 5).explain().splitlines()[-1].split(". ", 1)[1] in text
     w.click_action(PlayCard(w._hand_cards[0], 9))
     assert w.state.phase is Phase.CLAIM
     assert w.claim_buttons[5].button_style == "success" and w.claim_buttons[2].button_style == ""
