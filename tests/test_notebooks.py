@@ -16,11 +16,18 @@ import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))
-PUBLIC_MODULES = {"battleline_lab", "battleline_lab.widgets", "battleline_lab.svg", "battleline_lab.loader"}
+PUBLIC_MODULES = {
+    "battleline_lab",
+    "battleline_lab.widgets",
+    "battleline_lab.svg",
+    "battleline_lab.loader",
+    "battleline_lab.game",
+    "battleline_lab.game_widget",
+}
 
 
-def test_the_five_lessons_are_there() -> None:
-    assert [p.name[:3] for p in LESSONS] == ["01-", "02-", "03-", "04-", "05-"]
+def test_the_seven_lessons_are_there() -> None:
+    assert [p.name[:3] for p in LESSONS] == ["01-", "02-", "03-", "04-", "05-", "06-", "07-"]
 
 
 def _code_cells(path: Path) -> list[nbformat.NotebookNode]:
