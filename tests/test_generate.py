@@ -372,3 +372,24 @@ def test_R13_constructed_claims_keep_few_cards_the_proof_never_names(
             if c not in named
         ]
         assert len(others) <= DISTRACTORS, (g.id, others)
+
+
+def test_level_range_keeps_only_those_levels(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    puzzles = generate("wildcard", 3, seed=0, levels=(4, 5))
+    assert len(puzzles) == 3 and all(g.level in (4, 5) for g in puzzles)
+    args = ["generate", "--theme", "mud", "--count", "2", "--level", "3", "--out", str(tmp_path)]
+    assert _run(args, capsys)[0] == 0
+    assert {load_puzzle(f).level for f in tmp_path.iterdir()} == {3}
+    status, _, err = _run(["generate", "--theme", "mud", "--level", "0-9", "--out", str(tmp_path)], capsys)
+    assert status == 2 and "a level is 1 to 5, or a range such as 3-5, not '0-9'" in err
+
+
+def test_cli_exit_1_when_the_search_gives_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import battleline_lab.authoring.generate as generate_module
+
+    monkeypatch.setattr(generate_module, "MAX_CANDIDATES", 1)
+    status, out, err = _run(["generate", "--theme", "own-hand-trap", "--count", "3", "--out", str(tmp_path)], capsys)
+    assert status == 1
+    assert "found only 0 of 3 puzzles for theme own-hand-trap; try another seed" in err

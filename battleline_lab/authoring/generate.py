@@ -576,12 +576,14 @@ def generate(
     *,
     avoid: Iterable[Hashable] = (),
     source: str | None = None,
+    levels: tuple[int, int] = (1, 5),
 ) -> list[GeneratedPuzzle]:
     """Up to ``count`` puzzles for ``theme`` (fewer if the search gives up), deterministic for ``seed``.
 
     ``avoid`` holds :func:`~battleline_lab.authoring.writer.position_key` values of
     positions not to repeat (the generated puzzles never repeat a position
-    either); ``source`` overrides the theme's (``construct`` or ``games``).
+    either); ``source`` overrides the theme's (``construct`` or ``games``);
+    ``levels`` keeps only puzzles whose estimated level lies in that range.
     """
     spec = THEMES[theme]
     source = source or spec.source
@@ -619,6 +621,8 @@ def generate(
             if position_key(position) in seen:
                 continue
         generated = _puzzle(spec, seed, len(out) + 1, candidate, analysis)
+        if not levels[0] <= generated.level <= levels[1]:
+            continue
         _verify(generated, position)
         seen.add(position_key(position))
         if candidate.game is not None:
@@ -657,6 +661,17 @@ def _count(text: str) -> int:
     return value
 
 
+def _levels(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    try:
+        bounds = (int(low), int(high or low))
+    except ValueError:
+        bounds = (0, 0)
+    if not 1 <= bounds[0] <= bounds[1] <= 5:
+        raise argparse.ArgumentTypeError(_m("generate.bad_level", value=text))
+    return bounds
+
+
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -679,6 +694,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--count", type=_count, default=5, metavar="N", help=_m("generate.count"))
     parser.add_argument("--seed", type=_seed, default=0, metavar="S", help=_m("generate.seed"))
     parser.add_argument("--out", required=True, metavar="DIR", help=_m("generate.out"))
+    parser.add_argument("--level", type=_levels, default=(1, 5), metavar="L", help=_m("generate.level"))
     parser.add_argument("--avoid", metavar="DIR", help=_m("generate.avoid"))
     parser.add_argument("--source", choices=SOURCES, help=_m("generate.source"))
     parser.add_argument("--force", action="store_true", help=_m("generate.force"))
@@ -698,7 +714,7 @@ def run(args: argparse.Namespace) -> int:
             print(Diagnostic(args.avoid, 1, 1, _m("generate.avoid_missing")), file=sys.stderr)
             return EXIT_BAD_INPUT
         avoid = avoid_keys(args.avoid)
-    puzzles = generate(args.theme, args.count, args.seed, avoid=avoid, source=args.source)
+    puzzles = generate(args.theme, args.count, args.seed, avoid=avoid, source=args.source, levels=args.level)
     targets = [(out / p.filename, p) for p in puzzles]
     existing = [path for path, _ in targets if path.exists()]
     if existing and not args.force:
