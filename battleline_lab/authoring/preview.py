@@ -43,7 +43,8 @@ EXIT_BAD_INPUT = 2
 
 _CSS = """
 :root { color-scheme: light; }
-body { font-family: DejaVu Sans, Verdana, sans-serif; color: #222; background: #fafaf7; margin: 0; }
+body { font-family: "DejaVu Sans", Verdana, "Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei",
+  sans-serif; color: #222; background: #fafaf7; margin: 0; }
 main { max-width: 660px; margin: 0 auto; padding: 20px 24px 32px; }
 h1 { font-size: 1.5em; margin: 0 0 6px; overflow-wrap: anywhere; }
 h2 { font-size: 1.05em; margin: 22px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 3px; }
