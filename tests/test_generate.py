@@ -393,3 +393,12 @@ def test_cli_exit_1_when_the_search_gives_up(
     status, out, err = _run(["generate", "--theme", "own-hand-trap", "--count", "3", "--out", str(tmp_path)], capsys)
     assert status == 1
     assert "found only 0 of 3 puzzles for theme own-hand-trap; try another seed" in err
+
+
+def test_every_theme_through_the_cli_passes_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for theme in THEMES:
+        args = ["generate", "--theme", theme, "--count", "2", "--seed", "21", "--out", str(tmp_path)]
+        assert _run(args, capsys)[0] == 0, theme
+    status, out, err = _run(["check", str(tmp_path)], capsys)
+    assert (status, err) == (0, "")
+    assert out.strip().endswith(f"{2 * len(THEMES)} ok")
