@@ -191,3 +191,12 @@ def test_claimable_with_no_cards_of_the_side_says_so() -> None:
     assert "Which flags can the opponent claim now?" in page
     assert "No unclaimed flag holds cards of the opponent: there is nothing to prove." in page
     assert "The engine agrees: no flag." in page
+
+
+def test_show_never_overwrites_the_puzzle_itself(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    puzzle = tmp_path / "p.yaml"
+    text = (PUZZLES / "seed-examples" / "1-wedge-against-two-sixes.yaml").read_text(encoding="utf-8")
+    puzzle.write_text(text, encoding="utf-8")
+    assert cli_main(["show", str(puzzle), "-o", str(puzzle)]) == 2
+    assert "would overwrite the puzzle file itself" in capsys.readouterr().err
+    assert puzzle.read_text(encoding="utf-8") == text

@@ -258,6 +258,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(page)
         return EXIT_OK
     out = Path(args.output) if args.output else Path.cwd() / f"{Path(args.file).stem}.html"
+    if out.resolve() == Path(args.file).resolve():
+        print(Diagnostic(str(out), 1, 1, _m("same_file", lang)), file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         out.write_text(page, encoding="utf-8")
     except OSError as err:
