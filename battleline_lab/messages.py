@@ -131,12 +131,12 @@ def shape_name(shape: Shape, size: int, lang: str = DEFAULT_LANGUAGE) -> str:
     return message(f"shape.{kind}", lang, colour=colour, run=run, value=shape.value)
 
 
-def _join(items: list[str], lang: str, last: str = "list.and") -> str:
+def _join(items: list[str], lang: str, last: str = "list.and", sep: str = "list.sep") -> str:
     if not items:
         return message("list.empty", lang)
     if len(items) == 1:
         return items[0]
-    return message("list.sep", lang).join(items[:-1]) + message(last, lang) + items[-1]
+    return message(sep, lang).join(items[:-1]) + message(last, lang) + items[-1]
 
 
 def _cards(cards: Iterable[Card], lang: str) -> str:
@@ -156,7 +156,7 @@ def _where(where: Iterable[tuple[Card, Location]], lang: str) -> str:
     for loc, cards in places.items():
         key = f"where.{loc.area}" if len(cards) == 1 else f"where.{loc.area}.many"
         parts.append(message(key, lang, card=_cards(cards, lang), flag=loc.flag, side=_possessive(loc.side, lang)))
-    return _join(parts, lang)
+    return _join(parts, lang, "where.and", "where.sep")  # clauses: Chinese separates them with ；
 
 
 def _wild(wild: Iterable[tuple[Card, Troop]], lang: str) -> str:
