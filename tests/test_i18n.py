@@ -54,6 +54,7 @@ NO_CJK_NEEDED = {
     "article.a": "English article: Chinese names the kind alone",
     "article.an": "English article: Chinese names the kind alone",
     "authoring.preview.id": "'id' is the YAML key an author writes",
+    "where.and": "Chinese joins the last two clauses with ；, not a word",
 }
 CJK = re.compile(r"[\u4e00-\u9fff]")
 ENGLISH_WORD = re.compile(r"\b[A-Za-z]{2,}\b")
@@ -380,3 +381,40 @@ def test_gym_and_explorer_toggle(tmp_path: Path) -> None:
     assert "楔形阵" in explorer.verdict.value and "对手赢得这面旗帜" in explorer.verdict.value
     assert explorer.cards("you") == tuple(parse_card(c) for c in ("r3", "r4", "r5"))
     assert explorer.fog.description == "迷雾（R24）"
+
+
+# -- the Chinese lesson --------------------------------------------------------------------------
+
+ZH_LESSON = ROOT / "notebooks" / "zh" / "03-claim-proofs.zh.ipynb"
+EN_LESSON = ROOT / "notebooks" / "03-claim-proofs.ipynb"
+
+
+def test_chinese_lesson_is_run_in_order_and_reads_chinese() -> None:
+    import nbformat
+
+    book = nbformat.read(ZH_LESSON, as_version=4)  # type: ignore[no-untyped-call]
+    cells = [c for c in book.cells if c.cell_type == "code"]
+    for number, cell in enumerate(cells, 1):
+        assert cell.execution_count == number and cell.outputs, f"code cell {number} was not run in order"
+        assert not [o for o in cell.outputs if o.output_type == "error"]
+        for out in cell.outputs:
+            text = out.get("text", "") + str(out.get("data", {}).get("text/html", ""))
+            if text:
+                assert CJK.search(text), f"cell {number} shows no Chinese"
+            if out.output_type == "stream":
+                assert [w for w in ENGLISH_WORD.findall(text) if not re.fullmatch(r"R\d+", w)] == []
+
+
+def test_chinese_lesson_teaches_the_same_positions() -> None:
+    import nbformat
+
+    def positions(path: Path) -> set[str]:
+        book = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
+        found = set()
+        for cell in book.cells:
+            if cell.cell_type == "code":
+                found |= set(re.findall(r"Position\.build\((.*?)\)\n", cell.source, re.S))
+        return found
+
+    english = positions(EN_LESSON)
+    assert english and english <= positions(ZH_LESSON)
