@@ -1,0 +1,56 @@
+"""The Chinese lesson in a real browser: the widget renders in Chinese and the bl-lang toggle switches it live.
+
+nbval only proves that the kernel side switches language; here a learner opens
+``notebooks/zh/03-claim-proofs.zh.ipynb`` in JupyterLab, answers the puzzle wrongly (the Chinese
+counterexample), then clicks ``English`` on the ``bl-lang`` toggle and sees the same state in
+English, and back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_lessons_in_browser import assert_no_widget_errors, open_and_run, until
+
+Lab = Any
+pytestmark = pytest.mark.browser
+
+
+def test_chinese_lesson_widget_and_language_toggle(lab_page: Page, lab: Lab, output_dir: Path) -> None:
+    page = lab_page
+    open_and_run(page, lab, "notebooks/zh/03-claim-proofs.zh.ipynb")
+    puzzle = page.locator(".bl-puzzle")
+    expect(puzzle).to_be_visible(timeout=60_000)
+    question = puzzle.locator(".bl-question")
+    expect(question).to_contain_text("你现在能宣称夺取6号旗吗？")
+    expect(puzzle.locator(".bl-title-text")).to_have_text("还有一端开着")
+
+    puzzle.locator(".bl-answer-yes").click()
+    feedback = puzzle.locator(".bl-feedback")
+    expect(feedback).to_contain_text("还不对", timeout=15_000)
+    expect(feedback).to_contain_text("黄8")
+    until(lambda: puzzle.locator(".bl-board-view .bl-ghost").count() > 0, "the counterexample's dashed cards")
+    ghosts = puzzle.locator(".bl-board-view .bl-ghost").count()
+    puzzle.scroll_into_view_if_needed()
+    puzzle.screenshot(path=str(output_dir / "i18n-zh.png"))
+
+    puzzle.locator(".bl-lang button", has_text="English").click()
+    expect(question).to_contain_text("Can you claim flag 6 now?", timeout=15_000)
+    expect(feedback).to_contain_text("Not quite")
+    expect(feedback).to_contain_text("y8")
+    expect(puzzle.locator(".bl-title-text")).to_have_text("One end still open")
+    expect(puzzle.locator(".bl-answer-no")).to_have_text("No, not yet")
+    assert puzzle.locator(".bl-board-view .bl-ghost").count() == ghosts, "switching language changed the board"
+    puzzle.screenshot(path=str(output_dir / "i18n-toggle-en.png"))
+
+    puzzle.locator(".bl-lang button", has_text="中文").click()
+    expect(question).to_contain_text("你现在能宣称夺取6号旗吗？", timeout=15_000)
+    puzzle.locator(".bl-answer-no").click()
+    expect(feedback).to_contain_text("答对了", timeout=15_000)
+    expect(puzzle.locator(".bl-step-text")).to_contain_text("你的阵型")
+    expect(puzzle.locator(".bl-note")).to_contain_text("黄5亮在桌面上")
+    assert_no_widget_errors(page)
