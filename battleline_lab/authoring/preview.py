@@ -248,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``show``: load the puzzle (errors as ``FILE:LINE:COL: error:``, exit 2), write the page."""
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
     try:
-        puzzle = load_puzzle(args.file)
+        puzzle = load_puzzle(args.file, lang=lang)
     except PuzzleFileError as err:
         for diagnostic in err.diagnostics:
             print(diagnostic, file=sys.stderr)
