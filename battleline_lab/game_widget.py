@@ -202,6 +202,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         for n in FLAGS:
             b = self._button(t("game_widget.claim_button", flag=n), ("bl-claim", f"bl-claim-{n}"))
             b.layout.width = _FLAG_W
+            b.layout.padding = "0"
+            b.style.font_size = "12px"
             b.on_click(lambda _b, n=n: self.claim(n))
             self.claim_buttons[n] = b
         self.claim_row = self._row(list(self.claim_buttons.values()), "bl-claim-row")
@@ -210,6 +212,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self._hand_cards: list[Card] = []
         self.hand_row = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.hand_row.add_class("bl-hand-row")
+        self.hand_label = W.HTML(f"<b>{_esc(t('game_widget.hand'))}</b>")
         self.target_buttons: list[W.Button] = []
         self._target_cards: list[Card] = []
         self.target_label = W.HTML()
@@ -259,6 +262,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         controls = W.VBox(
             [
                 self.prompt,
+                self.hand_label,
                 self.hand_row,
                 self.target_box,
                 self.actions_row,
@@ -506,7 +510,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         colour = {"refused": "#c62828", "claimed": "#2e7d32", "info": "#607d8b"}[kind]
         self._message_html = (
             f'<div class="bl-game-message-{kind}" style="border-left:5px solid {colour};padding:4px 8px;'
-            f'margin:4px 0"><b style="color:{colour}">{_esc(text)}</b>{extra}</div>'
+            f'line-height:1.4;margin:4px 0"><b style="color:{colour}">{_esc(text)}</b>{extra}</div>'
         )
 
     def _render(self) -> None:
@@ -524,9 +528,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         selected = self.selection[0][1] if self.selection and self.selection[0][0] == "card" else None
         self.hand_buttons = self._pool(self.hand_buttons, len(hand), self._new_hand_button)
         for button, card in zip(self.hand_buttons, hand):
-            self._style_card_button(button, card)
+            self._style_card_button(button, card, chosen=card == selected)
             button.disabled = ("card", card) not in first
-            button.button_style = "info" if card == selected else ""
         self.hand_row.children = self.hand_buttons[: len(hand)]
 
         # cards on the table a guile card (or the Mud discard) acts on
@@ -573,13 +576,14 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.end_button.disabled = ("end",) not in first
         _show(self.cancel_button, bool(self.selection))
 
-        self.prompt.value = f"<b>{_esc(self._prompt())}</b>"
+        prompt = self._prompt()
+        self.prompt.value = f"<b>{_esc(prompt[:1].upper() + prompt[1:])}</b>"
         self.message_box.value = self._message_html
         self.info.value = self._info(view)
         self.banner.value = self._banner()
         _show(self.banner, over)
         self.board.value = board_svg(
-            to_position(state, viewer),
+            to_position(state, viewer, hand=False),  # the hand is the row of buttons below
             highlight=self._highlight(),
             ghosts=self._ghosts,
             focus=[tok[1] for tok in current if tok[0] == "flag"],
@@ -610,7 +614,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         if index < len(cards):  # a pooled button beyond the cards on show does nothing
             self.choose((kind, cards[index]))
 
-    def _style_card_button(self, button: W.Button, card: Card) -> None:
+    def _style_card_button(self, button: W.Button, card: Card, *, chosen: bool) -> None:
+        """A hand card in its colour (with its colour letter, as on the board); the chosen one marked."""
         lang = self.lang
         if isinstance(card, Troop):
             fill, ink = COLOURS[card.colour]
@@ -623,7 +628,10 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         else:
             fill, ink = _TACTIC_COLOURS[card.group]
             button.description = card_label(card, lang)
+        if chosen:
+            button.description = self._t("game_widget.chosen", card=button.description)
         button.tooltip = card_label(card, lang)
+        button.layout.border = "3px solid #ff00aa" if chosen else ""
         button.style.button_color = fill
         button.style.text_color = ink
         button.style.font_weight = "bold"
@@ -690,7 +698,9 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                 player=self.player_name(other),
             ),
         ]
-        return '<div style="font-size:90%;color:#37474f">' + " · ".join(_esc(p) for p in parts) + "</div>"
+        return (
+            '<div style="font-size:90%;color:#37474f;line-height:1.4">' + " · ".join(_esc(p) for p in parts) + "</div>"
+        )
 
     def _banner(self) -> str:
         state = self.state
@@ -721,11 +731,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         )
 
     def _highlight(self) -> list[Card]:
-        """The card (and target) being chosen, else what the other player did since the viewer's last move."""
-        chosen = [tok[1] for tok in self.selection if tok[0] in ("card", "target")]
-        if chosen:
-            return chosen
-        out: list[Card] = []
+        """The card (and target) being chosen, and what the other player did since the viewer's last move."""
+        out = [tok[1] for tok in self.selection if tok[0] in ("card", "target")]
         for _turn, actor, action in self.state.history[self._last_seen :]:
             if actor is self.viewer:
                 continue
@@ -761,7 +768,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             items.insert(0, f'<div class="bl-coach-none">{_esc(self._t("game_widget.coach.none"))}</div>')
         title = _esc(self._t("game_widget.coach.title", player=self.player_name(self.state.to_act)))
         return (
-            f'<div style="border:1px solid #b0bec5;border-radius:6px;padding:4px 8px;margin:4px 0">'
+            f'<div style="border:1px solid #b0bec5;border-radius:6px;padding:4px 8px;margin:4px 0;line-height:1.4">'
             f"<b>{title}</b>{''.join(items)}</div>"
         )
 
@@ -782,7 +789,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         heading = _esc(self._t("game_widget.log.title"))
         return (
             f"<b>{heading}</b>"
-            '<div style="max-height:220px;overflow-y:auto;border:1px solid #cfd8dc;border-radius:6px;'
+            '<div style="max-height:220px;overflow-y:auto;border:1px solid #cfd8dc;border-radius:6px;line-height:1.4;'
             f'padding:4px 8px;font-size:90%">{"".join(blocks)}</div>'
         )
 

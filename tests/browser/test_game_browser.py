@@ -1,0 +1,105 @@
+"""Lesson 07 in a real browser: a learner plays a few moves of a game against the bot by clicking.
+
+nbval and ``tests/test_game_widget.py`` prove the kernel side; this shows that the game widget
+renders in JupyterLab and that clicks on its buttons reach the kernel and come back as a new
+board, a new log and new buttons.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+Lab = Any  # the ``lab`` fixture of conftest.py: ``.url`` and ``.data_dir``
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = "notebooks/07-play-a-game.ipynb"
+
+
+def open_and_run(page: Page, lab: Lab, notebook: str) -> None:
+    """Open a notebook in a fresh workspace, wait for the kernel, then Run > Run All Cells."""
+    page.goto(f"{lab.url}/lab/tree/{notebook}?reset")
+    page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=90_000)
+    page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+
+
+def until(check: Callable[[], bool], what: str, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def log_lines(game: Locator) -> list[str]:
+    return [str(t) for t in game.locator(".bl-game-log .bl-log-line").all_inner_texts()]
+
+
+def enabled(game: Locator, selector: str) -> Locator:
+    return game.locator(f"{selector}:not([disabled])")
+
+
+def test_play_a_few_moves_of_lesson_seven_by_clicking(lab_page: Page, lab: Lab, output_dir: Path) -> None:
+    page = lab_page
+    page.set_viewport_size({"width": 1280, "height": 1900})  # the whole game widget fits in a screenshot
+    open_and_run(page, lab, NOTEBOOK)
+    game = page.locator(".bl-game").first
+    expect(game).to_be_visible(timeout=60_000)
+    # the lesson's scripted moves ran: the last cell's output (the puzzle dict) is there
+    expect(page.locator(".jp-OutputArea-output", has_text="'claim_timing': 'after_play'")).to_be_visible(timeout=60_000)
+    expect(game.locator(".bl-game-prompt")).to_contain_text("play a card")
+    until(lambda: len(log_lines(game)) >= 12, "the scripted moves in the log")
+    assert any("Deserter" in line for line in log_lines(game))
+    expect(game.locator(".bl-coach")).to_contain_text("Coach for South")
+
+    for move in range(3):
+        if game.locator(".bl-game-over").is_visible():
+            break
+        before = len(log_lines(game))
+        # a card from the hand: its tooltip is the card's label, as on the board (aria-label)
+        card = enabled(game, ".bl-hand-card").first
+        label = card.get_attribute("title")
+        assert label, "hand buttons carry the card's label"
+        card.click()
+        expect(game.locator(".bl-game-prompt")).to_contain_text("choose a flag")
+        if move == 0:
+            expect(game.locator(".bl-board-view .bl-focus").first).to_be_visible()  # the legal flags are shaded
+            game.screenshot(path=str(output_dir / "game-choose-flag.png"))
+        flag_button = enabled(game, ".bl-flag-button").first
+        flag = int(re.sub(r"\D", "", flag_button.inner_text()))
+        flag_button.click()
+        board_card = game.locator(f'.bl-board-view .bl-flag-{flag} .bl-side-you [aria-label="{label}"]')
+        expect(board_card).to_have_count(1)
+        if game.locator(".bl-end-claims").is_visible():
+            game.locator(".bl-end-claims").click()  # claims come after playing (R14); the test keeps playing
+        draw = enabled(game, ".bl-draw-troops")
+        if draw.count():
+            draw.click()
+        count = before + 2  # at least our play and draw, then the bot's reply
+        until(lambda: len(log_lines(game)) > count, f"move {move + 1} and the bot's reply in the log")  # noqa: B023
+        expect(game.locator(".bl-game-prompt")).to_contain_text("South (you)")
+        if move == 0:
+            newest = game.locator(".bl-game-log .bl-log-turn").first
+            expect(newest).to_contain_text("North (heuristic bot)")  # the bot answered, newest turn on top
+            # the bot's move is highlighted on the board
+            expect(game.locator(".bl-board-view .bl-card.bl-highlight").first).to_be_visible()
+
+    # a claim that cannot be proved is explained with the engine's proof
+    claim = enabled(game, ".bl-claim").first
+    claim.click()
+    expect(game.locator(".bl-game-message")).to_contain_text("proof")
+    expect(game.locator(".bl-game-message ol.bl-claim-proof li").first).to_be_visible()
+
+    game.scroll_into_view_if_needed()
+    game.screenshot(path=str(output_dir / "game-widget.png"))
+    page.screenshot(path=str(output_dir / "game-full-page.png"), full_page=True)
+    assert "Error displaying widget" not in page.content()
+    assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
