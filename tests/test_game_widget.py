@@ -7,7 +7,9 @@ with what the engine says (``legal_moves``, ``apply``, ``explain_claim``, ``desc
 from __future__ import annotations
 
 import html
+import importlib.util
 import re
+from pathlib import Path
 
 import pytest
 
@@ -423,3 +425,16 @@ def test_the_repr_is_stable_and_new_game_deals_the_next_seed() -> None:
     assert w.seed == 13 and w.state.history == [] and w.state.seed == 13
     w.new_game_button.click()
     assert w.seed == 14
+
+
+def test_the_click_benchmark_runs_a_whole_game_and_reports_every_kind_of_click() -> None:
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_game_widget.py"
+    spec = importlib.util.spec_from_file_location("bench_game_widget", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    times = bench.play(seed=3, coach=True)
+    for kind in ("open", "card", "flag", "draw", "turn end"):
+        assert times[kind] and all(t > 0 for t in times[kind]), kind
+    n, median, p95, most = bench.summary(times["card"])
+    assert n == len(times["card"]) and median <= p95 <= most
