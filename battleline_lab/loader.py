@@ -48,8 +48,8 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .cards import Card, CardNotationError, Tactic, parse_card
-from .messages import message, render_problem
+from .cards import Card, CardNotationError, Tactic, Troop, parse_card
+from .messages import card_short, message, render_problem
 from .position import FLAGS, ClaimTiming, FlagState, Position, Problem, Side
 from .puzzle import Puzzle
 from .questions import QUESTION_KINDS, Question, QuestionError, question_from_data
@@ -513,7 +513,9 @@ def render_question_problem(problem: Problem, lang: str = "en") -> str:
     """A :class:`QuestionError` problem as an error message (catalogue ``question.error.<code>``)."""
     params: dict[str, Any] = {}
     for name, value in problem.params:
-        if isinstance(value, (Tactic,)) or hasattr(value, "notation"):
+        if isinstance(value, (Troop, Tactic)):
+            value = card_short(value, lang)
+        elif hasattr(value, "notation"):
             value = value.notation
         elif isinstance(value, tuple):
             value = ", ".join(str(v) for v in value)

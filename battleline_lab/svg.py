@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from .cards import Card, Colour, TacticGroup, Troop
 from .claims import ClaimAnalysis, Reason
 from .formations import Formation
-from .messages import DEFAULT_LANGUAGE, card_label, kind_name, message, render_analysis
+from .messages import DEFAULT_LANGUAGE, card_label, card_short, kind_name, message, render_analysis
 from .position import FLAGS, Position, Side
 
 __all__ = [
@@ -464,7 +464,7 @@ def formation_caption(formation: Formation, lang: str = DEFAULT_LANGUAGE) -> str
         text = _t("board.formation", lang, kind=kind_name(formation.kind, lang), total=formation.total)
     if formation.wild:
         items = ", ".join(
-            _t("board.wild_as", lang, card=card_label(c, lang), troop=t.notation) for c, t in formation.wild
+            _t("board.wild_as", lang, card=card_label(c, lang), troop=card_short(t, lang)) for c, t in formation.wild
         )
         text += _t("board.wild_note", lang, items=items)
     return text

@@ -490,8 +490,9 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             )
             return [View(first), View(second), solution]
         if isinstance(question, FormationQuestion):
-            rules = "; ".join(
-                f"{kind_name(k, lang)}: {_t(f'kind.{k.key}.rule', lang)}" for k in sorted(FormationKind, reverse=True)
+            rules = _t("widget.hint.formation.sep", lang).join(
+                _t("widget.hint.formation.item", lang, kind=kind_name(k, lang), rule=_t(f"kind.{k.key}.rule", lang))
+                for k in sorted(FormationKind, reverse=True)
             )
             troops = [c for c in question.cards if isinstance(c, Troop)]
             colours = _list((_t(f"colour.{c.colour.letter}", lang) for c in troops), lang)
@@ -1061,7 +1062,7 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
 
 def _problem_text(code: str, params: tuple[tuple[str, Any], ...], lang: str) -> str:
     """A question problem in words: the question layer's message if it has one, else ours."""
-    values = {k: (v.notation if isinstance(v, (Troop, Tactic)) else v) for k, v in params}
+    values = {k: (card_short(v, lang) if isinstance(v, (Troop, Tactic)) else v) for k, v in params}
     for key in (f"question.error.{code}", f"widget.explorer.problem.{code}"):
         try:
             return _t(key, lang, **values)
