@@ -303,8 +303,8 @@ def tactics_table() -> GameState:
     return state
 
 
-def test_R18_R26_R30_tactics_choices_are_exactly_the_legal_moves() -> None:
-    w = GameWidget(bot="heuristic", seed=0)
+def test_R18_R28_R29_R30_tactics_choices_are_exactly_the_legal_moves() -> None:
+    w = GameWidget(bot=None, seed=0)
     w.state = tactics_table()
     w.refresh()
     assert actions_offered(w) == set(legal_moves(w.state))
@@ -315,6 +315,23 @@ def test_R18_R26_R30_tactics_choices_are_exactly_the_legal_moves() -> None:
     w.click_action("traitor g9 1")
     assert w.state.cards[0][Player.SOUTH][-1] == parse_card("g9")
     assert "traitor g9 1" in [n for _t, _s, n in w.log_entries()]
+    w.click_action("draw troops")
+    # north (on the same screen) plays a troop, not a tactics card, and draws
+    assert w.viewer is Player.NORTH
+    troop = next(
+        a for a in legal_moves(w.state) if isinstance(a, PlayCard) and isinstance(a.card, Troop) and a.flag == 9
+    )
+    w.click_action(troop)
+    w.click_action("draw troops")
+    # R18: south is one tactics card ahead, so no tactics card of south's is offered, troops are
+    assert [to_act(w), w.state.tactics_played[Player.SOUTH], w.state.tactics_played[Player.NORTH]] == [
+        Player.SOUTH,
+        1,
+        0,
+    ]
+    offered = {c: shown(b) for b, c in zip(w.hand_buttons, w._hand_cards)}
+    assert offered[parse_card("y7")] and not any(v for c, v in offered.items() if isinstance(c, Tactic))
+    assert actions_offered(w) == set(legal_moves(w.state))
 
 
 def test_R27_scout_draws_and_returns_by_clicks_and_the_opponent_never_sees_the_returned_card() -> None:
