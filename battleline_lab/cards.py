@@ -276,11 +276,17 @@ _BY_NOTATION: dict[str, Card] = {c.notation: c for c in ALL_CARDS}
 
 
 class CardNotationError(ValueError):
-    """A token that is not a card in the notation; the message repeats the token."""
+    """A token that is not a card in the notation; the message repeats the token.
 
-    def __init__(self, token: str, message: str) -> None:
+    ``reason`` (``"value"``, ``"colour"``, ``"not_text"`` or None) and ``suggestion`` (the nearest
+    valid notation) let a layer above say the same in another language.
+    """
+
+    def __init__(self, token: str, message: str, *, reason: str | None = None, suggestion: str | None = None) -> None:
         super().__init__(message)
         self.token = token
+        self.reason = reason
+        self.suggestion = suggestion
 
 
 _COLOUR_BY_NAME = {c.name.lower(): c for c in Colour}
@@ -312,19 +318,19 @@ def parse_card(token: str) -> Card:
     (g7, companion)
     """
     if not isinstance(token, str):
-        raise CardNotationError(str(token), f"a card must be written as text, not {token!r}")
+        raise CardNotationError(str(token), f"a card must be written as text, not {token!r}", reason="not_text")
     key = token.strip().lower()
     card = _BY_NOTATION.get(key)
     if card is not None:
         return card
-    reason = ""
+    reason, code = "", None
     if key[:1] in _COLOUR_BY_LETTER and key[1:].isdigit():
-        reason = ": values run from 1 to 10"
+        reason, code = ": values run from 1 to 10", "value"
     elif key[:1].isalpha() and key[1:].isdigit():
-        reason = ": colours are r o y g b p (red, orange, yellow, green, blue, purple)"
+        reason, code = ": colours are r o y g b p (red, orange, yellow, green, blue, purple)", "colour"
     suggestion = _suggest(key)
     hint = f" (did you mean {suggestion!r}?)" if suggestion else ""
-    raise CardNotationError(token, f"unknown card {token!r}{reason}{hint}")
+    raise CardNotationError(token, f"unknown card {token!r}{reason}{hint}", reason=code, suggestion=suggestion)
 
 
 def parse_cards(tokens: str | Iterable[str]) -> tuple[Card, ...]:
