@@ -148,6 +148,15 @@ def _printable(text: str) -> str:
     return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" else ch for ch in text)
 
 
+def _card_error(err: CardNotationError) -> str:
+    """A bad card token in the loading language (cards.py, below the catalogue, says it in English)."""
+    if err.reason == "not_text":
+        return str(err)
+    reason = _msg(f"card_reason.{err.reason}") if err.reason else ""
+    hint = _msg("did_you_mean", suggestion=err.suggestion) if err.suggestion else ""
+    return _msg("unknown_card", token=repr(err.token), reason=reason, hint=hint)
+
+
 def _suggest(word: object, choices: Iterable[str]) -> str:
     if not isinstance(word, str):
         return ""
@@ -309,11 +318,11 @@ class _Builder:
             try:
                 if not isinstance(value, str):
                     raise CardNotationError(
-                        _show(self.plain(item)), _msg("card_not_text", value=_show(self.plain(item)))
+                        _show(self.plain(item)), _msg("card_not_text", value=_show(self.plain(item))), reason="not_text"
                     )
                 card = parse_card(value)
             except CardNotationError as err:
-                self.error(item, str(err))
+                self.error(item, _card_error(err))
                 self.card_errors = True
                 continue
             self.nodes[path + (len(out),)] = item

@@ -320,6 +320,26 @@ def test_cli_diagnostics_in_chinese_keep_the_prefix(tmp_path: Path, capsys: pyte
     assert "unknown key 'flgas'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("token", ["r11", "x3", "alexandr", "zzz", "b0"])
+def test_bad_card_tokens_in_both_languages(token: str) -> None:
+    """English repeats cards.py's own message word for word; Chinese says the same from the catalogue."""
+    from battleline_lab.cards import CardNotationError
+    from battleline_lab.loader import PuzzleFileError
+
+    with pytest.raises(CardNotationError) as raised:
+        parse_card(token)
+    text = f"flags: {{5: {{you: [{token}]}}}}\n"
+    with pytest.raises(PuzzleFileError) as english:
+        load_puzzle_text(text, "p.yaml")
+    assert english.value.diagnostics[0].message == str(raised.value)
+    with pytest.raises(PuzzleFileError) as chinese:
+        load_puzzle_text(text, "p.yaml", lang="zh")
+    message_zh = chinese.value.diagnostics[0].message
+    assert message_zh.startswith(f"未知的牌 '{token}'")
+    if raised.value.suggestion:
+        assert f"“{raised.value.suggestion}”" in message_zh
+
+
 def test_cli_match_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "random", "random", "--games", "2", "--lang", "zh"]) == 0
     out = capsys.readouterr().out
