@@ -169,7 +169,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.claim_timing = ClaimTiming(claim_timing)
         self.human = Player.SOUTH
         self.bot: Bot | None = None
-        self.state: GameState = new_game(seed)
+        self.state: GameState  # dealt by restart() below
         self.selection: tuple[Token, ...] = ()
         self._legal: list[Action] = []
         self._message_html = ""
