@@ -187,10 +187,11 @@ def _read_cards(value: object, field: str, problems: list[Problem]) -> tuple[Car
     for i, token in enumerate(value):
         try:
             if not isinstance(token, str):
-                raise CardNotationError(str(token), f"a card must be written as text, not {token!r}")
+                raise CardNotationError(str(token), f"a card must be written as text, not {token!r}", reason="not_text")
             cards.append(parse_card(token))
         except CardNotationError as err:
-            problems.append(Problem("bad_card", (field, i), (("message", str(err)),)))
+            details = (("token", err.token), ("reason", err.reason), ("suggestion", err.suggestion))
+            problems.append(Problem("bad_card", (field, i), (("message", str(err)), *details)))
     return tuple(cards)
 
 
