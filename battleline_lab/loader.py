@@ -148,13 +148,14 @@ def _printable(text: str) -> str:
     return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" else ch for ch in text)
 
 
-def _card_error(err: CardNotationError) -> str:
+def _card_error(err: CardNotationError, lang: str | None = None) -> str:
     """A bad card token in the loading language (cards.py, below the catalogue, says it in English)."""
     if err.reason == "not_text":
         return str(err)
-    reason = _msg(f"card_reason.{err.reason}") if err.reason else ""
-    hint = _msg("did_you_mean", suggestion=err.suggestion) if err.suggestion else ""
-    return _msg("unknown_card", token=repr(err.token), reason=reason, hint=hint)
+    lang = lang or _LANG.get()
+    reason = message(f"load.card_reason.{err.reason}", lang) if err.reason else ""
+    hint = message("load.did_you_mean", lang, suggestion=err.suggestion) if err.suggestion else ""
+    return message("load.unknown_card", lang, token=repr(err.token), reason=reason, hint=hint)
 
 
 def _suggest(word: object, choices: Iterable[str]) -> str:
@@ -539,6 +540,10 @@ def render_question_problem(problem: Problem, lang: str = "en") -> str:
         params = {k: _show(v) for k, v in params.items()}
     elif problem.code == "formation_size":
         params["mud_rule"] = ", R25" if problem.param("mud") else ""
+    elif problem.code == "bad_card" and "token" in params:
+        error = CardNotationError(params["token"], params["message"], reason=params["reason"])
+        error.suggestion = params["suggestion"]
+        return _card_error(error, lang)
     return message(f"question.error.{problem.code}", lang, **params)
 
 

@@ -338,6 +338,13 @@ def test_bad_card_tokens_in_both_languages(token: str) -> None:
     assert message_zh.startswith(f"未知的牌 '{token}'")
     if raised.value.suggestion:
         assert f"“{raised.value.suggestion}”" in message_zh
+    question = f"question: {{kind: formation, cards: [r3, r4, {token}]}}\n"
+    with pytest.raises(PuzzleFileError) as english:
+        load_puzzle_text(question, "q.yaml")
+    assert str(raised.value) in [d.message for d in english.value.diagnostics]
+    with pytest.raises(PuzzleFileError) as chinese:
+        load_puzzle_text(question, "q.yaml", lang="zh")
+    assert message_zh in [d.message for d in chinese.value.diagnostics]
 
 
 def test_cli_match_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
