@@ -286,6 +286,17 @@ def test_seed_examples_have_chinese(path: Path) -> None:
     assert not CJK.search(puzzle.title_text("en"))
 
 
+LIBRARY = sorted((ROOT / "puzzles").glob("*/*.yaml"))
+
+
+@pytest.mark.parametrize("path", LIBRARY, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_library_puzzles_read_in_chinese(path: Path) -> None:
+    """A learner works through the library in Chinese too: every puzzle has a zh title and note."""
+    puzzle = load_puzzle(path)
+    assert "zh" in puzzle.title and CJK.search(puzzle.title["zh"]), "add title: {en: ..., zh: ...}"
+    assert puzzle.note is not None and "zh" in puzzle.note and CJK.search(puzzle.note["zh"]), "add note: {zh: ...}"
+
+
 # -- the CLI -------------------------------------------------------------------------------------
 
 
