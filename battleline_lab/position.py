@@ -178,6 +178,38 @@ class Position:
         if len(self.flags) != 9:
             raise ValueError(f"a position has 9 flags, not {len(self.flags)}")
 
+    def __repr__(self) -> str:
+        """A :meth:`build` call in card notation that recreates this position.
+
+        >>> Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}}, discards={"opponent": "scout"})
+        Position.build({5: {'you': 'r3 r4 r5', 'opponent': 'b8'}}, discards={'opponent': 'scout'})
+        >>> pos = Position.build({2: {"you": "b7", "claimed_by": None}}, hand={"you": "alexander"}, turn="opponent")
+        >>> eval(repr(pos)) == pos
+        True
+        """
+        flags: dict[int, dict[str, str]] = {}
+        for n, state in zip(FLAGS, self.flags):
+            spec: dict[str, str] = {}
+            for side in Side:
+                if state.cards(side):
+                    spec[side.value] = " ".join(c.notation for c in state.cards(side))
+            if state.first_complete is not None:
+                spec["first_complete"] = state.first_complete.value
+            if state.claimed_by is not None:
+                spec["claimed_by"] = state.claimed_by.value
+            if spec:
+                flags[n] = spec
+        args = [repr(flags)]
+        for name, getter in (("discards", self.discards), ("hand", self.hand)):
+            areas = {side.value: " ".join(c.notation for c in getter(side)) for side in Side if getter(side)}
+            if areas:
+                args.append(f"{name}={areas!r}")
+        if self.turn is not Side.YOU:
+            args.append(f"turn={self.turn.value!r}")
+        if self.claim_timing is not ClaimTiming.AFTER_PLAY:
+            args.append(f"claim_timing={self.claim_timing.value!r}")
+        return f"Position.build({', '.join(args)})"
+
     # -- construction -------------------------------------------------
     @classmethod
     def build(
