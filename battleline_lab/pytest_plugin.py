@@ -91,7 +91,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini(
         "battleline_puzzles",
-        type="paths",
+        type="paths",  # type: ignore[maybe-unrecognized-str-typeform]  # mypy 1.20 misreads the Literal
         default=[],
         help="folders whose *.yaml/*.yml files are Battle Line puzzles, checked as test items",
     )
