@@ -176,7 +176,7 @@ def check_finished(state: GameState) -> None:
 @pytest.mark.parametrize("timing", TIMINGS, ids=[t.value for t in TIMINGS])
 def test_random_games_keep_every_invariant(timing: ClaimTiming) -> None:
     """The invariants after every action (the core validator and cache checks only in the deep tests)."""
-    for seed in range(100 * SCALE):
+    for seed in range(1000 * SCALE):
         state = run_checked(seed, timing, ("random", "random"), deep=False)
         check_finished(state)
 
