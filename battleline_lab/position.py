@@ -86,6 +86,16 @@ def _cards(value: Iterable[Card | str] | str) -> tuple[Card, ...]:
     return tuple(parse_card(c) if isinstance(c, str) else c for c in value)
 
 
+def _notation(cards: Iterable[Card]) -> list[str]:
+    """Cards as notation tokens: ``['r3', 'alexander']``."""
+    return [c.notation for c in cards]
+
+
+def _joined(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``to_data`` mapping with its card lists written as one notation string each (for :func:`repr`)."""
+    return {key: " ".join(value) if isinstance(value, list) else value for key, value in spec.items()}
+
+
 @dataclass(frozen=True)
 class FlagState:
     """One flag: each side's cards (formation and environment cards), R6, R11, R15."""
@@ -187,28 +197,51 @@ class Position:
         >>> eval(repr(pos)) == pos
         True
         """
-        flags: dict[int, dict[str, str]] = {}
-        for n, state in zip(FLAGS, self.flags):
-            spec: dict[str, str] = {}
-            for side in Side:
-                if state.cards(side):
-                    spec[side.value] = " ".join(c.notation for c in state.cards(side))
-            if state.first_complete is not None:
-                spec["first_complete"] = state.first_complete.value
-            if state.claimed_by is not None:
-                spec["claimed_by"] = state.claimed_by.value
-            if spec:
-                flags[n] = spec
-        args = [repr(flags)]
-        for name, getter in (("discards", self.discards), ("hand", self.hand)):
-            areas = {side.value: " ".join(c.notation for c in getter(side)) for side in Side if getter(side)}
-            if areas:
-                args.append(f"{name}={areas!r}")
+        data = self.to_data()
+        args = [repr({n: _joined(spec) for n, spec in data["flags"].items()})]
+        args += [f"{name}={_joined(data[name])!r}" for name in ("discards", "hand") if name in data]
         if self.turn is not Side.YOU:
             args.append(f"turn={self.turn.value!r}")
         if self.claim_timing is not ClaimTiming.AFTER_PLAY:
             args.append(f"claim_timing={self.claim_timing.value!r}")
         return f"Position.build({', '.join(args)})"
+
+    def to_data(self) -> dict[str, Any]:
+        """The position part of a puzzle file as plain data, cards as lists in notation.
+
+        Keys in file order: ``rules`` (only if the claim timing is not the
+        default, R14), ``turn``, ``flags`` (only flags with something on them),
+        ``discards`` and ``hand`` (only non-empty areas).  :meth:`build` takes
+        it back: ``Position.build(**data)`` with ``rules`` unpacked.
+
+        >>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}}, hand={"you": "b9"})
+        >>> pos.to_data()
+        {'turn': 'you', 'flags': {5: {'you': ['r3', 'r4', 'r5'], 'opponent': ['b8']}}, 'hand': {'you': ['b9']}}
+        >>> Position.build(claim_timing="start_of_turn").to_data()
+        {'rules': {'claim_timing': 'start_of_turn'}, 'turn': 'you', 'flags': {}}
+        """
+        data: dict[str, Any] = {}
+        if self.claim_timing is not ClaimTiming.AFTER_PLAY:
+            data["rules"] = {"claim_timing": self.claim_timing.value}
+        data["turn"] = self.turn.value
+        flags: dict[int, dict[str, Any]] = {}
+        for n, state in zip(FLAGS, self.flags):
+            entry: dict[str, Any] = {}
+            for side in Side:
+                if state.cards(side):
+                    entry[side.value] = _notation(state.cards(side))
+            if state.first_complete is not None:
+                entry["first_complete"] = state.first_complete.value
+            if state.claimed_by is not None:
+                entry["claimed_by"] = state.claimed_by.value
+            if entry:
+                flags[n] = entry
+        data["flags"] = flags
+        for name, getter in (("discards", self.discards), ("hand", self.hand)):
+            area = {side.value: _notation(getter(side)) for side in Side if getter(side)}
+            if area:
+                data[name] = area
+        return data
 
     # -- construction -------------------------------------------------
     @classmethod

@@ -36,7 +36,7 @@ import yaml
 
 from ..cards import Card, card_sort_key
 from ..loader import TOP_LEVEL_KEYS
-from ..position import FLAGS, ClaimTiming, Position, Side
+from ..position import Position, Side
 from ..puzzle import Puzzle
 
 __all__ = ["WIDTH", "dump_puzzle", "position_data", "position_key", "puzzle_data", "puzzle_key", "yaml_string"]
@@ -217,39 +217,13 @@ def dump_puzzle(data: Mapping[str, Any], *, header: Sequence[str] = ()) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _notation(cards: Sequence[Card]) -> list[str]:
-    return [c.notation for c in cards]
-
-
 def position_data(position: Position) -> dict[str, Any]:
-    """A position as the plain data of a file: ``rules`` (if not the default), ``turn``, ``flags``...
+    """A position as the plain data of a file: :meth:`Position.to_data <battleline_lab.position.Position.to_data>`.
 
     >>> position_data(Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}}, hand={"you": "b9"}))
     {'turn': 'you', 'flags': {5: {'you': ['r3', 'r4', 'r5'], 'opponent': ['b8']}}, 'hand': {'you': ['b9']}}
     """
-    data: dict[str, Any] = {}
-    if position.claim_timing is not ClaimTiming.AFTER_PLAY:
-        data["rules"] = {"claim_timing": position.claim_timing.value}
-    data["turn"] = position.turn.value
-    flags: dict[int, dict[str, Any]] = {}
-    for n in FLAGS:
-        state = position.flag(n)
-        entry: dict[str, Any] = {}
-        for side in Side:
-            if state.cards(side):
-                entry[side.value] = _notation(state.cards(side))
-        if state.first_complete is not None:
-            entry["first_complete"] = state.first_complete.value
-        if state.claimed_by is not None:
-            entry["claimed_by"] = state.claimed_by.value
-        if entry:
-            flags[n] = entry
-    data["flags"] = flags
-    for name, get in (("discards", position.discards), ("hand", position.hand)):
-        area = {side.value: _notation(get(side)) for side in Side if get(side)}
-        if area:
-            data[name] = area
-    return data
+    return position.to_data()
 
 
 def puzzle_data(puzzle: Puzzle) -> dict[str, Any]:

@@ -66,41 +66,15 @@ def to_position(state: GameState, viewer: Player, *, hand: bool = True) -> Posit
     )
 
 
-def _notation(cards: Any) -> list[str]:
-    return [c.notation for c in cards]
-
-
 def to_puzzle_dict(state: GameState, viewer: Player, *, hand: bool = True) -> dict[str, Any]:
     """The moment as plain data in the puzzle (position) file format, seen by ``viewer``.
 
-    Only non-empty parts are written; dump it with ``yaml.safe_dump`` to get a
+    Only non-empty parts are written, but ``rules`` always is (a game's claim
+    timing is never implicit, R14); dump it with ``yaml.safe_dump`` to get a
     puzzle file (add ``id``, ``title``, ``question``... by hand).
     """
     position = to_position(state, viewer, hand=hand)
-    flags: dict[int, dict[str, Any]] = {}
-    for n, flag in enumerate(position.flags, 1):
-        entry: dict[str, Any] = {}
-        if flag.you:
-            entry["you"] = _notation(flag.you)
-        if flag.opponent:
-            entry["opponent"] = _notation(flag.opponent)
-        if flag.first_complete is not None:
-            entry["first_complete"] = flag.first_complete.value
-        if flag.claimed_by is not None:
-            entry["claimed_by"] = flag.claimed_by.value
-        if entry:
-            flags[n] = entry
-    out: dict[str, Any] = {
-        "rules": {"claim_timing": position.claim_timing.value},
-        "turn": position.turn.value,
-        "flags": flags,
-    }
-    discards = {s.value: _notation(position.discards(s)) for s in Side if position.discards(s)}
-    if discards:
-        out["discards"] = discards
-    if position.hand_you:
-        out["hand"] = {"you": _notation(position.hand_you)}
-    return out
+    return {"rules": {"claim_timing": position.claim_timing.value}} | position.to_data()
 
 
 class PlayerView:
