@@ -34,18 +34,14 @@ battleline_lab.loader.PuzzleFileError: p.yaml:1:1: error: unknown key 'flgas' (d
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .cards import Card, CardNotationError, Tactic, Troop, parse_card
@@ -53,6 +49,23 @@ from .messages import card_short, message, render_problem
 from .position import FLAGS, ClaimTiming, FlagState, Position, Problem, Side
 from .puzzle import Puzzle
 from .questions import QUESTION_KINDS, Question, QuestionError, question_from_data
+from .safe_yaml import (
+    MAX_BYTES,
+    ComposeError,
+    Diagnostic,
+    FileTooBigError,
+    NotUtf8Error,
+    closest,
+    compose,
+    decode_utf8,
+    escape_control,
+    has_control,
+    mapping_entries,
+    mark_position,
+    read_limited,
+    scalar_value,
+    utf8_size,
+)
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -65,7 +78,7 @@ __all__ = [
     "render_question_problem",
 ]
 
-MAX_FILE_BYTES = 1024 * 1024
+MAX_FILE_BYTES = MAX_BYTES
 TOP_LEVEL_KEYS = (
     "id",
     "title",
@@ -85,25 +98,6 @@ SIDE_KEYS = ("you", "opponent")
 SLUG = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 LANG = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$")
 SUFFIXES = (".yaml", ".yml")
-
-_YAML_TAG = "tag:yaml.org,2002:"
-_INT = "tag:yaml.org,2002:int"
-_FLOAT = "tag:yaml.org,2002:float"
-_BOOL = "tag:yaml.org,2002:bool"
-_NULL = "tag:yaml.org,2002:null"
-
-
-@dataclass(frozen=True)
-class Diagnostic:
-    """One error in a file, 1-based line and column: ``FILE:LINE:COL: error: message``."""
-
-    file: str
-    line: int
-    col: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: error: {self.message}"
 
 
 class PuzzleFileError(ValueError):
@@ -134,18 +128,8 @@ def _show(value: object) -> str:
         text = "{...}"
     else:
         text = str(value)
-    text = _printable(text)
+    text = escape_control(text)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _has_control(text: str) -> bool:
-    """Control characters other than newline and tab (terminal escapes, bells, ...)."""
-    return any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in text)
-
-
-def _printable(text: str) -> str:
-    """Control characters escaped (``\\x1b``), so that an author's text cannot drive the terminal."""
-    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" else ch for ch in text)
 
 
 def _card_error(err: CardNotationError, lang: str | None = None) -> str:
@@ -161,59 +145,8 @@ def _card_error(err: CardNotationError, lang: str | None = None) -> str:
 def _suggest(word: object, choices: Iterable[str]) -> str:
     if not isinstance(word, str):
         return ""
-    close = difflib.get_close_matches(word.lower(), list(choices), n=1, cutoff=0.6)
-    return _msg("did_you_mean", suggestion=close[0]) if close else ""
-
-
-# -- YAML: compose nodes, refusing tags, anchors and aliases ----------------------------------------
-
-
-class _Composer(yaml.SafeLoader):
-    """PyYAML's safe loader, used only to compose nodes; notes tags, anchors and aliases."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.refused: list[tuple[yaml.Mark, str]] = []
-
-    def compose_node(self, parent: Node | None, index: int) -> Node | None:
-        if self.check_event(yaml.AliasEvent):
-            event = self.get_event()  # type: ignore[no-untyped-call]
-            self.refused.append((event.start_mark, _msg("alias", name=_printable(event.anchor))))
-            return ScalarNode(_NULL, "", event.start_mark, event.end_mark)
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        if event.anchor is not None:
-            self.refused.append((event.start_mark, _msg("anchor", name=_printable(event.anchor))))
-        tag = getattr(event, "tag", None)
-        if tag is not None:
-            shown = "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
-            self.refused.append((event.start_mark, _msg("tag", tag=_printable(shown))))
-        return super().compose_node(parent, index)
-
-
-_SCALARS = SafeConstructor()
-
-
-def _scalar(node: ScalarNode) -> object:
-    """The value of a scalar node, by its resolved (implicit) tag only."""
-    tag = node.tag
-    try:
-        if tag == _NULL:
-            return None
-        if tag == _BOOL:
-            return node.value.lower() in ("yes", "true", "on")
-        if tag == _INT:
-            return _SCALARS.construct_yaml_int(node)
-        if tag == _FLOAT:
-            return _SCALARS.construct_yaml_float(node)
-    except (ValueError, yaml.YAMLError):
-        pass
-    return node.value
-
-
-def _line_col(text: str, index: int) -> tuple[int, int]:
-    line = text.count("\n", 0, index) + 1
-    col = index - (text.rfind("\n", 0, index) + 1) + 1
-    return line, col
+    close = closest(word.lower(), choices)
+    return _msg("did_you_mean", suggestion=close) if close else ""
 
 
 # -- building a puzzle from nodes ---------------------------------------------------------------------
@@ -228,11 +161,7 @@ class _Builder:
 
     # diagnostics
     def error(self, node: Node | yaml.Mark | None, text: str) -> None:
-        if node is None:
-            line, col = 1, 1
-        else:
-            mark = node.start_mark if isinstance(node, Node) else node
-            line, col = mark.line + 1, mark.column + 1
+        line, col = mark_position(node)
         self.diagnostics.append(Diagnostic(self.filename, line, col, text))
 
     # generic node readers
@@ -241,25 +170,21 @@ class _Builder:
         if not isinstance(node, MappingNode):
             self.error(node, _msg("expected_mapping", what=what))
             return {}
-        out: dict[object, tuple[Node, Node]] = {}
-        for key_node, value_node in node.value:
-            key = _scalar(key_node) if isinstance(key_node, ScalarNode) else None
-            if not isinstance(key_node, ScalarNode) or isinstance(key, (list, dict)):
-                self.error(key_node, _msg("bad_key", what=what))
-                continue
-            if key in out:
-                self.error(key_node, _msg("duplicate_key", key=_show(key)))
-                continue
-            if allowed is not None and key not in allowed:
-                self.error(key_node, _msg("unknown_key", key=_show(key), hint=_suggest(key, allowed)))
-                continue
-            out[key] = (key_node, value_node)
+        out, issues = mapping_entries(node, allowed, scalar_value)
+        for issue in issues:
+            if issue.problem == "not_scalar":
+                self.error(issue.node, _msg("bad_key", what=what))
+            elif issue.problem == "duplicate":
+                self.error(issue.node, _msg("duplicate_key", key=_show(issue.key)))
+            else:
+                assert allowed is not None
+                self.error(issue.node, _msg("unknown_key", key=_show(issue.key), hint=_suggest(issue.key, allowed)))
         return out
 
     def plain(self, node: Node) -> object:
         """A node as plain data (mappings, lists, scalars), reporting duplicate keys."""
         if isinstance(node, ScalarNode):
-            return _scalar(node)
+            return scalar_value(node)
         if isinstance(node, SequenceNode):
             return [self.plain(item) for item in node.value]
         if isinstance(node, MappingNode):
@@ -267,17 +192,17 @@ class _Builder:
         return None  # pragma: no cover - composer produces only these three
 
     def string(self, node: Node, what: str) -> str | None:
-        value = _scalar(node) if isinstance(node, ScalarNode) else None
+        value = scalar_value(node) if isinstance(node, ScalarNode) else None
         if not isinstance(value, str) or not value.strip():
             self.error(node, _msg("expected_text", what=what))
             return None
-        if _has_control(value):
+        if has_control(value):
             self.error(node, _msg("control_character", what=what, text=_show(value)))
             return None
         return value
 
     def choice(self, node: Node, choices: tuple[str, ...], what: str) -> str | None:
-        value = _scalar(node) if isinstance(node, ScalarNode) else None
+        value = scalar_value(node) if isinstance(node, ScalarNode) else None
         if value not in choices:
             self.error(
                 node,
@@ -307,7 +232,7 @@ class _Builder:
 
     def cards(self, node: Node, path: tuple[str | int, ...], what: str) -> tuple[Card, ...]:
         """A list of card tokens; records each card's node under ``path + (index,)``."""
-        if isinstance(node, ScalarNode) and _scalar(node) is None:
+        if isinstance(node, ScalarNode) and scalar_value(node) is None:
             return ()
         if not isinstance(node, SequenceNode):
             self.error(node, _msg("expected_cards", what=what))
@@ -315,7 +240,7 @@ class _Builder:
         self.nodes[path] = node
         out: list[Card] = []
         for item in node.value:
-            value = _scalar(item) if isinstance(item, ScalarNode) else None
+            value = scalar_value(item) if isinstance(item, ScalarNode) else None
             try:
                 if not isinstance(value, str):
                     raise CardNotationError(
@@ -344,7 +269,7 @@ class _Builder:
             if not isinstance(number, int) or isinstance(number, bool) or number not in FLAGS:
                 self.error(key_node, _msg("bad_flag_number", value=_show(key)))
                 continue
-            if isinstance(value_node, ScalarNode) and _scalar(value_node) is None:
+            if isinstance(value_node, ScalarNode) and scalar_value(value_node) is None:
                 continue
             self.nodes[("flags", number)] = value_node
             entry = self.mapping(value_node, FLAG_KEYS, f"flag {number}")
@@ -389,7 +314,7 @@ class _Builder:
         for step in path:
             if isinstance(node, MappingNode):
                 for key_node, value_node in node.value:
-                    if isinstance(key_node, ScalarNode) and _scalar(key_node) == step:
+                    if isinstance(key_node, ScalarNode) and scalar_value(key_node) == step:
                         node = value_node
                         break
                 else:
@@ -441,10 +366,10 @@ class _Builder:
                 self.error(tags_node, _msg("bad_tags"))
             else:
                 for item in tags_node.value:
-                    tag = _scalar(item) if isinstance(item, ScalarNode) else None
+                    tag = scalar_value(item) if isinstance(item, ScalarNode) else None
                     if not isinstance(tag, str) or not tag.strip():
                         self.error(item, _msg("bad_tag", value=_show(self.plain(item))))
-                    elif _has_control(tag):
+                    elif has_control(tag):
                         self.error(item, _msg("control_character", what="tag", text=_show(tag)))
                     elif tag not in tags:
                         tags.append(tag)
@@ -547,18 +472,6 @@ def render_question_problem(problem: Problem, lang: str = "en") -> str:
     return message(f"question.error.{problem.code}", lang, **params)
 
 
-def _decode(data: bytes, filename: str) -> str:
-    if len(data) > MAX_FILE_BYTES:
-        raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("too_big", size=len(data), limit=MAX_FILE_BYTES))])
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        head = data[: err.start].decode("utf-8", errors="replace")
-        line, col = _line_col(head, len(head))
-        raise PuzzleFileError([Diagnostic(filename, line, col, _msg("not_utf8"))]) from None
-    return text.removeprefix("\ufeff")
-
-
 def load_puzzle_text(text: str, filename: str = "<string>", *, lang: str = "en") -> Puzzle:
     """A puzzle from YAML text; raises :class:`PuzzleFileError` listing every error (in ``lang``).
 
@@ -575,35 +488,18 @@ def load_puzzle_text(text: str, filename: str = "<string>", *, lang: str = "en")
 
 
 def _load_text(text: str, filename: str) -> Puzzle:
-    if len(text.encode("utf-8", errors="replace")) > MAX_FILE_BYTES:
+    if utf8_size(text) > MAX_FILE_BYTES:
         raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("too_big", size=len(text), limit=MAX_FILE_BYTES))])
     builder = _Builder(filename)
-    composer: _Composer | None = None
     try:
-        composer = _Composer(text)
-        root = composer.get_single_node()
-    except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        detail = err.problem or err.context or "?"
-        if err.context and err.problem:
-            detail = f"{err.problem} ({err.context})"
-        builder.error(mark, _msg("yaml_syntax", detail=detail))
-        raise PuzzleFileError(builder.diagnostics) from None
-    except yaml.reader.ReaderError as err:
-        line, col = _line_col(text, err.position)
-        raise PuzzleFileError(
-            [Diagnostic(filename, line, col, _msg("bad_character", code=f"{err.character!r}"))]
-        ) from None
-    except RecursionError:
-        raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("too_deep"))]) from None
-    except yaml.YAMLError as err:  # pragma: no cover - other YAML errors carry no mark
-        raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("yaml_syntax", detail=str(err)))]) from None
-    finally:
-        if composer is not None:
-            composer.dispose()
-    assert composer is not None
-    for mark, text_ in composer.refused:
-        builder.error(mark, text_)
+        root, refused = compose(text)
+    except ComposeError as err:
+        raise PuzzleFileError([Diagnostic(filename, err.line, err.col, _compose_message(err))]) from None
+    for refusal in refused:
+        name = escape_control(refusal.name)
+        builder.error(
+            refusal.mark, _msg(refusal.kind, tag=name) if refusal.kind == "tag" else _msg(refusal.kind, name=name)
+        )
     if root is None:
         raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("empty"))])
     stem = Path(filename).stem if filename != "<string>" else "puzzle"
@@ -617,6 +513,17 @@ def _load_text(text: str, filename: str) -> Puzzle:
     return puzzle
 
 
+def _compose_message(err: ComposeError) -> str:
+    if err.kind == "character":
+        return _msg("bad_character", code=f"{err.character!r}")
+    if err.kind == "too_deep":
+        return _msg("too_deep")
+    detail = err.problem or err.context or "?"
+    if err.context and err.problem:
+        detail = f"{err.problem} ({err.context})"
+    return _msg("yaml_syntax", detail=detail)
+
+
 def load_puzzle(path: str | os.PathLike[str], *, lang: str = "en") -> Puzzle:
     """A puzzle from a file; raises :class:`PuzzleFileError` (with ``FILE:LINE:COL``, message in ``lang``)."""
     token = _LANG.set(lang)
@@ -628,16 +535,18 @@ def load_puzzle(path: str | os.PathLike[str], *, lang: str = "en") -> Puzzle:
 
 def _load_file(filename: str) -> Puzzle:
     try:
-        size = os.path.getsize(filename)
-        if size > MAX_FILE_BYTES:
-            raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("too_big", size=size, limit=MAX_FILE_BYTES))])
-        with open(filename, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+        text = decode_utf8(read_limited(filename))
+    except FileTooBigError as err:
+        raise PuzzleFileError(
+            [Diagnostic(filename, 1, 1, _msg("too_big", size=err.size, limit=MAX_FILE_BYTES))]
+        ) from None
+    except NotUtf8Error as err:
+        raise PuzzleFileError([Diagnostic(filename, err.line, err.col, _msg("not_utf8"))]) from None
     except OSError as err:
         raise PuzzleFileError(
             [Diagnostic(filename, 1, 1, _msg("cannot_read", reason=err.strerror or str(err)))]
         ) from None
-    return _load_text(_decode(data, filename), filename)
+    return _load_text(text.removeprefix("\ufeff"), filename)
 
 
 def iter_puzzle_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:

@@ -38,13 +38,11 @@ battleline_lab.game.record.RecordError: g.yaml:4:21: error: 'draw troop': decks 
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -52,17 +50,31 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..messages import message
 from ..position import ClaimTiming
+from ..safe_yaml import (
+    INT,
+    MAX_BYTES,
+    ComposeError,
+    Diagnostic,
+    FileTooBigError,
+    NotUtf8Error,
+    closest,
+    compose,
+    decode_utf8,
+    mapping_entries,
+    mark_position,
+    read_limited,
+    utf8_size,
+)
 from .actions import Action, ActionNotationError, parse_action
 from .rules import IllegalMoveError, apply
 from .state import EndReason, GameState, Options, Player, new_game
 
 __all__ = ["GameRecord", "RecordError", "dump_record", "load_record", "load_record_text", "MAX_RECORD_BYTES"]
 
-MAX_RECORD_BYTES = 1 << 20
+MAX_RECORD_BYTES = MAX_BYTES
 TOP_KEYS = ("seed", "options", "players", "moves", "result")
 OPTION_KEYS = ("claim_timing", "first")
 RESULT_KEYS = ("winner", "reason", "turns")
-_YAML_TAG = "tag:yaml.org,2002:"
 
 
 def _m(key: str, /, **params: Any) -> str:
@@ -79,7 +91,7 @@ class RecordError(ValueError):
 
     def lines(self) -> list[str]:
         """Each error as ``FILE:LINE:COL: error: message``."""
-        return [f"{self.filename}:{line}:{col}: error: {text}" for line, col, text in self.errors]
+        return [str(Diagnostic(self.filename, line, col, text)) for line, col, text in self.errors]
 
 
 @dataclass(frozen=True)
@@ -183,36 +195,14 @@ def dump_record(state: GameState, players: Mapping[Player, str] | None = None) -
 # -- loading --------------------------------------------------------------------------------
 
 
-class _Composer(yaml.SafeLoader):
-    """PyYAML's safe loader, used only to compose nodes; notes tags, anchors and aliases."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.refused: list[tuple[yaml.Mark, str]] = []
-
-    def compose_node(self, parent: Node | None, index: int) -> Node | None:
-        if self.check_event(yaml.AliasEvent):
-            event = self.get_event()  # type: ignore[no-untyped-call]
-            self.refused.append((event.start_mark, _m("alias")))
-            return ScalarNode(_YAML_TAG + "null", "", event.start_mark, event.end_mark)
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        if event.anchor is not None:
-            self.refused.append((event.start_mark, _m("anchor")))
-        tag = getattr(event, "tag", None)
-        if tag is not None:
-            shown = "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
-            self.refused.append((event.start_mark, _m("tag", tag=shown.encode("unicode_escape").decode("ascii")[:60])))
-        return super().compose_node(parent, index)
-
-
 class _Reader:
     def __init__(self, filename: str) -> None:
         self.filename = filename
         self.errors: list[tuple[int, int, str]] = []
 
     def error(self, node: Node | yaml.Mark, text: str, offset: int = 0) -> None:
-        mark = node.start_mark if isinstance(node, Node) else node
-        self.errors.append((mark.line + 1, mark.column + 1 + offset, text))
+        line, col = mark_position(node)
+        self.errors.append((line, col + offset, text))
 
     def fail(self) -> RecordError:
         return RecordError(self.filename, self.errors)
@@ -221,19 +211,16 @@ class _Reader:
         if not isinstance(node, MappingNode):
             self.error(node, _m("not_mapping", what=what))
             return {}
-        out: dict[str, Node] = {}
-        for key_node, value in node.value:
-            key = str(key_node.value) if isinstance(key_node, ScalarNode) else ""
-            if key not in keys:
-                close = difflib.get_close_matches(str(key), keys, n=1)
-                hint = _m("did_you_mean", suggestion=close[0]) if close else ""
-                self.error(key_node, _m("unknown_key", key=str(key)[:40], what=what, keys=", ".join(keys)) + hint)
+        entries, issues = mapping_entries(node, keys, _raw_text)
+        for issue in issues:
+            key = issue.key or ""  # a key that is not a scalar is an unknown key ''
+            if issue.problem == "duplicate":
+                self.error(issue.node, _m("duplicate_key", key=key))
                 continue
-            if key in out:
-                self.error(key_node, _m("duplicate_key", key=key))
-                continue
-            out[key] = value
-        return out
+            close = closest(key, keys)
+            hint = _m("did_you_mean", suggestion=close) if close else ""
+            self.error(issue.node, _m("unknown_key", key=key[:40], what=what, keys=", ".join(keys)) + hint)
+        return {key: value for key, (_, value) in entries.items()}
 
     def scalar(self, node: Node, what: str) -> str | None:
         if not isinstance(node, ScalarNode):
@@ -247,6 +234,11 @@ class _Reader:
             self.error(node, _m("bad_choice", what=what, value=value[:40], choices=", ".join(choices)))
             return None
         return value
+
+
+def _raw_text(node: ScalarNode) -> str:
+    """A scalar as written (records read every value as text)."""
+    return str(node.value)
 
 
 def _split_actions(node: ScalarNode) -> list[tuple[str, int]]:
@@ -269,31 +261,23 @@ def _split_actions(node: ScalarNode) -> list[tuple[str, int]]:
 def load_record_text(text: str, filename: str = "<string>") -> GameRecord:
     """Read, check and replay a record; raises :class:`RecordError` with every problem found."""
     reader = _Reader(filename)
-    if len(text.encode("utf-8")) > MAX_RECORD_BYTES:
+    if utf8_size(text) > MAX_RECORD_BYTES:
         reader.errors.append((1, 1, _m("too_big", limit=MAX_RECORD_BYTES)))
         raise reader.fail()
-    composer: _Composer | None = None
     try:
-        composer = _Composer(text)
-        root = composer.get_single_node()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        reader.errors.append((line, col, _m("syntax", problem=exc.problem or exc.context or "")))
+        root, refused = compose(text)
+    except ComposeError as exc:
+        if exc.kind == "too_deep":
+            problem = _m("too_deep")
+        else:  # a control character: the reader's reason; else the parser's problem
+            problem = _m("syntax", problem=exc.reason if exc.kind == "character" else exc.problem or exc.context or "")
+        reader.errors.append((exc.line, exc.col, problem))
         raise reader.fail() from None
-    except yaml.reader.ReaderError as exc:  # a control character: the reader knows its position
-        line = text.count("\n", 0, exc.position) + 1
-        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        reader.errors.append((line, col, _m("syntax", problem=exc.reason)))
-        raise reader.fail() from None
-    except RecursionError:
-        reader.errors.append((1, 1, _m("too_deep")))
-        raise reader.fail() from None
-    finally:
-        if composer is not None:
-            composer.dispose()
-    for mark, problem in composer.refused:
-        reader.error(mark, problem)
+    for refusal in refused:
+        if refusal.kind == "tag":
+            reader.error(refusal.mark, _m("tag", tag=refusal.name.encode("unicode_escape").decode("ascii")[:60]))
+        else:
+            reader.error(refusal.mark, _m(refusal.kind))
     if reader.errors:
         raise reader.fail()
     if root is None:
@@ -307,7 +291,7 @@ def load_record_text(text: str, filename: str = "<string>") -> GameRecord:
     else:
         value = reader.scalar(top["seed"], "seed")
         if value is not None:
-            if top["seed"].tag != _YAML_TAG + "int" or not value.lstrip("-").isdigit():
+            if top["seed"].tag != INT or not value.lstrip("-").isdigit():
                 reader.error(top["seed"], _m("bad_seed", value=value[:40]))
             else:
                 seed = int(value)
@@ -427,17 +411,13 @@ def _check_result(reader: _Reader, nodes: Mapping[str, Node], state: GameState) 
 
 def load_record(path: str | os.PathLike[str]) -> GameRecord:
     """Load a record file (UTF-8, at most 1 MiB)."""
-    p = Path(path)
     name = str(path)
     try:
-        data = p.read_bytes()
+        text = decode_utf8(read_limited(os.fspath(path)))
+    except FileTooBigError:
+        raise RecordError(name, [(1, 1, _m("too_big", limit=MAX_RECORD_BYTES))]) from None
+    except NotUtf8Error as exc:
+        raise RecordError(name, [(exc.line, 1, _m("not_utf8"))]) from None
     except OSError as exc:
         raise RecordError(name, [(1, 1, _m("unreadable", reason=exc.strerror or str(exc)))]) from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(name, [(1, 1, _m("too_big", limit=MAX_RECORD_BYTES))])
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise RecordError(name, [(line, 1, _m("not_utf8"))]) from None
     return load_record_text(text, name)
