@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from yaml.nodes import MappingNode
 
 from battleline_lab.game.record import RecordError, load_record, load_record_text
 from battleline_lab.loader import PuzzleFileError, load_puzzle, load_puzzle_text
@@ -103,7 +104,7 @@ def test_empty_text_composes_to_no_node() -> None:
 
 def test_mapping_entries_takes_known_keys_once_and_reports_the_others_in_file_order() -> None:
     root, _ = compose("id: x\n[a]: 1\nflgas: {}\nid: y\n")
-    assert root is not None
+    assert isinstance(root, MappingNode)
     entries, issues = mapping_entries(root, ("id", "flags"), scalar_value)
     assert list(entries) == ["id"] and mark_position(entries["id"][1]) == (1, 5)
     assert [(i.problem, i.key, mark_position(i.node)) for i in issues] == [
