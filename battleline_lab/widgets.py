@@ -30,7 +30,7 @@ import html
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import ipywidgets as W
 
@@ -90,6 +90,65 @@ def _cap(text: str) -> str:
 
 def _show(widget: W.Widget, visible: bool) -> None:
     widget.layout.display = None if visible else "none"
+
+
+_Widget = TypeVar("_Widget", bound=W.Widget)
+
+
+def _classed(widget: _Widget, *classes: str) -> _Widget:
+    """``widget`` with the CSS classes (``bl-...``) that browser tests find it by."""
+    for css in classes:
+        widget.add_class(css)
+    return widget
+
+
+def _button(css: str, on_click: Callable[[], object], **options: Any) -> W.Button:
+    """A button with a ``bl-...`` class that calls ``on_click()`` when clicked."""
+    button = _classed(W.Button(**options), css)
+    button.on_click(lambda _b: on_click())
+    return button
+
+
+class _Multilingual(Protocol):
+    lang: str
+    lang_toggle: W.ToggleButtons
+
+
+def _switch_lang(widget: _Multilingual, lang: str) -> bool:
+    """Set ``widget.lang``; False if the ``bl-lang`` toggle had to move (it calls ``set_lang`` again), else True.
+
+    >>> class Widget:
+    ...     lang, lang_toggle = "en", language_toggle("en", print)
+    >>> w = Widget()
+    >>> _switch_lang(w, "zh")
+    zh
+    False
+    >>> w.lang, _switch_lang(w, "zh")
+    ('zh', True)
+    >>> _switch_lang(w, "fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'fr'; available: en, zh
+    """
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
+    widget.lang = lang
+    if widget.lang_toggle.value != lang:
+        widget.lang_toggle.value = lang  # calls back set_lang once more, with nothing left to change
+        return False
+    return True
+
+
+def _note_html(puzzle: Puzzle, lang: str) -> str:
+    """The author's note under the proof, escaped, in italics (empty without a note)."""
+    note = puzzle.note_text(lang)
+    return f"<i>{_esc(note)}</i>" if note else ""
+
+
+def _environment_html(environment: Iterable[Card], lang: str) -> str:
+    """The environment cards (Fog, Mud) of a compare/formation question, escaped (empty without any)."""
+    env = _list((card_label(c, lang) for c in environment), lang)
+    return f"<div>{_esc(_t('widget.environment', lang, cards=env))}</div>" if env else ""
 
 
 #: What the language toggle (``bl-lang``) offers: each language in its own words.
@@ -220,31 +279,17 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
 
         self.lang_toggle = language_toggle(lang, self.set_lang)
         _show(self.lang_toggle, show_lang)
-        self.title = W.HTML()
-        self.title.add_class("bl-title")
-        self.board = W.HTML()
-        self.board.add_class("bl-board-view")
-        self.question_html = W.HTML()
-        self.question_html.add_class("bl-question")
-        self.feedback = W.HTML()
-        self.feedback.add_class("bl-feedback")
-        self.hint_button = W.Button()
-        self.hint_button.add_class("bl-hint")
-        self.hint_button.on_click(lambda _b: self.hint())
-        self.hints_html = W.HTML()
-        self.hints_html.add_class("bl-hints")
-        self.back_button = W.Button(icon="arrow-left")
-        self.back_button.add_class("bl-back")
-        self.back_button.on_click(lambda _b: self.go(-1))
-        self.next_button = W.Button(icon="arrow-right")
-        self.next_button.add_class("bl-next")
-        self.next_button.on_click(lambda _b: self.go(1))
-        self.step_counter = W.HTML()
-        self.step_counter.add_class("bl-step-counter")
-        self.step_html = W.HTML()
-        self.step_html.add_class("bl-step-text")
-        self.note_html = W.HTML()
-        self.note_html.add_class("bl-note")
+        self.title = _classed(W.HTML(), "bl-title")
+        self.board = _classed(W.HTML(), "bl-board-view")
+        self.question_html = _classed(W.HTML(), "bl-question")
+        self.feedback = _classed(W.HTML(), "bl-feedback")
+        self.hint_button = _button("bl-hint", lambda: self.hint())
+        self.hints_html = _classed(W.HTML(), "bl-hints")
+        self.back_button = _button("bl-back", lambda: self.go(-1), icon="arrow-left")
+        self.next_button = _button("bl-next", lambda: self.go(1), icon="arrow-right")
+        self.step_counter = _classed(W.HTML(), "bl-step-counter")
+        self.step_html = _classed(W.HTML(), "bl-step-text")
+        self.note_html = _classed(W.HTML(), "bl-note")
         self.step_heading = W.HTML()
         self.explanation = W.VBox(
             [
@@ -254,15 +299,14 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                 self.note_html,
             ]
         )
-        self.explanation.add_class("bl-explanation")
+        _classed(self.explanation, "bl-explanation")
         _show(self.explanation, False)
 
         self.yes_button = self.no_button = None
         self.flag_toggles: dict[int, W.ToggleButton] = {}
         self.answer_buttons: dict[str, W.Button] = {}
         self.check_button: W.Button | None = None
-        self.cards_html = W.HTML()
-        self.cards_html.add_class("bl-question-cards")
+        self.cards_html = _classed(W.HTML(), "bl-question-cards")
         answers: list[W.Widget] = []
         self.focus: tuple[int, ...] = ()
         if isinstance(question, ClaimQuestion):
@@ -272,14 +316,14 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             answers = [self.yes_button, self.no_button]
         elif isinstance(question, ClaimableQuestion):
             for n in FLAGS:
-                toggle = W.ToggleButton(description=str(n), layout=W.Layout(width="44px"))
-                toggle.add_class("bl-flag-toggle")
-                toggle.add_class(f"bl-flag-toggle-{n}")
+                toggle = _classed(
+                    W.ToggleButton(description=str(n), layout=W.Layout(width="44px")),
+                    "bl-flag-toggle",
+                    f"bl-flag-toggle-{n}",
+                )
                 toggle.disabled = position.flag(n).claimed_by is not None
                 self.flag_toggles[n] = toggle
-            self.check_button = W.Button(button_style="primary")
-            self.check_button.add_class("bl-check")
-            self.check_button.on_click(lambda _b: self.answer(self.selected_flags()))
+            self.check_button = _button("bl-check", lambda: self.answer(self.selected_flags()), button_style="primary")
             answers = [*self.flag_toggles.values(), self.check_button]
         elif isinstance(question, CompareQuestion):
             for choice in ("a", "b"):
@@ -291,8 +335,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                 button = self._answer_button(f"bl-answer-{kind.key}", kind.key)
                 self.answer_buttons[kind.key] = button
                 answers.append(button)
-        self.answers = W.HBox(answers, layout=W.Layout(flex_flow="row wrap"))
-        self.answers.add_class("bl-answers")
+        self.answers = _classed(W.HBox(answers, layout=W.Layout(flex_flow="row wrap")), "bl-answers")
         hint_row = W.VBox([self.hint_button, self.hints_html])
         _show(hint_row, question is not None)
         # the proof steps sit right above the board they light up, so both fit on one screen
@@ -306,13 +349,8 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
 
     def set_lang(self, lang: str) -> None:
         """Switch every text to ``lang`` (also what the ``bl-lang`` toggle does); the state is kept."""
-        if lang not in LANGUAGES:
-            raise ValueError(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
-        self.lang = lang
-        if self.lang_toggle.value != lang:
-            self.lang_toggle.value = lang  # calls back here once more, with nothing left to change
-            return
-        self._label()
+        if _switch_lang(self, lang):
+            self._label()
 
     def _label(self) -> None:
         """Every text of the widget in ``self.lang``, from its state (answers, hints, step)."""
@@ -358,15 +396,12 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             self._hints = [view.text for view in self._hint_views()[: self.hint_level]]
         if self.step_index is not None:
             self._views = self._solution_views()
-            note = puzzle.note_text(lang)
-            self.note_html.value = f"<i>{_esc(note)}</i>" if note else ""
+            self.note_html.value = _note_html(puzzle, lang)
         self._render()
 
     # -- construction helpers ------------------------------------------
     def _answer_button(self, css: str, value: object) -> W.Button:
-        button = W.Button(layout=W.Layout(width="auto"))
-        button.add_class("bl-answer")
-        button.add_class(css)
+        button = _classed(W.Button(layout=W.Layout(width="auto")), "bl-answer", css)
         button.on_click(lambda _b: self.answer(value))
         return button
 
@@ -604,8 +639,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         if self.step_index is None:
             self._views = self._solution_views()
             self.step_index = 0
-            note = self.puzzle.note_text(self.lang)
-            self.note_html.value = f"<i>{_esc(note)}</i>" if note else ""
+            self.note_html.value = _note_html(self.puzzle, self.lang)
             _show(self.explanation, True)
 
     def go(self, delta: int) -> None:
@@ -665,15 +699,11 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                     formation = data.a if which == "A" else data.b
                     caption += ": " + formation_caption(formation, lang)
                 parts.append(cards_svg(cards, caption=caption, lang=lang))
-            env = _list((card_label(c, lang) for c in question.environment), lang)
-            extra = f"<div>{_esc(_t('widget.environment', lang, cards=env))}</div>" if env else ""
-            return "".join(parts) + extra
+            return "".join(parts) + _environment_html(question.environment, lang)
         if isinstance(question, FormationQuestion):
             data = self._explained() if shown else None
             caption = formation_caption(data, lang) if isinstance(data, Formation) else ""
-            env = _list((card_label(c, lang) for c in question.environment), lang)
-            extra = f"<div>{_esc(_t('widget.environment', lang, cards=env))}</div>" if env else ""
-            return cards_svg(question.cards, caption=caption, lang=lang) + extra
+            return cards_svg(question.cards, caption=caption, lang=lang) + _environment_html(question.environment, lang)
         return ""
 
     def __repr__(self) -> str:
@@ -744,20 +774,12 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.progress = progress if progress is not None else Progress()
         self._tags = sorted({t for p in self.puzzles for t in p.tags})
         self._levels = sorted({p.level for p in self.puzzles if p.level is not None})
-        self.tag_filter = W.Dropdown(options=self._tag_options(), value="")
-        self.tag_filter.add_class("bl-filter-tag")
-        self.level_filter = W.Dropdown(options=self._level_options(), value=0)
-        self.level_filter.add_class("bl-filter-level")
-        self.prev_button = W.Button(icon="arrow-left")
-        self.prev_button.add_class("bl-previous")
-        self.prev_button.on_click(lambda _b: self.move(-1))
-        self.next_button = W.Button(icon="arrow-right")
-        self.next_button.add_class("bl-next-puzzle")
-        self.next_button.on_click(lambda _b: self.move(1))
-        self.status = W.HTML()
-        self.status.add_class("bl-gym-status")
-        self.holder = W.Box()
-        self.holder.add_class("bl-gym-puzzle")
+        self.tag_filter = _classed(W.Dropdown(options=self._tag_options(), value=""), "bl-filter-tag")
+        self.level_filter = _classed(W.Dropdown(options=self._level_options(), value=0), "bl-filter-level")
+        self.prev_button = _button("bl-previous", lambda: self.move(-1), icon="arrow-left")
+        self.next_button = _button("bl-next-puzzle", lambda: self.move(1), icon="arrow-right")
+        self.status = _classed(W.HTML(), "bl-gym-status")
+        self.holder = _classed(W.Box(), "bl-gym-puzzle")
         self.index = 0
         self.selection: list[Puzzle] = []
         self.current: PuzzleWidget | None = None
@@ -767,8 +789,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.lang_toggle = language_toggle(lang, self.set_lang)
         controls = W.HBox([self.tag_filter, self.level_filter, self.lang_toggle])
         nav = W.HBox([self.prev_button, self.status, self.next_button])
-        self.skipped = W.HTML()
-        self.skipped.add_class("bl-gym-errors")
+        self.skipped = _classed(W.HTML(), "bl-gym-errors")
         super().__init__([controls, nav, self.skipped, self.holder])
         self.add_class("bl-gym")
         self._label()
@@ -792,11 +813,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
 
     def set_lang(self, lang: str) -> None:
         """Switch the gym and the puzzle on show to ``lang`` (the ``bl-lang`` toggle); filters and progress stay."""
-        if lang not in LANGUAGES:
-            raise ValueError(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
-        self.lang = lang
-        if self.lang_toggle.value != lang:
-            self.lang_toggle.value = lang
+        if not _switch_lang(self, lang):
             return
         tag, level = self.tag_filter.value, self.level_filter.value
         self._relabelling = True
@@ -921,10 +938,8 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
             self.slots[side] = slots
             self.side_labels[side] = W.HTML()
             rows.append(W.HBox([self.side_labels[side], *slots]))
-        self.fog = W.Checkbox(value=False, indent=False)
-        self.fog.add_class("bl-fog")
-        self.mud = W.Checkbox(value=False, indent=False)
-        self.mud.add_class("bl-mud")
+        self.fog = _classed(W.Checkbox(value=False, indent=False), "bl-fog")
+        self.mud = _classed(W.Checkbox(value=False, indent=False), "bl-mud")
         self.first = W.ToggleButtons(
             options=self._first_options(),
             value=Side.YOU.value,
@@ -933,10 +948,8 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         self.first.add_class("bl-first-complete")
         for control in (self.fog, self.mud, self.first):
             control.observe(lambda _c: self._update(), names="value")
-        self.view = W.HTML()
-        self.view.add_class("bl-explorer-cards")
-        self.verdict = W.HTML()
-        self.verdict.add_class("bl-explorer-verdict")
+        self.view = _classed(W.HTML(), "bl-explorer-cards")
+        self.verdict = _classed(W.HTML(), "bl-explorer-verdict")
         self.fog.layout.width = self.mud.layout.width = "130px"
         self.lang_toggle = language_toggle(lang, self.set_lang)
         controls = W.HBox([self.fog, self.mud, self.first, self.lang_toggle])
@@ -968,11 +981,7 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
 
     def set_lang(self, lang: str) -> None:
         """Switch every label and the verdict to ``lang`` (the ``bl-lang`` toggle); the cards picked stay."""
-        if lang not in LANGUAGES:
-            raise ValueError(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
-        self.lang = lang
-        if self.lang_toggle.value != lang:
-            self.lang_toggle.value = lang
+        if not _switch_lang(self, lang):
             return
         self._busy = True
         try:  # new option labels, same values: the picks must not change
@@ -1042,17 +1051,12 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         comparison = question.explain(Position())
         who = {"a": Side.YOU, "b": Side.OPPONENT}
         lines = [
-            _t(
-                "widget.explorer.line", lang, who=_cap(_t("side.you", lang)), text=formation_caption(comparison.a, lang)
-            ),
-            _t(
-                "widget.explorer.line",
-                lang,
-                who=_cap(_t("side.opponent", lang)),
-                text=formation_caption(comparison.b, lang),
-            ),
-            _t(f"widget.explorer.winner.{who[comparison.winner].value}", lang, why=_comparison_text(comparison, lang)),
+            _t("widget.explorer.line", lang, who=_cap(_t(f"side.{side.value}", lang)), text=formation_caption(f, lang))
+            for side, f in ((Side.YOU, comparison.a), (Side.OPPONENT, comparison.b))
         ]
+        lines.append(
+            _t(f"widget.explorer.winner.{who[comparison.winner].value}", lang, why=_comparison_text(comparison, lang))
+        )
         self.verdict.value = "".join(f'<div class="bl-explorer-line">{_esc(line)}</div>' for line in lines)
 
     def __repr__(self) -> str:
