@@ -1,10 +1,14 @@
-"""Fixtures for the browser tests: a private JupyterLab server and headless Debian Chromium.
+"""Fixtures and helpers for the browser tests: a private JupyterLab server and headless Debian Chromium.
 
 The server runs on a free loopback port with HOME, the Jupyter/IPython folders, the
 JupyterLab settings and the learner's data folder all in a temporary directory, and serves a
 copy of ``notebooks/`` and ``puzzles/`` (autosave off), so a test never reads or writes the
 user's own set-up or the checkout.  Chromium is Debian's ``/usr/bin/chromium``
 (never ``playwright install``), launched with the flags from TOOLCHAIN.md.
+
+The helpers every test shares: :func:`open_and_run` (open a lesson, wait for its kernel, run
+all cells), :func:`until` (poll for an asynchronous widget update) and
+:func:`assert_no_widget_errors`; tests import them from ``tests.browser.conftest``.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -151,6 +155,30 @@ def lab_page(chromium: Browser) -> Iterator[Page]:
         yield page
     finally:
         context.close()
+
+
+def open_and_run(page: Page, lab: Lab, notebook: str) -> None:
+    """Open a notebook in a fresh workspace, wait for the kernel, then Run > Run All Cells."""
+    page.goto(f"{lab.url}/lab/tree/{notebook}?reset")
+    page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=90_000)
+    page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+
+
+def until(check: Callable[[], bool], what: str, timeout: float = 15) -> None:
+    """Poll the page until ``check()`` holds (widget updates arrive asynchronously)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def assert_no_widget_errors(page: Page) -> None:
+    """No widget failed to display and no cell wrote to stderr."""
+    assert "Error displaying widget" not in page.content()
+    assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
 
 
 @pytest.fixture

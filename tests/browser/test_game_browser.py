@@ -8,35 +8,16 @@ board, a new log and new buttons.
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-Lab = Any  # the ``lab`` fixture of conftest.py: ``.url`` and ``.data_dir``
+from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run, until
+
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "notebooks/07-play-a-game.ipynb"
-
-
-def open_and_run(page: Page, lab: Lab, notebook: str) -> None:
-    """Open a notebook in a fresh workspace, wait for the kernel, then Run > Run All Cells."""
-    page.goto(f"{lab.url}/lab/tree/{notebook}?reset")
-    page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=90_000)
-    page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-
-
-def until(check: Callable[[], bool], what: str, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def log_lines(game: Locator) -> list[str]:
@@ -56,7 +37,7 @@ def test_play_a_few_moves_of_lesson_seven_by_clicking(lab_page: Page, lab: Lab, 
     # the lesson's scripted moves ran: the last cell's output (the puzzle dict) is there
     expect(page.locator(".jp-OutputArea-output", has_text="'claim_timing': 'after_play'")).to_be_visible(timeout=60_000)
     expect(game.locator(".bl-game-prompt")).to_contain_text("play a card")
-    until(lambda: len(log_lines(game)) >= 12, "the scripted moves in the log")
+    until(lambda: len(log_lines(game)) >= 12, "the scripted moves in the log", timeout=20)
     assert any("Deserter" in line for line in log_lines(game))
     expect(game.locator(".bl-coach")).to_contain_text("Coach for South")
 
@@ -84,7 +65,7 @@ def test_play_a_few_moves_of_lesson_seven_by_clicking(lab_page: Page, lab: Lab, 
         if draw.count():
             draw.click()
         count = before + 2  # at least our play and draw, then the bot's reply
-        until(lambda: len(log_lines(game)) > count, f"move {move + 1} and the bot's reply in the log")  # noqa: B023
+        until(lambda: len(log_lines(game)) > count, f"move {move + 1} and the bot's reply in the log", timeout=20)  # noqa: B023
         expect(game.locator(".bl-game-prompt")).to_contain_text("South (you)")
         if move == 0:
             newest = game.locator(".bl-game-log .bl-log-turn").first
@@ -101,5 +82,4 @@ def test_play_a_few_moves_of_lesson_seven_by_clicking(lab_page: Page, lab: Lab, 
     game.scroll_into_view_if_needed()
     game.screenshot(path=str(output_dir / "game-widget.png"))
     page.screenshot(path=str(output_dir / "game-full-page.png"), full_page=True)
-    assert "Error displaying widget" not in page.content()
-    assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+    assert_no_widget_errors(page)

@@ -9,14 +9,12 @@ English, and back.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_lessons_in_browser import assert_no_widget_errors, open_and_run, until
+from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run, until
 
-Lab = Any
 pytestmark = pytest.mark.browser
 
 

@@ -8,10 +8,7 @@ the counterexample, answer rightly, and step through the proof watching the high
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -20,40 +17,17 @@ from battleline_lab import analyse_claim
 from battleline_lab.puzzle import Puzzle
 from battleline_lab.questions import ClaimQuestion
 from battleline_lab.widgets import load_puzzles
+from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run, until
 
 ROOT = Path(__file__).resolve().parents[2]
-Lab = Any  # the ``lab`` fixture of conftest.py: ``.url`` and ``.data_dir``
 pytestmark = pytest.mark.browser
 
 TAG = "counterexample"  # the gym filter the learner picks
 HIGHLIGHTED = ".bl-gym-puzzle .bl-board-view .bl-card.bl-highlight"
 
 
-def open_and_run(page: Page, lab: Lab, notebook: str) -> None:
-    """Open a notebook in a fresh workspace, wait for the kernel, then Run > Run All Cells."""
-    page.goto(f"{lab.url}/lab/tree/{notebook}?reset")
-    page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=90_000)
-    page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-
-
-def until(check: Callable[[], bool], what: str, timeout: float = 15) -> None:
-    """Poll the page until ``check()`` holds (widget updates arrive asynchronously)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def cards(page: Page, selector: str) -> list[str]:
     return [str(c) for c in page.locator(selector).evaluate_all("els => els.map(e => e.getAttribute('data-card'))")]
-
-
-def assert_no_widget_errors(page: Page) -> None:
-    assert "Error displaying widget" not in page.content()
-    assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
 
 
 def first_counterexample_puzzle() -> Puzzle:
