@@ -8,7 +8,9 @@ and refused, nothing is ever constructed or executed, files are limited to
 says nothing to the user itself: it reports *what* went wrong and *where*
 (:class:`Refusal`, :class:`ComposeError`, :class:`FileTooBigError`,
 :class:`NotUtf8Error`, :class:`KeyIssue`), and each caller words the message
-from its own catalogue keys (``load.*``, ``record.*``).
+from its own catalogue keys (``load.*``, ``record.*``).  The other way round,
+:func:`yaml_string` writes a text as a YAML scalar that reads back as the same
+text (puzzle writer, game records).
 
 >>> root, refused = compose("a: &x 1\\nb: !!str 2\\nc: *x\\n")
 >>> [(r.kind, r.name, mark_position(r.mark)) for r in refused]
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import unicodedata
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
@@ -58,6 +61,8 @@ __all__ = [
     "read_limited",
     "scalar_value",
     "utf8_size",
+    "yaml_printable",
+    "yaml_string",
 ]
 
 #: Puzzle files and game records are limited to 1 MiB.
@@ -344,3 +349,65 @@ def mapping_entries(
         else:
             out[value] = (key_node, value_node)
     return out, issues
+
+
+# -- writing scalars ------------------------------------------------------------------------------
+
+_RESOLVER = yaml.resolver.Resolver()
+_SLUG = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+# plain text in block context: starts with a letter, no YAML indicators that matter there
+_PLAIN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9 ,.;'?!()/_-]*[A-Za-z0-9.?!)]|[A-Za-z]")
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
+
+
+def _is_plain_string(text: str) -> bool:
+    """Would YAML read ``text`` back as this very string?"""
+    tag: str = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
+    return tag == _YAML_TAG + "str"
+
+
+def yaml_printable(ch: str) -> bool:
+    """Printable in YAML 1.1 and not a line break YAML would fold (NEL, LS, PS).
+
+    >>> yaml_printable("é"), yaml_printable("\\x1b"), yaml_printable("\\u2028")
+    (True, False, False)
+    """
+    code = ord(ch)
+    if ch in "\x85\u2028\u2029\ufeff":
+        return False
+    return 0x20 <= code <= 0x7E or 0xA0 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF
+
+
+def _quoted(text: str) -> str:
+    """A double-quoted YAML scalar; escapes only what must be (non-ASCII text stays readable)."""
+    out = []
+    for ch in text:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif yaml_printable(ch):
+            out.append(ch)
+        elif ord(ch) <= 0xFF:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) <= 0xFFFF:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return '"' + "".join(out) + '"'
+
+
+def yaml_string(text: str, *, flow: bool = True) -> str:
+    """``text`` as a YAML scalar: plain when that reads back the same, else double-quoted.
+
+    ``flow=True`` is for values inside ``[...]``/``{...}`` (only slug-like words
+    stay plain); ``flow=False`` for a top-level value, where ordinary sentences
+    stay plain too.
+
+    >>> yaml_string("r3"), yaml_string("yes"), yaml_string("10"), yaml_string("a, b")
+    ('r3', '"yes"', '"10"', '"a, b"')
+    >>> yaml_string("Can you claim flag 5?", flow=False), yaml_string("a: b", flow=False)
+    ('Can you claim flag 5?', '"a: b"')
+    """
+    pattern = _SLUG if flow else _PLAIN_TEXT
+    if pattern.fullmatch(text) and _is_plain_string(text):
+        return text
+    return _quoted(text)

@@ -10,11 +10,13 @@ import os
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from yaml.nodes import MappingNode
 
-from battleline_lab.game.record import RecordError, load_record, load_record_text
+from battleline_lab.game.record import GameRecord, RecordError, load_record, load_record_text
+from battleline_lab.game.state import Options
 from battleline_lab.loader import PuzzleFileError, load_puzzle, load_puzzle_text
 from battleline_lab.safe_yaml import (
     MAX_BYTES,
@@ -164,3 +166,13 @@ def test_no_text_makes_either_reader_crash(text: str) -> None:
             load(text, "x.yaml")
         except error as err:
             assert all(line.startswith("x.yaml:") and ": error: " in line for line in str(err).splitlines())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=12), st.sampled_from(["yes", "null", "on", "No", "_bot", "10", "heuristic", "李"]))
+def test_player_names_in_a_game_record_read_back_as_the_same_text_in_any_yaml_reader(name: str, other: str) -> None:
+    """The record writer quotes names like the puzzle writer does (yaml_string), so even 'yes' stays text."""
+    record = GameRecord(1, Options(), (), {"north": name, "south": other})
+    text = record.to_yaml()
+    assert load_record_text(text).players == {"north": name, "south": other}
+    assert yaml.safe_load(text)["players"] == {"north": name, "south": other}

@@ -28,16 +28,14 @@ answer: true
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
-
-import yaml
 
 from ..cards import Card, card_sort_key
 from ..loader import TOP_LEVEL_KEYS
 from ..position import Position, Side
 from ..puzzle import Puzzle
+from ..safe_yaml import yaml_printable, yaml_string
 
 __all__ = ["WIDTH", "dump_puzzle", "position_data", "position_key", "puzzle_data", "puzzle_key", "yaml_string"]
 
@@ -46,60 +44,6 @@ WIDTH = 96
 
 _FLAG_KEYS = ("you", "opponent", "first_complete", "claimed_by")
 _SIDE_KEYS = ("you", "opponent")
-_RESOLVER = yaml.resolver.Resolver()
-_SLUG = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
-# plain text in block context: starts with a letter, no YAML indicators that matter there
-_PLAIN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9 ,.;'?!()/_-]*[A-Za-z0-9.?!)]|[A-Za-z]")
-_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
-
-
-def _is_plain_string(text: str) -> bool:
-    """Would YAML read ``text`` back as this very string?"""
-    tag: str = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
-    return tag == "tag:yaml.org,2002:str"
-
-
-def _printable(ch: str) -> bool:
-    """Printable in YAML 1.1 and not a line break YAML would fold (NEL, LS, PS)."""
-    code = ord(ch)
-    if ch in "\x85\u2028\u2029\ufeff":
-        return False
-    return 0x20 <= code <= 0x7E or 0xA0 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF
-
-
-def _quoted(text: str) -> str:
-    """A double-quoted YAML scalar; escapes only what must be (non-ASCII text stays readable)."""
-    out = []
-    for ch in text:
-        if ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif _printable(ch):
-            out.append(ch)
-        elif ord(ch) <= 0xFF:
-            out.append(f"\\x{ord(ch):02x}")
-        elif ord(ch) <= 0xFFFF:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(f"\\U{ord(ch):08x}")
-    return '"' + "".join(out) + '"'
-
-
-def yaml_string(text: str, *, flow: bool = True) -> str:
-    """``text`` as a YAML scalar: plain when that reads back the same, else double-quoted.
-
-    ``flow=True`` is for values inside ``[...]``/``{...}`` (only slug-like words
-    stay plain); ``flow=False`` for a top-level value, where ordinary sentences
-    stay plain too.
-
-    >>> yaml_string("r3"), yaml_string("yes"), yaml_string("10"), yaml_string("a, b")
-    ('r3', '"yes"', '"10"', '"a, b"')
-    >>> yaml_string("Can you claim flag 5?", flow=False), yaml_string("a: b", flow=False)
-    ('Can you claim flag 5?', '"a: b"')
-    """
-    pattern = _SLUG if flow else _PLAIN_TEXT
-    if pattern.fullmatch(text) and _is_plain_string(text):
-        return text
-    return _quoted(text)
 
 
 def _scalar(value: object, *, flow: bool = True) -> str:
@@ -128,7 +72,7 @@ def _foldable(text: str) -> bool:
         bool(text)
         and not text[0].isspace()
         and not text[-1].isspace()
-        and all(_printable(ch) and ch != "\t" for ch in text)
+        and all(yaml_printable(ch) and ch != "\t" for ch in text)
     )
 
 

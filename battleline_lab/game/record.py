@@ -38,7 +38,6 @@ battleline_lab.game.record.RecordError: g.yaml:4:21: error: 'draw troop': decks 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -64,6 +63,7 @@ from ..safe_yaml import (
     mark_position,
     read_limited,
     utf8_size,
+    yaml_string,
 )
 from .actions import Action, ActionNotationError, parse_action
 from .rules import IllegalMoveError, apply
@@ -169,7 +169,7 @@ class GameRecord:
         opts = ", ".join(f"{k}: {v}" for k, v in self.options.as_dict().items())
         lines.append(f"options: {{{opts}}}")
         if self.players:
-            names = ", ".join(f"{k}: {_plain(v)}" for k, v in self.players.items())
+            names = ", ".join(f"{k}: {yaml_string(v)}" for k, v in self.players.items())
             lines.append(f"players: {{{names}}}")
         lines.append("moves:" if self.turns else "moves: []")
         for player, actions in self.turns:
@@ -180,11 +180,6 @@ class GameRecord:
                 f"result: {{winner: {winner}, reason: {self.result['reason']}, turns: {self.result['turns']}}}"
             )
         return "\n".join(lines) + "\n"
-
-
-def _plain(text: str) -> str:
-    """A name as a YAML flow scalar: plain when safe, else double-quoted (JSON is valid YAML)."""
-    return text if re.fullmatch(r"[A-Za-z][A-Za-z0-9_.-]*", text) else json.dumps(text)
 
 
 def dump_record(state: GameState, players: Mapping[Player, str] | None = None) -> str:
