@@ -47,31 +47,16 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from .. import safe_yaml
 from ..messages import message
 from ..position import ClaimTiming
-from ..safe_yaml import (
-    INT,
-    MAX_BYTES,
-    ComposeError,
-    Diagnostic,
-    FileTooBigError,
-    NotUtf8Error,
-    closest,
-    compose,
-    decode_utf8,
-    mapping_entries,
-    mark_position,
-    read_limited,
-    utf8_size,
-    yaml_string,
-)
 from .actions import Action, ActionNotationError, parse_action
 from .rules import IllegalMoveError, apply
 from .state import EndReason, GameState, Options, Player, new_game
 
 __all__ = ["GameRecord", "RecordError", "dump_record", "load_record", "load_record_text", "MAX_RECORD_BYTES"]
 
-MAX_RECORD_BYTES = MAX_BYTES
+MAX_RECORD_BYTES = safe_yaml.MAX_BYTES
 TOP_KEYS = ("seed", "options", "players", "moves", "result")
 OPTION_KEYS = ("claim_timing", "first")
 RESULT_KEYS = ("winner", "reason", "turns")
@@ -91,7 +76,7 @@ class RecordError(ValueError):
 
     def lines(self) -> list[str]:
         """Each error as ``FILE:LINE:COL: error: message``."""
-        return [str(Diagnostic(self.filename, line, col, text)) for line, col, text in self.errors]
+        return [str(safe_yaml.Diagnostic(self.filename, line, col, text)) for line, col, text in self.errors]
 
 
 @dataclass(frozen=True)
@@ -169,7 +154,7 @@ class GameRecord:
         opts = ", ".join(f"{k}: {v}" for k, v in self.options.as_dict().items())
         lines.append(f"options: {{{opts}}}")
         if self.players:
-            names = ", ".join(f"{k}: {yaml_string(v)}" for k, v in self.players.items())
+            names = ", ".join(f"{k}: {safe_yaml.yaml_string(v)}" for k, v in self.players.items())
             lines.append(f"players: {{{names}}}")
         lines.append("moves:" if self.turns else "moves: []")
         for player, actions in self.turns:
@@ -196,7 +181,7 @@ class _Reader:
         self.errors: list[tuple[int, int, str]] = []
 
     def error(self, node: Node | yaml.Mark, text: str, offset: int = 0) -> None:
-        line, col = mark_position(node)
+        line, col = safe_yaml.mark_position(node)
         self.errors.append((line, col + offset, text))
 
     def fail(self) -> RecordError:
@@ -206,13 +191,13 @@ class _Reader:
         if not isinstance(node, MappingNode):
             self.error(node, _m("not_mapping", what=what))
             return {}
-        entries, issues = mapping_entries(node, keys, _raw_text)
+        entries, issues = safe_yaml.mapping_entries(node, keys, _raw_text)
         for issue in issues:
             key = issue.key or ""  # a key that is not a scalar is an unknown key ''
             if issue.problem == "duplicate":
                 self.error(issue.node, _m("duplicate_key", key=key))
                 continue
-            close = closest(key, keys)
+            close = safe_yaml.closest(key, keys)
             hint = _m("did_you_mean", suggestion=close) if close else ""
             self.error(issue.node, _m("unknown_key", key=key[:40], what=what, keys=", ".join(keys)) + hint)
         return {key: value for key, (_, value) in entries.items()}
@@ -256,12 +241,12 @@ def _split_actions(node: ScalarNode) -> list[tuple[str, int]]:
 def load_record_text(text: str, filename: str = "<string>") -> GameRecord:
     """Read, check and replay a record; raises :class:`RecordError` with every problem found."""
     reader = _Reader(filename)
-    if utf8_size(text) > MAX_RECORD_BYTES:
+    if safe_yaml.utf8_size(text) > MAX_RECORD_BYTES:
         reader.errors.append((1, 1, _m("too_big", limit=MAX_RECORD_BYTES)))
         raise reader.fail()
     try:
-        root, refused = compose(text)
-    except ComposeError as exc:
+        root, refused = safe_yaml.compose(text)
+    except safe_yaml.ComposeError as exc:
         if exc.kind == "too_deep":
             problem = _m("too_deep")
         else:  # a control character: the reader's reason; else the parser's problem
@@ -286,7 +271,7 @@ def load_record_text(text: str, filename: str = "<string>") -> GameRecord:
     else:
         value = reader.scalar(top["seed"], "seed")
         if value is not None:
-            if top["seed"].tag != INT or not value.lstrip("-").isdigit():
+            if top["seed"].tag != safe_yaml.INT or not value.lstrip("-").isdigit():
                 reader.error(top["seed"], _m("bad_seed", value=value[:40]))
             else:
                 seed = int(value)
@@ -408,10 +393,10 @@ def load_record(path: str | os.PathLike[str]) -> GameRecord:
     """Load a record file (UTF-8, at most 1 MiB)."""
     name = str(path)
     try:
-        text = decode_utf8(read_limited(os.fspath(path)))
-    except FileTooBigError:
+        text = safe_yaml.decode_utf8(safe_yaml.read_limited(os.fspath(path)))
+    except safe_yaml.FileTooBigError:
         raise RecordError(name, [(1, 1, _m("too_big", limit=MAX_RECORD_BYTES))]) from None
-    except NotUtf8Error as exc:
+    except safe_yaml.NotUtf8Error as exc:
         raise RecordError(name, [(exc.line, 1, _m("not_utf8"))]) from None
     except OSError as exc:
         raise RecordError(name, [(1, 1, _m("unreadable", reason=exc.strerror or str(exc)))]) from None
