@@ -480,6 +480,23 @@ def _take_tactic(state: GameState, player: Player, card: Tactic) -> None:
         state.leader_played[player] = True
 
 
+def _play_guile(state: GameState, player: Player, action: Action, card: Tactic) -> None:
+    """A guile tactic is played: out of the hand, onto its player's discards (R27-R30, R31), into the record."""
+    _take_tactic(state, player, card)
+    state.discards[player].append(card)
+    state.history.append((state.turn_number, player, action))
+
+
+def _lift(state: GameState, i: int, owner: Player, card: Card, is_env: bool) -> None:
+    """Take ``card`` off ``owner``'s side of flag ``i``: a formation card or an environment card (R28, R29)."""
+    if is_env:
+        assert isinstance(card, Tactic)
+        state.env[i][owner].remove(card)
+        state.refresh_env(i)
+    else:
+        state.cards[i][owner].remove(card)
+
+
 def _apply_play(state: GameState, player: Player, action: PlayCard) -> None:
     card = action.card
     if isinstance(card, Tactic) and not (card.is_wild or card.is_environment):
@@ -512,10 +529,8 @@ def _apply_play(state: GameState, player: Player, action: PlayCard) -> None:
 
 def _apply_scout(state: GameState, player: Player, action: PlayScout) -> None:
     _check_tactic(state, player, action, Tactic.SCOUT)
-    _take_tactic(state, player, Tactic.SCOUT)
-    state.discards[player].append(Tactic.SCOUT)
+    _play_guile(state, player, action, Tactic.SCOUT)
     state.scouted = True
-    state.history.append((state.turn_number, player, action))
     # Ruling (R27): with fewer than 3 cards left in the decks, draw what there is
     state.scout_draws = min(3, sum(len(d) for d in state.decks.values()))
     if state.scout_draws:
@@ -547,25 +562,17 @@ def _apply_redeploy(state: GameState, player: Player, action: Redeploy) -> None:
             raise TacticTargetError(action, "redeploy_same", rule="R28", flag=action.to)
         if not is_env and len(state.cards[j][player]) >= state.size(j):
             raise NoFreeSlotError(action, "no_slot", flag=action.to, size=state.size(j))
-    _take_tactic(state, player, Tactic.REDEPLOY)
-    state.discards[player].append(Tactic.REDEPLOY)
-    state.history.append((state.turn_number, player, action))
+    _play_guile(state, player, action, Tactic.REDEPLOY)
     card = action.target
-    if is_env:
+    _lift(state, i, player, card, is_env)
+    if j is None:
+        state.discards[player].append(card)
+    elif is_env:
         assert isinstance(card, Tactic)
-        state.env[i][player].remove(card)
-        state.refresh_env(i)
-        if j is None:
-            state.discards[player].append(card)
-        else:
-            state.env[j][player].append(card)
-            state.refresh_env(j)
+        state.env[j][player].append(card)
+        state.refresh_env(j)
     else:
-        state.cards[i][player].remove(card)
-        if j is None:
-            state.discards[player].append(card)
-        else:
-            state.cards[j][player].append(card)
+        state.cards[j][player].append(card)
     _after_removal(state, player, i, card)
     if j is not None:
         _restamp(state, j, player)
@@ -579,16 +586,9 @@ def _apply_deserter(state: GameState, player: Player, action: Deserter) -> None:
         raise TacticTargetError(action, "deserter_target", rule="R29", card=action.target.notation)
     i, owner, is_env = where
     _check_open(state, action, i + 1)
-    _take_tactic(state, player, Tactic.DESERTER)
-    state.discards[player].append(Tactic.DESERTER)
-    state.history.append((state.turn_number, player, action))
+    _play_guile(state, player, action, Tactic.DESERTER)
     card = action.target
-    if is_env:
-        assert isinstance(card, Tactic)
-        state.env[i][owner].remove(card)
-        state.refresh_env(i)
-    else:
-        state.cards[i][owner].remove(card)
+    _lift(state, i, owner, card, is_env)
     state.discards[owner].append(card)  # R31: the victim goes to its owner's discards
     _after_removal(state, player, i, card)
     _continue_play(state)
@@ -605,9 +605,7 @@ def _apply_traitor(state: GameState, player: Player, action: Traitor) -> None:
     j = _check_open(state, action, action.to)
     if len(state.cards[j][player]) >= state.size(j):
         raise NoFreeSlotError(action, "no_slot", flag=action.to, size=state.size(j))
-    _take_tactic(state, player, Tactic.TRAITOR)
-    state.discards[player].append(Tactic.TRAITOR)
-    state.history.append((state.turn_number, player, action))
+    _play_guile(state, player, action, Tactic.TRAITOR)
     state.cards[i][player.other].remove(card)
     state.cards[j][player].append(card)
     _restamp(state, i, player)
