@@ -6,26 +6,20 @@ are measured with a full run and recorded in ``docs/performance.md``.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from battleline_lab.cards import Troop
+from tests.scripts import load_script
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_claims.py"
 
 
 def load_benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_claims", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_claims", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCH, "bench_claims")
 
 
 def test_benchmark_positions_are_legal_and_hard() -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -17,6 +15,7 @@ from battleline_lab.difficulty import LEVEL_THRESHOLDS, WEIGHTS, Features, claim
 from battleline_lab.loader import iter_puzzle_files, load_puzzle
 from battleline_lab.position import Position
 from battleline_lab.questions import question_from_data
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -272,12 +271,7 @@ def test_every_library_puzzle_has_a_level(path: Path) -> None:
 
 
 def _report_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("difficulty_report", ROOT / "tools" / "difficulty_report.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("difficulty_report", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "tools" / "difficulty_report.py", "difficulty_report")
 
 
 def test_docs_report_is_current() -> None:

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 from battleline_lab.position import ClaimTiming
+from tests.scripts import load_script
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_game.py"
 
 
 def load_benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_game", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_game", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCH, "bench_game")
 
 
 def test_benchmark_measures_speed_and_strength() -> None:
