@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab.cards import Card, card_sort_key
+from battleline_lab.authoring import position_key, puzzle_key
 from battleline_lab.cli import main as cli_main
 from battleline_lab.loader import iter_puzzle_files, load_puzzle
-from battleline_lab.position import Position, Side
+from battleline_lab.position import Position
 from battleline_lab.puzzle import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,36 +98,12 @@ def test_theme_files_are_named_after_their_ids(library: dict[Path, Puzzle]) -> N
     assert wrong == []
 
 
-def _cards(cards: tuple[Card, ...]) -> tuple[str, ...]:
-    return tuple(c.notation for c in sorted(cards, key=card_sort_key))
-
-
-def _position_key(position: Position) -> Hashable:
-    """A position up to the order cards were listed in (the order never matters, R9)."""
-    flags = tuple(
-        (
-            _cards(s.you),
-            _cards(s.opponent),
-            s.first_complete.value if s.first_complete else None,
-            s.claimed_by.value if s.claimed_by else None,
-        )
-        for s in position.flags
-    )
-    sides = tuple((_cards(position.discards(side)), _cards(position.hand(side))) for side in Side)
-    return (flags, sides, position.turn.value, position.claim_timing.value)
-
-
-def _question_key(puzzle: Puzzle) -> Hashable:
-    assert puzzle.question is not None
-    data = puzzle.question.to_data()
-    return tuple(sorted((k, tuple(sorted(v)) if isinstance(v, list) else v) for k, v in data.items()))
-
-
 def test_no_two_puzzles_share_a_position_and_question(library: dict[Path, Puzzle]) -> None:
     seen: dict[Hashable, str] = {}
     duplicates = []
     for path, puzzle in library.items():
-        key = (_position_key(puzzle.position), _question_key(puzzle))
+        assert puzzle.question is not None, _rel(path)
+        key = puzzle_key(puzzle)
         if key in seen:
             duplicates.append((seen[key], _rel(path)))
         seen.setdefault(key, _rel(path))
@@ -139,8 +115,8 @@ def test_position_key_ignores_card_order_only() -> None:
     b = Position.build({5: {"you": "r5 r3 r4", "opponent": "b8"}})
     c = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}}, turn="opponent")
     d = Position.build({5: {"you": "r3 r4 r5"}, 4: {"opponent": "b8"}})
-    assert _position_key(a) == _position_key(b)
-    assert len({_position_key(a), _position_key(c), _position_key(d)}) == 3
+    assert position_key(a) == position_key(b)
+    assert len({position_key(a), position_key(c), position_key(d)}) == 3
 
 
 def test_theme_puzzles_use_every_question_kind_mostly_claim(library: dict[Path, Puzzle]) -> None:
