@@ -168,7 +168,10 @@ class ClaimAnalysis:
 
     When the claim fails because the opponent could still win, ``counterexample``
     holds the unseen troops that complete their side, and ``opponent_formation``
-    what they would make.
+    what they would make.  The refutation in ``steps`` is then short: the
+    counterexample alone refutes the claim.  The shapes the search ruled out
+    before it found the counterexample are kept apart in ``ruled_out`` (data for
+    measures such as puzzle difficulty, not part of the explanation).
     """
 
     flag: int
@@ -178,6 +181,7 @@ class ClaimAnalysis:
     formation: Formation | None = None
     opponent_formation: Formation | None = None
     counterexample: tuple[Troop, ...] = ()
+    ruled_out: tuple[Step, ...] = ()
 
     @property
     def reasons(self) -> tuple[Reason, ...]:
@@ -510,6 +514,10 @@ class _Prover:
 
     def _counterexample(self, theirs: tuple[Card, ...], fill: tuple[Troop, ...]) -> ClaimAnalysis:
         state = self.state
+        # One completion that wins is the whole refutation (R12): the shapes ruled out on the way
+        # to it prove nothing here, and a learner should not wade through them to reach it.
+        ruled_out = tuple(s for s in self.steps if s.reason in _SEARCH_REASONS)
+        self.steps = [s for s in self.steps if s.reason not in _SEARCH_REASONS]
         completed = evaluate(theirs + fill, fog=state.fog, mud=state.mud)
         self.step(
             Reason.COUNTEREXAMPLE,
@@ -523,7 +531,20 @@ class _Prover:
         if in_hand:
             self.step(Reason.HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
         formation = evaluate(state.formation_cards(self.side), fog=state.fog, mud=state.mud)
-        return self.done(False, formation=formation, opponent_formation=completed, counterexample=fill)
+        return self.done(
+            False, formation=formation, opponent_formation=completed, counterexample=fill, ruled_out=ruled_out
+        )
+
+
+_SEARCH_REASONS = frozenset(
+    {
+        Reason.KIND_RULED_OUT,
+        Reason.KIND_TOO_WEAK,
+        Reason.SHAPE_BLOCKED,
+        Reason.SHAPE_SHORT,
+        Reason.SHAPE_TOO_WEAK,
+    }
+)
 
 
 def _analyse(position: Position, pool: _Pool, flag: int, side: Side) -> ClaimAnalysis:

@@ -184,8 +184,10 @@ def claim_features(position: Position, analysis: ClaimAnalysis) -> Features:
     >>> claim_features(pos, analyse_claim(pos, 5))
     <Features kinds=1 shapes=3 blockers=2 needed=2>
     """
-    steps = analysis.steps
-    reasons = set(analysis.reasons)
+    # a refuted claim keeps the shapes its search ruled out apart from its (short) steps:
+    # they are still what a learner must see through before finding the counterexample
+    steps = analysis.ruled_out + analysis.steps
+    reasons = {s.reason for s in steps}
     state = position.flag(analysis.flag)
     theirs = state.formation_cards(analysis.side.other)
     hand = {c for c in position.hand(analysis.side) if isinstance(c, Troop)}

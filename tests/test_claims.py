@@ -295,3 +295,37 @@ def test_R12_side_argument_defaults_to_whose_turn() -> None:
     position = Position.build({5: {"you": "r1 r2 r3", "opponent": "b8 b9 b10"}}, turn="opponent")
     assert analyse_claim(position, 5).side is Side.OPPONENT
     assert analyse_claim(position, 5).claimable
+
+
+SEARCH_REASONS = {
+    Reason.KIND_RULED_OUT,
+    Reason.KIND_TOO_WEAK,
+    Reason.SHAPE_BLOCKED,
+    Reason.SHAPE_SHORT,
+    Reason.SHAPE_TOO_WEAK,
+}
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected_ruled_out"),
+    [
+        # R12: b10 blocks blue 8-9-10, but 7-8-9 is still open: the refutation is the counterexample alone
+        ({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"opponent": "b10"}}, {Reason.SHAPE_BLOCKED}),
+        # nothing is ruled out before the first (strongest) counterexample
+        ({5: {"you": "r3 r4 r5"}}, set()),
+    ],
+    ids=["blocked-top-wedge", "empty-side"],
+)
+def test_R12_a_refuted_claim_is_its_counterexample(flags: dict, expected_ruled_out: set) -> None:
+    analysis = analyse_claim(Position.build(flags), 5, Side.YOU)
+    assert not analysis.claimable
+    assert analysis.reasons[-2:] == (Reason.COUNTEREXAMPLE, Reason.CANNOT_CLAIM)
+    assert not SEARCH_REASONS & set(analysis.reasons)
+    assert {s.reason for s in analysis.ruled_out} == expected_ruled_out
+
+
+def test_R12_a_proved_claim_keeps_every_shape_in_its_steps() -> None:
+    pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
+    analysis = analyse_claim(pos, 5, Side.YOU)
+    assert analysis.claimable and analysis.ruled_out == ()
+    assert [s.reason for s in analysis.steps].count(Reason.SHAPE_BLOCKED) == 3

@@ -95,7 +95,7 @@ GOLDEN: dict[str, tuple[dict[str, Any], int, str]] = {
     ),
     "battalion-short": (
         {
-            "flags": {1: {"you": "r2 b3 g4", "opponent": "y10 y9"}, 2: {"you": "y1 y2 y3", "opponent": "y4 y5 y6"}},
+            "flags": {1: {"you": "r2 r5 r9", "opponent": "y10 y9"}, 2: {"you": "y1 y2 y3", "opponent": "y4 y5 y6"}},
             "discards": {"you": "y7 y8 o8 o9 o10 o1 o2 o3"},
         },
         1,
