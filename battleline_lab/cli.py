@@ -19,10 +19,21 @@ More subcommands plug in through :data:`COMMANDS`: a ``(name, register)`` pair
 where ``register(subparsers)`` adds its parser (``subparsers.add_parser(name,
 ...)``) and sets ``func`` (``parser.set_defaults(func=run)``, ``run(args) ->
 int``); ``register`` may also be given as ``"module:function"``, imported only
-when the CLI starts.
+when the CLI starts.  A ``register`` with a ``lang`` parameter is called with
+the language of the help (``register(subparsers, lang="zh")``), so its help
+texts, descriptions and metavars can come from the catalogue in that language.
+
+The language is ``--lang`` wherever it stands in the arguments (before or
+after the subcommand; :func:`language_in` finds it before the parser is
+built).  Help, usage and usage errors are then in that language, argparse's
+own phrases ("usage:", "options", "error: ...") included (see
+:func:`argparse_language`); a usage error still exits 2 without a traceback.
 
 >>> main(["claims", "--help"]) == 0  # doctest: +ELLIPSIS
 usage: battleline-lab claims ...
+True
+>>> main(["claims", "--help", "--lang", "zh"]) == 0  # doctest: +ELLIPSIS
+用法：battleline-lab claims ...
 True
 """
 
@@ -30,21 +41,23 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TextIO, cast
 
 from .cards import Card
 from .claims import ClaimAnalysis, UndecidedTieError, analyse_claim, analyse_position
 from .formations import Formation
 from .loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle
-from .messages import LANGUAGES, card_short, kind_name, message, render_analysis
+from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, kind_name, message, render_analysis
 from .position import FLAGS, Side
 from .puzzle import Puzzle
 from .questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, Comparison, FormationQuestion
 
-__all__ = ["COMMANDS", "RegisterFn", "build_parser", "main"]
+__all__ = ["COMMANDS", "RegisterFn", "argparse_language", "build_parser", "language_in", "main"]
 
 PROG = "battleline-lab"
 
@@ -93,12 +106,12 @@ def _run_claims(args: argparse.Namespace) -> int:
     return status
 
 
-def _register_claims(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _register_claims(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en") -> None:
     parser = subparsers.add_parser(
-        "claims", help=_m("claims.help"), description=_m("claims.description"), prog=f"{PROG} claims"
+        "claims", help=_m("claims.help", lang), description=_m("claims.description", lang), prog=f"{PROG} claims"
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help=_m("claims.files"))
-    parser.add_argument("--json", action="store_true", help=_m("claims.json"))
+    parser.add_argument("files", nargs="+", metavar=_m("metavar.file", lang), help=_m("claims.files", lang))
+    parser.add_argument("--json", action="store_true", help=_m("claims.json", lang))
     parser.set_defaults(func=_run_claims)
 
 
@@ -197,23 +210,28 @@ def _run_explain(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _flag_number(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value not in FLAGS:
-        raise argparse.ArgumentTypeError(_m("explain.bad_flag", value=text))
-    return value
+def _flag_number(lang: str) -> Callable[[str], int]:
+    """The ``--flag`` type: a flag number 1-9, else an error in ``lang``."""
+
+    def flag_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value not in FLAGS:
+            raise argparse.ArgumentTypeError(_m("explain.bad_flag", lang, value=text))
+        return value
+
+    return flag_number
 
 
-def _register_explain(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _register_explain(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en") -> None:
     parser = subparsers.add_parser(
-        "explain", help=_m("explain.help"), description=_m("explain.description"), prog=f"{PROG} explain"
+        "explain", help=_m("explain.help", lang), description=_m("explain.description", lang), prog=f"{PROG} explain"
     )
-    parser.add_argument("file", metavar="FILE", help=_m("explain.file"))
-    parser.add_argument("--flag", type=_flag_number, metavar="N", help=_m("explain.flag"))
-    parser.add_argument("--side", choices=[s.value for s in Side], help=_m("explain.side"))
+    parser.add_argument("file", metavar=_m("metavar.file", lang), help=_m("explain.file", lang))
+    parser.add_argument("--flag", type=_flag_number(lang), metavar="N", help=_m("explain.flag", lang))
+    parser.add_argument("--side", choices=[s.value for s in Side], help=_m("explain.side", lang))
     parser.set_defaults(func=_run_explain)
 
 
@@ -287,11 +305,11 @@ def _run_check(args: argparse.Namespace) -> int:
     return EXIT_WRONG if wrong else EXIT_OK
 
 
-def _register_check(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _register_check(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en") -> None:
     parser = subparsers.add_parser(
-        "check", help=_m("check.help"), description=_m("check.description"), prog=f"{PROG} check"
+        "check", help=_m("check.help", lang), description=_m("check.description", lang), prog=f"{PROG} check"
     )
-    parser.add_argument("paths", nargs="+", metavar="PATH", help=_m("check.paths"))
+    parser.add_argument("paths", nargs="+", metavar=_m("metavar.path", lang), help=_m("check.paths", lang))
     parser.set_defaults(func=_run_check)
 
 
@@ -318,28 +336,140 @@ def _resolve(register: RegisterFn | str) -> RegisterFn:
     return fn
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every registered subcommand."""
-    parser = argparse.ArgumentParser(prog=PROG, description=_m("description"))
-    parser.add_argument("--lang", choices=LANGUAGES, default="en", help=_m("lang"))
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+def _takes_lang(register: RegisterFn) -> bool:
+    try:
+        return "lang" in inspect.signature(register).parameters
+    except (TypeError, ValueError):  # a callable without a signature: the plain contract
+        return False
+
+
+def language_in(argv: Sequence[str]) -> str:
+    """The language ``--lang`` asks for anywhere in ``argv`` (the last one wins), else English.
+
+    Found before the parser is built, so that the parser itself (help, usage, errors) speaks it;
+    a value that is no language is left for the parser to refuse.
+
+    >>> language_in(["explain", "p.yaml", "--lang", "zh"]), language_in(["--lang=zh", "check", "."])
+    ('zh', 'zh')
+    >>> language_in(["--lang", "fr", "check"]), language_in(["check", "--", "--lang", "zh"])
+    ('en', 'en')
+    """
+    lang = DEFAULT_LANGUAGE
+    args = iter(argv)
+    for arg in args:
+        if arg == "--":
+            break
+        if arg == "--lang":
+            value = next(args, "")
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        else:
+            continue
+        if value in LANGUAGES:
+            lang = value
+    return lang
+
+
+#: argparse's own fixed phrases (its gettext message ids, Python 3.10-3.13) and their catalogue keys
+#: (``cli.argparse.<key>``).  A phrase missing here (a newer Python's) stays English.
+ARGPARSE_PHRASES: dict[str, str] = {
+    "usage: ": "usage",
+    "positional arguments": "positionals",
+    "options": "options",
+    "optional arguments": "options",
+    "show this help message and exit": "help",
+    "%(prog)s: error: %(message)s\n": "error",
+    "argument %(argument_name)s: %(message)s": "argument",
+    "the following arguments are required: %s": "required",
+    "unrecognized arguments: %s": "unrecognized",
+    "invalid choice: %(value)r (choose from %(choices)s)": "invalid_choice",
+    "invalid %(type)s value: %(value)r": "invalid_value",
+    "ambiguous option: %(option)s could match %(matches)s": "ambiguous",
+    "expected one argument": "expected_one",
+    "expected at least one argument": "expected_at_least_one",
+    "expected at most one argument": "expected_at_most_one",
+    "expected %s argument": "expected_n",
+    "expected %s arguments": "expected_n",
+    "ignored explicit argument %r": "ignored_explicit",
+    "one of the arguments %s is required": "one_required",
+    "not allowed with argument %s": "not_allowed_with",
+    "unknown parser %(parser_name)r (choices: %(choices)s)": "unknown_parser",
+    "can't open '%(filename)s': %(error)s": "cannot_open",
+}
+
+
+def _argparse_text(msgid: str, lang: str) -> str:
+    key = ARGPARSE_PHRASES.get(msgid)
+    return message(f"cli.argparse.{key}", lang) if key else msgid
+
+
+@contextmanager
+def argparse_language(lang: str) -> Iterator[None]:
+    """Within the block, argparse's own phrases are in ``lang`` (from the catalogue).
+
+    argparse looks its phrases up through ``argparse._`` (``gettext.gettext``) and
+    ``argparse.ngettext`` each time it builds a parser, formats help or reports an
+    error; the block puts a catalogue lookup in their place and restores them after
+    (the CLI runs one command at a time; not meant for threads parsing at once).
+
+    >>> with argparse_language("zh"):
+    ...     argparse.ArgumentParser(prog="p").format_usage()
+    '用法：p [-h]\\n'
+    >>> argparse.ArgumentParser(prog="p").format_usage()
+    'usage: p [-h]\\n'
+    """
+    if lang == DEFAULT_LANGUAGE:
+        yield
+        return
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+
+    def gettext(msgid: str) -> str:
+        return _argparse_text(msgid, lang)
+
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return _argparse_text(singular if n == 1 else plural, lang)
+
+    setattr(argparse, "_", gettext)  # noqa: B010 - a module global argparse reads at call time
+    setattr(argparse, "ngettext", ngettext)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(argparse, "_", saved[0])  # noqa: B010
+        setattr(argparse, "ngettext", saved[1])  # noqa: B010
+
+
+def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
+    """The argument parser with every registered subcommand; help texts in ``lang``.
+
+    For argparse's own phrases in ``lang`` too, build (and use) it inside :func:`argparse_language`.
+    """
+    parser = argparse.ArgumentParser(prog=PROG, description=_m("description", lang))
+    parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help=_m("lang", lang))
+    subparsers = parser.add_subparsers(dest="command", metavar=_m("metavar.command", lang), required=True)
     for _name, register in COMMANDS:
-        _resolve(register)(subparsers)
+        fn = _resolve(register)
+        if _takes_lang(fn):
+            cast(Callable[..., Any], fn)(subparsers, lang=lang)
+        else:
+            fn(subparsers)
     for sub in subparsers.choices.values():
         # --lang after the subcommand too; SUPPRESS keeps a --lang given before it
         if "--lang" not in sub._option_string_actions:
-            sub.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=_m("lang"))
+            sub.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=_m("lang", lang))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (never raises, never prints a traceback)."""
     try:
-        parser = build_parser()
-        try:
-            args = parser.parse_args(list(argv) if argv is not None else None)
-        except SystemExit as exit_:
-            return exit_.code if isinstance(exit_.code, int) else EXIT_BAD_INPUT
+        arguments = list(argv) if argv is not None else sys.argv[1:]
+        lang = language_in(arguments)
+        with argparse_language(lang):
+            parser = build_parser(lang)
+            try:
+                args = parser.parse_args(arguments)
+            except SystemExit as exit_:
+                return exit_.code if isinstance(exit_.code, int) else EXIT_BAD_INPUT
         status: int = args.func(args)
         return status
     except KeyboardInterrupt:

@@ -9,6 +9,7 @@ the generated proof really contains a blocked Wedge (R13), a counted Phalanx
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +26,7 @@ from battleline_lab.cli import main as cli_main
 from battleline_lab.difficulty import estimate
 from battleline_lab.formations import FormationKind
 from battleline_lab.loader import iter_puzzle_files, load_puzzle, load_puzzle_text
+from battleline_lab.messages import LANGUAGES
 from battleline_lab.puzzle import Puzzle
 from battleline_lab.questions import ClaimQuestion
 
@@ -196,6 +198,39 @@ def test_cli_writes_files_that_pass_check(tmp_path: Path, capsys: pytest.Capture
     assert _run(["check", str(out_dir)], capsys)[0] == 0
     for f in files:
         assert load_puzzle(f).id == f.stem
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize("theme", list(THEMES))
+def test_titles_and_notes_in_every_language(theme: str, generated: dict[str, list[GeneratedPuzzle]]) -> None:
+    """Generated puzzles can join the library as they are: it asks for ``title`` and ``note`` in Chinese too."""
+    for g in generated[theme]:
+        puzzle = _load(g)
+        assert isinstance(puzzle.title, dict) and set(puzzle.title) == set(LANGUAGES)
+        assert isinstance(puzzle.note, dict) and set(puzzle.note) == set(LANGUAGES)
+        flag = _flag(puzzle)
+        assert puzzle.title_text("en").endswith(f"claim flag {flag}?")
+        assert f"{flag}号旗" in puzzle.title_text("zh")
+        zh_note = puzzle.note_text("zh") or ""
+        assert CJK.search(zh_note) and f"--theme {theme} --seed 11" in zh_note
+        if theme == "bot-game":  # who played, in the note's own language
+            assert re.search("(北方|南方)出牌之后", zh_note) and not re.search(r"\b(north|south)'s", zh_note)
+
+
+def test_cli_generate_in_chinese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--lang zh``: the report lines and the refusals in Chinese; diagnostics keep ``FILE:LINE:COL: error:``."""
+    args = ["generate", "--theme", "fog", "--count", "2", "--seed", "3", "--out", str(tmp_path), "--lang", "zh"]
+    status, out, err = _run(args, capsys)
+    assert (status, err) == (0, "")
+    assert out.count("已写入 ") == 2 and "wrote" not in out
+    assert _run(["check", "--lang", "zh", str(tmp_path)], capsys)[:2] == (0, "检查了2道谜题：2道通过\n")
+    status, out, err = _run(args, capsys)
+    assert status == 2 and out == ""
+    assert err.splitlines() == [
+        f"{tmp_path / f'fog-s3-{n}.yaml'}:1:1: error: 文件已存在，没有覆盖（用 --force 来替换它）" for n in (1, 2)
+    ]
 
 
 def test_cli_never_overwrites_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

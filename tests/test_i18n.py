@@ -456,3 +456,143 @@ def test_chinese_lesson_teaches_the_same_positions() -> None:
 
     english = positions(EN_LESSON)
     assert english and english <= positions(ZH_LESSON)
+
+
+# -- the CLI's own help and usage errors, game records, generated puzzles ---------------------
+
+#: argparse's fixed phrases in English: none may be left in a Chinese help or usage error.
+ARGPARSE_ENGLISH = ("usage:", "positional arguments", "options:", "show this help", "error:", "required:")
+#: Three English words in a row: a sentence (identifiers such as ``--claim-timing`` or ``blocked-wedge`` are not).
+ENGLISH_SENTENCE = re.compile(r"\b[A-Za-z]{2,} [A-Za-z]{2,} [A-Za-z]{2,}\b")
+COMMANDS = ["", "claims", "explain", "check", "match", "replay", "generate", "show"]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=[c or "top" for c in COMMANDS])
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_cli_help_in_chinese(command: str, where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [command] if command else []
+    lang = ["--lang", "zh"]
+    assert main([*lang, *argv, "--help"] if where == "before" else [*argv, "--help", *lang]) == 0
+    chinese = capsys.readouterr().out
+    assert main([*argv, "--help"]) == 0
+    english = capsys.readouterr().out
+    assert english.startswith("usage: ") and not CJK.search(english)
+    assert chinese.startswith("用法：battleline-lab") and CJK.search(chinese)
+    assert not [p for p in ARGPARSE_ENGLISH if p in chinese], chinese
+    assert not ENGLISH_SENTENCE.search(chinese), ENGLISH_SENTENCE.search(chinese)
+    assert "显示这条帮助信息并退出" in chinese and "选项" in chinese
+    for metavar in ("FILE", "PATH", "DIR", "COMMAND", "THEME", "TURN", "BOT_A"):
+        assert not re.search(rf"(?<![\w/-]){metavar}\b", chinese), f"{metavar} is not translated"
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["explain"], "缺少以下参数：文件"),
+        (["explain", "p.yaml", "--side", "left"], "参数 --side：无效的选择：'left'"),
+        (["explain", "p.yaml", "--flag", "12"], "参数 --flag：旗帜编号是1到9"),
+        (["frob"], "无效的选择：'frob'"),
+        (["claims", "p.yaml", "--bogus"], "无法识别的参数：--bogus"),
+        (["match", "random", "random", "--games", "0"], "需要一个至少为1的整数"),
+        (["replay", "g.yaml", "--at", "x"], "需要一个至少为1的整数"),
+        (["generate", "--theme", "wedges", "--out", "x"], "未知的主题“wedges”"),
+    ],
+)
+def test_cli_usage_errors_in_chinese_exit_2(argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for args in (["--lang", "zh", *argv], [*argv, "--lang=zh"]):
+        assert main(args) == 2, args
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("用法：battleline-lab"), err
+        assert expected in err and "：错误：" in err, err
+        assert not [p for p in ARGPARSE_ENGLISH if p in err] and "Traceback" not in err, err
+    assert main(argv) == 2
+    english = capsys.readouterr().err
+    assert english.startswith("usage: battleline-lab") and "error: " in english and not CJK.search(english)
+
+
+def test_cli_usage_error_in_chinese_in_a_subprocess() -> None:
+    """The installed entry point: exit 2, the usage and the error in Chinese, no traceback."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "battleline_lab.cli", "--lang", "zh", "explain", "--side", "left"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("用法：") and "无效的选择" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_argparse_speaks_english_again_after_a_chinese_run(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from battleline_lab.cli import argparse_language
+
+    assert main(["--lang", "zh", "check", "--help"]) == 0
+    assert main(["--lang", "zh", "nothing"]) == 2
+    capsys.readouterr()
+    assert argparse.ArgumentParser(prog="p").format_help().startswith("usage: p [-h]\n\noptions:")
+    with pytest.raises(KeyError), argparse_language("zh"):
+        raise KeyError("an error inside the block")
+    assert "show this help message" in argparse.ArgumentParser(prog="p").format_help()
+
+
+def _record(moves: str, options: str = "{first: south}") -> str:
+    return f"seed: 1\noptions: {options}\nmoves:\n{moves}"
+
+
+def _not_in_hand() -> str:
+    from battleline_lab.cards import ALL_TROOPS
+    from battleline_lab.game.state import Options, Player, new_game
+
+    hand = new_game(1, Options(first=Player.SOUTH)).hands[Player.SOUTH]
+    return next(card.notation for card in ALL_TROOPS if card not in hand)
+
+
+#: What a Chinese diagnostic may show in Latin letters: quoted text the author wrote, rule ids, lists of
+#: the words a record is written in (keys, actions) and the record's own keys.
+IDENTIFIERS = re.compile(r"“[^”]*”|'[^']*'|（R\d+）|\(R\d+\)|[\w-]+(?:, [\w-]+)+|\b(?:options|players|result|moves)\b")
+
+REPLAY_ERRORS = {
+    "bad-card": (_record("- south: play r11 3; draw troops\n"), "未知的牌 'r11'：数值是1到10（你是想写“r10”吗？）"),
+    "R5-phase": (_record("- south: draw troops\n"), "南方必须出一张牌或跳过（R5）"),
+    "R5-turn": (_record("- north: draw troops\n"), "轮到南方，不是北方"),
+    "R6-not-in-hand": (_record(f"- south: play {_not_in_hand()} 1\n"), "不在这位玩家的手牌里"),
+    "R14-timing": (_record("- south: claim 1\n", "{first: south, claim_timing: end_of_turn}"), "宣称"),
+    "unknown-verb": (_record("- south: jump 3\n"), "未知的动作"),
+    "unknown-key": (_record("- south: pass\n", "{frist: south}"), "未知的键“frist”"),
+}
+
+
+@pytest.mark.parametrize("case", list(REPLAY_ERRORS))
+def test_replay_diagnostics_in_chinese_keep_the_prefix(
+    case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text, expected = REPLAY_ERRORS[case]
+    record = tmp_path / "game.yaml"
+    record.write_text(text, encoding="utf-8")
+    assert main(["replay", str(record)]) == 2
+    english = capsys.readouterr().err.splitlines()
+    assert main(["replay", str(record), "--lang", "zh"]) == 2
+    chinese = capsys.readouterr().err.splitlines()
+    assert len(english) == len(chinese) >= 1
+    prefix = re.compile(rf"^{re.escape(str(record))}:\d+:\d+: error: ")
+    for en, zh in zip(english, chinese, strict=True):
+        assert prefix.match(en) and prefix.match(zh), (en, zh)
+        assert prefix.match(en).group() == prefix.match(zh).group(), "same place in both languages"  # type: ignore[union-attr]
+        assert not CJK.search(en) and CJK.search(zh), (en, zh)
+        said = re.sub(IDENTIFIERS, "", zh[prefix.match(zh).end() :])  # type: ignore[union-attr]
+        assert not ENGLISH_WORD.search(said), zh
+    assert expected in "\n".join(chinese)
+
+
+def test_replay_at_a_missing_turn_in_chinese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.yaml"
+    record.write_text("seed: 1\nmoves: []\n", encoding="utf-8")
+    assert main(["replay", str(record), "--at", "9", "--lang", "zh"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{record}: error: ") and CJK.search(err), err

@@ -15,7 +15,9 @@ the test.  Candidates come from one of two *sources*:
 Each kept candidate becomes a ``claim`` puzzle (can you claim flag N now?)
 whose answer is the engine's; its level comes from
 :func:`battleline_lab.difficulty.estimate`, its note says it was generated and
-from what (seed, candidate, game and turn).  Positions are legal
+from what (seed, candidate, game and turn); title and note are written in
+every language of the catalogue (``title: {en: ..., zh: ...}``), so a
+reviewed puzzle can join the library as it is.  Positions are legal
 (:meth:`Position.problems`), no two generated puzzles are the same position,
 and puzzles equal to those of an ``--avoid`` folder are skipped.  The same
 theme, seed and count always give the same files.
@@ -41,7 +43,7 @@ from ..claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim
 from ..difficulty import Features, claim_features, estimate
 from ..formations import FormationKind
 from ..loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle, load_puzzle_text
-from ..messages import message
+from ..messages import LANGUAGES, message
 from ..position import FLAGS, FlagState, Position, Side
 from ..questions import ClaimQuestion
 from .writer import dump_puzzle, position_data, position_key
@@ -69,8 +71,13 @@ MAX_CANDIDATES = 4000
 MAX_GAMES = 12
 
 
-def _m(key: str, /, **params: Any) -> str:
-    return message(f"authoring.{key}", "en", **params)
+def _m(key: str, lang: str = "en", /, **params: Any) -> str:
+    return message(f"authoring.{key}", lang, **params)
+
+
+def _texts(key: str, /, **params: Any) -> dict[str, str]:
+    """A title or note in every language, as a puzzle file writes it: ``{en: ..., zh: ...}``."""
+    return {lang: _m(key, lang, **params) for lang in LANGUAGES}
 
 
 # -- themes -------------------------------------------------------------------------------------
@@ -403,7 +410,7 @@ def _constructed(rng: random.Random, recipe: Recipe, limit: int) -> Iterator[_Ca
         made = _construct(rng, recipe)
         if made is not None:
             position, focus = made
-            yield _Candidate(position, focus, _m("note.construct", candidate=k))
+            yield _Candidate(position, focus, ("note.construct", {"candidate": k}))
 
 
 @dataclass(frozen=True)
@@ -412,8 +419,14 @@ class _Candidate:
 
     position: Position
     flag: int
-    origin: str
+    origin: tuple[str, dict[str, Any]]  # the note's message key and its parameters
     game: int | None = None
+
+    def origin_text(self, lang: str) -> str:
+        key, params = self.origin
+        if "player" in params:  # a side of the table, in the note's language
+            params = {**params, "player": message(f"game.player.{params['player']}", lang)}
+        return _m(key, lang, **params)
 
 
 _PAIRINGS = (("heuristic", "random"), ("heuristic", "heuristic"), ("random", "heuristic"))
@@ -439,13 +452,15 @@ def _game_moments(rng: random.Random, games: int) -> Iterator[_Candidate]:
             apply(state, bots[player].choose(views[player], legal_moves(state)))
             if before is Phase.PLAY and state.phase in (Phase.CLAIM, Phase.DRAW) and state.turn is player:
                 position = to_position(state, player)
-                origin = _m(
+                origin = (
                     "note.game",
-                    seed=game_seed,
-                    north=names[0],
-                    south=names[1],
-                    turn=state.turn_number,
-                    player=player.value,
+                    {
+                        "seed": game_seed,
+                        "north": names[0],
+                        "south": names[1],
+                        "turn": state.turn_number,
+                        "player": player.value,
+                    },
                 )
                 for n in FLAGS:
                     flag = position.flag(n)
@@ -496,14 +511,17 @@ def _puzzle(theme: Theme, seed: int, number: int, candidate: _Candidate, analysi
     puzzle_id = f"{theme.name}-s{seed}-{number}"
     data: dict[str, Any] = {
         "id": puzzle_id,
-        "title": _m(f"title.{'game' if theme.source == 'games' else 'claim'}", flag=flag),
+        "title": _texts(f"title.{'game' if theme.source == 'games' else 'claim'}", flag=flag),
         "level": level,
         "tags": _tags(theme, analysis, features),
     }
     data.update(position_data(position))
     data["question"] = question.to_data()
     data["answer"] = analysis.claimable
-    data["note"] = _m("note.text", theme=theme.name, seed=seed, origin=candidate.origin)
+    data["note"] = {
+        lang: _m("note.text", lang, theme=theme.name, seed=seed, origin=candidate.origin_text(lang))
+        for lang in LANGUAGES
+    }
     text = dump_puzzle(data)
     return GeneratedPuzzle(puzzle_id, data, text, level, analysis.claimable)
 
@@ -645,73 +663,95 @@ def avoid_keys(folder: str) -> set[Hashable]:
 # -- the command --------------------------------------------------------------------------------
 
 
-def _theme(text: str) -> str:
-    if text not in THEMES:
-        raise argparse.ArgumentTypeError(_m("generate.unknown_theme", theme=text, themes=", ".join(THEMES)))
-    return text
+def _theme(lang: str) -> Callable[[str], str]:
+    def theme(text: str) -> str:
+        if text not in THEMES:
+            raise argparse.ArgumentTypeError(_m("generate.unknown_theme", lang, theme=text, themes=", ".join(THEMES)))
+        return text
+
+    return theme
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= 200:
-        raise argparse.ArgumentTypeError(_m("generate.bad_count", value=text))
-    return value
+def _count(lang: str) -> Callable[[str], int]:
+    def count(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if not 1 <= value <= 200:
+            raise argparse.ArgumentTypeError(_m("generate.bad_count", lang, value=text))
+        return value
+
+    return count
 
 
-def _levels(text: str) -> tuple[int, int]:
-    low, _, high = text.partition("-")
-    try:
-        bounds = (int(low), int(high or low))
-    except ValueError:
-        bounds = (0, 0)
-    if not 1 <= bounds[0] <= bounds[1] <= 5:
-        raise argparse.ArgumentTypeError(_m("generate.bad_level", value=text))
-    return bounds
+def _levels(lang: str) -> Callable[[str], tuple[int, int]]:
+    def levels(text: str) -> tuple[int, int]:
+        low, _, high = text.partition("-")
+        try:
+            bounds = (int(low), int(high or low))
+        except ValueError:
+            bounds = (0, 0)
+        if not 1 <= bounds[0] <= bounds[1] <= 5:
+            raise argparse.ArgumentTypeError(_m("generate.bad_level", lang, value=text))
+        return bounds
+
+    return levels
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(_m("generate.bad_seed", value=text))
-    return value
+def _seed(lang: str) -> Callable[[str], int]:
+    def seed(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = -1
+        if value < 0:
+            raise argparse.ArgumentTypeError(_m("generate.bad_seed", lang, value=text))
+        return value
+
+    return seed
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
-    """Add the ``generate`` subcommand."""
+def register(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en"
+) -> argparse.ArgumentParser:
+    """Add the ``generate`` subcommand (help texts in ``lang``)."""
+    folder = message("cli.metavar.dir", lang)
     parser = subparsers.add_parser(
         "generate",
-        help=_m("generate.help"),
-        description=_m("generate.description", themes=", ".join(THEMES)),
+        help=_m("generate.help", lang),
+        description=_m("generate.description", lang, themes=", ".join(THEMES)),
         prog="battleline-lab generate",
     )
-    parser.add_argument("--theme", required=True, type=_theme, metavar="THEME", help=_m("generate.theme"))
-    parser.add_argument("--count", type=_count, default=5, metavar="N", help=_m("generate.count"))
-    parser.add_argument("--seed", type=_seed, default=0, metavar="S", help=_m("generate.seed"))
-    parser.add_argument("--out", required=True, metavar="DIR", help=_m("generate.out"))
-    parser.add_argument("--level", type=_levels, default=(1, 5), metavar="L", help=_m("generate.level"))
-    parser.add_argument("--avoid", metavar="DIR", help=_m("generate.avoid"))
-    parser.add_argument("--source", choices=SOURCES, help=_m("generate.source"))
-    parser.add_argument("--force", action="store_true", help=_m("generate.force"))
+    parser.add_argument(
+        "--theme",
+        required=True,
+        type=_theme(lang),
+        metavar=message("cli.metavar.theme", lang),
+        help=_m("generate.theme", lang),
+    )
+    parser.add_argument("--count", type=_count(lang), default=5, metavar="N", help=_m("generate.count", lang))
+    parser.add_argument("--seed", type=_seed(lang), default=0, metavar="S", help=_m("generate.seed", lang))
+    parser.add_argument("--out", required=True, metavar=folder, help=_m("generate.out", lang))
+    parser.add_argument("--level", type=_levels(lang), default=(1, 5), metavar="L", help=_m("generate.level", lang))
+    parser.add_argument("--avoid", metavar=folder, help=_m("generate.avoid", lang))
+    parser.add_argument("--source", choices=SOURCES, help=_m("generate.source", lang))
+    parser.add_argument("--force", action="store_true", help=_m("generate.force", lang))
     parser.set_defaults(func=run)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``generate``: find the puzzles, refuse to overwrite (unless ``--force``), write them."""
+    lang = getattr(args, "lang", "en")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
-        print(Diagnostic(args.out, 1, 1, _m("generate.not_a_folder")), file=sys.stderr)
+        print(Diagnostic(args.out, 1, 1, _m("generate.not_a_folder", lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
     avoid: set[Hashable] = set()
     if args.avoid is not None:
         if not Path(args.avoid).is_dir():
-            print(Diagnostic(args.avoid, 1, 1, _m("generate.avoid_missing")), file=sys.stderr)
+            print(Diagnostic(args.avoid, 1, 1, _m("generate.avoid_missing", lang)), file=sys.stderr)
             return EXIT_BAD_INPUT
         avoid = avoid_keys(args.avoid)
     puzzles = generate(args.theme, args.count, args.seed, avoid=avoid, source=args.source, levels=args.level)
@@ -719,18 +759,21 @@ def run(args: argparse.Namespace) -> int:
     existing = [path for path, _ in targets if path.exists()]
     if existing and not args.force:
         for path in existing:
-            print(Diagnostic(str(path), 1, 1, _m("generate.exists")), file=sys.stderr)
+            print(Diagnostic(str(path), 1, 1, _m("generate.exists", lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         out.mkdir(parents=True, exist_ok=True)
         for path, puzzle in targets:
             path.write_text(puzzle.text, encoding="utf-8")
             answer = "true" if puzzle.answer else "false"
-            print(_m("generate.wrote", file=str(path), level=puzzle.level, answer=answer))
+            print(_m("generate.wrote", lang, file=str(path), level=puzzle.level, answer=answer))
     except OSError as err:
-        print(Diagnostic(args.out, 1, 1, _m("generate.cannot_write", reason=err.strerror or str(err))), file=sys.stderr)
+        print(
+            Diagnostic(args.out, 1, 1, _m("generate.cannot_write", lang, reason=err.strerror or str(err))),
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     if len(puzzles) < args.count:
-        print(_m("generate.short", found=len(puzzles), count=args.count, theme=args.theme), file=sys.stderr)
+        print(_m("generate.short", lang, found=len(puzzles), count=args.count, theme=args.theme), file=sys.stderr)
         return EXIT_SHORT
     return EXIT_OK

@@ -229,17 +229,18 @@ def preview_html(puzzle: Puzzle, lang: str = DEFAULT_LANGUAGE, *, source: str | 
 # -- the command --------------------------------------------------------------------------------
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
-    """Add the ``show`` subcommand."""
-    lang = DEFAULT_LANGUAGE
+def register(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
+) -> argparse.ArgumentParser:
+    """Add the ``show`` subcommand (help texts in ``lang``)."""
     parser = subparsers.add_parser(
         "show",
         help=_m("help", lang),
         description=_m("description", lang),
         prog="battleline-lab show",
     )
-    parser.add_argument("file", metavar="FILE", help=_m("file", lang))
-    parser.add_argument("-o", "--output", metavar="OUT.html", help=_m("output", lang))
+    parser.add_argument("file", metavar=message("cli.metavar.file", lang), help=_m("file", lang))
+    parser.add_argument("-o", "--output", metavar=message("cli.metavar.html", lang), help=_m("output", lang))
     parser.set_defaults(func=run)
     return parser
 

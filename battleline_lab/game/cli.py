@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,46 +48,67 @@ def _m(key: str, /, lang: str = "en", **params: Any) -> str:
     return message(f"game.cli.{key}", lang, **params)
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_m("not_positive", value=text)) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(_m("not_positive", value=text))
-    return value
+def _positive(lang: str) -> Callable[[str], int]:
+    """The type of a count: a whole number >= 1, else an error in ``lang``."""
+
+    def positive(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(_m("not_positive", lang, value=text)) from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(_m("not_positive", lang, value=text))
+        return value
+
+    return positive
 
 
-def _integer(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_m("not_integer", value=text)) from None
+def _integer(lang: str) -> Callable[[str], int]:
+    """The type of a seed: a whole number, else an error in ``lang``."""
+
+    def integer(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(_m("not_integer", lang, value=text)) from None
+
+    return integer
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
-    """Add the ``match`` subcommand."""
-    parser = subparsers.add_parser("match", help=_m("match.help"), description=_m("match.description"))
-    parser.add_argument("bot_a", metavar="BOT_A", choices=sorted(BOTS), help=_m("match.bot", bots=", ".join(BOTS)))
-    parser.add_argument("bot_b", metavar="BOT_B", choices=sorted(BOTS), help=_m("match.bot", bots=", ".join(BOTS)))
-    parser.add_argument("--games", type=_positive, default=100, help=_m("match.games"))
-    parser.add_argument("--seed", type=_integer, default=0, help=_m("match.seed"))
+def _metavar(key: str, lang: str) -> str:
+    return message(f"cli.metavar.{key}", lang)
+
+
+def register(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en"
+) -> argparse.ArgumentParser:
+    """Add the ``match`` subcommand (help texts in ``lang``)."""
+    parser = subparsers.add_parser("match", help=_m("match.help", lang), description=_m("match.description", lang))
+    bots = ", ".join(BOTS)
+    for dest, metavar in (("bot_a", "bot_a"), ("bot_b", "bot_b")):
+        parser.add_argument(
+            dest, metavar=_metavar(metavar, lang), choices=sorted(BOTS), help=_m("match.bot", lang, bots=bots)
+        )
+    parser.add_argument("--games", type=_positive(lang), default=100, metavar="N", help=_m("match.games", lang))
+    parser.add_argument("--seed", type=_integer(lang), default=0, metavar="S", help=_m("match.seed", lang))
     parser.add_argument(
-        "--claim-timing", choices=[t.value for t in ClaimTiming], default="after_play", help=_m("match.timing")
+        "--claim-timing", choices=[t.value for t in ClaimTiming], default="after_play", help=_m("match.timing", lang)
     )
-    parser.add_argument("--winner-starts", action="store_true", help=_m("match.winner_starts"))
-    parser.add_argument("--records", metavar="DIR", help=_m("match.records"))
-    parser.add_argument("--json", action="store_true", help=_m("match.json"))
+    parser.add_argument("--winner-starts", action="store_true", help=_m("match.winner_starts", lang))
+    parser.add_argument("--records", metavar=_metavar("dir", lang), help=_m("match.records", lang))
+    parser.add_argument("--json", action="store_true", help=_m("match.json", lang))
     parser.set_defaults(func=run_match_command)
     return parser
 
 
-def register_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
-    """Add the ``replay`` subcommand (check that game records replay)."""
-    parser = subparsers.add_parser("replay", help=_m("replay.help"), description=_m("replay.help"))
-    parser.add_argument("files", metavar="FILE", nargs="+", help=_m("replay.file"))
-    parser.add_argument("--at", type=_positive, metavar="TURN", help=_m("replay.at"))
-    parser.add_argument("--as", dest="viewer", choices=[p.value for p in Player], help=_m("replay.as"))
+def register_replay(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en"
+) -> argparse.ArgumentParser:
+    """Add the ``replay`` subcommand (check that game records replay; help texts in ``lang``)."""
+    parser = subparsers.add_parser("replay", help=_m("replay.help", lang), description=_m("replay.help", lang))
+    parser.add_argument("files", metavar=_metavar("file", lang), nargs="+", help=_m("replay.file", lang))
+    parser.add_argument("--at", type=_positive(lang), metavar=_metavar("turn", lang), help=_m("replay.at", lang))
+    parser.add_argument("--as", dest="viewer", choices=[p.value for p in Player], help=_m("replay.as", lang))
     parser.set_defaults(func=run_replay_command)
     return parser
 
@@ -140,7 +161,7 @@ def run_replay_command(args: argparse.Namespace) -> int:
     status = EXIT_OK
     for name in args.files:
         try:
-            record = load_record(name)
+            record = load_record(name, lang)
         except RecordError as exc:
             for line in exc.lines():
                 print(line, file=sys.stderr)
@@ -148,7 +169,9 @@ def run_replay_command(args: argparse.Namespace) -> int:
             continue
         if args.at is not None:
             try:
-                data = record.puzzle_at(args.at, Player(args.viewer) if args.viewer else None, name=Path(name).stem)
+                data = record.puzzle_at(
+                    args.at, Player(args.viewer) if args.viewer else None, name=Path(name).stem, lang=lang
+                )
             except ValueError as exc:
                 print(f"{name}: error: {exc}", file=sys.stderr)
                 status = EXIT_BAD_INPUT

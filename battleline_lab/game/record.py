@@ -48,13 +48,22 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .. import safe_yaml
-from ..messages import message
+from ..cards import CardNotationError, parse_card
+from ..messages import DEFAULT_LANGUAGE, card_short, message
 from ..position import ClaimTiming
-from .actions import Action, ActionNotationError, parse_action
+from .actions import Action, ActionNotationError, Draw, parse_action
 from .rules import IllegalMoveError, apply
 from .state import EndReason, GameState, Options, Player, new_game
 
-__all__ = ["GameRecord", "RecordError", "dump_record", "load_record", "load_record_text", "MAX_RECORD_BYTES"]
+__all__ = [
+    "GameRecord",
+    "RecordError",
+    "dump_record",
+    "illegal_reason",
+    "load_record",
+    "load_record_text",
+    "MAX_RECORD_BYTES",
+]
 
 MAX_RECORD_BYTES = safe_yaml.MAX_BYTES
 TOP_KEYS = ("seed", "options", "players", "moves", "result")
@@ -62,8 +71,59 @@ OPTION_KEYS = ("claim_timing", "first")
 RESULT_KEYS = ("winner", "reason", "turns")
 
 
-def _m(key: str, /, **params: Any) -> str:
-    return message(f"record.{key}", **params)
+def _m(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
+    return message(f"record.{key}", lang, **params)
+
+
+def _notation_error(exc: ActionNotationError, lang: str) -> str:
+    """An action that is not in the notation, said in ``lang`` (a bad card in the loader's words)."""
+    if lang == DEFAULT_LANGUAGE:
+        return str(exc)
+    params = dict(exc.params)
+    card = exc.__context__  # the CardNotationError behind a bad card (raised ``from None``, still kept here)
+    if exc.key == "bad_card" and isinstance(card, CardNotationError) and card.reason != "not_text":
+        reason = message(f"load.card_reason.{card.reason}", lang) if card.reason else ""
+        hint = message("load.did_you_mean", lang, suggestion=card.suggestion) if card.suggestion else ""
+        params["detail"] = message("load.unknown_card", lang, token=repr(card.token), reason=reason, hint=hint)
+    return message(f"game.notation.{exc.key}", lang, text=exc.text, **params)
+
+
+def _illegal_error(exc: IllegalMoveError, state: GameState, lang: str) -> str:
+    """An illegal move said in ``lang``: ``'claim 5' is not possible now: ... (R12)``."""
+    if lang == DEFAULT_LANGUAGE:
+        return str(exc)
+    return message(
+        "game.illegal", lang, action=exc.action.notation, text=_illegal_text(exc, state, lang), rule=exc.rule
+    )
+
+
+def illegal_reason(exc: IllegalMoveError, state: GameState, lang: str = DEFAULT_LANGUAGE) -> str:
+    """:attr:`IllegalMoveError.reason` (English) in ``lang``, for ``state`` as ``apply`` refused the move.
+
+    ``apply`` leaves the state unchanged when it refuses a move, so the phase, the claim timing and
+    the owner of a claimed flag are those the rules saw; call this before anything else changes it.
+    """
+    if lang == DEFAULT_LANGUAGE:
+        return exc.reason
+    return message("game.illegal.reason", lang, text=_illegal_text(exc, state, lang), rule=exc.rule)
+
+
+def _illegal_text(exc: IllegalMoveError, state: GameState, lang: str) -> str:
+    params = dict(exc.params)
+    if isinstance(params.get("card"), str):  # the rules write the notation (b8); Chinese writes 蓝8
+        params["card"] = card_short(parse_card(params["card"]), lang)
+    action = exc.action
+    if exc.code == "phase":
+        params["expected"] = _expected(state, lang)
+    elif exc.code == "claim_timing":
+        params["timing"] = message(f"game.timing.{state.options.claim_timing.value}", lang)
+    elif exc.code == "deck_empty" and isinstance(action, Draw):
+        params["deck"] = message(f"game.deck.{action.deck.value}", lang)
+    elif exc.code == "flag_claimed" and "flag" in params:
+        owner = state.claimed[int(params["flag"]) - 1]
+        if owner is not None:
+            params["owner"] = message(f"game.player.{owner.value}", lang)
+    return message(f"game.illegal.{exc.code}", lang, **params)
 
 
 class RecordError(ValueError):
@@ -124,20 +184,22 @@ class GameRecord:
                 apply(state, action)
         return state
 
-    def puzzle_at(self, turn: int, player: Player | None = None, *, name: str = "game") -> dict[str, Any]:
+    def puzzle_at(
+        self, turn: int, player: Player | None = None, *, name: str = "game", lang: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
         """The table at the start of ``turn`` (1-based) as a puzzle, seen by ``player`` (default: on turn).
 
         The puzzle asks which flags the player on turn can claim by proof
         (``question: {kind: claimable}``) and carries the engine's answer, so it
         passes ``battleline-lab check`` as it is; edit title, question and note
-        to taste.
+        to taste.  ``lang`` is the language of the error for a turn the record lacks.
         """
         from ..claims import claimable_flags
         from .view import to_position, to_puzzle_dict
 
         state = self.replay(turn - 1) if 1 <= turn <= len(self.turns) + 1 else None
         if state is None or state.over:
-            raise ValueError(_m("no_such_turn", turn=turn, turns=len(self.turns)))
+            raise ValueError(_m("no_such_turn", lang, turn=turn, turns=len(self.turns)))
         viewer = player or state.turn
         data: dict[str, Any] = {
             "id": f"{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-') or 'game'}-turn-{turn}",
@@ -176,9 +238,13 @@ def dump_record(state: GameState, players: Mapping[Player, str] | None = None) -
 
 
 class _Reader:
-    def __init__(self, filename: str) -> None:
+    def __init__(self, filename: str, lang: str) -> None:
         self.filename = filename
+        self.lang = lang
         self.errors: list[tuple[int, int, str]] = []
+
+    def m(self, key: str, /, **params: Any) -> str:
+        return _m(key, self.lang, **params)
 
     def error(self, node: Node | yaml.Mark, text: str, offset: int = 0) -> None:
         line, col = safe_yaml.mark_position(node)
@@ -189,29 +255,29 @@ class _Reader:
 
     def mapping(self, node: Node, keys: Sequence[str], what: str) -> dict[str, Node]:
         if not isinstance(node, MappingNode):
-            self.error(node, _m("not_mapping", what=what))
+            self.error(node, self.m("not_mapping", what=what))
             return {}
         entries, issues = safe_yaml.mapping_entries(node, keys, _raw_text)
         for issue in issues:
             key = issue.key or ""  # a key that is not a scalar is an unknown key ''
             if issue.problem == "duplicate":
-                self.error(issue.node, _m("duplicate_key", key=key))
+                self.error(issue.node, self.m("duplicate_key", key=key))
                 continue
             close = safe_yaml.closest(key, keys)
-            hint = _m("did_you_mean", suggestion=close) if close else ""
-            self.error(issue.node, _m("unknown_key", key=key[:40], what=what, keys=", ".join(keys)) + hint)
+            hint = self.m("did_you_mean", suggestion=close) if close else ""
+            self.error(issue.node, self.m("unknown_key", key=key[:40], what=what, keys=", ".join(keys)) + hint)
         return {key: value for key, (_, value) in entries.items()}
 
     def scalar(self, node: Node, what: str) -> str | None:
         if not isinstance(node, ScalarNode):
-            self.error(node, _m("not_scalar", what=what))
+            self.error(node, self.m("not_scalar", what=what))
             return None
         return str(node.value)
 
     def choice(self, node: Node, what: str, choices: Sequence[str]) -> str | None:
         value = self.scalar(node, what)
         if value is not None and value not in choices:
-            self.error(node, _m("bad_choice", what=what, value=value[:40], choices=", ".join(choices)))
+            self.error(node, self.m("bad_choice", what=what, value=value[:40], choices=", ".join(choices)))
             return None
         return value
 
@@ -238,41 +304,43 @@ def _split_actions(node: ScalarNode) -> list[tuple[str, int]]:
     return out
 
 
-def load_record_text(text: str, filename: str = "<string>") -> GameRecord:
-    """Read, check and replay a record; raises :class:`RecordError` with every problem found."""
-    reader = _Reader(filename)
+def load_record_text(text: str, filename: str = "<string>", lang: str = DEFAULT_LANGUAGE) -> GameRecord:
+    """Read, check and replay a record; raises :class:`RecordError` with every problem found (in ``lang``)."""
+    reader = _Reader(filename, lang)
     if safe_yaml.utf8_size(text) > MAX_RECORD_BYTES:
-        reader.errors.append((1, 1, _m("too_big", limit=MAX_RECORD_BYTES)))
+        reader.errors.append((1, 1, reader.m("too_big", limit=MAX_RECORD_BYTES)))
         raise reader.fail()
     try:
         root, refused = safe_yaml.compose(text)
     except safe_yaml.ComposeError as exc:
         if exc.kind == "too_deep":
-            problem = _m("too_deep")
+            problem = reader.m("too_deep")
         else:  # a control character: the reader's reason; else the parser's problem
-            problem = _m("syntax", problem=exc.reason if exc.kind == "character" else exc.problem or exc.context or "")
+            problem = reader.m(
+                "syntax", problem=exc.reason if exc.kind == "character" else exc.problem or exc.context or ""
+            )
         reader.errors.append((exc.line, exc.col, problem))
         raise reader.fail() from None
     for refusal in refused:
         if refusal.kind == "tag":
-            reader.error(refusal.mark, _m("tag", tag=refusal.name.encode("unicode_escape").decode("ascii")[:60]))
+            reader.error(refusal.mark, reader.m("tag", tag=refusal.name.encode("unicode_escape").decode("ascii")[:60]))
         else:
-            reader.error(refusal.mark, _m(refusal.kind))
+            reader.error(refusal.mark, reader.m(refusal.kind))
     if reader.errors:
         raise reader.fail()
     if root is None:
-        reader.errors.append((1, 1, _m("empty")))
+        reader.errors.append((1, 1, reader.m("empty")))
         raise reader.fail()
-    top = reader.mapping(root, TOP_KEYS, _m("what.record"))
+    top = reader.mapping(root, TOP_KEYS, reader.m("what.record"))
     seed = 0
     if "seed" not in top:
         if isinstance(root, MappingNode):
-            reader.error(root, _m("missing", key="seed"))
+            reader.error(root, reader.m("missing", key="seed"))
     else:
         value = reader.scalar(top["seed"], "seed")
         if value is not None:
             if top["seed"].tag != safe_yaml.INT or not value.lstrip("-").isdigit():
-                reader.error(top["seed"], _m("bad_seed", value=value[:40]))
+                reader.error(top["seed"], reader.m("bad_seed", value=value[:40]))
             else:
                 seed = int(value)
     options = Options()
@@ -299,7 +367,7 @@ def load_record_text(text: str, filename: str = "<string>") -> GameRecord:
     if "result" in top:
         result_nodes = reader.mapping(top["result"], RESULT_KEYS, "result")
     if "moves" not in top and isinstance(root, MappingNode):
-        reader.error(root, _m("missing", key="moves"))
+        reader.error(root, reader.m("missing", key="moves"))
     if reader.errors:
         raise reader.fail()
     turns, state = _replay_nodes(reader, top.get("moves"), seed, options)
@@ -319,50 +387,61 @@ def _replay_nodes(
     if moves is None:
         return turns, state
     if not isinstance(moves, SequenceNode):
-        reader.error(moves, _m("moves_not_list"))
+        reader.error(moves, reader.m("moves_not_list"))
         return turns, state
     items = moves.value
     for k, item in enumerate(items, 1):
         if not isinstance(item, MappingNode) or len(item.value) != 1:
-            reader.error(item, _m("turn_shape", number=k))
+            reader.error(item, reader.m("turn_shape", number=k))
             return turns, state
         key_node, value_node = item.value[0]
         who = key_node.value if isinstance(key_node, ScalarNode) else None
         if who not in [p.value for p in Player]:
-            reader.error(key_node, _m("turn_player", number=k, value=str(who)[:40]))
+            reader.error(key_node, reader.m("turn_player", number=k, value=str(who)[:40]))
             return turns, state
         if state.over:
-            reader.error(key_node, _m("after_end", number=k))
+            reader.error(key_node, reader.m("after_end", number=k))
             return turns, state
         if Player(who) is not state.turn:
-            reader.error(key_node, _m("wrong_player", number=k, player=who, turn=state.turn.value))
+            reader.error(
+                key_node,
+                reader.m(
+                    "wrong_player",
+                    number=k,
+                    player=message(f"game.player.{who}", reader.lang),
+                    turn=message(f"game.player.{state.turn.value}", reader.lang),
+                ),
+            )
             return turns, state
         if not isinstance(value_node, ScalarNode) or not value_node.value.strip():
-            reader.error(value_node, _m("turn_actions", number=k))
+            reader.error(value_node, reader.m("turn_actions", number=k))
             return turns, state
         actions: list[Action] = []
         for text, offset in _split_actions(value_node):
             try:
                 action = parse_action(text)
             except ActionNotationError as exc:
-                reader.error(value_node, str(exc), offset)
+                reader.error(value_node, _notation_error(exc, reader.lang), offset)
                 return turns, state
             try:
                 apply(state, action)
             except IllegalMoveError as exc:
-                reader.error(value_node, _m("illegal", number=k, error=str(exc)), offset)
+                reader.error(
+                    value_node, reader.m("illegal", number=k, error=_illegal_error(exc, state, reader.lang)), offset
+                )
                 return turns, state
             actions.append(action)
         turns.append((Player(who), tuple(actions)))
         unfinished = not state.over and state.turn is Player(who)
         if unfinished and k < len(items):
-            reader.error(value_node, _m("unfinished", number=k, expected=_expected(state)))
+            reader.error(value_node, reader.m("unfinished", number=k, expected=_expected(state, reader.lang)))
             return turns, state
     return turns, state
 
 
-def _expected(state: GameState) -> str:
-    return message(f"game.expect.{state.phase.value}", player=message(f"game.player.{state.to_act.value}"))
+def _expected(state: GameState, lang: str = DEFAULT_LANGUAGE) -> str:
+    player = message(f"game.player.{state.to_act.value}", lang)
+    return message(f"game.expect.{state.phase.value}", lang, player=player)
 
 
 def _check_result(reader: _Reader, nodes: Mapping[str, Node], state: GameState) -> dict[str, Any] | None:
@@ -381,23 +460,23 @@ def _check_result(reader: _Reader, nodes: Mapping[str, Node], state: GameState) 
         value = value or "null"
         if key == "reason" and value not in [r.value for r in EndReason]:
             reader.error(
-                node, _m("bad_choice", what=key, value=value[:40], choices=", ".join(r.value for r in EndReason))
+                node, reader.m("bad_choice", what=key, value=value[:40], choices=", ".join(r.value for r in EndReason))
             )
         elif value != actual[key]:
-            reader.error(node, _m("result_mismatch", key=key, value=value[:40], actual=actual[key]))
+            reader.error(node, reader.m("result_mismatch", key=key, value=value[:40], actual=actual[key]))
         result[key] = None if value == "null" else (int(value) if key == "turns" else value)
     return result
 
 
-def load_record(path: str | os.PathLike[str]) -> GameRecord:
-    """Load a record file (UTF-8, at most 1 MiB)."""
+def load_record(path: str | os.PathLike[str], lang: str = DEFAULT_LANGUAGE) -> GameRecord:
+    """Load a record file (UTF-8, at most 1 MiB); the errors in ``lang``."""
     name = str(path)
     try:
         text = safe_yaml.decode_utf8(safe_yaml.read_limited(os.fspath(path)))
     except safe_yaml.FileTooBigError:
-        raise RecordError(name, [(1, 1, _m("too_big", limit=MAX_RECORD_BYTES))]) from None
+        raise RecordError(name, [(1, 1, _m("too_big", lang, limit=MAX_RECORD_BYTES))]) from None
     except safe_yaml.NotUtf8Error as exc:
-        raise RecordError(name, [(exc.line, 1, _m("not_utf8"))]) from None
+        raise RecordError(name, [(exc.line, 1, _m("not_utf8", lang))]) from None
     except OSError as exc:
-        raise RecordError(name, [(1, 1, _m("unreadable", reason=exc.strerror or str(exc)))]) from None
-    return load_record_text(text, name)
+        raise RecordError(name, [(1, 1, _m("unreadable", lang, reason=exc.strerror or str(exc)))]) from None
+    return load_record_text(text, name, lang)
