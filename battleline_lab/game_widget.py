@@ -73,9 +73,11 @@ from .game import (
     to_position,
 )
 from .game.bots import Bot
-from .messages import DEFAULT_LANGUAGE, card_label, message, render_analysis
+from .game.record import illegal_reason
+from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_label, message, render_analysis
 from .position import FLAGS, ClaimTiming, Side
 from .svg import COLOURS, board_svg
+from .widgets import language_toggle, switch_lang
 
 __all__ = ["GameWidget", "action_path"]
 
@@ -150,7 +152,9 @@ class GameWidget(W.VBox):  # type: ignore[misc]
     ``.bl-target``, ``.bl-discard-choice``, ``.bl-scout-go``, ``.bl-draw-troops|tactics``,
     ``.bl-pass``, ``.bl-end-claims``, ``.bl-cancel``, the claim row ``.bl-claim-<n>``, the
     coach ``.bl-coach-toggle`` / ``.bl-coach``, the log ``.bl-game-log``, the message
-    ``.bl-game-message``, the prompt ``.bl-game-prompt`` and the banner ``.bl-game-over``.
+    ``.bl-game-message``, the prompt ``.bl-game-prompt``, the banner ``.bl-game-over`` and the
+    language toggle ``.bl-lang`` (English / 中文), which re-labels every button, prompt, message,
+    proof and the log live, keeping the game and the choice in progress (:meth:`set_lang`).
     """
 
     def __init__(
@@ -172,10 +176,9 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.state: GameState  # dealt by restart() below
         self.selection: tuple[Token, ...] = ()
         self._legal: list[Action] = []
-        self._message_html = ""
+        self._message: tuple[str, dict[str, str], dict[str, str]] | None = None  # kind, text and extra by language
         self._ghosts: dict[tuple[int, Side], Sequence[Card]] = {}
         self._last_seen = 0  # history length when the viewer last acted (what the bot did since)
-        t = self._t
 
         self.title = W.HTML()
         self.title.add_class("bl-game-title")
@@ -193,14 +196,14 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         # one button per board column, for destinations (a card's flag, Redeploy, Traitor)
         self.flag_buttons: dict[int, W.Button] = {}
         for n in FLAGS:
-            b = self._button(t("game_widget.flag_button", flag=n), ("bl-flag-button", f"bl-flag-button-{n}"))
+            b = self._button("", ("bl-flag-button", f"bl-flag-button-{n}"))
             b.layout.width = _FLAG_W
             b.on_click(lambda _b, n=n: self.choose(("flag", n)))
             self.flag_buttons[n] = b
         self.flag_row = self._row(list(self.flag_buttons.values()), "bl-flag-row")
         self.claim_buttons: dict[int, W.Button] = {}
         for n in FLAGS:
-            b = self._button(t("game_widget.claim_button", flag=n), ("bl-claim", f"bl-claim-{n}"))
+            b = self._button("", ("bl-claim", f"bl-claim-{n}"))
             b.layout.width = _FLAG_W
             b.layout.padding = "0"
             b.style.font_size = "12px"
@@ -212,7 +215,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self._hand_cards: list[Card] = []
         self.hand_row = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.hand_row.add_class("bl-hand-row")
-        self.hand_label = W.HTML(f"<b>{_esc(t('game_widget.hand'))}</b>")
+        self.hand_label = W.HTML()
         self.target_buttons: list[W.Button] = []
         self._target_cards: list[Card] = []
         self.target_label = W.HTML()
@@ -220,20 +223,20 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.target_row.add_class("bl-target-row")
         self.target_box = W.VBox([self.target_label, self.target_row])
 
-        self.discard_button = self._button(t("game_widget.discard_choice"), ("bl-discard-choice",))
+        self.discard_button = self._button("", ("bl-discard-choice",))
         self.discard_button.on_click(lambda _b: self.choose(("discard",)))
-        self.scout_button = self._button(t("game_widget.scout_go"), ("bl-scout-go",), style="primary")
+        self.scout_button = self._button("", ("bl-scout-go",), style="primary")
         self.scout_button.on_click(lambda _b: self.choose(("scout",)))
         self.draw_buttons: dict[Deck, W.Button] = {}
         for deck in Deck:
             b = self._button("", (f"bl-draw-{deck.value}",), style="primary")
             b.on_click(lambda _b, d=deck: self.choose(("draw", d)))
             self.draw_buttons[deck] = b
-        self.pass_button = self._button(t("game_widget.pass"), ("bl-pass",), style="warning")
+        self.pass_button = self._button("", ("bl-pass",), style="warning")
         self.pass_button.on_click(lambda _b: self.choose(("pass",)))
-        self.end_button = self._button(t("game_widget.end_claims"), ("bl-end-claims",))
+        self.end_button = self._button("", ("bl-end-claims",))
         self.end_button.on_click(lambda _b: self.choose(("end",)))
-        self.cancel_button = self._button(t("game_widget.cancel"), ("bl-cancel",))
+        self.cancel_button = self._button("", ("bl-cancel",))
         self.cancel_button.on_click(lambda _b: self.cancel())
         self.actions_row = W.HBox(
             [
@@ -248,17 +251,16 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         )
         self.actions_row.add_class("bl-actions-row")
 
-        self.coach_toggle = W.ToggleButton(
-            value=False, description=t("game_widget.coach.toggle"), icon="graduation-cap"
-        )
+        self.coach_toggle = W.ToggleButton(value=False, icon="graduation-cap")
         self.coach_toggle.add_class("bl-coach-toggle")
         self.coach_toggle.observe(lambda _c: self._render(), names="value")
         self.coach = W.HTML()
         self.coach.add_class("bl-coach")
-        self.new_game_button = self._button(t("game_widget.new_game"), ("bl-new-game",))
+        self.new_game_button = self._button("", ("bl-new-game",))
         self.new_game_button.on_click(lambda _b: self.restart(self.seed + 1))
         self.log_view = W.HTML()
         self.log_view.add_class("bl-game-log")
+        self.lang_toggle = language_toggle(lang, self.set_lang)
         controls = W.VBox(
             [
                 self.prompt,
@@ -279,13 +281,36 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                 self.board,
                 self.flag_row,
                 controls,
-                W.HBox([self.coach_toggle, self.new_game_button]),
+                W.HBox([self.coach_toggle, self.new_game_button, self.lang_toggle]),
                 self.coach,
                 self.log_view,
             ]
         )
         self.add_class("bl-game")
+        self._label()
         self.restart(seed)
+
+    def set_lang(self, lang: str) -> None:
+        """Show everything in ``lang`` (``"en"``, ``"zh"``), as the ``bl-lang`` toggle does; the game goes on."""
+        if not switch_lang(self, lang):
+            return
+        self._label()
+        self._render()
+
+    def _label(self) -> None:
+        """The labels that do not change during a game, in :attr:`lang` (the rest is drawn by ``_render``)."""
+        t = self._t
+        for n, b in self.flag_buttons.items():
+            b.description = t("game_widget.flag_button", flag=n)
+        self.hand_label.value = f"<b>{_esc(t('game_widget.hand'))}</b>"
+        self.discard_button.description = t("game_widget.discard_choice")
+        self.scout_button.description = t("game_widget.scout_go")
+        self.pass_button.description = t("game_widget.pass")
+        self.end_button.description = t("game_widget.end_claims")
+        self.cancel_button.description = t("game_widget.cancel")
+        self.coach_toggle.description = t("game_widget.coach.toggle")
+        self.new_game_button.description = t("game_widget.new_game")
+        self.title.value = f"<h3>{_esc(t('game_widget.title', seed=self.seed))}</h3>"
 
     # -- construction helpers ----------------------------------------------
     def _t(self, key: str, /, **params: object) -> str:
@@ -332,7 +357,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.bot = make_bot(self.bot_name, self.seed) if self.bot_name else None
         self.selection = ()
         self._ghosts = {}
-        self._message_html = ""
+        self._message = None
         self._last_seen = 0
         self.title.value = f"<h3>{_esc(self._t('game_widget.title', seed=self.seed))}</h3>"
         self._play_bots()
@@ -353,7 +378,10 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         try:
             apply(self.state, action)
         except IllegalMoveError as err:  # only if the state changed under a stale button
-            self._set_message("refused", self._t("game_widget.refused", reason=err.reason))
+            error, state = err, self.state
+            self._set_message(
+                "refused", lambda lang: message("game_widget.refused", lang, reason=illegal_reason(error, state, lang))
+            )
             return False
         return True
 
@@ -377,7 +405,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         if token[0] in ("target",) and self.selection and self.selection[-1][0] == "target":
             chosen = self.selection[:-1] + (token,)  # another target instead
         matches = [a for a in self._legal if action_path(a) == chosen]
-        self._message_html = ""
+        self._message = None
         self._ghosts = {}
         if matches:
             self.selection = ()
@@ -387,7 +415,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         elif any(action_path(a)[: len(chosen)] == chosen for a in self._legal):
             self.selection = chosen
         else:
-            self._set_message("refused", self._t("game_widget.not_offered"))
+            self._set_message("refused", lambda lang: message("game_widget.not_offered", lang))
         self._render()
 
     def _after_action(self, before: int) -> None:
@@ -415,16 +443,22 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             analysis = explain_claim(self.state, player, flag)
             if analysis.counterexample:
                 self._ghosts = {(flag, Side.OPPONENT): analysis.counterexample}
-            lines = render_analysis(analysis, self.lang)
-            proof = "".join(f"<li>{_esc(_body(line))}</li>" for line in lines)
-            # the proof first; the engine's other reason (R14 timing, R15) only when the proof holds
-            if analysis.claimable:
-                text = self._t("game_widget.claim_later", flag=flag, reason=err.reason)
-            else:
-                text = self._t("game_widget.claim_refused", flag=flag)
-            self._set_message("refused", text, extra=f'<ol class="bl-claim-proof">{proof}</ol>')
+            error, state = err, self.state
+
+            def refusal(lang: str) -> tuple[str, str]:
+                lines = render_analysis(analysis, lang)
+                proof = "".join(f"<li>{_esc(_body(line))}</li>" for line in lines)
+                # the proof first; the engine's other reason (R14 timing, R15) only when the proof holds
+                if analysis.claimable:
+                    reason = illegal_reason(error, state, lang)
+                    text = message("game_widget.claim_later", lang, flag=flag, reason=reason)
+                else:
+                    text = message("game_widget.claim_refused", lang, flag=flag)
+                return text, f'<ol class="bl-claim-proof">{proof}</ol>'
+
+            self._set_message("refused", refusal)
         else:
-            self._set_message("claimed", self._t("game_widget.claimed", flag=flag))
+            self._set_message("claimed", lambda lang: message("game_widget.claimed", lang, flag=flag))
             self._after_action(before)
         self._render()
 
@@ -506,11 +540,24 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         return out + later
 
     # -- rendering ---------------------------------------------------------------
-    def _set_message(self, kind: str, text: str, extra: str = "") -> None:
+    def _set_message(self, kind: str, say: Callable[[str], str | tuple[str, str]]) -> None:
+        """Show a message: ``say(lang)`` is its text (and extra HTML), made now in every language for the toggle."""
+        texts: dict[str, str] = {}
+        extras: dict[str, str] = {}
+        for lang in LANGUAGES:
+            said = say(lang)
+            texts[lang], extras[lang] = (said, "") if isinstance(said, str) else said
+        self._message = (kind, texts, extras)
+
+    def _message_html(self) -> str:
+        if self._message is None:
+            return ""
+        kind, texts, extras = self._message
         colour = {"refused": "#c62828", "claimed": "#2e7d32", "info": "#607d8b"}[kind]
-        self._message_html = (
+        return (
             f'<div class="bl-game-message-{kind}" style="border-left:5px solid {colour};padding:4px 8px;'
-            f'line-height:1.4;margin:4px 0"><b style="color:{colour}">{_esc(text)}</b>{extra}</div>'
+            f'line-height:1.4;margin:4px 0"><b style="color:{colour}">{_esc(texts[self.lang])}</b>'
+            f"{extras[self.lang]}</div>"
         )
 
     def _render(self) -> None:
@@ -578,7 +625,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
 
         prompt = self._prompt()
         self.prompt.value = f"<b>{_esc(prompt[:1].upper() + prompt[1:])}</b>"
-        self.message_box.value = self._message_html
+        self.message_box.value = self._message_html()
         self.info.value = self._info(view)
         self.banner.value = self._banner()
         _show(self.banner, over)

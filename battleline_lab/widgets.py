@@ -61,6 +61,7 @@ __all__ = [
     "View",
     "language_toggle",
     "load_puzzles",
+    "switch_lang",
 ]
 
 Ghosts = Mapping[tuple[int, Side], Sequence[Card]]
@@ -114,18 +115,21 @@ class _Multilingual(Protocol):
     lang_toggle: W.ToggleButtons
 
 
-def _switch_lang(widget: _Multilingual, lang: str) -> bool:
+def switch_lang(widget: _Multilingual, lang: str) -> bool:
     """Set ``widget.lang``; False if the ``bl-lang`` toggle had to move (it calls ``set_lang`` again), else True.
+
+    The ``set_lang`` of a widget with a :func:`language_toggle` starts with
+    ``if not switch_lang(self, lang): return`` and then re-labels everything.
 
     >>> class Widget:
     ...     lang, lang_toggle = "en", language_toggle("en", print)
     >>> w = Widget()
-    >>> _switch_lang(w, "zh")
+    >>> switch_lang(w, "zh")
     zh
     False
-    >>> w.lang, _switch_lang(w, "zh")
+    >>> w.lang, switch_lang(w, "zh")
     ('zh', True)
-    >>> _switch_lang(w, "fr")
+    >>> switch_lang(w, "fr")
     Traceback (most recent call last):
     ...
     ValueError: unknown language 'fr'; available: en, zh
@@ -349,7 +353,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
 
     def set_lang(self, lang: str) -> None:
         """Switch every text to ``lang`` (also what the ``bl-lang`` toggle does); the state is kept."""
-        if _switch_lang(self, lang):
+        if switch_lang(self, lang):
             self._label()
 
     def _label(self) -> None:
@@ -813,7 +817,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
 
     def set_lang(self, lang: str) -> None:
         """Switch the gym and the puzzle on show to ``lang`` (the ``bl-lang`` toggle); filters and progress stay."""
-        if not _switch_lang(self, lang):
+        if not switch_lang(self, lang):
             return
         tag, level = self.tag_filter.value, self.level_filter.value
         self._relabelling = True
@@ -981,7 +985,7 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
 
     def set_lang(self, lang: str) -> None:
         """Switch every label and the verdict to ``lang`` (the ``bl-lang`` toggle); the cards picked stay."""
-        if not _switch_lang(self, lang):
+        if not switch_lang(self, lang):
             return
         self._busy = True
         try:  # new option labels, same values: the picks must not change

@@ -455,3 +455,68 @@ def test_the_click_benchmark_runs_a_whole_game_and_reports_every_kind_of_click()
         assert times[kind] and all(t > 0 for t in times[kind]), kind
     n, median, p95, most = bench.summary(times["card"])
     assert n == len(times["card"]) and median <= p95 <= most
+
+
+def _all_texts(w: GameWidget) -> dict[str, object]:
+    """Every text the widget shows: labels, tooltips, prompts, messages, board, coach and log."""
+    texts: dict[str, object] = {}
+    for name in ("title", "banner", "info", "board", "prompt", "message_box", "hand_label", "coach", "log_view"):
+        texts[name] = getattr(w, name).value
+    buttons = {
+        **{f"flag{n}": b for n, b in w.flag_buttons.items()},
+        **{f"claim{n}": b for n, b in w.claim_buttons.items()},
+        **{f"draw-{d.value}": b for d, b in w.draw_buttons.items()},
+        "discard": w.discard_button,
+        "scout": w.scout_button,
+        "pass": w.pass_button,
+        "end": w.end_button,
+        "cancel": w.cancel_button,
+        "new": w.new_game_button,
+        "coach": w.coach_toggle,
+    }
+    for k, b in enumerate(w.hand_buttons[: len(w._hand_cards)]):  # the pool may hold hidden spare buttons
+        buttons[f"hand{k}"] = b
+    for name, button in buttons.items():
+        texts[name] = (button.description, button.tooltip)
+    return texts
+
+
+def test_the_language_toggle_relabels_everything_live_and_keeps_the_game() -> None:
+    from battleline_lab.messages import message
+
+    cjk = re.compile("[\u4e00-\u9fff]")
+    w = GameWidget(bot="heuristic", seed=0)
+    w.state = seeded_table()
+    w.refresh()
+    w.coach_toggle.value = True
+    w.claim_buttons[5].click()  # provable, not yet claimable: a message with the R14 reason and the proof
+    english = _all_texts(w)
+    history = list(w.state.history)
+    assert "bl-lang" in w.lang_toggle._dom_classes and w.lang_toggle.value == "en"
+
+    w.lang_toggle.value = "zh"
+    chinese = _all_texts(w)
+    assert w.lang == "zh" and list(w.state.history) == history, "the game goes on"
+    unchanged = {name for name in english if english[name] == chinese[name]}
+    assert unchanged <= {"banner", "discard", "scout"}, unchanged  # empty or hidden (no Scout, no Redeploy here)
+    for name, key in [("pass", "game_widget.pass"), ("end", "game_widget.end_claims"), ("new", "game_widget.new_game")]:
+        assert chinese[name][0] == message(key, "zh"), name  # type: ignore[index]
+    assert chinese["flag3"][0] == message("game_widget.flag_button", "zh", flag=3)  # type: ignore[index]
+    message_zh = html.unescape(str(chinese["message_box"]))
+    assert "5号旗能被证明，但现在还不能宣称夺取" in message_zh and "（R14）" in message_zh and "<ol" in message_zh
+    assert "can be proved" not in message_zh and "(R14)" not in message_zh
+    for name in ("title", "prompt", "coach", "log_view", "info", "hand_label"):
+        assert cjk.search(str(chinese[name])), name
+
+    w.set_lang("en")  # from code: the toggle follows, and every text is as it was
+    assert w.lang_toggle.value == "en" and _all_texts(w) == english
+
+    w.hand_buttons[0].click()  # a card chosen, then the language switched: the choice stays
+    selection, prompt_en = w.selection, w.prompt.value
+    w.lang_toggle.value = "zh"
+    assert w.selection == selection and w.prompt.value != prompt_en and cjk.search(w.prompt.value)
+    card = selection[0][1]
+    w.flag_buttons[9].click()  # and the next click plays it
+    assert w.state.history[len(history)][2] == PlayCard(card, 9)
+    with pytest.raises(ValueError, match="unknown language"):
+        w.set_lang("fr")
