@@ -590,6 +590,14 @@ def test_replay_diagnostics_in_chinese_keep_the_prefix(
     assert expected in "\n".join(chinese)
 
 
+def test_replay_at_a_turn_gives_a_puzzle_titled_in_every_language(capsys: pytest.CaptureFixture[str]) -> None:
+    record = ROOT / "tests" / "game" / "data" / "heuristic-vs-random.yaml"
+    assert main(["replay", str(record), "--at", "20", "--lang", "zh"]) == 0
+    puzzle = load_puzzle_text(capsys.readouterr().out, "turn.yaml", lang="zh")
+    assert puzzle.title_text("en") == "Turn 20 of heuristic-vs-random: which flags can you claim?"
+    assert puzzle.title_text("zh") == "heuristic-vs-random的第20回合：你能宣称夺取哪些旗帜？"
+
+
 def test_replay_at_a_missing_turn_in_chinese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "game.yaml"
     record.write_text("seed: 1\nmoves: []\n", encoding="utf-8")

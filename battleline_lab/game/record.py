@@ -49,7 +49,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .. import safe_yaml
 from ..cards import CardNotationError, parse_card
-from ..messages import DEFAULT_LANGUAGE, card_short, message
+from ..messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, message
 from ..position import ClaimTiming
 from .actions import Action, ActionNotationError, Draw, parse_action
 from .rules import IllegalMoveError, apply
@@ -192,7 +192,8 @@ class GameRecord:
         The puzzle asks which flags the player on turn can claim by proof
         (``question: {kind: claimable}``) and carries the engine's answer, so it
         passes ``battleline-lab check`` as it is; edit title, question and note
-        to taste.  ``lang`` is the language of the error for a turn the record lacks.
+        to taste.  The title is in every language (``{en: ..., zh: ...}``); ``lang`` is the
+        language of the error for a turn the record lacks.
         """
         from ..claims import claimable_flags
         from .view import to_position, to_puzzle_dict
@@ -203,7 +204,7 @@ class GameRecord:
         viewer = player or state.turn
         data: dict[str, Any] = {
             "id": f"{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-') or 'game'}-turn-{turn}",
-            "title": _m("puzzle_title", turn=turn, name=name),
+            "title": {code: _m("puzzle_title", code, turn=turn, name=name) for code in LANGUAGES},
         }
         data.update(to_puzzle_dict(state, viewer))
         data["question"] = {"kind": "claimable"}
