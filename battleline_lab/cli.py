@@ -49,9 +49,9 @@ from contextlib import contextmanager
 from typing import Any, TextIO, cast
 
 from .cards import Card
-from .claims import ClaimAnalysis, UndecidedTieError, analyse_claim, analyse_position
+from .claims import ClaimAnalysis, analyse_claim, analyse_position
 from .formations import Formation
-from .loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle
+from .loader import Diagnostic, PuzzleFileError, check_answer, iter_puzzle_files, load_puzzle
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, kind_name, message, render_analysis
 from .position import FLAGS, Side
 from .puzzle import Puzzle
@@ -238,33 +238,6 @@ def _register_explain(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
 # -- check ----------------------------------------------------------------------------------------
 
 
-def _show_answer(value: object) -> str:
-    return json.dumps(value) if not isinstance(value, str) else value
-
-
-def _check_one(puzzle: Puzzle, name: str, lang: str) -> list[Diagnostic]:
-    question = puzzle.question
-    if question is None:
-        return []
-    line, col = puzzle.marks.get("answer") or puzzle.marks.get("question") or (1, 1)
-    if "answer" not in puzzle.marks:
-        return [Diagnostic(name, line, col, _m("check.no_answer", lang))]
-    try:
-        expected = question.solve(puzzle.position)
-    except (UndecidedTieError, ValueError) as err:
-        return [Diagnostic(name, line, col, _m("check.unsolvable", lang, reason=str(err)))]
-    if question.normalize(puzzle.answer) != question.normalize(expected):
-        return [
-            Diagnostic(
-                name,
-                line,
-                col,
-                _m("check.wrong", lang, expected=_show_answer(expected), given=_show_answer(puzzle.answer), file=name),
-            )
-        ]
-    return []
-
-
 def _run_check(args: argparse.Namespace) -> int:
     lang = args.lang
     invalid = wrong = total = 0
@@ -284,7 +257,7 @@ def _run_check(args: argparse.Namespace) -> int:
                 _print_diagnostics(err.diagnostics, sys.stderr)
                 invalid += 1
                 continue
-            problems = _check_one(puzzle, name, lang)
+            problems = check_answer(puzzle, name, lang)
             if puzzle.id in ids and "id" in puzzle.marks:
                 line, col = puzzle.marks["id"]
                 problems.append(

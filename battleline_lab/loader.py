@@ -34,6 +34,7 @@ battleline_lab.loader.PuzzleFileError: p.yaml:1:1: error: unknown key 'flgas' (d
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -45,6 +46,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .cards import Card, CardNotationError, Tactic, Troop, parse_card
+from .claims import UndecidedTieError
 from .messages import card_short, message, render_problem
 from .position import FLAGS, ClaimTiming, FlagState, Position, Problem, Side
 from .puzzle import Puzzle
@@ -72,6 +74,7 @@ __all__ = [
     "Diagnostic",
     "PuzzleFileError",
     "TOP_LEVEL_KEYS",
+    "check_answer",
     "iter_puzzle_files",
     "load_puzzle",
     "load_puzzle_text",
@@ -573,3 +576,37 @@ def answer_marks(puzzle: Puzzle) -> tuple[int, int]:
     """Where the answer (else the question, else the file start) is in the source file."""
     marks: Mapping[str, tuple[int, int]] = puzzle.marks
     return marks.get("answer") or marks.get("question") or (1, 1)
+
+
+# -- checking a stated answer against the engine --------------------------------------------------
+
+
+def _show_answer(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def check_answer(puzzle: Puzzle, name: str, lang: str = "en") -> list[Diagnostic]:
+    """What ``battleline-lab check`` (and the pytest plugin) say about a loaded puzzle's answer, or nothing.
+
+    >>> from battleline_lab.loader import load_puzzle_text
+    >>> p = load_puzzle_text("flags: {5: {you: [r3, r4, r5], opponent: [r6, g6]}}\\n"
+    ...                      "question: {kind: claim, flag: 5}\\nanswer: false")
+    >>> print(check_answer(p, "p.yaml")[0])  # doctest: +ELLIPSIS
+    p.yaml:3:9: error: wrong answer: the engine says true, not false ...
+    """
+    question = puzzle.question
+    if question is None:
+        return []
+    line, col = puzzle.marks.get("answer") or puzzle.marks.get("question") or (1, 1)
+    if "answer" not in puzzle.marks:
+        return [Diagnostic(name, line, col, message("cli.check.no_answer", lang))]
+    try:
+        expected = question.solve(puzzle.position)
+    except (UndecidedTieError, ValueError) as err:
+        return [Diagnostic(name, line, col, message("cli.check.unsolvable", lang, reason=str(err)))]
+    if question.normalize(puzzle.answer) == question.normalize(expected):
+        return []
+    text = message(
+        "cli.check.wrong", lang, expected=_show_answer(expected), given=_show_answer(puzzle.answer), file=name
+    )
+    return [Diagnostic(name, line, col, text)]

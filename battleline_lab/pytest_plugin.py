@@ -27,17 +27,13 @@ Files and folders whose name starts with a dot are skipped, as by
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .claims import UndecidedTieError
-from .loader import SUFFIXES, Diagnostic, PuzzleFileError, load_puzzle
-from .messages import message
-from .puzzle import Puzzle
+from .loader import SUFFIXES, Diagnostic, PuzzleFileError, check_answer, load_puzzle
 
 __all__ = ["PuzzleCheckError", "PuzzleFile", "PuzzleItem", "check_answer"]
 
@@ -50,35 +46,6 @@ class PuzzleCheckError(Exception):
     def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
         super().__init__("\n".join(str(d) for d in diagnostics))
         self.diagnostics = list(diagnostics)
-
-
-def _show(value: object) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-def check_answer(puzzle: Puzzle, name: str, lang: str = "en") -> list[Diagnostic]:
-    """What ``battleline-lab check`` says about a loaded puzzle's answer (same messages), or nothing.
-
-    >>> from battleline_lab.loader import load_puzzle_text
-    >>> p = load_puzzle_text("flags: {5: {you: [r3, r4, r5], opponent: [r6, g6]}}\\n"
-    ...                      "question: {kind: claim, flag: 5}\\nanswer: false")
-    >>> print(check_answer(p, "p.yaml")[0])  # doctest: +ELLIPSIS
-    p.yaml:3:9: error: wrong answer: the engine says true, not false ...
-    """
-    question = puzzle.question
-    if question is None:
-        return []
-    line, col = puzzle.marks.get("answer") or puzzle.marks.get("question") or (1, 1)
-    if "answer" not in puzzle.marks:
-        return [Diagnostic(name, line, col, message("cli.check.no_answer", lang))]
-    try:
-        expected = question.solve(puzzle.position)
-    except (UndecidedTieError, ValueError) as err:
-        return [Diagnostic(name, line, col, message("cli.check.unsolvable", lang, reason=str(err)))]
-    if question.normalize(puzzle.answer) == question.normalize(expected):
-        return []
-    text = message("cli.check.wrong", lang, expected=_show(expected), given=_show(puzzle.answer), file=name)
-    return [Diagnostic(name, line, col, text)]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
