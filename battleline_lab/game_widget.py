@@ -77,7 +77,7 @@ from .game.record import illegal_reason
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_label, message, render_analysis
 from .position import FLAGS, ClaimTiming, Side
 from .svg import COLOURS, board_svg
-from .widgets import language_toggle, switch_lang
+from .widgets import language_toggle, set_visible, switch_lang
 
 __all__ = ["GameWidget", "action_path"]
 
@@ -128,10 +128,6 @@ def action_path(action: Action) -> tuple[Token, ...]:
 
 def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
-
-
-def _show(widget: W.Widget, visible: bool) -> None:
-    widget.layout.display = None if visible else "none"
 
 
 def _body(line: str) -> str:
@@ -594,7 +590,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             button.button_style = "info" if card == chosen_target else ""
         self.target_row.children = self.target_buttons[: len(targets)]
         self.target_label.value = _esc(self._target_prompt()) if targets else ""
-        _show(self.target_box, bool(targets))
+        set_visible(self.target_box, bool(targets))
 
         for n, button in self.flag_buttons.items():
             button.disabled = ("flag", n) not in current
@@ -609,26 +605,26 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                 else self._t(f"game_widget.claimed_by.{'you' if owner is viewer else 'opponent'}", flag=n)
             )
         self.discard_button.disabled = ("discard",) not in current
-        _show(self.discard_button, ("discard",) in current)
-        _show(self.scout_button, ("scout",) in current)
+        set_visible(self.discard_button, ("discard",) in current)
+        set_visible(self.scout_button, ("scout",) in current)
         self.scout_button.disabled = ("scout",) not in current
         sizes = view.deck_sizes
         for deck, button in self.draw_buttons.items():
             button.description = self._t(f"game_widget.draw.{deck.value}", count=sizes[deck.value])
             button.disabled = ("draw", deck) not in first
-            _show(button, state.phase in (Phase.DRAW, Phase.SCOUT_DRAW))
-        _show(self.pass_button, ("pass",) in first)
+            set_visible(button, state.phase in (Phase.DRAW, Phase.SCOUT_DRAW))
+        set_visible(self.pass_button, ("pass",) in first)
         self.pass_button.disabled = ("pass",) not in first
-        _show(self.end_button, ("end",) in first)
+        set_visible(self.end_button, ("end",) in first)
         self.end_button.disabled = ("end",) not in first
-        _show(self.cancel_button, bool(self.selection))
+        set_visible(self.cancel_button, bool(self.selection))
 
         prompt = self._prompt()
         self.prompt.value = f"<b>{_esc(prompt[:1].upper() + prompt[1:])}</b>"
         self.message_box.value = self._message_html()
         self.info.value = self._info(view)
         self.banner.value = self._banner()
-        _show(self.banner, over)
+        set_visible(self.banner, over)
         self.board.value = board_svg(
             to_position(state, viewer, hand=False),  # the hand is the row of buttons below
             highlight=self._highlight(),
@@ -637,7 +633,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             lang=self.lang,
         )
         self.coach.value = self._coach_html() if self.coach_toggle.value and not over else ""
-        _show(self.coach, bool(self.coach_toggle.value) and not over)
+        set_visible(self.coach, bool(self.coach_toggle.value) and not over)
         self.log_view.value = self._log_html()
 
     @staticmethod

@@ -61,6 +61,7 @@ __all__ = [
     "View",
     "language_toggle",
     "load_puzzles",
+    "set_visible",
     "switch_lang",
 ]
 
@@ -89,7 +90,8 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _show(widget: W.Widget, visible: bool) -> None:
+def set_visible(widget: W.Widget, visible: bool) -> None:
+    """Show or hide a widget (it keeps its place in the tree)."""
     widget.layout.display = None if visible else "none"
 
 
@@ -282,7 +284,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         position = puzzle.position
 
         self.lang_toggle = language_toggle(lang, self.set_lang)
-        _show(self.lang_toggle, show_lang)
+        set_visible(self.lang_toggle, show_lang)
         self.title = _classed(W.HTML(), "bl-title")
         self.board = _classed(W.HTML(), "bl-board-view")
         self.question_html = _classed(W.HTML(), "bl-question")
@@ -304,7 +306,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             ]
         )
         _classed(self.explanation, "bl-explanation")
-        _show(self.explanation, False)
+        set_visible(self.explanation, False)
 
         self.yes_button = self.no_button = None
         self.flag_toggles: dict[int, W.ToggleButton] = {}
@@ -341,7 +343,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                 answers.append(button)
         self.answers = _classed(W.HBox(answers, layout=W.Layout(flex_flow="row wrap")), "bl-answers")
         hint_row = W.VBox([self.hint_button, self.hints_html])
-        _show(hint_row, question is not None)
+        set_visible(hint_row, question is not None)
         # the proof steps sit right above the board they light up, so both fit on one screen
         children = [self.lang_toggle, self.title, self.explanation]
         if self._board_matters():
@@ -644,7 +646,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             self._views = self._solution_views()
             self.step_index = 0
             self.note_html.value = _note_html(self.puzzle, self.lang)
-            _show(self.explanation, True)
+            set_visible(self.explanation, True)
 
     def go(self, delta: int) -> None:
         """Step the explanation forward (+1) or back (-1)."""
@@ -1024,7 +1026,7 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         lang = self.lang
         size = 4 if self.mud.value else 3
         for side in Side:
-            _show(self.slots[side][3], size == 4)
+            set_visible(self.slots[side][3], size == 4)
         you, opp = self.cards(Side.YOU), self.cards(Side.OPPONENT)
         environment = [c for c, on in (("fog", self.fog.value), ("mud", self.mud.value)) if on]
         parts = []
