@@ -246,7 +246,7 @@ def _kinds_hint(analysis: ClaimAnalysis, lang: str) -> str:
 class PuzzleWidget(W.VBox):  # type: ignore[misc]
     """One puzzle: title, board, question, answer controls, feedback, hints and the proof step by step.
 
-    ``puzzle`` is a :class:`~battleline_lab.puzzle.Puzzle` or the path of a
+    ``puzzle`` is a :class:`~battleline_lab.puzzle.Puzzle`, a library puzzle id or the path of a
     puzzle file.  ``on_answer(puzzle_id, correct)`` and ``on_hint(puzzle_id)``
     are called after each answer and hint (the gym records progress there).
     Feedback states: ``waiting``, ``right``, ``wrong``.  The ``bl-lang``
@@ -264,9 +264,10 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         show_lang: bool = True,
     ) -> None:
         if not isinstance(puzzle, Puzzle):
+            from .library import resolve
             from .loader import load_puzzle
 
-            puzzle = load_puzzle(Path(puzzle))
+            puzzle = load_puzzle(resolve(puzzle))
         self.puzzle = puzzle
         self.lang = lang
         self.on_answer = on_answer
@@ -743,10 +744,11 @@ def load_puzzles(source: str | Path | Iterable[Puzzle], errors: list[str] | None
     lines are appended to ``errors`` if given (else the first error is raised).
     """
     if isinstance(source, (str, Path)):
+        from .library import resolve
         from .loader import PuzzleFileError, iter_puzzle_files, load_puzzle
 
         puzzles = []
-        for path in iter_puzzle_files([Path(source)]):
+        for path in iter_puzzle_files([resolve(source)]):
             try:
                 puzzles.append(load_puzzle(path))
             except PuzzleFileError as err:
