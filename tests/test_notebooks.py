@@ -15,7 +15,9 @@ import nbformat
 import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))
+#: The learner's path (top level, in order), then the teachers' lessons and the translations.
+LEARNER_PATH = sorted(NOTEBOOKS.glob("*.ipynb"))
+LESSONS = sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 PUBLIC_MODULES = {
     "battleline_lab",
     "battleline_lab.widgets",
@@ -26,8 +28,9 @@ PUBLIC_MODULES = {
 }
 
 
-def test_the_seven_lessons_are_there() -> None:
-    assert [p.name[:3] for p in LESSONS] == ["01-", "02-", "03-", "04-", "05-", "06-", "07-"]
+def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
+    assert [p.name[:3] for p in LEARNER_PATH] == ["01-", "02-", "03-", "04-", "05-", "06-"]
+    assert [p.name[:3] for p in sorted((NOTEBOOKS / "teachers").glob("*.ipynb"))] == ["01-"]
 
 
 def _code_cells(path: Path) -> list[nbformat.NotebookNode]:
@@ -35,7 +38,7 @@ def _code_cells(path: Path) -> list[nbformat.NotebookNode]:
     return [c for c in book.cells if c.cell_type == "code"]
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.relative_to(NOTEBOOKS).with_suffix("").as_posix())
 def test_every_code_cell_was_run_in_order_and_has_outputs(path: Path) -> None:
     cells = _code_cells(path)
     assert cells
@@ -45,7 +48,7 @@ def test_every_code_cell_was_run_in_order_and_has_outputs(path: Path) -> None:
         assert not [o for o in cell.outputs if o.output_type == "error"], f"{path.name}: cell {number} failed"
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.relative_to(NOTEBOOKS).with_suffix("").as_posix())
 def test_outputs_are_deterministic_and_local(path: Path) -> None:
     for cell in _code_cells(path):
         for out in cell.outputs:
@@ -56,7 +59,7 @@ def test_outputs_are_deterministic_and_local(path: Path) -> None:
                 assert "Error displaying widget" not in text
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.relative_to(NOTEBOOKS).with_suffix("").as_posix())
 def test_lessons_import_only_the_public_api(path: Path) -> None:
     for cell in _code_cells(path):
         source = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("!", "%")))

@@ -17,7 +17,7 @@ from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run, u
 
 pytestmark = pytest.mark.browser
 
-NOTEBOOK = "notebooks/07-play-a-game.ipynb"
+NOTEBOOK = "notebooks/06-play-a-game.ipynb"
 
 
 def log_lines(game: Locator) -> list[str]:

@@ -48,7 +48,7 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
     assert isinstance(question, ClaimQuestion)
     analysis = analyse_claim(puzzle.position, question.flag, puzzle.position.turn)
 
-    open_and_run(page, lab, "notebooks/04-puzzle-gym.ipynb")
+    open_and_run(page, lab, "notebooks/05-puzzle-gym.ipynb")
     gym = page.locator(".bl-gym")
     expect(gym).to_be_visible(timeout=60_000)
     gym.locator(".bl-filter-tag select").select_option(label=TAG)
