@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
 import os
 import shlex
@@ -190,3 +191,19 @@ def test_copy_course_reports_each_file_once(tmp_path: Path) -> None:
     again = copy_course(tmp_path, force=True)
     assert sorted(report.copied) == sorted(course_files()) == sorted(again.unchanged)
     assert not again.replaced and not again.kept and not again.copied
+
+
+def test_the_build_hook_bundles_the_same_kinds_of_files_the_lessons_command_copies() -> None:
+    """setup.py cannot import the package it builds, so it keeps its own list: the two must agree."""
+    tree = ast.parse((NOTEBOOKS.parent / "setup.py").read_text(encoding="utf-8"))
+    values = {
+        target.id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name) and target.id in {"BUNDLES", "SKIPPED_PARTS"}
+    }
+    bundles = {source: (target, suffixes) for source, target, suffixes in values["BUNDLES"]}
+    assert bundles["notebooks"] == ("lessons", course.SUFFIXES)
+    assert bundles["puzzles"][0] == "puzzles"
+    assert values["SKIPPED_PARTS"] == course.SKIPPED_PARTS
