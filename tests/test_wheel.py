@@ -63,7 +63,11 @@ def test_a_learner_gets_the_whole_course_from_the_wheel(tmp_path: Path) -> None:
     # a clean environment: nothing of the checkout, the caller's venv or the user's Jupyter set-up
     home = tmp_path / "home"
     home.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "JUPYTER", "IPYTHON"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTHON", "PYTEST", "VIRTUAL_ENV", "JUPYTER", "IPYTHON"))
+    }
     env.update(
         HOME=str(home),
         JUPYTER_CONFIG_DIR=str(home / "jupyter-config"),
