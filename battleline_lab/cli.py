@@ -6,6 +6,8 @@ Subcommands::
     battleline-lab explain FILE [--flag N] [--side you|opponent]
                                                the step-by-step proof or counterexample
     battleline-lab check PATH...               validate puzzles and verify their answers
+                                               (``library``, a theme or an id: the bundled library's)
+    battleline-lab lessons [DIR]               copy the lessons out of the package (course.py)
 
 ``claims --json`` prints exactly one JSON object per line per file, e.g.
 ``{"file": "p.yaml", "you": [5], "opponent": []}``: this output is a contract.
@@ -46,10 +48,13 @@ import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TextIO, cast
 
+from . import __version__
 from .cards import Card
 from .claims import ClaimAnalysis, analyse_claim, analyse_position
+from .console import add_quiet_argument, progress_for
 from .formations import Formation
 from .loader import Diagnostic, PuzzleFileError, check_answer, iter_puzzle_files, load_puzzle
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, kind_name, message, render_analysis
@@ -238,22 +243,38 @@ def _register_explain(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
 # -- check ----------------------------------------------------------------------------------------
 
 
+def _library_or_path(path: str) -> str:
+    """``path`` if it exists, else the bundled library folder or file it names (``library``, a theme, an id)."""
+    from . import library
+
+    if Path(path).exists():
+        return path
+    try:
+        return str(library.resolve(path))
+    except (LookupError, FileNotFoundError):
+        return path
+
+
 def _run_check(args: argparse.Namespace) -> int:
     lang = args.lang
     invalid = wrong = total = 0
     ids: dict[str, str] = {}
-    for path in args.paths:
-        files = list(iter_puzzle_files([path]))
+    found = [(path, list(iter_puzzle_files([_library_or_path(path)]))) for path in args.paths]
+    bar = progress_for(args, "check", total=sum(len(files) for _path, files in found))
+    for path, files in found:
         if not files:
+            bar.clear()
             print(Diagnostic(path, 1, 1, _m("check.no_files", lang)), file=sys.stderr)
             invalid += 1
             continue
         for file in files:
             total += 1
+            bar.advance()
             name = str(file)
             try:
                 puzzle = load_puzzle(file, lang=lang)
             except PuzzleFileError as err:
+                bar.clear()
                 _print_diagnostics(err.diagnostics, sys.stderr)
                 invalid += 1
                 continue
@@ -265,8 +286,10 @@ def _run_check(args: argparse.Namespace) -> int:
                 )
             ids.setdefault(puzzle.id, name)
             if problems:
+                bar.clear()
                 _print_diagnostics(problems, sys.stderr)
                 wrong += 1
+    bar.close()
     ok = total - invalid - wrong
     failed = invalid + wrong
     if failed:
@@ -283,6 +306,7 @@ def _register_check(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
         "check", help=_m("check.help", lang), description=_m("check.description", lang), prog=f"{PROG} check"
     )
     parser.add_argument("paths", nargs="+", metavar=_m("metavar.path", lang), help=_m("check.paths", lang))
+    add_quiet_argument(parser, lang)
     parser.set_defaults(func=_run_check)
 
 
@@ -298,6 +322,8 @@ COMMANDS: list[tuple[str, RegisterFn | str]] = [
     ("replay", "battleline_lab.game.cli:register_replay"),
     ("generate", "battleline_lab.authoring.generate:register"),
     ("show", "battleline_lab.authoring.preview:register"),
+    ("lessons", "battleline_lab.course:register_lessons"),
+    ("lab", "battleline_lab.course:register_lab"),
 ]
 
 
@@ -418,6 +444,9 @@ def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     """
     parser = argparse.ArgumentParser(prog=PROG, description=_m("description", lang))
     parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help=_m("lang", lang))
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}", help=message("package.version", lang)
+    )
     subparsers = parser.add_subparsers(dest="command", metavar=_m("metavar.command", lang), required=True)
     for _name, register in COMMANDS:
         fn = _resolve(register)

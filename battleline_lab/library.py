@@ -7,6 +7,10 @@ and the gym name library puzzles by id instead of by path, so they work
 wherever the package is installed.  A teacher's own folder works everywhere a
 library puzzle does: :func:`resolve` takes an id, a file or a folder.
 
+The lessons ship the same way (:func:`lessons_root`: ``battleline_lab/lessons/``
+in a wheel, ``notebooks/`` in a checkout); ``battleline-lab lessons`` copies them
+into a folder of the learner's.
+
 >>> get("one-end-open").question
 ClaimQuestion(flag=6)
 >>> path("one-end-open").parent.name
@@ -15,6 +19,8 @@ ClaimQuestion(flag=6)
 True
 >>> len(puzzles(theme="seed-examples")), len(puzzles(theme="seed-examples", level=1))
 (5, 2)
+>>> (lessons_root() / "03-claim-proofs.ipynb").is_file()
+True
 >>> get("one-end-opn")
 Traceback (most recent call last):
 ...
@@ -32,7 +38,7 @@ from pathlib import Path
 
 from .puzzle import Puzzle
 
-__all__ = ["UnknownPuzzleError", "get", "ids", "path", "puzzles", "resolve", "root", "themes"]
+__all__ = ["UnknownPuzzleError", "get", "ids", "lessons_root", "path", "puzzles", "resolve", "root", "themes"]
 
 
 class UnknownPuzzleError(KeyError):
@@ -42,15 +48,25 @@ class UnknownPuzzleError(KeyError):
         return str(self.args[0])
 
 
-def root() -> Path:
-    """The library folder: package data in a wheel, ``puzzles/`` in a checkout."""
-    packaged = Path(str(resources.files("battleline_lab"))) / "puzzles"
+def _bundled(packaged_name: str, checkout_name: str, what: str) -> Path:
+    """A folder shipped as package data (wheel), else the checkout's folder of the same content."""
+    packaged = Path(str(resources.files("battleline_lab"))) / packaged_name
     if packaged.is_dir():
         return packaged
-    checkout = Path(__file__).resolve().parent.parent / "puzzles"
+    checkout = Path(__file__).resolve().parent.parent / checkout_name
     if checkout.is_dir():
         return checkout
-    raise FileNotFoundError(f"the puzzle library is missing: neither {packaged} nor {checkout} exists")
+    raise FileNotFoundError(f"{what} is missing: neither {packaged} nor {checkout} exists")
+
+
+def root() -> Path:
+    """The library folder: package data in a wheel, ``puzzles/`` in a checkout."""
+    return _bundled("puzzles", "puzzles", "the puzzle library")
+
+
+def lessons_root() -> Path:
+    """The lessons folder: package data in a wheel (``lessons/``), ``notebooks/`` in a checkout."""
+    return _bundled("lessons", "notebooks", "the lessons")
 
 
 @cache

@@ -40,6 +40,7 @@ from typing import Any
 
 from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key, troop
 from ..claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim
+from ..console import add_quiet_argument, progress_for
 from ..difficulty import Features, claim_features, estimate
 from ..formations import FormationKind
 from ..loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle, load_puzzle_text
@@ -595,13 +596,15 @@ def generate(
     avoid: Iterable[Hashable] = (),
     source: str | None = None,
     levels: tuple[int, int] = (1, 5),
+    on_found: Callable[[GeneratedPuzzle], None] | None = None,
 ) -> list[GeneratedPuzzle]:
     """Up to ``count`` puzzles for ``theme`` (fewer if the search gives up), deterministic for ``seed``.
 
     ``avoid`` holds :func:`~battleline_lab.authoring.writer.position_key` values of
     positions not to repeat (the generated puzzles never repeat a position
     either); ``source`` overrides the theme's (``construct`` or ``games``);
-    ``levels`` keeps only puzzles whose estimated level lies in that range.
+    ``levels`` keeps only puzzles whose estimated level lies in that range;
+    ``on_found(puzzle)`` is called for each puzzle as it is found (a progress bar).
     """
     spec = THEMES[theme]
     source = source or spec.source
@@ -646,6 +649,8 @@ def generate(
         if candidate.game is not None:
             games_used.add(candidate.game)
         out.append(generated)
+        if on_found is not None:
+            on_found(generated)
     return out
 
 
@@ -737,6 +742,7 @@ def register(
     parser.add_argument("--avoid", metavar=folder, help=_m("generate.avoid", lang))
     parser.add_argument("--source", choices=SOURCES, help=_m("generate.source", lang))
     parser.add_argument("--force", action="store_true", help=_m("generate.force", lang))
+    add_quiet_argument(parser, lang)
     parser.set_defaults(func=run)
     return parser
 
@@ -754,7 +760,16 @@ def run(args: argparse.Namespace) -> int:
             print(Diagnostic(args.avoid, 1, 1, _m("generate.avoid_missing", lang)), file=sys.stderr)
             return EXIT_BAD_INPUT
         avoid = avoid_keys(args.avoid)
-    puzzles = generate(args.theme, args.count, args.seed, avoid=avoid, source=args.source, levels=args.level)
+    with progress_for(args, "generate", total=args.count) as bar:
+        puzzles = generate(
+            args.theme,
+            args.count,
+            args.seed,
+            avoid=avoid,
+            source=args.source,
+            levels=args.level,
+            on_found=lambda _puzzle: bar.advance(),
+        )
     targets = [(out / p.filename, p) for p in puzzles]
     existing = [path for path, _ in targets if path.exists()]
     if existing and not args.force:

@@ -31,6 +31,7 @@ from typing import Any
 
 import yaml
 
+from ..console import add_quiet_argument, progress_for
 from ..messages import message
 from ..position import ClaimTiming
 from .bots import BOTS
@@ -97,6 +98,7 @@ def register(
     parser.add_argument("--winner-starts", action="store_true", help=_m("match.winner_starts", lang))
     parser.add_argument("--records", metavar=_metavar("dir", lang), help=_m("match.records", lang))
     parser.add_argument("--json", action="store_true", help=_m("match.json", lang))
+    add_quiet_argument(parser, lang)
     parser.set_defaults(func=run_match_command)
     return parser
 
@@ -131,15 +133,22 @@ def run_match_command(args: argparse.Namespace) -> int:
             path = folder / f"game-{args.seed + k}.yaml"
             path.write_text(dump_record(state, names), encoding="utf-8")
 
-    result = run_match(
-        args.bot_a,
-        args.bot_b,
-        games=args.games,
-        seed=args.seed,
-        options=options,
-        winner_starts=args.winner_starts,
-        on_game=on_game,
-    )
+    with progress_for(args, "match", total=args.games) as bar:
+
+        def after_game(k: int, state: GameState, names: dict[Player, str]) -> None:
+            if on_game is not None:
+                on_game(k, state, names)
+            bar.advance()
+
+        result = run_match(
+            args.bot_a,
+            args.bot_b,
+            games=args.games,
+            seed=args.seed,
+            options=options,
+            winner_starts=args.winner_starts,
+            on_game=after_game,
+        )
     if args.json:
         print(json.dumps(result.as_dict()))
         return EXIT_OK

@@ -1,0 +1,149 @@
+"""From the wheel, as a learner gets it: the whole course, outside any checkout.
+
+Builds the sdist and, from it, the wheel (``uv build``: so the sdist is proved
+complete too), checks what they hold, installs the wheel with its ``lab`` extra
+into a fresh virtual environment in a temporary folder, and then, from an empty
+folder with nothing of the checkout on the path:
+
+- ``battleline-lab check library`` and ``python -m battleline_lab check library``
+  verify every bundled puzzle;
+- ``battleline-lab lessons`` copies the course out;
+- pytest with strict ``--nbval`` runs every copied lesson with that environment's Python.
+
+Each step counts what it saw against the checkout (puzzles, lessons, code cells),
+so it cannot pass on an empty library or course.  Needs the network or uv's cache
+(PyPI) for the build back end and the ``lab`` extra.  Marker: ``wheel``
+(``./dev test -m "not wheel"`` leaves it out).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from battleline_lab import __version__
+from battleline_lab.loader import iter_puzzle_files
+
+pytestmark = pytest.mark.wheel
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = sorted(p.relative_to(ROOT / "puzzles").as_posix() for p in iter_puzzle_files([ROOT / "puzzles"]))
+LESSONS = sorted(
+    p.relative_to(ROOT / "notebooks").as_posix()
+    for p in (ROOT / "notebooks").rglob("*.ipynb")
+    if ".ipynb_checkpoints" not in p.parts
+)
+UV = [sys.executable, "-m", "uv"]
+
+
+def _code_cells(path: Path) -> int:
+    book = json.loads(path.read_text(encoding="utf-8"))
+    return sum(1 for cell in book["cells"] if cell["cell_type"] == "code")
+
+
+def _run(command: list[str], *, cwd: Path, env: dict[str, str], timeout: float = 900) -> str:
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{command} failed ({done.returncode}):\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    return done.stdout
+
+
+def test_a_learner_gets_the_whole_course_from_the_wheel(tmp_path: Path) -> None:
+    started = time.perf_counter()
+    assert len(PUZZLES) >= 100 and len(LESSONS) >= 8  # the checkout itself is complete
+
+    # a clean environment: nothing of the checkout, the caller's venv or the user's Jupyter set-up
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTHON", "PYTEST", "VIRTUAL_ENV", "JUPYTER", "IPYTHON"))
+    }
+    env.update(
+        HOME=str(home),
+        JUPYTER_CONFIG_DIR=str(home / "jupyter-config"),
+        JUPYTER_DATA_DIR=str(home / "jupyter-data"),
+        IPYTHONDIR=str(home / "ipython"),
+        BATTLELINE_LAB_DATA=str(home / "battleline-data"),
+        PYTHONIOENCODING="utf-8",
+    )
+    if "UV_CACHE_DIR" not in env:  # HOME moved: keep using the machine's uv cache (fast, offline-friendly)
+        cache = subprocess.run([*UV, "cache", "dir"], capture_output=True, text=True, check=True).stdout.strip()
+        env["UV_CACHE_DIR"] = cache
+
+    # 1. the sdist, then the wheel built from the sdist
+    dist = tmp_path / "dist"
+    _run([*UV, "build", "--out-dir", str(dist), str(ROOT)], cwd=tmp_path, env=env)
+    [wheel] = dist.glob(f"battleline_lab-{__version__}-*.whl")
+    [sdist] = dist.glob(f"battleline_lab-{__version__}.tar.gz")
+    names = zipfile.ZipFile(wheel).namelist()
+    bundled_puzzles = sorted(
+        n.removeprefix("battleline_lab/puzzles/") for n in names if n.startswith("battleline_lab/puzzles/")
+    )
+    bundled_lessons = sorted(
+        n.removeprefix("battleline_lab/lessons/") for n in names if n.startswith("battleline_lab/lessons/")
+    )
+    assert [n for n in bundled_puzzles if n.endswith((".yaml", ".yml"))] == PUZZLES
+    assert bundled_lessons == LESSONS
+    assert "battleline_lab/__main__.py" in names and "battleline_lab/locale/zh/package.json" in names
+    with tarfile.open(sdist) as archive:
+        in_sdist = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert {f"puzzles/{p}" for p in PUZZLES} <= in_sdist and {f"notebooks/{n}" for n in LESSONS} <= in_sdist
+
+    # 2. a fresh venv outside the checkout, with the wheel and its lab extra (and the test runner)
+    venv = tmp_path / "venv"
+    _run([*UV, "venv", "--quiet", "--python", sys.executable, str(venv)], cwd=tmp_path, env=env)
+    bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
+    python = str(bin_dir / "python")
+    _run(
+        [*UV, "pip", "install", "--quiet", "--python", python, f"{wheel}[lab]", "nbval>=0.11,<0.12", "pytest>=8,<10"],
+        cwd=tmp_path,
+        env=env,
+    )
+    env["PATH"] = str(bin_dir) + os.pathsep + env.get("PATH", "")
+
+    # 3. from an empty folder: the package is the installed one, and so are its library and lessons
+    work = tmp_path / "empty"
+    work.mkdir()
+    where = _run(
+        [
+            python,
+            "-c",
+            "import battleline_lab.library as l; print(l.__file__); print(l.root()); print(l.lessons_root())",
+        ],
+        cwd=work,
+        env=env,
+    ).split("\n")
+    assert all(Path(line).is_relative_to(venv) for line in where[:3]), where
+
+    out = _run(["battleline-lab", "check", "library"], cwd=work, env=env)
+    assert out.strip() == f"checked {len(PUZZLES)} puzzles: {len(PUZZLES)} ok"
+    out = _run([python, "-m", "battleline_lab", "--lang", "zh", "check", "library"], cwd=work, env=env)
+    assert out.strip() == f"检查了{len(PUZZLES)}道谜题：{len(PUZZLES)}道通过"
+
+    # 4. the course, copied out and run under strict nbval with the venv's Python
+    out = _run(["battleline-lab", "lessons"], cwd=work, env=env)
+    assert f": {len(LESSONS)}." in out and "battleline-lab lab battleline-lessons" in out
+    course = work / "battleline-lessons"
+    copied = sorted(p.relative_to(course).as_posix() for p in course.rglob("*.ipynb"))
+    assert copied == LESSONS
+    cells = sum(_code_cells(course / name) for name in LESSONS)
+    out = _run(
+        [python, "-m", "pytest", "--nbval", "-p", "no:cacheprovider", "-q", "battleline-lessons"], cwd=work, env=env
+    )
+    summary = re.search(r"(\d+) passed", out)
+    assert summary and int(summary.group(1)) == cells, out[-2000:]
+    assert not re.search(r"\d+ (failed|skipped|errors?)", out), out[-2000:]
+    print(
+        f"wheel {wheel.stat().st_size} bytes; {len(PUZZLES)} puzzles, {len(LESSONS)} lessons, {cells} cells; "
+        f"{time.perf_counter() - started:.1f} s"
+    )
