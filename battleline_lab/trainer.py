@@ -38,7 +38,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -571,7 +571,9 @@ class PuzzleSession:
     """One puzzle being worked on: state (``waiting``/``right``/``wrong``), answers, hints, proof steps.
 
     Every answer, hint and revealed solution is recorded in ``progress`` (when
-    given); ``on_record(puzzle_id, correct, hints)`` is called after each.
+    given; a function giving the progress is called at the first record, so a
+    widget nobody answers opens no database); ``on_record(puzzle_id, correct,
+    hints)`` is called after each.
 
     >>> from battleline_lab import library
     >>> s = PuzzleSession(library.get("seed-blue-seven-in-your-hand"))
@@ -586,10 +588,10 @@ class PuzzleSession:
         self,
         puzzle: Puzzle,
         *,
-        progress: Progress | None = None,
+        progress: Progress | Callable[[], Progress] | None = None,
         source: str = "lesson",
-        on_record: object = None,
-        clock: object = time.monotonic,
+        on_record: Callable[[str, bool | None, int], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.puzzle = puzzle
         self.progress = progress
@@ -608,12 +610,16 @@ class PuzzleSession:
         self._started = self._now()
 
     def _now(self) -> float:
-        clock = self._clock
-        return float(clock()) if callable(clock) else 0.0
+        return float(self._clock())
+
+    def _progress(self) -> Progress | None:
+        if self.progress is not None and not isinstance(self.progress, Progress):
+            self.progress = self.progress()
+        return self.progress
 
     def _record(self, kind: str, correct: bool | None, answer: object = None, feedback: Feedback | None = None) -> None:
         hints, self._unrecorded_hints = self._unrecorded_hints, 0
-        progress = self.progress
+        progress = self._progress()
         if progress is not None:
             seconds = round(self._now() - self._started, 3)
             if kind == "answer":
@@ -630,7 +636,7 @@ class PuzzleSession:
                 )
             else:
                 progress.record_reveal(self.puzzle.id, hints=hints, content_hash=self.hash, source=self.source)
-        if callable(self.on_record):
+        if self.on_record is not None:
             self.on_record(self.puzzle.id, correct, self.hint_level)
 
     def answer(self, value: object) -> Feedback:
@@ -681,9 +687,10 @@ class PuzzleSession:
 
     def close(self) -> None:
         """Leaving the puzzle: hints taken without an answer are recorded."""
-        if self._unrecorded_hints and self.progress is not None:
+        progress = self._progress() if self._unrecorded_hints else None
+        if progress is not None:
             for _ in range(self._unrecorded_hints):
-                self.progress.record_hint(self.puzzle.id, content_hash=self.hash, source=self.source)
+                progress.record_hint(self.puzzle.id, content_hash=self.hash, source=self.source)
             self._unrecorded_hints = 0
 
     def __repr__(self) -> str:
