@@ -298,6 +298,8 @@ COMMANDS: list[tuple[str, RegisterFn | str]] = [
     ("replay", "battleline_lab.game.cli:register_replay"),
     ("generate", "battleline_lab.authoring.generate:register"),
     ("show", "battleline_lab.authoring.preview:register"),
+    ("progress", "battleline_lab.report:register_progress"),
+    ("report", "battleline_lab.report:register_report"),
 ]
 
 

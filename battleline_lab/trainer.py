@@ -65,6 +65,7 @@ __all__ = [
     "miss_reason",
     "rating_chart_svg",
     "required_lesson",
+    "rule_text",
 ]
 
 #: The success rate :meth:`Trainer.next` aims for.
@@ -714,6 +715,20 @@ def _ghosts(puzzle: Puzzle, value: object) -> tuple[tuple[tuple[int, Side], tupl
     elif isinstance(q, ClaimableQuestion) and isinstance(value, (list, tuple)) and isinstance(data, dict):
         analyses = [data[n] for n in value if n in data and not data[n].claimable]
     return tuple(((a.flag, a.side.other), tuple(a.counterexample)) for a in analyses if a.counterexample)
+
+
+def rule_text(rule: str, lang: str = "en") -> str:
+    """What a rule says, in a few words, for "you miss R13: ..." (``trainer.rule.<id>``).
+
+    >>> rule_text("R13")
+    'cards in your hand are not proof: only cards face up on the table count'
+    """
+    from .messages import message
+
+    try:
+        return message(f"trainer.rule.{rule}", lang)
+    except KeyError:
+        return message("trainer.rule.other", lang, rule=rule)
 
 
 # -- the rating chart -----------------------------------------------------

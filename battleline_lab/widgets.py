@@ -51,7 +51,7 @@ from .questions import (
     question_from_data,
 )
 from .svg import board_svg, cards_svg, formation_caption
-from .trainer import LESSONS, PuzzleSession, Summary, Trainer, rating_chart_svg
+from .trainer import LESSONS, PuzzleSession, Summary, Trainer, rating_chart_svg, rule_text
 
 __all__ = [
     "LANGUAGE_NAMES",
@@ -1075,14 +1075,6 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
     def __repr__(self) -> str:
         # stable while the puzzle library grows (nbval compares it)
         return f"<PuzzleSet {Path(self.source).as_posix()}>" if self.source is not None else "<PuzzleSet>"
-
-
-def rule_text(rule: str, lang: str) -> str:
-    """What a rule says, in a few words, for "you miss R13: ..." (``trainer.rule.<id>``)."""
-    try:
-        return _t(f"trainer.rule.{rule}", lang)
-    except KeyError:
-        return _t("trainer.rule.other", lang, rule=rule)
 
 
 PuzzleGym = PuzzleSet
