@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import threading
 import time
 import warnings
 from collections.abc import Iterable, Sequence
@@ -285,7 +286,10 @@ class SqliteStore:
         self.path = path
         self.where = str(path)
         self._sqlite3 = sqlite3
-        self._db = sqlite3.connect(str(path), timeout=_BUSY_MS / 1000, isolation_level=None)
+        # ipykernel may run widget callbacks on another thread than the cell that made the widget:
+        # the connection is shared between threads, one lock keeps its uses apart
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(str(path), timeout=_BUSY_MS / 1000, isolation_level=None, check_same_thread=False)
         try:
             self._db.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
             mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()
@@ -324,6 +328,10 @@ class SqliteStore:
     def add_many(self, attempts: Iterable[Attempt], *, once: str | None = None) -> bool:
         """Add rows in one transaction; with ``once``, only if that key is not in ``meta`` yet (then set)."""
         values = [tuple(_db_value(getattr(a, c)) for c in _COLUMNS) for a in attempts]
+        with self._lock:
+            return self._insert(values, once)
+
+    def _insert(self, values: list[tuple[object, ...]], once: str | None) -> bool:
         sql = f"INSERT INTO attempts ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)})"
         self._db.execute("BEGIN IMMEDIATE")
         try:
@@ -346,7 +354,9 @@ class SqliteStore:
             sql += " WHERE learner = ?"
             params = (learner,)
         out = []
-        for row in self._db.execute(sql + " ORDER BY at, id", params):
+        with self._lock:
+            found = self._db.execute(sql + " ORDER BY at, id", params).fetchall()
+        for row in found:
             data = dict(zip(_COLUMNS, row))
             data["correct"] = None if data["correct"] is None else bool(data["correct"])
             out.append(Attempt(**data))

@@ -1018,6 +1018,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
 
     def _status(self) -> None:
         lang = self.lang
+        self.warning.value = self._warning_html()  # a write may have failed since (disk full)
         summary = self.trainer.summary([p.id for p in self.puzzles])
         self.stats.value = self._stats_html(summary)
         title = _t("trainer.chart.title", lang)

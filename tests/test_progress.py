@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -241,3 +242,28 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
     assert len(rows) == 2 * count
     for name in ("kernel-a", "kernel-b"):
         assert {r.puzzle_id for r in rows if r.learner == name} == {f"{name}-{i}" for i in range(count)}
+
+
+def test_a_store_opened_in_one_thread_is_written_from_another(tmp_path: Path) -> None:
+    """ipykernel 7 may run widget callbacks on another thread than the cell that built the widget."""
+    import threading
+
+    p = Progress(tmp_path)
+    errors: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            for i in range(50):
+                p.record_attempt(f"t{i}", correct=True)
+        except BaseException as err:  # pragma: no cover - the failure this test is about
+            errors.append(err)
+
+    threads = [threading.Thread(target=write) for _ in range(2)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ProgressWarning)
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not errors and p.problem is None and isinstance(p.store, SqliteStore)
+    assert len(SqliteStore(tmp_path / DATABASE_FILE).rows()) == 100
