@@ -286,7 +286,7 @@ class Trainer:
         self._themes = {p.id: _theme(p) for p in self.all_puzzles}
         self.streak_mode = False
         self._streak_seen: list[str] = []
-        self._cache: tuple[int, object] | None = None
+        self._cache: tuple[tuple[int, float], _Replay] | None = None
 
     # -- ratings ---------------------------------------------------------
     def initial_rating(self, puzzle_id: str) -> float:
@@ -302,12 +302,10 @@ class Trainer:
 
     def _replay(self) -> _Replay:
         rows = self.progress.attempts()
-        key = (len(rows), rows[-1].at if rows else 0.0)
-        if self._cache is None or self._cache[0] != hash(key):
-            self._cache = (hash(key), _Replay(rows, self))
-        replay = self._cache[1]
-        assert isinstance(replay, _Replay)
-        return replay
+        key = (len(rows), rows[-1].at if rows else 0.0)  # rows are only ever added
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, _Replay(rows, self))
+        return self._cache[1]
 
     @property
     def rating(self) -> float:
@@ -362,10 +360,7 @@ class Trainer:
             rule=rule,
             source=source,
         )
-        if self.streak_mode:
-            self._streak_seen.append(puzzle_id)
-            if not correct or hints:
-                self.streak_mode = False
+        self._after_record(puzzle_id, correct, hints)
 
     def session(self, puzzle: Puzzle | str, *, source: str = "gym") -> PuzzleSession:
         """A session for one puzzle that records into this trainer's store."""
