@@ -809,7 +809,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
     for me" asks the trainer for the next puzzle, "Streak" starts streak mode,
     "Reset my progress" asks before starting over.  It reopens where the learner
     left off.  ``lessons``: the lessons taught so far (puzzles needing a later
-    one are not suggested).
+    one are not suggested); ``learner``: whose progress (several learners can share a data folder).
     """
 
     def __init__(
@@ -819,12 +819,15 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         lang: str = DEFAULT_LANGUAGE,
         progress: Progress | None = None,
         lessons: int = max(LESSONS),
+        learner: str | None = None,
     ) -> None:
         self.lang = lang
         self.source = source if isinstance(source, (str, Path)) else None
         self.errors: list[str] = []
         self.puzzles = load_puzzles(source, self.errors)
-        self.progress = progress if progress is not None else default_progress()
+        if progress is None:
+            progress = default_progress() if learner is None else Progress(learner=learner)
+        self.progress = progress
         self.trainer = Trainer(self.puzzles, progress=self.progress, lessons=lessons)
         self._tags = sorted({t for p in self.puzzles for t in p.tags})
         self._levels = sorted({p.level for p in self.puzzles if p.level is not None})

@@ -103,3 +103,11 @@ def test_gym_says_which_lessons_it_assumes() -> None:
     gym = PuzzleGym(SEEDS, progress=Progress(store=MemoryStore()), lessons=3)
     assert "lessons 1–3 (formations, comparing, claims)" in gym.lessons_note.value
     assert all(p.id in {q.id for q in gym.puzzles} for p in gym.trainer.puzzles)
+
+
+def test_learners_sharing_a_data_folder_keep_their_own_progress() -> None:
+    ann = PuzzleGym(SEEDS, learner="ann")
+    assert ann.current is not None
+    ann.current.answer(ann.current.puzzle.solve())
+    assert PuzzleGym(SEEDS, learner="ann").trainer.summary().rated == 1
+    assert PuzzleGym(SEEDS, learner="bo").trainer.summary().rated == 0
