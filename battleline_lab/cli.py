@@ -324,6 +324,8 @@ COMMANDS: list[tuple[str, RegisterFn | str]] = [
     ("show", "battleline_lab.authoring.preview:register"),
     ("lessons", "battleline_lab.course:register_lessons"),
     ("lab", "battleline_lab.course:register_lab"),
+    ("progress", "battleline_lab.report:register_progress"),
+    ("report", "battleline_lab.report:register_report"),
 ]
 
 

@@ -1,33 +1,83 @@
-"""The learner's progress (solved puzzles, attempts, hints) in a small JSON file.
+"""The learner's progress: every attempt at every puzzle, kept in a small database.
 
-The file lives in the user's data directory so that it survives restarts:
-``$BATTLELINE_LAB_DATA`` if set, else ``$XDG_DATA_HOME/battleline_lab``, else
-``~/.local/share/battleline_lab``; its name is ``progress.json``.  It is
-written atomically (a temporary file, then a rename).  A file that cannot be
-read is moved aside to ``progress.json.bad`` and a fresh record starts, so a
-damaged file never stops a lesson.
+Each answer, hint, revealed solution and reset is one :class:`Attempt` row
+(learner, puzzle id and content hash, the answer given, right or wrong, hints,
+seconds, when, and for a wrong answer the engine's reason code and rule id).
+Rows are only ever added; what a learner has solved, the ratings
+(:mod:`battleline_lab.trainer`) and the class report are computed from them.
+
+Where the rows live is a small interface, :class:`AttemptStore`, with three
+back ends:
+
+- :class:`SqliteStore` (the default): the standard library's ``sqlite3``, WAL
+  mode, a busy timeout and one short transaction per write, so two kernels
+  writing at once lose nothing; the schema is versioned (``PRAGMA
+  user_version``) and upgraded by :data:`MIGRATIONS`;
+- :class:`JsonLinesStore`: one JSON object per line, appended; used
+  automatically where ``sqlite3`` cannot be imported (Pyodide/JupyterLite);
+- :class:`MemoryStore`: nothing on disk, used when the data folder cannot be
+  written (after one clear warning), so a lesson never stops.
+
+The data folder is ``$BATTLELINE_LAB_DATA`` if set, else
+``$XDG_DATA_HOME/battleline_lab``, else ``~/.local/share/battleline_lab``; the
+database is ``progress.sqlite3`` there.  An old ``progress.json`` beside it is
+imported once (nothing lost; the file itself is left alone).  A damaged
+database is moved aside under a new name (``progress.sqlite3.damaged-...``,
+never over an older one) with a warning, and a fresh one starts.  Symlinks are
+followed, never replaced.
 
 >>> import tempfile, pathlib
->>> path = pathlib.Path(tempfile.mkdtemp()) / "progress.json"
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "progress.sqlite3"
 >>> p = Progress(path)
 >>> p.record_attempt("wedge-1", correct=False)
->>> p.record_attempt("wedge-1", correct=True)
+>>> p.record_attempt("wedge-1", correct=True, hints=1)
 >>> Progress(path).get("wedge-1")
-PuzzleRecord(solved=True, attempts=2, hints=0)
+PuzzleRecord(solved=True, attempts=2, hints=1)
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, replace
+import threading
+import time
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any, Protocol
 
-__all__ = ["PROGRESS_FILE", "Progress", "PuzzleRecord", "data_dir"]
+__all__ = [
+    "DATABASE_FILE",
+    "DEFAULT_LEARNER",
+    "JSONL_FILE",
+    "LEGACY_FILE",
+    "MIGRATIONS",
+    "PROGRESS_FILE",
+    "Attempt",
+    "AttemptStore",
+    "JsonLinesStore",
+    "MemoryStore",
+    "Progress",
+    "ProgressWarning",
+    "PuzzleRecord",
+    "SqliteStore",
+    "data_dir",
+    "open_store",
+]
 
-PROGRESS_FILE = "progress.json"
-_VERSION = 1
+DATABASE_FILE = "progress.sqlite3"
+JSONL_FILE = "progress.jsonl"
+LEGACY_FILE = PROGRESS_FILE = "progress.json"
+DEFAULT_LEARNER = "me"
+#: at most this many rows are imported per puzzle from an old progress.json (hostile counts)
+_IMPORT_CAP = 1000
+_BUSY_MS = 30_000
+
+
+class ProgressWarning(UserWarning):
+    """Progress could not be kept as asked (damaged or unwritable data); the lesson goes on."""
 
 
 def data_dir() -> Path:
@@ -41,6 +91,410 @@ def data_dir() -> Path:
 
 
 @dataclass(frozen=True)
+class Attempt:
+    """One event of a learner with a puzzle.
+
+    ``kind`` is ``answer`` (``correct`` says how it went), ``hint`` (one hint
+    taken without answering), ``reveal`` (the solution shown before a right
+    answer: a miss) or ``reset`` (the learner started over; earlier rows are
+    kept but no longer counted).  ``hints`` are the hints taken since the
+    previous row of the same puzzle visit; ``answer`` is the answer as JSON
+    text; ``reason``/``rule`` the engine's reason code and rule id (``R13``)
+    behind a wrong answer; ``at`` seconds since the epoch; ``source`` who
+    recorded it (``gym``, ``lesson``, ``import``...).
+    """
+
+    learner: str
+    puzzle_id: str
+    kind: str = "answer"
+    correct: bool | None = None
+    hints: int = 0
+    seconds: float | None = None
+    at: float = 0.0
+    answer: str | None = None
+    content_hash: str = ""
+    reason: str | None = None
+    rule: str | None = None
+    source: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as a JSON-ready dict (the export and the JSON-lines store use it)."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Attempt:
+        """A row from a dict; ValueError/TypeError for anything that is not one."""
+        if not isinstance(data, dict):
+            raise TypeError("an attempt is an object")
+        learner, puzzle_id, kind = data.get("learner"), data.get("puzzle_id"), data.get("kind", "answer")
+        if not (isinstance(learner, str) and isinstance(puzzle_id, str) and isinstance(kind, str)):
+            raise TypeError("learner, puzzle_id and kind are text")
+        correct = data.get("correct")
+        seconds = data.get("seconds")
+        return cls(
+            learner=learner,
+            puzzle_id=puzzle_id,
+            kind=kind,
+            correct=None if correct is None else bool(correct),
+            hints=_small_int(data.get("hints", 0)),
+            seconds=None if seconds is None else _finite(seconds),
+            at=_finite(data.get("at", 0.0)),
+            answer=_opt_str(data.get("answer")),
+            content_hash=str(data.get("content_hash") or ""),
+            reason=_opt_str(data.get("reason")),
+            rule=_opt_str(data.get("rule")),
+            source=str(data.get("source") or ""),
+        )
+
+
+def _finite(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError("not a number")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError("not a finite number")
+    return number
+
+
+def _small_int(value: Any) -> int:
+    """A non-negative count, capped (hostile files say ``1e999`` or ``10**100``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0
+    if isinstance(value, float) and not math.isfinite(value):
+        return _IMPORT_CAP
+    return max(0, min(int(value), _IMPORT_CAP))
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+_COLUMNS = tuple(f.name for f in fields(Attempt))
+
+
+class AttemptStore(Protocol):
+    """Where attempts are kept: add rows, read them back.  Back ends must never lose an added row."""
+
+    #: where the rows are (a path, or a description such as ``memory``)
+    where: str
+
+    def add(self, attempt: Attempt) -> None:
+        """Append one row."""
+
+    def rows(self, learner: str | None = None) -> list[Attempt]:
+        """Every row (of one learner), oldest first, resets included."""
+        ...
+
+
+def current(rows: Sequence[Attempt]) -> list[Attempt]:
+    """The rows after the last ``reset`` (of the same learner), resets left out.
+
+    >>> a = [Attempt("me", "x"), Attempt("me", "", kind="reset"), Attempt("me", "y")]
+    >>> [r.puzzle_id for r in current(a)]
+    ['y']
+    """
+    out: dict[str, list[Attempt]] = {}
+    for row in rows:
+        if row.kind == "reset":
+            out[row.learner] = []
+        else:
+            out.setdefault(row.learner, []).append(row)
+    return sorted((r for rs in out.values() for r in rs), key=lambda r: r.at)
+
+
+class MemoryStore:
+    """Rows in a list: nothing survives the kernel (the fallback when nothing can be written)."""
+
+    def __init__(self, where: str = "memory") -> None:
+        self.where = where
+        self._rows: list[Attempt] = []
+
+    def add(self, attempt: Attempt) -> None:
+        self._rows.append(attempt)
+
+    def rows(self, learner: str | None = None) -> list[Attempt]:
+        return [r for r in self._rows if learner is None or r.learner == learner]
+
+
+class JsonLinesStore:
+    """Rows appended to a text file, one JSON object a line (for Pyodide, where ``sqlite3`` is missing).
+
+    Each row is one ``write`` of one line to a file opened for appending, so
+    writers append rather than overwrite; a line that does not parse (a torn
+    write, a hand edit) is skipped when reading, and the rest is kept.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.where = str(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8"):
+            pass
+
+    def add(self, attempt: Attempt) -> None:
+        line = json.dumps(attempt.to_json(), ensure_ascii=False, allow_nan=False) + "\n"
+        with open(self.path, "a", encoding="utf-8") as out:
+            out.write(line)
+
+    def rows(self, learner: str | None = None) -> list[Attempt]:
+        out = []
+        with open(self.path, encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                try:
+                    row = Attempt.from_json(json.loads(line))
+                except (ValueError, TypeError, RecursionError):
+                    continue
+                if learner is None or row.learner == learner:
+                    out.append(row)
+        return out
+
+
+#: The schema, one entry per version: the statements that take a database from the previous version to it.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE IF NOT EXISTS attempts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            learner TEXT NOT NULL,
+            puzzle_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            correct INTEGER,
+            hints INTEGER NOT NULL DEFAULT 0,
+            seconds REAL,
+            at REAL NOT NULL,
+            answer TEXT,
+            content_hash TEXT NOT NULL DEFAULT '',
+            reason TEXT,
+            rule TEXT,
+            source TEXT NOT NULL DEFAULT ''
+        )""",
+        "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+    ("CREATE INDEX IF NOT EXISTS attempts_by_learner ON attempts (learner, at)",),
+)
+
+
+class SqliteStore:
+    """Rows in an SQLite database (WAL mode, busy timeout, versioned schema).
+
+    Raises ``sqlite3.DatabaseError`` if the file is not a usable database
+    (:func:`open_store` moves such a file aside).
+    """
+
+    def __init__(self, path: Path) -> None:
+        import sqlite3
+
+        self.path = path
+        self.where = str(path)
+        self._sqlite3 = sqlite3
+        # ipykernel may run widget callbacks on another thread than the cell that made the widget:
+        # the connection is shared between threads, one lock keeps its uses apart
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(str(path), timeout=_BUSY_MS / 1000, isolation_level=None, check_same_thread=False)
+        try:
+            self._db.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
+            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()
+            if mode is None:
+                raise sqlite3.DatabaseError("no journal mode")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._migrate()
+        except BaseException:
+            self._db.close()
+            raise
+
+    @property
+    def version(self) -> int:
+        """The schema version of the file (``PRAGMA user_version``)."""
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        if self.version >= len(MIGRATIONS):
+            self._db.execute("SELECT count(*) FROM attempts").fetchone()  # a damaged file fails here
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            version = self.version  # another process may have migrated meanwhile
+            for number in range(version, len(MIGRATIONS)):
+                for statement in MIGRATIONS[number]:
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def add(self, attempt: Attempt) -> None:
+        self.add_many([attempt])
+
+    def add_many(self, attempts: Iterable[Attempt], *, once: str | None = None) -> bool:
+        """Add rows in one transaction; with ``once``, only if that key is not in ``meta`` yet (then set)."""
+        values = [tuple(_db_value(getattr(a, c)) for c in _COLUMNS) for a in attempts]
+        with self._lock:
+            return self._insert(values, once)
+
+    def _insert(self, values: list[tuple[object, ...]], once: str | None) -> bool:
+        sql = f"INSERT INTO attempts ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)})"
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            if once is not None:
+                if self._db.execute("SELECT 1 FROM meta WHERE key = ?", (once,)).fetchone():
+                    self._db.execute("ROLLBACK")
+                    return False
+                self._db.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (once, str(time.time())))
+            self._db.executemany(sql, values)
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return True
+
+    def rows(self, learner: str | None = None) -> list[Attempt]:
+        sql = f"SELECT {', '.join(_COLUMNS)} FROM attempts"
+        params: tuple[str, ...] = ()
+        if learner is not None:
+            sql += " WHERE learner = ?"
+            params = (learner,)
+        out = []
+        with self._lock:
+            found = self._db.execute(sql + " ORDER BY at, id", params).fetchall()
+        for row in found:
+            data = dict(zip(_COLUMNS, row))
+            data["correct"] = None if data["correct"] is None else bool(data["correct"])
+            out.append(Attempt(**data))
+        return out
+
+    def close(self) -> None:
+        """Close the connection (rows are already on disk)."""
+        self._db.close()
+
+
+def _db_value(value: object) -> object:
+    return int(value) if isinstance(value, bool) else value
+
+
+def _unique_aside(path: Path, label: str) -> Path:
+    """A name beside ``path`` that no file has yet: ``NAME.LABEL-TIME[-N]``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(1000):
+        candidate = path.with_name(f"{path.name}.{label}-{stamp}" + (f"-{n}" if n else ""))
+        if not candidate.exists() and not candidate.is_symlink():
+            return candidate
+    raise OSError(f"no free name beside {path}")  # pragma: no cover
+
+
+def _move_aside(path: Path) -> Path:
+    """Move a damaged database (and its WAL files) aside under a new name; return that name."""
+    target = _unique_aside(path, "damaged")
+    try:  # a hard link never replaces an existing file: no older backup is lost, even in a race
+        os.link(path, target)
+        os.unlink(path)
+    except OSError:
+        path.rename(target)
+    for suffix in ("-wal", "-shm"):
+        extra = path.with_name(path.name + suffix)
+        if extra.exists():
+            try:
+                extra.rename(target.with_name(target.name + suffix))
+            except OSError:
+                pass
+    return target
+
+
+def _sqlite_available() -> bool:
+    try:
+        import sqlite3  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def open_store(folder: Path | None = None, *, database: Path | None = None) -> tuple[AttemptStore, str | None]:
+    """The store for a data folder, and a problem message (None if all is well).
+
+    SQLite if it can be imported, else JSON lines; a damaged database is moved
+    aside (the message says where); a folder that cannot be written gives a
+    :class:`MemoryStore` and a message.  Never raises for bad data or folders.
+    """
+    folder = folder if folder is not None else data_dir()
+    use_sqlite = _sqlite_available()
+    target = database if database is not None else folder / (DATABASE_FILE if use_sqlite else JSONL_FILE)
+    target = Path(os.path.realpath(target))  # follow symlinks: the link stays, the file it names is used
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not use_sqlite or target.suffix == ".jsonl":
+            return JsonLinesStore(target), None
+        import sqlite3
+
+        try:
+            return SqliteStore(target), None
+        except sqlite3.DatabaseError as err:
+            if isinstance(err, sqlite3.OperationalError):  # cannot open, read-only, locked: not damage
+                raise OSError(str(err)) from err
+            aside = _move_aside(target)
+            store = SqliteStore(target)
+            return (
+                store,
+                f"the progress database {target} was damaged ({err}); it was moved to {aside} and a new one started",
+            )
+    except (OSError, ImportError) as err:
+        return MemoryStore(f"memory (could not use {target})"), (
+            f"progress cannot be saved in {target.parent} ({err}); "
+            "it is kept in memory until the notebook's kernel stops"
+        )
+    except Exception as err:  # the sqlite3 module raises its own errors for unopenable files
+        return MemoryStore(f"memory (could not use {target})"), (
+            f"progress cannot be saved in {target} ({type(err).__name__}: {err}); it is kept in memory"
+        )
+
+
+def legacy_attempts(text: str, learner: str, *, at: float) -> list[Attempt]:
+    """Rows for an old ``progress.json`` (``{"puzzles": {id: {solved, attempts, hints}}}``).
+
+    Anything odd (not JSON, ``1e999``, deep nesting, wrong types) is skipped,
+    record by record, never raised.
+
+    >>> [(a.kind, a.correct, a.hints) for a in legacy_attempts(
+    ...     '{"puzzles": {"p": {"solved": true, "attempts": 2, "hints": 1}}}', "me", at=0)]
+    [('answer', False, 1), ('answer', True, 0)]
+    >>> legacy_attempts('{"puzzles": {"p": {"attempts": 1e999}}}', "me", at=0)[0].kind
+    'answer'
+    >>> legacy_attempts("[" * 100000, "me", at=0)
+    []
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return []
+    puzzles = data.get("puzzles") if isinstance(data, dict) else None
+    if not isinstance(puzzles, dict):
+        return []
+    out: list[Attempt] = []
+    for pid, record in sorted(puzzles.items()):
+        if not isinstance(record, dict):
+            continue
+        solved = record.get("solved") is True
+        attempts = _small_int(record.get("attempts", 0))
+        hints = _small_int(record.get("hints", 0))
+        if solved:
+            attempts = max(attempts, 1)
+        for n in range(attempts):
+            last = n == attempts - 1
+            out.append(
+                Attempt(
+                    learner,
+                    str(pid),
+                    "answer",
+                    correct=solved and last,
+                    hints=hints if n == 0 else 0,
+                    at=at,
+                    source="import",
+                )
+            )
+        if not attempts and hints:
+            out.append(Attempt(learner, str(pid), "hint", hints=hints, at=at, source="import"))
+    return out
+
+
+@dataclass(frozen=True)
 class PuzzleRecord:
     """One puzzle's record: solved yet, answers given, hints taken."""
 
@@ -49,65 +503,177 @@ class PuzzleRecord:
     hints: int = 0
 
 
+def records(rows: Iterable[Attempt]) -> dict[str, PuzzleRecord]:
+    """Per puzzle id: solved, answers, hints, from rows (after the last reset)."""
+    out: dict[str, PuzzleRecord] = {}
+    for row in rows:
+        rec = out.get(row.puzzle_id, PuzzleRecord())
+        answered = row.kind == "answer"
+        out[row.puzzle_id] = PuzzleRecord(
+            solved=rec.solved or (answered and bool(row.correct)),
+            attempts=rec.attempts + answered,
+            hints=rec.hints + row.hints,
+        )
+    return out
+
+
+@dataclass
 class Progress:
-    """Records per puzzle id, loaded from and saved to one JSON file."""
+    """One learner's progress in a store: the old ``Progress(path)`` interface over attempt rows.
 
-    def __init__(self, path: Path | str | None = None) -> None:
-        self.path = Path(path) if path is not None else data_dir() / PROGRESS_FILE
-        self._records: dict[str, PuzzleRecord] = self._load()
+    ``path`` is a data folder, a database file, or (as before) a
+    ``progress.json`` path: then the database sits beside it and the JSON file
+    is imported once.  Without a path, the user's data folder.  ``problem``
+    holds the warning given if the store is not the one asked for.
+    """
 
-    def _load(self) -> dict[str, PuzzleRecord]:
-        if not self.path.exists():
-            return {}
+    path: Path | str | None = None
+    learner: str = DEFAULT_LEARNER
+    store: AttemptStore | None = None
+    problem: str | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        if self.store is not None:
+            return
+        folder, database, legacy = _locate(self.path)
+        self.store, self.problem = open_store(folder, database=database)
+        if self.problem:
+            warnings.warn(self.problem, ProgressWarning, stacklevel=3)
+        if legacy is not None:
+            self._import(legacy)
+
+    def _import(self, legacy: Path) -> None:
+        """Import an old progress.json once (a key in the database says it was done)."""
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            puzzles = data["puzzles"]
-            return {
-                str(pid): PuzzleRecord(bool(r.get("solved")), int(r.get("attempts", 0)), int(r.get("hints", 0)))
-                for pid, r in puzzles.items()
-            }
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            try:
-                self.path.replace(self.path.with_name(self.path.name + ".bad"))
-            except OSError:
-                pass
-            return {}
+            if not legacy.is_file():
+                return
+            text = legacy.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return
+        rows = legacy_attempts(text, self.learner, at=0.0)
+        key = f"imported:{os.path.realpath(legacy)}"
+        store = self.store
+        if isinstance(store, SqliteStore):
+            store.add_many(rows, once=key)
+        elif store is not None and not any(r.source == "import" for r in store.rows(self.learner)):
+            for row in rows:
+                store.add(row)
 
-    def save(self) -> None:
-        """Write the file atomically (creating the folder if needed)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        data = {
-            "version": _VERSION,
-            "puzzles": {pid: asdict(rec) for pid, rec in sorted(self._records.items())},
-        }
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        tmp.replace(self.path)
+    def _store(self) -> AttemptStore:
+        assert self.store is not None
+        return self.store
+
+    def add(self, attempt: Attempt) -> None:
+        """Add a row; a write that fails switches to memory with a warning (never raises)."""
+        try:
+            self._store().add(attempt)
+        except Exception as err:  # noqa: BLE001 - a full disk must not stop a lesson
+            rows = self._safe_rows()
+            self.problem = f"progress could not be saved in {self._store().where} ({err}); kept in memory from now on"
+            warnings.warn(self.problem, ProgressWarning, stacklevel=3)
+            self.store = MemoryStore()
+            for row in rows:
+                self.store.add(row)
+            self.store.add(attempt)
+
+    def _safe_rows(self) -> list[Attempt]:
+        try:
+            return self._store().rows()
+        except Exception:  # noqa: BLE001
+            return []
+
+    def attempts(self) -> list[Attempt]:
+        """This learner's rows since the last reset, oldest first."""
+        try:
+            return current(self._store().rows(self.learner))
+        except Exception as err:  # noqa: BLE001
+            if self.problem is None:
+                self.problem = f"progress could not be read from {self._store().where} ({err})"
+                warnings.warn(self.problem, ProgressWarning, stacklevel=3)
+            return []
+
+    def records(self) -> dict[str, PuzzleRecord]:
+        """Every puzzle's record."""
+        return records(self.attempts())
 
     def get(self, puzzle_id: str) -> PuzzleRecord:
         """The record of a puzzle (an empty one if never tried)."""
-        return self._records.get(puzzle_id, PuzzleRecord())
+        return self.records().get(puzzle_id, PuzzleRecord())
 
-    def record_attempt(self, puzzle_id: str, *, correct: bool) -> None:
-        """Count one answer; a right one marks the puzzle solved (for good)."""
-        rec = self.get(puzzle_id)
-        self._records[puzzle_id] = replace(rec, attempts=rec.attempts + 1, solved=rec.solved or correct)
-        self.save()
+    def record_attempt(
+        self,
+        puzzle_id: str,
+        *,
+        correct: bool,
+        hints: int = 0,
+        seconds: float | None = None,
+        answer: object = None,
+        content_hash: str = "",
+        reason: str | None = None,
+        rule: str | None = None,
+        source: str = "",
+    ) -> None:
+        """Record one answer (with the hints taken before it, since the previous row)."""
+        self.add(
+            Attempt(
+                self.learner,
+                puzzle_id,
+                "answer",
+                correct=correct,
+                hints=hints,
+                seconds=seconds,
+                at=time.time(),
+                answer=None if answer is None else json.dumps(answer, default=str, ensure_ascii=False),
+                content_hash=content_hash,
+                reason=reason,
+                rule=rule,
+                source=source,
+            )
+        )
 
-    def record_hint(self, puzzle_id: str) -> None:
-        """Count one hint taken."""
-        rec = self.get(puzzle_id)
-        self._records[puzzle_id] = replace(rec, hints=rec.hints + 1)
-        self.save()
+    def record_hint(self, puzzle_id: str, *, content_hash: str = "", source: str = "") -> None:
+        """Record one hint taken (not followed by an answer yet)."""
+        self.add(
+            Attempt(self.learner, puzzle_id, "hint", hints=1, at=time.time(), content_hash=content_hash, source=source)
+        )
+
+    def record_reveal(self, puzzle_id: str, *, hints: int = 0, content_hash: str = "", source: str = "") -> None:
+        """Record that the solution was shown before a right answer (a miss)."""
+        self.add(
+            Attempt(
+                self.learner,
+                puzzle_id,
+                "reveal",
+                correct=False,
+                hints=hints,
+                at=time.time(),
+                content_hash=content_hash,
+                source=source,
+            )
+        )
 
     def solved(self, puzzle_ids: Iterable[str]) -> int:
         """How many of these puzzles are solved."""
-        return sum(1 for pid in puzzle_ids if self.get(pid).solved)
+        recs = self.records()
+        return sum(1 for pid in puzzle_ids if pid in recs and recs[pid].solved)
 
     def reset(self) -> None:
-        """Forget everything (and save the empty record)."""
-        self._records.clear()
-        self.save()
+        """Start over: a ``reset`` row hides the earlier ones (they stay in the database, for the record)."""
+        self.add(Attempt(self.learner, "", "reset", at=time.time()))
 
     def __repr__(self) -> str:
-        return f"<Progress {len(self._records)} puzzles, {self.solved(self._records)} solved>"
+        recs = self.records()
+        return f"<Progress {len(recs)} puzzles, {sum(r.solved for r in recs.values())} solved>"
+
+
+def _locate(path: Path | str | None) -> tuple[Path, Path | None, Path | None]:
+    """The folder, database file (None: the default name) and legacy JSON file for a ``Progress`` path."""
+    if path is None:
+        folder = data_dir()
+        return folder, None, folder / LEGACY_FILE
+    p = Path(path)
+    if p.suffix == ".json":
+        return p.parent, p.with_name(p.stem + ".sqlite3") if _sqlite_available() else p.with_suffix(".jsonl"), p
+    if p.is_dir() or not p.suffix:
+        return p, None, p / LEGACY_FILE
+    return p.parent, p, None

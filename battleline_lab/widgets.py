@@ -13,7 +13,7 @@ controls.
 >>> from battleline_lab.puzzle import Puzzle
 >>> from battleline_lab.questions import ClaimQuestion
 >>> w = PuzzleWidget(Puzzle("wedge", {"en": "Flag 5"}, position=Position.build(
-...     {5: {"you": "r3 r4 r5", "opponent": "b8"}}), question=ClaimQuestion(5), answer=False))
+...     {5: {"you": "r3 r4 r5", "opponent": "b8"}}), question=ClaimQuestion(5), answer=False), record=False)
 >>> w
 <PuzzleWidget wedge: waiting>
 >>> w.yes_button.click()
@@ -39,7 +39,7 @@ from .claims import ClaimAnalysis, Reason
 from .formations import Formation, FormationKind
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_label, card_short, kind_name, message, render_analysis
 from .position import FLAGS, Position, Side
-from .progress import Progress
+from .progress import Progress, data_dir
 from .puzzle import Puzzle
 from .questions import (
     ClaimableQuestion,
@@ -51,6 +51,7 @@ from .questions import (
     question_from_data,
 )
 from .svg import board_svg, cards_svg, formation_caption
+from .trainer import LESSONS, PuzzleSession, Summary, Trainer, rating_chart_svg, rule_text
 
 __all__ = [
     "LANGUAGE_NAMES",
@@ -243,12 +244,26 @@ def _kinds_hint(analysis: ClaimAnalysis, lang: str) -> str:
     )
 
 
+_DEFAULT_PROGRESS: dict[str, Progress] = {}
+
+
+def default_progress() -> Progress:
+    """The learner's progress in the user data folder, opened once per kernel (and per folder)."""
+    key = str(data_dir())
+    if key not in _DEFAULT_PROGRESS:
+        _DEFAULT_PROGRESS[key] = Progress()
+    return _DEFAULT_PROGRESS[key]
+
+
 class PuzzleWidget(W.VBox):  # type: ignore[misc]
     """One puzzle: title, board, question, answer controls, feedback, hints and the proof step by step.
 
     ``puzzle`` is a :class:`~battleline_lab.puzzle.Puzzle`, a library puzzle id or the path of a
-    puzzle file.  ``on_answer(puzzle_id, correct)`` and ``on_hint(puzzle_id)``
-    are called after each answer and hint (the gym records progress there).
+    puzzle file.  The widget is a view over a :class:`~battleline_lab.trainer.PuzzleSession`
+    (``session``), which judges answers, counts hints and records every attempt in the
+    learner's progress (``progress``; by default the user data folder, opened at the first
+    answer; ``record=False`` records nothing).  ``on_answer(puzzle_id, correct)`` and
+    ``on_hint(puzzle_id)`` are called after each answer and hint.
     Feedback states: ``waiting``, ``right``, ``wrong``.  The ``bl-lang``
     toggle (``lang_toggle``; hidden with ``show_lang=False``, as in the gym)
     switches every label, feedback, hint and proof step live: :meth:`set_lang`.
@@ -262,6 +277,9 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         on_answer: Callable[[str, bool], None] | None = None,
         on_hint: Callable[[str], None] | None = None,
         show_lang: bool = True,
+        progress: Progress | None = None,
+        record: bool = True,
+        session: PuzzleSession | None = None,
     ) -> None:
         if not isinstance(puzzle, Puzzle):
             from .library import resolve
@@ -272,10 +290,13 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.lang = lang
         self.on_answer = on_answer
         self.on_hint = on_hint
-        self.state = "waiting"
-        self.attempts = 0
-        self.hint_level = 0
-        self.step_index: int | None = None
+        if session is None:
+            store: Progress | Callable[[], Progress] | None = None
+            if record:
+                store = progress if progress is not None else default_progress
+            session = PuzzleSession(puzzle, progress=store, source="lesson")
+        self.session = session
+        self._shown_state = "waiting"
         self._highlight: tuple[Card, ...] = ()
         self._ghosts: Ghosts = {}
         self._hints: list[str] = []
@@ -353,6 +374,27 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         super().__init__(children)
         self.add_class("bl-puzzle")
         self._label()
+
+    # the state lives in the session; the widget only shows it
+    @property
+    def state(self) -> str:
+        """``waiting``, ``right`` or ``wrong`` (the session's)."""
+        return self.session.state
+
+    @property
+    def attempts(self) -> int:
+        """Answers given to this puzzle here."""
+        return self.session.attempts
+
+    @property
+    def hint_level(self) -> int:
+        """Hints taken (0-3; the third shows the solution)."""
+        return self.session.hint_level
+
+    @property
+    def step_index(self) -> int | None:
+        """The proof step on show (None while the proof is closed)."""
+        return self.session.step_index
 
     def set_lang(self, lang: str) -> None:
         """Switch every text to ``lang`` (also what the ``bl-lang`` toggle does); the state is kept."""
@@ -556,10 +598,10 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         if self.state == "right":
             return True
         lang = self.lang
-        correct = self.puzzle.is_correct(value)
-        self.attempts += 1
+        feedback = self.session.answer(value)
+        correct = feedback.verdict == "right"
         self._last_answer = value
-        self._ghosts = {}
+        self._ghosts = dict(feedback.ghosts)
         if correct:
             self._set_feedback("right", _t("widget.feedback.right", lang, text=self._solution_summary()))
             self._reveal()
@@ -591,10 +633,8 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             assert isinstance(data, dict)
             analyses = [data[n] for n in value if n in data and not data[n].claimable]
         texts = []
-        ghosts: dict[tuple[int, Side], Sequence[Card]] = {}
         for analysis in analyses:
             if analysis.counterexample:
-                ghosts[(analysis.flag, analysis.side.other)] = analysis.counterexample
                 opp = analysis.opponent_formation
                 assert opp is not None
                 texts.append(
@@ -619,7 +659,6 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             texts.append(_t("widget.feedback.claimable_after_all", lang, flag=question.flag, **sides))
         if isinstance(question, (CompareQuestion, FormationQuestion)):
             texts.append(self._hint_views()[0].text)
-        self._ghosts = ghosts
         return _t("widget.feedback.wrong", lang, text=" ".join(texts))
 
     def hint(self) -> None:
@@ -627,8 +666,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         views = self._hint_views()
         if self.hint_level >= len(views):
             return
-        view = views[self.hint_level]
-        self.hint_level += 1
+        view = views[self.session.hint() - 1]
         self._hints.append(view.text)
         if view.highlight and self.step_index is None:
             self._highlight = view.highlight
@@ -642,10 +680,10 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self._render()
 
     def _reveal(self) -> None:
-        """Open the step-by-step explanation at its first step."""
-        if self.step_index is None:
+        """Open the step-by-step explanation at its first step (the session knows it is open)."""
+        self.session.reveal(record=False)
+        if not self._views:
             self._views = self._solution_views()
-            self.step_index = 0
             self.note_html.value = _note_html(self.puzzle, self.lang)
             set_visible(self.explanation, True)
 
@@ -653,13 +691,13 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         """Step the explanation forward (+1) or back (-1)."""
         if self.step_index is None or not self._views:
             return
-        self.step_index = max(0, min(len(self._views) - 1, self.step_index + delta))
+        self.session.step(delta, len(self._views))
         self._render()
 
     # -- rendering -------------------------------------------------------
     def _set_feedback(self, state: str, text: str) -> None:
-        self.feedback.remove_class(f"bl-state-{self.state}")
-        self.state = state
+        self.feedback.remove_class(f"bl-state-{self._shown_state}")
+        self._shown_state = state
         self.feedback.add_class(f"bl-state-{state}")
         colour = {"waiting": "#607d8b", "right": "#2e7d32", "wrong": "#c62828"}[state]
         icon = {"waiting": "\u2026", "right": "\u2714", "wrong": "\u2718"}[state]
@@ -761,11 +799,17 @@ def load_puzzles(source: str | Path | Iterable[Puzzle], errors: list[str] | None
 
 
 class PuzzleSet(W.VBox):  # type: ignore[misc]
-    """A puzzle gym: a folder of puzzles, filters by tag and level, next/previous, saved progress.
+    """A puzzle gym: a folder of puzzles, filters by tag and level, next/previous, and an adaptive trainer.
 
-    Progress (solved, attempts, hints per puzzle id) is kept in
-    :class:`~battleline_lab.progress.Progress`, by default in the user's data
-    directory, so it survives restarts.
+    A view over a :class:`~battleline_lab.trainer.Trainer`: every answer, hint
+    and revealed solution is recorded in :class:`~battleline_lab.progress.Progress`
+    (by default the user's data folder, shared with the lessons' puzzle widgets),
+    so it survives restarts.  The gym shows the learner's rating, first-try
+    rate, streak, the themes and rules to practise and a rating chart; "A puzzle
+    for me" asks the trainer for the next puzzle, "Streak" starts streak mode,
+    "Reset my progress" asks before starting over.  It reopens where the learner
+    left off.  ``lessons``: the lessons taught so far (puzzles needing a later
+    one are not suggested); ``learner``: whose progress (several learners can share a data folder).
     """
 
     def __init__(
@@ -774,34 +818,69 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         *,
         lang: str = DEFAULT_LANGUAGE,
         progress: Progress | None = None,
+        lessons: int = max(LESSONS),
+        learner: str | None = None,
     ) -> None:
         self.lang = lang
         self.source = source if isinstance(source, (str, Path)) else None
         self.errors: list[str] = []
         self.puzzles = load_puzzles(source, self.errors)
-        self.progress = progress if progress is not None else Progress()
+        if progress is None:
+            progress = default_progress() if learner is None else Progress(learner=learner)
+        self.progress = progress
+        self.trainer = Trainer(self.puzzles, progress=self.progress, lessons=lessons)
         self._tags = sorted({t for p in self.puzzles for t in p.tags})
         self._levels = sorted({p.level for p in self.puzzles if p.level is not None})
         self.tag_filter = _classed(W.Dropdown(options=self._tag_options(), value=""), "bl-filter-tag")
         self.level_filter = _classed(W.Dropdown(options=self._level_options(), value=0), "bl-filter-level")
         self.prev_button = _button("bl-previous", lambda: self.move(-1), icon="arrow-left")
         self.next_button = _button("bl-next-puzzle", lambda: self.move(1), icon="arrow-right")
+        self.for_me_button = _button("bl-gym-for-me", lambda: self.for_me(), button_style="primary")
+        self.streak_button = _button("bl-gym-streak", lambda: self.start_streak(), icon="bolt")
+        self.reset_button = _button("bl-gym-reset", lambda: self.ask_reset())
+        self.reset_confirm = _button("bl-gym-reset-confirm", lambda: self.reset(), button_style="danger")
+        self.reset_cancel = _button("bl-gym-reset-cancel", lambda: self.cancel_reset())
+        self.reset_question = _classed(W.HTML(), "bl-gym-reset-question")
+        self.reset_box = W.VBox([self.reset_question, W.HBox([self.reset_confirm, self.reset_cancel])])
+        set_visible(self.reset_box, False)
         self.status = _classed(W.HTML(), "bl-gym-status")
+        self.stats = _classed(W.HTML(), "bl-gym-stats")
+        self.chart = _classed(W.HTML(), "bl-gym-chart")
+        self.lessons_note = _classed(W.HTML(), "bl-gym-lessons")
+        self.warning = _classed(W.HTML(), "bl-gym-warning")
         self.holder = _classed(W.Box(), "bl-gym-puzzle")
         self.index = 0
         self.selection: list[Puzzle] = []
         self.current: PuzzleWidget | None = None
         self._relabelling = False
+        self._message = ""
         self.tag_filter.observe(lambda _c: self._filter(), names="value")
         self.level_filter.observe(lambda _c: self._filter(), names="value")
         self.lang_toggle = language_toggle(lang, self.set_lang)
         controls = W.HBox([self.tag_filter, self.level_filter, self.lang_toggle])
         nav = W.HBox([self.prev_button, self.status, self.next_button])
+        trainer_row = W.HBox([self.for_me_button, self.streak_button, self.reset_button])
         self.skipped = _classed(W.HTML(), "bl-gym-errors")
-        super().__init__([controls, nav, self.skipped, self.holder])
+        board = W.VBox([self.warning, self.stats, self.chart, self.lessons_note, trainer_row, self.reset_box])
+        _classed(board, "bl-gym-progress")
+        super().__init__([controls, nav, self.skipped, board, self.holder])
         self.add_class("bl-gym")
         self._label()
         self._filter()
+        self._resume()
+
+    def _resume(self) -> None:
+        """Reopen where the learner left off: the unfinished puzzle, else the next one for them."""
+        if not self.selection or not self.progress.attempts():
+            return
+        target = self.trainer.current()
+        if target is None:
+            try:
+                target = self.trainer.next()
+            except LookupError:
+                return
+        if target.id in {p.id for p in self.selection}:
+            self.select(target.id)
 
     def _tag_options(self) -> list[tuple[str, str]]:
         return [(_t("widget.gym.all", self.lang), "")] + [(t, t) for t in self._tags]
@@ -815,9 +894,30 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.level_filter.description = _t("widget.gym.level", lang)
         self.prev_button.description = _t("widget.gym.previous", lang)
         self.next_button.description = _t("widget.gym.next", lang)
+        self.for_me_button.description = _t("trainer.button.for_me", lang)
+        self.streak_button.description = _t("trainer.button.streak", lang)
+        self.reset_button.description = _t("trainer.button.reset", lang)
+        self.reset_confirm.description = _t("trainer.button.reset_confirm", lang)
+        self.reset_cancel.description = _t("trainer.button.reset_cancel", lang)
+        self.reset_question.value = _esc(_t("trainer.reset.question", lang))
+        taught = range(1, self.trainer.lessons + 1)
+        lessons = f"1–{self.trainer.lessons}" if self.trainer.lessons > 1 else "1"
+        names = _list((_t(f"trainer.lesson.{n}", lang) for n in taught), lang)
+        self.lessons_note.value = f"<small>{_esc(_t('trainer.lessons', lang, lessons=lessons, names=names))}</small>"
+        self.warning.value = self._warning_html()
         self.skipped.value = "".join(
             f'<div class="bl-gym-error">{_esc(_t("widget.gym.skipped", lang, error=e))}</div>' for e in self.errors
         )
+
+    def _warning_html(self) -> str:
+        problem = self.progress.problem
+        if not problem:
+            return ""
+        if "damaged" in problem:
+            text = _t("trainer.warning.damaged", self.lang, problem=problem)
+        else:
+            text = _t("trainer.warning.memory", self.lang, where=data_dir())
+        return f'<div style="color:#b71c1c">{_esc(text)}</div>'
 
     def set_lang(self, lang: str) -> None:
         """Switch the gym and the puzzle on show to ``lang`` (the ``bl-lang`` toggle); filters and progress stay."""
@@ -863,21 +963,56 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         assert self.current is not None
         return self.current
 
-    def _record(self, puzzle_id: str, correct: bool) -> None:
-        self.progress.record_attempt(puzzle_id, correct=correct)
+    def for_me(self) -> PuzzleWidget | None:
+        """Show the puzzle the trainer picks next (near the learner's rating, or a review that is due)."""
+        try:
+            puzzle = self.trainer.next()
+        except LookupError:
+            return None
+        return self.select(puzzle.id)
+
+    def start_streak(self) -> PuzzleWidget | None:
+        """Streak mode: harder and harder puzzles until the first mistake."""
+        try:
+            puzzle = self.trainer.start_streak()
+        except LookupError:
+            return None
+        return self.select(puzzle.id)
+
+    def ask_reset(self) -> None:
+        """Ask before resetting (the ``bl-gym-reset`` button)."""
+        set_visible(self.reset_box, True)
+
+    def cancel_reset(self) -> None:
+        """Keep everything (the ``bl-gym-reset-cancel`` button)."""
+        set_visible(self.reset_box, False)
+
+    def reset(self) -> None:
+        """Start over after confirmation: the old rows stay in the database, marked as before the reset."""
+        set_visible(self.reset_box, False)
+        self.trainer.reset()
+        self._message = _t("trainer.reset.done", self.lang)
+        self.index = 0
+        self._show()
+
+    def _answered(self, _puzzle_id: str, _correct: bool) -> None:
         self._status()
 
-    def _hint(self, puzzle_id: str) -> None:
-        self.progress.record_hint(puzzle_id)
-
     def _show(self) -> None:
+        if self.current is not None:
+            self.current.session.close()  # hints taken without an answer are kept
         if not self.selection:
             self.current = None
             self.holder.children = [W.HTML(_esc(_t("widget.gym.empty", self.lang)))]
         else:
             puzzle = self.selection[self.index]
             self.current = PuzzleWidget(
-                puzzle, lang=self.lang, on_answer=self._record, on_hint=self._hint, show_lang=False
+                puzzle,
+                lang=self.lang,
+                on_answer=self._answered,
+                on_hint=lambda _pid: self._status(),
+                show_lang=False,
+                session=self.trainer.session(puzzle, source="gym"),
             )
             self.holder.children = [self.current]
         self.prev_button.disabled = self.index <= 0
@@ -886,6 +1021,14 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
 
     def _status(self) -> None:
         lang = self.lang
+        self.warning.value = self._warning_html()  # a write may have failed since (disk full)
+        summary = self.trainer.summary([p.id for p in self.puzzles])
+        self.stats.value = self._stats_html(summary)
+        title = _t("trainer.chart.title", lang)
+        if summary.history:
+            self.chart.value = rating_chart_svg(summary.history, title=title)
+        else:
+            self.chart.value = f"<small>{_esc(_t('trainer.chart.empty', lang))}</small>"
         if not self.selection:
             self.status.value = ""
             return
@@ -904,6 +1047,34 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
                 mark=mark,
             )
         )
+
+    def _stats_html(self, summary: Summary) -> str:
+        lang = self.lang
+        parts = [_t("trainer.stats.rating", lang, rating=round(summary.rating), rd=round(summary.rd))]
+        rate = summary.first_try_rate
+        if rate is None:
+            parts.append(_t("trainer.stats.first_try.none", lang))
+        else:
+            parts.append(_t("trainer.stats.first_try", lang, percent=round(100 * rate), rated=summary.rated))
+        parts.append(_t("trainer.stats.streak", lang, streak=summary.streak, best=summary.best_streak))
+        parts.append(_t("trainer.stats.solved", lang, solved=summary.solved, total=summary.total))
+        lines = [f'<div class="bl-gym-stats-line"><b>{_esc(_t("trainer.stats.sep", lang).join(parts))}</b></div>']
+        if self.trainer.streak_mode:
+            lines.append(_esc(_t("trainer.stats.streak_mode", lang, count=self.trainer.streak_length)))
+        elif self.trainer.streak_length:
+            lines.append(_esc(_t("trainer.stats.streak_over", lang, count=self.trainer.streak_length)))
+        weak = [(t, r) for t, r, _n in summary.themes if r < summary.rating][:3]
+        if weak:
+            themes = _list((_t("trainer.stats.theme", lang, theme=t, rating=round(r)) for t, r in weak), lang)
+            lines.append(f'<div class="bl-gym-themes">{_esc(_t("trainer.stats.themes", lang, themes=themes))}</div>')
+        for rule, count in summary.weak_rules[:3]:
+            text = rule_text(rule, lang)
+            line = _t("trainer.stats.rule", lang, rule=rule, text=text, count=count)
+            lines.append(f'<div class="bl-gym-rule">{_esc(line)}</div>')
+        if self._message:
+            lines.append(f"<div>{_esc(self._message)}</div>")
+            self._message = ""
+        return "".join(lines)
 
     def __repr__(self) -> str:
         # stable while the puzzle library grows (nbval compares it)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 from battleline_lab import Position, Side, analyse_claim
 from battleline_lab.loader import iter_puzzle_files, load_puzzle
 from battleline_lab.messages import catalogue
-from battleline_lab.progress import PROGRESS_FILE, Progress, PuzzleRecord, data_dir
+from battleline_lab.progress import DATABASE_FILE, PROGRESS_FILE, Progress, PuzzleRecord, data_dir
 from battleline_lab.puzzle import Puzzle
 from battleline_lab.questions import ClaimableQuestion, ClaimQuestion, question_from_data
 from battleline_lab.widgets import FormationExplorer, PuzzleSet, PuzzleWidget
@@ -219,15 +218,15 @@ def test_progress_lives_in_the_user_data_dir(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert data_dir() == tmp_path / "home" / ".local" / "share" / "battleline_lab"
     Progress().record_attempt("a", correct=False)
-    saved = json.loads((data_dir() / PROGRESS_FILE).read_text())
-    assert saved["puzzles"]["a"] == {"solved": False, "attempts": 1, "hints": 0}
+    assert (data_dir() / DATABASE_FILE).is_file()
+    assert Progress(data_dir()).get("a") == PuzzleRecord(solved=False, attempts=1, hints=0)
 
 
-def test_damaged_progress_file_is_moved_aside(tmp_path: Path) -> None:
+def test_unreadable_old_progress_file_is_left_alone(tmp_path: Path) -> None:
     path = tmp_path / PROGRESS_FILE
     path.write_text("{not json")
     p = Progress(path)
-    assert p.get("a") == PuzzleRecord() and (tmp_path / (PROGRESS_FILE + ".bad")).exists()
+    assert p.get("a") == PuzzleRecord() and path.read_text() == "{not json"
     p.record_attempt("a", correct=True)
     assert Progress(path).get("a").solved
 

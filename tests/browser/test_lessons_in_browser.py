@@ -7,13 +7,13 @@ the counterexample, answer rightly, and step through the proof watching the high
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from battleline_lab import analyse_claim
+from battleline_lab.progress import Progress, PuzzleRecord
 from battleline_lab.puzzle import Puzzle
 from battleline_lab.questions import ClaimQuestion
 from battleline_lab.widgets import load_puzzles
@@ -97,8 +97,8 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
     assert_no_widget_errors(page)
 
     # the kernel saved the learner's progress in the (temporary) user data folder
-    saved = json.loads((lab.data_dir / "progress.json").read_text())
-    assert saved["puzzles"][puzzle.id] == {"solved": True, "attempts": 2, "hints": 0}
+    saved = Progress(lab.data_dir).get(puzzle.id)
+    assert saved == PuzzleRecord(solved=True, attempts=2, hints=0)
     expect(gym.locator(".bl-gym-status")).to_contain_text("solved")
 
 

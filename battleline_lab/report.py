@@ -1,0 +1,320 @@
+"""``battleline-lab progress export`` and ``battleline-lab report``: from learners' databases to a teacher's page.
+
+``progress export`` prints one learner's attempts and ratings as one JSON
+document (schema: ``battleline_lab/schema/progress-export.schema.json``).
+``report EXPORT... --out report.html`` reads exports (files, or folders of
+``*.json``) and writes one standalone HTML page: per puzzle the first-try
+solve rate, hints per learner and the level the class data suggests where it
+disagrees with the author's; per learner the rating and the themes and rules
+to practise.  Everything that came from a file is escaped (like ``show``); the
+page is written atomically and never over an existing file without ``--force``.
+
+>>> page = report_html([{"learner": "<ann>", "rating": {"rating": 1600, "rd": 90}, "first_try": 1, "rated": 2,
+...     "themes": {}, "missed_rules": {"R13": 1}, "puzzles": {"p": {"level": 1}},
+...     "attempts": [{"learner": "<ann>", "puzzle_id": "p", "kind": "answer", "correct": True, "hints": 0}]}])
+>>> "&lt;ann&gt;" in page and "<ann>" not in page and "R13" in page
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import math
+import os
+import sys
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .messages import DEFAULT_LANGUAGE, LANGUAGES, message
+from .progress import DATABASE_FILE, DEFAULT_LEARNER, JSONL_FILE, LEGACY_FILE, Progress
+from .safe_yaml import Diagnostic
+
+__all__ = ["class_level", "load_export", "register_progress", "register_report", "report_html", "write_new"]
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+#: Fewer learners than this: no level suggestion for a puzzle.
+MIN_LEARNERS = 3
+
+
+def _m(key: str, lang: str, **params: object) -> str:
+    return message(f"trainer.{key}", lang, **params)
+
+
+def write_new(path: Path, text: str, *, force: bool = False) -> None:
+    """Write ``text`` to ``path`` atomically; FileExistsError if it exists and not ``force``.
+
+    A temporary file in the same folder, then a hard link (which never
+    replaces a file, so two writers cannot overwrite each other) or, with
+    ``force``, a rename over the old file.
+    """
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        if force:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+# -- export -------------------------------------------------------------------------------------
+
+
+def register_progress(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
+) -> argparse.ArgumentParser:
+    """Add ``progress export``."""
+    parser = subparsers.add_parser("progress", help=_m("cli.progress.help", lang), prog="battleline-lab progress")
+    actions = parser.add_subparsers(dest="action", required=True)
+    export = actions.add_parser("export", help=_m("cli.export.help", lang), prog="battleline-lab progress export")
+    export.add_argument("--data", metavar="DIR", help=_m("cli.export.data", lang))
+    export.add_argument(
+        "--learner", default=DEFAULT_LEARNER, help=_m("cli.export.learner", lang, learner=DEFAULT_LEARNER)
+    )
+    export.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=message("cli.lang", lang))
+    export.set_defaults(func=run_export)
+    return parser
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Print the export of one learner (exit 2 if the folder holds no progress)."""
+    from .progress import data_dir
+    from .trainer import Trainer, export_document
+
+    lang = getattr(args, "lang", DEFAULT_LANGUAGE)
+    folder = Path(args.data) if args.data else data_dir()
+    if not any((folder / name).exists() for name in (DATABASE_FILE, JSONL_FILE, LEGACY_FILE)):
+        print(Diagnostic(str(folder), 1, 1, _m("cli.error.export", lang, problem="no progress here")), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    progress = Progress(folder, learner=args.learner)
+    document = export_document(progress, Trainer(progress=progress))
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    return EXIT_OK
+
+
+# -- report -------------------------------------------------------------------------------------
+
+
+class ExportError(ValueError):
+    """A file that is not a progress export."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def load_export(path: Path) -> dict[str, Any]:
+    """One export file, checked enough to report on; ExportError says what is wrong."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text, parse_constant=_reject_constant)
+    except (OSError, UnicodeDecodeError) as err:
+        raise ExportError(str(err)) from err
+    except (ValueError, RecursionError) as err:
+        raise ExportError(f"not JSON ({err})") from err
+    if not isinstance(data, dict) or data.get("format") != "battleline-lab-progress":
+        raise ExportError('no "format": "battleline-lab-progress"')
+    if not isinstance(data.get("attempts"), list) or not isinstance(data.get("learner"), str):
+        raise ExportError('"learner" (text) and "attempts" (a list) are needed')
+    return data
+
+
+def _num(value: Any, default: float = 0.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return default
+    return float(value)
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def class_level(first_try_rate: float) -> int:
+    """The level (1-5) a class's first-try solve rate suggests.
+
+    >>> [class_level(r) for r in (0.95, 0.8, 0.6, 0.4, 0.1)]
+    [1, 2, 3, 4, 5]
+    """
+    for level, floor in enumerate((0.9, 0.75, 0.55, 0.35), start=1):
+        if first_try_rate >= floor:
+            return level
+    return 5
+
+
+def _puzzle_table(exports: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    stats: dict[str, dict[str, Any]] = {}
+    for export in exports:
+        learner = str(export.get("learner"))
+        puzzles = export.get("puzzles") if isinstance(export.get("puzzles"), dict) else {}
+        firsts: dict[str, bool] = {}
+        hints: dict[str, float] = {}
+        for row in export.get("attempts", []):
+            if not isinstance(row, dict) or not isinstance(row.get("puzzle_id"), str) or not row["puzzle_id"]:
+                continue
+            pid, kind = row["puzzle_id"], row.get("kind")
+            hints[pid] = hints.get(pid, 0.0) + _num(row.get("hints"))
+            if kind in ("answer", "reveal") and pid not in firsts:
+                firsts[pid] = kind == "answer" and row.get("correct") is True and hints[pid] == 0
+        for pid, clean in firsts.items():
+            entry = stats.setdefault(pid, {"id": pid, "learners": set(), "clean": 0, "hints": 0.0, "level": None})
+            entry["learners"].add(learner)
+            entry["clean"] += clean
+            entry["hints"] += hints.get(pid, 0.0)
+            meta = puzzles.get(pid) if isinstance(puzzles, dict) else None
+            if isinstance(meta, dict) and isinstance(meta.get("level"), int) and entry["level"] is None:
+                entry["level"] = meta["level"]
+    rows = []
+    for pid in sorted(stats):
+        entry = stats[pid]
+        n = len(entry["learners"])
+        rate = entry["clean"] / n if n else 0.0
+        suggested = class_level(rate) if n >= MIN_LEARNERS else None
+        rows.append(
+            {
+                "id": pid,
+                "learners": n,
+                "rate": rate,
+                "hints": entry["hints"] / n if n else 0.0,
+                "level": entry["level"],
+                "suggested": suggested,
+            }
+        )
+    return rows
+
+
+def esc(value: object) -> str:
+    """Text for HTML: everything from an export is escaped."""
+    return html.escape(str(value), quote=True)
+
+
+def report_html(exports: Sequence[Mapping[str, Any]], lang: str = DEFAULT_LANGUAGE) -> str:
+    """The teacher's page for these exports (a standalone HTML document; every value escaped)."""
+    from .trainer import rule_text
+
+    none = _m("report.none", lang)
+    puzzles = _puzzle_table(exports)
+    attempts = sum(len(e.get("attempts", [])) for e in exports)
+    out = [
+        f'<!DOCTYPE html><html lang="{esc(lang)}"><head><meta charset="utf-8">',
+        f"<title>{esc(_m('report.title', lang))}</title>",
+        "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;margin:1em 0}"
+        "td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}"
+        ".bl-disagree{background:#fff3e0}</style></head><body>",
+        f"<h1>{esc(_m('report.title', lang))}</h1>",
+        f"<p>{esc(_m('report.summary', lang, learners=len(exports), attempts=attempts, puzzles=len(puzzles)))}</p>",
+        f'<h2>{esc(_m("report.puzzles", lang))}</h2><table class="bl-report-puzzles"><tr>',
+    ]
+    heads = ("puzzle", "level", "learners", "solve_rate", "hints", "class_level")
+    out += [f"<th>{esc(_m(f'report.col.{c}', lang))}</th>" for c in heads]
+    out.append("</tr>")
+    for row in puzzles:
+        level, suggested = row["level"], row["suggested"]
+        disagree = isinstance(level, int) and suggested is not None and abs(suggested - level) >= 2
+        note = none
+        if suggested is not None:
+            note = str(suggested)
+            if disagree:
+                direction = _m("report.harder" if suggested > level else "report.easier", lang)
+                note += " – " + _m("report.disagrees", lang, direction=direction, level=level)
+        cells = (
+            row["id"],
+            level if level is not None else none,
+            row["learners"],
+            f"{round(100 * row['rate'])}%",
+            f"{row['hints']:.1f}",
+            note,
+        )
+        klass = ' class="bl-disagree"' if disagree else ""
+        out.append(f"<tr{klass}>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
+    out.append("</table>")
+    out.append(f'<h2>{esc(_m("report.learners", lang))}</h2><table class="bl-report-learners"><tr>')
+    out += [
+        f"<th>{esc(_m(f'report.col.{c}', lang))}</th>" for c in ("learner", "rating", "first_try", "themes", "rules")
+    ]
+    out.append("</tr>")
+    for export in sorted(exports, key=lambda e: str(e.get("learner"))):
+        rating_data = export.get("rating") if isinstance(export.get("rating"), dict) else {}
+        rating = _num(rating_data.get("rating"), 1500.0) if isinstance(rating_data, dict) else 1500.0
+        rated = int(_num(export.get("rated")))
+        first = int(_num(export.get("first_try")))
+        themes_data = _dict(export.get("themes"))
+        weak = sorted(
+            ((_num(v.get("rating"), 1500.0), str(t)) for t, v in themes_data.items() if isinstance(v, dict)),
+        )
+        weak_themes = [t for r, t in weak if r < rating][:3]
+        rules_data = _dict(export.get("missed_rules"))
+        rules = sorted(((int(_num(c)), str(r)) for r, c in rules_data.items()), key=lambda x: (-x[0], x[1]))[:3]
+        rule_lines = [_m("report.rule", lang, rule=r, count=c, text=rule_text(r, lang)) for c, r in rules if c > 0]
+        first_try = f"{round(100 * first / rated)}% ({first}/{rated})" if rated else none
+        learner_cells = (
+            esc(export.get("learner")),
+            esc(round(rating)),
+            esc(first_try),
+            esc(message("widget.list_sep", lang).join(weak_themes) or none),
+            "<br>".join(esc(line) for line in rule_lines) or esc(none),
+        )
+        out.append("<tr>" + "".join(f"<td>{c}</td>" for c in learner_cells) + "</tr>")
+    out.append("</table></body></html>\n")
+    return "".join(out)
+
+
+def register_report(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
+) -> argparse.ArgumentParser:
+    """Add ``report``."""
+    parser = subparsers.add_parser("report", help=_m("cli.report.help", lang), prog="battleline-lab report")
+    parser.add_argument("exports", nargs="+", metavar="EXPORT", help=_m("cli.report.exports", lang))
+    parser.add_argument("--out", required=True, metavar="HTML", help=_m("cli.report.out", lang))
+    parser.add_argument("--force", action="store_true", help=_m("cli.report.force", lang))
+    parser.set_defaults(func=run_report)
+    return parser
+
+
+def _export_files(paths: Iterable[str]) -> list[Path]:
+    files: list[Path] = []
+    for name in paths:
+        p = Path(name)
+        files += sorted(p.glob("*.json")) if p.is_dir() else [p]
+    return files
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Read the exports (all errors at once, exit 2) and write the page (never over a file without --force)."""
+    lang = getattr(args, "lang", DEFAULT_LANGUAGE)
+    out = Path(args.out)
+    exports, errors = [], []
+    files = _export_files(args.exports)
+    for file in files:
+        try:
+            exports.append(load_export(file))
+        except ExportError as err:
+            errors.append(Diagnostic(str(file), 1, 1, _m("cli.error.export", lang, problem=str(err))))
+    if not files:
+        errors.append(Diagnostic(str(args.exports[0]), 1, 1, _m("cli.error.none", lang)))
+    if out.exists() and not args.force:
+        errors.append(Diagnostic(str(out), 1, 1, _m("cli.error.exists", lang, path=str(out))))
+    if errors:
+        for error in errors:
+            print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    page = report_html(exports, lang)
+    try:
+        write_new(out, page, force=args.force)
+    except FileExistsError:
+        print(Diagnostic(str(out), 1, 1, _m("cli.error.exists", lang, path=str(out))), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as err:
+        print(Diagnostic(str(out), 1, 1, str(err.strerror or err)), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(_m("cli.wrote", lang, path=str(out), learners=len(exports), puzzles=len(_puzzle_table(exports))))
+    return EXIT_OK

@@ -1,0 +1,812 @@
+"""The adaptive puzzle trainer, without a front end: ratings, the next puzzle, one puzzle's session.
+
+:class:`Trainer` is what the gym (and any other view) asks: the learner's
+Glicko-2 rating (:mod:`battleline_lab.glicko2`), every puzzle's rating, a
+rating per theme, which puzzle comes next, the streak and the rules the
+learner keeps missing.  Everything is computed from the attempt rows in the
+store (:mod:`battleline_lab.progress`), so two notebooks open at once, the
+lessons' puzzle widgets and the gym all add to the same history.
+
+- A puzzle's first rating comes from the engine's difficulty estimate
+  (:func:`battleline_lab.difficulty.estimate`).
+- Only a learner's *first* answer to a puzzle is rated (as on Lichess): right
+  without hints scores 1, right after hints 0.5, wrong or a revealed solution 0.
+- :meth:`Trainer.next` brings back a missed puzzle once enough other puzzles
+  were tried since (the spacing doubles with each miss, as in Anki), else
+  picks the unseen puzzle whose expected success is nearest 70%, among the
+  puzzles the lessons taught so far cover (:func:`required_lesson`).
+- Streak mode: puzzles harder and harder, until the first mistake.
+
+:class:`PuzzleSession` is one puzzle on screen: answer, hint, reveal, step
+through the proof; it returns :class:`Feedback` as data (verdict, reason code,
+rule id, ghost cards, message key and parameters) and records every event.
+
+>>> from battleline_lab.progress import MemoryStore, Progress
+>>> t = Trainer(puzzles="seed-examples", progress=Progress(store=MemoryStore()))
+>>> first = t.next()
+>>> t.record(first.id, correct=True)
+>>> t.rating > 1500, t.puzzle_rating(first.id) < t.initial_rating(first.id)
+(True, True)
+>>> t.next().id != first.id
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .cards import Card, Tactic
+from .claims import ClaimAnalysis, Reason
+from .difficulty import estimate
+from .glicko2 import Rating, expected, update
+from .position import Position, Side
+from .progress import DEFAULT_LEARNER, Attempt, Progress
+from .puzzle import Puzzle
+from .questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, Comparison, FormationQuestion
+
+__all__ = [
+    "HINT_LEVELS",
+    "LESSONS",
+    "TARGET_SUCCESS",
+    "Feedback",
+    "PuzzleSession",
+    "Summary",
+    "Trainer",
+    "content_hash",
+    "initial_rating",
+    "miss_reason",
+    "rating_chart_svg",
+    "required_lesson",
+    "rule_text",
+]
+
+#: The success rate :meth:`Trainer.next` aims for.
+TARGET_SUCCESS = 0.7
+#: How many hints the ladder has (vague, key cards, the solution); the last one reveals the solution.
+HINT_LEVELS = 3
+#: Lessons, by number, and what a puzzle needs from them (see :func:`required_lesson`).
+LESSONS: Mapping[int, str] = {1: "formations", 2: "compare", 3: "claims", 4: "tactics"}
+LEARNER_START = Rating(1500.0, 350.0, 0.06)
+PUZZLE_RD = 200.0
+#: A missed puzzle comes back after this many other puzzles (doubling with each further miss).
+SPACING = 3
+
+
+def _cards_of(puzzle: Puzzle) -> list[Card]:
+    pos = puzzle.position
+    cards: list[Card] = [c for flag in pos.flags for side in Side for c in flag.cards(side)]
+    cards += [*pos.discards_you, *pos.discards_opponent, *pos.hand_you, *pos.hand_opponent]
+    q = puzzle.question
+    if isinstance(q, CompareQuestion):
+        cards += [*q.a, *q.b, *q.environment]
+    elif isinstance(q, FormationQuestion):
+        cards += [*q.cards, *q.environment]
+    return cards
+
+
+def required_lesson(puzzle: Puzzle) -> int:
+    """The lesson a puzzle needs: 4 with a tactics card anywhere, 3 for claims, 2 comparing, 1 formations.
+
+    >>> from battleline_lab import library
+    >>> [required_lesson(library.get(i)) for i in ("one-end-open",)]
+    [3]
+    """
+    if any(isinstance(c, Tactic) for c in _cards_of(puzzle)):
+        return 4
+    q = puzzle.question
+    if isinstance(q, FormationQuestion):
+        return 1
+    if isinstance(q, CompareQuestion):
+        return 2
+    return 3
+
+
+def content_hash(puzzle: Puzzle) -> str:
+    """A short hash of what a puzzle asks (position, question, answer): attempts say which version they saw."""
+    text = f"{puzzle.position!r}|{puzzle.question!r}|{puzzle.answer!r}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@lru_cache(maxsize=4096)
+def _estimated(position: Position, question: object) -> float:
+    from .questions import Question
+
+    assert isinstance(question, Question)
+    d = estimate(position, question)
+    return 1050.0 + 200.0 * (d.level - 1) + 25.0 * min(4.0, d.score - (d.level - 1))
+
+
+def initial_rating(puzzle: Puzzle) -> Rating:
+    """A puzzle's rating before anybody tried it: from the engine's difficulty estimate (level 1 ~1100, 5 ~1900)."""
+    if puzzle.question is None:
+        return Rating(1500.0, PUZZLE_RD)
+    try:
+        return Rating(_estimated(puzzle.position, puzzle.question), PUZZLE_RD)
+    except Exception:  # noqa: BLE001 - a puzzle the estimate cannot measure still gets a rating
+        return Rating(1100.0 + 200.0 * ((puzzle.level or 3) - 1), PUZZLE_RD)
+
+
+def _decisive(analysis: ClaimAnalysis) -> Reason | None:
+    """The step a claim proof turns on: the one a learner who got it wrong most likely missed."""
+    reasons = analysis.reasons
+    for reason in (Reason.HAND_NOT_EVIDENCE, Reason.TIE_FIRST_COMPLETE, Reason.AT_BEST_TIE, Reason.COUNTEREXAMPLE):
+        if reason in reasons:
+            return reason
+    if analysis.claimable:
+        for reason in (Reason.SHAPE_BLOCKED, Reason.SHAPE_SHORT, Reason.KIND_RULED_OUT, Reason.YOU_ARE_STRONGER):
+            if reason in reasons:
+                return reason
+    steps = [r for r in reasons if r not in (Reason.CAN_CLAIM, Reason.CANNOT_CLAIM)]
+    return steps[-1] if steps else None
+
+
+def miss_reason(puzzle: Puzzle, answer: object) -> tuple[str | None, str | None]:
+    """For a wrong answer: the engine's reason code and the rule id (``R13``) the learner missed.
+
+    >>> from battleline_lab import library
+    >>> miss_reason(library.get("seed-blue-seven-in-your-hand"), True)
+    ('hand_not_evidence', 'R13')
+    """
+    q = puzzle.question
+    if q is None:
+        return None, None
+    try:
+        data = puzzle.explain()
+    except Exception:  # noqa: BLE001
+        return None, None
+    if isinstance(q, ClaimQuestion) and isinstance(data, ClaimAnalysis):
+        reason = _decisive(data)
+        return (reason.value, reason.rule) if reason else (None, "R12")
+    if isinstance(q, ClaimableQuestion) and isinstance(data, dict):
+        chosen = set(answer) if isinstance(answer, (list, tuple, set)) else set()
+        for n in sorted(data):
+            analysis = data[n]
+            if (n in chosen) != analysis.claimable and Reason.SIDE_INCOMPLETE not in analysis.reasons:
+                reason = _decisive(analysis)
+                return (reason.value, reason.rule) if reason else (None, "R12")
+        return None, "R12"
+    if isinstance(q, CompareQuestion) and isinstance(data, Comparison):
+        return f"compare_{data.decided_by}", data.rule
+    if isinstance(q, FormationQuestion):
+        return "formation_kind", "R9"
+    return None, None
+
+
+def _theme(puzzle: Puzzle) -> str:
+    """The library theme folder of a puzzle file, else its first tag, else ``other``."""
+    if puzzle.source:
+        try:
+            from .library import root
+
+            return Path(puzzle.source).resolve().relative_to(root().resolve()).parts[0]
+        except (ValueError, OSError, FileNotFoundError, IndexError):
+            pass
+    return puzzle.tags[0] if puzzle.tags else "other"
+
+
+def _load(puzzles: str | os.PathLike[str] | Iterable[Puzzle | str] | None) -> list[Puzzle]:
+    from . import library
+    from .loader import PuzzleFileError, iter_puzzle_files, load_puzzle
+
+    def from_source(source: str | os.PathLike[str]) -> list[Puzzle]:
+        found = []
+        for file in iter_puzzle_files([library.resolve(source)]):
+            try:
+                found.append(load_puzzle(file))
+            except PuzzleFileError:
+                continue  # the gym reports files that do not load; the trainer just leaves them out
+        return found
+
+    if puzzles is None:
+        out = library.puzzles()
+    elif isinstance(puzzles, (str, os.PathLike)):
+        out = from_source(puzzles)
+    else:
+        out = []
+        for item in puzzles:
+            out += [item] if isinstance(item, Puzzle) else from_source(item)
+    seen: dict[str, Puzzle] = {}
+    for p in out:
+        if p.question is not None:
+            seen.setdefault(p.id, p)
+    return sorted(seen.values(), key=lambda p: (p.level if p.level is not None else 0, p.id))
+
+
+def _score(correct: bool, hints: int) -> float:
+    return (1.0 if hints == 0 else 0.5) if correct else 0.0
+
+
+@dataclass(frozen=True)
+class _Visit:
+    """Consecutive rows of one puzzle: how the first answer went, and whether it got solved."""
+
+    puzzle_id: str
+    index: int
+    clean: bool | None = None  # None: not answered yet
+    solved: bool = False
+    revealed: bool = False
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the gym shows at a glance (all numbers; the view words them)."""
+
+    rating: float
+    rd: float
+    rated: int
+    first_try: int
+    solved: int
+    total: int
+    streak: int
+    best_streak: int
+    themes: tuple[tuple[str, float, int], ...]
+    weak_rules: tuple[tuple[str, int], ...]
+    history: tuple[float, ...]
+
+    @property
+    def first_try_rate(self) -> float | None:
+        """Share of rated puzzles right at the first try, without hints (None before any)."""
+        return self.first_try / self.rated if self.rated else None
+
+
+class Trainer:
+    """One learner's training over a set of puzzles (the shipped library by default).
+
+    ``puzzles``: a folder, file, library id or theme, or an iterable of
+    puzzles/ids; ``data``: the data folder (default: the user's); ``learner``:
+    whose history; ``lessons``: the lessons taught so far (1-4; puzzles that
+    need a later one are left out); ``progress`` overrides ``data``.
+    """
+
+    def __init__(
+        self,
+        puzzles: str | os.PathLike[str] | Iterable[Puzzle | str] | None = None,
+        data: str | os.PathLike[str] | None = None,
+        learner: str | None = None,
+        *,
+        lessons: int = max(LESSONS),
+        progress: Progress | None = None,
+    ) -> None:
+        if progress is None:
+            progress = Progress(Path(data) if data is not None else None, learner=learner or DEFAULT_LEARNER)
+        self.progress = progress
+        self.learner = progress.learner
+        self.lessons = lessons
+        self.all_puzzles = _load(puzzles)
+        self.puzzles = [p for p in self.all_puzzles if required_lesson(p) <= lessons]
+        self._by_id = {p.id: p for p in self.all_puzzles}
+        self._themes = {p.id: _theme(p) for p in self.all_puzzles}
+        self.streak_mode = False
+        self._streak_seen: list[str] = []
+        self._cache: tuple[tuple[int, float], _Replay] | None = None
+
+    # -- ratings ---------------------------------------------------------
+    def initial_rating(self, puzzle_id: str) -> float:
+        """A puzzle's rating before any attempt (from the difficulty estimate)."""
+        return initial_rating(self._puzzle(puzzle_id)).rating
+
+    def _puzzle(self, puzzle_id: str) -> Puzzle:
+        if puzzle_id in self._by_id:
+            return self._by_id[puzzle_id]
+        from . import library
+
+        return library.get(puzzle_id)
+
+    def _replay(self) -> _Replay:
+        rows = self.progress.attempts()
+        key = (len(rows), rows[-1].at if rows else 0.0)  # rows are only ever added
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, _Replay(rows, self))
+        return self._cache[1]
+
+    @property
+    def rating(self) -> float:
+        """The learner's rating (Glicko-2; 1500 before any rated attempt)."""
+        return self._replay().learner.rating
+
+    @property
+    def rd(self) -> float:
+        """How unsure the learner's rating still is (the rating deviation)."""
+        return self._replay().learner.rd
+
+    def puzzle_rating(self, puzzle_id: str) -> float:
+        """A puzzle's rating: its initial estimate, moved by the answers seen."""
+        return self._puzzle_rating(puzzle_id).rating
+
+    def _puzzle_rating(self, puzzle_id: str) -> Rating:
+        return self._replay().puzzles.get(puzzle_id) or initial_rating(self._puzzle(puzzle_id))
+
+    def theme_ratings(self) -> dict[str, tuple[float, int]]:
+        """Per theme: the learner's rating on it and how many rated puzzles it rests on."""
+        replay = self._replay()
+        return {t: (r.rating, replay.theme_games[t]) for t, r in sorted(replay.themes.items())}
+
+    def expected_success(self, puzzle_id: str) -> float:
+        """The chance the learner answers this puzzle right (Glicko-2's E)."""
+        return expected(self._replay().learner, self._puzzle_rating(puzzle_id))
+
+    # -- recording -------------------------------------------------------
+    def record(
+        self,
+        puzzle_id: str,
+        correct: bool,
+        hints: int = 0,
+        seconds: float | None = None,
+        *,
+        answer: object = None,
+        source: str = "trainer",
+    ) -> None:
+        """Record an answer (reason code and rule id of a wrong one are found by the engine)."""
+        reason = rule = None
+        puzzle = self._by_id.get(puzzle_id)
+        if not correct and puzzle is not None and answer is not None:
+            reason, rule = miss_reason(puzzle, answer)
+        self.progress.record_attempt(
+            puzzle_id,
+            correct=correct,
+            hints=hints,
+            seconds=seconds,
+            answer=answer,
+            content_hash=content_hash(puzzle) if puzzle is not None else "",
+            reason=reason,
+            rule=rule,
+            source=source,
+        )
+        self._after_record(puzzle_id, correct, hints)
+
+    def session(self, puzzle: Puzzle | str, *, source: str = "gym") -> PuzzleSession:
+        """A session for one puzzle that records into this trainer's store."""
+        p = puzzle if isinstance(puzzle, Puzzle) else self._puzzle(puzzle)
+        return PuzzleSession(p, progress=self.progress, source=source, on_record=self._after_record)
+
+    def _after_record(self, puzzle_id: str, correct: bool | None, hints: int) -> None:
+        if self.streak_mode and correct is not None:
+            self._streak_seen.append(puzzle_id)
+            if not correct or hints:
+                self.streak_mode = False
+
+    # -- choosing --------------------------------------------------------
+    def current(self) -> Puzzle | None:
+        """The puzzle the learner left unfinished (last one tried, not solved, solution not shown), if any."""
+        visits = self._replay().visits
+        if visits:
+            last = visits[-1]
+            if not last.solved and not last.revealed and last.puzzle_id in {p.id for p in self.puzzles}:
+                return self._by_id[last.puzzle_id]
+        return None
+
+    def due(self) -> list[str]:
+        """Missed puzzles whose spacing has passed, most overdue first."""
+        replay = self._replay()
+        allowed = {p.id for p in self.puzzles}
+        out = []
+        for pid, (misses, last_index) in replay.reviews.items():
+            waited = len(replay.visits) - 1 - last_index
+            wait = SPACING * 2 ** (misses - 1)
+            if pid in allowed and waited >= wait:
+                out.append((wait - waited, pid))
+        return [pid for _w, pid in sorted(out)]
+
+    def next(self) -> Puzzle:
+        """The next puzzle: a due review, else the unseen one nearest 70% success, else the least recent.
+
+        In streak mode: the easiest puzzle harder than the last one of the streak.
+        """
+        if not self.puzzles:
+            raise LookupError("no puzzle to train with (none loaded, or all need a later lesson)")
+        replay = self._replay()
+        if self.streak_mode:
+            return self._next_in_streak()
+        last = replay.visits[-1].puzzle_id if replay.visits else None
+        due = [pid for pid in self.due() if pid != last]
+        if due:
+            return self._by_id[due[0]]
+        unseen = [p for p in self.puzzles if p.id not in replay.seen]
+        if unseen:
+            return min(unseen, key=lambda p: (abs(self.expected_success(p.id) - TARGET_SUCCESS), p.id))
+        pending = [p for p in self.puzzles if p.id in replay.reviews and p.id != last]
+        if pending:
+            return min(pending, key=lambda p: (replay.last_visit.get(p.id, 0), p.id))
+        others = [p for p in self.puzzles if p.id != last] or self.puzzles
+        return min(others, key=lambda p: (replay.last_visit.get(p.id, 0), p.id))
+
+    def start_streak(self) -> Puzzle:
+        """Start streak mode: puzzles harder and harder until the first mistake (or hint)."""
+        self.streak_mode = True
+        self._streak_seen = []
+        return self._next_in_streak()
+
+    @property
+    def streak_length(self) -> int:
+        """Puzzles solved in the current (or last) streak."""
+        return len(self._streak_seen) - (0 if self.streak_mode else 1) if self._streak_seen else 0
+
+    def _next_in_streak(self) -> Puzzle:
+        ordered = sorted(self.puzzles, key=lambda p: (self.puzzle_rating(p.id), p.id))
+        floor = self.puzzle_rating(self._streak_seen[-1]) if self._streak_seen else -math.inf
+        for p in ordered:
+            if p.id not in self._streak_seen and self.puzzle_rating(p.id) >= floor:
+                return p
+        left = [p for p in ordered if p.id not in self._streak_seen]
+        if not left:
+            self.streak_mode = False
+            return self.next()
+        return left[-1]
+
+    # -- what the learner sees ------------------------------------------
+    def summary(self, puzzle_ids: Iterable[str] | None = None) -> Summary:
+        """Rating, first-try rate, streak, themes and rules to practise, the rating history."""
+        replay = self._replay()
+        ids = list(puzzle_ids) if puzzle_ids is not None else [p.id for p in self.puzzles]
+        records = self.progress.records()
+        themes = tuple(
+            sorted(
+                ((t, r.rating, replay.theme_games[t]) for t, r in replay.themes.items()),
+                key=lambda x: (x[1], x[0]),
+            )
+        )
+        weak = tuple(sorted(replay.missed_rules.items(), key=lambda kv: (-kv[1], kv[0])))
+        return Summary(
+            rating=replay.learner.rating,
+            rd=replay.learner.rd,
+            rated=replay.rated,
+            first_try=replay.first_try,
+            solved=sum(1 for pid in ids if pid in records and records[pid].solved),
+            total=len(ids),
+            streak=replay.streak,
+            best_streak=replay.best_streak,
+            themes=themes,
+            weak_rules=weak,
+            history=tuple(replay.history),
+        )
+
+    def reset(self) -> None:
+        """Start over (the old rows stay in the database, marked as before the reset)."""
+        self.progress.reset()
+        self.streak_mode = False
+        self._streak_seen = []
+
+
+class _Replay:
+    """Ratings and schedule computed from the rows, oldest first."""
+
+    def __init__(self, rows: Sequence[Attempt], trainer: Trainer) -> None:
+        self.learner = LEARNER_START
+        self.puzzles: dict[str, Rating] = {}
+        self.themes: dict[str, Rating] = {}
+        self.theme_games: dict[str, int] = {}
+        self.seen: set[str] = set()
+        self.rated = self.first_try = self.streak = self.best_streak = 0
+        self.history: list[float] = []
+        self.missed_rules: dict[str, int] = {}
+        self.visits: list[_Visit] = []
+        self.reviews: dict[str, tuple[int, int]] = {}  # missed, not yet re-solved cleanly: (misses, last visit)
+        self.last_visit: dict[str, int] = {}
+        hints_before: dict[str, int] = {}
+        for row in rows:
+            pid = row.puzzle_id
+            if not self.visits or self.visits[-1].puzzle_id != pid:
+                self.visits.append(_Visit(pid, len(self.visits)))
+                hints_before[pid] = 0
+            visit = self.visits[-1]
+            self.last_visit[pid] = visit.index
+            if row.kind == "hint":
+                hints_before[pid] += row.hints
+                continue
+            if row.kind not in ("answer", "reveal"):
+                continue
+            hints_before[pid] += row.hints
+            correct = row.kind == "answer" and bool(row.correct)
+            if row.kind == "answer" and not correct and row.rule:
+                self.missed_rules[row.rule] = self.missed_rules.get(row.rule, 0) + 1
+            first_of_visit = visit.clean is None
+            if first_of_visit:
+                clean = correct and hints_before[pid] == 0
+                self.visits[-1] = visit = _Visit(pid, visit.index, clean, correct, row.kind == "reveal")
+                self._schedule(pid, clean, visit.index)
+                self.streak = self.streak + 1 if clean else 0
+                self.best_streak = max(self.best_streak, self.streak)
+            else:
+                self.visits[-1] = visit = _Visit(
+                    pid, visit.index, visit.clean, visit.solved or correct, visit.revealed or row.kind == "reveal"
+                )
+            if pid not in self.seen:
+                self.seen.add(pid)
+                self._rate(pid, _score(correct, hints_before[pid]), trainer)
+
+    def _schedule(self, pid: str, clean: bool, index: int) -> None:
+        if clean:
+            self.reviews.pop(pid, None)
+        else:
+            misses = self.reviews.get(pid, (0, index))[0]
+            self.reviews[pid] = (misses + 1 if misses < 4 else misses, index)
+
+    def _rate(self, pid: str, score: float, trainer: Trainer) -> None:
+        try:
+            puzzle = trainer._puzzle(pid)
+        except KeyError:
+            return  # a puzzle no longer in the library: its rows stay, unrated
+        before = self.learner
+        p_rating = self.puzzles.get(pid) or initial_rating(puzzle)
+        self.learner = update(before, [(p_rating, score)])
+        self.puzzles[pid] = update(p_rating, [(before, 1.0 - score)])
+        theme = trainer._themes.get(pid) or _theme(puzzle)
+        t_rating = self.themes.get(theme, LEARNER_START)
+        self.themes[theme] = update(t_rating, [(p_rating, score)])
+        self.theme_games[theme] = self.theme_games.get(theme, 0) + 1
+        self.rated += 1
+        self.first_try += score == 1.0
+        self.history.append(self.learner.rating)
+
+
+# -- one puzzle on screen ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """The verdict on an answer, as data: ``verdict`` right/wrong, the engine's reason and rule,
+    the cards to draw as ghosts (``(flag, side) -> cards``), and a message key with its parameters."""
+
+    verdict: str
+    reason: str | None = None
+    rule: str | None = None
+    ghosts: tuple[tuple[tuple[int, Side], tuple[Card, ...]], ...] = ()
+    key: str = ""
+    params: tuple[tuple[str, object], ...] = ()
+
+
+class PuzzleSession:
+    """One puzzle being worked on: state (``waiting``/``right``/``wrong``), answers, hints, proof steps.
+
+    Every answer, hint and revealed solution is recorded in ``progress`` (when
+    given; a function giving the progress is called at the first record, so a
+    widget nobody answers opens no database); ``on_record(puzzle_id, correct,
+    hints)`` is called after each.
+
+    >>> from battleline_lab import library
+    >>> s = PuzzleSession(library.get("seed-blue-seven-in-your-hand"))
+    >>> f = s.answer(True)
+    >>> f.verdict, f.reason, f.rule, s.state
+    ('wrong', 'hand_not_evidence', 'R13', 'wrong')
+    >>> s.hint(), s.hint(), s.hint(), s.revealed, s.step_index
+    (1, 2, 3, True, 0)
+    """
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        *,
+        progress: Progress | Callable[[], Progress] | None = None,
+        source: str = "lesson",
+        on_record: Callable[[str, bool | None, int], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.puzzle = puzzle
+        self.progress = progress
+        self.source = source
+        self.on_record = on_record
+        self._clock = clock
+        self.state = "waiting"
+        self.attempts = 0
+        self.hint_level = 0
+        self._unrecorded_hints = 0
+        self.step_index: int | None = None
+        self.revealed = False
+        self.last_answer: object = None
+        self.feedback: Feedback | None = None
+        self.hash = content_hash(puzzle)
+        self._started = self._now()
+
+    def _now(self) -> float:
+        return float(self._clock())
+
+    def _progress(self) -> Progress | None:
+        if self.progress is not None and not isinstance(self.progress, Progress):
+            self.progress = self.progress()
+        return self.progress
+
+    def _record(self, kind: str, correct: bool | None, answer: object = None, feedback: Feedback | None = None) -> None:
+        hints, self._unrecorded_hints = self._unrecorded_hints, 0
+        progress = self._progress()
+        if progress is not None:
+            seconds = round(self._now() - self._started, 3)
+            if kind == "answer":
+                progress.record_attempt(
+                    self.puzzle.id,
+                    correct=bool(correct),
+                    hints=hints,
+                    seconds=seconds,
+                    answer=answer,
+                    content_hash=self.hash,
+                    reason=feedback.reason if feedback else None,
+                    rule=feedback.rule if feedback else None,
+                    source=self.source,
+                )
+            else:
+                progress.record_reveal(self.puzzle.id, hints=hints, content_hash=self.hash, source=self.source)
+        if self.on_record is not None:
+            self.on_record(self.puzzle.id, correct, self.hint_level)
+
+    def answer(self, value: object) -> Feedback:
+        """Judge an answer with the engine, record it, and say why a wrong one is wrong (as data)."""
+        if self.state == "right":
+            assert self.feedback is not None
+            return self.feedback
+        correct = self.puzzle.is_correct(_plain(value))
+        self.attempts += 1
+        self.last_answer = value
+        if correct:
+            feedback = Feedback("right", key="widget.feedback.right")
+            self.state = "right"
+            self.reveal(record=False)
+        else:
+            reason, rule = miss_reason(self.puzzle, _plain(value))
+            feedback = Feedback("wrong", reason, rule, _ghosts(self.puzzle, value), "widget.feedback.wrong")
+            self.state = "wrong"
+        self.feedback = feedback
+        self._record("answer", correct, _plain(value), feedback)
+        return feedback
+
+    def hint(self) -> int:
+        """Take the next hint of the ladder; the last one shows the solution.  Returns the hint level."""
+        if self.puzzle.question is None or self.hint_level >= HINT_LEVELS:
+            return self.hint_level
+        self.hint_level += 1
+        self._unrecorded_hints += 1
+        if self.hint_level >= HINT_LEVELS:
+            self.reveal()
+        return self.hint_level
+
+    def reveal(self, *, record: bool = True) -> None:
+        """Open the step-by-step solution; before a right answer this is recorded as a miss."""
+        if self.step_index is None:
+            self.step_index = 0
+        if not self.revealed:
+            self.revealed = True
+            if record and self.state != "right":
+                self._record("reveal", False)
+
+    def step(self, delta: int, total: int) -> int | None:
+        """Move through a solution of ``total`` steps by ``delta`` (clamped); the step shown."""
+        if self.step_index is None or total <= 0:
+            return self.step_index
+        self.step_index = max(0, min(total - 1, self.step_index + delta))
+        return self.step_index
+
+    def close(self) -> None:
+        """Leaving the puzzle: hints taken without an answer are recorded."""
+        progress = self._progress() if self._unrecorded_hints else None
+        if progress is not None:
+            for _ in range(self._unrecorded_hints):
+                progress.record_hint(self.puzzle.id, content_hash=self.hash, source=self.source)
+            self._unrecorded_hints = 0
+
+    def __repr__(self) -> str:
+        return f"<PuzzleSession {self.puzzle.id}: {self.state}>"
+
+
+def _plain(value: object) -> object:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _ghosts(puzzle: Puzzle, value: object) -> tuple[tuple[tuple[int, Side], tuple[Card, ...]], ...]:
+    """The opponent's completion that beats a wrong claim (the counterexample to draw as ghosts)."""
+    q = puzzle.question
+    try:
+        data = puzzle.explain()
+    except Exception:  # noqa: BLE001
+        return ()
+    analyses: list[ClaimAnalysis] = []
+    if isinstance(q, ClaimQuestion) and value is True and isinstance(data, ClaimAnalysis):
+        analyses = [data]
+    elif isinstance(q, ClaimableQuestion) and isinstance(value, (list, tuple)) and isinstance(data, dict):
+        analyses = [data[n] for n in value if n in data and not data[n].claimable]
+    return tuple(((a.flag, a.side.other), tuple(a.counterexample)) for a in analyses if a.counterexample)
+
+
+def rule_text(rule: str, lang: str = "en") -> str:
+    """What a rule says, in a few words, for "you miss R13: ..." (``trainer.rule.<id>``).
+
+    >>> rule_text("R13")
+    'cards in your hand are not proof: only cards face up on the table count'
+    """
+    from .messages import message
+
+    try:
+        return message(f"trainer.rule.{rule}", lang)
+    except KeyError:
+        return message("trainer.rule.other", lang, rule=rule)
+
+
+# -- the rating chart -----------------------------------------------------
+
+
+def rating_chart_svg(history: Sequence[float], *, title: str = "", width: int = 360, height: int = 120) -> str:
+    """A small line chart of the rating after each rated puzzle, as SVG text (deterministic).
+
+    ``title`` is the accessible label (already in the learner's language; escaped here).
+
+    >>> svg = rating_chart_svg([1500, 1580, 1540], title="Rating <3")
+    >>> svg.startswith("<svg") and "Rating &lt;3" in svg and svg.count("<circle") == 3
+    True
+    """
+    from html import escape
+
+    pad = 28
+    points = [1500.0, *history]
+    low, high = min(points), max(points)
+    if high - low < 100:
+        mid = (high + low) / 2
+        low, high = mid - 50, mid + 50
+    inner_w, inner_h = width - 2 * pad, height - 2 * 12
+
+    def xy(i: int, value: float) -> tuple[float, float]:
+        x = pad + (inner_w * i / max(1, len(points) - 1))
+        y = 12 + inner_h * (high - value) / (high - low)
+        return round(x, 1), round(y, 1)
+
+    coords = [xy(i, v) for i, v in enumerate(points)]
+    path = " ".join(f"{x},{y}" for x, y in coords)
+    label = escape(title, quote=True)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="bl-rating-chart" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{label}"><title>{label}</title>',
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fafafa" stroke="#ddd"/>',
+        f'<text x="4" y="16" font-size="10" fill="#555">{round(high)}</text>',
+        f'<text x="4" y="{height - 6}" font-size="10" fill="#555">{round(low)}</text>',
+        f'<polyline fill="none" stroke="#1565c0" stroke-width="2" points="{path}"/>',
+    ]
+    parts += [f'<circle cx="{x}" cy="{y}" r="2.5" fill="#1565c0"/>' for x, y in coords[1:]]
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def export_document(progress: Progress, trainer: Trainer | None = None) -> dict[str, object]:
+    """One learner's attempts and ratings as a JSON-ready document (``progress export``)."""
+    trainer = trainer if trainer is not None else Trainer(progress=progress)
+    summary = trainer.summary()
+    rows = progress.attempts()
+    seen = sorted({r.puzzle_id for r in rows if r.puzzle_id})
+    puzzles = {}
+    for pid in seen:
+        try:
+            p = trainer._puzzle(pid)
+        except KeyError:
+            continue
+        puzzles[pid] = {
+            "level": p.level,
+            "theme": trainer._themes.get(pid) or _theme(p),
+            "rating": round(trainer.puzzle_rating(pid), 1),
+            "initial_rating": round(trainer.initial_rating(pid), 1),
+        }
+    return {
+        "format": "battleline-lab-progress",
+        "version": 1,
+        "learner": progress.learner,
+        "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "rating": {"rating": round(summary.rating, 1), "rd": round(summary.rd, 1)},
+        "first_try": summary.first_try,
+        "rated": summary.rated,
+        "themes": {t: {"rating": round(r, 1), "puzzles": n} for t, r, n in summary.themes},
+        "missed_rules": dict(summary.weak_rules),
+        "puzzles": puzzles,
+        "attempts": [_jsonable(r) for r in rows],
+    }
+
+
+def _jsonable(row: Attempt) -> dict[str, object]:
+    data = row.to_json()
+    if data.get("answer") is not None:
+        try:
+            data["answer"] = json.loads(str(data["answer"]))
+        except ValueError:
+            pass
+    return data

@@ -1,0 +1,204 @@
+"""The trainer without a front end: ratings, the next puzzle, spacing, lessons, streaks, sessions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from battleline_lab import library
+from battleline_lab.cards import Tactic
+from battleline_lab.progress import MemoryStore, Progress
+from battleline_lab.trainer import (
+    SPACING,
+    TARGET_SUCCESS,
+    PuzzleSession,
+    Trainer,
+    _cards_of,
+    content_hash,
+    miss_reason,
+    rating_chart_svg,
+    required_lesson,
+)
+
+
+def memory(learner: str = "me") -> Progress:
+    return Progress(store=MemoryStore(), learner=learner)
+
+
+def test_contract_puzzles_data_learner(tmp_path: Path) -> None:
+    t = Trainer(puzzles="seed-examples", data=tmp_path, learner="ann")
+    p = t.next()
+    before = t.puzzle_rating(p.id)
+    t.record(p.id, correct=False, hints=0, seconds=3.0, answer=not p.solve())
+    assert t.rating < 1500 and t.puzzle_rating(p.id) > before
+    again = Trainer(puzzles="seed-examples", data=tmp_path, learner="ann")
+    assert again.rating == t.rating  # the database kept it
+    assert Trainer(puzzles="seed-examples", data=tmp_path, learner="bo").rating == 1500
+
+
+def test_puzzles_from_ids_themes_folders_and_objects() -> None:
+    one = library.get("one-end-open")
+    assert [p.id for p in Trainer(["one-end-open"], progress=memory()).puzzles] == ["one-end-open"]
+    assert [p.id for p in Trainer([one], progress=memory()).puzzles] == ["one-end-open"]
+    assert len(Trainer("seed-examples", progress=memory()).puzzles) == 5
+    assert len(Trainer(library.root() / "seed-examples", progress=memory()).puzzles) == 5
+    assert len(Trainer(progress=memory()).all_puzzles) == len(library.ids())
+
+
+def test_only_first_attempts_are_rated_and_a_reveal_is_a_miss() -> None:
+    t = Trainer("seed-examples", progress=memory())
+    p = t.next()
+    t.record(p.id, correct=False)
+    after_miss = t.rating
+    t.record(p.id, correct=True)  # a retry: not rated
+    assert t.rating == after_miss and t.summary().rated == 1
+    s = t.session(t.next())
+    for _ in range(3):
+        s.hint()  # the third hint shows the solution: a miss
+    assert s.revealed and t.rating < after_miss
+
+
+def test_initial_ratings_follow_the_difficulty_estimate() -> None:
+    t = Trainer(progress=memory())
+    easy = [t.initial_rating(p.id) for p in t.puzzles if p.level == 1]
+    hard = [t.initial_rating(p.id) for p in t.puzzles if p.level == 5]
+    assert easy and hard and max(easy) < min(hard) + 400 and sum(easy) / len(easy) < sum(hard) / len(hard)
+
+
+def test_next_aims_near_the_target_success() -> None:
+    t = Trainer(progress=memory())
+    chosen = t.next()
+    best = min(abs(t.expected_success(p.id) - TARGET_SUCCESS) for p in t.puzzles)
+    assert abs(t.expected_success(chosen.id) - TARGET_SUCCESS) == best
+
+
+def test_next_never_repeats_a_solved_puzzle_while_unseen_ones_remain() -> None:
+    t = Trainer("seed-examples", progress=memory())
+    seen = []
+    for _ in range(5):
+        p = t.next()
+        seen.append(p.id)
+        t.record(p.id, correct=True)
+    assert sorted(seen) == sorted(p.id for p in t.puzzles)
+
+
+def test_a_missed_puzzle_comes_back_after_the_spacing() -> None:
+    t = Trainer(progress=memory())
+    missed = t.next()
+    t.record(missed.id, correct=False)
+    order = []
+    for _ in range(SPACING + 1):
+        p = t.next()
+        order.append(p.id)
+        t.record(p.id, correct=True)
+    assert missed.id not in order[:SPACING] and order[SPACING] == missed.id
+
+
+def test_resume_where_the_learner_left_off() -> None:
+    progress = memory()
+    t = Trainer("seed-examples", progress=progress)
+    p = t.next()
+    t.record(p.id, correct=False)
+    assert Trainer("seed-examples", progress=progress).current() == p
+    t.record(p.id, correct=True)
+    assert Trainer("seed-examples", progress=progress).current() is None
+
+
+@pytest.mark.parametrize(
+    ("puzzle_id", "lesson"),
+    [("one-end-open", 3), ("seed-blue-seven-in-your-hand", 3)],
+)
+def test_required_lesson_of_claims(puzzle_id: str, lesson: int) -> None:
+    assert required_lesson(library.get(puzzle_id)) == lesson
+
+
+def test_lessons_limit_the_puzzles() -> None:
+    everything = Trainer(progress=memory()).puzzles
+    assert {required_lesson(p) for p in everything} == {1, 2, 3, 4}
+    up_to_3 = Trainer(progress=memory(), lessons=3)
+    assert up_to_3.puzzles and all(required_lesson(p) <= 3 for p in up_to_3.puzzles)
+    assert all(not any(isinstance(c, Tactic) for c in _cards_of(p)) for p in up_to_3.puzzles)  # tactics: lesson 4
+
+
+def test_puzzles_solved_in_a_lesson_widget_count() -> None:
+    progress = memory()
+    s = PuzzleSession(library.get("one-end-open"), progress=progress, source="lesson")
+    s.answer(library.get("one-end-open").solve())
+    t = Trainer(progress=progress)
+    assert t.summary().solved == 1 and t.rating > 1500
+    assert t.next().id != "one-end-open"
+
+
+def test_streak_gets_harder_until_the_first_mistake() -> None:
+    t = Trainer(progress=memory())
+    p = t.start_streak()
+    ratings = []
+    for _ in range(4):
+        ratings.append(t.puzzle_rating(p.id))
+        t.record(p.id, correct=True)
+        p = t.next()
+    assert ratings == sorted(ratings) and t.streak_mode and t.streak_length == 4
+    t.record(p.id, correct=False)
+    assert not t.streak_mode and t.streak_length == 4
+
+
+def test_rules_the_learner_misses_R13() -> None:
+    t = Trainer(progress=memory())
+    s = t.session("seed-blue-seven-in-your-hand")
+    f = s.answer(True)
+    assert (f.verdict, f.reason, f.rule) == ("wrong", "hand_not_evidence", "R13")
+    assert t.summary().weak_rules == (("R13", 1),)
+    row = t.progress.attempts()[-1]
+    assert (row.reason, row.rule, row.answer, row.content_hash) == (
+        "hand_not_evidence",
+        "R13",
+        "true",
+        content_hash(library.get("seed-blue-seven-in-your-hand")),
+    )
+
+
+def test_counterexample_ghosts_come_as_data_R12() -> None:
+    puzzle = next(
+        p for p in library.puzzles() if p.question is not None and p.question.kind == "claim" and p.solve() is False
+    )
+    f = PuzzleSession(puzzle).answer(True)
+    reason, rule = miss_reason(puzzle, True)
+    assert f.verdict == "wrong" and (f.reason, f.rule) == (reason, rule)
+    analysis = puzzle.explain()
+    if analysis.counterexample:  # type: ignore[attr-defined]
+        assert f.ghosts and f.ghosts[0][1] == tuple(analysis.counterexample)  # type: ignore[attr-defined]
+
+
+def test_session_records_hints_with_the_answer_and_time() -> None:
+    ticks = iter([10.0, 14.5])
+    progress = memory()
+    puzzle = library.get("one-end-open")
+    s = PuzzleSession(puzzle, progress=progress, clock=lambda: next(ticks))
+    assert s.hint() == 1
+    s.answer(puzzle.solve())
+    (row,) = progress.attempts()
+    assert (row.kind, row.correct, row.hints, row.seconds, row.source) == ("answer", True, 1, 4.5, "lesson")
+    assert progress.get(puzzle.id).hints == 1 and s.step_index == 0
+
+
+def test_hints_without_an_answer_are_kept_when_leaving() -> None:
+    progress = memory()
+    s = PuzzleSession(library.get("one-end-open"), progress=progress)
+    s.hint()
+    s.close()
+    assert progress.get("one-end-open").hints == 1 and progress.get("one-end-open").attempts == 0
+
+
+def test_reset_starts_over_without_destroying() -> None:
+    t = Trainer("seed-examples", progress=memory())
+    t.record(t.next().id, correct=True)
+    t.reset()
+    assert t.rating == 1500 and t.summary().rated == 0 and len(t.progress._store().rows()) == 2
+
+
+def test_rating_chart_is_deterministic_and_escaped() -> None:
+    a = rating_chart_svg([1500, 1620, 1580], title="<b>Rating</b>")
+    assert a == rating_chart_svg([1500, 1620, 1580], title="<b>Rating</b>")
+    assert "<b>" not in a and "&lt;b&gt;" in a and a.count("<circle") == 3
+    assert rating_chart_svg([], title="x").count("<circle") == 0
