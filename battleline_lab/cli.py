@@ -51,7 +51,7 @@ from typing import Any, TextIO, cast
 from .cards import Card
 from .claims import ClaimAnalysis, analyse_claim, analyse_position
 from .formations import Formation
-from .loader import Diagnostic, PuzzleFileError, check_answer, iter_puzzle_files, load_puzzle
+from .loader import Diagnostic, PuzzleFileError, load_puzzle
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, kind_name, message, render_analysis
 from .position import FLAGS, Side
 from .puzzle import Puzzle
@@ -239,40 +239,28 @@ def _register_explain(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
 
 
 def _run_check(args: argparse.Namespace) -> int:
+    from .checks import check_paths  # the one check, shared with the pytest plugin
+
     lang = args.lang
-    invalid = wrong = total = 0
-    ids: dict[str, str] = {}
-    for path in args.paths:
-        files = list(iter_puzzle_files([path]))
-        if not files:
-            print(Diagnostic(path, 1, 1, _m("check.no_files", lang)), file=sys.stderr)
-            invalid += 1
-            continue
-        for file in files:
-            total += 1
-            name = str(file)
-            try:
-                puzzle = load_puzzle(file, lang=lang)
-            except PuzzleFileError as err:
-                _print_diagnostics(err.diagnostics, sys.stderr)
-                invalid += 1
-                continue
-            problems = check_answer(puzzle, name, lang)
-            if puzzle.id in ids and "id" in puzzle.marks:
-                line, col = puzzle.marks["id"]
-                problems.append(
-                    Diagnostic(name, line, col, _m("check.duplicate_id", lang, id=puzzle.id, other=ids[puzzle.id]))
-                )
-            ids.setdefault(puzzle.id, name)
-            if problems:
-                _print_diagnostics(problems, sys.stderr)
-                wrong += 1
-    ok = total - invalid - wrong
-    failed = invalid + wrong
-    if failed:
-        print(_m("check.summary.failed", lang, total=total, ok=ok, failed=failed))
-    else:
-        print(_m("check.summary", lang, total=total, ok=ok))
+    reports = check_paths(args.paths, lang=lang, strict=getattr(args, "strict", False))
+    for report in reports:
+        _print_diagnostics(report.diagnostics, sys.stderr)
+    checked = [r for r in reports if r.is_file]
+    invalid = sum(1 for r in reports if r.invalid)
+    wrong = sum(1 for r in reports if not r.invalid and r.errors)
+    warnings = sum(len(r.warnings) for r in reports)
+    total = len(checked)
+    ok = sum(1 for r in checked if r.ok)
+    if total:
+        failed = total - ok
+        text = (
+            _m("check.summary.failed", lang, total=total, ok=ok, failed=failed)
+            if failed
+            else _m("check.summary", lang, total=total, ok=ok)
+        )
+        if warnings:
+            text += message("list.sep", lang) + message("teachers.check.summary.warnings", lang, count=warnings)
+        print(text)
     if invalid:
         return EXIT_BAD_INPUT
     return EXIT_WRONG if wrong else EXIT_OK
@@ -283,6 +271,7 @@ def _register_check(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
         "check", help=_m("check.help", lang), description=_m("check.description", lang), prog=f"{PROG} check"
     )
     parser.add_argument("paths", nargs="+", metavar=_m("metavar.path", lang), help=_m("check.paths", lang))
+    parser.add_argument("--strict", action="store_true", help=message("teachers.check.strict", lang))
     parser.set_defaults(func=_run_check)
 
 
