@@ -228,9 +228,9 @@ class _Builder:
                 text = self.string(value_node, what)
                 if text is not None:
                     out[key] = text
-            if out and "en" not in out:
-                self.error(node, _msg("no_english", what=what))
-            return out
+            if not out and not node.value:
+                self.error(node, _msg("expected_text", what=what))
+            return out  # without "en", English readers see the first language given (Puzzle.title_text)
         text = self.string(node, what)
         return {"en": text} if text is not None else None
 
@@ -268,7 +268,7 @@ class _Builder:
         states = [FlagState() for _ in FLAGS]
         for key, (key_node, value_node) in self.mapping(node, None, "flags").items():
             number = key
-            if isinstance(number, str) and number.strip().isdigit():
+            if isinstance(number, str) and re.fullmatch("[1-9]", number):  # as the schema's propertyNames
                 number = int(number)
             if not isinstance(number, int) or isinstance(number, bool) or number not in FLAGS:
                 self.error(key_node, _msg("bad_flag_number", value=_show(key)))
