@@ -287,6 +287,7 @@ COMMANDS: list[tuple[str, RegisterFn | str]] = [
     ("replay", "battleline_lab.game.cli:register_replay"),
     ("generate", "battleline_lab.authoring.generate:register"),
     ("show", "battleline_lab.authoring.preview:register"),
+    ("worksheet", "battleline_lab.authoring.worksheet:register"),
 ]
 
 
