@@ -51,7 +51,7 @@ from typing import Any, TextIO, cast
 from .cards import Card
 from .claims import ClaimAnalysis, analyse_claim, analyse_position
 from .formations import Formation
-from .loader import Diagnostic, PuzzleFileError, load_puzzle
+from .loader import Diagnostic, PuzzleFileError, check_answer, load_puzzle
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, kind_name, message, render_analysis
 from .position import FLAGS, Side
 from .puzzle import Puzzle
@@ -207,7 +207,29 @@ def _run_explain(args: argparse.Namespace) -> int:
             lines.append("")
             lines.extend(_analysis_lines(analyse_claim(puzzle.position, n, s), lang))
     print("\n".join(lines))
+    _warn_about_answer(puzzle, args.file, lang)
     return EXIT_OK
+
+
+def _warn_about_answer(puzzle: Puzzle, name: str, lang: str) -> None:
+    """``explain`` still explains a puzzle whose stated answer is wrong, but says so (on stderr)."""
+    from .checks import CheckWarning
+
+    question = puzzle.question
+    if question is None or not check_answer(puzzle, name, lang):
+        return
+    line, col = puzzle.marks.get("answer") or puzzle.marks.get("question") or (1, 1)
+    if "answer" not in puzzle.marks:
+        text = message("teachers.explain.no_answer", lang)
+    else:
+        try:
+            expected = json.dumps(question.solve(puzzle.position), ensure_ascii=False)
+        except ValueError as err:
+            expected = str(err)
+        text = message(
+            "teachers.explain.wrong", lang, given=json.dumps(puzzle.answer, ensure_ascii=False), expected=expected
+        )
+    print(CheckWarning(name, line, col, text), file=sys.stderr)
 
 
 def _flag_number(lang: str) -> Callable[[str], int]:
