@@ -55,9 +55,11 @@ __all__ = [
     "THEMES",
     "Theme",
     "avoid_keys",
+    "environment_matters",
     "generate",
     "register",
     "run",
+    "title_texts",
 ]
 
 EXIT_OK = 0
