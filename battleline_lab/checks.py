@@ -136,6 +136,7 @@ def check_files(
 def check_paths(paths: Iterable[str | os.PathLike[str]], *, lang: str = "en", strict: bool = False) -> list[FileReport]:
     """Check the puzzle files under ``paths`` as one set; a missing path or an empty folder is one error."""
     files: list[Path] = []
+    seen: set[Path] = set()
     missing: list[FileReport] = []
     for path in paths:
         p = Path(path)
@@ -153,5 +154,8 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], *, lang: str = "en", st
                     str(path), None, [Diagnostic(str(path), 1, 1, message("cli.check.no_files", lang))], True, False
                 )
             )
-        files.extend(f for f in found if f not in files)
+        for f in found:
+            if f not in seen:
+                seen.add(f)
+                files.append(f)
     return missing + check_files(files, lang=lang, strict=strict)

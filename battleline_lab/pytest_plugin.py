@@ -44,6 +44,7 @@ __all__ = ["PuzzleCheckError", "PuzzleFile", "PuzzleItem", "PuzzleWarning", "che
 
 _MARKER = "battleline_puzzle"
 _REPORTS = pytest.StashKey[dict[Path, FileReport]]()
+_COLLECTED = pytest.StashKey[list["PuzzleItem"]]()
 
 
 class PuzzleWarning(UserWarning):
@@ -85,6 +86,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{_MARKER}: a Battle Line puzzle file checked against the engine")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Remember every collected puzzle before ``-k``/``-m`` deselect some: the set checks see them all."""
+    config.stash[_COLLECTED] = [i for i in items if isinstance(i, PuzzleItem)]
+
+
 def _is_puzzle_path(path: Path, config: pytest.Config) -> bool:
     if path.suffix not in SUFFIXES or path.name.startswith("."):
         return False
@@ -124,7 +131,7 @@ class PuzzleItem(pytest.Item):
         """Every collected puzzle file checked once, as one set (ids across files), cached for the session."""
         stash = self.config.stash
         if _REPORTS not in stash:
-            items = [i for i in self.session.items if isinstance(i, PuzzleItem)] or [self]
+            items = self.config.stash.get(_COLLECTED, None) or [self]
             strict = bool(self.config.getoption("battleline_strict") or self.config.getini("battleline_strict"))
             checked = check_files([i.path for i in items], [i._display_name() for i in items], strict=strict)
             stash[_REPORTS] = {i.path: r for i, r in zip(items, checked)}

@@ -187,3 +187,12 @@ def test_R5_unreachable_position_warns_and_fails_when_strict(
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1 and ": error: this position cannot arise in a game" in lines[0]
     assert lines[0] in strict.stdout.lines
+
+
+def test_duplicate_ids_are_found_even_when_one_file_is_deselected(pytester: pytest.Pytester, run: Runner) -> None:
+    # the set of files is everything collected, as `check` sees the folder, whatever -k selects
+    _write(pytester.path / "puzzles" / "week-1", "red-wedge.yaml", GOOD)
+    _write(pytester.path / "puzzles" / "week-2", "copy.yaml", GOOD)
+    result = run("--battleline-puzzles", "puzzles", "-k", "copy")
+    result.assert_outcomes(failed=1, deselected=1)
+    result.stdout.fnmatch_lines(["puzzles/week-2/copy.yaml:1:5: error: id 'red-wedge' is already used by*"])
