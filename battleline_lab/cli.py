@@ -5,7 +5,8 @@ Subcommands::
     battleline-lab claims FILE... [--json]     flags each side can claim by proof now (R12)
     battleline-lab explain FILE [--flag N] [--side you|opponent]
                                                the step-by-step proof or counterexample
-    battleline-lab check PATH...               validate puzzles and verify their answers
+    battleline-lab check PATH... [--strict]    validate puzzles and verify their answers
+                                               (battleline_lab.checks, shared with the pytest plugin)
 
 ``claims --json`` prints exactly one JSON object per line per file, e.g.
 ``{"file": "p.yaml", "you": [5], "opponent": []}``: this output is a contract.
