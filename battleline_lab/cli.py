@@ -5,8 +5,9 @@ Subcommands::
     battleline-lab claims FILE... [--json]     flags each side can claim by proof now (R12)
     battleline-lab explain FILE [--flag N] [--side you|opponent]
                                                the step-by-step proof or counterexample
-    battleline-lab check PATH...               validate puzzles and verify their answers
-                                               (``library``, a theme or an id: the bundled library's)
+    battleline-lab check PATH... [--strict]    validate puzzles and verify their answers
+                                               (battleline_lab.checks, shared with the pytest plugin;
+                                               ``library``, a theme or an id: the bundled library's)
     battleline-lab lessons [DIR]               copy the lessons out of the package (course.py)
 
 ``claims --json`` prints exactly one JSON object per line per file, e.g.
@@ -48,7 +49,6 @@ import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, TextIO, cast
 
 from . import __version__
@@ -56,7 +56,7 @@ from .cards import Card
 from .claims import ClaimAnalysis, analyse_claim, analyse_position
 from .console import add_quiet_argument, progress_for
 from .formations import Formation
-from .loader import Diagnostic, PuzzleFileError, check_answer, iter_puzzle_files, load_puzzle
+from .loader import Diagnostic, PuzzleFileError, check_answer, load_puzzle
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, kind_name, message, render_analysis
 from .position import FLAGS, Side
 from .puzzle import Puzzle
@@ -212,7 +212,29 @@ def _run_explain(args: argparse.Namespace) -> int:
             lines.append("")
             lines.extend(_analysis_lines(analyse_claim(puzzle.position, n, s), lang))
     print("\n".join(lines))
+    _warn_about_answer(puzzle, args.file, lang)
     return EXIT_OK
+
+
+def _warn_about_answer(puzzle: Puzzle, name: str, lang: str) -> None:
+    """``explain`` still explains a puzzle whose stated answer is wrong, but says so (on stderr)."""
+    from .checks import CheckWarning
+
+    question = puzzle.question
+    if question is None or not check_answer(puzzle, name, lang):
+        return
+    line, col = puzzle.marks.get("answer") or puzzle.marks.get("question") or (1, 1)
+    if "answer" not in puzzle.marks:
+        text = message("teachers.explain.no_answer", lang)
+    else:
+        try:
+            expected = json.dumps(question.solve(puzzle.position), ensure_ascii=False)
+        except ValueError as err:
+            expected = str(err)
+        text = message(
+            "teachers.explain.wrong", lang, given=json.dumps(puzzle.answer, ensure_ascii=False), expected=expected
+        )
+    print(CheckWarning(name, line, col, text), file=sys.stderr)
 
 
 def _flag_number(lang: str) -> Callable[[str], int]:
@@ -243,59 +265,31 @@ def _register_explain(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
 # -- check ----------------------------------------------------------------------------------------
 
 
-def _library_or_path(path: str) -> str:
-    """``path`` if it exists, else the bundled library folder or file it names (``library``, a theme, an id)."""
-    from . import library
-
-    if Path(path).exists():
-        return path
-    try:
-        return str(library.resolve(path))
-    except (LookupError, FileNotFoundError):
-        return path
-
-
 def _run_check(args: argparse.Namespace) -> int:
+    from .checks import check_files, collect_files  # the one check, shared with the pytest plugin
+
     lang = args.lang
-    invalid = wrong = total = 0
-    ids: dict[str, str] = {}
-    found = [(path, list(iter_puzzle_files([_library_or_path(path)]))) for path in args.paths]
-    bar = progress_for(args, "check", total=sum(len(files) for _path, files in found))
-    for path, files in found:
-        if not files:
-            bar.clear()
-            print(Diagnostic(path, 1, 1, _m("check.no_files", lang)), file=sys.stderr)
-            invalid += 1
-            continue
-        for file in files:
-            total += 1
-            bar.advance()
-            name = str(file)
-            try:
-                puzzle = load_puzzle(file, lang=lang)
-            except PuzzleFileError as err:
-                bar.clear()
-                _print_diagnostics(err.diagnostics, sys.stderr)
-                invalid += 1
-                continue
-            problems = check_answer(puzzle, name, lang)
-            if puzzle.id in ids and "id" in puzzle.marks:
-                line, col = puzzle.marks["id"]
-                problems.append(
-                    Diagnostic(name, line, col, _m("check.duplicate_id", lang, id=puzzle.id, other=ids[puzzle.id]))
-                )
-            ids.setdefault(puzzle.id, name)
-            if problems:
-                bar.clear()
-                _print_diagnostics(problems, sys.stderr)
-                wrong += 1
-    bar.close()
-    ok = total - invalid - wrong
-    failed = invalid + wrong
-    if failed:
-        print(_m("check.summary.failed", lang, total=total, ok=ok, failed=failed))
-    else:
-        print(_m("check.summary", lang, total=total, ok=ok))
+    files, missing = collect_files(args.paths, lang=lang)
+    with progress_for(args, "check", total=len(files)) as bar:
+        reports = missing + check_files(files, lang=lang, strict=getattr(args, "strict", False), on_file=bar.advance)
+    for report in reports:
+        _print_diagnostics(report.diagnostics, sys.stderr)
+    checked = [r for r in reports if r.is_file]
+    invalid = sum(1 for r in reports if r.invalid)
+    wrong = sum(1 for r in reports if not r.invalid and r.errors)
+    warnings = sum(len(r.warnings) for r in reports)
+    total = len(checked)
+    ok = sum(1 for r in checked if r.ok)
+    if total:
+        failed = total - ok
+        text = (
+            _m("check.summary.failed", lang, total=total, ok=ok, failed=failed)
+            if failed
+            else _m("check.summary", lang, total=total, ok=ok)
+        )
+        if warnings:
+            text += message("list.sep", lang) + message("teachers.check.summary.warnings", lang, count=warnings)
+        print(text)
     if invalid:
         return EXIT_BAD_INPUT
     return EXIT_WRONG if wrong else EXIT_OK
@@ -306,6 +300,7 @@ def _register_check(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
         "check", help=_m("check.help", lang), description=_m("check.description", lang), prog=f"{PROG} check"
     )
     parser.add_argument("paths", nargs="+", metavar=_m("metavar.path", lang), help=_m("check.paths", lang))
+    parser.add_argument("--strict", action="store_true", help=message("teachers.check.strict", lang))
     add_quiet_argument(parser, lang)
     parser.set_defaults(func=_run_check)
 
@@ -322,6 +317,7 @@ COMMANDS: list[tuple[str, RegisterFn | str]] = [
     ("replay", "battleline_lab.game.cli:register_replay"),
     ("generate", "battleline_lab.authoring.generate:register"),
     ("show", "battleline_lab.authoring.preview:register"),
+    ("worksheet", "battleline_lab.authoring.worksheet:register"),
     ("lessons", "battleline_lab.course:register_lessons"),
     ("lab", "battleline_lab.course:register_lab"),
     ("progress", "battleline_lab.report:register_progress"),

@@ -78,6 +78,7 @@ __all__ = [
     "iter_puzzle_files",
     "load_puzzle",
     "load_puzzle_text",
+    "locate",
     "render_question_problem",
 ]
 
@@ -227,9 +228,9 @@ class _Builder:
                 text = self.string(value_node, what)
                 if text is not None:
                     out[key] = text
-            if out and "en" not in out:
-                self.error(node, _msg("no_english", what=what))
-            return out
+            if not out and not node.value:
+                self.error(node, _msg("expected_text", what=what))
+            return out  # without "en", English readers see the first language given (Puzzle.title_text)
         text = self.string(node, what)
         return {"en": text} if text is not None else None
 
@@ -267,7 +268,7 @@ class _Builder:
         states = [FlagState() for _ in FLAGS]
         for key, (key_node, value_node) in self.mapping(node, None, "flags").items():
             number = key
-            if isinstance(number, str) and number.strip().isdigit():
+            if isinstance(number, str) and re.fullmatch("[1-9]", number):  # as the schema's propertyNames
                 number = int(number)
             if not isinstance(number, int) or isinstance(number, bool) or number not in FLAGS:
                 self.error(key_node, _msg("bad_flag_number", value=_show(key)))
@@ -570,6 +571,38 @@ def iter_puzzle_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]
             yield from sorted(found)
         else:
             yield p
+
+
+def locate(puzzle: Puzzle, path: tuple[str | int, ...]) -> tuple[int, int]:
+    """The 1-based ``(line, column)`` in the puzzle's file of the node at ``path`` (``("discards", "you", 1)``).
+
+    Reads the source file again; falls back to the deepest node found, then to the
+    top-level key's mark, then to ``(1, 1)`` (a missing ``turn`` points at ``flags``).
+    """
+    fallback = puzzle.marks.get(str(path[0])) if path else None
+    fallback = fallback or puzzle.marks.get("flags") or (1, 1)
+    try:
+        root, _ = compose(decode_utf8(read_limited(puzzle.source or "")).removeprefix("\ufeff"))
+    except (OSError, ComposeError, FileTooBigError, NotUtf8Error, ValueError):
+        return fallback
+    node: Node | None = root
+    found = False
+    for step in path:
+        if isinstance(node, MappingNode):
+            for key_node, value_node in node.value:
+                key = scalar_value(key_node) if isinstance(key_node, ScalarNode) else None
+                if key == step or (isinstance(step, int) and isinstance(key, str) and key.strip() == str(step)):
+                    node, found = value_node, True
+                    break
+            else:
+                break
+        elif isinstance(node, SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
+            node = node.value[step]
+        else:
+            break
+    if not found or node is None:
+        return fallback
+    return node.start_mark.line + 1, node.start_mark.column + 1
 
 
 def answer_marks(puzzle: Puzzle) -> tuple[int, int]:

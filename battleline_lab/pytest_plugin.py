@@ -1,10 +1,13 @@
 """A pytest plugin: every puzzle file is a test item, so a folder of puzzles gets CI the way notebooks get nbval.
 
-Each puzzle file becomes one test item that loads the file (safe YAML, every
-rule of the format, :func:`battleline_lab.loader.load_puzzle`) and checks the
-stated answer against the engine, exactly as ``battleline-lab check`` does.  A
-failure is reported as the ``FILE:LINE:COL: error: message`` lines of the
-checker, not as a Python traceback.
+Each puzzle file becomes one test item.  The items of a run are checked as one
+set by :func:`battleline_lab.checks.check_files`, the very function behind
+``battleline-lab check``: the file loads, its stated answer is the engine's, its
+id is used by no other collected file, and its position can arise in a game
+(a warning, shown in pytest's warnings summary; an error with
+``--battleline-strict`` or the ``battleline_strict`` ini option, like
+``check --strict``).  An item fails exactly where ``check`` reports an error,
+with the checker's ``FILE:LINE:COL: error: message`` lines, not a traceback.
 
 The plugin is registered under the ``pytest11`` entry point, so installing
 ``battleline_lab`` makes it available; it collects nothing until asked, so
@@ -27,17 +30,25 @@ Files and folders whose name starts with a dot are skipped, as by
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .loader import SUFFIXES, Diagnostic, PuzzleFileError, check_answer, load_puzzle
+from .checks import FileReport, check_files
+from .loader import SUFFIXES, Diagnostic, check_answer
 
-__all__ = ["PuzzleCheckError", "PuzzleFile", "PuzzleItem", "check_answer"]
+__all__ = ["PuzzleCheckError", "PuzzleFile", "PuzzleItem", "PuzzleWarning", "check_answer"]
 
 _MARKER = "battleline_puzzle"
+_REPORTS = pytest.StashKey[dict[Path, FileReport]]()
+_COLLECTED = pytest.StashKey[list["PuzzleItem"]]()
+
+
+class PuzzleWarning(UserWarning):
+    """A puzzle that passes but deserves a look: a position that cannot arise in a game."""
 
 
 class PuzzleCheckError(Exception):
@@ -56,16 +67,32 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="collect every *.yaml/*.yml file under the given paths as a Battle Line puzzle and check it",
     )
+    group.addoption(
+        "--battleline-strict",
+        action="store_true",
+        default=False,
+        help="fail puzzles whose position cannot arise in a game (as battleline-lab check --strict)",
+    )
+    # The ini types go through a dict: mypy 1.20 misreads addini's Literal ``type`` parameter
+    # (maybe-unrecognized-str-typeform), and only with a fresh cache.
+    strict: dict[str, Any] = {"type": "bool", "default": False}
+    paths: dict[str, Any] = {"type": "paths", "default": []}
+    parser.addini("battleline_strict", help="as --battleline-strict", **strict)
     parser.addini(
         "battleline_puzzles",
-        type="paths",  # type: ignore[maybe-unrecognized-str-typeform]  # mypy 1.20 misreads the Literal
-        default=[],
         help="folders whose *.yaml/*.yml files are Battle Line puzzles, checked as test items",
+        **paths,
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{_MARKER}: a Battle Line puzzle file checked against the engine")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Remember every collected puzzle before ``-k``/``-m`` deselect some: the set checks see them all."""
+    config.stash[_COLLECTED] = [i for i in items if isinstance(i, PuzzleItem)]
 
 
 def _is_puzzle_path(path: Path, config: pytest.Config) -> bool:
@@ -103,16 +130,25 @@ class PuzzleItem(pytest.Item):
         except ValueError:
             return str(self.path)
 
+    def _reports(self) -> dict[Path, FileReport]:
+        """Every collected puzzle file checked once, as one set (ids across files), cached for the session."""
+        stash = self.config.stash
+        if _REPORTS not in stash:
+            items = self.config.stash.get(_COLLECTED, None) or [self]
+            strict = bool(self.config.getoption("battleline_strict") or self.config.getini("battleline_strict"))
+            checked = check_files([i.path for i in items], [i._display_name() for i in items], strict=strict)
+            stash[_REPORTS] = {i.path: r for i, r in zip(items, checked)}
+        reports = stash[_REPORTS]
+        if self.path not in reports:  # collected outside the session's list (a plugin reordering items)
+            reports[self.path] = check_files([self.path], [self._display_name()])[0]
+        return reports
+
     def runtest(self) -> None:
-        name = self._display_name()
-        try:
-            puzzle = load_puzzle(self.path)
-        except PuzzleFileError as err:
-            diagnostics = [Diagnostic(name, d.line, d.col, d.message) for d in err.diagnostics]
-            raise PuzzleCheckError(diagnostics) from None
-        problems = check_answer(puzzle, name)
-        if problems:
-            raise PuzzleCheckError(problems)
+        report = self._reports()[self.path]
+        for warning in report.warnings:
+            warnings.warn(PuzzleWarning(str(warning)), stacklevel=1)
+        if report.errors:
+            raise PuzzleCheckError(report.errors)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, PuzzleCheckError):

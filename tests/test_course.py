@@ -176,7 +176,7 @@ def test_python_dash_m_runs_the_cli(tmp_path: Path) -> None:
     )
     assert done.returncode == 0 and done.stdout.strip() == f"battleline-lab {battleline_lab.__version__}"
     done = subprocess.run(
-        [sys.executable, "-m", "battleline_lab", "check", "seed-examples", "--lang", "zh"],
+        [sys.executable, "-m", "battleline_lab", "check", "tie-rule", "--lang", "zh"],
         capture_output=True,
         text=True,
         env=env,

@@ -142,5 +142,6 @@ def test_battleline_lab_check_passes_on_the_library(capsys: pytest.CaptureFixtur
     status = cli_main(["check", str(PUZZLES)])
     out, err = capsys.readouterr()
     assert status == 0, err
-    assert err == ""
+    # no error; warnings only for the positions tests/test_reachability.py lists as unable to arise in a game
+    assert all(": warning: this position cannot arise in a game" in line for line in err.splitlines()), err
     assert str(len(ALL_FILES)) in out

@@ -43,6 +43,7 @@ BAD_FILES = [
     ("R6_too_many_cards", "too-many-cards.yaml", [(4, 10, ["flag 5", "4 cards", "holds 3", "R6"])]),
     ("R25_too_many_cards_mud", "too-many-cards-mud.yaml", [(4, 10, ["flag 5", "5 cards", "holds 4", "R25"])]),
     ("R3_flag_out_of_range", "flag-out-of-range.yaml", [(4, 3, ["flag '10'", "1 to 9"])]),
+    ("R3_flag_key_int", "flag-key-int.yaml", [(4, 3, ["flag '10'", "1 to 9"]), (5, 3, ["flag '0'", "1 to 9"])]),
     ("R20_two_leaders", "two-leaders.yaml", [(4, 13, ["both Leaders", "R20"])]),
     ("R18_tactics_count", "tactics-count.yaml", [(3, 3, ["you 3, opponent 0", "R18"])]),
     ("R11_first_complete_missing", "first-complete-missing.yaml", [(4, 5, ["flag 5", "first_complete", "R11"])]),

@@ -20,6 +20,10 @@ LEARNER_PATH = sorted(NOTEBOOKS.glob("*.ipynb"))
 LESSONS = sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 PUBLIC_MODULES = {
     "battleline_lab",
+    "battleline_lab.cli",  # the teachers' lesson runs the command line through main([...]) (issue 17)
+    "battleline_lab.checks",
+    "battleline_lab.reachability",
+    "battleline_lab.authoring.generate",
     "battleline_lab.widgets",
     "battleline_lab.svg",
     "battleline_lab.loader",

@@ -22,11 +22,12 @@ id: red-wedge
 title: Can you claim flag 5?
 flags:
   5: {you: [r3, r4, r5], opponent: [b8]}
-  2: {you: [b7], opponent: [b10]}
+  2: {you: [b7], opponent: [b10, g2]}
 question: {kind: claim, flag: 5}
 answer: true
 """
 
+# R5: four cards played each side, so the position can arise in a game (no warning)
 # R12: the opponent's Wedge 8-9-10 is blocked (b10 on flag 2), so the claim succeeds; the author says no
 WRONG = GOOD.replace("id: red-wedge", "id: wrong-answer").replace("answer: true", "answer: false")
 
@@ -148,3 +149,50 @@ def test_plugin_and_check_command_say_the_same(
     assert len(lines) == 2
     output = result.stdout.lines
     assert all(line in output for line in lines), (lines, output)
+
+
+def test_duplicate_ids_across_folders_fail_where_check_fails(
+    pytester: pytest.Pytester, run: Runner, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the issue's case: a puzzle copied to another folder keeps its id; both files are reported, by both tools
+    from battleline_lab.cli import main as cli_main
+
+    _write(pytester.path / "puzzles" / "week-1", "red-wedge.yaml", GOOD)
+    _write(pytester.path / "puzzles" / "week-2", "copy.yaml", GOOD)
+    result = run("--battleline-puzzles", "puzzles")
+    result.assert_outcomes(failed=2)
+    capsys.readouterr()
+    assert cli_main(["check", "puzzles"]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and all("id 'red-wedge' is already used by" in line for line in lines)
+    assert all(line in result.stdout.lines for line in lines), (lines, result.stdout.lines)
+
+
+UNREACHABLE = GOOD.replace("opponent: [b10, g2]", "opponent: [b10]")  # R5: you 4 cards, the opponent 2
+
+
+def test_R5_unreachable_position_warns_and_fails_when_strict(
+    pytester: pytest.Pytester, run: Runner, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from battleline_lab.cli import main as cli_main
+
+    _write(pytester.path / "puzzles", "odd.yaml", UNREACHABLE)
+    result = run("--battleline-puzzles", "puzzles")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*PuzzleWarning: puzzles/odd.yaml:*: warning: this position cannot arise in a game*"])
+    strict = run("--battleline-puzzles", "--battleline-strict", "puzzles")
+    strict.assert_outcomes(failed=1)
+    capsys.readouterr()
+    assert cli_main(["check", "--strict", "puzzles"]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and ": error: this position cannot arise in a game" in lines[0]
+    assert lines[0] in strict.stdout.lines
+
+
+def test_duplicate_ids_are_found_even_when_one_file_is_deselected(pytester: pytest.Pytester, run: Runner) -> None:
+    # the set of files is everything collected, as `check` sees the folder, whatever -k selects
+    _write(pytester.path / "puzzles" / "week-1", "red-wedge.yaml", GOOD)
+    _write(pytester.path / "puzzles" / "week-2", "copy.yaml", GOOD)
+    result = run("--battleline-puzzles", "puzzles", "-k", "copy")
+    result.assert_outcomes(failed=1, deselected=1)
+    result.stdout.fnmatch_lines(["puzzles/week-2/copy.yaml:1:5: error: id 'red-wedge' is already used by*"])

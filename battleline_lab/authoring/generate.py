@@ -33,7 +33,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -44,9 +44,10 @@ from ..console import add_quiet_argument, progress_for
 from ..difficulty import Features, claim_features, estimate
 from ..formations import FormationKind
 from ..loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle, load_puzzle_text
-from ..messages import LANGUAGES, message
+from ..messages import LANGUAGES, card_short, message
 from ..position import FLAGS, FlagState, Position, Side
 from ..questions import ClaimQuestion
+from ..reachability import cards_played, unreachable
 from .writer import dump_puzzle, position_data, position_key
 
 __all__ = [
@@ -55,9 +56,11 @@ __all__ = [
     "THEMES",
     "Theme",
     "avoid_keys",
+    "environment_matters",
     "generate",
     "register",
     "run",
+    "title_texts",
 ]
 
 EXIT_OK = 0
@@ -176,12 +179,59 @@ def _own_hand_trap(position: Position, analysis: ClaimAnalysis, features: Featur
     return bool(hand & set(analysis.counterexample))
 
 
+def _without_environment(position: Position, flag: int, env: Tactic) -> Position:
+    """The position as it would be had ``env`` never been played at ``flag``.
+
+    Without Mud a side holds at most 3 formation cards: a fourth (the last
+    listed) is taken away, as if never played.
+    """
+    state = position.flag(flag)
+    sides: dict[Side, tuple[Card, ...]] = {}
+    for side in Side:
+        cards = tuple(c for c in state.cards(side) if c is not env)
+        if env is Tactic.MUD:
+            formation = [c for c in cards if c.is_formation_card]
+            if len(formation) > 3:
+                drop = formation[-1]
+                cards = tuple(c for c in cards if c != drop)
+        sides[side] = cards
+    flags = list(position.flags)
+    flags[flag - 1] = FlagState(sides[Side.YOU], sides[Side.OPPONENT])
+    return replace(position, flags=tuple(flags))
+
+
+def environment_matters(position: Position, analysis: ClaimAnalysis, env: Tactic) -> bool:
+    """Is ``env`` on the asked flag necessary, and where a player would put it?
+
+    Necessary: without it (:func:`_without_environment`) the answer differs.
+    Where it belongs: it helped the side that played it, so Fog or Mud on your
+    side turns a claim that fails into one that holds, and on the opponent's
+    side one that holds into one that fails (R24, R25).
+    """
+    flag = analysis.flag
+    owners = [s for s in Side if env in position.flag(flag).cards(s)]
+    if len(owners) != 1:
+        return False
+    without = _without_environment(position, flag, env)
+    if without.problems():
+        return False
+    try:
+        plain = analyse_claim(without, flag, analysis.side)
+    except UndecidedTieError:
+        return False
+    if plain.claimable is analysis.claimable:
+        return False
+    return analysis.claimable is (owners[0] is analysis.side)
+
+
 def _fog(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
-    return features.fog  # only sums count (R24)
+    # only sums count (R24), and the answer turns on it
+    return features.fog and environment_matters(position, analysis, Tactic.FOG)
 
 
 def _mud(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
-    return features.mud  # four cards a side (R25)
+    # four cards a side (R25), and the answer turns on it
+    return features.mud and environment_matters(position, analysis, Tactic.MUD)
 
 
 def _wildcard(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
@@ -272,7 +322,8 @@ class _Table:
         if card in self.used:
             return
         rng = self.rng
-        if rng.random() < discards:
+        if rng.random() < discards and not any(isinstance(c, Troop) for v in self.discards.values() for c in v):
+            # one troop at most: the game's one Deserter put it there (R29, R31)
             owner = rng.choice((Side.YOU, Side.OPPONENT))
             self.put([card], self.discards[owner])
             return
@@ -403,7 +454,28 @@ def _construct(rng: random.Random, recipe: Recipe) -> tuple[Position, int] | Non
             return None
     if abs(tactics[Side.YOU] - tactics[Side.OPPONENT]) > 1:  # R18
         return None
+    if not _balance(table):
+        return None
     return table.position(), focus
+
+
+def _balance(table: _Table) -> bool:
+    """Fill the side that has played fewer cards with troops on other flags, until turns add up (R5).
+
+    It is your turn, right after your play: you have played as many cards as the
+    opponent or one more.  Cards go on flags other than the asked one, at most
+    two on a side, so no new formation is completed.
+    """
+    position = table.position()
+    gap = cards_played(position, Side.YOU) - cards_played(position, Side.OPPONENT)
+    short, missing = (Side.OPPONENT, gap - 1) if gap > 1 else (Side.YOU, -gap)
+    for _ in range(max(0, missing)):
+        options = [(n, short) for n in FLAGS if n != table.focus and len(table.sides[(n, short)]) < 2]
+        pool = table.free_troops()
+        if not options or not pool:
+            return False
+        table.put([pool[table.rng.randrange(len(pool))]], table.sides[table.rng.choice(options)])
+    return not unreachable(table.position())
 
 
 def _constructed(rng: random.Random, recipe: Recipe, limit: int) -> Iterator[_Candidate]:
@@ -504,6 +576,31 @@ def _tags(theme: Theme, analysis: ClaimAnalysis, features: Features) -> list[str
     return tags
 
 
+def _point_key(theme: str, position: Position, flag: int) -> str:
+    """The catalogue key naming a puzzle's teaching point; Fog and Mud say whose they are."""
+    for env in (Tactic.FOG, Tactic.MUD):
+        if theme == env.value:
+            mine = env in position.flag(flag).cards(Side.YOU)
+            return f"teachers.point.{theme}.{'yours' if mine else 'theirs'}"
+    return f"teachers.point.{theme}"
+
+
+def title_texts(theme: str, position: Position, flag: int) -> dict[str, str]:
+    """A title in every language naming the teaching point, your cards and the flag.
+
+    >>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8 b9"}})
+    >>> title_texts("at-best-a-tie", pos, 5)["en"]
+    'At best a tie: can your r3 r4 r5 claim flag 5?'
+    """
+    cards = position.flag(flag).formation_cards(position.turn)
+    out = {}
+    for lang in LANGUAGES:
+        shown = message("teachers.cards.sep", lang).join(card_short(c, lang) for c in cards)
+        point = message(_point_key(theme, position, flag), lang)
+        out[lang] = message("teachers.title", lang, point=point, cards=shown, flag=flag)
+    return out
+
+
 def _puzzle(theme: Theme, seed: int, number: int, candidate: _Candidate, analysis: ClaimAnalysis) -> GeneratedPuzzle:
     position, flag = candidate.position, candidate.flag
     question = ClaimQuestion(flag)
@@ -512,7 +609,7 @@ def _puzzle(theme: Theme, seed: int, number: int, candidate: _Candidate, analysi
     puzzle_id = f"{theme.name}-s{seed}-{number}"
     data: dict[str, Any] = {
         "id": puzzle_id,
-        "title": _texts(f"title.{'game' if theme.source == 'games' else 'claim'}", flag=flag),
+        "title": title_texts(theme.name, position, flag),
         "level": level,
         "tags": _tags(theme, analysis, features),
     }
@@ -538,7 +635,7 @@ def _verify(generated: GeneratedPuzzle, position: Position) -> None:
 DISTRACTORS = 2
 
 
-def _without(position: Position, drop: set[Card]) -> Position:
+def _without(position: Position, drop: Set[Card]) -> Position:
     flags = tuple(
         FlagState(
             tuple(c for c in s.you if c not in drop),
@@ -576,10 +673,27 @@ def _tidy(
         key=card_sort_key,
     )
     rng.shuffle(spare)
-    drop: set[Card] = set(spare[DISTRACTORS:])
-    if not drop:
+    if len(spare) <= DISTRACTORS:
         return candidate, analysis
-    tidied = _without(position, drop)
+    # keep cards on the side that is short of played cards until turns add up (R5), then distractors
+    keep: list[Card] = []
+    tidied = _without(position, set(spare))
+    for _ in range(len(spare)):
+        rest = [c for c in spare if c not in keep]
+        if unreachable(tidied):
+            gap = cards_played(tidied, Side.YOU) - cards_played(tidied, Side.OPPONENT)
+            short = Side.OPPONENT if gap > 1 else Side.YOU
+            pick = [c for c in rest if any(c in st.cards(short) for st in position.flags)]
+        elif len(keep) < DISTRACTORS:
+            pick = [c for c in rest if not unreachable(_without(position, set(rest) - {c}))]
+        else:
+            break
+        if not pick:
+            break
+        keep.append(pick[0])
+        tidied = _without(position, set(spare) - set(keep))
+    if unreachable(tidied):
+        return candidate, analysis
     again = analyse_claim(tidied, flag, tidied.turn)
     if tidied.problems() or again.claimable is not analysis.claimable:
         return candidate, analysis
@@ -613,6 +727,7 @@ def generate(
     rng = random.Random(f"{theme}:{seed}")
     seen = set(avoid)
     games_used: set[int] = set()
+    titles: set[str] = set()
     out: list[GeneratedPuzzle] = []
     candidates = (
         _constructed(rng, spec.recipe, MAX_CANDIDATES * count)
@@ -625,8 +740,10 @@ def generate(
         position = candidate.position
         if candidate.game in games_used or position_key(position) in seen:
             continue
-        if position.problems() or position.winner() is not None:
+        if position.problems() or position.winner() is not None or unreachable(position):
             continue
+        if source == "construct" and out and candidate.flag == out[-1].data["question"]["flag"]:
+            continue  # vary the flags asked about
         want = spec.answers[len(out) % len(spec.answers)]
         try:
             analysis = analyse_claim(position, candidate.flag, position.turn)
@@ -644,6 +761,10 @@ def generate(
         generated = _puzzle(spec, seed, len(out) + 1, candidate, analysis)
         if not levels[0] <= generated.level <= levels[1]:
             continue
+        title = generated.data["title"]["en"]
+        if title in titles:  # titles differ within a batch
+            continue
+        titles.add(title)
         _verify(generated, position)
         seen.add(position_key(position))
         if candidate.game is not None:

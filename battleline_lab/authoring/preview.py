@@ -179,8 +179,15 @@ def _answer_html(puzzle: Puzzle, lang: str) -> list[str]:
     return out
 
 
-def preview_html(puzzle: Puzzle, lang: str = DEFAULT_LANGUAGE, *, source: str | None = None) -> str:
-    """The puzzle as a complete HTML document (UTF-8, inline CSS, no script, nothing external)."""
+def preview_html(
+    puzzle: Puzzle, lang: str = DEFAULT_LANGUAGE, *, source: str | None = None, question_only: bool = False
+) -> str:
+    """The puzzle as a complete HTML document (UTF-8, inline CSS, no script, nothing external).
+
+    ``question_only``: the board and the question only, for projecting or printing an
+    unsolved puzzle: no answer, no explanation, no note and no tags (a tag such as
+    ``counterexample`` would give the answer away).
+    """
     title = puzzle.title_text(lang)
     meta = [_m("id", lang, id=puzzle.id)]
     level = f'<span class="bl-level">{escape(_m("level", lang, level=puzzle.level))}</span> ' if puzzle.level else ""
@@ -203,7 +210,7 @@ def preview_html(puzzle: Puzzle, lang: str = DEFAULT_LANGUAGE, *, source: str | 
         f'<h1 class="bl-title">{escape(title)}</h1>',
         f'<p class="bl-meta">{level}{escape(" · ".join(meta))}</p>',
     ]
-    if puzzle.tags:
+    if puzzle.tags and not question_only:
         parts.append('<ul class="bl-tags">' + "".join(f"<li>{escape(t)}</li>" for t in puzzle.tags) + "</ul>")
     parts.append("</header>")
     parts += [f"<h2>{escape(_m('heading.question', lang))}</h2>", *_question_html(puzzle, lang)]
@@ -216,6 +223,9 @@ def preview_html(puzzle: Puzzle, lang: str = DEFAULT_LANGUAGE, *, source: str | 
             board_svg(position, focus=_focus(puzzle), lang=lang),
             "</div>",
         ]
+    if question_only:
+        parts += [f"<footer>{escape(_m('footer', lang))}</footer>", "</main>", "</body>", "</html>"]
+        return "\n".join(parts) + "\n"
     if puzzle.question is not None:
         parts += [f"<h2>{escape(_m('heading.answer', lang))}</h2>", *_answer_html(puzzle, lang)]
         parts += [f"<h2>{escape(_m('heading.explanation', lang))}</h2>", *_explanation_html(puzzle, lang)]
@@ -241,6 +251,7 @@ def register(
     )
     parser.add_argument("file", metavar=message("cli.metavar.file", lang), help=_m("file", lang))
     parser.add_argument("-o", "--output", metavar=message("cli.metavar.html", lang), help=_m("output", lang))
+    parser.add_argument("--question", action="store_true", help=message("teachers.show.question", lang))
     parser.set_defaults(func=run)
     return parser
 
@@ -254,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
         for diagnostic in err.diagnostics:
             print(diagnostic, file=sys.stderr)
         return EXIT_BAD_INPUT
-    page = preview_html(puzzle, lang, source=args.file)
+    page = preview_html(puzzle, lang, source=args.file, question_only=getattr(args, "question", False))
     if args.output == "-":
         sys.stdout.write(page)
         return EXIT_OK

@@ -1,0 +1,271 @@
+"""``battleline-lab worksheet``: puzzles as a print-ready page for a class, with an answer key.
+
+One HTML document, made for printing (A4, print CSS): each puzzle on its own
+page, numbered, with its title, the question, the board and a box to write the
+answer in; then the **answer key** on a page of its own, each answer with a
+short proof (the claim proof's steps with their rule ids, the comparison or the
+formation).  ``answers``: ``end`` (the key after the questions, starting on a
+new page), ``separate`` (the key in a second file, ``NAME.key.html``) or
+``none``.  Like ``battleline-lab show`` the page runs no script, loads nothing
+and escapes every text an author wrote.
+
+>>> from battleline_lab.loader import load_puzzle_text
+>>> p = load_puzzle_text("title: <i>Wedge</i>\\nflags: {5: {you: [r3, r4, r5], opponent: [r6, g6]}}\\n"
+...                      "question: {kind: claim, flag: 5}\\nanswer: true\\n", "p.yaml")
+>>> sheet = worksheet_html([p])
+>>> "&lt;i&gt;Wedge&lt;/i&gt;" in sheet, "<script" in sheet, sheet.count('class="bl-sheet-puzzle"')
+(True, False, 1)
+>>> sheet.index("bl-key") > sheet.index("bl-sheet-puzzle")
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..checks import check_paths
+from ..claims import ClaimAnalysis, UndecidedTieError
+from ..formations import Formation
+from ..loader import Diagnostic
+from ..messages import DEFAULT_LANGUAGE, message, render_analysis
+from ..puzzle import Puzzle
+from ..questions import CompareQuestion, Comparison
+from ..svg import board_svg, escape, formation_caption
+from .preview import _CSP, _answer_text, _claimable_analyses, _focus, _question_html, _who
+
+__all__ = ["ANSWERS", "answer_key_html", "key_entries", "register", "run", "worksheet_html", "write_new"]
+
+EXIT_OK = 0
+EXIT_WRONG = 1
+EXIT_BAD_INPUT = 2
+
+#: Where the answer key goes.
+ANSWERS = ("end", "separate", "none")
+
+_CSS = """
+:root { color-scheme: light; }
+body { font-family: "DejaVu Sans", Verdana, "Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei",
+  sans-serif; color: #000; background: #fff; margin: 0; }
+main { max-width: 700px; margin: 0 auto; padding: 12px 20px; }
+h1 { font-size: 1.35em; margin: 0 0 6px; overflow-wrap: anywhere; }
+h2 { font-size: 1.1em; margin: 0 0 8px; overflow-wrap: anywhere; }
+.bl-sheet-head { color: #333; font-size: 0.9em; margin: 0 0 8px; }
+.bl-sheet-puzzle { break-after: page; page-break-after: always; break-inside: avoid; padding-top: 4px; }
+.bl-question { font-size: 1.1em; font-weight: bold; }
+.bl-board-wrap svg { max-width: 100%; height: auto; }
+.bl-space { border: 1px solid #777; border-radius: 4px; min-height: 42mm; margin-top: 10px; padding: 6px 10px;
+  color: #555; }
+.bl-key { break-before: page; page-break-before: always; }
+.bl-key ol { padding-left: 1.6em; }
+.bl-key li { margin: 0 0 10px; break-inside: avoid; }
+.bl-key .bl-proof { font-size: 0.8em; color: #222; margin: 3px 0 0; padding-left: 0.6em; list-style: none; }
+.bl-key .bl-proof li { margin: 1px 0; }
+footer { color: #555; font-size: 0.75em; margin-top: 10px; }
+@page { size: A4; margin: 14mm; }
+@media print { main { max-width: none; padding: 0; } }
+"""
+
+
+def _m(key: str, lang: str, /, **params: Any) -> str:
+    return message(f"teachers.worksheet.{key}", lang, **params)
+
+
+def _document(title: str, body: list[str], lang: str) -> str:
+    head = [
+        "<!DOCTYPE html>",
+        f'<html lang="{escape(lang)}">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
+        f"<title>{escape(title)}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+    ]
+    return "\n".join([*head, *body, "</main>", "</body>", "</html>"]) + "\n"
+
+
+def _question_page(number: int, puzzle: Puzzle, lang: str) -> str:
+    position = puzzle.position
+    parts = [
+        '<section class="bl-sheet-puzzle">',
+        f"<h2>{escape(_m('number', lang, number=number, title=puzzle.title_text(lang)))}</h2>",
+        *_question_html(puzzle, lang),
+    ]
+    if any(not s.is_empty for s in position.flags) or position.discards_you or position.discards_opponent:
+        parts += [
+            f"<p>{escape(message('authoring.preview.turn', lang, who=_who(position.turn, lang)))}</p>",
+            '<div class="bl-board-wrap">',
+            board_svg(position, focus=_focus(puzzle), lang=lang),
+            "</div>",
+        ]
+    parts += [f'<div class="bl-space">{escape(_m("your_answer", lang))}</div>', "</section>"]
+    return "\n".join(parts)
+
+
+def _proof(puzzle: Puzzle, lang: str) -> list[str]:
+    """A short proof: the claim proof's steps, the verdict per flag, the comparison or the formation."""
+    question = puzzle.question
+    if question is None:
+        return []
+    data = question.explain(puzzle.position)
+    if isinstance(data, ClaimAnalysis):
+        return render_analysis(data, lang)
+    if isinstance(data, Mapping):
+        lines = []
+        for analysis in _claimable_analyses(puzzle, data):
+            who = _who(analysis.side, lang)
+            verdict = "explain.verdict.yes" if analysis.claimable else "explain.verdict.no"
+            lines.append(message(verdict, lang, flag=analysis.flag, me=who))
+        return lines
+    if isinstance(data, Formation):
+        return [formation_caption(data, lang)]
+    if isinstance(question, CompareQuestion) and isinstance(data, Comparison):
+        from ..cli import _comparison_lines  # the wording of `battleline-lab explain`
+
+        return _comparison_lines(question, data, lang)
+    return []
+
+
+def key_entries(puzzles: Sequence[Puzzle], lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str, list[str]]]:
+    """``(title, answer, proof lines)`` per puzzle, the engine's answer in words a learner reads."""
+    out = []
+    for puzzle in puzzles:
+        answer = ""
+        if puzzle.question is not None:
+            try:
+                answer = _answer_text(puzzle, puzzle.question.solve(puzzle.position), lang)
+            except (UndecidedTieError, ValueError) as err:
+                answer = str(err)
+        out.append((puzzle.title_text(lang), answer, _proof(puzzle, lang)))
+    return out
+
+
+def _key_section(puzzles: Sequence[Puzzle], lang: str) -> str:
+    items = []
+    for title, answer, proof in key_entries(puzzles, lang):
+        steps = "".join(f"<li>{escape(line)}</li>" for line in proof)
+        items.append(
+            f"<li><strong>{escape(title)}</strong>: {escape(_m('answer', lang, answer=answer))}"
+            + (f'<ul class="bl-proof">{steps}</ul>' if steps else "")
+            + "</li>"
+        )
+    return "\n".join(
+        [
+            '<section class="bl-key">',
+            f"<h1>{escape(_m('key', lang))}</h1>",
+            f"<ol>{''.join(items)}</ol>",
+            f"<footer>{escape(_m('footer', lang))}</footer>",
+            "</section>",
+        ]
+    )
+
+
+def worksheet_html(puzzles: Sequence[Puzzle], lang: str = DEFAULT_LANGUAGE, *, answers: str = "end") -> str:
+    """The worksheet: one numbered page per puzzle, then (``answers="end"``) the answer key on its own page."""
+    if answers not in ANSWERS:
+        raise ValueError(f"answers must be one of {ANSWERS}, not {answers!r}")
+    body = [
+        f"<h1>{escape(_m('title', lang))}</h1>",
+        f'<p class="bl-sheet-head">{escape(_m("head", lang, count=len(puzzles)))}</p>',
+    ]
+    body += [_question_page(n, p, lang) for n, p in enumerate(puzzles, 1)]
+    if answers == "end":
+        body.append(_key_section(puzzles, lang))
+    return _document(_m("title", lang), body, lang)
+
+
+def answer_key_html(puzzles: Sequence[Puzzle], lang: str = DEFAULT_LANGUAGE) -> str:
+    """The answer key alone, as its own document (``--answers separate``)."""
+    return _document(_m("key", lang), [_key_section(puzzles, lang)], lang)
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def write_new(path: Path, text: str, *, force: bool = False) -> None:
+    """Write ``text`` to ``path`` atomically; an existing file is kept unless ``force`` (FileExistsError).
+
+    A minimal local writer, one function, to be swapped for the project's shared
+    atomic no-overwrite writer: a temporary file in the same folder, then a hard
+    link (which fails if the name exists) or, with ``force``, a rename over it.
+    """
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        if force:
+            os.replace(tmp, path)
+            return
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise
+        except OSError:  # a file system without hard links: check, then rename
+            if path.exists():
+                raise FileExistsError(str(path)) from None
+            os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+# -- the command --------------------------------------------------------------------------------
+
+
+def register(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
+) -> argparse.ArgumentParser:
+    """Add the ``worksheet`` subcommand (help texts in ``lang``)."""
+    parser = subparsers.add_parser(
+        "worksheet", help=_m("help", lang), description=_m("description", lang), prog="battleline-lab worksheet"
+    )
+    parser.add_argument("paths", nargs="+", metavar=message("cli.metavar.path", lang), help=_m("paths", lang))
+    parser.add_argument("--out", required=True, metavar=message("cli.metavar.html", lang), help=_m("out", lang))
+    parser.add_argument("--answers", choices=ANSWERS, default="end", help=_m("answers", lang))
+    parser.add_argument("--force", action="store_true", help=_m("force", lang))
+    parser.set_defaults(func=run)
+    return parser
+
+
+def key_path(out: Path) -> Path:
+    """Where ``--answers separate`` writes the key: ``sheet.html`` -> ``sheet.key.html``."""
+    return out.with_name(f"{out.stem}.key{out.suffix or '.html'}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the puzzles (the one check: errors stop it), then write the sheet (and the key) without overwriting."""
+    lang = getattr(args, "lang", DEFAULT_LANGUAGE)
+    reports = check_paths(args.paths, lang=lang)
+    errors = [d for r in reports for d in r.errors]
+    for diagnostic in errors:
+        print(diagnostic, file=sys.stderr)
+    if errors:
+        return EXIT_BAD_INPUT if any(r.invalid for r in reports) else EXIT_WRONG
+    puzzles = [r.puzzle for r in reports if r.puzzle is not None]
+    out = Path(args.out)
+    targets = [(out, worksheet_html(puzzles, lang, answers=args.answers))]
+    if args.answers == "separate":
+        targets.append((key_path(out), answer_key_html(puzzles, lang)))
+    sources = {Path(p).resolve() for r in reports if r.puzzle is not None and (p := r.puzzle.source)}
+    clashes = [path for path, _ in targets if path.exists() and (not args.force or path.resolve() in sources)]
+    if clashes:
+        for path in clashes:
+            print(Diagnostic(str(path), 1, 1, message("authoring.generate.exists", lang)), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for path, text in targets:
+        try:
+            write_new(path, text, force=args.force)
+        except OSError as err:
+            reason = "file exists" if isinstance(err, FileExistsError) else (err.strerror or str(err))
+            print(Diagnostic(str(path), 1, 1, _m("cannot_write", lang, reason=reason)), file=sys.stderr)
+            return EXIT_BAD_INPUT
+        print(_m("wrote", lang, file=str(path), count=len(puzzles)))
+    return EXIT_OK
