@@ -114,7 +114,7 @@ FOCUS_STYLE = (
 
 def board_view(css: str = "bl-board-view") -> W.HTML:
     """The HTML widget a board is drawn in: as wide as the cell, at most ``svg.BOARD_MAX_WIDTH``."""
-    return W.HTML(layout=W.Layout(width="100%", max_width=f"{BOARD_MAX_WIDTH}px")).add_class(css)
+    return W.HTML(layout=W.Layout(width="auto", align_self="stretch", max_width=f"{BOARD_MAX_WIDTH}px")).add_class(css)
 
 
 def flag_grid(buttons: Sequence[W.Widget], css: str) -> W.GridBox:
@@ -131,7 +131,12 @@ def flag_grid(buttons: Sequence[W.Widget], css: str) -> W.GridBox:
     cells = [W.Box(), *buttons, W.Box()]  # the board's left and right margins
     grid = W.GridBox(
         cells,
-        layout=W.Layout(width="100%", max_width=f"{BOARD_MAX_WIDTH}px", grid_template_columns=flag_grid_columns()),
+        layout=W.Layout(
+            width="auto",
+            align_self="stretch",
+            max_width=f"{BOARD_MAX_WIDTH}px",
+            grid_template_columns=flag_grid_columns(),
+        ),
     )
     return _classed(grid, "bl-flag-grid", css)
 
