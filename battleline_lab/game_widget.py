@@ -830,7 +830,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         heading = _esc(self._t("game_widget.log.title"))
         return (
             f"<b>{heading}</b>"
-            '<div style="max-height:220px;overflow-y:auto;border:1px solid #cfd8dc;border-radius:6px;line-height:1.4;'
+            f'<div role="log" tabindex="0" aria-label="{heading}" '
+            'style="max-height:220px;overflow-y:auto;border:1px solid #cfd8dc;border-radius:6px;line-height:1.4;'
             f'padding:4px 8px;font-size:90%">{"".join(blocks)}</div>'
         )
 

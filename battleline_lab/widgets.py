@@ -1178,7 +1178,15 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         self.side_labels: dict[Side, W.HTML] = {}
         rows = []
         for side in Side:
-            slots = [W.Dropdown(options=options, value=_NONE, layout=W.Layout(width="190px")) for _ in range(4)]
+            slots = [
+                W.Dropdown(
+                    options=options,
+                    value=_NONE,
+                    layout=W.Layout(width="230px"),
+                    style={"description_width": "initial"},
+                )
+                for _ in range(4)
+            ]
             for i, slot in enumerate(slots):
                 slot.add_class(f"bl-slot-{side.value}-{i + 1}")
                 slot.observe(lambda _c: self._update(), names="value")
@@ -1222,6 +1230,9 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         lang = self.lang
         for side, label in self.side_labels.items():
             label.value = f"<b>{_esc(_cap(_t(f'board.side_of.{side.value}', lang)))}</b>"
+        for slots in self.slots.values():
+            for i, slot in enumerate(slots):  # each <select> gets a label (its accessible name)
+                slot.description = _t("a11y.slot", lang, n=i + 1)
         self.fog.description = _t("widget.explorer.fog", lang)
         self.mud.description = _t("widget.explorer.mud", lang)
         self.first.description = _t("widget.explorer.first", lang)

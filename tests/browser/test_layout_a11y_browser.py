@@ -192,7 +192,7 @@ def test_axe_core_finds_nothing_serious_in_our_widgets(lab_page: Page, lab: Lab,
     page.add_script_tag(path=str(axe_script))
     result = page.evaluate(
         """async (roots) => {
-            const include = [...document.querySelectorAll(roots)].map(e => [e]);
+            const include = Array.from(document.querySelectorAll(roots));
             const r = await axe.run({include}, {resultTypes: ['violations']});
             return r.violations.filter(v => v.impact === 'critical' || v.impact === 'serious')
                 .map(v => ({id: v.id, impact: v.impact, help: v.help,
