@@ -75,7 +75,7 @@ def test_a_click_that_is_not_offered_changes_nothing() -> None:
     session = GameSession(bot="heuristic", seed=3)
     before = len(session.state.history)
     assert session.choose(("flag", 5)).kind == "not_offered"  # no card chosen yet
-    assert len(session.state.history) == before and session.selection == ()
+    assert len(session.state.history) == before and not session.selection
     card = session.hand()[0]
     assert session.choose(("card", card)).kind == "chosen" and session.selection == (("card", card),)
     session.cancel()
