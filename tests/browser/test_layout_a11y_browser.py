@@ -201,3 +201,55 @@ def test_axe_core_finds_nothing_serious_in_our_widgets(lab_page: Page, lab: Lab,
         ROOTS,
     )
     assert result == [], json.dumps(result, indent=1, ensure_ascii=False)
+
+
+# the order a keyboard player picks the first available control in (a card first chosen, then where it goes)
+KEYBOARD_ORDER = (
+    ".bl-end-claims",
+    ".bl-draw-troops",
+    ".bl-draw-tactics",
+    ".bl-pass",
+    ".bl-scout-go",
+    ".bl-discard-choice",
+    ".bl-flag-button",
+    ".bl-target",
+    ".bl-hand-card",
+)
+
+
+def test_a_whole_game_without_a_mouse(lab_page: Page, lab: Lab, output_dir: Path) -> None:
+    """Every click of a whole game is a focused button and the Enter key; focus is visible."""
+    page = lab_page
+    open_and_run(page, lab, "notebooks/06-play-a-game.ipynb")
+    game = page.locator(".bl-game").first
+    expect(game).to_be_visible(timeout=60_000)
+    expect(page.locator(".jp-OutputArea-output", has_text="'claim_timing': 'after_play'")).to_be_visible(timeout=60_000)
+    state = game.locator(".bl-game-controls, .bl-game-log, .bl-board-view")
+
+    def snapshot() -> str:
+        return "".join(str(h) for h in state.evaluate_all("els => els.map(e => e.innerHTML)"))
+
+    presses = 0
+    while not game.locator(".bl-game-over").is_visible():
+        button = next(
+            (b for css in KEYBOARD_ORDER if (b := game.locator(f"{css}:not([disabled]):visible")).count()),
+            None,
+        )
+        assert button is not None, "no control to press, and the game is not over"
+        target = button.first
+        before = snapshot()
+        target.focus()
+        if presses == 0:
+            outline = target.evaluate("b => getComputedStyle(b).outlineStyle")
+            assert outline != "none", "the focused button shows no outline"
+        page.keyboard.press("Enter")
+        until(lambda: snapshot() != before, f"key press {presses + 1} to change the game", timeout=10)  # noqa: B023
+        presses += 1
+        assert presses < 400, "the game did not end"
+    expect(game.locator(".bl-tally")).to_be_visible()
+    expect(game.locator(".bl-board-view .bl-hand-opponent")).to_have_count(1)  # the bot's hand, at last
+    game.locator(".bl-new-game").focus()
+    game.screenshot(path=str(output_dir / "layout-game-over-keyboard.png"))
+    page.keyboard.press("Enter")
+    expect(game.locator(".bl-game-over")).to_be_hidden()
+    assert_no_widget_errors(page)
