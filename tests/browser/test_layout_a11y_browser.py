@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from battleline_lab.svg import COLUMN, MARGIN, WIDTH
 from tests.browser.conftest import ROOT, Lab, assert_no_widget_errors, open_and_run, until
@@ -238,12 +239,17 @@ def test_a_whole_game_without_a_mouse(lab_page: Page, lab: Lab, output_dir: Path
         assert button is not None, "no control to press, and the game is not over"
         target = button.first
         before = snapshot()
-        target.focus()
+        try:
+            target.focus(timeout=3000)
+        except PlaywrightTimeoutError:  # the buttons changed under us (an update still landing): look again
+            presses += 1
+            continue
         if presses == 0:
             outline = target.evaluate("b => getComputedStyle(b).outlineStyle")
             assert outline != "none", "the focused button shows no outline"
         page.keyboard.press("Enter")
         until(lambda: snapshot() != before, f"key press {presses + 1} to change the game", timeout=10)  # noqa: B023
+        page.wait_for_timeout(250)  # the rest of the update (buttons after the board) lands
         presses += 1
         assert presses < 400, "the game did not end"
     expect(game.locator(".bl-tally")).to_be_visible()
