@@ -304,6 +304,18 @@ def _pennant(x: int, y: int, number: int, owner: Side | None, lang: str) -> str:
     )
 
 
+def _first_mark(x: int, y: int, number: int, side: Side, lang: str) -> str:
+    """The small "1st" badge on the side that completed a flag first: it decides a tie (R11)."""
+    label = _t(f"course.first.label.{side.value}", lang, flag=number)
+    return (
+        f'<g class="bl-first-complete bl-first-complete-{side.value}" role="img" aria-label="{escape(label)}">'
+        f"<title>{escape(label)}</title>"
+        f'<rect x="{x}" y="{y}" width="22" height="13" rx="6" fill="#1f3b73" stroke="#ffffff" stroke-width="1"/>'
+        f'<text x="{x + 11}" y="{y + 10}" font-size="8.5" font-weight="bold" text-anchor="middle" '
+        f'fill="#ffffff">{escape(_t("course.first.mark", lang))}</text></g>'
+    )
+
+
 def board_svg(
     position: Position,
     *,
@@ -319,8 +331,14 @@ def board_svg(
     side (R15).  ``highlight`` marks cards wherever they lie (flags, discards,
     hand), ``ghosts`` adds dashed cards that could still come to a side of a
     flag (a counterexample, R12), ``focus`` shades the flags a question is
-    about.
+    about.  On an unclaimed flag where a side is complete, a "1st" badge
+    (``bl-first-complete-you|opponent``, titled) marks the side that
+    completed first, which wins a tie there (R11).
 
+    >>> tie = Position.build({3: {"you": "g4 g5 g6", "opponent": "y4 y5 y6", "first_complete": "opponent"}})
+    >>> svg = board_svg(tie)
+    >>> svg.count("bl-first-complete-opponent"), "the opponent completed their side first" in svg
+    (1, True)
     >>> from battleline_lab import Position, Side, parse_cards
     >>> pos = Position.build({1: {"you": "r1 r2 r3", "opponent": "b1", "claimed_by": "you"}})
     >>> svg = board_svg(pos, ghosts={(1, Side.OPPONENT): parse_cards("b2 b3")})
@@ -384,6 +402,10 @@ def board_svg(
         pole_x = col_x + COLUMN // 2 - 12
         if state.claimed_by is None:
             out.append(_pennant(pole_x, lay.flag_row + 4, n, None, lang))
+            first = state.completed_first
+            if first is not None:  # who completed first decides a tie here (R11)
+                mark_y = lay.flag_row + 1 if first is Side.OPPONENT else lay.flag_row + FLAG_ROW_H - 13
+                out.append(_first_mark(col_x + COLUMN - 23, mark_y, n, first, lang))
         else:
             # the empty place where the flag stood, and the flag on its owner's side (R15)
             out.append(
