@@ -28,6 +28,7 @@ from __future__ import annotations
 import html
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import Card, Colour, TacticGroup, Troop
 from .claims import ClaimAnalysis, Reason
@@ -39,6 +40,7 @@ __all__ = [
     "CARD_H",
     "CARD_W",
     "COLOURS",
+    "Picture",
     "analysis_html",
     "board_svg",
     "card_svg",
@@ -46,6 +48,10 @@ __all__ = [
     "escape",
     "formation_caption",
     "formation_svg",
+    "show_analysis",
+    "show_board",
+    "show_cards",
+    "show_formation",
 ]
 
 CARD_W = 58
@@ -545,3 +551,61 @@ def analysis_html(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> str:
         parts.append(f"<li>{escape(text)}</li>")
     parts += ["</ol>", "</div>"]
     return "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A drawing for notebooks: Jupyter shows the picture, anything else its readable ``text``.
+
+    Unlike ``IPython.display.SVG``, whose plain-text form is ``<IPython.core.display.SVG
+    object>``, a saved output of a :class:`Picture` reads as card notation or as the proof's
+    lines wherever the picture itself is not shown.  ``html`` says the markup is HTML (a proof),
+    not a bare SVG.
+
+    >>> from battleline_lab import parse_cards
+    >>> pic = show_cards(parse_cards("r3 r4 r5"))
+    >>> pic
+    r3 r4 r5
+    >>> pic._repr_svg_().startswith("<svg"), pic._repr_html_()
+    (True, None)
+    """
+
+    markup: str
+    text: str
+    html: bool = False
+
+    def _repr_svg_(self) -> str | None:
+        return None if self.html else self.markup
+
+    def _repr_html_(self) -> str | None:
+        return self.markup if self.html else None
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def show_board(position: Position, *, lang: str = DEFAULT_LANGUAGE, **options: Any) -> Picture:
+    """The board (:func:`board_svg`, same options) as a :class:`Picture`; its text is the position in card notation."""
+    return Picture(board_svg(position, lang=lang, **options), repr(position))
+
+
+def show_cards(cards: Sequence[Card], *, caption: str = "", lang: str = DEFAULT_LANGUAGE) -> Picture:
+    """A row of cards (:func:`cards_svg`) as a :class:`Picture`; its text is the cards' notation."""
+    text = " ".join(c.notation for c in cards) + (f": {caption}" if caption else "")
+    return Picture(cards_svg(cards, caption=caption, lang=lang), text)
+
+
+def show_formation(formation: Formation, lang: str = DEFAULT_LANGUAGE) -> Picture:
+    """A formation (:func:`formation_svg`) as a :class:`Picture`: ``r3 r4 r5: Wedge, sum 12``.
+
+    >>> from battleline_lab import evaluate
+    >>> show_formation(evaluate("r3 r4 r5"), "zh")
+    r3 r4 r5: 楔形阵，总和12
+    """
+    text = " ".join(c.notation for c in formation.cards) + ": " + formation_caption(formation, lang)
+    return Picture(formation_svg(formation, lang), text)
+
+
+def show_analysis(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> Picture:
+    """A claim proof (:func:`analysis_html`) as a :class:`Picture`; its text is the numbered proof."""
+    return Picture(analysis_html(analysis, lang), analysis.explain(lang), html=True)
