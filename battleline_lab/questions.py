@@ -320,6 +320,12 @@ class Comparison:
     rule: str
     first_complete: Literal["a", "b"] | None = None
 
+    def _repr_html_(self) -> str:
+        """Both formations and the verdict, for Jupyter (lazy import of the rendering layer)."""
+        from .svg import comparison_html
+
+        return comparison_html(self)
+
 
 @register_question
 @dataclass(frozen=True)

@@ -28,13 +28,16 @@ from __future__ import annotations
 import html
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card, Colour, TacticGroup, Troop
-from .claims import ClaimAnalysis, Reason
+from .claims import ClaimAnalysis, PositionAnalysis, Reason
 from .formations import Formation
 from .messages import DEFAULT_LANGUAGE, card_label, card_short, kind_name, message, render_analysis
 from .position import FLAGS, Position, Side
+
+if TYPE_CHECKING:  # the question layer sits above rendering: no import at run time
+    from .questions import Comparison
 
 __all__ = [
     "CARD_H",
@@ -42,6 +45,8 @@ __all__ = [
     "COLOURS",
     "Picture",
     "analysis_html",
+    "comparison_html",
+    "position_analysis_html",
     "board_svg",
     "card_svg",
     "cards_svg",
@@ -410,7 +415,7 @@ def board_svg(
             out.append(_pennant(pole_x, lay.flag_row + 4, n, None, lang))
             first = state.completed_first
             if first is not None:  # who completed first decides a tie here (R11)
-                mark_y = lay.flag_row + 1 if first is Side.OPPONENT else lay.flag_row + FLAG_ROW_H - 13
+                mark_y = lay.flag_row - 3 if first is Side.OPPONENT else lay.flag_row + FLAG_ROW_H - 13
                 out.append(_first_mark(col_x + COLUMN - 23, mark_y, n, first, lang))
         else:
             # the empty place where the flag stood, and the flag on its owner's side (R15)
@@ -550,6 +555,45 @@ def analysis_html(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> str:
         text = line.split(". ", 1)[1] if ". " in line else line
         parts.append(f"<li>{escape(text)}</li>")
     parts += ["</ol>", "</div>"]
+    return "\n".join(parts)
+
+
+def position_analysis_html(analysis: PositionAnalysis, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The board with the flags the side to move can claim shaded, and both sides' claimable flags.
+
+    >>> from battleline_lab import Position, analyse_position
+    >>> out = position_analysis_html(analyse_position(Position.build({5: {"you": "r3 r4 r5", "opponent": "r6 g6"}})))
+    >>> "Flags you can claim now: 5" in out and "bl-focus" in out
+    True
+    """
+    position = analysis.position
+    lines = []
+    for side in (position.turn, position.turn.other):
+        flags = ", ".join(str(n) for n in analysis.claimable(side)) or _t("course.analysis.none", lang)
+        lines.append(f"<li>{escape(_t(f'course.analysis.claimable.{side.value}', lang, flags=flags))}</li>")
+    board = board_svg(position, focus=analysis.claimable(position.turn), lang=lang)
+    return f'<div class="bl-position-analysis">\n{board}\n<ul>{"".join(lines)}</ul>\n</div>'
+
+
+def comparison_html(comparison: Comparison, lang: str = DEFAULT_LANGUAGE) -> str:
+    """Two complete formations side by side (the one completed first says so) and which wins, by which rule.
+
+    >>> from battleline_lab.questions import question_from_data
+    >>> q = question_from_data({"kind": "compare", "a": ["r5", "r6", "r7"], "b": ["g5", "g6", "g7"],
+    ...                         "first_complete": "b"})
+    >>> out = comparison_html(q.explain(Position()))
+    >>> "B, completed first" in out and "Formation B wins: R11" in out
+    True
+    """
+    parts = ['<div class="bl-comparison">']
+    for which, formation in (("A", comparison.a), ("B", comparison.b)):
+        caption = which
+        if comparison.first_complete == which.lower():
+            caption = _t("course.first.caption", lang, which=which)
+        caption += ": " + formation_caption(formation, lang)
+        parts.append(cards_svg(formation.cards, caption=caption, lang=lang))
+    winner = _t("course.compare.winner", lang, which=comparison.winner.upper(), rule=comparison.rule)
+    parts += [f"<p><strong>{escape(winner)}</strong></p>", "</div>"]
     return "\n".join(parts)
 
 
