@@ -581,6 +581,16 @@ class PositionAnalysis:
     def __getitem__(self, key: tuple[Side, int]) -> ClaimAnalysis:
         return self.claims[key]
 
+    def __repr__(self) -> str:
+        you, opponent = (", ".join(map(str, self.claimable(side))) or "none" for side in Side)
+        return f"<PositionAnalysis you can claim: {you}; the opponent: {opponent}>"
+
+    def _repr_html_(self) -> str:
+        """The board with the claimable flags shaded, for Jupyter (lazy import: the core never imports rendering)."""
+        from .svg import position_analysis_html
+
+        return position_analysis_html(self)
+
 
 def analyse_position(position: Position) -> PositionAnalysis:
     """Analyse every unclaimed flag for both sides (R12), sharing the unseen pool."""

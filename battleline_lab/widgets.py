@@ -48,6 +48,7 @@ from .questions import (
     Comparison,
     FormationQuestion,
     QuestionError,
+    first_complete_note,
     question_from_data,
 )
 from .svg import board_svg, cards_svg, formation_caption
@@ -435,6 +436,10 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                 button.description = kind_name(FormationKind[key.upper()], lang)
         else:
             self.question_html.value = _esc(_t("widget.question.none", lang))
+        tie_note = first_complete_note(question, puzzle.position, lang)  # a tie can decide: who was first (R11)
+        if tie_note:
+            sep = _t("course.question.sep", lang)
+            self.question_html.value += f'{sep}<span class="bl-first-note">{_esc(tie_note)}</span>'
         if self.state == "right":
             self._set_feedback("right", _t("widget.feedback.right", lang, text=self._solution_summary()))
         elif self.state == "wrong":
@@ -740,6 +745,8 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             parts = []
             for which, cards in (("A", question.a), ("B", question.b)):
                 caption = _t("widget.compare.label", lang, which=which)
+                if question.first_complete == which.lower():  # it wins a tie (R11)
+                    caption = _t("course.first.caption", lang, which=caption)
                 if isinstance(data, Comparison):
                     formation = data.a if which == "A" else data.b
                     caption += ": " + formation_caption(formation, lang)

@@ -433,7 +433,8 @@ def test_chinese_lesson_is_run_in_order_and_reads_chinese() -> None:
     book = nbformat.read(ZH_LESSON, as_version=4)  # type: ignore[no-untyped-call]
     cells = [c for c in book.cells if c.cell_type == "code"]
     for number, cell in enumerate(cells, 1):
-        assert cell.execution_count == number and cell.outputs, f"code cell {number} was not run in order"
+        check = "check" in cell.metadata.get("tags", [])  # a hidden engine check prints nothing (test_notebooks.py)
+        assert cell.execution_count == number and (cell.outputs or check), f"code cell {number} was not run in order"
         assert not [o for o in cell.outputs if o.output_type == "error"]
         for out in cell.outputs:
             text = out.get("text", "") + str(out.get("data", {}).get("text/html", ""))
