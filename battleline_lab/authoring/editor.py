@@ -56,7 +56,7 @@ from ..claims import UndecidedTieError
 from ..difficulty import Difficulty, estimate
 from ..loader import TOP_LEVEL_KEYS, PuzzleFileError, check_answer, load_puzzle_text
 from ..messages import DEFAULT_LANGUAGE, kind_name, message
-from ..position import FLAGS
+from ..position import FLAGS, Position
 from ..puzzle import Puzzle
 from ..safe_yaml import ComposeError, Diagnostic, compose, scalar_value
 from .writer import _flag_lines, dump_puzzle, position_key, puzzle_key
@@ -666,7 +666,7 @@ class EditorSession:
         # keep the data in the format's order (new files are written in it anyway)
         self.data = {k: self.data[k] for k in sorted(self.data, key=_key_order)}
 
-    def set_id(self, puzzle_id: str) -> None:
+    def set_id(self, puzzle_id: str | None) -> None:
         self._set("id", puzzle_id)
 
     def set_text(self, key: str, lang: str, text: str | None) -> None:
@@ -702,6 +702,45 @@ class EditorSession:
             self.data.pop("answer", None)
         else:
             self._set("answer", answer)
+
+    def set_answer_text(self, text: str) -> None:
+        """The answer as typed (``true``, ``[2, 5]``, ``a``, ``wedge``), read as safe YAML; empty removes it."""
+        if not text.strip():
+            self.set_answer(None)
+            return
+        try:
+            root, refused = compose(text)
+        except ComposeError:
+            root, refused = None, []
+        self.set_answer(text.strip() if root is None or refused else _plain(root))
+
+    def board_position(self) -> Position:
+        """The position as it stands, for drawing: cards that do not parse are left out, nothing is checked."""
+
+        def cards(tokens: object) -> list[Card]:
+            out = []
+            for token in tokens if isinstance(tokens, list) else []:
+                try:
+                    out.append(parse_card(str(token)))
+                except CardNotationError:
+                    continue
+            return out
+
+        flags = self.data.get("flags") if isinstance(self.data.get("flags"), dict) else {}
+        spec: dict[int, dict[str, Any]] = {}
+        for number, entry in (flags or {}).items():
+            if number in FLAGS and isinstance(entry, dict):
+                spec[number] = {side: cards(entry.get(side)) for side in _SIDES}
+                for mark in ("first_complete", "claimed_by"):
+                    if entry.get(mark) in _SIDES:
+                        spec[number][mark] = entry[mark]
+        areas = {
+            name: {side: cards(value.get(side)) for side in _SIDES}
+            for name in ("discards", "hand")
+            if isinstance(value := self.data.get(name), dict)
+        }
+        turn = self.data.get("turn") if self.data.get("turn") in _SIDES else "you"
+        return Position.build(spec, discards=areas.get("discards"), hand=areas.get("hand"), turn=str(turn))
 
     def use_engine_answer(self) -> None:
         """Take the engine's answer as the author's answer (when the engine has one)."""
