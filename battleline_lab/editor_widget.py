@@ -46,7 +46,7 @@ from .questions import Comparison
 from .svg import board_svg, formation_caption
 from .widgets import _button, _classed, _comparison_text, language_toggle, set_visible, switch_lang
 
-__all__ = ["PuzzleEditor"]
+__all__ = ["EditorSession", "PuzzleEditor"]
 
 _SIDES = ("you", "opponent")
 KINDS = ("", "claim", "claimable", "compare", "formation")
@@ -108,11 +108,15 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.put_button = _button("bl-editor-put", self._put)
         self.remove_button = _button("bl-editor-remove", self._remove)
         self.card_buttons: dict[str, W.Button] = {}
+        # one layout and one style for all 70 buttons: fewer widget models to sync and save
+        card_layout = W.Layout(width="auto", min_width="44px", height="28px", padding="0 4px")
+        card_style = W.ButtonStyle()
         for card in ALL_CARDS:
             button = _button(
                 f"bl-editor-card-{card.notation}",
                 self._card_clicker(card.notation),
-                layout=W.Layout(width="auto", min_width="44px", height="28px", padding="0 4px"),
+                layout=card_layout,
+                style=card_style,
             )
             button.add_class("bl-editor-card")
             self.card_buttons[card.notation] = button

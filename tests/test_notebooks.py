@@ -25,12 +25,13 @@ PUBLIC_MODULES = {
     "battleline_lab.loader",
     "battleline_lab.game",
     "battleline_lab.game_widget",
+    "battleline_lab.editor_widget",
 }
 
 
 def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
     assert [p.name[:3] for p in LEARNER_PATH] == ["01-", "02-", "03-", "04-", "05-", "06-"]
-    assert [p.name[:3] for p in sorted((NOTEBOOKS / "teachers").glob("*.ipynb"))] == ["01-"]
+    assert [p.name[:3] for p in sorted((NOTEBOOKS / "teachers").glob("*.ipynb"))] == ["01-", "02-"]
 
 
 def _code_cells(path: Path) -> list[nbformat.NotebookNode]:
