@@ -193,14 +193,15 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
                 W.HBox(
                     [
                         label("editor.flag.label", self.flag),
-                        self.fog,
                         self.fog_label,
-                        self.mud,
+                        self.fog,
                         self.mud_label,
+                        self.mud,
                         label("editor.flag.first_complete", self.first_complete),
                         label("editor.flag.claimed_by", self.claimed_by),
                         label("editor.turn", self.turn),
-                    ]
+                    ],
+                    layout=W.Layout(flex_flow="row wrap"),
                 ),
                 W.HBox([label("editor.id", self.id_text), label("editor.level", self.level)]),
                 W.HBox([label("editor.title_field", self.title_en), self.title_zh]),
@@ -347,6 +348,10 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.save_button.description = _t("editor.save", lang)
         self.overwrite_button.description = _t("editor.overwrite", lang)
         self.card_text.placeholder = _t("editor.card.placeholder", lang)
+        for widget, name in ((self.title_en, "English"), (self.note_en, "English")):
+            widget.placeholder = name
+        for widget in (self.title_zh, self.note_zh):
+            widget.placeholder = "中文"
         for notation, button in self.card_buttons.items():
             button.description = card_short(parse_card(notation), lang)
             button.tooltip = notation
