@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from battleline_lab import library
-from battleline_lab.authoring.editor import EditorError, EditorSession, Finding, patch_text
+from battleline_lab.authoring.editor import EditorError, EditorSession, Finding, _plain, patch_text
+from battleline_lab.cards import ALL_TROOPS
 from battleline_lab.loader import TOP_LEVEL_KEYS, check_answer, iter_puzzle_files, load_puzzle, load_puzzle_text
 from battleline_lab.messages import message
+from battleline_lab.safe_yaml import compose
 
 LIBRARY_FILES = list(iter_puzzle_files([library.root()]))
 
@@ -323,3 +328,42 @@ def test_unsafe_yaml_is_never_executed() -> None:
     s = EditorSession.from_text("id: x\ntitle: !!python/object/apply:os.system [echo hi]\n")
     report = s.report()
     assert report.problems and "tag" in report.problems[0].message
+
+
+# -- property: any edits to any library file patch the text (never the fallback), keeping comments ---
+
+_EDITS = st.one_of(
+    st.tuples(st.just("level"), st.integers(1, 5)),
+    st.tuples(st.just("card"), st.sampled_from(ALL_TROOPS), st.integers(1, 9), st.sampled_from(["you", "opponent"])),
+    st.tuples(st.just("remove"), st.sampled_from(ALL_TROOPS)),
+    st.tuples(st.just("note"), st.sampled_from(["en", "zh"]), st.sampled_from(["A note.", "说明。", ""])),
+    st.tuples(st.just("tags"), st.lists(st.sampled_from(["claim", "fog", "x-y"]), max_size=3)),
+    st.tuples(st.just("first"), st.integers(1, 9), st.sampled_from([None, "you", "opponent"])),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(path=st.sampled_from(LIBRARY_FILES), edits=st.lists(_EDITS, min_size=1, max_size=4))
+def test_edits_are_patched_in_place_keeping_comments(path: Path, edits: list[tuple[Any, ...]]) -> None:
+    s = EditorSession.open(path)
+    for edit in edits:
+        if edit[0] == "level":
+            s.set_level(edit[1])
+        elif edit[0] == "card":
+            s.add_card(("flags", edit[2], edit[3]), [edit[1]])
+        elif edit[0] == "remove":
+            s.remove_card(edit[1])
+        elif edit[0] == "note":
+            s.set_text("note", edit[1], edit[2])
+        elif edit[0] == "tags":
+            s.set_tags(edit[1])
+        else:
+            s.set_first_complete(edit[1], edit[2])
+    assert s.original_text is not None
+    patched = patch_text(s.original_text, s.original, s.data)
+    assert patched is not None and patched == s.text()  # the patch, not the rewrite-all fallback
+    comments = [line for line in s.original_text.splitlines() if line.lstrip().startswith("#")]
+    assert all(line in patched.splitlines() for line in comments)
+    # the saved text holds exactly the session's data, whatever the loader then says about it
+    root, _ = compose(patched)
+    assert root is not None and _plain(root) == s.data

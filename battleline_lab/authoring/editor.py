@@ -678,8 +678,8 @@ class EditorSession:
             texts[lang] = text
         else:
             texts.pop(lang, None)
-        if list(texts) == ["en"] and isinstance(self.original.get(key), str | None):
-            self._set(key, texts["en"])
+        if list(texts) == ["en"]:
+            self._set(key, texts["en"])  # as the writer writes it: a plain text is English
         else:
             self._set(key, {k: texts[k] for k in sorted(texts, key=lambda k: (k != "en", k))})
 
