@@ -367,3 +367,29 @@ def test_edits_are_patched_in_place_keeping_comments(path: Path, edits: list[tup
     # the saved text holds exactly the session's data, whatever the loader then says about it
     root, _ = compose(patched)
     assert root is not None and _plain(root) == s.data
+
+
+def test_a_file_that_is_not_utf8_is_refused_in_words(tmp_path: Path) -> None:
+    bad = tmp_path / "latin1.yaml"
+    bad.write_bytes("id: caf\xe9\n".encode("latin-1"))
+    with pytest.raises(EditorError) as err:
+        EditorSession.open(bad)
+    assert err.value.key == "editor.error.unreadable" and "latin1.yaml" in str(err.value)
+
+
+def test_save_without_hard_links_still_refuses_an_existing_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    def no_link(src: str, dst: str) -> None:
+        raise PermissionError("no hard links here")
+
+    monkeypatch.setattr(os, "link", no_link)
+    s = _session(*ENGINE_CASES["R9-formation"][0])
+    s.use_engine_answer()
+    s.save(tmp_path / "a.yaml")
+    assert load_puzzle(tmp_path / "a.yaml").answer == "phalanx"
+    with pytest.raises(EditorError):
+        s.save(tmp_path / "a.yaml")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml"]

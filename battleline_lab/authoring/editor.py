@@ -58,7 +58,7 @@ from ..loader import TOP_LEVEL_KEYS, PuzzleFileError, check_answer, load_puzzle_
 from ..messages import DEFAULT_LANGUAGE, kind_name, message
 from ..position import FLAGS, Position
 from ..puzzle import Puzzle
-from ..safe_yaml import ComposeError, Diagnostic, compose, scalar_value
+from ..safe_yaml import ComposeError, Diagnostic, compose, decode_utf8, read_limited, scalar_value
 from .writer import _flag_lines, dump_puzzle, position_key, puzzle_key
 
 __all__ = [
@@ -406,7 +406,9 @@ def patch_text(text: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> str
 def atomic_write(path: str | os.PathLike[str], text: str, *, force: bool = False) -> None:
     """Write ``text`` to ``path`` atomically (a temporary file in the same folder, then a rename).
 
-    Refuses (:class:`EditorError` ``exists``) an existing file unless ``force``.
+    Refuses (:class:`EditorError` ``exists``) an existing file unless ``force``; without
+    ``force`` the file is linked into place, so a file that appears meanwhile is not replaced
+    either (where links are not supported, it is checked just before the rename).
     A minimal stand-in for the project's shared atomic no-overwrite writer.
     """
     target = Path(path)
@@ -416,18 +418,20 @@ def atomic_write(path: str | os.PathLike[str], text: str, *, force: bool = False
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
-        if force or not hasattr(os, "link"):
+        if force:
             os.replace(tmp, target)
-        else:
-            os.link(tmp, target)  # fails if the file appeared meanwhile: never over someone's file
-            os.unlink(tmp)
-    except FileExistsError:
-        os.unlink(tmp)
-        raise EditorError("exists", file=str(target)) from None
-    except BaseException:
+            return
+        try:
+            os.link(tmp, target)
+        except FileExistsError:
+            raise EditorError("exists", file=str(target)) from None
+        except (OSError, AttributeError, NotImplementedError):  # no hard links here (some file systems, Pyodide)
+            if target.exists():
+                raise EditorError("exists", file=str(target)) from None
+            os.replace(tmp, target)
+    finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        raise
 
 
 # -- the session ------------------------------------------------------------------------------------
@@ -490,7 +494,11 @@ class EditorSession:
         from ..library import resolve
 
         target = resolve(path) if not Path(path).exists() else Path(path)
-        return cls.from_text(target.read_text(encoding="utf-8").removeprefix("\ufeff"), str(target))
+        try:
+            text = decode_utf8(read_limited(str(target)))
+        except (OSError, ValueError) as err:  # unreadable, too big, not UTF-8: said, never a traceback
+            raise EditorError("unreadable", file=str(target), reason=str(err) or type(err).__name__) from None
+        return cls.from_text(text.removeprefix("\ufeff"), str(target))
 
     # -- what there is
     @property
