@@ -364,7 +364,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             self.claimed_by.options = nobody + sides
             self.turn.options = sides
             self.level.options = [("-", 0)] + [(str(n), n) for n in range(1, 6)]
-            self.kind.options = [(_t("editor.question.none", lang) if not k else k, k) for k in KINDS]
+            self.kind.options = [(_t(f"editor.kind.{k}" if k else "editor.question.none", lang), k) for k in KINDS]
         finally:
             self._syncing = False
         self.refresh()

@@ -140,6 +140,7 @@ def test_language_toggle_relabels_everything() -> None:
     assert w.lang == "zh" and w.save_button.description == "保存"
     assert w.problems.value != english and "R20" in w.problems.value
     assert "亚历山大" in w.card_buttons["alexander"].description
+    assert dict((v, k) for k, v in w.kind.options)["compare"] == "compare：哪个阵型获胜？"
     assert w.place.value == ("flags", 1, "you")
 
 

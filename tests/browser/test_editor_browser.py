@@ -57,7 +57,7 @@ def test_build_a_puzzle_by_clicks_and_save_it(lab_page: Page, lab: Lab, tmp_path
     editor.locator(".bl-editor-first select").select_option(label="you")
     expect(editor.locator(".bl-editor-problems .bl-editor-ok")).to_be_visible()
 
-    editor.locator(".bl-editor-kind select").select_option("claim")
+    editor.locator(".bl-editor-kind select").select_option(label="claim: can you claim a flag now?")
     editor.locator(".bl-editor-qflag select").select_option("4")
     expect(editor.locator(".bl-editor-engine")).to_contain_text("true")
     editor.locator(".bl-editor-engine-answer").click()
