@@ -393,3 +393,13 @@ def test_save_without_hard_links_still_refuses_an_existing_file(
     with pytest.raises(EditorError):
         s.save(tmp_path / "a.yaml")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml"]
+
+
+def test_the_session_needs_no_front_end() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, battleline_lab.authoring.editor as e; e.EditorSession.new().report()\n"
+    code += "print('ipywidgets' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
