@@ -403,3 +403,16 @@ def test_the_session_needs_no_front_end() -> None:
     code += "print('ipywidgets' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_editor_reports_the_same_reachability_warning_as_check() -> None:
+    """One check (issue 17): the editor shows what ``battleline-lab check`` prints, warnings included."""
+    from battleline_lab import library
+    from battleline_lab.checks import CheckWarning, check_paths
+
+    session = EditorSession.open("seed-blue-eight-blocked")
+    report = session.report()
+    shown = [d.message for d in report.answer_problems if isinstance(d, CheckWarning)]
+    (file_report,) = check_paths([library.path("seed-blue-eight-blocked")])
+    assert shown and shown == [d.message for d in file_report.warnings]
+    assert report.ok  # a warning does not fail check

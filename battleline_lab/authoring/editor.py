@@ -52,9 +52,10 @@ from typing import Any
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..cards import Card, CardNotationError, Tactic, parse_card
+from ..checks import CheckWarning, check_puzzle
 from ..claims import UndecidedTieError
 from ..difficulty import Difficulty, estimate
-from ..loader import TOP_LEVEL_KEYS, PuzzleFileError, check_answer, load_puzzle_text
+from ..loader import TOP_LEVEL_KEYS, PuzzleFileError, load_puzzle_text
 from ..messages import DEFAULT_LANGUAGE, kind_name, message
 from ..position import FLAGS, Position
 from ..puzzle import Puzzle
@@ -129,8 +130,9 @@ class EditorReport:
 
     @property
     def ok(self) -> bool:
-        """Would the file pass ``battleline-lab check`` (no problem, a right answer)?"""
-        return not self.problems and not self.answer_problems and self.engine_error is None
+        """Would the file pass ``battleline-lab check`` (no problem, a right answer; warnings allowed)?"""
+        errors = [d for d in self.answer_problems if not isinstance(d, CheckWarning)]
+        return not self.problems and not errors and self.engine_error is None
 
 
 # -- where the library's positions are -----------------------------------------------------------
@@ -815,7 +817,9 @@ class EditorSession:
             warnings.append(Finding("title_states", (("title", puzzle.title[title_lang]),)))
         if puzzle.level is not None and abs(puzzle.level - difficulty.level) >= 2:
             warnings.append(Finding("level_far", (("level", puzzle.level), ("estimate", difficulty.level))))
-        answer_problems = tuple(check_answer(puzzle, name, lang)) if "answer" in puzzle.marks else ()
+        # the one check `battleline-lab check` runs: the answer, and whether the position can arise
+        checked = check_puzzle(puzzle, name, lang=lang)
+        answer_problems = tuple(d for d in checked if "answer" in puzzle.marks or isinstance(d, CheckWarning))
         return EditorReport(
             puzzle=puzzle,
             engine_answer=answer,
