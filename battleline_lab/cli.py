@@ -49,7 +49,7 @@ from contextlib import contextmanager
 from typing import Any, TextIO, cast
 
 from .cards import Card
-from .claims import ClaimAnalysis, analyse_claim, analyse_position
+from .claims import ClaimAnalysis, analyse_claim, analyse_position, state_unseen_once
 from .formations import Formation
 from .loader import Diagnostic, PuzzleFileError, check_answer, iter_puzzle_files, load_puzzle
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, kind_name, message, render_analysis
@@ -81,7 +81,7 @@ def _print_diagnostics(diagnostics: Sequence[Diagnostic], err: TextIO) -> None:
 def _flags_text(flags: Sequence[int], lang: str) -> str:
     if not flags:
         return _m("flags.none", lang)
-    return ", ".join(str(n) for n in flags)
+    return message("list.sep", lang).join(str(n) for n in flags)
 
 
 # -- claims ---------------------------------------------------------------------------------------
@@ -203,9 +203,12 @@ def _run_explain(args: argparse.Namespace) -> int:
         targets = _claim_targets(puzzle, args.flag, side)
         if not targets:
             lines.append(_m("explain.nothing", lang))
-        for n, s in targets:
+        analyses = [analyse_claim(puzzle.position, n, s) for n, s in targets]
+        if len({s for _, s in targets}) == 1:
+            analyses = state_unseen_once(analyses)  # one side's proofs in a row: the unseen count once (R13)
+        for analysis in analyses:
             lines.append("")
-            lines.extend(_analysis_lines(analyse_claim(puzzle.position, n, s), lang))
+            lines.extend(_analysis_lines(analysis, lang))
     print("\n".join(lines))
     return EXIT_OK
 
@@ -270,9 +273,11 @@ def _run_check(args: argparse.Namespace) -> int:
     ok = total - invalid - wrong
     failed = invalid + wrong
     if failed:
-        print(_m("check.summary.failed", lang, total=total, ok=ok, failed=failed))
+        print(
+            _m("check.summary.failed", lang, puzzles=message("words.puzzles", lang, count=total), ok=ok, failed=failed)
+        )
     else:
-        print(_m("check.summary", lang, total=total, ok=ok))
+        print(_m("check.summary", lang, puzzles=message("words.puzzles", lang, count=total), ok=ok))
     if invalid:
         return EXIT_BAD_INPUT
     return EXIT_WRONG if wrong else EXIT_OK
