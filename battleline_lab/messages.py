@@ -41,6 +41,7 @@ __all__ = [
     "render_step",
     "shape_name",
     "shapes_name",
+    "topic_name",
 ]
 
 #: Languages with a catalogue folder ``locale/<lang>/`` (every one holds the same keys: tests/test_i18n.py).
@@ -140,6 +141,17 @@ def card_short(card: Card, lang: str = DEFAULT_LANGUAGE) -> str:
 def cards_text(cards: Iterable[Card], lang: str = DEFAULT_LANGUAGE) -> str:
     """Cards inside a sentence, joined the language's way: ``r3, r4 and r5`` / ``红3、红4和红5``."""
     return _join([card_short(c, lang) for c in cards], lang)
+
+
+def topic_name(word: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A topic or tag as a learner reads it (``tie-rule`` -> ``tie rule`` / ``平手规则``); unknown words as written.
+
+    >>> topic_name("counterexample", "zh"), topic_name("my-own-tag")
+    ('反例', 'my-own-tag')
+    """
+    key = f"topic.{word}"
+    texts = catalogue(lang)
+    return texts[key] if key in texts else word
 
 
 def kind_name(kind: FormationKind | None, lang: str = DEFAULT_LANGUAGE) -> str:

@@ -47,6 +47,7 @@ from .messages import (
     message,
     render_analysis,
     render_deciding_step,
+    topic_name,
 )
 from .position import FLAGS, Position, Side
 from .progress import Progress
@@ -338,10 +339,17 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         meta = []
         if puzzle.level is not None:
             meta.append(_esc(_t("widget.level", lang, level=puzzle.level)))
-        if puzzle.tags:
-            meta.append(_esc(_t("widget.tags", lang, tags=", ".join(puzzle.tags))))
+        # topics before the answer; tags and the headline only once it is solved or revealed (they may give it away)
+        answered = self.state == "right" or self.step_index is not None
+        if puzzle.topics:
+            meta.append(
+                _esc(_t("widget.topics", lang, topics=_list((topic_name(t, lang) for t in puzzle.topics), lang)))
+            )
+        if puzzle.tags and answered:
+            meta.append(_esc(_t("widget.tags", lang, tags=_list((topic_name(t, lang) for t in puzzle.tags), lang))))
         meta_html = f'<div class="bl-meta">{" · ".join(meta)}</div>' if meta else ""
-        self.title.value = f'<h3 class="bl-title-text">{_esc(puzzle.title_text(lang))}</h3>{meta_html}'
+        title = puzzle.title_after_answer(lang) if answered else puzzle.title_before_answer(lang)
+        self.title.value = f'<h3 class="bl-title-text">{_esc(title)}</h3>{meta_html}'
         self.hint_button.description = _t(f"widget.hint.button.{min(self.hint_level + 1, 3)}", lang)
         self.back_button.description = _t("widget.step.back", lang)
         self.next_button.description = _t("widget.step.next", lang)
@@ -555,6 +563,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             self.step_index = 0
             self.note_html.value = _note_html(self.puzzle, self.lang)
             set_visible(self.explanation, True)
+            self._label()  # the headline and the tags may show now
 
     def go(self, delta: int) -> None:
         """Step the explanation forward (+1) or back (-1)."""
@@ -687,7 +696,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.errors: list[str] = []
         self.puzzles = load_puzzles(source, self.errors)
         self.progress = progress if progress is not None else Progress()
-        self._tags = sorted({t for p in self.puzzles for t in p.tags})
+        self._tags = sorted({t for p in self.puzzles for t in p.topics})  # topics only: tags may give answers away
         self._levels = sorted({p.level for p in self.puzzles if p.level is not None})
         self.tag_filter = _classed(W.Dropdown(options=self._tag_options(), value=""), "bl-filter-tag")
         self.level_filter = _classed(W.Dropdown(options=self._level_options(), value=0), "bl-filter-level")
@@ -711,7 +720,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self._filter()
 
     def _tag_options(self) -> list[tuple[str, str]]:
-        return [(_t("widget.gym.all", self.lang), "")] + [(t, t) for t in self._tags]
+        return [(_t("widget.gym.all", self.lang), "")] + [(topic_name(t, self.lang), t) for t in self._tags]
 
     def _level_options(self) -> list[tuple[str, int]]:
         return [(_t("widget.gym.all", self.lang), 0)] + [(str(lv), lv) for lv in self._levels]
@@ -749,7 +758,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         if self._relabelling:
             return
         tag, level = self.tag_filter.value, self.level_filter.value
-        self.selection = [p for p in self.puzzles if (not tag or tag in p.tags) and (not level or p.level == level)]
+        self.selection = [p for p in self.puzzles if (not tag or tag in p.topics) and (not level or p.level == level)]
         self.index = 0
         self._show()
 

@@ -174,15 +174,26 @@ def test_every_committed_puzzle_can_be_solved_and_explained(path: Path) -> None:
     assert "Error" not in w.step_html.value
 
 
+def test_spoiler_title_and_tags_wait_for_the_answer() -> None:
+    widget = PuzzleWidget(PUZZLES / "seed-examples" / "3-blue-seven-in-your-hand.yaml")
+    before = widget.title.value
+    assert "Can you claim flag 5?" in before and "own hand" not in before and "topics: claim" in before
+    assert widget.no_button is not None
+    widget.no_button.click()
+    assert "The cards in your hand do not count" in widget.title.value and "tags: " in widget.title.value
+
+
 def test_gym_filters_navigates_and_keeps_progress(tmp_path: Path) -> None:
     progress_file = tmp_path / "p.json"
     gym = PuzzleSet(PUZZLES, progress=Progress(progress_file))
     total = len(gym.selection)
     assert total == len(ALL_PUZZLES) and gym.prev_button.disabled
-    gym.tag_filter.value = "hand-trap"
-    assert 0 < len(gym.selection) < total and all("hand-trap" in p.tags for p in gym.selection)
+    # the filter offers topics only: a tag such as counterexample would give answers away
+    assert "counterexample" not in [value for _label, value in gym.tag_filter.options]
+    gym.tag_filter.value = "fog"
+    assert 0 < len(gym.selection) < total and all("fog" in p.topics for p in gym.selection)
     gym.level_filter.value = 2
-    assert all(p.level == 2 and "hand-trap" in p.tags for p in gym.selection)
+    assert all(p.level == 2 and "fog" in p.topics for p in gym.selection)
     gym.tag_filter.value = ""
     gym.level_filter.value = 0
     first = gym.current
