@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -13,7 +14,7 @@ from battleline_lab.loader import iter_puzzle_files, load_puzzle
 from battleline_lab.messages import catalogue
 from battleline_lab.progress import PROGRESS_FILE, Progress, PuzzleRecord, data_dir
 from battleline_lab.puzzle import Puzzle
-from battleline_lab.questions import ClaimableQuestion, ClaimQuestion, question_from_data
+from battleline_lab.questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, question_from_data
 from battleline_lab.widgets import FormationExplorer, PuzzleSet, PuzzleWidget
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -307,3 +308,33 @@ def test_R25_claimable_proof_skips_flags_where_your_side_is_incomplete() -> None
     w.check_button.click()
     assert w.state == "right"
     assert w._views and all(v.text.startswith("Flag 5: ") for v in w._views)
+
+
+def _sentences(text: str) -> set[str]:
+    return {s.strip() for s in re.split(r"(?<=[.?!。？！])\s*", html.unescape(text)) if len(s.strip()) > 12}
+
+
+def _wrong_answer(puzzle: Puzzle) -> object:
+    question, solution = puzzle.question, puzzle.solve()
+    if isinstance(question, ClaimQuestion):
+        return not solution
+    if isinstance(question, ClaimableQuestion):
+        return (
+            [] if solution else [n for n in range(1, 10) if puzzle.position.flag(n).is_complete(puzzle.position.turn)]
+        )
+    if isinstance(question, CompareQuestion):
+        return "b" if solution == "a" else "a"
+    return "host" if solution != "host" else "wedge"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_first_hint_adds_something_the_wrong_answer_feedback_did_not_say(lang: str) -> None:
+    """Over the whole library: no sentence of the first hint repeats the feedback to a wrong answer."""
+    for path in ALL_PUZZLES:
+        widget = PuzzleWidget(path, lang=lang)
+        widget.answer(_wrong_answer(widget.puzzle))
+        assert widget.state == "wrong", path
+        feedback = widget.feedback.value
+        widget.hint()
+        first = widget._hints[0]
+        assert _sentences(first) and not (_sentences(first) & _sentences(feedback)), (path, first, feedback)
