@@ -8,6 +8,13 @@ its cards is already face up, *short* when too few troops of a value or colour
 are left, *too weak* when even its best completion does not beat the claimer.
 The first shape that is possible and strong enough is the counterexample.
 
+A proof that holds stays short without dropping a reason: the blocked shapes
+of a kind are one step naming every face-up card they need ("a blue Wedge
+8-9-10, 7-8-9 or 6-7-8 would need b7 or b10, but ..."), the kinds their cards
+cannot make are one step, the unseen count is said once (with the hand), and a
+kind too weak to win is said by its real best completion, with the tie rule
+when that completion ties (R11).
+
 The result is data: a :class:`ClaimAnalysis` whose ``steps`` are
 :class:`Step` values, each a :class:`Reason` from a closed vocabulary plus the
 cards it is about.  Prose comes from :mod:`battleline_lab.messages`.
