@@ -193,7 +193,7 @@ def _run_explain(args: argparse.Namespace) -> int:
         _print_diagnostics(err.diagnostics, sys.stderr)
         return EXIT_BAD_INPUT
     side = Side(args.side) if args.side else None
-    lines = [_m("explain.header", lang, file=args.file, title=puzzle.title_text(lang))]
+    lines = [_m("explain.header", lang, file=args.file, title=puzzle.title_after_answer(lang))]  # the answer follows
     question = puzzle.question
     if args.flag is None and side is None and isinstance(question, CompareQuestion):
         lines.extend(_comparison_lines(question, question.explain(puzzle.position), lang))

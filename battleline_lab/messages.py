@@ -285,6 +285,8 @@ def _step_key(step: Step) -> str:
     if reason is Reason.KIND_RULED_OUT and len(step.kinds) > 1:
         return key + ".many"
     if reason is Reason.AT_BEST_TIE and step.shape is not None:
+        if step.shape.kind is FormationKind.HOST:
+            return key + ".shape.host"  # a Host has one shape: no need to name it
         return key + ".shape" + (".fog" if step.kind is None else ".others" if step.count else "")
     if reason is Reason.SHAPE_BLOCKED and len(step.shapes) > 1:
         return key + ".group" + (".many" if len(step.where) > _BLOCKERS_NAMED else "")

@@ -113,6 +113,7 @@ STEPS: dict[str, Step] = {
     "step.at_best_tie.shape.others": step(
         Reason.AT_BEST_TIE, total=12, kind=W, shape=Shape(W, Colour.BLUE, start=3), needed=T("b3 b5"), count=2
     ),
+    "step.at_best_tie.shape.host": step(Reason.AT_BEST_TIE, total=22, kind=H, shape=Shape(H), needed=T("r10")),
     "step.at_best_tie.shape.fog": step(Reason.AT_BEST_TIE, total=12, shape=Shape(None), needed=T("b3 b5")),
     "step.shape_blocked": step(
         Reason.SHAPE_BLOCKED,
