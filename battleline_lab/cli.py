@@ -53,7 +53,7 @@ from typing import Any, TextIO, cast
 
 from . import __version__
 from .cards import Card
-from .claims import ClaimAnalysis, analyse_claim, analyse_position
+from .claims import ClaimAnalysis, analyse_claim, analyse_position, state_unseen_once
 from .console import add_quiet_argument, progress_for
 from .formations import Formation
 from .loader import Diagnostic, PuzzleFileError, check_answer, load_puzzle
@@ -86,7 +86,7 @@ def _print_diagnostics(diagnostics: Sequence[Diagnostic], err: TextIO) -> None:
 def _flags_text(flags: Sequence[int], lang: str) -> str:
     if not flags:
         return _m("flags.none", lang)
-    return ", ".join(str(n) for n in flags)
+    return message("list.sep", lang).join(str(n) for n in flags)
 
 
 # -- claims ---------------------------------------------------------------------------------------
@@ -198,7 +198,7 @@ def _run_explain(args: argparse.Namespace) -> int:
         _print_diagnostics(err.diagnostics, sys.stderr)
         return EXIT_BAD_INPUT
     side = Side(args.side) if args.side else None
-    lines = [_m("explain.header", lang, file=args.file, title=puzzle.title_text(lang))]
+    lines = [_m("explain.header", lang, file=args.file, title=puzzle.title_after_answer(lang))]  # the answer follows
     question = puzzle.question
     if args.flag is None and side is None and isinstance(question, CompareQuestion):
         lines.extend(_comparison_lines(question, question.explain(puzzle.position), lang))
@@ -208,9 +208,12 @@ def _run_explain(args: argparse.Namespace) -> int:
         targets = _claim_targets(puzzle, args.flag, side)
         if not targets:
             lines.append(_m("explain.nothing", lang))
-        for n, s in targets:
+        analyses = [analyse_claim(puzzle.position, n, s) for n, s in targets]
+        if len({s for _, s in targets}) == 1:
+            analyses = state_unseen_once(analyses)  # one side's proofs in a row: the unseen count once (R13)
+        for analysis in analyses:
             lines.append("")
-            lines.extend(_analysis_lines(analyse_claim(puzzle.position, n, s), lang))
+            lines.extend(_analysis_lines(analysis, lang))
     print("\n".join(lines))
     _warn_about_answer(puzzle, args.file, lang)
     return EXIT_OK
@@ -283,9 +286,9 @@ def _run_check(args: argparse.Namespace) -> int:
     if total:
         failed = total - ok
         text = (
-            _m("check.summary.failed", lang, total=total, ok=ok, failed=failed)
+            _m("check.summary.failed", lang, puzzles=message("words.puzzles", lang, count=total), ok=ok, failed=failed)
             if failed
-            else _m("check.summary", lang, total=total, ok=ok)
+            else _m("check.summary", lang, puzzles=message("words.puzzles", lang, count=total), ok=ok)
         )
         if warnings:
             text += message("list.sep", lang) + message("teachers.check.summary.warnings", lang, count=warnings)

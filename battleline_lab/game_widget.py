@@ -74,7 +74,7 @@ from .game import (
 )
 from .game.bots import Bot
 from .game.record import illegal_reason
-from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_label, message, render_analysis
+from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_label, catalogue, message, render_analysis
 from .position import FLAGS, ClaimTiming, Side
 from .svg import COLOURS, board_svg
 from .widgets import language_toggle, set_visible, switch_lang
@@ -335,13 +335,19 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             return self.human
         return self.state.to_act
 
+    def _bot_name(self) -> str:
+        """The bot's name in the widget's language (``heuristic`` / ``启发式``); a bot without one keeps its own."""
+        assert self.bot is not None
+        key = f"bot.{self.bot.name}"
+        return self._t(key) if key in catalogue(self.lang) else self.bot.name
+
     def player_name(self, player: Player) -> str:
         """``South (you)``, ``North (heuristic bot)``, or ``North`` / ``South`` on one screen."""
         if self.bot is None:
             return self._t(f"game_widget.name.{player.value}")
         if player is self.human:
             return self._t("game_widget.name.you", player=self._t(f"game_widget.name.{player.value}"))
-        return self._t("game_widget.name.bot", player=self._t(f"game_widget.name.{player.value}"), bot=self.bot.name)
+        return self._t("game_widget.name.bot", player=self._t(f"game_widget.name.{player.value}"), bot=self._bot_name())
 
     # -- the game --------------------------------------------------------------
     def restart(self, seed: int | None = None) -> None:
@@ -531,7 +537,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             if Reason.SIDE_INCOMPLETE in analysis.reasons:
                 continue
             lines = [_body(line) for line in render_analysis(analysis, self.lang)]
-            summary = lines[-2] if len(lines) > 1 else lines[-1]
+            summary = lines[analysis.steps.index(analysis.deciding_step())]  # the step the verdict turns on
             (out if n in can else later).append((n, n in can, summary, lines))
         return out + later
 

@@ -86,7 +86,9 @@ MAX_FILE_BYTES = MAX_BYTES
 TOP_LEVEL_KEYS = (
     "id",
     "title",
+    "headline",
     "level",
+    "topics",
     "tags",
     "rules",
     "turn",
@@ -216,6 +218,22 @@ class _Builder:
             return None
         assert isinstance(value, str)
         return value
+
+    def words(self, node: Node, what: str) -> list[str]:
+        """A list of short names (``tags``, ``topics``), each kept once, in order."""
+        words: list[str] = []
+        if not isinstance(node, SequenceNode):
+            self.error(node, _msg(f"bad_{what}s"))
+            return words
+        for item in node.value:
+            word = scalar_value(item) if isinstance(item, ScalarNode) else None
+            if not isinstance(word, str) or not word.strip():
+                self.error(item, _msg(f"bad_{what}", value=_show(self.plain(item))))
+            elif has_control(word):
+                self.error(item, _msg("control_character", what=what, text=_show(word)))
+            elif word not in words:
+                words.append(word)
+        return words
 
     def texts(self, node: Node, what: str) -> dict[str, str] | None:
         """A text, or a mapping language -> text (stored as {"en": text} for plain text)."""
@@ -363,20 +381,10 @@ class _Builder:
                 self.error(top["level"][1], _msg("bad_level", value=_show(value_level)))
             else:
                 level = value_level
-        tags: list[str] = []
-        if "tags" in top:
-            tags_node = top["tags"][1]
-            if not isinstance(tags_node, SequenceNode):
-                self.error(tags_node, _msg("bad_tags"))
-            else:
-                for item in tags_node.value:
-                    tag = scalar_value(item) if isinstance(item, ScalarNode) else None
-                    if not isinstance(tag, str) or not tag.strip():
-                        self.error(item, _msg("bad_tag", value=_show(self.plain(item))))
-                    elif has_control(tag):
-                        self.error(item, _msg("control_character", what="tag", text=_show(tag)))
-                    elif tag not in tags:
-                        tags.append(tag)
+        headline = self.texts(top["headline"][1], "headline") if "headline" in top else None
+        # topics are shown before the answer, tags after it (they may give it away)
+        topics = self.words(top["topics"][1], "topic") if "topics" in top else []
+        tags = self.words(top["tags"][1], "tag") if "tags" in top else []
         timing = ClaimTiming.AFTER_PLAY
         if "rules" in top:
             rules = self.mapping(top["rules"][1], ("claim_timing",), "rules")
@@ -438,7 +446,9 @@ class _Builder:
             id=puzzle_id,
             title=title or {},
             level=level,
+            topics=tuple(topics),
             tags=tuple(tags),
+            headline=headline,
             position=position,
             question=question,
             answer=answer,

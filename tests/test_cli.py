@@ -179,7 +179,7 @@ def test_check_wrong_answer_points_at_the_answer(capsys: pytest.CaptureFixture[s
     status, out, err = run(capsys, "check", path)
     assert status == 1
     assert err.startswith(f"{path}:5:9: error: wrong answer: the engine says true, not false")
-    assert out == "checked 1 puzzles: 0 ok, 1 failed\n"
+    assert out == "checked 1 puzzle: 0 ok, 1 failed\n"  # plural forms from the catalogue
 
 
 def test_check_wrong_claimable_answer(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -143,7 +143,8 @@ def test_answers_levels_and_metadata(theme: str, generated: dict[str, list[Gener
         assert puzzle.answer == puzzle.solve() == g.answer  # the engine's answer, written as the author's
         assert puzzle.question is not None
         assert puzzle.level == g.level == estimate(puzzle.position, puzzle.question).level
-        assert puzzle.tags[:2] == ("claim", theme) and "generated" in puzzle.tags
+        assert puzzle.topics[0] == "claim" and puzzle.tags[0] == theme and "generated" in puzzle.tags
+        assert not {"counterexample", "tie", "hand-trap"} & set(puzzle.topics)  # after-answer words are tags
         note = puzzle.note_text() or ""
         assert f"--theme {theme} --seed 11" in note and "review" in note
         assert puzzle.title_text() != puzzle.id
@@ -306,10 +307,12 @@ LIBRARY = sorted(iter_puzzle_files([PUZZLES]))
 
 
 def _same(a: Puzzle, b: Puzzle) -> None:
-    assert (a.id, dict(a.title), a.level, a.tags, a.position, a.question, a.answer) == (
+    assert (a.id, dict(a.title), a.headline, a.level, a.topics, a.tags, a.position, a.question, a.answer) == (
         b.id,
         dict(b.title),
+        b.headline,
         b.level,
+        b.topics,
         b.tags,
         b.position,
         b.question,

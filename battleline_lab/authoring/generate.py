@@ -559,9 +559,17 @@ class GeneratedPuzzle:
         return f"{self.id}.yaml"
 
 
-def _tags(theme: Theme, analysis: ClaimAnalysis, features: Features) -> list[str]:
-    tags = ["claim", theme.name, *theme.tags]
-    for flag, tag in (
+#: Words that may give a claim's answer away: written as after-answer ``tags``, never as ``topics``.
+_AFTER_ANSWER = frozenset({"tie", "hand-trap", "counterexample", "at-best-tie", "generated"})
+
+
+def _topics_and_tags(theme: Theme, analysis: ClaimAnalysis, features: Features) -> tuple[list[str], list[str]]:
+    """What the puzzle is about (shown before the answer) and the tags that may reveal it (shown after).
+
+    The theme's name says how the claim is decided (``at-best-tie``, ``own-hand-trap``): it is a tag.
+    """
+    words = [*theme.tags]
+    for flag, word in (
         (features.fog, "fog"),
         (features.mud, "mud"),
         (features.wild_yours or features.wild_theirs, "wildcards"),
@@ -570,10 +578,11 @@ def _tags(theme: Theme, analysis: ClaimAnalysis, features: Features) -> list[str
         (features.tie, "tie"),
         (not analysis.claimable, "counterexample"),
     ):
-        if flag and tag not in tags:
-            tags.append(tag)
-    tags.append("generated")
-    return tags
+        if flag and word not in words:
+            words.append(word)
+    topics = ["claim", *(w for w in words if w not in _AFTER_ANSWER)]
+    tags = [theme.name, *(w for w in words if w in _AFTER_ANSWER and w != theme.name), "generated"]
+    return topics, tags
 
 
 def _point_key(theme: str, position: Position, flag: int) -> str:
@@ -611,8 +620,8 @@ def _puzzle(theme: Theme, seed: int, number: int, candidate: _Candidate, analysi
         "id": puzzle_id,
         "title": title_texts(theme.name, position, flag),
         "level": level,
-        "tags": _tags(theme, analysis, features),
     }
+    data["topics"], data["tags"] = _topics_and_tags(theme, analysis, features)
     data.update(position_data(position))
     data["question"] = question.to_data()
     data["answer"] = analysis.claimable
