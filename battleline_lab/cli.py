@@ -243,6 +243,10 @@ def _run_check(args: argparse.Namespace) -> int:
     invalid = wrong = total = 0
     ids: dict[str, str] = {}
     for path in args.paths:
+        if path == "":  # never "the current folder"
+            print(Diagnostic(path, 1, 1, message("files.not_regular.empty_path", lang)), file=sys.stderr)
+            invalid += 1
+            continue
         files = list(iter_puzzle_files([path]))
         if not files:
             print(Diagnostic(path, 1, 1, _m("check.no_files", lang)), file=sys.stderr)

@@ -31,8 +31,10 @@ from typing import Any
 
 import yaml
 
+from ..files import FileProblem, check_new, describe, write_new
 from ..messages import message
 from ..position import ClaimTiming
+from ..safe_yaml import MAX_ERRORS
 from .bots import BOTS
 from .match import run_match
 from .record import RecordError, dump_record, load_record
@@ -96,6 +98,7 @@ def register(
     )
     parser.add_argument("--winner-starts", action="store_true", help=_m("match.winner_starts", lang))
     parser.add_argument("--records", metavar=_metavar("dir", lang), help=_m("match.records", lang))
+    parser.add_argument("--force", action="store_true", help=message("files.force_help", lang))
     parser.add_argument("--json", action="store_true", help=_m("match.json", lang))
     parser.set_defaults(func=run_match_command)
     return parser
@@ -127,19 +130,38 @@ def run_match_command(args: argparse.Namespace) -> int:
             )
             return EXIT_BAD_INPUT
 
-        def on_game(k: int, state: GameState, names: dict[Player, str]) -> None:
-            path = folder / f"game-{args.seed + k}.yaml"
-            path.write_text(dump_record(state, names), encoding="utf-8")
+        force = getattr(args, "force", False)
+        refused = []
+        for k in range(args.games):  # refuse before playing: no game file is replaced without --force
+            try:
+                check_new(_record_path(folder, args.seed, k), force=force)
+            except OSError as exc:
+                refused.append(f"{_record_path(folder, args.seed, k)}:1:1: error: {describe(exc, lang)}")
+        if refused:
+            for line in refused[:MAX_ERRORS]:
+                print(line, file=sys.stderr)
+            if len(refused) > MAX_ERRORS:
+                more = message("files.more_errors", lang, count=len(refused) - MAX_ERRORS, shown=MAX_ERRORS)
+                print(f"{args.records}:1:1: error: {more}", file=sys.stderr)
+            return EXIT_BAD_INPUT
 
-    result = run_match(
-        args.bot_a,
-        args.bot_b,
-        games=args.games,
-        seed=args.seed,
-        options=options,
-        winner_starts=args.winner_starts,
-        on_game=on_game,
-    )
+        def on_game(k: int, state: GameState, names: dict[Player, str]) -> None:
+            write_new(_record_path(folder, args.seed, k), dump_record(state, names), force=force)
+
+    try:
+        result = run_match(
+            args.bot_a,
+            args.bot_b,
+            games=args.games,
+            seed=args.seed,
+            options=options,
+            winner_starts=args.winner_starts,
+            on_game=on_game,
+        )
+    except OSError as exc:  # a record could not be written (written atomically: no half file is left)
+        name = exc.filename if isinstance(exc, FileProblem) else args.records
+        print(f"{name}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if args.json:
         print(json.dumps(result.as_dict()))
         return EXIT_OK
@@ -154,6 +176,10 @@ def run_match_command(args: argparse.Namespace) -> int:
         _m("match.speed", lang, seconds=f"{result.seconds:.2f}", rate=f"{result.games / max(result.seconds, 1e-9):.1f}")
     )
     return EXIT_OK
+
+
+def _record_path(folder: Path, seed: int, k: int) -> Path:
+    return folder / f"game-{seed + k}.yaml"
 
 
 def run_replay_command(args: argparse.Namespace) -> int:
