@@ -45,7 +45,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .cards import Card, CardNotationError, Tactic, Troop, parse_card
+from .cards import ALL_CARDS, Card, CardNotationError, Tactic, Troop, parse_card
 from .claims import UndecidedTieError
 from .messages import card_short, message, render_problem
 from .position import FLAGS, ClaimTiming, FlagState, Position, Problem, Side
@@ -165,7 +165,8 @@ class _Builder:
         self.nodes: dict[tuple[str | int, ...], Node] = {}
         self.card_errors = False
         self.count = 0  # errors found, including those past MAX_ERRORS
-        self.first_skipped: tuple[int, int] = (1, 1)
+        self.first_skipped: tuple[int, int] | None = None
+        self.card_total = 0  # cards read in the whole file: never more than the game has
 
     # diagnostics
     @property
@@ -184,7 +185,7 @@ class _Builder:
 
     def skip(self, node: Node | yaml.Mark | None) -> None:
         """An error past the limit: only counted (and where the first of them is)."""
-        if self.count == len(self.diagnostics):
+        if self.first_skipped is None:
             self.first_skipped = mark_position(node)
         self.count += 1
 
@@ -193,7 +194,7 @@ class _Builder:
         ordered = sorted(self.diagnostics, key=lambda d: (d.line, d.col))
         more = self.count - len(ordered)
         if more > 0:
-            line, col = self.first_skipped
+            line, col = self.first_skipped or (1, 1)
             text = message("files.more_errors", _LANG.get(), count=more, shown=len(ordered))
             ordered.append(Diagnostic(self.filename, line, col, text))
         return ordered
@@ -276,6 +277,15 @@ class _Builder:
         self.nodes[path] = node
         out: list[Card] = []
         for item in node.value:
+            if self.card_total >= len(ALL_CARDS):  # every further card is a duplicate (R1): count, do not read
+                if self.card_total == len(ALL_CARDS):
+                    self.error(item, message("input.too_many_cards", _LANG.get(), limit=len(ALL_CARDS)))
+                    self.card_errors = True
+                else:
+                    self.skip(item)
+                self.card_total += 1
+                continue
+            self.card_total += 1
             value = scalar_value(item) if isinstance(item, ScalarNode) else None
             try:
                 if not isinstance(value, str):
@@ -440,7 +450,9 @@ class _Builder:
         # a dropped bad card would make these counts and ties misleading
         skip = {"tactics_count", "first_complete_missing", "first_complete_unused"} if self.card_errors else set()
         for problem in position.problems():
-            if problem.code not in skip:
+            if self.full:
+                self.skip(root)
+            elif problem.code not in skip:
                 self.error(self.problem_node(root, problem.path), render_problem(problem, _LANG.get()))
 
         if question is not None:

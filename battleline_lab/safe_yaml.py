@@ -312,11 +312,15 @@ def _compose_events(parser: Any) -> tuple[Node | None, list[Refusal]]:
     The same nodes PyYAML's composer makes (tags resolved by its safe resolver,
     marks from the events), but in one loop instead of one recursive call per
     node, with a resolver cache and a depth limit: this is what makes a 1 MiB file
-    quick, and it is shared by both parsers, so they give the same nodes.
+    quick, and it is shared by both parsers, so they give the same nodes.  To keep a
+    big file small in memory, short texts are shared and a scalar that ends on the
+    line it starts on has ``end_mark is start_mark`` (only the line of a scalar's
+    end is ever read).
     """
     refused: list[Refusal] = []
     resolve = Resolver().resolve
-    resolved: dict[tuple[str, bool, bool], str] = {}
+    resolved: dict[tuple[str, tuple[bool, bool]], str] = {}
+    shared: dict[str, str] = {}  # one copy of each short text (a big file repeats its words)
     anchors: dict[str, Node] = {}
     get_event = parser.get_event
     get_event()  # stream start
@@ -340,9 +344,11 @@ def _compose_events(parser: Any) -> tuple[Node | None, list[Refusal]]:
             tag = event.tag
             anchor = event.anchor
             value = event.value
+            if len(value) <= 16:
+                value = shared.setdefault(value, value)
             if tag is None or tag == "!":
                 implicit = event.implicit
-                key = (value, implicit[0], implicit[1])
+                key = (value, implicit)
                 tag = resolved.get(key)
                 if tag is None:
                     tag = resolve(ScalarNode, value, implicit)  # type: ignore[no-untyped-call]
@@ -355,7 +361,10 @@ def _compose_events(parser: Any) -> tuple[Node | None, list[Refusal]]:
             style = event.style or None  # libyaml says '' for plain, PyYAML None
             if style == '"' and has_surrogate(value):
                 refused.append(Refusal(event.start_mark, "surrogate", value))
-            node: Node = ScalarNode(tag, value, event.start_mark, event.end_mark, style=style)
+            start, end = event.start_mark, event.end_mark
+            if end.line == start.line:  # nothing reads where a scalar ends on its line: keep one mark, not two
+                end = start
+            node: Node = ScalarNode(tag, value, start, end, style=style)
             if anchor is not None:
                 anchors[anchor] = node
         elif kind in end_events:
@@ -513,13 +522,32 @@ def scalar_value(node: ScalarNode) -> object:
     return node.value
 
 
-@dataclass(frozen=True)
 class KeyIssue(Generic[K]):
-    """A key of a mapping that is not taken: ``"not_scalar"``, ``"duplicate"`` or ``"unknown"``."""
+    """A key of a mapping that is not taken: ``"not_scalar"``, ``"duplicate"`` or ``"unknown"`` (read-only).
 
-    problem: Literal["not_scalar", "duplicate", "unknown"]
-    key: K | None
-    node: Node
+    A slotted class, not a dataclass: a big file can hold hundreds of thousands of them.
+
+    >>> KeyIssue("unknown", "flgas", ScalarNode(NULL, ""))
+    KeyIssue('unknown', 'flgas')
+    """
+
+    __slots__ = ("key", "node", "problem")
+
+    def __init__(self, problem: Literal["not_scalar", "duplicate", "unknown"], key: K | None, node: Node) -> None:
+        self.problem = problem
+        self.key = key
+        self.node = node
+
+    def __repr__(self) -> str:
+        return f"KeyIssue({self.problem!r}, {self.key!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, KeyIssue):
+            return NotImplemented
+        return (self.problem, self.key, self.node) == (other.problem, other.key, other.node)
+
+    def __hash__(self) -> int:
+        return hash((self.problem, self.key, id(self.node)))
 
 
 def mapping_entries(
@@ -533,15 +561,16 @@ def mapping_entries(
     """
     out: dict[K, tuple[Node, Node]] = {}
     issues: list[KeyIssue[K]] = []
+    add = issues.append
     for key_node, value_node in node.value:
-        if not isinstance(key_node, ScalarNode):
-            issues.append(KeyIssue("not_scalar", None, key_node))
+        if type(key_node) is not ScalarNode and not isinstance(key_node, ScalarNode):
+            add(KeyIssue("not_scalar", None, key_node))
             continue
         value = key(key_node)
         if value in out:
-            issues.append(KeyIssue("duplicate", value, key_node))
+            add(KeyIssue("duplicate", value, key_node))
         elif allowed is not None and value not in allowed:
-            issues.append(KeyIssue("unknown", value, key_node))
+            add(KeyIssue("unknown", value, key_node))
         else:
             out[value] = (key_node, value_node)
     return out, issues
