@@ -26,7 +26,10 @@ from battleline_lab.loader import PuzzleFileError, load_puzzle_text
 from battleline_lab.safe_yaml import MAX_ERRORS
 
 LOCATED = re.compile(r"^.*:\d+:\d+: error: .+$")
-BASE = "flags: {5: {you: [r3, r4, r5], opponent: [b8]}, 2: {you: [b7], opponent: [b10]}}\nquestion: {kind: claim, flag: 5}\nanswer: true\n"
+BASE = (
+    "flags: {5: {you: [r3, r4, r5], opponent: [b8]}, 2: {you: [b7], opponent: [b10]}}\n"
+    "question: {kind: claim, flag: 5}\nanswer: true\n"
+)
 LONG = "9" * 5000
 
 
