@@ -246,11 +246,13 @@ def _run_check(args: argparse.Namespace) -> int:
         if path == "":  # never "the current folder"
             print(Diagnostic(path, 1, 1, message("files.not_regular.empty_path", lang)), file=sys.stderr)
             invalid += 1
+            total += 1  # counted as a failed check, so the summary adds up
             continue
         files = list(iter_puzzle_files([path]))
         if not files:
             print(Diagnostic(path, 1, 1, _m("check.no_files", lang)), file=sys.stderr)
             invalid += 1
+            total += 1
             continue
         for file in files:
             total += 1
