@@ -57,6 +57,7 @@ __all__ = [
     "FLOAT",
     "INT",
     "MAX_BYTES",
+    "MAX_DEPTH",
     "MAX_ERRORS",
     "MAX_NUMBER_CHARS",
     "NULL",
