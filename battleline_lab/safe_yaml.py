@@ -307,7 +307,17 @@ class ComposeError(ValueError):
 MAX_DEPTH = 100
 
 
-def _compose_events(parser: Any) -> tuple[Node | None, list[Refusal]]:
+class _Differs(Exception):
+    """libyaml read something the pure-Python parser may read otherwise: read the text with the latter."""
+
+
+#: What libyaml and PyYAML's pure-Python parser read differently (found by tests/test_fuzz.py): tabs,
+#: other line breaks, a byte-order mark inside the text, a lone ``?`` or ``!``, a comment glued to a
+#: block scalar header.  A text with any of these is read by the pure-Python parser only.
+_LIBYAML_DIFFERS = re.compile(r"[\t\r\x85\u2028\u2029\ufeff]|[?!](?=[\s,\]}]|$)|[|>][-+0-9]*#", re.MULTILINE)
+
+
+def _compose_events(parser: Any, *, libyaml: bool = False) -> tuple[Node | None, list[Refusal]]:
     """Compose the single document of a parser's events into nodes, refusing tags, anchors, aliases, surrogates.
 
     The same nodes PyYAML's composer makes (tags resolved by its safe resolver,
@@ -346,6 +356,8 @@ def _compose_events(parser: Any) -> tuple[Node | None, list[Refusal]]:
             anchor = event.anchor
             value = event.value
             if len(value) <= 16:
+                if not value and libyaml and not event.style:  # where an empty value is, the parsers disagree
+                    raise _Differs
                 value = shared.setdefault(value, value)
             if tag is None or tag == "!":
                 implicit = event.implicit
@@ -456,19 +468,20 @@ def compose(text: str, *, backend: str | None = None) -> tuple[Node | None, list
     An alias is composed as a null scalar, never as the node it names.
     ``backend`` is ``"libyaml"`` or ``"python"`` (default: the fastest available).
     Both parsers feed the same composer (:func:`_compose_events`); libyaml reads
-    valid YAML to the same events, lines and columns, and on any error the text is
-    read again by the pure-Python parser, so every diagnostic is the same whichever
+    valid YAML to the same events, lines and columns, and on any error, or where the
+    two are known to read a text differently (tabs, empty values, ...), the text is
+    read by the pure-Python parser, so every diagnostic is the same whichever
     backend runs.  Nesting deeper than :data:`MAX_DEPTH` is ``too_deep``.  Raises
     :class:`ComposeError`.
     """
     chosen = backend or BACKENDS[0]
-    if chosen == "libyaml" and _CParser is not None:
+    if chosen == "libyaml" and _CParser is not None and not _LIBYAML_DIFFERS.search(text):
         try:
             return _compose_with(_CParser, text)
         except ComposeError as err:
             if err.kind == "too_deep":
                 raise
-        except UnicodeEncodeError:  # a lone surrogate in the text itself: the pure reader says where
+        except (_Differs, UnicodeEncodeError):  # UnicodeEncodeError: a lone surrogate in the text itself
             pass
     elif chosen not in BACKENDS:
         raise ValueError(f"unknown YAML backend {backend!r}; available: {', '.join(BACKENDS)}")
@@ -479,7 +492,7 @@ def _compose_with(kind: Callable[[str], Any], text: str) -> tuple[Node | None, l
     composer = None
     try:
         composer = kind(text)
-        return _compose_events(composer)
+        return _compose_events(composer, libyaml=kind is _CParser)
     except yaml.MarkedYAMLError as err:
         line, col = mark_position(err.problem_mark or err.context_mark)
         raise ComposeError("syntax", line, col, problem=err.problem, context=err.context) from None

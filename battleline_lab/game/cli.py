@@ -199,7 +199,7 @@ def run_replay_command(args: argparse.Namespace) -> int:
                     args.at, Player(args.viewer) if args.viewer else None, name=Path(name).stem, lang=lang
                 )
             except ValueError as exc:
-                print(f"{name}: error: {exc}", file=sys.stderr)
+                print(f"{name}:1:1: error: {exc}", file=sys.stderr)
                 status = EXIT_BAD_INPUT
                 continue
             print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None), end="")
