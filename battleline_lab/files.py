@@ -58,6 +58,7 @@ battleline_lab.files.NotRegularFileError: ...: a folder, not a file
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -268,7 +269,7 @@ def write_new(
             while view:
                 written = os.write(fd, view)
                 view = view[written:]
-            os.fsync(fd)
+            _fsync(fd)
         finally:
             os.close(fd)
         os.chmod(temp, mode)
@@ -287,6 +288,15 @@ def write_new(
                 os.unlink(temp)
             except OSError:
                 pass
+
+
+def _fsync(fd: int) -> None:
+    """Flush to the disk; a platform without fsync (some in-memory file systems) is not an error."""
+    try:
+        os.fsync(fd)
+    except OSError as err:
+        if err.errno not in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+            raise
 
 
 def _link_new(temp: str, target: str, name: str) -> None:
@@ -311,7 +321,7 @@ def _sync_folder(folder: str) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
+        _fsync(fd)
     except OSError:
         pass
     finally:

@@ -9,9 +9,6 @@ the same folder, then rename), so a failure leaves the old file exactly as it wa
 from __future__ import annotations
 
 import os
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,29 +24,13 @@ from battleline_lab.files import (
     read_regular,
     write_new,
 )
-from tests.test_robustness import LOCATED, run
+from tests.test_robustness import LOCATED, deadline, run
 
 PUZZLE = (
     "flags: {5: {you: [r3, r4, r5], opponent: [b8]}, 2: {you: [b7], opponent: [b10]}}\n"
     "question: {kind: claim, flag: 5}\nanswer: true\n"
 )
 posix_only = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs need a POSIX system")
-
-
-@contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Fail instead of hanging (the bug was a FIFO blocking every command forever)."""
-
-    def expired(signum: int, frame: object) -> None:
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 # -- reading ---------------------------------------------------------------------------------------

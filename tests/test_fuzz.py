@@ -22,24 +22,19 @@ failure names a case that reproduces).
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import random
 import re
-import signal
 import unicodedata
-from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from battleline_lab import safe_yaml
-from battleline_lab.cli import main
 from battleline_lab.game.record import RecordError, load_record
 from battleline_lab.loader import PuzzleFileError, load_puzzle
+from tests.test_robustness import LOCATED, deadline, run
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = int(os.environ.get("BATTLELINE_FUZZ_CASES", "2000"))
-LOCATED = re.compile(r"^.*:\d+:\d+: error: .+$")
 DEADLINE = 20.0  # seconds per command: generous on a loaded CI machine; a hang never ends
 
 HOSTILE = [
@@ -154,31 +149,6 @@ def mutate(text: str, rng: random.Random) -> str:
     return text
 
 
-@contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    def expired(signum: int, frame: object) -> None:
-        raise TimeoutError(f"no answer after {seconds} s: a hang")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def run(argv: list[str]) -> tuple[int, str, str]:
-    """``cli.main`` with stdout strictly UTF-8 (like a terminal: a lone surrogate would crash it)."""
-    raw = io.BytesIO()
-    out = io.TextIOWrapper(raw, encoding="utf-8", errors="strict")
-    err = io.StringIO()
-    with deadline(DEADLINE), redirect_stdout(out), redirect_stderr(err):
-        status = main(argv)
-        out.flush()
-    return status, raw.getvalue().decode("utf-8"), err.getvalue()
-
-
 def _escaped(line: str) -> bool:
     return not any(unicodedata.category(ch) in ("Cc", "Cs") or ch in "\u2028\u2029\u202e" for ch in line)
 
@@ -186,7 +156,7 @@ def _escaped(line: str) -> bool:
 def check_call(argv: list[str], case: str, inputs: list[Path], folder: Path) -> int:
     before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in inputs}
     listing = sorted(os.listdir(folder))
-    status, out, err = run(argv)
+    status, out, err = run(argv, DEADLINE)
     where = f"case {case}: {' '.join(argv)}"
     assert status in (0, 1, 2), f"{where}: exit {status}\n{err}"
     if status:

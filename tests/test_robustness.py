@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import io
 import re
+import signal
 import unicodedata
-from contextlib import redirect_stderr, redirect_stdout
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -38,11 +40,27 @@ def _clean(line: str) -> bool:
     return not any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in "\u202e\u2066" for ch in line)
 
 
-def run(argv: list[str]) -> tuple[int, str, str]:
-    """``cli.main`` in-process, stdout encoded strictly as UTF-8 like a real terminal's."""
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Fail instead of hanging (a FIFO used to block every command forever): ``SIGALRM`` after ``seconds``."""
+
+    def expired(signum: int, frame: object) -> None:
+        raise TimeoutError(f"no answer after {seconds} s: a hang")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run(argv: list[str], seconds: float = 60.0) -> tuple[int, str, str]:
+    """``cli.main`` in-process under a deadline, stdout encoded strictly as UTF-8 like a real terminal's."""
     out_bytes, err = io.BytesIO(), io.StringIO()
     out = io.TextIOWrapper(out_bytes, encoding="utf-8", errors="strict")
-    with redirect_stdout(out), redirect_stderr(err):
+    with deadline(seconds), redirect_stdout(out), redirect_stderr(err):
         status = main(argv)
         out.flush()
     return status, out_bytes.getvalue().decode("utf-8"), err.getvalue()
