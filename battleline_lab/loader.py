@@ -145,7 +145,8 @@ def _card_error(err: CardNotationError, lang: str | None = None) -> str:
     lang = lang or _LANG.get()
     reason = message(f"load.card_reason.{err.reason}", lang) if err.reason else ""
     hint = message("load.did_you_mean", lang, suggestion=err.suggestion) if err.suggestion else ""
-    return message("load.unknown_card", lang, token=repr(err.token), reason=reason, hint=hint)
+    token = err.token if len(err.token) <= 40 else err.token[:37] + "..."  # a 5,000-character token stays short
+    return message("load.unknown_card", lang, token=repr(token), reason=reason, hint=hint)
 
 
 def _suggest(word: object, choices: Iterable[str]) -> str:
