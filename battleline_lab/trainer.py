@@ -723,7 +723,7 @@ def rule_text(rule: str, lang: str = "en") -> str:
     try:
         return message(f"trainer.rule.{rule}", lang)
     except KeyError:
-        return message("trainer.rule.other", lang, rule=rule)
+        return message("trainer.rule.fallback", lang, rule=rule)
 
 
 # -- the rating chart -----------------------------------------------------

@@ -638,4 +638,4 @@ def test_replay_at_a_missing_turn_in_chinese(tmp_path: Path, capsys: pytest.Capt
     record.write_text("seed: 1\nmoves: []\n", encoding="utf-8")
     assert main(["replay", str(record), "--at", "9", "--lang", "zh"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"{record}: error: ") and CJK.search(err), err
+    assert err.startswith(f"{record}:1:1: error: ") and CJK.search(err), err

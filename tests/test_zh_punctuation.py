@@ -30,6 +30,7 @@ CODE = {
     "record.not_mapping": "YAML syntax: key: value",
     "record.turn_shape": "a game record line as typed: 'player: action; action'",
     "load.expected_mapping": "YAML syntax: key: value",
+    "input.winner_null": "the line to type: winner: NAME",
 }
 FORMATTER = string.Formatter()
 

@@ -342,7 +342,7 @@ def patch_text(text: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> str
     tags: [a]
     """
     try:
-        root, refused = compose(text)
+        root, refused = compose(text, exact_marks=True)
     except ComposeError:
         return None
     if refused or not isinstance(root, MappingNode) or root.flow_style or not root.value:
@@ -482,7 +482,7 @@ class EditorSession:
     def from_text(cls, text: str, path: str | None = None) -> EditorSession:
         """A session over a file's text (its data read with the safe reader; nothing is executed)."""
         try:
-            root, _refused = compose(text)
+            root, _refused = compose(text, exact_marks=True)
         except ComposeError as err:
             raise EditorError("unreadable", file=path or "<text>", reason=err.problem or err.kind) from None
         data = _plain(root) if root is not None else {}
@@ -719,7 +719,7 @@ class EditorSession:
             self.set_answer(None)
             return
         try:
-            root, refused = compose(text)
+            root, refused = compose(text, exact_marks=True)
         except ComposeError:
             root, refused = None, []
         self.set_answer(text.strip() if root is None or refused else _plain(root))
@@ -773,7 +773,7 @@ class EditorSession:
 
     def _reads_back(self, text: str) -> bool:
         try:
-            root, _ = compose(text)
+            root, _ = compose(text, exact_marks=True)
         except ComposeError:
             return False
         return root is not None and _plain(root) == self.data

@@ -42,6 +42,7 @@ from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key, troo
 from ..claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim
 from ..console import add_quiet_argument, progress_for
 from ..difficulty import Features, claim_features, estimate
+from ..files import FileProblem, check_new, describe, write_new
 from ..formations import FormationKind
 from ..loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle, load_puzzle_text
 from ..messages import LANGUAGES, card_short, message
@@ -901,22 +902,26 @@ def run(args: argparse.Namespace) -> int:
             on_found=lambda _puzzle: bar.advance(),
         )
     targets = [(out / p.filename, p) for p in puzzles]
-    existing = [path for path, _ in targets if path.exists()]
-    if existing and not args.force:
-        for path in existing:
-            print(Diagnostic(str(path), 1, 1, _m("generate.exists", lang)), file=sys.stderr)
+    inputs = list(iter_puzzle_files([args.avoid])) if args.avoid is not None else []
+    refused = []
+    for path, _ in targets:  # refuse before writing anything: all of them are written, or none
+        try:
+            check_new(path, force=args.force, inputs=inputs)
+        except OSError as err:
+            refused.append(Diagnostic(str(path), 1, 1, describe(err, lang)))
+    if refused:
+        for diagnostic in refused:
+            print(diagnostic, file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         out.mkdir(parents=True, exist_ok=True)
         for path, puzzle in targets:
-            path.write_text(puzzle.text, encoding="utf-8")
+            write_new(path, puzzle.text, force=args.force, inputs=inputs)
             answer = "true" if puzzle.answer else "false"
             print(_m("generate.wrote", lang, file=str(path), level=puzzle.level, answer=answer))
     except OSError as err:
-        print(
-            Diagnostic(args.out, 1, 1, _m("generate.cannot_write", lang, reason=err.strerror or str(err))),
-            file=sys.stderr,
-        )
+        name = err.filename if isinstance(err, FileProblem) else args.out
+        print(Diagnostic(str(name), 1, 1, describe(err, lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
     if len(puzzles) < args.count:
         print(_m("generate.short", lang, found=len(puzzles), count=args.count, theme=args.theme), file=sys.stderr)
