@@ -49,7 +49,8 @@ from contextlib import contextmanager
 from typing import Any, TextIO, cast
 
 from .cards import Card
-from .claims import ClaimAnalysis, analyse_claim, analyse_position
+from .claims import ClaimAnalysis, analyse_claim
+from .decide import decide_position
 from .formations import Formation
 from .loader import Diagnostic, PuzzleFileError, check_answer, iter_puzzle_files, load_puzzle
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, kind_name, message, render_analysis
@@ -96,8 +97,8 @@ def _run_claims(args: argparse.Namespace) -> int:
             _print_diagnostics(err.diagnostics, sys.stderr)
             status = EXIT_BAD_INPUT
             continue
-        analysis = analyse_position(puzzle.position)
-        you, opponent = list(analysis.claimable(Side.YOU)), list(analysis.claimable(Side.OPPONENT))
+        verdicts = decide_position(puzzle.position)  # verdicts only: no proof is built (decide.py)
+        you, opponent = list(verdicts[Side.YOU]), list(verdicts[Side.OPPONENT])
         if args.json:
             print(json.dumps({"file": name, "you": you, "opponent": opponent}))
         else:
