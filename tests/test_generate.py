@@ -437,3 +437,19 @@ def test_every_theme_through_the_cli_passes_check(tmp_path: Path, capsys: pytest
     status, out, err = _run(["check", str(tmp_path)], capsys)
     assert (status, err) == (0, "")
     assert out.strip().endswith(f"{2 * len(THEMES)} ok")
+
+
+def test_cli_reports_games_scanned_per_second_for_the_games_source(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stats: dict[str, float] = {}
+    assert len(generate("bot-game", 1, seed=1, stats=stats)) == 1
+    assert stats["games"] >= 1 and stats["seconds"] > 0
+    args = ["generate", "--theme", "bot-game", "--count", "1", "--seed", "1"]
+    status, out, err = _run([*args, "--out", str(tmp_path / "en")], capsys)
+    assert (status, err) == (0, "")
+    assert re.search(r"^scanned \d+ bot games in [\d.]+ s of CPU time \(\d+ games/s\)$", out, re.M)
+    status, out, _ = _run([*args, "--out", str(tmp_path / "zh"), "--lang", "zh"], capsys)
+    assert status == 0 and re.search(r"^扫描了\d+局机器人对局，用时[\d.]+秒CPU时间（每秒\d+局）$", out, re.M)
+    status, out, _ = _run(["generate", "--theme", "fog", "--count", "1", "--out", str(tmp_path / "c")], capsys)
+    assert status == 0 and "bot games" not in out  # the construct source plays no games

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -40,6 +41,7 @@ from typing import Any
 
 from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key, troop
 from ..claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim
+from ..decide import can_claim
 from ..difficulty import Features, claim_features, estimate
 from ..formations import FormationKind
 from ..loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle, load_puzzle_text
@@ -432,13 +434,18 @@ class _Candidate:
 _PAIRINGS = (("heuristic", "random"), ("heuristic", "heuristic"), ("random", "heuristic"))
 
 
-def _game_moments(rng: random.Random, games: int) -> Iterator[_Candidate]:
-    """The table right after each play of seeded bot games, seen by the player who played (R13)."""
+def _game_moments(rng: random.Random, games: int, stats: dict[str, float] | None = None) -> Iterator[_Candidate]:
+    """The table right after each play of seeded bot games, seen by the player who played (R13).
+
+    ``stats["games"]`` counts the games played so far.
+    """
     from ..game import Phase, Player, apply, legal_moves, make_bot, new_game
     from ..game.match import MAX_ACTIONS
     from ..game.view import PlayerView, to_position
 
     for g in range(games):
+        if stats is not None:
+            stats["games"] = g + 1
         game_seed = rng.randrange(1_000_000)
         names = _PAIRINGS[g % len(_PAIRINGS)]
         bots = {Player.NORTH: make_bot(names[0], game_seed), Player.SOUTH: make_bot(names[1], game_seed + 1)}
@@ -579,9 +586,9 @@ def _tidy(
     if not drop:
         return candidate, analysis
     tidied = _without(position, drop)
-    again = analyse_claim(tidied, flag, tidied.turn)
-    if tidied.problems() or again.claimable is not analysis.claimable:
+    if tidied.problems() or can_claim(tidied, flag, tidied.turn) is not analysis.claimable:
         return candidate, analysis
+    again = analyse_claim(tidied, flag, tidied.turn)
     if not spec.accepts(tidied, again, claim_features(tidied, again)):
         return candidate, analysis
     return replace(candidate, position=tidied), again
@@ -595,13 +602,15 @@ def generate(
     avoid: Iterable[Hashable] = (),
     source: str | None = None,
     levels: tuple[int, int] = (1, 5),
+    stats: dict[str, float] | None = None,
 ) -> list[GeneratedPuzzle]:
     """Up to ``count`` puzzles for ``theme`` (fewer if the search gives up), deterministic for ``seed``.
 
     ``avoid`` holds :func:`~battleline_lab.authoring.writer.position_key` values of
     positions not to repeat (the generated puzzles never repeat a position
     either); ``source`` overrides the theme's (``construct`` or ``games``);
-    ``levels`` keeps only puzzles whose estimated level lies in that range.
+    ``levels`` keeps only puzzles whose estimated level lies in that range;
+    ``stats``, if given, receives ``games`` (bot games scanned) and ``seconds`` (CPU time spent).
     """
     spec = THEMES[theme]
     source = source or spec.source
@@ -614,8 +623,9 @@ def generate(
     candidates = (
         _constructed(rng, spec.recipe, MAX_CANDIDATES * count)
         if source == "construct"
-        else _game_moments(rng, MAX_GAMES * count)
+        else _game_moments(rng, MAX_GAMES * count, stats)
     )
+    start = time.process_time()
     for candidate in candidates:
         if len(out) >= count:
             break
@@ -626,11 +636,11 @@ def generate(
             continue
         want = spec.answers[len(out) % len(spec.answers)]
         try:
-            analysis = analyse_claim(position, candidate.flag, position.turn)
+            if can_claim(position, candidate.flag, position.turn) is not want:
+                continue  # the verdict alone (decide.py) rules most candidates out without a proof
         except UndecidedTieError:
             continue
-        if analysis.claimable is not want:
-            continue
+        analysis = analyse_claim(position, candidate.flag, position.turn)
         if not spec.accepts(position, analysis, claim_features(position, analysis)):
             continue
         if source == "construct" and analysis.claimable:
@@ -646,6 +656,8 @@ def generate(
         if candidate.game is not None:
             games_used.add(candidate.game)
         out.append(generated)
+    if stats is not None:
+        stats["seconds"] = time.process_time() - start
     return out
 
 
@@ -754,7 +766,10 @@ def run(args: argparse.Namespace) -> int:
             print(Diagnostic(args.avoid, 1, 1, _m("generate.avoid_missing", lang)), file=sys.stderr)
             return EXIT_BAD_INPUT
         avoid = avoid_keys(args.avoid)
-    puzzles = generate(args.theme, args.count, args.seed, avoid=avoid, source=args.source, levels=args.level)
+    stats: dict[str, float] = {}
+    puzzles = generate(
+        args.theme, args.count, args.seed, avoid=avoid, source=args.source, levels=args.level, stats=stats
+    )
     targets = [(out / p.filename, p) for p in puzzles]
     existing = [path for path, _ in targets if path.exists()]
     if existing and not args.force:
@@ -773,6 +788,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
+    if stats.get("games"):
+        games, seconds = int(stats["games"]), max(stats["seconds"], 1e-6)
+        print(_m("generate.scanned", lang, games=games, seconds=f"{seconds:.2f}", rate=f"{games / seconds:.0f}"))
     if len(puzzles) < args.count:
         print(_m("generate.short", lang, found=len(puzzles), count=args.count, theme=args.theme), file=sys.stderr)
         return EXIT_SHORT
