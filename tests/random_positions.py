@@ -3,7 +3,7 @@
 Three stages: ``mid`` (0-3 troops a side on every flag), ``late`` (most sides complete, some
 flags claimed) and ``tactics`` (Mud and Fog on some flag, morale cards on both sides, R20-R25).
 Only the standard library and the position type are used; every position passes
-:meth:`Position.problems`.
+:meth:`Position.problems` and has no winner yet (R16).
 
 >>> [len(random_positions(3, seed=1, stage=s)) for s in STAGES]
 [3, 3, 3]
@@ -82,7 +82,7 @@ def random_position(rng: random.Random, stage: str) -> Position:
         discarded = troops[: rng.randint(0, 8 if late else 4)]
         split = rng.randint(0, len(discarded))
         position = Position.build(flags, discards={"you": discarded[:split], "opponent": discarded[split:]})
-        if not position.problems():
+        if not position.problems() and position.winner() is None:  # a game still in progress (R16)
             return position
 
 
