@@ -344,15 +344,14 @@ def _beating(theirs: _Scan, size: int, fog: bool, kind: int, total: int, pool: P
         allowed = tvalues or 0x3FF
         for w in wilds:
             allowed &= w
-        v = 10
-        while v:
+        while allowed:  # the values it may take, highest first
+            v = allowed.bit_length()
             if kind == _PHALANX and v * size <= total:
                 break
-            if allowed >> (v - 1) & 1:
-                mask = pool.of_value(v, open_slots)
-                if mask >= 0:
-                    return mask or -1
-            v -= 1
+            mask = pool.of_value(v, open_slots)
+            if mask >= 0:
+                return mask or -1
+            allowed ^= 1 << (v - 1)
     if kind == _PHALANX:
         return 0
     for ci in colours:
