@@ -412,15 +412,19 @@ def argparse_language(lang: str) -> Iterator[None]:
         setattr(argparse, "ngettext", saved[1])  # noqa: B010
 
 
-def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
+def build_parser(lang: str = DEFAULT_LANGUAGE, *, only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every registered subcommand; help texts in ``lang``.
 
-    For argparse's own phrases in ``lang`` too, build (and use) it inside :func:`argparse_language`.
+    ``only`` registers that subcommand alone (the one being run: the others' modules are then
+    not imported, which keeps start-up short).  For argparse's own phrases in ``lang`` too,
+    build (and use) it inside :func:`argparse_language`.
     """
     parser = argparse.ArgumentParser(prog=PROG, description=_m("description", lang))
     parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help=_m("lang", lang))
     subparsers = parser.add_subparsers(dest="command", metavar=_m("metavar.command", lang), required=True)
     for _name, register in COMMANDS:
+        if only is not None and _name != only:
+            continue
         fn = _resolve(register)
         if _takes_lang(fn):
             cast(Callable[..., Any], fn)(subparsers, lang=lang)
@@ -433,13 +437,35 @@ def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     return parser
 
 
+def _command_in(arguments: Sequence[str]) -> str | None:
+    """The registered subcommand the arguments run, if they name one before any help option.
+
+    >>> _command_in(["--lang", "zh", "claims", "a.yaml"]), _command_in(["-h", "claims"]), _command_in(["nope"])
+    ('claims', None, None)
+    """
+    names = {name for name, _ in COMMANDS}
+    skip = False
+    for arg in arguments:
+        if skip:
+            skip = False
+        elif arg == "--lang":
+            skip = True
+        elif arg.startswith("--lang="):
+            continue
+        elif arg.startswith("-"):
+            return None  # help or an unknown option before the command: the full parser answers
+        else:
+            return arg if arg in names else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (never raises, never prints a traceback)."""
     try:
         arguments = list(argv) if argv is not None else sys.argv[1:]
         lang = language_in(arguments)
         with argparse_language(lang):
-            parser = build_parser(lang)
+            parser = build_parser(lang, only=_command_in(arguments))
             try:
                 args = parser.parse_args(arguments)
             except SystemExit as exit_:
