@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import NoReturn
 
 from .cards import ALL_TROOPS, Card, Tactic, Troop
 from .formations import evaluate
@@ -207,24 +208,27 @@ _MUD_BIT, _FOG_BIT = 1, 2
 # What one side of a flag holds, read in one pass (see _scan): the number of troops, their values
 # as a mask, their sum, their colour (colour index, -1 for no troop, -2 for mixed), whether their
 # values are all different, the wildcards' value masks and best values summed, the cards, the
-# environment cards as bits (Mud 1, Fog 2) and the number of formation cards.
-_Scan = tuple[int, int, int, int, bool, list[int], int, tuple[Card, ...], int, int]
+# environment cards as bits (Mud 1, Fog 2), the number of formation cards and the troops as a bit set.
+_Scan = tuple[int, int, int, int, bool, list[int], int, tuple[Card, ...], int, int, int]
 
 
 def _scan(cards: tuple[Card, ...]) -> _Scan:
     """A side's cards summarised in one pass (see ``_Scan``)."""
-    count = values = total = env = wsum = 0
+    count = values = total = env = wsum = bits = 0
     colour = -1
     distinct = True
     wilds: list[int] = []
     for card in cards:
         if type(card) is Troop:
-            bit = 1 << (card.value - 1)
+            v = card.value
+            bit = 1 << (v - 1)
             if values & bit:
                 distinct = False
             values |= bit
-            total += card.value
-            ci = card.colour.offset // 10
+            total += v
+            offset = card.colour.offset
+            bits |= bit << offset
+            ci = offset // 10
             if colour != ci:
                 colour = ci if colour == -1 else -2
             count += 1
@@ -235,7 +239,7 @@ def _scan(cards: tuple[Card, ...]) -> _Scan:
         elif card in _WILD_MASK:
             wilds.append(_WILD_MASK[card])
             wsum += _WILD_BEST[card]
-    return (count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds))
+    return (count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds), bits)
 
 
 def _formation(cards: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -245,7 +249,7 @@ def _formation(cards: tuple[Card, ...]) -> tuple[Card, ...]:
 
 def _side_strength(side: _Scan, size: int, fog: bool) -> tuple[int, int]:
     """(kind, sum) of a complete side, wildcards at their best (R9, R10, R20-R24); kind -1 under Fog."""
-    count, values, total, colour, distinct, wilds, wsum, cards, _, filled = side
+    count, values, total, colour, distinct, wilds, wsum, cards, _, filled, _ = side
     if filled != size or (len(wilds) > 1 and _repeated_tactic(cards)):
         return _strength(_formation(cards), fog, size == 4)  # raises FormationError, as the proof does
     if fog:
@@ -308,7 +312,7 @@ def _beating(theirs: _Scan, size: int, fog: bool, kind: int, total: int, pool: P
     Only the open slots come from the pool; a wildcard on their side stands for
     any troop it may be (R20-R23), even one face up elsewhere.
     """
-    _, tvalues, tsum, tcolour, distinct, wilds, wsum, _, _, filled = theirs
+    _, tvalues, tsum, tcolour, distinct, wilds, wsum, _, _, filled, _ = theirs
     open_slots = size - filled
     if pool.count < open_slots:
         return 0  # no completion at all
@@ -399,6 +403,14 @@ class _LazyPool:
         return self.pool
 
 
+def _undecided(flag: int, total: int) -> NoReturn:
+    from .claims import UndecidedTieError
+
+    raise UndecidedTieError(
+        f"flag {flag}: both formations tie at {total}; the position must say who completed first (R11)"
+    )
+
+
 def _verdict(
     mine: _Scan, theirs: _Scan, size: int, fog: bool, first: bool | None, pool: Pool | _LazyPool, flag: int
 ) -> tuple[bool, int]:
@@ -410,11 +422,7 @@ def _verdict(
         if other != strength:
             return strength > other, 0
         if first is None:
-            from .claims import UndecidedTieError
-
-            raise UndecidedTieError(
-                f"flag {flag}: both formations tie at {strength[1]}; the position must say who completed first (R11)"
-            )
+            _undecided(flag, strength[1])
         return first, 0
     if type(pool) is _LazyPool:
         pool = pool.get()
@@ -510,20 +518,46 @@ def claimable_flags(position: Position, side: Side | str | None = None) -> tuple
 
 def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
     """Both sides' claimable flags (R12), sharing one unseen pool: the whole position decided."""
-    pool = _LazyPool(position)
+    visible = 0
+    todo: list[tuple[int, FlagState, _Scan, _Scan]] = []
+    for n, state in zip(FLAGS, position.flags):
+        you_cards, opponent_cards = state.you, state.opponent
+        if state.claimed_by is None and (len(you_cards) >= 3 or len(opponent_cards) >= 3):
+            a = _scan(you_cards)
+            b = _scan(opponent_cards)
+            visible |= a[10] | b[10]
+            todo.append((n, state, a, b))
+            continue
+        for card in you_cards + opponent_cards:
+            if type(card) is Troop:
+                visible |= 1 << (card.colour.offset + card.value - 1)
     you: list[int] = []
     opponent: list[int] = []
-    for n, state in zip(FLAGS, position.flags):
-        if state.claimed_by is not None or (len(state.you) < 3 and len(state.opponent) < 3):
-            continue
-        a = _scan(state.you)
-        b = _scan(state.opponent)
+    if not todo:
+        return {Side.YOU: (), Side.OPPONENT: ()}
+    for card in position.discards_you + position.discards_opponent:
+        if type(card) is Troop:
+            visible |= 1 << (card.colour.offset + card.value - 1)
+    pool = Pool(_ALL & ~visible)
+    for n, state, a, b in todo:
         env = a[8] | b[8]
         size = 4 if env & _MUD_BIT else 3
         fog = env & _FOG_BIT == _FOG_BIT
-        first = state.first_complete
-        if a[9] >= size and _verdict(a, b, size, fog, None if first is None else first is Side.YOU, pool, n)[0]:
-            you.append(n)
-        if b[9] >= size and _verdict(b, a, size, fog, None if first is None else first is Side.OPPONENT, pool, n)[0]:
-            opponent.append(n)
+        if a[9] >= size and b[9] >= size:
+            # both complete (R10, R11): one comparison decides for both sides
+            strength = _side_strength(a, size, fog)
+            other = _side_strength(b, size, fog)
+            if strength == other:
+                first = state.first_complete
+                if first is None:
+                    _undecided(n, strength[1])
+                (you if first is Side.YOU else opponent).append(n)
+            else:
+                (you if strength > other else opponent).append(n)
+        elif a[9] >= size:
+            if not _beating(b, size, fog, *_side_strength(a, size, fog), pool):
+                you.append(n)
+        elif b[9] >= size:
+            if not _beating(a, size, fog, *_side_strength(b, size, fog), pool):
+                opponent.append(n)
     return {Side.YOU: tuple(you), Side.OPPONENT: tuple(opponent)}
