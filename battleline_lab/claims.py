@@ -33,6 +33,7 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from . import decide as _decide
 from .cards import ALL_TROOPS, Card, Colour, Troop, card_sort_key
 from .formations import (
     Formation,
@@ -756,8 +757,8 @@ def analyse_claim(position: Position, flag: int, side: Side | str | None = None)
 
 
 def can_claim(position: Position, flag: int, side: Side | str | None = None) -> bool:
-    """Just the verdict of :func:`analyse_claim`."""
-    return analyse_claim(position, flag, side).claimable
+    """Just the verdict of :func:`analyse_claim`, decided without building the proof (:mod:`.decide`)."""
+    return _decide.can_claim(position, flag, side)
 
 
 @dataclass(frozen=True)
@@ -798,9 +799,5 @@ def analyse_position(position: Position) -> PositionAnalysis:
 
 
 def claimable_flags(position: Position, side: Side | str | None = None) -> tuple[int, ...]:
-    """The unclaimed flags ``side`` (default: whose turn) can claim now, in order."""
-    side = position.turn if side is None else Side(side)
-    pool = _Pool(position.unseen_troops())
-    return tuple(
-        n for n in FLAGS if position.flag(n).claimed_by is None and _analyse(position, pool, n, side).claimable
-    )
+    """The unclaimed flags ``side`` (default: whose turn) can claim now, in order (decided by :mod:`.decide`)."""
+    return _decide.claimable_flags(position, side)

@@ -53,8 +53,9 @@ from typing import Any, TextIO, cast
 
 from . import __version__
 from .cards import Card
-from .claims import ClaimAnalysis, analyse_claim, analyse_position, state_unseen_once
+from .claims import ClaimAnalysis, analyse_claim, state_unseen_once
 from .console import add_quiet_argument, progress_for
+from .decide import decide_position
 from .formations import Formation
 from .loader import Diagnostic, PuzzleFileError, check_answer, load_puzzle
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, kind_name, message, render_analysis
@@ -101,8 +102,8 @@ def _run_claims(args: argparse.Namespace) -> int:
             _print_diagnostics(err.diagnostics, sys.stderr)
             status = EXIT_BAD_INPUT
             continue
-        analysis = analyse_position(puzzle.position)
-        you, opponent = list(analysis.claimable(Side.YOU)), list(analysis.claimable(Side.OPPONENT))
+        verdicts = decide_position(puzzle.position)  # verdicts only: no proof is built (decide.py)
+        you, opponent = list(verdicts[Side.YOU]), list(verdicts[Side.OPPONENT])
         if args.json:
             print(json.dumps({"file": name, "you": you, "opponent": opponent}))
         else:
@@ -438,10 +439,12 @@ def argparse_language(lang: str) -> Iterator[None]:
         setattr(argparse, "ngettext", saved[1])  # noqa: B010
 
 
-def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
+def build_parser(lang: str = DEFAULT_LANGUAGE, *, only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every registered subcommand; help texts in ``lang``.
 
-    For argparse's own phrases in ``lang`` too, build (and use) it inside :func:`argparse_language`.
+    ``only`` registers that subcommand alone (the one being run: the others' modules are then
+    not imported, which keeps start-up short).  For argparse's own phrases in ``lang`` too,
+    build (and use) it inside :func:`argparse_language`.
     """
     parser = argparse.ArgumentParser(prog=PROG, description=_m("description", lang))
     parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help=_m("lang", lang))
@@ -450,6 +453,8 @@ def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar=_m("metavar.command", lang), required=True)
     for _name, register in COMMANDS:
+        if only is not None and _name != only:
+            continue
         fn = _resolve(register)
         if _takes_lang(fn):
             cast(Callable[..., Any], fn)(subparsers, lang=lang)
@@ -462,13 +467,35 @@ def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     return parser
 
 
+def _command_in(arguments: Sequence[str]) -> str | None:
+    """The registered subcommand the arguments run, if they name one before any help option.
+
+    >>> _command_in(["--lang", "zh", "claims", "a.yaml"]), _command_in(["-h", "claims"]), _command_in(["nope"])
+    ('claims', None, None)
+    """
+    names = {name for name, _ in COMMANDS}
+    skip = False
+    for arg in arguments:
+        if skip:
+            skip = False
+        elif arg == "--lang":
+            skip = True
+        elif arg.startswith("--lang="):
+            continue
+        elif arg.startswith("-"):
+            return None  # help or an unknown option before the command: the full parser answers
+        else:
+            return arg if arg in names else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (never raises, never prints a traceback)."""
     try:
         arguments = list(argv) if argv is not None else sys.argv[1:]
         lang = language_in(arguments)
         with argparse_language(lang):
-            parser = build_parser(lang)
+            parser = build_parser(lang, only=_command_in(arguments))
             try:
                 args = parser.parse_args(arguments)
             except SystemExit as exit_:

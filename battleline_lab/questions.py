@@ -40,6 +40,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from .cards import Card, CardNotationError, Tactic, parse_card
 from .claims import ClaimAnalysis, analyse_claim, analyse_position
+from .decide import can_claim, claimable_flags
 from .formations import Formation, FormationKind, evaluate, formation_size
 from .position import FLAGS, Position, Problem, Side
 
@@ -260,7 +261,7 @@ class ClaimQuestion(Question):
         return {"kind": self.kind, "flag": self.flag}
 
     def solve(self, position: Position) -> bool:
-        return self.explain(position).claimable
+        return can_claim(position, self.flag, position.turn)  # the verdict alone (decide.py), as explain() has it
 
     def explain(self, position: Position) -> ClaimAnalysis:
         return analyse_claim(position, self.flag, position.turn)
@@ -286,7 +287,7 @@ class ClaimableQuestion(Question):
         return {"kind": self.kind}
 
     def solve(self, position: Position) -> list[int]:
-        return [n for n, analysis in self.explain(position).items() if analysis.claimable]
+        return list(claimable_flags(position, position.turn))  # verdicts alone (decide.py), as explain() has them
 
     def explain(self, position: Position) -> dict[int, ClaimAnalysis]:
         """The claim analysis of every unclaimed flag for the side whose turn it is."""

@@ -255,7 +255,7 @@ def test_internal_error_is_one_line_exit_3(capsys: pytest.CaptureFixture[str], m
     def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli, "analyse_position", broken)
+    monkeypatch.setattr(cli, "decide_position", broken)
     status, _, err = run(capsys, "claims", "puzzles/seed-examples/2-blue-eight-blocked.yaml")
     assert status == 3
     assert err == "battleline-lab: internal error: RuntimeError: boom\n"
