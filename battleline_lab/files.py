@@ -130,8 +130,8 @@ class NotRegularFileError(FileProblem):
         self.kind = kind
 
 
-class OutputExistsError(FileProblem):
-    """The output exists and ``force`` was not given."""
+class OutputExistsError(FileProblem, FileExistsError):
+    """The output exists and ``force`` was not given (also a :class:`FileExistsError`)."""
 
     code = "exists"
     text = "exists"

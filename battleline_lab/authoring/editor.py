@@ -43,7 +43,6 @@ from __future__ import annotations
 import copy
 import os
 import re
-import tempfile
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +54,7 @@ from ..cards import Card, CardNotationError, Tactic, parse_card
 from ..checks import CheckWarning, check_puzzle
 from ..claims import UndecidedTieError
 from ..difficulty import Difficulty, estimate
+from ..files import OutputExistsError, write_new
 from ..loader import TOP_LEVEL_KEYS, PuzzleFileError, load_puzzle_text
 from ..messages import DEFAULT_LANGUAGE, kind_name, message
 from ..position import FLAGS, Position
@@ -406,37 +406,16 @@ def patch_text(text: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> str
 
 
 def atomic_write(path: str | os.PathLike[str], text: str, *, force: bool = False) -> None:
-    """Write ``text`` to ``path`` atomically (a temporary file in the same folder, then a rename).
+    """Write ``text`` to ``path`` with the project's one writer (:func:`battleline_lab.files.write_new`).
 
-    Refuses (:class:`EditorError` ``exists``) an existing file unless ``force``; without
-    ``force`` the file is linked into place, so a file that appears meanwhile is not replaced
-    either (where links are not supported, it is checked just before the rename).
-    A minimal stand-in for the project's shared atomic no-overwrite writer.
+    Atomic (a temporary file in the same folder, then a link or rename); refuses
+    (:class:`EditorError` ``exists``) an existing file unless ``force``, including one that
+    appears meanwhile.
     """
-    target = Path(path)
-    if target.exists() and not force:
-        raise EditorError("exists", file=str(target))
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        if force:
-            os.replace(tmp, target)
-            return
-        try:
-            os.link(tmp, target)
-        except FileExistsError:
-            raise EditorError("exists", file=str(target)) from None
-        except (OSError, AttributeError, NotImplementedError):  # no hard links here (some file systems, Pyodide)
-            if target.exists():
-                raise EditorError("exists", file=str(target)) from None
-            os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-# -- the session ------------------------------------------------------------------------------------
+        write_new(path, text, force=force)
+    except OutputExistsError:
+        raise EditorError("exists", file=os.fspath(path)) from None
 
 
 def _card(token: str | Card) -> Card:
