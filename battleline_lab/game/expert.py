@@ -31,17 +31,25 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import Card, Troop, card_sort_key
+from ..cards import Card, Tactic, Troop, card_sort_key
 from .actions import Action, Pass, PlayCard
 from .bots import TACTIC_COST, HeuristicBot, _Board
 from .rules import apply, legal_moves
 from .state import Deck, GameState, Phase, Player
 from .view import PlayerView
 
-__all__ = ["DEFAULT_CANDIDATES", "DEFAULT_ROLLOUTS", "ExpertBot", "Suggestion", "determinize"]
+__all__ = [
+    "DEFAULT_CANDIDATES",
+    "DEFAULT_ROLLOUTS",
+    "ExpertBot",
+    "Suggestion",
+    "determinize",
+    "suggest",
+    "suggestion_text",
+]
 
-DEFAULT_ROLLOUTS = 48  # play-outs per decision (see docs/game.md for strength and speed)
-DEFAULT_CANDIDATES = 6  # the heuristic bot's best moves that are searched
+DEFAULT_ROLLOUTS = 24  # play-outs per decision (see docs/game.md for strength and speed)
+DEFAULT_CANDIDATES = 4  # the heuristic bot's best moves that are searched
 MAX_ROLLOUT_ACTIONS = 600  # a play-out longer than this counts as a draw (never seen)
 
 
@@ -109,7 +117,8 @@ class Suggestion:
     """What the expert would play and why: the move, its play-out record and the runner-up.
 
     ``wins``/``games`` count the play-outs of ``action``; ``alternatives`` are the other
-    searched moves with their own ``(wins, games)``, best first.
+    searched moves with their own ``(wins, games)``: those searched longest first (the
+    runner-up of the last round), then by their share of wins.
     """
 
     action: Action
@@ -185,9 +194,9 @@ class ExpertBot(HeuristicBot):
                 sample += 1
             survivors.sort(key=lambda a: (-stats[a][0] / stats[a][1], candidates.index(a)))
         best = survivors[0]
-        others = sorted(
+        others = sorted(  # the finalists first (most play-outs), then by their share of wins
             (a for a in candidates if a != best),
-            key=lambda a: (-stats[a][0] / max(1, stats[a][1]), candidates.index(a)),
+            key=lambda a: (-stats[a][1], -stats[a][0] / max(1, stats[a][1]), candidates.index(a)),
         )
         return Suggestion(
             best,
@@ -195,3 +204,68 @@ class ExpertBot(HeuristicBot):
             int(stats[best][1]),
             tuple((a, stats[a][0], int(stats[a][1])) for a in others),
         )
+
+
+# -- the coach: the expert's suggestion for a learner, in words ------------------------------
+
+
+def suggest(
+    view: PlayerView, legal: Sequence[Action], *, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS
+) -> Suggestion:
+    """The expert's play for ``view.player`` now (only what that player sees), with its play-out record."""
+    return ExpertBot(seed, rollouts=rollouts).search(view, legal)
+
+
+def suggestion_text(view: PlayerView, suggestion: Suggestion, lang: str = "en") -> list[str]:
+    """Why the expert suggests its play, in ``lang``: the move, what it does at its flag, its play-outs.
+
+    "What it does" comes from the formation rules (R9, R10) on the table after the
+    move, and "then you can prove" from the claim engine (R12) on that table.
+    """
+    from ..formations import evaluate
+    from ..messages import card_label, kind_name, message
+    from .actions import describe
+    from .rules import claimable
+
+    me = view.player
+    action = suggestion.action
+    name = message(f"review.player.{me.value}", lang)
+    lines = [message("review.coach.play", lang, move=describe(action, name, lang))]
+    if isinstance(action, PlayCard):
+        n = action.flag
+        mine = view.flag_cards(n, me)
+        card = action.card
+        if isinstance(card, Tactic) and card.is_environment:
+            lines.append(message("review.coach.tactic", lang, card=card_label(card, lang), flag=n))
+        elif len(mine) + 1 >= view.size(n):
+            formation = evaluate((*mine, card), fog=view.fog(n), mud=view.mud(n))
+            kind = formation.kind
+            key = "review.coach.completes" if kind is not None else "review.coach.completes_sum"
+            lines.append(message(key, lang, kind=kind_name(kind, lang), flag=n, total=formation.total))
+        elif mine:
+            cards = message("review.list_sep", lang).join(card_label(c, lang) for c in mine)
+            lines.append(message("review.coach.builds", lang, flag=n, cards=cards))
+        else:
+            lines.append(message("review.coach.opens", lang, flag=n))
+    table = determinize(view, random.Random(0))  # the hidden cards do not matter to a claim (R13)
+    before = set(claimable(table, me))
+    apply(table, action)
+    after = [n for n in claimable(table, me) if n not in before] if not table.over else []
+    if after:
+        flags = message("review.list_sep", lang).join(map(str, after))
+        lines.append(message("review.coach.then_claim", lang, flags=flags))
+    if suggestion.alternatives:
+        other, wins, games = suggestion.alternatives[0]
+        lines.append(
+            message(
+                "review.coach.odds",
+                lang,
+                games=suggestion.games,
+                rate=round(100 * suggestion.rate),
+                other=other.notation,
+                other_rate=round(100 * wins / games) if games else 0,
+            )
+        )
+    else:
+        lines.append(message("review.coach.only", lang))
+    return lines

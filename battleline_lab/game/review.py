@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
 import os
 import tempfile
 from collections.abc import Sequence
@@ -56,7 +57,19 @@ from .rules import apply
 from .state import GameState, Phase, Player, new_game
 from .view import to_position
 
-__all__ = ["Fate", "Moment", "MomentKind", "Review", "review", "save_puzzles", "write_new_file"]
+__all__ = [
+    "REVIEW_FOLDER",
+    "Fate",
+    "Moment",
+    "MomentKind",
+    "Review",
+    "review",
+    "save_for_learner",
+    "save_puzzles",
+    "write_new_file",
+]
+
+REVIEW_FOLDER = "review"  # under the learner's data folder (battleline_lab.progress.data_dir())
 
 
 class MomentKind(enum.Enum):
@@ -290,7 +303,9 @@ def review(record_or_state: GameRecord | GameState, player: Player | str) -> Rev
     player = Player(player)
     record = record_or_state if isinstance(record_or_state, GameRecord) else GameRecord.from_state(record_or_state)
     raw, fates, claims, final = _claim_moments(record)
-    name = str(record.seed)
+    digest = hashlib.sha1(record.to_yaml().encode("utf-8")).hexdigest()[:6]
+    seed = str(record.seed) if record.seed >= 0 else f"m{-record.seed}"
+    name = f"{seed}-{digest}"  # the seed and the moves: ids differ between games
     out: list[Moment] = []
     reported: dict[MomentKind, set[int]] = {k: set() for k in MomentKind}
     for turn, owner, state in raw:
@@ -413,3 +428,28 @@ def save_puzzles(result: Review, folder: str | os.PathLike[str], *, force: bool 
         write_new_file(target / name, text, force=force)
         written.append(target / name)
     return written
+
+
+def save_for_learner(result: Review, folder: str | os.PathLike[str] | None = None) -> list[Path]:
+    """Save the review's puzzles where the trainer finds them: ``data_dir()/review/<id>.yaml``.
+
+    One puzzle file per moment, written atomically; a file that is already
+    there is kept (its id names the game, the player, the turn and the
+    flags, so it is the same puzzle).  Returns the paths of all the moment
+    files, new or kept.
+    """
+    if folder is None:
+        from ..progress import data_dir
+
+        folder = data_dir() / REVIEW_FOLDER
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, text in result.puzzle_files().items():
+        path = target / name
+        try:
+            write_new_file(path, text)
+        except FileExistsError:
+            pass
+        paths.append(path)
+    return paths
