@@ -401,7 +401,7 @@ def write_new_file(path: Path, text: str, *, force: bool = False) -> None:
             os.link(tmp, path)
         except FileExistsError:
             raise FileExistsError(str(path)) from None
-        except (NotImplementedError, PermissionError, AttributeError):  # no hard links here (Pyodide, some mounts)
+        except (NotImplementedError, AttributeError, OSError):  # no hard links here (Pyodide, some mounts)
             if path.exists():
                 raise FileExistsError(str(path)) from None
             os.replace(tmp, path)
