@@ -319,6 +319,7 @@ COMMANDS: list[tuple[str, RegisterFn | str]] = [
     ("check", _register_check),
     ("match", "battleline_lab.game.cli:register"),
     ("replay", "battleline_lab.game.cli:register_replay"),
+    ("review", "battleline_lab.game.cli:register_review"),
     ("generate", "battleline_lab.authoring.generate:register"),
     ("show", "battleline_lab.authoring.preview:register"),
     ("worksheet", "battleline_lab.authoring.worksheet:register"),

@@ -10,6 +10,7 @@ runs them standalone (for tests and ``python -m battleline_lab.game.cli``).
                          [--records DIR]
     battleline-lab replay FILE...
     battleline-lab replay FILE --at TURN [--as north|south]   # the table at a turn, as a puzzle (YAML)
+    battleline-lab review FILE [--player north|south] [--json] [--out DIR [--force]]  # claim moments to learn from
 
 ``match --json`` prints one JSON object:
 ``{"games": N, "wins": {"A": .., "B": ..}, "draws": .., "average_turns": ..,
@@ -41,7 +42,7 @@ from .match import run_match
 from .record import RecordError, dump_record, load_record
 from .state import GameState, Options, Player
 
-__all__ = ["main", "register", "register_replay"]
+__all__ = ["main", "register", "register_replay", "register_review"]
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -100,6 +101,7 @@ def register(
     parser.add_argument("--winner-starts", action="store_true", help=_m("match.winner_starts", lang))
     parser.add_argument("--records", metavar=_metavar("dir", lang), help=_m("match.records", lang))
     parser.add_argument("--force", action="store_true", help=message("files.force_help", lang))
+    parser.add_argument("--rollouts", type=_positive(lang), metavar="N", help=message("review.cli.rollouts", lang))
     parser.add_argument("--json", action="store_true", help=_m("match.json", lang))
     add_quiet_argument(parser, lang)
     parser.set_defaults(func=run_match_command)
@@ -116,6 +118,58 @@ def register_replay(
     parser.add_argument("--as", dest="viewer", choices=[p.value for p in Player], help=_m("replay.as", lang))
     parser.set_defaults(func=run_replay_command)
     return parser
+
+
+def register_review(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en"
+) -> argparse.ArgumentParser:
+    """Add the ``review`` subcommand (a game's claim moments as text, JSON or puzzle files)."""
+    from ..messages import message as msg
+
+    parser = subparsers.add_parser(
+        "review", help=msg("review.cli.help", lang), description=msg("review.cli.help", lang)
+    )
+    parser.add_argument("file", metavar=_metavar("file", lang), help=msg("review.cli.file", lang))
+    parser.add_argument(
+        "--player", choices=[p.value for p in Player], default="south", help=msg("review.cli.player", lang)
+    )
+    parser.add_argument("--out", metavar=_metavar("dir", lang), help=msg("review.cli.out", lang))
+    parser.add_argument("--json", action="store_true", help=msg("review.cli.json", lang))
+    parser.add_argument("--force", action="store_true", help=msg("review.cli.force", lang))
+    parser.set_defaults(func=run_review_command)
+    return parser
+
+
+def run_review_command(args: argparse.Namespace) -> int:
+    from .review import review, save_puzzles
+
+    lang = getattr(args, "lang", "en")
+    try:
+        record = load_record(args.file, lang)
+    except RecordError as exc:
+        for line in exc.lines():
+            print(line, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    result = review(record, Player(args.player))
+    if args.json:
+        print(json.dumps(result.as_dict(lang), ensure_ascii=False))
+    else:
+        for line in result.lines(lang):
+            print(line)
+    if args.out:
+        try:
+            written = save_puzzles(result, args.out, force=args.force)
+        except FileExistsError as exc:
+            where = exc.filename or args.out
+            print(f"{where}:1:1: error: {message('review.cli.exists', lang, path=where)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except OSError as exc:
+            where = exc.filename or args.out
+            print(f"{where}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        if not args.json:
+            print(message("review.cli.wrote", lang, folder=args.out, count=len(written)))
+    return EXIT_OK
 
 
 def run_match_command(args: argparse.Namespace) -> int:
@@ -168,6 +222,7 @@ def run_match_command(args: argparse.Namespace) -> int:
                 options=options,
                 winner_starts=args.winner_starts,
                 on_game=after_game,
+                rollouts=args.rollouts,
             )
         except OSError as exc:  # a record could not be written (written atomically: no half file is left)
             bar.clear()
@@ -241,6 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     subparsers = parser.add_subparsers(dest="command", required=True)
     register(subparsers)
     register_replay(subparsers)
+    register_review(subparsers)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
