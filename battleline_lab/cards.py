@@ -306,7 +306,8 @@ def _suggest(token: str) -> str | None:
         digits = match.group(2) or match.group(3)
         colour = _COLOUR_BY_LETTER.get(word) or _COLOUR_BY_NAME.get(word)
         if colour is not None:
-            return f"{colour.letter}{min(max(int(digits), 1), 10)}"
+            value = int(digits) if len(digits) <= 3 else 10  # no int() of a 5,000-digit token
+            return f"{colour.letter}{min(max(value, 1), 10)}"
     matches = difflib.get_close_matches(low, list(_BY_NOTATION), n=1, cutoff=0.5)
     return matches[0] if matches else None
 

@@ -162,7 +162,11 @@ def collect_files(paths: Iterable[str | os.PathLike[str]], *, lang: str = "en") 
     missing: list[FileReport] = []
     for path in paths:
         text = os.fspath(path)
-        p = None if not text else Path(text) if Path(text).exists() else _library_path(text)
+        if not text:  # never "the current folder"
+            empty = Diagnostic(text, 1, 1, message("files.not_regular.empty_path", lang))
+            missing.append(FileReport(text, None, [empty], True, False))
+            continue
+        p = Path(text) if Path(text).exists() else _library_path(text)
         if p is None:
             missing.append(
                 FileReport(

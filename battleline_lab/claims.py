@@ -8,6 +8,13 @@ its cards is already face up, *short* when too few troops of a value or colour
 are left, *too weak* when even its best completion does not beat the claimer.
 The first shape that is possible and strong enough is the counterexample.
 
+A proof that holds stays short without dropping a reason: the blocked shapes
+of a kind are one step naming every face-up card they need ("a blue Wedge
+8-9-10, 7-8-9 or 6-7-8 would need b7 or b10, but ..."), the kinds their cards
+cannot make are one step, the unseen count is said once (with the hand), and a
+kind too weak to win is said by its real best completion, with the tie rule
+when that completion ties (R11).
+
 The result is data: a :class:`ClaimAnalysis` whose ``steps`` are
 :class:`Step` values, each a :class:`Reason` from a closed vocabulary plus the
 cards it is about.  Prose comes from :mod:`battleline_lab.messages`.
@@ -24,9 +31,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from .cards import ALL_TROOPS, Card, Colour, Troop
+from . import decide as _decide
+from .cards import ALL_TROOPS, Card, Colour, Troop, card_sort_key
 from .formations import (
     Formation,
     FormationKind,
@@ -49,6 +57,7 @@ __all__ = [
     "analyse_position",
     "can_claim",
     "claimable_flags",
+    "state_unseen_once",
 ]
 
 
@@ -115,8 +124,10 @@ class Step:
 
     ``cards`` are cards on the table the step talks about (to highlight);
     ``needed`` are troops a completion would need from the unseen cards;
-    ``where`` says where visible cards lie; the other fields are filled as the
-    reason requires (see the message catalogue for which).
+    ``where`` says where visible cards lie; ``shapes`` lists every shape a
+    grouped step rules out at once (``shape`` is then the first, or the best);
+    the other fields are filled as the reason requires (see the message
+    catalogue for which).
     """
 
     reason: Reason
@@ -132,6 +143,7 @@ class Step:
     available: int | None = None
     size: int | None = None
     shape: Shape | None = None
+    shapes: tuple[Shape, ...] = ()
     value: int | None = None
     wild: tuple[tuple[Card, Troop], ...] = ()
     other: Side | None = None
@@ -186,6 +198,36 @@ class ClaimAnalysis:
     @property
     def reasons(self) -> tuple[Reason, ...]:
         return tuple(s.reason for s in self.steps)
+
+    def deciding_step(self) -> Step:
+        """The step a one-line summary should quote: the one the verdict turns on.
+
+        The counterexample (R12), the comparison of two complete sides (R10, R11),
+        an incomplete side or a claimed flag; for a proof that holds, the tie rule
+        when the opponent can at best tie (R11), else the step that rules out
+        their strongest chance (the first step of the search).
+
+        >>> from battleline_lab.position import Position
+        >>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
+        >>> analyse_claim(pos, 5, "you").deciding_step().reason.value
+        'shape_blocked'
+        """
+        by_reason = {s.reason: s for s in self.steps}
+        for reason in _DECIDING_FIRST:
+            if reason in by_reason:
+                return by_reason[reason]
+        for step in self.steps:
+            if step.reason in _SEARCH_REASONS or step.reason is Reason.LOWER_KINDS:
+                return step
+        return self.steps[-2] if len(self.steps) > 1 else self.steps[-1]
+
+    def without_unseen(self) -> ClaimAnalysis:
+        """The same analysis without its unseen count (R13): for a proof read after another of the same position.
+
+        Every flag of a position shares one count of unseen troops, so a proof
+        over several flags states it once (:func:`state_unseen_once`).
+        """
+        return replace(self, steps=tuple(s for s in self.steps if s.reason is not Reason.UNSEEN))
 
     def explain(self, lang: str = "en") -> str:
         """The proof as numbered lines of text."""
@@ -320,6 +362,13 @@ class _Prover:
         self.side = side
         self.state = position.flag(flag)
         self.steps: list[Step] = []
+        self._pending: tuple[list[FormationKind], list[Step], list[Step], list[Step], list[tuple[int, Step]]] = (
+            [],
+            [],
+            [],
+            [],
+            [],
+        )
 
     def step(self, reason: Reason, **fields: object) -> None:
         self.steps.append(Step(reason, self.side, self.flag, **fields))  # type: ignore[arg-type]
@@ -354,10 +403,9 @@ class _Prover:
             return self._complete(formation, theirs)
         self.step(Reason.THEY_NEED, cards=theirs, count=size - len(theirs), size=size)
         on_flags, in_discards = self.pool.visible_counts(self.position)
-        self.step(Reason.UNSEEN, count=len(self.pool.cards), total=on_flags, available=in_discards)
+        # the hand is said with the count: its cards are unseen like the deck's (R13)
         hand = tuple(c for c in self.position.hand(side) if isinstance(c, Troop))
-        if hand:
-            self.step(Reason.HAND_NOT_EVIDENCE, cards=hand)
+        self.step(Reason.UNSEEN, count=len(self.pool.cards), total=on_flags, available=in_discards, cards=hand)
         return self._search(formation, theirs, size, target)
 
     def _complete(self, formation: Formation, theirs: tuple[Card, ...]) -> ClaimAnalysis:
@@ -395,6 +443,8 @@ class _Prover:
         fog = self.state.fog
         kinds: tuple[FormationKind | None, ...] = (None,) if fog else tuple(sorted(FormationKind, reverse=True))
         lower: list[FormationKind] = []
+        ruled: list[FormationKind] = []
+        body: list[Step] = []
         tie_possible = False
         fits = _Fits(theirs, size)
         for kind in kinds:
@@ -403,12 +453,23 @@ class _Prover:
                 continue
             consistent = False
             best_weak: int | None = None
-            shape_steps = 0
+            # the strongest shape of this kind, at most as strong as the claimer, the unseen cards complete
+            real_best: tuple[Shape, tuple[Troop, ...], int] | None = None
+            blocked: list[Step] = []
+            other: list[Step] = []
+            weak: list[tuple[int, Step]] = []
+            # what the search ruled out so far, for a counterexample's ``ruled_out`` (data, not text)
+            self._pending = (ruled, body, blocked, other, weak)
             fixed = kind in (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
             for shape in shapes(kind, size):
                 if best_weak is not None and _fixed_total(shape, size) < target.total:
-                    # shapes come strongest first: every one left is weaker still and adds nothing (R10)
-                    break
+                    # shapes come strongest first: every one left is weaker still and cannot change the
+                    # verdict (R10); look on only for the best one the unseen cards can still complete
+                    if real_best is not None:
+                        break
+                    if fits(shape):
+                        real_best = self._fillable(shape, plan_shape(shape, theirs, size))
+                    continue
                 if not fits(shape):
                     continue  # their cards already rule the shape out (plan_shape would say so, slower)
                 plans = plan_shape(shape, theirs, size)
@@ -418,28 +479,93 @@ class _Prover:
                 if fixed and Strength(kind, plans[0].base) <= target:
                     # the sum is fixed by the shape: it can at best tie (R10, R11)
                     best_weak = plans[0].base if best_weak is None else max(best_weak, plans[0].base)
-                    if Strength(kind, plans[0].base) == target and any(self.pool.fill(p) is not None for p in plans):
+                    if real_best is None:
+                        real_best = self._fillable(shape, plans)
+                    if Strength(kind, plans[0].base) == target and real_best is not None:
                         tie_possible = True
                     continue
                 outcome = self._try_shape(shape, plans, theirs, target)
                 if isinstance(outcome, ClaimAnalysis):
                     return outcome
-                shape_steps += 1
-                tie_possible = tie_possible or outcome == "tie"
+                verdict, step, total = outcome
+                tie_possible = tie_possible or verdict == "tie"
+                if verdict == "blocked":
+                    blocked.append(step)
+                elif verdict == "short":
+                    other.append(step)
+                else:
+                    weak.append((total, step))
             if not consistent and kind is not None:
-                self.step(Reason.KIND_RULED_OUT, kind=kind, cards=theirs)
-            elif best_weak is not None:
-                self.step(Reason.KIND_TOO_WEAK, kind=kind, total=best_weak, cards=theirs, count=shape_steps)
+                ruled.append(kind)
+                continue
+            body.extend(_group_blocked(blocked))
+            body.extend(other)
+            if weak:
+                best_total, best_step = max(weak, key=lambda w: w[0])
+                best_step = replace(best_step, count=len(blocked) + len(other))
+                if len(weak) > 1:
+                    best_step = replace(best_step, shapes=tuple(s.shape for _, s in weak if s.shape is not None))
+                body.append(best_step)
+            if best_weak is not None:
+                others = len(blocked) + len(other) + len(weak)
+                if real_best is not None:
+                    shape, fill, total = real_best
+                    body.append(
+                        Step(
+                            Reason.KIND_TOO_WEAK,
+                            self.side,
+                            self.flag,
+                            kind=kind,
+                            total=total,
+                            cards=theirs,
+                            count=others,
+                            shape=shape,
+                            needed=fill,
+                        )
+                    )
+                else:
+                    body.append(
+                        Step(
+                            Reason.KIND_TOO_WEAK,
+                            self.side,
+                            self.flag,
+                            kind=kind,
+                            total=best_weak,
+                            cards=theirs,
+                            count=others,
+                        )
+                    )
+        tie: Step | None = None
+        if tie_possible:
+            # the best completion that ties is said with the tie rule, in one step (R10, R11)
+            for i in range(len(body) - 1, -1, -1):
+                step = body[i]
+                if step.reason in _TOO_WEAK and step.shape is not None and step.total == target.total:
+                    body[i] = replace(step, reason=Reason.AT_BEST_TIE, kind=target.kind)
+                    break
+            else:
+                tie = Step(Reason.AT_BEST_TIE, self.side, self.flag, total=target.total, kind=target.kind)
+        if ruled:
+            self.step(Reason.KIND_RULED_OUT, kind=ruled[0], kinds=tuple(ruled), cards=theirs)
+        self.steps.extend(body)
         if lower:
             self.step(Reason.LOWER_KINDS, kinds=tuple(lower), kind=target.kind)
-        if tie_possible:
-            self.step(Reason.AT_BEST_TIE, total=target.total, kind=target.kind)
+        if tie is not None:
+            self.steps.append(tie)
         return self.done(True, formation=formation)
+
+    def _fillable(self, shape: Shape, plans: list[ShapePlan]) -> tuple[Shape, tuple[Troop, ...], int] | None:
+        """The shape with the troops that complete it and its sum, if the unseen cards can (fixed sums)."""
+        for plan in plans:
+            fill = self.pool.fill(plan)
+            if fill is not None:
+                return shape, fill, _total(plan, fill)
+        return None
 
     def _try_shape(
         self, shape: Shape, plans: list[ShapePlan], theirs: tuple[Card, ...], target: Strength
-    ) -> ClaimAnalysis | str:
-        """A counterexample if the shape can beat ``target``; else add the step that says why not."""
+    ) -> ClaimAnalysis | tuple[str, Step, int]:
+        """A counterexample if the shape can beat ``target``; else the step that says why not."""
         best: tuple[int, tuple[Troop, ...]] | None = None
         for plan in plans:
             fill = self.pool.fill(plan)
@@ -448,20 +574,25 @@ class _Prover:
                 if best is None or total > best[0]:
                     best = (total, fill)
         kind = shape.kind
+        side, flag = self.side, self.flag
         if best is not None:
             total, fill = best
             if Strength(kind, total) > target:
                 return self._counterexample(theirs, fill)
-            self.step(Reason.SHAPE_TOO_WEAK, shape=shape, kind=kind, cards=theirs, needed=fill, total=total)
-            return "tie" if Strength(kind, total) == target else "weak"
+            step = Step(
+                Reason.SHAPE_TOO_WEAK, side, flag, shape=shape, kind=kind, cards=theirs, needed=fill, total=total
+            )
+            return ("tie" if Strength(kind, total) == target else "weak"), step, total
         visible = self.position.visible
         plan = plans[0]
         if kind is FormationKind.SKIRMISH:
             # some value of the run has no unseen troop left
             values = sorted({v for p in plans for v in p.values if not self.pool.by_value[v]})
             seen = sorted(t for t in visible if isinstance(t, Troop) and t.value == values[0])
-            self.step(
+            step = Step(
                 Reason.SHAPE_SHORT,
+                side,
+                flag,
                 shape=shape,
                 kind=kind,
                 cards=theirs,
@@ -470,7 +601,7 @@ class _Prover:
                 available=0,
                 value=values[0],
             )
-            return "blocked"
+            return "short", step, 0
         if plan.exact:
             needed: list[Troop] = []
             for p in plans:
@@ -478,8 +609,10 @@ class _Prover:
             blockers = sorted(t for t in needed if t not in self.pool.cards)
             # a wildcard with a forced place (Shield Bearers as b3) is named; one with a choice
             # (a Leader) is counted: it can stand for that many of the troops listed
-            self.step(
+            step = Step(
                 Reason.SHAPE_BLOCKED,
+                side,
+                flag,
                 shape=shape,
                 kind=kind,
                 cards=theirs,
@@ -488,7 +621,7 @@ class _Prover:
                 count=len(needed) - len(plan.exact),
                 wild=plan.wild if len(plans) == 1 else (),
             )
-            return "blocked"
+            return "blocked", step, 0
         if kind is FormationKind.PHALANX:
             assert shape.value is not None
             group = [t for t in visible if isinstance(t, Troop) and t.value == shape.value]
@@ -500,8 +633,10 @@ class _Prover:
         else:
             group = []
             available = len(self.pool.cards)
-        self.step(
+        step = Step(
             Reason.SHAPE_SHORT,
+            side,
+            flag,
             shape=shape,
             kind=kind,
             cards=theirs,
@@ -510,14 +645,18 @@ class _Prover:
             available=available,
             value=shape.value,
         )
-        return "short"
+        return "short", step, 0
 
     def _counterexample(self, theirs: tuple[Card, ...], fill: tuple[Troop, ...]) -> ClaimAnalysis:
         state = self.state
         # One completion that wins is the whole refutation (R12): the shapes ruled out on the way
         # to it prove nothing here, and a learner should not wade through them to reach it.
-        ruled_out = tuple(s for s in self.steps if s.reason in _SEARCH_REASONS)
-        self.steps = [s for s in self.steps if s.reason not in _SEARCH_REASONS]
+        ruled, body, blocked, other, weak = self._pending
+        kinds = [
+            Step(Reason.KIND_RULED_OUT, self.side, self.flag, kind=k, kinds=tuple(ruled), cards=theirs)
+            for k in ruled[:1]
+        ]
+        ruled_out = tuple(kinds + body + _group_blocked(blocked) + other + [w for _, w in weak])
         completed = evaluate(theirs + fill, fog=state.fog, mud=state.mud)
         self.step(
             Reason.COUNTEREXAMPLE,
@@ -536,6 +675,47 @@ class _Prover:
         )
 
 
+def _group_blocked(blocked: list[Step]) -> list[Step]:
+    """Blocked shapes of one kind said in one step: each needs one of the face-up cards listed (R13).
+
+    Every way to complete a blocked shape needs a troop that is face up, so the
+    union of those troops is a list of which each shape needs one.
+    """
+    if len(blocked) < 2:
+        return blocked
+    where: dict[Card, Location] = {}
+    needed: dict[Troop, None] = {}
+    for step in blocked:
+        where.update(step.where)
+        needed.update(dict.fromkeys(step.needed))
+    wildcard = any(step.count or step.wild for step in blocked)
+    grouped = replace(
+        blocked[0],
+        shapes=tuple(s.shape for s in blocked if s.shape is not None),
+        needed=tuple(sorted(needed, key=card_sort_key)),
+        wild=(),
+        count=1 if wildcard else 0,
+        where=tuple(sorted(where.items(), key=lambda item: card_sort_key(item[0]))),
+    )
+    return [grouped]
+
+
+def state_unseen_once(analyses: Iterable[ClaimAnalysis]) -> list[ClaimAnalysis]:
+    """Analyses of one position (one side) read in a row: the unseen count (R13) said in the first only.
+
+    >>> from battleline_lab.position import Position
+    >>> pos = Position.build({1: {"you": "r8 r9 r10", "opponent": "b1"}, 2: {"you": "g2 g3 g4", "opponent": "y5 y6"}})
+    >>> [a.reasons.count(Reason.UNSEEN) for a in state_unseen_once([analyse_claim(pos, n, "you") for n in (1, 2)])]
+    [1, 0]
+    """
+    out: list[ClaimAnalysis] = []
+    said = False
+    for analysis in analyses:
+        out.append(analysis.without_unseen() if said else analysis)
+        said = said or Reason.UNSEEN in analysis.reasons
+    return out
+
+
 _SEARCH_REASONS = frozenset(
     {
         Reason.KIND_RULED_OUT,
@@ -544,6 +724,20 @@ _SEARCH_REASONS = frozenset(
         Reason.SHAPE_SHORT,
         Reason.SHAPE_TOO_WEAK,
     }
+)
+
+
+_TOO_WEAK = (Reason.KIND_TOO_WEAK, Reason.SHAPE_TOO_WEAK)
+
+#: Steps that decide a proof wherever they appear, most decisive first (see ``ClaimAnalysis.deciding_step``).
+_DECIDING_FIRST = (
+    Reason.FLAG_CLAIMED,
+    Reason.SIDE_INCOMPLETE,
+    Reason.COUNTEREXAMPLE,
+    Reason.TIE_FIRST_COMPLETE,
+    Reason.YOU_ARE_STRONGER,
+    Reason.THEY_ARE_STRONGER,
+    Reason.AT_BEST_TIE,
 )
 
 
@@ -563,8 +757,8 @@ def analyse_claim(position: Position, flag: int, side: Side | str | None = None)
 
 
 def can_claim(position: Position, flag: int, side: Side | str | None = None) -> bool:
-    """Just the verdict of :func:`analyse_claim`."""
-    return analyse_claim(position, flag, side).claimable
+    """Just the verdict of :func:`analyse_claim`, decided without building the proof (:mod:`.decide`)."""
+    return _decide.can_claim(position, flag, side)
 
 
 @dataclass(frozen=True)
@@ -581,6 +775,16 @@ class PositionAnalysis:
     def __getitem__(self, key: tuple[Side, int]) -> ClaimAnalysis:
         return self.claims[key]
 
+    def __repr__(self) -> str:
+        you, opponent = (", ".join(map(str, self.claimable(side))) or "none" for side in Side)
+        return f"<PositionAnalysis you can claim: {you}; the opponent: {opponent}>"
+
+    def _repr_html_(self) -> str:
+        """The board with the claimable flags shaded, for Jupyter (lazy import: the core never imports rendering)."""
+        from .svg import position_analysis_html
+
+        return position_analysis_html(self)
+
 
 def analyse_position(position: Position) -> PositionAnalysis:
     """Analyse every unclaimed flag for both sides (R12), sharing the unseen pool."""
@@ -595,9 +799,5 @@ def analyse_position(position: Position) -> PositionAnalysis:
 
 
 def claimable_flags(position: Position, side: Side | str | None = None) -> tuple[int, ...]:
-    """The unclaimed flags ``side`` (default: whose turn) can claim now, in order."""
-    side = position.turn if side is None else Side(side)
-    pool = _Pool(position.unseen_troops())
-    return tuple(
-        n for n in FLAGS if position.flag(n).claimed_by is None and _analyse(position, pool, n, side).claimable
-    )
+    """The unclaimed flags ``side`` (default: whose turn) can claim now, in order (decided by :mod:`.decide`)."""
+    return _decide.claimable_flags(position, side)

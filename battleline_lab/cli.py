@@ -53,8 +53,9 @@ from typing import Any, TextIO, cast
 
 from . import __version__
 from .cards import Card
-from .claims import ClaimAnalysis, analyse_claim, analyse_position
+from .claims import ClaimAnalysis, analyse_claim, state_unseen_once
 from .console import add_quiet_argument, progress_for
+from .decide import decide_position
 from .formations import Formation
 from .loader import Diagnostic, PuzzleFileError, check_answer, load_puzzle
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, kind_name, message, render_analysis
@@ -86,7 +87,7 @@ def _print_diagnostics(diagnostics: Sequence[Diagnostic], err: TextIO) -> None:
 def _flags_text(flags: Sequence[int], lang: str) -> str:
     if not flags:
         return _m("flags.none", lang)
-    return ", ".join(str(n) for n in flags)
+    return message("list.sep", lang).join(str(n) for n in flags)
 
 
 # -- claims ---------------------------------------------------------------------------------------
@@ -101,8 +102,8 @@ def _run_claims(args: argparse.Namespace) -> int:
             _print_diagnostics(err.diagnostics, sys.stderr)
             status = EXIT_BAD_INPUT
             continue
-        analysis = analyse_position(puzzle.position)
-        you, opponent = list(analysis.claimable(Side.YOU)), list(analysis.claimable(Side.OPPONENT))
+        verdicts = decide_position(puzzle.position)  # verdicts only: no proof is built (decide.py)
+        you, opponent = list(verdicts[Side.YOU]), list(verdicts[Side.OPPONENT])
         if args.json:
             print(json.dumps({"file": name, "you": you, "opponent": opponent}))
         else:
@@ -198,7 +199,7 @@ def _run_explain(args: argparse.Namespace) -> int:
         _print_diagnostics(err.diagnostics, sys.stderr)
         return EXIT_BAD_INPUT
     side = Side(args.side) if args.side else None
-    lines = [_m("explain.header", lang, file=args.file, title=puzzle.title_text(lang))]
+    lines = [_m("explain.header", lang, file=args.file, title=puzzle.title_after_answer(lang))]  # the answer follows
     question = puzzle.question
     if args.flag is None and side is None and isinstance(question, CompareQuestion):
         lines.extend(_comparison_lines(question, question.explain(puzzle.position), lang))
@@ -208,9 +209,12 @@ def _run_explain(args: argparse.Namespace) -> int:
         targets = _claim_targets(puzzle, args.flag, side)
         if not targets:
             lines.append(_m("explain.nothing", lang))
-        for n, s in targets:
+        analyses = [analyse_claim(puzzle.position, n, s) for n, s in targets]
+        if len({s for _, s in targets}) == 1:
+            analyses = state_unseen_once(analyses)  # one side's proofs in a row: the unseen count once (R13)
+        for analysis in analyses:
             lines.append("")
-            lines.extend(_analysis_lines(analyse_claim(puzzle.position, n, s), lang))
+            lines.extend(_analysis_lines(analysis, lang))
     print("\n".join(lines))
     _warn_about_answer(puzzle, args.file, lang)
     return EXIT_OK
@@ -283,9 +287,9 @@ def _run_check(args: argparse.Namespace) -> int:
     if total:
         failed = total - ok
         text = (
-            _m("check.summary.failed", lang, total=total, ok=ok, failed=failed)
+            _m("check.summary.failed", lang, puzzles=message("words.puzzles", lang, count=total), ok=ok, failed=failed)
             if failed
-            else _m("check.summary", lang, total=total, ok=ok)
+            else _m("check.summary", lang, puzzles=message("words.puzzles", lang, count=total), ok=ok)
         )
         if warnings:
             text += message("list.sep", lang) + message("teachers.check.summary.warnings", lang, count=warnings)
@@ -315,6 +319,7 @@ COMMANDS: list[tuple[str, RegisterFn | str]] = [
     ("check", _register_check),
     ("match", "battleline_lab.game.cli:register"),
     ("replay", "battleline_lab.game.cli:register_replay"),
+    ("review", "battleline_lab.game.cli:register_review"),
     ("generate", "battleline_lab.authoring.generate:register"),
     ("show", "battleline_lab.authoring.preview:register"),
     ("worksheet", "battleline_lab.authoring.worksheet:register"),
@@ -435,10 +440,12 @@ def argparse_language(lang: str) -> Iterator[None]:
         setattr(argparse, "ngettext", saved[1])  # noqa: B010
 
 
-def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
+def build_parser(lang: str = DEFAULT_LANGUAGE, *, only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every registered subcommand; help texts in ``lang``.
 
-    For argparse's own phrases in ``lang`` too, build (and use) it inside :func:`argparse_language`.
+    ``only`` registers that subcommand alone (the one being run: the others' modules are then
+    not imported, which keeps start-up short).  For argparse's own phrases in ``lang`` too,
+    build (and use) it inside :func:`argparse_language`.
     """
     parser = argparse.ArgumentParser(prog=PROG, description=_m("description", lang))
     parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help=_m("lang", lang))
@@ -447,6 +454,8 @@ def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar=_m("metavar.command", lang), required=True)
     for _name, register in COMMANDS:
+        if only is not None and _name != only:
+            continue
         fn = _resolve(register)
         if _takes_lang(fn):
             cast(Callable[..., Any], fn)(subparsers, lang=lang)
@@ -459,13 +468,35 @@ def build_parser(lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     return parser
 
 
+def _command_in(arguments: Sequence[str]) -> str | None:
+    """The registered subcommand the arguments run, if they name one before any help option.
+
+    >>> _command_in(["--lang", "zh", "claims", "a.yaml"]), _command_in(["-h", "claims"]), _command_in(["nope"])
+    ('claims', None, None)
+    """
+    names = {name for name, _ in COMMANDS}
+    skip = False
+    for arg in arguments:
+        if skip:
+            skip = False
+        elif arg == "--lang":
+            skip = True
+        elif arg.startswith("--lang="):
+            continue
+        elif arg.startswith("-"):
+            return None  # help or an unknown option before the command: the full parser answers
+        else:
+            return arg if arg in names else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (never raises, never prints a traceback)."""
     try:
         arguments = list(argv) if argv is not None else sys.argv[1:]
         lang = language_in(arguments)
         with argparse_language(lang):
-            parser = build_parser(lang)
+            parser = build_parser(lang, only=_command_in(arguments))
             try:
                 args = parser.parse_args(arguments)
             except SystemExit as exit_:

@@ -33,12 +33,12 @@ import os
 import shlex
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .files import OutputExistsError, write_new
 from .library import lessons_root
 from .loader import Diagnostic
 from .messages import DEFAULT_LANGUAGE, message
@@ -89,31 +89,16 @@ class CopyReport:
 
 
 def _write_whole(target: Path, data: bytes, *, replace: bool) -> bool:
-    """Write ``data`` to ``target`` atomically; without ``replace``, never over a file that exists.
+    """Write ``data`` to ``target`` atomically (:func:`battleline_lab.files.write_new`).
 
-    Returns False (and writes nothing) if ``target`` exists and ``replace`` is off.
+    Without ``replace``, never over a file that exists: returns False and writes nothing.
     """
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.chmod(temporary, 0o644)
-        if replace:
-            os.replace(temporary, target)
-            return True
-        try:
-            os.link(temporary, target)  # fails if the target exists: no window to overwrite it
-        except FileExistsError:
-            return False
-        except OSError:  # a file system without hard links
-            if target.exists():
-                return False
-            os.replace(temporary, target)
-        return True
-    finally:
-        if os.path.lexists(temporary):
-            os.unlink(temporary)
+        write_new(target, data, force=replace)
+    except OutputExistsError:
+        return False
+    return True
 
 
 def copy_course(folder: Path, *, force: bool = False, root: Path | None = None) -> CopyReport:

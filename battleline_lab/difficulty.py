@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 
 from .cards import Card, Tactic, Troop
-from .claims import ClaimAnalysis, Reason
+from .claims import ClaimAnalysis, Reason, Step
 from .formations import Formation, FormationKind, Strength, plan_shape, shapes
 from .position import Position, Side
 from .questions import Comparison, Question
@@ -176,6 +176,14 @@ _SHAPE_STEPS = (Reason.SHAPE_BLOCKED, Reason.SHAPE_SHORT, Reason.SHAPE_TOO_WEAK)
 _KIND_STEPS = (Reason.KIND_RULED_OUT, Reason.KIND_TOO_WEAK, Reason.COUNTEREXAMPLE, *_SHAPE_STEPS)
 
 
+def _weak_shape_tie(step: Step) -> bool:
+    """A tie step that says a too-weak shape of a kind whose sum is free (Battalion, Host, Fog sum)."""
+    return step.reason is Reason.AT_BEST_TIE and step.shape is not None and step.shape.kind not in _FIXED
+
+
+_FIXED = (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
+
+
 def claim_features(position: Position, analysis: ClaimAnalysis) -> Features:
     """The features of one claim proof (R12): what its steps make a learner check.
 
@@ -199,6 +207,10 @@ def claim_features(position: Position, analysis: ClaimAnalysis) -> Features:
     for step in steps:
         if step.reason in _KIND_STEPS:
             kinds.add(step.kind)
+            if step.reason is Reason.KIND_RULED_OUT:
+                kinds.update(step.kinds)  # ruled-out kinds are said in one step
+        if step.reason is Reason.AT_BEST_TIE and step.shape is not None:
+            kinds.add(step.kind)  # the best completion that ties is said with the tie rule
         if step.reason is Reason.THEIR_FORMATION:
             kinds.add(step.kind)
         if step.reason is Reason.THEY_NEED and step.count is not None:
@@ -209,9 +221,14 @@ def claim_features(position: Position, analysis: ClaimAnalysis) -> Features:
                     continue  # cards at this very flag are not evidence from elsewhere
                 blockers.add(card)
                 discards = discards or loc.area == "discard"
-        if hand & set(step.needed):
+        real_best = step.reason is Reason.KIND_TOO_WEAK or (
+            step.reason is Reason.AT_BEST_TIE and not _weak_shape_tie(step)
+        )
+        if hand & set(step.needed) and not real_best:  # the best completion of a fixed sum is no trap
             hand_trap = True
-    shapes_seen = sum(1 for s in steps if s.reason in _SHAPE_STEPS)
+    # a grouped step rules out several shapes at once: each still counts
+    shapes_seen = sum(len(s.shapes) or 1 for s in steps if s.reason in _SHAPE_STEPS)
+    shapes_seen += sum(len(s.shapes) or 1 for s in steps if _weak_shape_tie(s))
     if analysis.counterexample and analysis.formation is not None:
         # the proof stops at the counterexample; the evidence a learner weighs before finding it still counts
         decoy_shapes, decoy_cards = _decoys(position, analysis.flag, theirs, analysis.formation.strength)

@@ -74,13 +74,18 @@ from .game import (
     to_position,
 )
 from .game.bots import Bot
+from .game.expert import Suggestion, suggest, suggestion_text
 from .game.record import illegal_reason
-from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_label, message, render_analysis
+from .game.review import Review, review, save_for_learner
+from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_label, catalogue, message, render_analysis
 from .position import FLAGS, ClaimTiming, Side
 from .svg import COLOURS, TACTIC_COLOURS, board_svg
 from .widgets import FOCUS_STYLE, board_view, flag_grid, language_toggle, set_visible, switch_lang
 
-__all__ = ["GameWidget", "action_path"]
+__all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
+
+#: The opponents a learner can choose (``bl-bot-choice``), weakest first.
+BOT_CHOICES = ("random", "heuristic", "expert")
 
 #: One choice on the way to an action: ``("card", c)``, ``("target", c)``, ``("flag", n)``,
 #: ``("discard",)``, ``("scout",)``, ``("draw", deck)``, ``("claim", n)``, ``("end",)``, ``("pass",)``.
@@ -141,7 +146,10 @@ class GameWidget(W.VBox):  # type: ignore[misc]
     ``.bl-flag-button-<n>``, cards on the table for guile cards and the Mud discard
     ``.bl-target``, ``.bl-discard-choice``, ``.bl-scout-go``, ``.bl-draw-troops|tactics``,
     ``.bl-pass``, ``.bl-end-claims``, ``.bl-cancel``, the claim row ``.bl-claim-<n>``, the
-    coach ``.bl-coach-toggle`` / ``.bl-coach``, the log ``.bl-game-log``, the message
+    coach ``.bl-coach-toggle`` / ``.bl-coach``, the expert's suggestion on request
+    ``.bl-coach-suggest``, the opponent ``.bl-bot-choice`` (random / heuristic / expert), the
+    review at game end ``.bl-review`` / ``.bl-review-box`` / ``.bl-review-moment``, the log
+    ``.bl-game-log``, the message
     ``.bl-game-message``, the prompt ``.bl-game-prompt``, the banner ``.bl-game-over`` and the
     language toggle ``.bl-lang`` (English / 中文), which re-labels every button, prompt, message,
     proof and the log live, keeping the game and the choice in progress (:meth:`set_lang`).
@@ -244,6 +252,29 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.coach.add_class("bl-coach")
         self.new_game_button = self._button("", ("bl-new-game",))
         self.new_game_button.on_click(lambda _b: self.restart(self.seed + 1))
+        # the expert's suggestion, only when asked (a hint), and the choice of opponent
+        self.suggest_button = self._button("", ("bl-coach-suggest",))
+        self.suggest_button.on_click(lambda _b: self.suggest_move())
+        self._relabelling = False
+        self.bot_choice = W.Dropdown(options=[(b, b) for b in BOT_CHOICES], value=bot or "heuristic")
+        self.bot_choice.layout.width = "auto"
+        self.bot_choice.add_class("bl-bot-choice")
+        self.bot_choice.observe(lambda c: self.choose_bot(c["new"]), names="value")
+        set_visible(self.bot_choice, bot is not None)
+        # the review at game end: moments on a timeline, each opens as a puzzle
+        self.review_button = self._button("", ("bl-review",), style="info")
+        self.review_button.on_click(lambda _b: self.open_review())
+        self.review_result: Review | None = None
+        self.review_title = W.HTML()
+        self.review_timeline = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.review_timeline.add_class("bl-review-timeline")
+        self.review_saved = W.HTML()
+        self.review_puzzle = W.VBox()
+        self.review_puzzle.add_class("bl-review-puzzle")
+        self.review_box = W.VBox([self.review_title, self.review_timeline, self.review_saved, self.review_puzzle])
+        self.review_box.add_class("bl-review-box")
+        self._saved: tuple[str, str] | None = None  # ("saved" | "save_failed", folder or reason)
+        self.suggestion: Suggestion | None = None  # the expert's last suggestion (shown in the message)
         self.log_view = W.HTML()
         self.log_view.add_class("bl-game-log")
         self.lang_toggle = language_toggle(lang, self.set_lang)
@@ -268,8 +299,18 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                 self.board,
                 self.flag_row,
                 controls,
-                W.HBox([self.coach_toggle, self.new_game_button, self.lang_toggle]),
+                W.HBox(
+                    [
+                        self.coach_toggle,
+                        self.suggest_button,
+                        self.new_game_button,
+                        self.bot_choice,
+                        self.lang_toggle,
+                    ]
+                ),
                 self.coach,
+                self.review_button,
+                self.review_box,
                 self.log_view,
             ]
         )
@@ -297,6 +338,17 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.cancel_button.description = t("game_widget.cancel")
         self.coach_toggle.description = t("game_widget.coach.toggle")
         self.new_game_button.description = t("game_widget.new_game")
+        self.suggest_button.description = t("review.coach.button")
+        self.review_button.description = t("review.widget.button")
+        self._relabelling = True
+        try:  # new labels, same values: the choice must not change
+            value = self.bot_choice.value
+            self.bot_choice.options = [(t(f"review.widget.bot.{b}"), b) for b in BOT_CHOICES]
+            self.bot_choice.value = value
+            self.bot_choice.description = t("review.widget.bot")
+        finally:
+            self._relabelling = False
+        self._label_review()
         self.title.value = f"<h3>{_esc(t('game_widget.title', seed=self.seed))}</h3>"
 
     # -- construction helpers ----------------------------------------------
@@ -318,13 +370,19 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             return self.human
         return self.state.to_act
 
+    def _bot_name(self) -> str:
+        """The bot's name in the widget's language (``heuristic`` / ``启发式``); a bot without one keeps its own."""
+        assert self.bot is not None
+        key = f"bot.{self.bot.name}"
+        return self._t(key) if key in catalogue(self.lang) else self.bot.name
+
     def player_name(self, player: Player) -> str:
         """``South (you)``, ``North (heuristic bot)``, or ``North`` / ``South`` on one screen."""
         if self.bot is None:
             return self._t(f"game_widget.name.{player.value}")
         if player is self.human:
             return self._t("game_widget.name.you", player=self._t(f"game_widget.name.{player.value}"))
-        return self._t("game_widget.name.bot", player=self._t(f"game_widget.name.{player.value}"), bot=self.bot.name)
+        return self._t("game_widget.name.bot", player=self._t(f"game_widget.name.{player.value}"), bot=self._bot_name())
 
     # -- the game --------------------------------------------------------------
     def restart(self, seed: int | None = None) -> None:
@@ -338,12 +396,20 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self._ghosts = {}
         self._message = None
         self._last_seen = 0
+        self.review_result = None
+        self._saved = None
+        self.review_puzzle.children = ()
+        self._label_review()
         self.title.value = f"<h3>{_esc(self._t('game_widget.title', seed=self.seed))}</h3>"
         self._play_bots()
         self._render()
 
     def refresh(self) -> None:
         """Redraw everything from :attr:`state` (after a lesson or a test set ``widget.state`` itself)."""
+        self.review_result = None
+        self._saved = None
+        self.review_puzzle.children = ()
+        self._label_review()
         self.selection = ()
         self._last_seen = len(self.state.history)
         self._play_bots()
@@ -479,6 +545,107 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         if self._legal != legal_moves(self.state):
             self._render()
 
+    # -- opponent, suggestion, review: the game package decides, the widget shows ---------------
+    def choose_bot(self, name: str) -> None:
+        """The opponent (``bl-bot-choice``): at once if the learner has not moved yet, else from the next game."""
+        if self._relabelling or name == self.bot_name or self.bot_name is None:
+            return
+        self.bot_name = name
+        if all(actor is not self.human for _turn, actor, _a in self.state.history):
+            self.restart(self.seed)
+            return
+        self._set_message(
+            "info",
+            lambda lang: message("review.widget.bot_next", lang, bot=message(f"review.widget.bot.{name}", lang)),
+        )
+        self._render()
+
+    def suggest_move(self) -> None:
+        """The expert's play for the player to act, with its reason (only on request: it is a hint)."""
+        state = self.state
+        player = state.to_act
+        legal = self.legal()
+        if state.over or state.phase is not Phase.PLAY or (self.bot is not None and player is not self.human):
+            self._set_message("info", lambda lang: message("review.coach.not_now", lang))
+            self._render()
+            return
+        view = PlayerView(state, player)
+        found = suggest(view, legal, seed=self.seed * 1000 + state.turn_number)
+        self._ghosts = {}
+        texts = {lang: suggestion_text(view, found, lang) for lang in LANGUAGES}
+        self._set_message(
+            "info",
+            lambda lang: (
+                texts[lang][0],
+                '<ul class="bl-suggestion">' + "".join(f"<li>{_esc(x)}</li>" for x in texts[lang][1:]) + "</ul>",
+            ),
+        )
+        self.suggestion = found
+        self._render()
+
+    def open_review(self) -> None:
+        """At game end: review the learner's game (the game package's :func:`review`), show its moments
+        on a timeline and save its puzzles for the trainer (``data_dir()/review/``)."""
+        if not self.state.over:
+            return
+        player = self.human if self.bot is not None else self.state.first
+        self.review_result = review(self.state, player)
+        try:
+            paths = save_for_learner(self.review_result)
+        except OSError as err:
+            self._saved = ("save_failed", err.strerror or str(err))
+        else:
+            self._saved = ("saved", str(paths[0].parent) if paths else "")
+        self._label_review()
+        if self.review_result.moments:
+            self.open_moment(0)
+
+    def open_moment(self, index: int) -> None:
+        """Open review moment ``index`` as a puzzle board (the same PuzzleWidget as the gym)."""
+        from .widgets import PuzzleWidget
+
+        assert self.review_result is not None
+        moment = self.review_result.moments[index]
+        self.review_puzzle.children = (PuzzleWidget(moment.puzzle, lang=self.lang),)
+        for k, button in enumerate(self.review_timeline.children):
+            button.button_style = "info" if k == index else ""
+
+    def _moment_button(self, index: int) -> W.Button:
+        button = self._button("", ("bl-review-moment",))
+        button.on_click(lambda _b: self.open_moment(index))
+        return button
+
+    def _label_review(self) -> None:
+        result = self.review_result
+        set_visible(self.review_button, self.state.over if hasattr(self, "state") else False)
+        set_visible(self.review_box, result is not None)
+        if result is None:
+            self.review_timeline.children = ()
+            self.review_title.value = self.review_saved.value = ""
+            return
+        player = self._t(f"review.player.{result.player.value}")
+        self.review_title.value = (
+            f"<b>{_esc(self._t('review.widget.title', player=player, count=len(result.moments)))}</b>"
+        )
+        if not result.moments:
+            self.review_title.value += f"<div>{_esc(self._t('review.none'))}</div>"
+        buttons = list(self.review_timeline.children)
+        while len(buttons) < len(result.moments):
+            buttons.append(self._moment_button(len(buttons)))
+        buttons = buttons[: len(result.moments)]
+        for button, moment in zip(buttons, result.moments):
+            kind = self._t(f"review.kind.{moment.kind.value}")
+            button.description = self._t("review.widget.moment", turn=moment.turn, kind=kind)
+            button.tooltip = moment.note(self.lang)
+        self.review_timeline.children = tuple(buttons)
+        if self._saved is not None:
+            key, where = self._saved
+            param = "folder" if key == "saved" else "reason"
+            text = _esc(self._t(f"review.widget.{key}", **{param: where}))
+            self.review_saved.value = f'<span style="font-size:90%;color:#607d8b">{text}</span>'
+        for child in self.review_puzzle.children:
+            child.set_lang(self.lang)
+
     # -- what the engine says --------------------------------------------------
     def offered(self, prefix: tuple[Token, ...] = ()) -> set[Token]:
         """The next clicks the legal moves allow after ``prefix``."""
@@ -514,7 +681,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             if Reason.SIDE_INCOMPLETE in analysis.reasons:
                 continue
             lines = [_body(line) for line in render_analysis(analysis, self.lang)]
-            summary = lines[-2] if len(lines) > 1 else lines[-1]
+            summary = lines[analysis.steps.index(analysis.deciding_step())]  # the step the verdict turns on
             (out if n in can else later).append((n, n in can, summary, lines))
         return out + later
 
@@ -612,6 +779,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         if over:  # the game is over: the bot's (the other player's) hand is shown at last
             position = dataclasses.replace(position, hand_opponent=tuple(state.hands[viewer.other]))
         self.new_game_button.button_style = "primary" if over else ""
+        set_visible(self.review_button, over)
         self.board.value = board_svg(
             position,
             highlight=self._highlight(),

@@ -45,7 +45,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .cards import Card, CardNotationError, Tactic, Troop, parse_card
+from .cards import ALL_CARDS, Card, CardNotationError, Tactic, Troop, parse_card
 from .claims import UndecidedTieError
 from .messages import card_short, message, render_problem
 from .position import FLAGS, ClaimTiming, FlagState, Position, Problem, Side
@@ -53,9 +53,11 @@ from .puzzle import Puzzle
 from .questions import QUESTION_KINDS, Question, QuestionError, question_from_data
 from .safe_yaml import (
     MAX_BYTES,
+    MAX_ERRORS,
     ComposeError,
     Diagnostic,
     FileTooBigError,
+    NotRegularFileError,
     NotUtf8Error,
     closest,
     compose,
@@ -86,7 +88,9 @@ MAX_FILE_BYTES = MAX_BYTES
 TOP_LEVEL_KEYS = (
     "id",
     "title",
+    "headline",
     "level",
+    "topics",
     "tags",
     "rules",
     "turn",
@@ -143,7 +147,8 @@ def _card_error(err: CardNotationError, lang: str | None = None) -> str:
     lang = lang or _LANG.get()
     reason = message(f"load.card_reason.{err.reason}", lang) if err.reason else ""
     hint = message("load.did_you_mean", lang, suggestion=err.suggestion) if err.suggestion else ""
-    return message("load.unknown_card", lang, token=repr(err.token), reason=reason, hint=hint)
+    token = err.token if len(err.token) <= 40 else err.token[:37] + "..."  # a 5,000-character token stays short
+    return message("load.unknown_card", lang, token=repr(token), reason=reason, hint=hint)
 
 
 def _suggest(word: object, choices: Iterable[str]) -> str:
@@ -162,11 +167,40 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
         self.nodes: dict[tuple[str | int, ...], Node] = {}
         self.card_errors = False
+        self.count = 0  # errors found, including those past MAX_ERRORS
+        self.first_skipped: tuple[int, int] | None = None
+        self.card_total = 0  # cards read in the whole file: never more than the game has
 
     # diagnostics
+    @property
+    def full(self) -> bool:
+        """:data:`~battleline_lab.safe_yaml.MAX_ERRORS` errors noted: count the rest, do not word them."""
+        return len(self.diagnostics) >= MAX_ERRORS
+
     def error(self, node: Node | yaml.Mark | None, text: str) -> None:
+        """Note an error; the whole message is escaped, so quoted input can never drive the terminal."""
+        if self.full:
+            self.skip(node)
+            return
         line, col = mark_position(node)
-        self.diagnostics.append(Diagnostic(self.filename, line, col, text))
+        self.diagnostics.append(Diagnostic(self.filename, line, col, escape_control(text)))
+        self.count += 1
+
+    def skip(self, node: Node | yaml.Mark | None) -> None:
+        """An error past the limit: only counted (and where the first of them is)."""
+        if self.first_skipped is None:
+            self.first_skipped = mark_position(node)
+        self.count += 1
+
+    def finished(self) -> list[Diagnostic]:
+        """The errors in file order, then ``... and N more`` if some were only counted."""
+        ordered = sorted(self.diagnostics, key=lambda d: (d.line, d.col))
+        more = self.count - len(ordered)
+        if more > 0:
+            line, col = self.first_skipped or (1, 1)
+            text = message("files.more_errors", _LANG.get(), count=more, shown=len(ordered))
+            ordered.append(Diagnostic(self.filename, line, col, text))
+        return ordered
 
     # generic node readers
     def mapping(self, node: Node, allowed: tuple[str, ...] | None, what: str) -> dict[object, tuple[Node, Node]]:
@@ -176,7 +210,9 @@ class _Builder:
             return {}
         out, issues = mapping_entries(node, allowed, scalar_value)
         for issue in issues:
-            if issue.problem == "not_scalar":
+            if self.full:
+                self.skip(issue.node)
+            elif issue.problem == "not_scalar":
                 self.error(issue.node, _msg("bad_key", what=what))
             elif issue.problem == "duplicate":
                 self.error(issue.node, _msg("duplicate_key", key=_show(issue.key)))
@@ -217,6 +253,22 @@ class _Builder:
         assert isinstance(value, str)
         return value
 
+    def words(self, node: Node, what: str) -> list[str]:
+        """A list of short names (``tags``, ``topics``), each kept once, in order."""
+        words: list[str] = []
+        if not isinstance(node, SequenceNode):
+            self.error(node, _msg(f"bad_{what}s"))
+            return words
+        for item in node.value:
+            word = scalar_value(item) if isinstance(item, ScalarNode) else None
+            if not isinstance(word, str) or not word.strip():
+                self.error(item, _msg(f"bad_{what}", value=_show(self.plain(item))))
+            elif has_control(word):
+                self.error(item, _msg("control_character", what=what, text=_show(word)))
+            elif word not in words:
+                words.append(word)
+        return words
+
     def texts(self, node: Node, what: str) -> dict[str, str] | None:
         """A text, or a mapping language -> text (stored as {"en": text} for plain text)."""
         if isinstance(node, MappingNode):
@@ -244,6 +296,15 @@ class _Builder:
         self.nodes[path] = node
         out: list[Card] = []
         for item in node.value:
+            if self.card_total >= len(ALL_CARDS):  # every further card is a duplicate (R1): count, do not read
+                if self.card_total == len(ALL_CARDS):
+                    self.error(item, message("input.too_many_cards", _LANG.get(), limit=len(ALL_CARDS)))
+                    self.card_errors = True
+                else:
+                    self.skip(item)
+                self.card_total += 1
+                continue
+            self.card_total += 1
             value = scalar_value(item) if isinstance(item, ScalarNode) else None
             try:
                 if not isinstance(value, str):
@@ -252,7 +313,10 @@ class _Builder:
                     )
                 card = parse_card(value)
             except CardNotationError as err:
-                self.error(item, _card_error(err))
+                if self.full:
+                    self.skip(item)
+                else:
+                    self.error(item, _card_error(err))
                 self.card_errors = True
                 continue
             self.nodes[path + (len(out),)] = item
@@ -268,8 +332,8 @@ class _Builder:
         states = [FlagState() for _ in FLAGS]
         for key, (key_node, value_node) in self.mapping(node, None, "flags").items():
             number = key
-            if isinstance(number, str) and re.fullmatch("[1-9]", number):  # as the schema's propertyNames
-                number = int(number)
+            if isinstance(number, str) and re.fullmatch("[1-9]", number):  # as the schema's propertyNames;
+                number = int(number)  # never '²' or a 5,000-digit number (ASCII 1-9 only)
             if not isinstance(number, int) or isinstance(number, bool) or number not in FLAGS:
                 self.error(key_node, _msg("bad_flag_number", value=_show(key)))
                 continue
@@ -363,20 +427,10 @@ class _Builder:
                 self.error(top["level"][1], _msg("bad_level", value=_show(value_level)))
             else:
                 level = value_level
-        tags: list[str] = []
-        if "tags" in top:
-            tags_node = top["tags"][1]
-            if not isinstance(tags_node, SequenceNode):
-                self.error(tags_node, _msg("bad_tags"))
-            else:
-                for item in tags_node.value:
-                    tag = scalar_value(item) if isinstance(item, ScalarNode) else None
-                    if not isinstance(tag, str) or not tag.strip():
-                        self.error(item, _msg("bad_tag", value=_show(self.plain(item))))
-                    elif has_control(tag):
-                        self.error(item, _msg("control_character", what="tag", text=_show(tag)))
-                    elif tag not in tags:
-                        tags.append(tag)
+        headline = self.texts(top["headline"][1], "headline") if "headline" in top else None
+        # topics are shown before the answer, tags after it (they may give it away)
+        topics = self.words(top["topics"][1], "topic") if "topics" in top else []
+        tags = self.words(top["tags"][1], "tag") if "tags" in top else []
         timing = ClaimTiming.AFTER_PLAY
         if "rules" in top:
             rules = self.mapping(top["rules"][1], ("claim_timing",), "rules")
@@ -405,7 +459,9 @@ class _Builder:
         # a dropped bad card would make these counts and ties misleading
         skip = {"tactics_count", "first_complete_missing", "first_complete_unused"} if self.card_errors else set()
         for problem in position.problems():
-            if problem.code not in skip:
+            if self.full:
+                self.skip(root)
+            elif problem.code not in skip:
                 self.error(self.problem_node(root, problem.path), render_problem(problem, _LANG.get()))
 
         if question is not None:
@@ -438,7 +494,9 @@ class _Builder:
             id=puzzle_id,
             title=title or {},
             level=level,
+            topics=tuple(topics),
             tags=tuple(tags),
+            headline=headline,
             position=position,
             question=question,
             answer=answer,
@@ -498,12 +556,17 @@ def _load_text(text: str, filename: str) -> Puzzle:
     try:
         root, refused = compose(text)
     except ComposeError as err:
-        raise PuzzleFileError([Diagnostic(filename, err.line, err.col, _compose_message(err))]) from None
+        raise PuzzleFileError(
+            [Diagnostic(filename, err.line, err.col, escape_control(_compose_message(err)))]
+        ) from None
     for refusal in refused:
-        name = escape_control(refusal.name)
-        builder.error(
-            refusal.mark, _msg(refusal.kind, tag=name) if refusal.kind == "tag" else _msg(refusal.kind, name=name)
-        )
+        name = _show(refusal.name) if refusal.kind == "surrogate" else escape_control(refusal.name)
+        if refusal.kind == "surrogate":
+            builder.error(refusal.mark, message("input.surrogate", _LANG.get(), text=name))
+        elif refusal.kind == "tag":
+            builder.error(refusal.mark, _msg("tag", tag=name))
+        else:
+            builder.error(refusal.mark, _msg(refusal.kind, name=name))
     if root is None:
         raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("empty"))])
     stem = Path(filename).stem if filename != "<string>" else "puzzle"
@@ -512,8 +575,7 @@ def _load_text(text: str, filename: str) -> Puzzle:
     except RecursionError:
         raise PuzzleFileError([Diagnostic(filename, 1, 1, _msg("too_deep"))]) from None
     if builder.diagnostics or puzzle is None:
-        ordered = sorted(builder.diagnostics, key=lambda d: (d.line, d.col))
-        raise PuzzleFileError(ordered)
+        raise PuzzleFileError(builder.finished())
     return puzzle
 
 
@@ -546,6 +608,9 @@ def _load_file(filename: str) -> Puzzle:
         ) from None
     except NotUtf8Error as err:
         raise PuzzleFileError([Diagnostic(filename, err.line, err.col, _msg("not_utf8"))]) from None
+    except NotRegularFileError as err:
+        text = message(f"files.not_regular.{err.kind}", _LANG.get())
+        raise PuzzleFileError([Diagnostic(filename, 1, 1, text)]) from None
     except OSError as err:
         raise PuzzleFileError(
             [Diagnostic(filename, 1, 1, _msg("cannot_read", reason=err.strerror or str(err)))]

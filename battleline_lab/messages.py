@@ -20,23 +20,28 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from .cards import Card, Tactic, Troop
+from .cards import Card, Colour, Tactic, Troop
 from .claims import ClaimAnalysis, Reason, Step
 from .formations import FormationKind, Shape
 from .position import Location, Problem, Side
 
 __all__ = [
     "LANGUAGES",
+    "PLURAL_CATEGORIES",
     "card_label",
     "card_short",
     "cards_text",
     "catalogue",
     "kind_name",
     "message",
+    "plural_category",
     "render_analysis",
+    "render_deciding_step",
     "render_problem",
     "render_step",
     "shape_name",
+    "shapes_name",
+    "topic_name",
 ]
 
 #: Languages with a catalogue folder ``locale/<lang>/`` (every one holds the same keys: tests/test_i18n.py).
@@ -67,9 +72,39 @@ def catalogue(lang: str = DEFAULT_LANGUAGE) -> Mapping[str, str]:
     return data
 
 
+#: The plural categories each language distinguishes (CLDR): English ``one``/``other``, Chinese ``other`` only.
+PLURAL_CATEGORIES: Mapping[str, tuple[str, ...]] = {"en": ("one", "other"), "zh": ("other",)}
+
+
+def plural_category(lang: str, count: int) -> str:
+    """The plural form ``count`` takes in ``lang``: ``one`` or ``other`` (CLDR rules for integers).
+
+    >>> plural_category("en", 1), plural_category("en", 2), plural_category("zh", 1)
+    ('one', 'other', 'other')
+    """
+    if lang == "en" and count == 1:
+        return "one"
+    return "other"
+
+
 def message(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
-    """The text for ``key`` with its placeholders filled."""
-    template = catalogue(lang)[key]
+    """The text for ``key`` with its placeholders filled.
+
+    A key with plural forms has no entry of its own but one per plural category,
+    ``key.one`` and ``key.other`` in English, ``key.other`` in Chinese; the form is
+    chosen by the ``count`` parameter:
+
+    >>> message("words.puzzles", count=1), message("words.puzzles", count=3), message("words.puzzles", "zh", count=1)
+    ('1 puzzle', '3 puzzles', '1道谜题')
+    """
+    texts = catalogue(lang)
+    template = texts.get(key)
+    if template is None:
+        if f"{key}.other" not in texts:
+            raise KeyError(key)
+        if "count" not in params:
+            raise TypeError(f"message {key!r} has plural forms: pass count=")
+        template = texts.get(f"{key}.{plural_category(lang, int(params['count']))}", texts[f"{key}.other"])
     return template.format(**params) if params else template
 
 
@@ -108,6 +143,17 @@ def cards_text(cards: Iterable[Card], lang: str = DEFAULT_LANGUAGE) -> str:
     return _join([card_short(c, lang) for c in cards], lang)
 
 
+def topic_name(word: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A topic or tag as a learner reads it (``tie-rule`` -> ``tie rule`` / ``平手规则``); unknown words as written.
+
+    >>> topic_name("counterexample", "zh"), topic_name("my-own-tag")
+    ('反例', 'my-own-tag')
+    """
+    key = f"topic.{word}"
+    texts = catalogue(lang)
+    return texts[key] if key in texts else word
+
+
 def kind_name(kind: FormationKind | None, lang: str = DEFAULT_LANGUAGE) -> str:
     """``Wedge``, ``Battalion Order``, ...; ``sum`` under Fog."""
     return message(f"kind.{'sum' if kind is None else kind.key}", lang)
@@ -129,6 +175,43 @@ def shape_name(shape: Shape, size: int, lang: str = DEFAULT_LANGUAGE) -> str:
     run = "-".join(str(v) for v in shape.run(size)) if shape.start is not None else ""
     colour = message(f"colour.{shape.colour.letter}", lang) if shape.colour is not None else ""
     return message(f"shape.{kind}", lang, colour=colour, run=run, value=shape.value)
+
+
+def shapes_name(shapes: tuple[Shape, ...], size: int, lang: str = DEFAULT_LANGUAGE) -> str:
+    """Several shapes of one kind said at once: ``blue Wedge 6-7-8, 7-8-9 or 8-9-10``.
+
+    >>> from battleline_lab.cards import Colour
+    >>> w = FormationKind.WEDGE
+    >>> shapes_name((Shape(w, Colour.BLUE, start=8), Shape(w, Colour.BLUE, start=7)), 3)
+    'blue Wedge 8-9-10 or 7-8-9'
+    >>> shapes_name((Shape(w, Colour.RED, start=8), Shape(w, Colour.BLUE, start=8)), 3, "zh")
+    '红或蓝色楔形阵（8-9-10）'
+    >>> shapes_name(tuple(Shape(w, c, start=s) for s in (8, 7) for c in Colour), 3)
+    'Wedge 8-9-10 or 7-8-9 of any colour'
+    """
+    kind = shapes[0].kind
+    if kind is None or len(shapes) == 1 or any(s.colour is None or s.start is None for s in shapes):
+        return _join([shape_name(s, size, lang) for s in shapes], lang, "list.or")
+    name = kind_name(kind, lang)
+    runs_of: dict[Colour, list[int]] = {}
+    for s in shapes:
+        assert s.colour is not None and s.start is not None
+        runs_of.setdefault(s.colour, []).append(s.start)
+
+    def runs(starts: list[int]) -> str:
+        return _join(["-".join(str(v) for v in range(a, a + size)) for a in starts], lang, "list.or")
+
+    if len({tuple(r) for r in runs_of.values()}) == 1:  # every colour with the same runs
+        starts = next(iter(runs_of.values()))
+        if len(runs_of) == len(Colour):
+            return message("shapes.any_colour", lang, kind=name, runs=runs(starts))
+        colours = _join([message(f"colour.{c.letter}", lang) for c in runs_of], lang, "list.or")
+        return message("shapes.colour", lang, colour=colours, kind=name, runs=runs(starts))
+    parts = [
+        message("shapes.colour", lang, colour=message(f"colour.{c.letter}", lang), kind=name, runs=runs(r))
+        for c, r in runs_of.items()
+    ]
+    return _join([_article(p, lang) for p in parts[:1]] + parts[1:], lang, "list.or")
 
 
 def _join(items: list[str], lang: str, last: str = "list.and", sep: str = "list.sep") -> str:
@@ -195,8 +278,20 @@ def _step_key(step: Step) -> str:
         return key + (".sum" if step.kind is step.other_kind else ".kind")
     if reason is Reason.HAND_NOT_EVIDENCE and step.needed:
         return key + ".counterexample"
-    if reason is Reason.KIND_TOO_WEAK and step.count:
-        return key + ".others"
+    if reason is Reason.UNSEEN:
+        return key + (".hand" if step.cards else "")
+    if reason is Reason.KIND_TOO_WEAK:
+        return key + (".best" if step.shape is not None else "") + (".others" if step.count else "")
+    if reason is Reason.KIND_RULED_OUT and len(step.kinds) > 1:
+        return key + ".many"
+    if reason is Reason.AT_BEST_TIE and step.shape is not None:
+        if step.shape.kind is FormationKind.HOST:
+            return key + ".shape.host"  # a Host has one shape: no need to name it
+        return key + ".shape" + (".fog" if step.kind is None else ".others" if step.count else "")
+    if reason is Reason.SHAPE_BLOCKED and len(step.shapes) > 1:
+        return key + ".group" + (".many" if len(step.where) > _BLOCKERS_NAMED else "")
+    if reason is Reason.SHAPE_TOO_WEAK and len(step.shapes) > 1:
+        return key + ".group"
     if reason is Reason.SHAPE_BLOCKED and step.wild:
         return key + ".wild"
     if reason is Reason.SHAPE_SHORT:
@@ -205,6 +300,10 @@ def _step_key(step: Step) -> str:
             return f"{key}.{kind}.none"
         return f"{key}.{kind}"
     return key
+
+
+#: A grouped step names at most this many blocking cards in its sentence; more are only shown where they lie.
+_BLOCKERS_NAMED = 4
 
 
 def render_step(step: Step, lang: str = DEFAULT_LANGUAGE, *, my_total: int | None = None, size: int = 3) -> str:
@@ -238,11 +337,25 @@ def render_step(step: Step, lang: str = DEFAULT_LANGUAGE, *, my_total: int | Non
     )
     if step.shape is not None:
         params["shape"] = shape_name(step.shape, size, lang)
-        params["A_shape"] = _cap(_article(params["shape"], lang))
+        params["a_shape"] = _article(params["shape"], lang)
+        params["A_shape"] = _cap(params["a_shape"])
         if step.shape.colour is not None:
             params["colour"] = message(f"colour.{step.shape.colour.letter}", lang)
     if step.reason is Reason.UNSEEN:
         params.update(on_flags=step.total, in_discards=step.available)
+        counted = "unseen.counted" if step.available else "unseen.counted.flags"
+        params["counted"] = message(counted, lang, on_flags=step.total, in_discards=step.available, count=step.count)
+    if step.shapes:
+        params["shapes"] = shapes_name(step.shapes, size, lang)
+        params["A_shapes"] = _cap(_article(params["shapes"], lang))
+        params["blockers"] = _join([card_short(c, lang) for c, _ in step.where], lang, "list.or")
+        params["even_wild"] = message("wild.even", lang, their=params["their"]) if step.count else ""
+    if step.reason is Reason.KIND_RULED_OUT and len(step.kinds) > 1:
+        items = [
+            message("ruled.item", lang, kind_a=_kind_a(k, lang), rule=message(f"kind.{k.key}.rule", lang))
+            for k in step.kinds
+        ]
+        params["kinds_rules"] = _join(items, lang, "list.or")
     if step.reason is Reason.SHAPE_BLOCKED:
         params["wild_help"] = _wild_help(step, lang)
     if step.reason is Reason.LOWER_KINDS:
@@ -271,6 +384,21 @@ def render_analysis(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> li
         text = render_step(step, lang, my_total=my_total, size=size)
         lines.append(message("step.line", lang, number=number, text=text, rule=step.rule))
     return lines
+
+
+def render_deciding_step(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The sentence of the step the verdict turns on (:meth:`ClaimAnalysis.deciding_step`), for a one-line summary.
+
+    >>> from battleline_lab.claims import analyse_claim
+    >>> from battleline_lab.position import Position
+    >>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
+    >>> print(render_deciding_step(analyse_claim(pos, 5, "you")))  # doctest: +NORMALIZE_WHITESPACE
+    A blue Wedge 8-9-10, 7-8-9 or 6-7-8 would need b7 or b10,
+    but b7 is on flag 2 (your side) and b10 is on flag 2 (the opponent's side).
+    """
+    my_total = analysis.formation.total if analysis.formation is not None else None
+    size = 4 if any(s.reason is Reason.MUD for s in analysis.steps) else 3
+    return render_step(analysis.deciding_step(), lang, my_total=my_total, size=size)
 
 
 def render_problem(problem: Problem, lang: str = DEFAULT_LANGUAGE) -> str:

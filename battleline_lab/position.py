@@ -142,6 +142,23 @@ class FlagState:
         return len(self.formation_cards(side)) >= self.size
 
     @property
+    def completed_first(self) -> Side | None:
+        """The side that completed its formation here first (R11), once that is known.
+
+        Both sides complete: ``first_complete``; one side complete: that side
+        (the other can only complete later); neither: None.
+
+        >>> FlagState(you=_cards("r1 r2 r3"), opponent=_cards("b5")).completed_first
+        Side.YOU
+        """
+        you, opponent = self.is_complete(Side.YOU), self.is_complete(Side.OPPONENT)
+        if you and opponent:
+            return self.first_complete
+        if you or opponent:
+            return Side.YOU if you else Side.OPPONENT
+        return None
+
+    @property
     def is_empty(self) -> bool:
         return not self.you and not self.opponent and self.claimed_by is None
 

@@ -20,7 +20,10 @@ back ends:
 
 The data folder is ``$BATTLELINE_LAB_DATA`` if set, else
 ``$XDG_DATA_HOME/battleline_lab``, else ``~/.local/share/battleline_lab``; the
-database is ``progress.sqlite3`` there.  An old ``progress.json`` beside it is
+database is ``progress.sqlite3`` there.  In the browser (Pyodide, JupyterLite:
+``sys.platform == "emscripten"``) the home folder is in memory and lost on a
+page reload, so the default there is ``battleline-data/`` at the top of
+JupyterLite's file browser (``/drive``, kept in the browser's storage).  An old ``progress.json`` beside it is
 imported once (nothing lost; the file itself is left alone).  A damaged
 database is moved aside under a new name (``progress.sqlite3.damaged-...``,
 never over an older one) with a warning, and a fresh one starts.  Symlinks are
@@ -40,6 +43,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 import threading
 import time
 import warnings
@@ -80,11 +84,32 @@ class ProgressWarning(UserWarning):
     """Progress could not be kept as asked (damaged or unwritable data); the lesson goes on."""
 
 
+#: JupyterLite's Pyodide kernel mounts the file browser's contents (kept in the browser) here.
+BROWSER_DRIVE = Path("/drive")
+#: The data folder in the browser, under :data:`BROWSER_DRIVE` (visible in the file browser).
+BROWSER_DATA_FOLDER = "battleline-data"
+
+
+def _browser_data_dir(drive: Path = BROWSER_DRIVE, cwd: Path | None = None) -> Path:
+    """The data folder under Pyodide: on the persisted drive, whichever folder the notebook is in.
+
+    Outside the drive (another Pyodide front end), the working folder is used.
+
+    >>> _browser_data_dir(Path("/no-such-drive"), cwd=Path("/home/pyodide")).as_posix()
+    '/home/pyodide/battleline-data'
+    """
+    if drive.is_dir():
+        return drive / BROWSER_DATA_FOLDER
+    return (cwd if cwd is not None else Path.cwd()) / BROWSER_DATA_FOLDER
+
+
 def data_dir() -> Path:
     """Where battleline_lab keeps user data (see the module docstring)."""
     explicit = os.environ.get("BATTLELINE_LAB_DATA")
     if explicit:
         return Path(explicit)
+    if sys.platform == "emscripten":
+        return _browser_data_dir()
     xdg = os.environ.get("XDG_DATA_HOME")
     base = Path(xdg) if xdg else Path.home() / ".local" / "share"
     return base / "battleline_lab"
@@ -400,6 +425,10 @@ def _move_aside(path: Path) -> Path:
 
 
 def _sqlite_available() -> bool:
+    # In Pyodide the data folder is JupyterLite's browser-kept drive, which has no file locks or
+    # shared memory for SQLite's WAL: JSON lines there, even where a sqlite3 module exists.
+    if sys.platform == "emscripten":
+        return False
     try:
         import sqlite3  # noqa: F401
     except ImportError:

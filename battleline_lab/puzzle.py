@@ -19,6 +19,9 @@ engine, :meth:`Puzzle.is_correct` checks an answer against it.
 (True, True, False, False)
 >>> p.title_text("zh")
 'Can you claim flag 5?'
+>>> spoiler = Puzzle("hand", title={"en": "Flag 5"}, headline={"en": "Your hand does not count"})
+>>> spoiler.title_before_answer(), spoiler.title_after_answer()
+('Flag 5', 'Your hand does not count')
 """
 
 from __future__ import annotations
@@ -47,7 +50,11 @@ class Puzzle:
     """A position with an optional question, the author's answer and metadata.
 
     ``title`` and ``note`` map a language code to text (a plain string in a
-    file is stored as ``{"en": ...}``).  ``source`` is the file it came from;
+    file is stored as ``{"en": ...}``).  What a learner sees *before* answering
+    must not give the answer away: ``title`` and ``topics`` (what the puzzle is
+    about: ``wedge``, ``fog``, ``tie-rule``...).  ``headline`` (a title that
+    states the point) and ``tags`` (``counterexample``, ``at-best-tie``...) may
+    reveal it and are shown only once the puzzle is solved or revealed.  ``source`` is the file it came from;
     ``marks`` maps a top-level key of the file (``"answer"``, ``"id"``,
     ``"question"``...) to the 1-based ``(line, column)`` of its value, so tools
     can point at it.
@@ -63,10 +70,20 @@ class Puzzle:
     note: Mapping[str, str] | None = field(default=None, hash=False)
     source: str | None = None
     marks: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    topics: tuple[str, ...] = ()
+    headline: Mapping[str, str] | None = field(default=None, hash=False)
 
     def title_text(self, lang: str = "en") -> str:
         """The title in ``lang`` (falling back to English, then to the id)."""
         return _text(self.title, lang) or self.id
+
+    def title_before_answer(self, lang: str = "en") -> str:
+        """The title to show while the puzzle is open: ``title`` (never the ``headline``)."""
+        return self.title_text(lang)
+
+    def title_after_answer(self, lang: str = "en") -> str:
+        """The title once the puzzle is solved or revealed: the ``headline`` if there is one, else the title."""
+        return _text(self.headline, lang) or self.title_text(lang)
 
     def note_text(self, lang: str = "en") -> str | None:
         """The author's note in ``lang`` (falling back to English), or None."""

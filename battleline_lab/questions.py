@@ -40,8 +40,9 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from .cards import Card, CardNotationError, Tactic, parse_card
 from .claims import ClaimAnalysis, analyse_claim, analyse_position
+from .decide import can_claim, claimable_flags
 from .formations import Formation, FormationKind, evaluate, formation_size
-from .position import FLAGS, Position, Problem
+from .position import FLAGS, Position, Problem, Side
 
 __all__ = [
     "ClaimQuestion",
@@ -52,6 +53,7 @@ __all__ = [
     "QUESTION_KINDS",
     "Question",
     "QuestionError",
+    "first_complete_note",
     "question_from_data",
     "register_question",
 ]
@@ -259,7 +261,7 @@ class ClaimQuestion(Question):
         return {"kind": self.kind, "flag": self.flag}
 
     def solve(self, position: Position) -> bool:
-        return self.explain(position).claimable
+        return can_claim(position, self.flag, position.turn)  # the verdict alone (decide.py), as explain() has it
 
     def explain(self, position: Position) -> ClaimAnalysis:
         return analyse_claim(position, self.flag, position.turn)
@@ -285,7 +287,7 @@ class ClaimableQuestion(Question):
         return {"kind": self.kind}
 
     def solve(self, position: Position) -> list[int]:
-        return [n for n, analysis in self.explain(position).items() if analysis.claimable]
+        return list(claimable_flags(position, position.turn))  # verdicts alone (decide.py), as explain() has them
 
     def explain(self, position: Position) -> dict[int, ClaimAnalysis]:
         """The claim analysis of every unclaimed flag for the side whose turn it is."""
@@ -318,6 +320,12 @@ class Comparison:
     decided_by: Literal["kind", "sum", "tie"]
     rule: str
     first_complete: Literal["a", "b"] | None = None
+
+    def _repr_html_(self) -> str:
+        """Both formations and the verdict, for Jupyter (lazy import of the rendering layer)."""
+        from .svg import comparison_html
+
+        return comparison_html(self)
 
 
 @register_question
@@ -448,3 +456,54 @@ class FormationQuestion(Question):
 
     def check_answer_type(self, value: object) -> bool:
         return isinstance(value, str) and value in {k.key for k in FormationKind}
+
+
+# -- the tie rule in the question text -----------------------------------------
+
+
+def first_complete_note(question: Question | None, position: Position, lang: str = "en") -> str:
+    """The sentence a question needs when a tie can decide it: who completed first (R11).
+
+    A compare question with ``first_complete`` names that formation; a claim
+    question names the side that completed the flag first (both sides
+    complete, or only one: then "at best a tie" goes to it); a claimable
+    question lists every unclaimed flag where a side is complete.  Empty when
+    no tie can decide.  The board marks the same side (:func:`battleline_lab.svg.board_svg`).
+
+    >>> q = question_from_data({"kind": "compare", "a": ["r5", "r6", "r7"], "b": ["g5", "g6", "g7"],
+    ...                         "first_complete": "b"})
+    >>> first_complete_note(q, Position())
+    'Formation B was completed first.'
+    >>> pos = Position.build({4: {"you": "y8 y9 y10", "opponent": "g8 g9"}})
+    >>> first_complete_note(ClaimQuestion(4), pos)
+    'At flag 4, you completed first; the other side is not complete yet.'
+    >>> first_complete_note(ClaimQuestion(4), pos, "zh")
+    '4号旗由你先完成；另一侧还没有完成。'
+    """
+    from .messages import message
+
+    def who(side: Side) -> str:
+        return message(f"side.{side.value}", lang)
+
+    if isinstance(question, CompareQuestion):
+        if question.first_complete is None:
+            return ""
+        return message("course.question.compare_first", lang, which=question.first_complete.upper())
+    if isinstance(question, ClaimQuestion):
+        state = position.flag(question.flag)
+        first = state.completed_first
+        if first is None or state.claimed_by is not None:
+            return ""
+        both = state.is_complete(Side.YOU) and state.is_complete(Side.OPPONENT)
+        key = "course.question.first_both" if both else "course.question.first_only"
+        return message(key, lang, flag=question.flag, who=who(first))
+    if isinstance(question, ClaimableQuestion):
+        items = [
+            message("course.question.first_item", lang, flag=n, who=who(first))
+            for n in FLAGS
+            if position.flag(n).claimed_by is None and (first := position.flag(n).completed_first) is not None
+        ]
+        if not items:
+            return ""
+        return message("course.question.first_list", lang, items=message("course.question.first_sep", lang).join(items))
+    return ""

@@ -22,18 +22,17 @@ import argparse
 import html
 import json
 import math
-import os
 import sys
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .files import OutputExistsError, describe, write_new
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, message
 from .progress import DATABASE_FILE, DEFAULT_LEARNER, JSONL_FILE, LEGACY_FILE, Progress
 from .safe_yaml import Diagnostic
 
-__all__ = ["class_level", "load_export", "register_progress", "register_report", "report_html", "write_new"]
+__all__ = ["class_level", "load_export", "register_progress", "register_report", "report_html"]
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 #: Fewer learners than this: no level suggestion for a puzzle.
@@ -42,29 +41,6 @@ MIN_LEARNERS = 3
 
 def _m(key: str, lang: str, **params: object) -> str:
     return message(f"trainer.{key}", lang, **params)
-
-
-def write_new(path: Path, text: str, *, force: bool = False) -> None:
-    """Write ``text`` to ``path`` atomically; FileExistsError if it exists and not ``force``.
-
-    A temporary file in the same folder, then a hard link (which never
-    replaces a file, so two writers cannot overwrite each other) or, with
-    ``force``, a rename over the old file.
-    """
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        if force:
-            os.replace(tmp, path)
-        else:
-            os.link(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 # -- export -------------------------------------------------------------------------------------
@@ -309,12 +285,12 @@ def run_report(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     page = report_html(exports, lang)
     try:
-        write_new(out, page, force=args.force)
-    except FileExistsError:
+        write_new(out, page, force=args.force, inputs=files)
+    except OutputExistsError:
         print(Diagnostic(str(out), 1, 1, _m("cli.error.exists", lang, path=str(out))), file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as err:
-        print(Diagnostic(str(out), 1, 1, str(err.strerror or err)), file=sys.stderr)
+        print(Diagnostic(str(out), 1, 1, describe(err, lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
     print(_m("cli.wrote", lang, path=str(out), learners=len(exports), puzzles=len(_puzzle_table(exports))))
     return EXIT_OK

@@ -27,34 +27,55 @@ battleline_lab.safe_yaml.ComposeError: 1:9: syntax: expected ',' or ']', but got
 from __future__ import annotations
 
 import difflib
-import os
 import re
 import unicodedata
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
-from typing import Generic, Literal, NamedTuple, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode
+from yaml.resolver import Resolver
+
+from .files import MAX_BYTES, FileTooBigError, NotRegularFileError, read_regular
+
+
+def _libyaml_parser() -> Any:
+    """libyaml's parser (C), where PyYAML was built with it (Pyodide and some platforms lack it), else None."""
+    try:
+        from yaml import cyaml
+    except ImportError:  # pragma: no cover - depends on the PyYAML build
+        return None
+    return getattr(cyaml, "CParser", None)
+
+
+_CParser: Any = _libyaml_parser()
 
 __all__ = [
     "BOOL",
     "FLOAT",
     "INT",
     "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_ERRORS",
+    "MAX_NUMBER_CHARS",
     "NULL",
     "ComposeError",
     "Diagnostic",
     "FileTooBigError",
     "KeyIssue",
+    "NotRegularFileError",
     "NotUtf8Error",
     "Refusal",
     "closest",
+    "ascii_int",
+    "backends",
     "compose",
     "decode_utf8",
     "escape_control",
     "has_control",
+    "has_surrogate",
     "line_col",
     "mapping_entries",
     "mark_position",
@@ -65,8 +86,11 @@ __all__ = [
     "yaml_string",
 ]
 
-#: Puzzle files and game records are limited to 1 MiB.
-MAX_BYTES = 1 << 20
+#: A file reports at most this many errors, then "... and N more" (a 1 MiB file of errors stays readable).
+MAX_ERRORS = 50
+
+#: An integer or float written with more characters than this is read as text (no 5,000-digit numbers).
+MAX_NUMBER_CHARS = 100
 
 _YAML_TAG = "tag:yaml.org,2002:"
 INT = _YAML_TAG + "int"
@@ -125,13 +149,59 @@ def has_control(text: str) -> bool:
     return any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in text)
 
 
-def escape_control(text: str) -> str:
-    """Control characters escaped (``\\x1b``), so that an author's text cannot drive the terminal.
+#: Characters escaped whenever a message quotes what an author wrote: controls (C0, DEL, C1), format
+#: characters (bidi overrides, zero-width), lone surrogates, private use, line and paragraph separators.
+_ESCAPED_CATEGORIES = frozenset(("Cc", "Cf", "Cs", "Co", "Zl", "Zp"))
 
-    >>> print(escape_control("a\\x1b[2Jb"))
-    a\\x1b[2Jb
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def escape_control(text: str) -> str:
+    """Text safe to print in a message: control, format and unencodable characters escaped (``\\x1b``).
+
+    An author's text can then neither drive the terminal (escape sequences, bells,
+    bidi overrides) nor break a line or the output's encoding (lone surrogates).
+
+    >>> print(escape_control("a\\x1b[2Jb\\n\\ud800\\u202e é"))
+    a\\x1b[2Jb\\x0a\\ud800\\u202e é
     """
-    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" else ch for ch in text)
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(_escaped(ch) if unicodedata.category(ch) in _ESCAPED_CATEGORIES else ch for ch in text)
+
+
+def has_surrogate(text: str) -> bool:
+    """A lone surrogate (``"\\ud800"`` in a double-quoted YAML string): text no UTF-8 output can hold.
+
+    >>> has_surrogate("\\ud800"), has_surrogate("中文 é")
+    (True, False)
+    """
+    return not text.isascii() and any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
+_ASCII_INT = re.compile(r"[-+]?[0-9]+")
+
+
+def ascii_int(text: str) -> int | None:
+    """``text`` as an integer if it is one written with ASCII digits 0-9 (at most :data:`MAX_NUMBER_CHARS`).
+
+    Python's ``int()`` also reads other scripts' digits and raises past 4,300 digits;
+    this reads only what a file format means by a number, and never raises.
+
+    >>> ascii_int("42"), ascii_int("-7"), ascii_int("\\u0663"), ascii_int("5.0"), ascii_int("9" * 5000)
+    (42, -7, None, None, None)
+    """
+    text = text.strip()
+    if len(text) > MAX_NUMBER_CHARS or not _ASCII_INT.fullmatch(text):
+        return None
+    return int(text)
 
 
 def closest(word: str, choices: Iterable[str]) -> str | None:
@@ -145,14 +215,6 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
 
 
 # -- bytes ----------------------------------------------------------------------------------------
-
-
-class FileTooBigError(ValueError):
-    """A file or text over :data:`MAX_BYTES`; ``size`` is what was measured."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__(f"{size} bytes (limit {MAX_BYTES})")
-        self.size = size
 
 
 class NotUtf8Error(ValueError):
@@ -170,18 +232,13 @@ def utf8_size(text: str) -> int:
 
 
 def read_limited(filename: str) -> bytes:
-    """The bytes of a file of at most :data:`MAX_BYTES`; never reads more than one byte past the limit.
+    """The bytes of a regular file of at most :data:`MAX_BYTES` (:func:`battleline_lab.files.read_regular`).
 
-    Raises :class:`FileTooBigError` (``size`` = the file's size) and :class:`OSError`.
+    Raises :class:`FileTooBigError` (``size`` = the file's size),
+    :class:`~battleline_lab.files.NotRegularFileError` (a folder, a FIFO, a device:
+    refused at once, never read) and :class:`OSError`.
     """
-    size = os.path.getsize(filename)
-    if size > MAX_BYTES:
-        raise FileTooBigError(size)
-    with open(filename, "rb") as handle:
-        data = handle.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:  # the file grew since its size was taken
-        raise FileTooBigError(len(data))
-    return data
+    return read_regular(filename, MAX_BYTES)
 
 
 def decode_utf8(data: bytes) -> str:
@@ -204,14 +261,16 @@ def decode_utf8(data: bytes) -> str:
 
 
 class Refusal(NamedTuple):
-    """A tag, anchor or alias met while composing: where, which ``kind``, and its ``name`` as written.
+    """A tag, anchor, alias or unencodable text met while composing: where, which ``kind``, and its ``name``.
 
-    ``name`` is the anchor's name, or the tag in short form (``!!str``, ``!foo``);
-    it is raw author text: escape it before showing it.
+    ``name`` is the anchor's name, the tag in short form (``!!str``, ``!foo``),
+    or for ``"surrogate"`` the scalar holding a lone surrogate (``"\\ud800"``
+    in a double-quoted string: text no UTF-8 output can hold).  It is raw
+    author text: escape it (:func:`escape_control`) before showing it.
     """
 
     mark: yaml.Mark
-    kind: Literal["alias", "anchor", "tag"]
+    kind: Literal["alias", "anchor", "tag", "surrogate"]
     name: str
 
 
@@ -244,38 +303,201 @@ class ComposeError(ValueError):
         self.reason = reason
 
 
-class _Composer(yaml.SafeLoader):
-    """PyYAML's safe loader, used only to compose nodes; notes tags, anchors and aliases."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.refused: list[Refusal] = []
-
-    def compose_node(self, parent: Node | None, index: int) -> Node | None:
-        if self.check_event(yaml.AliasEvent):
-            event = self.get_event()  # type: ignore[no-untyped-call]
-            self.refused.append(Refusal(event.start_mark, "alias", event.anchor))
-            return ScalarNode(NULL, "", event.start_mark, event.end_mark)
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        if event.anchor is not None:
-            self.refused.append(Refusal(event.start_mark, "anchor", event.anchor))
-        tag = getattr(event, "tag", None)
-        if tag is not None:
-            shown = "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
-            self.refused.append(Refusal(event.start_mark, "tag", shown))
-        return super().compose_node(parent, index)
+#: Lists and mappings nest at most this deep (a puzzle needs 4 levels): deeper is ``too_deep``.
+MAX_DEPTH = 100
 
 
-def compose(text: str) -> tuple[Node | None, list[Refusal]]:
+class _Differs(Exception):
+    """libyaml read something the pure-Python parser may read otherwise: read the text with the latter."""
+
+
+#: What libyaml and PyYAML's pure-Python parser read differently (found by tests/test_fuzz.py): tabs,
+#: other line breaks, a byte-order mark inside the text, a lone ``?`` or ``!``, a comment glued to a
+#: block scalar header.  A text with any of these is read by the pure-Python parser only.
+_LIBYAML_DIFFERS = re.compile(r"[\t\r\x85\u2028\u2029\ufeff]|[?!](?=[\s,\]}]|$)|[|>][-+0-9]*#", re.MULTILINE)
+
+
+def _compose_events(
+    parser: Any, *, libyaml: bool = False, exact_marks: bool = False
+) -> tuple[Node | None, list[Refusal]]:
+    """Compose the single document of a parser's events into nodes, refusing tags, anchors, aliases, surrogates.
+
+    The same nodes PyYAML's composer makes (tags resolved by its safe resolver,
+    marks from the events), but in one loop instead of one recursive call per
+    node, with a resolver cache and a depth limit: this is what makes a 1 MiB file
+    quick, and it is shared by both parsers, so they give the same nodes.  To keep a
+    big file small in memory, short texts are shared and a scalar that ends on the
+    line it starts on has ``end_mark is start_mark`` (only the line of a scalar's
+    end is ever read), unless ``exact_marks`` (the editor patches text after a value).
+    """
+    refused: list[Refusal] = []
+    resolve = Resolver().resolve
+    resolved: dict[tuple[str, tuple[bool, bool]], str] = {}
+    shared: dict[str, str] = {}  # one copy of each short text (a big file repeats its words)
+    anchors: dict[str, Node] = {}
+    get_event = parser.get_event
+    get_event()  # stream start
+    if parser.check_event(yaml.StreamEndEvent):
+        get_event()
+        return None, refused
+    document = get_event()
+    root: list[Node] = []  # the document's node, once composed
+    # the collections being composed, innermost last: (node, its items, a mapping's pending key or None)
+    stack: list[list[Any]] = []
+    items: list[Any] = root
+    pending: Node | None = None
+    is_mapping = False
+    scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
+    end_events = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+    while True:
+        event = get_event()
+        kind = type(event)
+        if kind is scalar_event:
+            tag = event.tag
+            anchor = event.anchor
+            value = event.value
+            if len(value) <= 16:
+                if not value and libyaml and not event.style:  # where an empty value is, the parsers disagree
+                    raise _Differs
+                value = shared.setdefault(value, value)
+            if tag is None or tag == "!":
+                implicit = event.implicit
+                key = (value, implicit)
+                tag = resolved.get(key)
+                if tag is None:
+                    tag = resolve(ScalarNode, value, implicit)  # type: ignore[no-untyped-call]
+                    if len(value) <= 64 and len(resolved) < 10_000:
+                        resolved[key] = tag
+            else:
+                _note_tag(refused, event.start_mark, tag)
+            if anchor is not None:
+                _note_anchor(refused, anchors, event)
+            style = event.style or None  # libyaml says '' for plain, PyYAML None
+            if style == '"' and has_surrogate(value):
+                refused.append(Refusal(event.start_mark, "surrogate", value))
+            start, end = event.start_mark, event.end_mark
+            if end.line == start.line and not exact_marks:  # where a scalar ends on its line: one mark, not two
+                end = start
+            node: Node = ScalarNode(tag, value, start, end, style=style)
+            if anchor is not None:
+                anchors[anchor] = node
+        elif kind in end_events:
+            node = stack[-1][0]
+            node.end_mark = event.end_mark
+            _, _, items, pending, is_mapping = stack.pop()
+        elif kind is alias_event:
+            refused.append(Refusal(event.start_mark, "alias", event.anchor))
+            node = ScalarNode(NULL, "", event.start_mark, event.end_mark)
+        elif kind is yaml.DocumentEndEvent:
+            break
+        else:  # a sequence or mapping starts
+            if len(stack) >= MAX_DEPTH:
+                raise RecursionError("YAML nested too deeply")
+            tag = event.tag
+            anchor = event.anchor
+            if anchor is not None:
+                _note_anchor(refused, anchors, event)
+            starts_sequence = kind is yaml.SequenceStartEvent
+            if tag is None or tag == "!":
+                tag = _YAML_TAG + ("seq" if starts_sequence else "map")
+            else:
+                _note_tag(refused, event.start_mark, tag)
+            node_class = yaml.SequenceNode if starts_sequence else MappingNode
+            node = node_class(tag, [], event.start_mark, None, flow_style=bool(event.flow_style))
+            if anchor is not None:
+                anchors[anchor] = node
+            stack.append([node, node.value, items, pending, is_mapping])
+            items, pending, is_mapping = node.value, None, not starts_sequence
+            continue
+        if is_mapping:
+            if pending is None:
+                pending = node
+            else:
+                items.append((pending, node))
+                pending = None
+        else:
+            items.append(node)
+    if not parser.check_event(yaml.StreamEndEvent):
+        event = get_event()
+        raise yaml.composer.ComposerError(
+            "expected a single document in the stream",
+            document.start_mark,
+            "but found another document",
+            event.start_mark,
+        )
+    get_event()
+    return (root[0] if root else None), refused
+
+
+def _note_tag(refused: list[Refusal], mark: yaml.Mark, tag: str) -> None:
+    shown = "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
+    refused.append(Refusal(mark, "tag", shown))
+
+
+def _note_anchor(refused: list[Refusal], anchors: dict[str, Node], event: Any) -> None:
+    """Refuse an anchor; a second one of the same name is the error PyYAML's composer gives."""
+    if event.anchor in anchors:
+        raise yaml.composer.ComposerError(
+            f"found duplicate anchor {event.anchor!r}; first occurrence",
+            anchors[event.anchor].start_mark,
+            "second occurrence",
+            event.start_mark,
+        )
+    refused.append(Refusal(event.start_mark, "anchor", event.anchor))
+
+
+class _PythonParser(yaml.SafeLoader):
+    """PyYAML's pure-Python reader, scanner and parser (the composer is :func:`_compose_events`)."""
+
+
+#: The parsers available here, fastest first: ``"libyaml"`` (if PyYAML was built with it), ``"python"``.
+BACKENDS: tuple[str, ...] = ("libyaml", "python") if _CParser is not None else ("python",)
+
+
+def backends() -> tuple[str, ...]:
+    """The YAML parsers available here, fastest first (``compose(..., backend=)``).
+
+    >>> backends()[-1]
+    'python'
+    """
+    return BACKENDS
+
+
+def compose(text: str, *, backend: str | None = None, exact_marks: bool = False) -> tuple[Node | None, list[Refusal]]:
     """The root node of a one-document YAML text (None if empty) and the tags, anchors and aliases refused.
 
     An alias is composed as a null scalar, never as the node it names.
-    Raises :class:`ComposeError`.
+    ``backend`` is ``"libyaml"`` or ``"python"`` (default: the fastest available).
+    Both parsers feed the same composer (:func:`_compose_events`); libyaml reads
+    valid YAML to the same events, lines and columns, and on any error, or where the
+    two are known to read a text differently (tabs, empty values, ...), the text is
+    read by the pure-Python parser, so every diagnostic is the same whichever
+    backend runs.  Nesting deeper than :data:`MAX_DEPTH` is ``too_deep``.  Raises
+    :class:`ComposeError`.  ``exact_marks`` keeps every scalar's own end mark (by default a
+    scalar that ends on the line it starts on shares its start mark, to save memory).
     """
-    composer: _Composer | None = None
+    chosen = backend or BACKENDS[0]
+    if chosen == "libyaml" and _CParser is not None and not _LIBYAML_DIFFERS.search(text):
+        try:
+            return _compose_with(_CParser, text, exact_marks)
+        except ComposeError as err:
+            if err.kind == "too_deep":
+                raise
+        except (_Differs, UnicodeEncodeError):  # UnicodeEncodeError: a lone surrogate in the text itself
+            pass
+    elif chosen not in BACKENDS:
+        raise ValueError(f"unknown YAML backend {backend!r}; available: {', '.join(BACKENDS)}")
+    return _compose_with(_PythonParser, text, exact_marks)
+
+
+def _compose_with(
+    kind: Callable[[str], Any], text: str, exact_marks: bool = False
+) -> tuple[Node | None, list[Refusal]]:
+    composer = None
     try:
-        composer = _Composer(text)
-        return composer.get_single_node(), composer.refused
+        composer = kind(text)
+        return _compose_events(composer, libyaml=kind is _CParser, exact_marks=exact_marks)
     except yaml.MarkedYAMLError as err:
         line, col = mark_position(err.problem_mark or err.context_mark)
         raise ComposeError("syntax", line, col, problem=err.problem, context=err.context) from None
@@ -284,7 +506,7 @@ def compose(text: str) -> tuple[Node | None, list[Refusal]]:
         raise ComposeError("character", line, col, character=err.character, reason=err.reason) from None
     except RecursionError:
         raise ComposeError("too_deep", 1, 1) from None
-    except yaml.YAMLError as err:  # pragma: no cover - other YAML errors carry no mark
+    except yaml.YAMLError as err:  # other YAML errors carry no mark (libyaml's reader, ...)
         raise ComposeError("syntax", 1, 1, problem=str(err)) from None
     finally:
         if composer is not None:
@@ -303,6 +525,8 @@ def scalar_value(node: ScalarNode) -> object:
     [None, True, 16, inf, '2001-13-45', 'r3']
     """
     tag = node.tag
+    if tag in (INT, FLOAT) and len(node.value) > MAX_NUMBER_CHARS:
+        return node.value  # no 5,000-digit numbers: as text, so the caller's type check reports it
     try:
         if tag == NULL:
             return None
@@ -317,13 +541,32 @@ def scalar_value(node: ScalarNode) -> object:
     return node.value
 
 
-@dataclass(frozen=True)
 class KeyIssue(Generic[K]):
-    """A key of a mapping that is not taken: ``"not_scalar"``, ``"duplicate"`` or ``"unknown"``."""
+    """A key of a mapping that is not taken: ``"not_scalar"``, ``"duplicate"`` or ``"unknown"`` (read-only).
 
-    problem: Literal["not_scalar", "duplicate", "unknown"]
-    key: K | None
-    node: Node
+    A slotted class, not a dataclass: a big file can hold hundreds of thousands of them.
+
+    >>> KeyIssue("unknown", "flgas", ScalarNode(NULL, ""))
+    KeyIssue('unknown', 'flgas')
+    """
+
+    __slots__ = ("key", "node", "problem")
+
+    def __init__(self, problem: Literal["not_scalar", "duplicate", "unknown"], key: K | None, node: Node) -> None:
+        self.problem = problem
+        self.key = key
+        self.node = node
+
+    def __repr__(self) -> str:
+        return f"KeyIssue({self.problem!r}, {self.key!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, KeyIssue):
+            return NotImplemented
+        return (self.problem, self.key, self.node) == (other.problem, other.key, other.node)
+
+    def __hash__(self) -> int:
+        return hash((self.problem, self.key, id(self.node)))
 
 
 def mapping_entries(
@@ -337,15 +580,16 @@ def mapping_entries(
     """
     out: dict[K, tuple[Node, Node]] = {}
     issues: list[KeyIssue[K]] = []
+    add = issues.append
     for key_node, value_node in node.value:
-        if not isinstance(key_node, ScalarNode):
-            issues.append(KeyIssue("not_scalar", None, key_node))
+        if type(key_node) is not ScalarNode and not isinstance(key_node, ScalarNode):
+            add(KeyIssue("not_scalar", None, key_node))
             continue
         value = key(key_node)
         if value in out:
-            issues.append(KeyIssue("duplicate", value, key_node))
+            add(KeyIssue("duplicate", value, key_node))
         elif allowed is not None and value not in allowed:
-            issues.append(KeyIssue("unknown", value, key_node))
+            add(KeyIssue("unknown", value, key_node))
         else:
             out[value] = (key_node, value_node)
     return out, issues

@@ -28,12 +28,16 @@ from __future__ import annotations
 import html
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card, Colour, TacticGroup, Troop
-from .claims import ClaimAnalysis, Reason
+from .claims import ClaimAnalysis, PositionAnalysis, Reason
 from .formations import Formation
 from .messages import DEFAULT_LANGUAGE, card_label, card_short, kind_name, message, render_analysis
 from .position import FLAGS, Position, Side
+
+if TYPE_CHECKING:  # the question layer sits above rendering: no import at run time
+    from .questions import Comparison
 
 __all__ = [
     "CARD_H",
@@ -41,7 +45,10 @@ __all__ = [
     "CARD_W",
     "COLOURS",
     "TACTIC_COLOURS",
+    "Picture",
     "analysis_html",
+    "comparison_html",
+    "position_analysis_html",
     "board_svg",
     "card_svg",
     "cards_svg",
@@ -49,6 +56,10 @@ __all__ = [
     "flag_grid_columns",
     "formation_caption",
     "formation_svg",
+    "show_analysis",
+    "show_board",
+    "show_cards",
+    "show_formation",
 ]
 
 CARD_W = 58
@@ -363,6 +374,18 @@ def _pennant(x: int, y: int, number: int, owner: Side | None, lang: str) -> str:
     )
 
 
+def _first_mark(x: int, y: int, number: int, side: Side, lang: str) -> str:
+    """The small "1st" badge on the side that completed a flag first: it decides a tie (R11)."""
+    label = _t(f"course.first.label.{side.value}", lang, flag=number)
+    return (
+        f'<g class="bl-first-complete bl-first-complete-{side.value}" role="img" aria-label="{escape(label)}">'
+        f"<title>{escape(label)}</title>"
+        f'<rect x="{x}" y="{y}" width="22" height="13" rx="6" fill="#1f3b73" stroke="#ffffff" stroke-width="1"/>'
+        f'<text x="{x + 11}" y="{y + 10}" font-size="8.5" font-weight="bold" text-anchor="middle" '
+        f'fill="#ffffff">{escape(_t("course.first.mark", lang))}</text></g>'
+    )
+
+
 def board_svg(
     position: Position,
     *,
@@ -378,8 +401,14 @@ def board_svg(
     side (R15).  ``highlight`` marks cards wherever they lie (flags, discards,
     hand), ``ghosts`` adds dashed cards that could still come to a side of a
     flag (a counterexample, R12), ``focus`` shades the flags a question is
-    about.
+    about.  On an unclaimed flag where a side is complete, a "1st" badge
+    (``bl-first-complete-you|opponent``, titled) marks the side that
+    completed first, which wins a tie there (R11).
 
+    >>> tie = Position.build({3: {"you": "g4 g5 g6", "opponent": "y4 y5 y6", "first_complete": "opponent"}})
+    >>> svg = board_svg(tie)
+    >>> svg.count("bl-first-complete-opponent"), "the opponent completed their side first" in svg
+    (1, True)
     >>> from battleline_lab import Position, Side, parse_cards
     >>> pos = Position.build({1: {"you": "r1 r2 r3", "opponent": "b1", "claimed_by": "you"}})
     >>> svg = board_svg(pos, ghosts={(1, Side.OPPONENT): parse_cards("b2 b3")})
@@ -445,6 +474,10 @@ def board_svg(
         pole_x = col_x + COLUMN // 2 - 12
         if state.claimed_by is None:
             out.append(_pennant(pole_x, lay.flag_row + 4, n, None, lang))
+            first = state.completed_first
+            if first is not None:  # who completed first decides a tie here (R11)
+                mark_y = lay.flag_row - 3 if first is Side.OPPONENT else lay.flag_row + FLAG_ROW_H - 13
+                out.append(_first_mark(col_x + COLUMN - 23, mark_y, n, first, lang))
         else:
             # the empty place where the flag stood, and the flag on its owner's side (R15)
             out.append(
@@ -584,3 +617,100 @@ def analysis_html(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> str:
         parts.append(f"<li>{escape(text)}</li>")
     parts += ["</ol>", "</div>"]
     return "\n".join(parts)
+
+
+def position_analysis_html(analysis: PositionAnalysis, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The board with the flags the side to move can claim shaded, and both sides' claimable flags.
+
+    >>> from battleline_lab import Position, analyse_position
+    >>> out = position_analysis_html(analyse_position(Position.build({5: {"you": "r3 r4 r5", "opponent": "r6 g6"}})))
+    >>> "Flags you can claim now: 5" in out and "bl-focus" in out
+    True
+    """
+    position = analysis.position
+    lines = []
+    for side in (position.turn, position.turn.other):
+        flags = ", ".join(str(n) for n in analysis.claimable(side)) or _t("course.analysis.none", lang)
+        lines.append(f"<li>{escape(_t(f'course.analysis.claimable.{side.value}', lang, flags=flags))}</li>")
+    board = board_svg(position, focus=analysis.claimable(position.turn), lang=lang)
+    return f'<div class="bl-position-analysis">\n{board}\n<ul>{"".join(lines)}</ul>\n</div>'
+
+
+def comparison_html(comparison: Comparison, lang: str = DEFAULT_LANGUAGE) -> str:
+    """Two complete formations side by side (the one completed first says so) and which wins, by which rule.
+
+    >>> from battleline_lab.questions import question_from_data
+    >>> q = question_from_data({"kind": "compare", "a": ["r5", "r6", "r7"], "b": ["g5", "g6", "g7"],
+    ...                         "first_complete": "b"})
+    >>> out = comparison_html(q.explain(Position()))
+    >>> "B, completed first" in out and "Formation B wins: R11" in out
+    True
+    """
+    parts = ['<div class="bl-comparison">']
+    for which, formation in (("A", comparison.a), ("B", comparison.b)):
+        caption = which
+        if comparison.first_complete == which.lower():
+            caption = _t("course.first.caption", lang, which=which)
+        caption += ": " + formation_caption(formation, lang)
+        parts.append(cards_svg(formation.cards, caption=caption, lang=lang))
+    winner = _t("course.compare.winner", lang, which=comparison.winner.upper(), rule=comparison.rule)
+    parts += [f"<p><strong>{escape(winner)}</strong></p>", "</div>"]
+    return "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A drawing for notebooks: Jupyter shows the picture, anything else its readable ``text``.
+
+    Unlike ``IPython.display.SVG``, whose plain-text form is ``<IPython.core.display.SVG
+    object>``, a saved output of a :class:`Picture` reads as card notation or as the proof's
+    lines wherever the picture itself is not shown.  ``html`` says the markup is HTML (a proof),
+    not a bare SVG.
+
+    >>> from battleline_lab import parse_cards
+    >>> pic = show_cards(parse_cards("r3 r4 r5"))
+    >>> pic
+    r3 r4 r5
+    >>> pic._repr_svg_().startswith("<svg"), pic._repr_html_()
+    (True, None)
+    """
+
+    markup: str
+    text: str
+    html: bool = False
+
+    def _repr_svg_(self) -> str | None:
+        return None if self.html else self.markup
+
+    def _repr_html_(self) -> str | None:
+        return self.markup if self.html else None
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def show_board(position: Position, *, lang: str = DEFAULT_LANGUAGE, **options: Any) -> Picture:
+    """The board (:func:`board_svg`, same options) as a :class:`Picture`; its text is the position in card notation."""
+    return Picture(board_svg(position, lang=lang, **options), repr(position))
+
+
+def show_cards(cards: Sequence[Card], *, caption: str = "", lang: str = DEFAULT_LANGUAGE) -> Picture:
+    """A row of cards (:func:`cards_svg`) as a :class:`Picture`; its text is the cards' notation."""
+    text = " ".join(c.notation for c in cards) + (f": {caption}" if caption else "")
+    return Picture(cards_svg(cards, caption=caption, lang=lang), text)
+
+
+def show_formation(formation: Formation, lang: str = DEFAULT_LANGUAGE) -> Picture:
+    """A formation (:func:`formation_svg`) as a :class:`Picture`: ``r3 r4 r5: Wedge, sum 12``.
+
+    >>> from battleline_lab import evaluate
+    >>> show_formation(evaluate("r3 r4 r5"), "zh")
+    r3 r4 r5: 楔形阵，总和12
+    """
+    text = " ".join(c.notation for c in formation.cards) + ": " + formation_caption(formation, lang)
+    return Picture(formation_svg(formation, lang), text)
+
+
+def show_analysis(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> Picture:
+    """A claim proof (:func:`analysis_html`) as a :class:`Picture`; its text is the numbered proof."""
+    return Picture(analysis_html(analysis, lang), analysis.explain(lang), html=True)

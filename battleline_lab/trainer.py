@@ -181,7 +181,7 @@ def miss_reason(puzzle: Puzzle, answer: object) -> tuple[str | None, str | None]
 
 
 def _theme(puzzle: Puzzle) -> str:
-    """The library theme folder of a puzzle file, else its first tag, else ``other``."""
+    """The library theme folder of a puzzle file, else its first topic, else ``other``."""
     if puzzle.source:
         try:
             from .library import root
@@ -189,7 +189,7 @@ def _theme(puzzle: Puzzle) -> str:
             return Path(puzzle.source).resolve().relative_to(root().resolve()).parts[0]
         except (ValueError, OSError, FileNotFoundError, IndexError):
             pass
-    return puzzle.tags[0] if puzzle.tags else "other"
+    return puzzle.topics[0] if puzzle.topics else "other"
 
 
 def _load(puzzles: str | os.PathLike[str] | Iterable[Puzzle | str] | None) -> list[Puzzle]:
@@ -723,7 +723,7 @@ def rule_text(rule: str, lang: str = "en") -> str:
     try:
         return message(f"trainer.rule.{rule}", lang)
     except KeyError:
-        return message("trainer.rule.other", lang, rule=rule)
+        return message("trainer.rule.fallback", lang, rule=rule)
 
 
 # -- the rating chart -----------------------------------------------------

@@ -35,9 +35,20 @@ from typing import Any, Protocol, TypeVar
 import ipywidgets as W
 
 from .cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop, format_cards, parse_card
-from .claims import ClaimAnalysis, Reason
+from .claims import ClaimAnalysis, Reason, state_unseen_once
 from .formations import Formation, FormationKind
-from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_label, card_short, kind_name, message, render_analysis
+from .hints import hint_ladder, retry_text, solution_summary
+from .messages import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    card_label,
+    card_short,
+    kind_name,
+    message,
+    render_analysis,
+    render_deciding_step,
+    topic_name,
+)
 from .position import FLAGS, Position, Side
 from .progress import Progress, data_dir
 from .puzzle import Puzzle
@@ -48,6 +59,7 @@ from .questions import (
     Comparison,
     FormationQuestion,
     QuestionError,
+    first_complete_note,
     question_from_data,
 )
 from .svg import BOARD_MAX_WIDTH, board_svg, cards_svg, flag_grid_columns, formation_caption
@@ -227,13 +239,6 @@ class View:
 
 
 _NEEDS_GHOSTS = (Reason.COUNTEREXAMPLE, Reason.SHAPE_BLOCKED, Reason.SHAPE_TOO_WEAK)
-_KEY_REASONS = (
-    Reason.THEY_NEED,
-    Reason.THEIR_FORMATION,
-    Reason.SHAPE_BLOCKED,
-    Reason.SHAPE_SHORT,
-    Reason.HAND_NOT_EVIDENCE,
-)
 
 
 def _analysis_views(analysis: ClaimAnalysis, position: Position, lang: str, prefix: str = "") -> list[View]:
@@ -241,7 +246,7 @@ def _analysis_views(analysis: ClaimAnalysis, position: Position, lang: str, pref
     views = []
     for step, line in zip(analysis.steps, render_analysis(analysis, lang)):
         ghosts: tuple[tuple[tuple[int, Side], tuple[Card, ...]], ...] = ()
-        if step.reason in _NEEDS_GHOSTS and step.needed:
+        if step.reason in _NEEDS_GHOSTS and step.needed and len(step.shapes) <= 1:  # no ghosts for a group
             unseen = tuple(c for c in step.needed if c not in position.visible)
             if unseen:
                 ghosts = (((step.flag, step.side.other), unseen),)
@@ -249,41 +254,11 @@ def _analysis_views(analysis: ClaimAnalysis, position: Position, lang: str, pref
     return views
 
 
-def _key_cards(analysis: ClaimAnalysis) -> tuple[Card, ...]:
-    """The cards the proof turns on: the opponent's cards there, blockers, the hand (for hint 2)."""
-    out: dict[Card, None] = {}
-    for step in analysis.steps:
-        if step.reason in _KEY_REASONS:
-            out.update(dict.fromkeys(step.highlight))
-    return tuple(out)
-
-
 def _sides(side: Side, lang: str) -> dict[str, str]:
     """Placeholders naming the asking side and the other one: me/Me, my/My, them/Them."""
     me, them = _t(f"side.{side.value}", lang), _t(f"side.{side.other.value}", lang)
     my = _t(f"side.{side.value}.possessive", lang)
     return {"me": me, "Me": _cap(me), "my": my, "My": _cap(my), "them": them, "Them": _cap(them)}
-
-
-def _kinds_hint(analysis: ClaimAnalysis, lang: str) -> str:
-    """Hint 1 for a claim: which formation kinds matter (R10, R12, R24)."""
-    sides = _sides(analysis.side, lang)
-    if analysis.reasons[:1] == (Reason.FLAG_CLAIMED,):
-        return _t("widget.hint.claimed", lang, flag=analysis.flag, **sides)
-    if Reason.SIDE_INCOMPLETE in analysis.reasons:
-        return _t("widget.hint.incomplete", lang, flag=analysis.flag, **sides)
-    formation = analysis.formation
-    if formation is None or formation.kind is None:
-        return _t("widget.hint.fog", lang, flag=analysis.flag, **sides)
-    stronger = [kind_name(k, lang) for k in sorted(FormationKind, reverse=True) if k >= formation.kind]
-    return _t(
-        "widget.hint.kinds",
-        lang,
-        kind=kind_name(formation.kind, lang),
-        total=formation.total,
-        kinds=_list(stronger, lang),
-        **sides,
-    )
 
 
 _DEFAULT_PROGRESS: dict[str, Progress] = {}
@@ -460,10 +435,17 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         meta = []
         if puzzle.level is not None:
             meta.append(_esc(_t("widget.level", lang, level=puzzle.level)))
-        if puzzle.tags:
-            meta.append(_esc(_t("widget.tags", lang, tags=", ".join(puzzle.tags))))
+        # topics before the answer; tags and the headline only once it is solved or revealed (they may give it away)
+        answered = self.state == "right" or self.step_index is not None
+        if puzzle.topics:
+            meta.append(
+                _esc(_t("widget.topics", lang, topics=_list((topic_name(t, lang) for t in puzzle.topics), lang)))
+            )
+        if puzzle.tags and answered:
+            meta.append(_esc(_t("widget.tags", lang, tags=_list((topic_name(t, lang) for t in puzzle.tags), lang))))
         meta_html = f'<div class="bl-meta">{" · ".join(meta)}</div>' if meta else ""
-        self.title.value = f'<h3 class="bl-title-text">{_esc(puzzle.title_text(lang))}</h3>{meta_html}'
+        title = puzzle.title_after_answer(lang) if answered else puzzle.title_before_answer(lang)
+        self.title.value = f'<h3 class="bl-title-text">{_esc(title)}</h3>{meta_html}'
         self.hint_button.description = _t(f"widget.hint.button.{min(self.hint_level + 1, 3)}", lang)
         self.back_button.description = _t("widget.step.back", lang)
         self.next_button.description = _t("widget.step.next", lang)
@@ -488,6 +470,10 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                 button.description = kind_name(FormationKind[key.upper()], lang)
         else:
             self.question_html.value = _esc(_t("widget.question.none", lang))
+        tie_note = first_complete_note(question, puzzle.position, lang)  # a tie can decide: who was first (R11)
+        if tie_note:
+            sep = _t("course.question.sep", lang)
+            self.question_html.value += f'{sep}<span class="bl-first-note">{_esc(tie_note)}</span>'
         if self.state == "right":
             self._set_feedback("right", _t("widget.feedback.right", lang, text=self._solution_summary()))
         elif self.state == "wrong":
@@ -530,10 +516,12 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         if isinstance(question, ClaimableQuestion):
             assert isinstance(data, dict)
             views: list[View] = []
-            for n, analysis in data.items():
-                if {Reason.SIDE_INCOMPLETE, Reason.FLAG_CLAIMED} & set(analysis.reasons):
-                    continue  # nothing to prove where this side is not complete (R12)
-                views += _analysis_views(analysis, position, lang, _t("widget.step.flag_prefix", lang, flag=n))
+            # nothing to prove where this side is not complete (R12); the unseen count is said once (R13)
+            proved = [a for a in data.values() if not {Reason.SIDE_INCOMPLETE, Reason.FLAG_CLAIMED} & set(a.reasons)]
+            for analysis in state_unseen_once(proved):
+                views += _analysis_views(
+                    analysis, position, lang, _t("widget.step.flag_prefix", lang, flag=analysis.flag)
+                )
             if not views:
                 views.append(View(_t("widget.claimable.none_complete", lang, **_sides(position.turn, lang))))
             return views
@@ -568,78 +556,11 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         return []
 
     def _solution_summary(self) -> str:
-        lang, question = self.lang, self.puzzle.question
-        solution = self.puzzle.solve()
-        me = _t(f"side.{self.puzzle.position.turn.value}", lang)
-        if isinstance(question, ClaimQuestion):
-            verdict = "yes" if solution else "no"
-            return _cap(_t(f"explain.verdict.{verdict}", lang, me=me, flag=question.flag))
-        if isinstance(question, ClaimableQuestion):
-            assert isinstance(solution, list)
-            if not solution:
-                return _t("widget.solution.claimable.none", lang, me=me)
-            return _t("widget.solution.claimable", lang, me=_cap(me), flags=_list(solution, lang))
-        if isinstance(question, CompareQuestion):
-            return _t(f"widget.solution.compare.{solution}", lang)
-        if isinstance(question, FormationQuestion):
-            return _t("widget.solution.formation", lang, kind=kind_name(FormationKind[str(solution).upper()], lang))
-        return ""
+        return solution_summary(self.puzzle, self.lang)
 
     def _hint_views(self) -> list[View]:
-        """The hint ladder: vague, key cards, then the full solution."""
-        lang, question, position = self.lang, self.puzzle.question, self.puzzle.position
-        data = self._explained()
-        solution = View(_t("widget.hint.solution", lang, text=self._solution_summary()))
-        if isinstance(question, ClaimQuestion):
-            assert isinstance(data, ClaimAnalysis)
-            keys = _key_cards(data)
-            return [
-                View(_kinds_hint(data, lang)),
-                View(_t("widget.hint.keys", lang, cards=_cards(keys, lang)) if keys else _kinds_hint(data, lang), keys),
-                solution,
-            ]
-        if isinstance(question, ClaimableQuestion):
-            assert isinstance(data, dict)
-            side = position.turn
-            complete = [n for n in FLAGS if (n in data) and position.flag(n).is_complete(side)]
-            first = (
-                _t("widget.hint.claimable", lang, flags=_list(complete, lang), **_sides(side, lang))
-                if complete
-                else _t("widget.claimable.none_complete", lang, **_sides(side, lang))
-            )
-            keys_d: dict[Card, None] = {}
-            for n in complete:
-                keys_d.update(dict.fromkeys(_key_cards(data[n])))
-            keys = tuple(keys_d)
-            second = _t("widget.hint.keys", lang, cards=_cards(keys, lang)) if keys else first
-            return [View(first), View(second, keys), solution]
-        if isinstance(question, CompareQuestion):
-            assert isinstance(data, Comparison)
-            if question.fog:
-                first = _t("widget.hint.compare.fog", lang)
-            else:
-                first = _t("widget.hint.compare", lang)
-            second = _t(
-                "widget.hint.compare.kinds",
-                lang,
-                a=kind_name(data.a.kind, lang),
-                b=kind_name(data.b.kind, lang),
-            )
-            return [View(first), View(second), solution]
-        if isinstance(question, FormationQuestion):
-            rules = _t("widget.hint.formation.sep", lang).join(
-                _t("widget.hint.formation.item", lang, kind=kind_name(k, lang), rule=_t(f"kind.{k.key}.rule", lang))
-                for k in sorted(FormationKind, reverse=True)
-            )
-            troops = [c for c in question.cards if isinstance(c, Troop)]
-            colours = _list((_t(f"colour.{c.colour.letter}", lang) for c in troops), lang)
-            values = _list((c.value for c in troops), lang)
-            wild = [c for c in question.cards if isinstance(c, Tactic)]
-            second = _t("widget.hint.formation.cards", lang, colours=colours or "-", values=values or "-")
-            if wild:
-                second += _t("widget.hint.formation.wild", lang, cards=_list((card_label(c, lang) for c in wild), lang))
-            return [View(_t("widget.hint.formation", lang, rules=rules)), View(second), solution]
-        return []
+        """The hint ladder (:func:`battleline_lab.hints.hint_ladder`): vague, key cards, then the full solution."""
+        return [View(h.text, h.highlight) for h in hint_ladder(self.puzzle, self.lang, self._explained())]
 
     # -- actions ---------------------------------------------------------
     def selected_flags(self) -> list[int]:
@@ -702,16 +623,15 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                     )
                 )
             else:
-                # the decisive step: the one just before the verdict
-                lines = render_analysis(analysis, lang)
-                texts.append(lines[-2].split(". ", 1)[1] if len(lines) > 1 else lines[-1])
+                # the step the verdict turns on
+                texts.append(render_deciding_step(analysis, lang))
         if isinstance(question, ClaimableQuestion) and isinstance(value, list) and not analyses:
             texts.append(_t("widget.feedback.missed", lang))
         if isinstance(question, ClaimQuestion) and value is False:
             sides = _sides(self.puzzle.position.turn, lang)
             texts.append(_t("widget.feedback.claimable_after_all", lang, flag=question.flag, **sides))
         if isinstance(question, (CompareQuestion, FormationQuestion)):
-            texts.append(self._hint_views()[0].text)
+            texts.append(retry_text(self.puzzle, value, lang))  # about the choice: the first hint still adds
         return _t("widget.feedback.wrong", lang, text=" ".join(texts))
 
     def hint(self) -> None:
@@ -739,6 +659,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             self._views = self._solution_views()
             self.note_html.value = _note_html(self.puzzle, self.lang)
             set_visible(self.explanation, True)
+            self._label()  # the headline and the tags may show now
 
     def go(self, delta: int) -> None:
         """Step the explanation forward (+1) or back (-1)."""
@@ -808,6 +729,8 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             parts = []
             for which, cards in (("A", question.a), ("B", question.b)):
                 caption = _t("widget.compare.label", lang, which=which)
+                if question.first_complete == which.lower():  # it wins a tie (R11)
+                    caption = _t("course.first.caption", lang, which=caption)
                 if isinstance(data, Comparison):
                     formation = data.a if which == "A" else data.b
                     caption += ": " + formation_caption(formation, lang)
@@ -897,7 +820,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             progress = default_progress() if learner is None else Progress(learner=learner)
         self.progress = progress
         self.trainer = Trainer(self.puzzles, progress=self.progress, lessons=lessons)
-        self._tags = sorted({t for p in self.puzzles for t in p.tags})
+        self._tags = sorted({t for p in self.puzzles for t in p.topics})  # topics only: tags may give answers away
         self._levels = sorted({p.level for p in self.puzzles if p.level is not None})
         self.tag_filter = _classed(W.Dropdown(options=self._tag_options(), value=""), "bl-filter-tag")
         self.level_filter = _classed(W.Dropdown(options=self._level_options(), value=0), "bl-filter-level")
@@ -951,7 +874,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             self.select(target.id)
 
     def _tag_options(self) -> list[tuple[str, str]]:
-        return [(_t("widget.gym.all", self.lang), "")] + [(t, t) for t in self._tags]
+        return [(_t("widget.gym.all", self.lang), "")] + [(topic_name(t, self.lang), t) for t in self._tags]
 
     def _level_options(self) -> list[tuple[str, int]]:
         return [(_t("widget.gym.all", self.lang), 0)] + [(str(lv), lv) for lv in self._levels]
@@ -1010,7 +933,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         if self._relabelling:
             return
         tag, level = self.tag_filter.value, self.level_filter.value
-        self.selection = [p for p in self.puzzles if (not tag or tag in p.tags) and (not level or p.level == level)]
+        self.selection = [p for p in self.puzzles if (not tag or tag in p.topics) and (not level or p.level == level)]
         self.index = 0
         self._show()
 

@@ -1,20 +1,27 @@
-"""Benchmark: the fast claim search against the naive reference, and full position analysis.
+"""Benchmark: the claim decision path and the full proof against the naive reference, in one run.
 
-Runs over the fixed set of hard positions in ``benchmarks/positions.json`` (Mud, wildcards, Fog, 0-1
-opposing cards, in ``Position.build`` form) and measures, in one run:
+Two sets of positions:
 
-* per claim decision: the naive reference (``tests/reference.py``, which enumerates every completion)
-  against the engine's ``analyse_claim``, and the ratio naive/fast (target: at least 100x);
-* the median time of a full ``analyse_position`` (both sides, all nine flags; target: under 2 ms),
-  on the same positions and on seeded random mid-game positions.
+* the fixed *hard set* in ``benchmarks/positions.json`` (Mud, wildcards, Fog, 0-1 opposing cards, in
+  ``Position.build`` form), one flag and side each: the naive reference (``tests/reference.py``,
+  which enumerates every completion) against the decision path (:func:`battleline_lab.decide.can_claim`)
+  and the full proof (:func:`battleline_lab.claims.analyse_claim`); targets: decision at least 50x
+  the reference over the set, full proof at least 100x;
+* seeded *random positions* (``tests/random_positions.py``): mid-game (0-3 troops a side), late-game (most
+  sides complete, some flags claimed) and tactics-heavy (Mud, Fog, wildcards on both sides).  Each
+  whole position is decided (both sides, every unclaimed flag) by the decision path
+  (:func:`battleline_lab.decide.decide_position`), the full analysis (``analyse_position``) and the
+  reference; targets: decision median at most 100 us and worst at most 1 ms, at least 5x the
+  reference at the median, full analysis at most 1 ms median.
 
 Usage::
 
-    python benchmarks/bench_claims.py            # all positions (about a minute)
-    python benchmarks/bench_claims.py --quick    # the positions marked quick, fewer repeats
+    python benchmarks/bench_claims.py            # everything (a few minutes: the reference is slow)
+    python benchmarks/bench_claims.py --quick    # the hard positions marked quick, 20 random positions a stage
 
-It also checks that both implementations reach the verdict stored in the file.  Timing thresholds
-are reported, never asserted: the figures go in ``docs/performance.md``.
+It checks that the decision path, the full analysis, the reference (and the file) agree on every
+verdict before reporting.  Timings are CPU time (``time.process_time``); thresholds are reported,
+never asserted: the figures go in ``docs/performance.md``.
 """
 
 from __future__ import annotations
@@ -22,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import random
 import statistics
 import sys
 import time
@@ -35,14 +41,19 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a plain script: make `tests.reference` importable
     sys.path.insert(0, str(ROOT))
 
-from battleline_lab.cards import ALL_TROOPS  # noqa: E402
 from battleline_lab.claims import analyse_claim, analyse_position  # noqa: E402
-from battleline_lab.position import Position, Side  # noqa: E402
+from battleline_lab.decide import can_claim, decide_position  # noqa: E402
+from battleline_lab.position import FLAGS, Position, Side  # noqa: E402
+from tests.random_positions import STAGES, random_positions  # noqa: E402
 from tests.reference import reference_claim  # noqa: E402
 
 POSITIONS = Path(__file__).with_name("positions.json")
-RATIO_TARGET = 100.0
-POSITION_TARGET_MS = 2.0
+HARD_RATIO_TARGET = 50.0  # naive / decision over the hard set
+RATIO_TARGET = 100.0  # naive / full proof over the hard set (issue 2)
+DECIDE_MEDIAN_US = 100.0
+DECIDE_WORST_US = 1000.0
+RANDOM_RATIO_TARGET = 5.0
+FULL_MEDIAN_MS = 1.0
 
 
 @dataclass(frozen=True)
@@ -58,17 +69,25 @@ class Case:
 
 @dataclass(frozen=True)
 class Row:
-    """One position's measurements (seconds)."""
+    """One hard position's measurements (seconds)."""
 
     name: str
     claimable: bool
     naive: float
+    decide: float
     fast: float
     full: float
+    decide_full: float
 
     @property
     def ratio(self) -> float:
+        """naive / full proof"""
         return self.naive / self.fast
+
+    @property
+    def decide_ratio(self) -> float:
+        """naive / decision"""
+        return self.naive / self.decide
 
 
 def load(path: Path = POSITIONS) -> list[Case]:
@@ -111,54 +130,76 @@ def per_call(fn: Callable[[Position], object], position: Position, repeats: int,
 def measure(case: Case, quick: bool) -> Row:
     position, flag, side = case.position, case.flag, case.side
     fast_verdict = analyse_claim(fresh(position), flag, side).claimable
+    decided = can_claim(fresh(position), flag, side)
     start = time.process_time()
     naive_verdict = reference_claim(fresh(position), flag, side)
     naive = time.process_time() - start
-    if not fast_verdict == naive_verdict == case.claimable:
+    if not fast_verdict == decided == naive_verdict == case.claimable:
         raise SystemExit(
-            f"{case.name}: verdicts differ: fast {fast_verdict}, naive {naive_verdict}, file {case.claimable}"
+            f"{case.name}: verdicts differ: proof {fast_verdict}, decision {decided}, naive {naive_verdict}, "
+            f"file {case.claimable}"
         )
     repeats, number = (3, 10) if quick else (9, 50)
+    decide = per_call(lambda p: can_claim(p, flag, side), position, repeats, number)
     fast = per_call(lambda p: analyse_claim(p, flag, side), position, repeats, number)
     full = per_call(analyse_position, position, repeats, number)
-    return Row(case.name, fast_verdict, naive, fast, full)
+    decide_full = per_call(decide_position, position, repeats, number)
+    return Row(case.name, fast_verdict, naive, decide, fast, full, decide_full)
 
 
-def random_positions(count: int, seed: int = 7) -> list[Position]:
-    """Seeded random mid-game positions: 0-3 troops a side on every flag, a few discards."""
-    rng = random.Random(seed)
-    positions = []
-    for _ in range(count):
-        troops = list(ALL_TROOPS)
-        rng.shuffle(troops)
-        flags: dict[int, dict[str, Any]] = {}
-        used = 0
-        for n in range(1, 10):
-            mine, theirs = rng.randint(0, 3), rng.randint(0, 3)
-            spec: dict[str, Any] = {
-                "you": troops[used : used + mine],
-                "opponent": troops[used + mine : used + mine + theirs],
-            }
-            used += mine + theirs
-            if mine == theirs == 3:
-                spec["first_complete"] = rng.choice(["you", "opponent"])
-            flags[n] = spec
-        positions.append(Position.build(flags, discards={"you": troops[used : used + rng.randint(0, 6)]}))
-    return positions
+# -- seeded random positions (tests/random_positions.py) ----------------------------------------------
 
 
-def random_profile(count: int) -> list[float]:
-    """CPU seconds of ``analyse_position`` on each of ``count`` seeded random positions, sorted."""
-    times = []
-    for position in random_positions(count):
-        start = time.process_time()
-        analyse_position(position)
-        times.append(time.process_time() - start)
-    return sorted(times)
+def naive_position(position: Position) -> dict[Side, tuple[int, ...]]:
+    """The reference's verdicts for the whole position: every unclaimed flag, both sides."""
+    return {
+        side: tuple(n for n in FLAGS if position.flag(n).claimed_by is None and reference_claim(position, n, side))
+        for side in Side
+    }
+
+
+def _full_verdicts(position: Position) -> dict[Side, tuple[int, ...]]:
+    analysis = analyse_position(position)
+    return {side: analysis.claimable(side) for side in Side}
+
+
+@dataclass(frozen=True)
+class Profile:
+    """CPU seconds per whole position, for one stage: decision path, full analysis, naive reference."""
+
+    stage: str
+    decide: list[float]
+    full: list[float]
+    naive: list[float]
+
+
+def _timed(fn: Callable[[Position], Any], position: Position) -> tuple[float, Any]:
+    copy = fresh(position)
+    start = time.process_time()
+    result = fn(copy)
+    return time.process_time() - start, result
+
+
+def random_profile(count: int, stage: str = "mid", naive: bool = True) -> Profile:
+    """Time each of ``count`` seeded random positions once with each engine, checking they agree."""
+    decide, full, slow = [], [], []
+    for position in random_positions(count, stage=stage):
+        t_decide, verdicts = _timed(decide_position, position)
+        t_full, verdicts_full = _timed(_full_verdicts, position)
+        if verdicts != verdicts_full:
+            raise SystemExit(f"verdicts differ (decision {verdicts}, proof {verdicts_full}): {position!r}")
+        decide.append(t_decide)
+        full.append(t_full)
+        if naive:
+            t_naive, verdicts_naive = _timed(naive_position, position)
+            if verdicts != verdicts_naive:
+                raise SystemExit(f"verdicts differ (decision {verdicts}, naive {verdicts_naive}): {position!r}")
+            slow.append(t_naive)
+    return Profile(stage, decide, full, slow)
 
 
 def run(quick: bool = False, path: Path = POSITIONS) -> list[Row]:
-    """Measure every position (only those marked ``quick`` in quick mode)."""
+    """Measure every hard position (only those marked ``quick`` in quick mode)."""
     cases = [c for c in load(path) if c.quick or not quick]
     return [measure(c, quick) for c in cases]
 
@@ -167,32 +208,48 @@ def _times(ratio: float) -> str:
     return f"{ratio:.1f}x" if ratio < 10 else f"{ratio:.0f}x"
 
 
+def _met(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+def _pct(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def report(rows: Sequence[Row], quick: bool) -> str:
     lines = [
-        f"battleline_lab claim benchmark{' (quick)' if quick else ''}: {len(rows)} positions, "
+        f"battleline_lab claim benchmark{' (quick)' if quick else ''}: {len(rows)} hard positions, "
         f"Python {platform.python_version()} on {platform.machine()}",
         "",
-        f"{'position':<26} {'verdict':>9} {'naive ms':>10} {'fast ms':>9} {'naive/fast':>11} {'position ms':>12}",
+        f"{'position':<26} {'verdict':>9} {'naive ms':>9} {'decide us':>10} {'naive/dec':>10} "
+        f"{'proof ms':>9} {'naive/proof':>11} {'pos dec us':>11} {'pos proof ms':>13}",
     ]
     for r in rows:
         verdict = "claim" if r.claimable else "no claim"
         lines.append(
-            f"{r.name:<26} {verdict:>9} {r.naive * 1e3:>10.1f} {r.fast * 1e3:>9.3f} "
-            f"{_times(r.ratio):>11} {r.full * 1e3:>12.3f}"
+            f"{r.name:<26} {verdict:>9} {r.naive * 1e3:>9.1f} {r.decide * 1e6:>10.1f} {_times(r.decide_ratio):>10} "
+            f"{r.fast * 1e3:>9.3f} {_times(r.ratio):>11} {r.decide_full * 1e6:>11.1f} {r.full * 1e3:>13.3f}"
         )
     ratios = [r.ratio for r in rows]
     overall = sum(r.naive for r in rows) / sum(r.fast for r in rows)
+    decide_overall = sum(r.naive for r in rows) / sum(r.decide for r in rows)
+    decide_ratios = [r.decide_ratio for r in rows]
     median_full = statistics.median(r.full for r in rows) * 1e3
     lines += [
         "",
+        f"naive/decision, total time over the set: {decide_overall:.0f}x "
+        f"(target >= {HARD_RATIO_TARGET:.0f}x: {_met(decide_overall >= HARD_RATIO_TARGET)}); per position: "
+        f"min {_times(min(decide_ratios))}, median {_times(statistics.median(decide_ratios))}, "
+        f"max {_times(max(decide_ratios))}",
         f"naive/fast, total time over the set: {overall:.0f}x "
-        f"(target >= {RATIO_TARGET:.0f}x: {'met' if overall >= RATIO_TARGET else 'MISSED'})",
+        f"(full proof; target >= {RATIO_TARGET:.0f}x: {_met(overall >= RATIO_TARGET)})",
         f"naive/fast per position: min {_times(min(ratios))}, median {_times(statistics.median(ratios))}, "
         f"max {_times(max(ratios))} (small where the naive search meets a counterexample early or has "
         "only 1-2 open slots to fill)",
-        f"analyse_position, median over the set: {median_full:.3f} ms "
-        f"(target < {POSITION_TARGET_MS:g} ms: {'met' if median_full < POSITION_TARGET_MS else 'MISSED'})",
-        "times are CPU time (time.process_time) on fresh copies of each position; fast and position: median of batches",
+        f"analyse_position, median over the set: {median_full:.3f} ms; decide_position: "
+        f"{statistics.median(r.decide_full for r in rows) * 1e6:.1f} us",
+        "times are CPU time (time.process_time) on fresh copies of each position; median of batches",
     ]
     if quick:
         lines.append(
@@ -201,20 +258,58 @@ def report(rows: Sequence[Row], quick: bool) -> str:
     return "\n".join(lines)
 
 
+def profile_report(profiles: Sequence[Profile]) -> str:
+    """The per-position table of the random sets, each stage and all together, and the targets."""
+    everything = Profile(
+        "all",
+        [t for p in profiles for t in p.decide],
+        [t for p in profiles for t in p.full],
+        [t for p in profiles for t in p.naive],
+    )
+    lines = [
+        "",
+        "whole positions (both sides, every unclaimed flag), seeded random, each timed once (CPU time):",
+        f"{'set':<9} {'engine':<18} {'count':>6} {'median us':>10} {'90th pct us':>12} {'worst us':>10}",
+    ]
+    for p in [*profiles, everything]:
+        for name, times in (("decide_position", p.decide), ("analyse_position", p.full), ("naive reference", p.naive)):
+            if times:
+                lines.append(
+                    f"{p.stage:<9} {name:<18} {len(times):>6} {statistics.median(times) * 1e6:>10.1f} "
+                    f"{_pct(times, 0.9) * 1e6:>12.1f} {max(times) * 1e6:>10.1f}"
+                )
+    med, worst = statistics.median(everything.decide), max(everything.decide)
+    lines += [
+        "",
+        f"decision path, median per position: {med * 1e6:.1f} us "
+        f"(target <= {DECIDE_MEDIAN_US:g} us: {_met(med * 1e6 <= DECIDE_MEDIAN_US)}); worst {worst * 1e6:.1f} us "
+        f"(target <= {DECIDE_WORST_US:g} us: {_met(worst * 1e6 <= DECIDE_WORST_US)})",
+        f"analyse_position (full proof), median per position: {statistics.median(everything.full) * 1e3:.3f} ms "
+        f"(target <= {FULL_MEDIAN_MS:g} ms: {_met(statistics.median(everything.full) * 1e3 <= FULL_MEDIAN_MS)})",
+    ]
+    if everything.naive:
+        ratio = statistics.median(everything.naive) / med
+        per = statistics.median(n / d for n, d in zip(everything.naive, everything.decide))
+        lines.append(
+            f"naive/decision at the median: {_times(ratio)} (median naive / median decision; target >= "
+            f"{RANDOM_RATIO_TARGET:g}x: {_met(ratio >= RANDOM_RATIO_TARGET)}); median of per-position ratios "
+            f"{_times(per)}; decision faster than the reference on "
+            f"{sum(d < n for n, d in zip(everything.naive, everything.decide))} of {len(everything.decide)} positions"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the positions marked quick, fewer repeats")
     parser.add_argument("--positions", type=Path, default=POSITIONS, help="positions file (JSON)")
+    parser.add_argument("--random", type=int, default=None, metavar="N", help="random positions per stage")
     args = parser.parse_args(argv)
     rows = run(args.quick, args.positions)
     print(report(rows, args.quick))
-    count = 30 if args.quick else 300
-    times = random_profile(count)
-    print(
-        f"analyse_position on {count} seeded random mid-game positions: median "
-        f"{statistics.median(times) * 1e3:.3f} ms, 90th percentile {times[int(0.9 * count)] * 1e3:.3f} ms, "
-        f"max {times[-1] * 1e3:.3f} ms"
-    )
+    count = args.random if args.random is not None else 20 if args.quick else 600
+    profiles = [random_profile(count, stage) for stage in STAGES]
+    print(profile_report(profiles))
     return 0
 
 

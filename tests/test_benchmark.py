@@ -37,10 +37,26 @@ def test_benchmark_positions_are_legal_and_hard() -> None:
 
 def test_benchmark_quick_run_prints_ratios(capsys: pytest.CaptureFixture[str]) -> None:
     bench = load_benchmark()
-    assert bench.main(["--quick"]) == 0  # exits with an error if fast, naive and the file disagree
+    # exits with an error if the decision path, the proof, the reference and the file disagree
+    assert bench.main(["--quick", "--random", "4"]) == 0
     out = capsys.readouterr().out
-    assert "naive/fast, total time over the set:" in out and "analyse_position, median" in out
-    assert "seeded random mid-game positions: median" in out
+    assert "naive/decision, total time over the set:" in out and "naive/fast, total time over the set:" in out
+    assert "decision path, median per position:" in out and "naive/decision at the median:" in out
+    for stage in bench.STAGES:
+        assert f"{stage:<9} decide_position" in out and f"{stage:<9} naive reference" in out
     rows = bench.run(quick=True)
-    assert rows and all(r.naive > 0 and r.fast > 0 and r.full > 0 and math.isfinite(r.ratio) for r in rows)
+    assert rows and all(r.naive > 0 and r.fast > 0 and r.decide > 0 and math.isfinite(r.decide_ratio) for r in rows)
     assert {r.name for r in rows} == {c.name for c in bench.load() if c.quick}
+
+
+def test_random_positions_are_legal_seeded_and_cover_the_stages() -> None:
+    bench = load_benchmark()
+    for stage in bench.STAGES:
+        positions = bench.random_positions(15, stage=stage)
+        assert positions == bench.random_positions(15, stage=stage)  # seeded: the same every run
+        assert all(p.problems() == [] for p in positions)
+    late = bench.random_positions(30, stage="late")
+    assert any(s.claimed_by is not None for p in late for s in p.flags)
+    tactics = bench.random_positions(30, stage="tactics")
+    assert any(s.mud for p in tactics for s in p.flags) and any(s.fog for p in tactics for s in p.flags)
+    assert any(c.is_wild for p in tactics for s in p.flags for c in s.you + s.opponent)

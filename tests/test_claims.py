@@ -48,7 +48,8 @@ def test_R13_example_2_blue_eight_blocked_by_visible_b7_b10() -> None:
     analysis = decide(position)
     assert analysis.claimable
     blocked = [s for s in analysis.steps if s.reason is Reason.SHAPE_BLOCKED]
-    assert [s.shape.start for s in blocked if s.shape is not None] == [8, 7, 6]  # 8-9-10, 7-8-9, 6-7-8
+    assert len(blocked) == 1  # one step for the three blue Wedges: each needs b7 or b10
+    assert [s.start for s in blocked[0].shapes] == [8, 7, 6]  # 8-9-10, 7-8-9, 6-7-8
     assert {(c.notation, repr(loc)) for s in blocked for c, loc in s.where} == {
         ("b10", "flag 2 (opponent)"),
         ("b7", "flag 2 (you)"),
@@ -328,4 +329,5 @@ def test_R12_a_proved_claim_keeps_every_shape_in_its_steps() -> None:
     pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
     analysis = analyse_claim(pos, 5, Side.YOU)
     assert analysis.claimable and analysis.ruled_out == ()
-    assert [s.reason for s in analysis.steps].count(Reason.SHAPE_BLOCKED) == 3
+    [blocked] = [s for s in analysis.steps if s.reason is Reason.SHAPE_BLOCKED]
+    assert len(blocked.shapes) == 3

@@ -179,7 +179,7 @@ def test_check_wrong_answer_points_at_the_answer(capsys: pytest.CaptureFixture[s
     status, out, err = run(capsys, "check", path)
     assert status == 1
     assert err.startswith(f"{path}:5:9: error: wrong answer: the engine says true, not false")
-    assert out == "checked 1 puzzles: 0 ok, 1 failed\n"
+    assert out == "checked 1 puzzle: 0 ok, 1 failed\n"  # plural forms from the catalogue
 
 
 def test_check_wrong_claimable_answer(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -255,7 +255,7 @@ def test_internal_error_is_one_line_exit_3(capsys: pytest.CaptureFixture[str], m
     def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli, "analyse_position", broken)
+    monkeypatch.setattr(cli, "decide_position", broken)
     status, _, err = run(capsys, "claims", "puzzles/seed-examples/2-blue-eight-blocked.yaml")
     assert status == 3
     assert err == "battleline-lab: internal error: RuntimeError: boom\n"

@@ -30,7 +30,7 @@ def test_the_course_is_every_lesson_of_the_checkout_and_nothing_else() -> None:
     assert sorted(files) == _lessons_in_checkout()
     assert len(files) >= 8 and Path("teachers/01-writing-puzzles.ipynb") in files
     assert not [f for f in files if f.suffix == ".py"]  # no conftest.py: the learner needs none
-    assert files[0] == Path("01-cards-and-formations.ipynb")  # top-level lessons first
+    assert files[0] == Path("00-the-game-in-ten-minutes.ipynb")  # top-level lessons first
 
 
 def test_copy_skips_checkpoints_and_hidden_files(tmp_path: Path) -> None:
@@ -53,7 +53,7 @@ def test_lessons_copies_the_course_and_says_how_to_open_it(
     for relative in _lessons_in_checkout():
         assert (folder / relative).read_bytes() == (NOTEBOOKS / relative).read_bytes()
     assert f"Lesson files copied into {course.DEFAULT_FOLDER}: {len(_lessons_in_checkout())}." in out
-    assert "Start with 01-cards-and-formations.ipynb" in out and "battleline-lab lab battleline-lessons" in out
+    assert "Start with 00-the-game-in-ten-minutes.ipynb" in out and "battleline-lab lab battleline-lessons" in out
     assert not list(folder.rglob("*.part"))  # no temporary files left behind
 
 

@@ -18,10 +18,12 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from battleline_lab.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
-from battleline_lab.claims import Reason, analyse_claim, analyse_position
+from battleline_lab.claims import Reason, UndecidedTieError, analyse_claim, analyse_position
+from battleline_lab.decide import Pool, can_claim, claimable_flags, decide, decide_position, strength, troops_of
 from battleline_lab.formations import evaluate
 from battleline_lab.messages import render_analysis
 from battleline_lab.position import FLAGS, Position, Side
+from tests.random_positions import STAGES, random_positions
 from tests.reference import FOG_ONLY, best_strength, reference_claim, strength_of, unseen, wild_options
 
 MORALE = (Tactic.ALEXANDER, Tactic.DARIUS, Tactic.COMPANION, Tactic.SHIELD)
@@ -154,6 +156,7 @@ def test_R12_R13_fast_claim_equals_reference(case: Case) -> None:
     position, flag, side = case.position, case.flag, case.side
     analysis = analyse_claim(position, flag, side)
     assert analysis.claimable == reference_claim(position, flag, side)
+    assert can_claim(position, flag, side) is analysis.claimable  # the decision path (decide.py) agrees
 
     state = position.flag(flag)
     pool = set(unseen(position))
@@ -189,6 +192,66 @@ def test_R12_R13_fast_claim_equals_reference(case: Case) -> None:
     assert len(lines) == len(analysis.steps) and all(line.endswith("]") for line in lines)
 
 
+@settings(max_examples=250, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_R12_R13_decision_witness_is_a_real_completion_that_beats(case: Case) -> None:
+    """A refusal of the decision path comes with unseen troops that really complete their side into a winner."""
+    position, flag, side = case.position, case.flag, case.side
+    state = position.flag(flag)
+    mine, theirs = state.formation_cards(side), state.formation_cards(side.other)
+    first = state.first_complete
+    try:
+        claimable, witness = decide(
+            mine,
+            theirs,
+            Pool.of_position(position),
+            fog=state.fog,
+            mud=state.mud,
+            first=None if first is None else first is side,
+            flag=flag,
+        )
+    except UndecidedTieError:
+        claimable, witness = False, 0
+    if state.claimed_by is None:
+        assert claimable is reference_claim(position, flag, side)
+    if witness > 0:
+        fill = troops_of(witness)
+        assert set(fill) <= set(unseen(position)) and len(fill) == state.size - len(theirs)
+        completed = list(theirs) + list(fill)
+        assert best_strength(completed, fog=state.fog, mud=state.mud) > best_strength(
+            list(mine), fog=state.fog, mud=state.mud
+        )
+    event("refused with a completion" if witness > 0 else "no completion needed")
+
+
+@settings(max_examples=1000, deadline=None, database=None)
+@given(st.sampled_from(STAGES), st.integers(0, 2**32))
+def test_R11_R12_whole_positions_decision_equals_proof_and_reference(stage: str, seed: int) -> None:
+    """Random legal mid-game, late-game and tactics-heavy positions: every unclaimed flag, both sides."""
+    (position,) = random_positions(1, seed=seed, stage=stage)
+    decided = decide_position(position)
+    analysis = analyse_position(position)
+    for side in Side:
+        assert decided[side] == analysis.claimable(side) == claimable_flags(position, side)
+        naive = tuple(n for n in FLAGS if position.flag(n).claimed_by is None and reference_claim(position, n, side))
+        assert decided[side] == naive, (side, position)
+    event(f"{stage}: {len(decided[Side.YOU]) + len(decided[Side.OPPONENT])} claimable")
+
+
+def test_R11_decision_path_raises_on_an_undecided_tie_like_the_proof() -> None:
+    position = Position.build({4: {"you": "r3 r4 r5", "opponent": "b3 b4 b5"}})
+    for call in (lambda: analyse_claim(position, 4, Side.YOU), lambda: can_claim(position, 4, Side.YOU)):
+        try:
+            call()
+        except UndecidedTieError as err:
+            assert "R11" in str(err)
+        else:  # pragma: no cover - a failure
+            raise AssertionError("no UndecidedTieError")
+    tie = Position.build({4: {"you": "r3 r4 r5", "opponent": "b3 b4 b5", "first_complete": "opponent"}})
+    assert (can_claim(tie, 4, Side.YOU), can_claim(tie, 4, Side.OPPONENT)) == (False, True)
+    assert decide_position(tie) == {Side.YOU: (), Side.OPPONENT: (4,)}
+
+
 @settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_R12_analyse_position_agrees_with_single_claims(case: Case) -> None:
@@ -196,6 +259,7 @@ def test_R12_analyse_position_agrees_with_single_claims(case: Case) -> None:
     overall = analyse_position(position)
     for (side, n), analysis in overall.claims.items():
         assert analysis.claimable == analyse_claim(position, n, side).claimable
+    assert decide_position(position) == {side: overall.claimable(side) for side in Side}
     assert all(position.flag(n).claimed_by is None for _, n in overall.claims)
 
 
@@ -227,6 +291,7 @@ def test_R9_R10_R20_R25_evaluate_equals_reference(sample: tuple[list[Card], bool
     formation = evaluate(cards, fog=fog, mud=mud)
     reference = best_strength(cards, fog=fog, mud=mud)
     assert (FOG_ONLY if formation.kind is None else int(formation.kind), formation.total) == reference
+    assert strength(cards, fog=fog, mud=mud) == reference  # the decision path's own reckoning (decide.py)
     # what each wildcard became is legal for it and really gives that strength
     assert [c for c, _ in formation.wild] == [c for c in cards if isinstance(c, Tactic)]
     for card, troop in formation.wild:

@@ -109,6 +109,16 @@ GOLDEN: dict[str, tuple[dict[str, Any], int, str]] = {
         1,
         "you",
     ),
+    "battalion-too-weak-against-two-wildcards": (
+        {"flags": {8: {"you": "o10 o9 o6", "opponent": "shield companion"}, 1: {"you": "alexander"}}},
+        8,
+        "you",
+    ),
+    "real-best-wedge-below-the-bound": (
+        {"flags": {5: {"you": "b7 b8 b9", "opponent": "g6"}, 1: {"you": "g8 g9"}, 2: {"opponent": "g4"}}},
+        5,
+        "you",
+    ),
     "side-incomplete": ({"flags": {2: {"you": "r3 r4", "opponent": "b8"}}}, 2, "you"),
     "flag-already-claimed": (
         {"flags": {2: {"you": "r3 r4 r5", "opponent": "b8 b9 b10", "claimed_by": "opponent"}}},

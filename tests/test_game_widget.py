@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from battleline_lab.cards import Tactic, Troop, parse_card, parse_cards
+from battleline_lab.claims import Reason
 from battleline_lab.game import (
     Action,
     Claim,
@@ -265,8 +266,11 @@ def test_the_coach_lists_claimable_flags_first_with_the_engine_summary_and_expla
     lines = w.coach_lines()
     assert [(n, can) for n, can, _s, _p in lines] == [(5, True), (2, False)]
     for n, _can, summary, proof in lines:
-        engine = [line.split(". ", 1)[1] for line in explain_claim(w.state, Player.SOUTH, n).explain().splitlines()]
-        assert proof == engine and summary == engine[-2]
+        analysis = explain_claim(w.state, Player.SOUTH, n)
+        engine = [line.split(". ", 1)[1] for line in analysis.explain().splitlines()]
+        # the summary quotes the step the verdict turns on (a counterexample, a blocker), not a generic one
+        assert proof == engine and summary == engine[analysis.steps.index(analysis.deciding_step())]
+        assert analysis.deciding_step().reason not in (Reason.LOWER_KINDS, Reason.CAN_CLAIM, Reason.CANNOT_CLAIM)
     coach = html.unescape(w.coach.value)
     assert "Flag 5: you can claim it" in coach and "Flag 2: not yet" in coach
     assert "b9" in coach  # flag 2's counterexample (blue 8-9-10 style completion)

@@ -143,7 +143,8 @@ def test_answers_levels_and_metadata(theme: str, generated: dict[str, list[Gener
         assert puzzle.answer == puzzle.solve() == g.answer  # the engine's answer, written as the author's
         assert puzzle.question is not None
         assert puzzle.level == g.level == estimate(puzzle.position, puzzle.question).level
-        assert puzzle.tags[:2] == ("claim", theme) and "generated" in puzzle.tags
+        assert puzzle.topics[0] == "claim" and puzzle.tags[0] == theme and "generated" in puzzle.tags
+        assert not {"counterexample", "tie", "hand-trap"} & set(puzzle.topics)  # after-answer words are tags
         note = puzzle.note_text() or ""
         assert f"--theme {theme} --seed 11" in note and "review" in note
         assert puzzle.title_text() != puzzle.id
@@ -306,10 +307,12 @@ LIBRARY = sorted(iter_puzzle_files([PUZZLES]))
 
 
 def _same(a: Puzzle, b: Puzzle) -> None:
-    assert (a.id, dict(a.title), a.level, a.tags, a.position, a.question, a.answer) == (
+    assert (a.id, dict(a.title), a.headline, a.level, a.topics, a.tags, a.position, a.question, a.answer) == (
         b.id,
         dict(b.title),
+        b.headline,
         b.level,
+        b.topics,
         b.tags,
         b.position,
         b.question,
@@ -474,3 +477,19 @@ def test_R5_R24_R25_a_batch_of_100_is_reachable_needs_its_environment_and_has_un
             assert (owner is Side.YOU) is g.answer  # a player plays Fog or Mud where it helps them
     if theme in ("fog", "mud"):
         assert owners == set(Side)  # on either side
+
+
+def test_cli_reports_games_scanned_per_second_for_the_games_source(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stats: dict[str, float] = {}
+    assert len(generate("bot-game", 1, seed=1, stats=stats)) == 1
+    assert stats["games"] >= 1 and stats["seconds"] > 0
+    args = ["generate", "--theme", "bot-game", "--count", "1", "--seed", "1"]
+    status, out, err = _run([*args, "--out", str(tmp_path / "en")], capsys)
+    assert (status, err) == (0, "")
+    assert re.search(r"^scanned \d+ bot games in [\d.]+ s of CPU time \(\d+ games/s\)$", out, re.M)
+    status, out, _ = _run([*args, "--out", str(tmp_path / "zh"), "--lang", "zh"], capsys)
+    assert status == 0 and re.search(r"^扫描了\d+局机器人对局，用时[\d.]+秒CPU时间（每秒\d+局）$", out, re.M)
+    status, out, _ = _run(["generate", "--theme", "fog", "--count", "1", "--out", str(tmp_path / "c")], capsys)
+    assert status == 0 and "bot games" not in out  # the construct source plays no games

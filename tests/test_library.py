@@ -79,10 +79,10 @@ def test_puzzle_loads_and_its_answer_is_the_engines(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", ALL_FILES, ids=_rel)
-def test_puzzle_has_level_tags_title_and_note(path: Path) -> None:
+def test_puzzle_has_level_topics_title_and_note(path: Path) -> None:
     puzzle = load_puzzle(path)
     assert puzzle.level in (1, 2, 3, 4, 5)
-    assert puzzle.tags, "tags"
+    assert puzzle.topics, "topics (shown before the answer)"
     assert puzzle.title_text("en") != puzzle.id, "a title of its own"
     note = puzzle.note_text("en")
     assert note and len(note.split()) >= 8, "a note that says what the puzzle teaches"

@@ -212,12 +212,12 @@ def test_seed_example_loads_with_metadata_and_marks() -> None:
     assert puzzle.id == "seed-blue-eight-blocked"
     assert puzzle.title_text() == "Can the blue 8 still make a Wedge?"
     assert puzzle.level == 2
-    assert "public-information" in puzzle.tags
+    assert "public-information" in puzzle.tags and "wedge" in puzzle.topics  # after and before the answer
     assert puzzle.question == ClaimQuestion(5)
     assert puzzle.answer is True
     assert puzzle.source == str(path)
     assert puzzle.title_text("zh") == "蓝8还能组成楔形阵吗？"
-    assert puzzle.marks["answer"] == (15, 9)
+    assert puzzle.marks["answer"] == (16, 9)
     assert puzzle.note_text() is not None and "R13" in puzzle.note_text()  # type: ignore[operator]
     assert puzzle.position == Position.build(
         {5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}}

@@ -62,12 +62,59 @@ STEPS: dict[str, Step] = {
     "step.tie_first_complete.fog": step(Reason.TIE_FIRST_COMPLETE, other=OPP, total=12),
     "step.they_need": step(Reason.THEY_NEED, cards=T("b8"), count=2, size=3),
     "step.unseen": step(Reason.UNSEEN, count=50, total=8, available=2),
-    "step.hand_not_evidence": step(Reason.HAND_NOT_EVIDENCE, cards=T("b7 b9")),
+    "step.unseen.hand": step(Reason.UNSEEN, count=50, total=8, available=0, cards=T("b7 b9")),
     "step.hand_not_evidence.counterexample": step(Reason.HAND_NOT_EVIDENCE, cards=T("b7"), needed=T("b7")),
     "step.lower_kinds": step(Reason.LOWER_KINDS, kinds=(P, B, S, H), kind=W),
     "step.kind_ruled_out": step(Reason.KIND_RULED_OUT, kind=W, cards=T("r6 g6")),
     "step.kind_too_weak": step(Reason.KIND_TOO_WEAK, kind=W, total=27, cards=T("y10")),
     "step.kind_too_weak.others": step(Reason.KIND_TOO_WEAK, kind=W, total=27, cards=T("y10"), count=2),
+    "step.kind_too_weak.best": step(
+        Reason.KIND_TOO_WEAK, kind=W, total=18, cards=T("g6"), shape=Shape(W, Colour.GREEN, start=5), needed=T("g5 g7")
+    ),
+    "step.kind_too_weak.best.others": step(
+        Reason.KIND_TOO_WEAK,
+        kind=W,
+        total=18,
+        cards=T("g6"),
+        shape=Shape(W, Colour.GREEN, start=5),
+        needed=T("g5 g7"),
+        count=1,
+    ),
+    "step.kind_ruled_out.many": step(Reason.KIND_RULED_OUT, kind=W, kinds=(W, B, S), cards=T("r6 b6")),
+    "step.shape_blocked.group": step(
+        Reason.SHAPE_BLOCKED,
+        shape=Shape(W, Colour.BLUE, start=8),
+        shapes=(Shape(W, Colour.BLUE, start=8), Shape(W, Colour.BLUE, start=7)),
+        kind=W,
+        needed=T("b7 b9 b10"),
+        where=((parse_card("b7"), ON_FLAG), (parse_card("b10"), IN_DISCARD)),
+    ),
+    "step.shape_blocked.group.many": step(
+        Reason.SHAPE_BLOCKED,
+        shape=Shape(W, Colour.GREEN, start=7),
+        shapes=tuple(Shape(W, c, start=7) for c in Colour),
+        kind=W,
+        needed=T("r8 r9 o8 o9 y8 y9 g8 g9 b8 b9 p8 p9"),
+        where=tuple((parse_card(c), IN_DISCARD) for c in ("r8", "o8", "y8", "g8", "b8", "p8")),
+        count=1,  # a wildcard with a choice: "even with their wildcard"
+    ),
+    "step.shape_too_weak.group": step(
+        Reason.SHAPE_TOO_WEAK,
+        shape=Shape(B, Colour.RED),
+        shapes=(Shape(B, Colour.RED), Shape(B, Colour.BLUE)),
+        kind=B,
+        cards=T("r1"),
+        needed=T("r9 r8"),
+        total=18,
+    ),
+    "step.at_best_tie.shape": step(
+        Reason.AT_BEST_TIE, total=12, kind=W, shape=Shape(W, Colour.BLUE, start=3), needed=T("b3 b4 b5")
+    ),
+    "step.at_best_tie.shape.others": step(
+        Reason.AT_BEST_TIE, total=12, kind=W, shape=Shape(W, Colour.BLUE, start=3), needed=T("b3 b5"), count=2
+    ),
+    "step.at_best_tie.shape.host": step(Reason.AT_BEST_TIE, total=22, kind=H, shape=Shape(H), needed=T("r10")),
+    "step.at_best_tie.shape.fog": step(Reason.AT_BEST_TIE, total=12, shape=Shape(None), needed=T("b3 b5")),
     "step.shape_blocked": step(
         Reason.SHAPE_BLOCKED,
         shape=Shape(W, Colour.BLUE, start=8),

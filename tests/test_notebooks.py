@@ -28,13 +28,25 @@ PUBLIC_MODULES = {
     "battleline_lab.svg",
     "battleline_lab.loader",
     "battleline_lab.game",
+    "battleline_lab.game.record",
     "battleline_lab.game_widget",
+    "battleline_lab.editor_widget",
 }
+#: The lessons whose prose about positions the engine checks (hidden ``check`` cells, see below).
+CHECKED = [p for p in LESSONS if p.name[:3] in ("00-", "01-", "02-", "03-", "04-") and "teachers" not in p.parts]
 
 
 def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
-    assert [p.name[:3] for p in LEARNER_PATH] == ["01-", "02-", "03-", "04-", "05-", "06-"]
-    assert [p.name[:3] for p in sorted((NOTEBOOKS / "teachers").glob("*.ipynb"))] == ["01-"]
+    assert [p.name[:3] for p in LEARNER_PATH] == ["00-", "01-", "02-", "03-", "04-", "05-", "06-"]
+    assert [p.name for p in sorted((NOTEBOOKS / "zh").glob("*.ipynb"))] == [
+        "00-the-game-in-ten-minutes.zh.ipynb",
+        "03-claim-proofs.zh.ipynb",
+    ]
+    assert [p.name[:3] for p in sorted((NOTEBOOKS / "teachers").glob("*.ipynb"))] == ["01-", "02-"]
+
+
+def _is_check(cell: nbformat.NotebookNode) -> bool:
+    return "check" in cell.metadata.get("tags", [])
 
 
 def _code_cells(path: Path) -> list[nbformat.NotebookNode]:
@@ -47,7 +59,8 @@ def test_every_code_cell_was_run_in_order_and_has_outputs(path: Path) -> None:
     cells = _code_cells(path)
     assert cells
     for number, cell in enumerate(cells, 1):
-        assert cell.outputs, f"{path.name}: code cell {number} has no outputs (run the notebook and save it)"
+        # a hidden check cell is silent when the engine agrees (an assert); it must still have run
+        assert cell.outputs or _is_check(cell), f"{path.name}: code cell {number} has no outputs (run it and save)"
         assert cell.execution_count == number, f"{path.name}: cells were not run top to bottom in one go"
         assert not [o for o in cell.outputs if o.output_type == "error"], f"{path.name}: cell {number} failed"
 
@@ -77,3 +90,30 @@ def test_lessons_import_only_the_public_api(path: Path) -> None:
                 for alias in node.names:
                     if alias.name.startswith("battleline_lab"):
                         assert alias.name in PUBLIC_MODULES, alias.name
+
+
+@pytest.mark.parametrize("path", CHECKED, ids=lambda p: p.relative_to(NOTEBOOKS).with_suffix("").as_posix())
+def test_the_engine_checks_what_the_lesson_says(path: Path) -> None:
+    """Prose about a position is backed by hidden ``check`` cells: asserts nbval runs, collapsed in JupyterLab.
+
+    A check cell asserts (so a lesson whose prose and engine disagree fails under nbval), shows its
+    source collapsed (``jupyter.source_hidden``), ran in order with the rest and printed nothing. Each
+    section of a lesson that shows a position (an ``analyse_claim``/``evaluate`` output) is followed
+    by a check before the next section starts.
+    """
+    book = nbformat.read(path, as_version=4)
+    checks = [c for c in book.cells if c.cell_type == "code" and _is_check(c)]
+    assert len(checks) >= 3, f"{path.name}: only {len(checks)} check cells"
+    for cell in checks:
+        assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, cell.source[:60]
+        assert "assert " in cell.source and cell.execution_count is not None
+        assert cell.outputs == [], f"{path.name}: a check cell printed something: {cell.source[:60]}"
+    # every section (## heading) that runs the engine on a position has a check before the next one
+    section: list[nbformat.NotebookNode] = []
+    for cell in [*book.cells, nbformat.v4.new_markdown_cell("## end")]:
+        if cell.cell_type == "markdown" and cell.source.startswith("## "):
+            engine = [c for c in section if c.cell_type == "code" and re.search(r"analyse_claim|evaluate\(", c.source)]
+            if engine:
+                assert any(_is_check(c) for c in section), f"{path.name}: no check in: {section[0].source[:60]}"
+            section = []
+        section.append(cell)

@@ -44,9 +44,9 @@ def puzzles() -> dict[Path, Puzzle]:
 def test_puzzle_is_complete_and_its_answer_is_the_engine_s(path: Path) -> None:
     puzzle = load_puzzle(path)
     assert puzzle.question is not None and "answer" in puzzle.marks
-    assert puzzle.title and puzzle.level is not None and puzzle.tags and puzzle.note_text()
+    assert puzzle.title and puzzle.level is not None and puzzle.topics and puzzle.note_text()
     assert puzzle.is_correct(puzzle.answer), f"{path}: engine says {puzzle.solve()!r}, the file {puzzle.answer!r}"
-    assert puzzle.question.kind in puzzle.tags
+    assert puzzle.question.kind in puzzle.topics  # the question kind is a topic: shown before
 
 
 def test_ids_are_unique(puzzles: dict[Path, Puzzle]) -> None:
@@ -119,7 +119,7 @@ def test_the_core_sets_cover_every_kind_environment_wildcard_and_trap(puzzles: d
     yours = {c for p in core for f in p.position.flags for c in f.you if isinstance(c, Tactic) and c.is_wild}
     assert theirs and yours
     # the tie rule decides somewhere, and a hand card is a counterexample somewhere
-    assert any("tie-rule" in p.tags for p in core)
+    assert any("tie-rule" in p.topics for p in core)
     own_hand = [p for p in core if isinstance(p.question, ClaimQuestion) and p.position.hand(Side.YOU)]
     assert any(
         set(p.explain().counterexample) & set(p.position.hand(Side.YOU))  # type: ignore[attr-defined]

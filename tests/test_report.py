@@ -10,8 +10,8 @@ import pytest
 
 from battleline_lab import library
 from battleline_lab.cli import main
+from battleline_lab.files import write_new  # the one writer the report command uses
 from battleline_lab.progress import Progress
-from battleline_lab.report import write_new
 from battleline_lab.trainer import PuzzleSession
 
 SCHEMA = json.loads(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from battleline_lab.loader import iter_puzzle_files, load_puzzle
 from battleline_lab.messages import catalogue
 from battleline_lab.progress import DATABASE_FILE, PROGRESS_FILE, Progress, PuzzleRecord, data_dir
 from battleline_lab.puzzle import Puzzle
-from battleline_lab.questions import ClaimableQuestion, ClaimQuestion, question_from_data
+from battleline_lab.questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, question_from_data
 from battleline_lab.widgets import FormationExplorer, PuzzleSet, PuzzleWidget
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -173,15 +174,26 @@ def test_every_committed_puzzle_can_be_solved_and_explained(path: Path) -> None:
     assert "Error" not in w.step_html.value
 
 
+def test_spoiler_title_and_tags_wait_for_the_answer() -> None:
+    widget = PuzzleWidget(PUZZLES / "seed-examples" / "3-blue-seven-in-your-hand.yaml")
+    before = widget.title.value
+    assert "Can you claim flag 5?" in before and "own hand" not in before and "topics: claim" in before
+    assert widget.no_button is not None
+    widget.no_button.click()
+    assert "The cards in your hand do not count" in widget.title.value and "tags: " in widget.title.value
+
+
 def test_gym_filters_navigates_and_keeps_progress(tmp_path: Path) -> None:
     progress_file = tmp_path / "p.json"
     gym = PuzzleSet(PUZZLES, progress=Progress(progress_file))
     total = len(gym.selection)
     assert total == len(ALL_PUZZLES) and gym.prev_button.disabled
-    gym.tag_filter.value = "hand-trap"
-    assert 0 < len(gym.selection) < total and all("hand-trap" in p.tags for p in gym.selection)
+    # the filter offers topics only: a tag such as counterexample would give answers away
+    assert "counterexample" not in [value for _label, value in gym.tag_filter.options]
+    gym.tag_filter.value = "fog"
+    assert 0 < len(gym.selection) < total and all("fog" in p.topics for p in gym.selection)
     gym.level_filter.value = 2
-    assert all(p.level == 2 and "hand-trap" in p.tags for p in gym.selection)
+    assert all(p.level == 2 and "fog" in p.topics for p in gym.selection)
     gym.tag_filter.value = ""
     gym.level_filter.value = 0
     first = gym.current
@@ -295,3 +307,33 @@ def test_R25_claimable_proof_skips_flags_where_your_side_is_incomplete() -> None
     w.check_button.click()
     assert w.state == "right"
     assert w._views and all(v.text.startswith("Flag 5: ") for v in w._views)
+
+
+def _sentences(text: str) -> set[str]:
+    return {s.strip() for s in re.split(r"(?<=[.?!。？！])\s*", html.unescape(text)) if len(s.strip()) > 12}
+
+
+def _wrong_answer(puzzle: Puzzle) -> object:
+    question, solution = puzzle.question, puzzle.solve()
+    if isinstance(question, ClaimQuestion):
+        return not solution
+    if isinstance(question, ClaimableQuestion):
+        return (
+            [] if solution else [n for n in range(1, 10) if puzzle.position.flag(n).is_complete(puzzle.position.turn)]
+        )
+    if isinstance(question, CompareQuestion):
+        return "b" if solution == "a" else "a"
+    return "host" if solution != "host" else "wedge"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_first_hint_adds_something_the_wrong_answer_feedback_did_not_say(lang: str) -> None:
+    """Over the whole library: no sentence of the first hint repeats the feedback to a wrong answer."""
+    for path in ALL_PUZZLES:
+        widget = PuzzleWidget(path, lang=lang)
+        widget.answer(_wrong_answer(widget.puzzle))
+        assert widget.state == "wrong", path
+        feedback = widget.feedback.value
+        widget.hint()
+        first = widget._hints[0]
+        assert _sentences(first) and not (_sentences(first) & _sentences(feedback)), (path, first, feedback)

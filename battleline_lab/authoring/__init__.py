@@ -5,7 +5,9 @@
 - :mod:`~battleline_lab.authoring.generate`: ``battleline-lab generate``, puzzles that
   teach a theme, found by construction or in seeded bot games, answers from the engine;
 - :mod:`~battleline_lab.authoring.preview`: ``battleline-lab show``, a standalone HTML
-  page of a puzzle (board, question, answer, full explanation).
+  page of a puzzle (board, question, answer, full explanation);
+- :mod:`~battleline_lab.authoring.editor`: the puzzle editor's session (no front end): a
+  position built card by card, checked after every change, saved keeping the file's comments.
 
 The pytest plugin that checks puzzle files is :mod:`battleline_lab.pytest_plugin`.
 See ``docs/authoring.md``.

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -41,7 +42,9 @@ from typing import Any
 from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key, troop
 from ..claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim
 from ..console import add_quiet_argument, progress_for
+from ..decide import can_claim
 from ..difficulty import Features, claim_features, estimate
+from ..files import FileProblem, check_new, describe, write_new
 from ..formations import FormationKind
 from ..loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle, load_puzzle_text
 from ..messages import LANGUAGES, card_short, message
@@ -505,13 +508,18 @@ class _Candidate:
 _PAIRINGS = (("heuristic", "random"), ("heuristic", "heuristic"), ("random", "heuristic"))
 
 
-def _game_moments(rng: random.Random, games: int) -> Iterator[_Candidate]:
-    """The table right after each play of seeded bot games, seen by the player who played (R13)."""
+def _game_moments(rng: random.Random, games: int, stats: dict[str, float] | None = None) -> Iterator[_Candidate]:
+    """The table right after each play of seeded bot games, seen by the player who played (R13).
+
+    ``stats["games"]`` counts the games played so far.
+    """
     from ..game import Phase, Player, apply, legal_moves, make_bot, new_game
     from ..game.match import MAX_ACTIONS
     from ..game.view import PlayerView, to_position
 
     for g in range(games):
+        if stats is not None:
+            stats["games"] = g + 1
         game_seed = rng.randrange(1_000_000)
         names = _PAIRINGS[g % len(_PAIRINGS)]
         bots = {Player.NORTH: make_bot(names[0], game_seed), Player.SOUTH: make_bot(names[1], game_seed + 1)}
@@ -559,9 +567,17 @@ class GeneratedPuzzle:
         return f"{self.id}.yaml"
 
 
-def _tags(theme: Theme, analysis: ClaimAnalysis, features: Features) -> list[str]:
-    tags = ["claim", theme.name, *theme.tags]
-    for flag, tag in (
+#: Words that may give a claim's answer away: written as after-answer ``tags``, never as ``topics``.
+_AFTER_ANSWER = frozenset({"tie", "hand-trap", "counterexample", "at-best-tie", "generated"})
+
+
+def _topics_and_tags(theme: Theme, analysis: ClaimAnalysis, features: Features) -> tuple[list[str], list[str]]:
+    """What the puzzle is about (shown before the answer) and the tags that may reveal it (shown after).
+
+    The theme's name says how the claim is decided (``at-best-tie``, ``own-hand-trap``): it is a tag.
+    """
+    words = [*theme.tags]
+    for flag, word in (
         (features.fog, "fog"),
         (features.mud, "mud"),
         (features.wild_yours or features.wild_theirs, "wildcards"),
@@ -570,10 +586,11 @@ def _tags(theme: Theme, analysis: ClaimAnalysis, features: Features) -> list[str
         (features.tie, "tie"),
         (not analysis.claimable, "counterexample"),
     ):
-        if flag and tag not in tags:
-            tags.append(tag)
-    tags.append("generated")
-    return tags
+        if flag and word not in words:
+            words.append(word)
+    topics = ["claim", *(w for w in words if w not in _AFTER_ANSWER)]
+    tags = [theme.name, *(w for w in words if w in _AFTER_ANSWER and w != theme.name), "generated"]
+    return topics, tags
 
 
 def _point_key(theme: str, position: Position, flag: int) -> str:
@@ -611,8 +628,8 @@ def _puzzle(theme: Theme, seed: int, number: int, candidate: _Candidate, analysi
         "id": puzzle_id,
         "title": title_texts(theme.name, position, flag),
         "level": level,
-        "tags": _tags(theme, analysis, features),
     }
+    data["topics"], data["tags"] = _topics_and_tags(theme, analysis, features)
     data.update(position_data(position))
     data["question"] = question.to_data()
     data["answer"] = analysis.claimable
@@ -694,9 +711,9 @@ def _tidy(
         tidied = _without(position, set(spare) - set(keep))
     if unreachable(tidied):
         return candidate, analysis
-    again = analyse_claim(tidied, flag, tidied.turn)
-    if tidied.problems() or again.claimable is not analysis.claimable:
+    if tidied.problems() or can_claim(tidied, flag, tidied.turn) is not analysis.claimable:
         return candidate, analysis
+    again = analyse_claim(tidied, flag, tidied.turn)
     if not spec.accepts(tidied, again, claim_features(tidied, again)):
         return candidate, analysis
     return replace(candidate, position=tidied), again
@@ -711,6 +728,7 @@ def generate(
     source: str | None = None,
     levels: tuple[int, int] = (1, 5),
     on_found: Callable[[GeneratedPuzzle], None] | None = None,
+    stats: dict[str, float] | None = None,
 ) -> list[GeneratedPuzzle]:
     """Up to ``count`` puzzles for ``theme`` (fewer if the search gives up), deterministic for ``seed``.
 
@@ -718,7 +736,8 @@ def generate(
     positions not to repeat (the generated puzzles never repeat a position
     either); ``source`` overrides the theme's (``construct`` or ``games``);
     ``levels`` keeps only puzzles whose estimated level lies in that range;
-    ``on_found(puzzle)`` is called for each puzzle as it is found (a progress bar).
+    ``on_found(puzzle)`` is called for each puzzle as it is found (a progress bar);
+    ``stats``, if given, receives ``games`` (bot games scanned) and ``seconds`` (CPU time spent).
     """
     spec = THEMES[theme]
     source = source or spec.source
@@ -732,8 +751,9 @@ def generate(
     candidates = (
         _constructed(rng, spec.recipe, MAX_CANDIDATES * count)
         if source == "construct"
-        else _game_moments(rng, MAX_GAMES * count)
+        else _game_moments(rng, MAX_GAMES * count, stats)
     )
+    start = time.process_time()
     for candidate in candidates:
         if len(out) >= count:
             break
@@ -746,11 +766,11 @@ def generate(
             continue  # vary the flags asked about
         want = spec.answers[len(out) % len(spec.answers)]
         try:
-            analysis = analyse_claim(position, candidate.flag, position.turn)
+            if can_claim(position, candidate.flag, position.turn) is not want:
+                continue  # the verdict alone (decide.py) rules most candidates out without a proof
         except UndecidedTieError:
             continue
-        if analysis.claimable is not want:
-            continue
+        analysis = analyse_claim(position, candidate.flag, position.turn)
         if not spec.accepts(position, analysis, claim_features(position, analysis)):
             continue
         if source == "construct" and analysis.claimable:
@@ -772,6 +792,8 @@ def generate(
         out.append(generated)
         if on_found is not None:
             on_found(generated)
+    if stats is not None:
+        stats["seconds"] = time.process_time() - start
     return out
 
 
@@ -881,6 +903,7 @@ def run(args: argparse.Namespace) -> int:
             print(Diagnostic(args.avoid, 1, 1, _m("generate.avoid_missing", lang)), file=sys.stderr)
             return EXIT_BAD_INPUT
         avoid = avoid_keys(args.avoid)
+    stats: dict[str, float] = {}
     with progress_for(args, "generate", total=args.count) as bar:
         puzzles = generate(
             args.theme,
@@ -890,25 +913,33 @@ def run(args: argparse.Namespace) -> int:
             source=args.source,
             levels=args.level,
             on_found=lambda _puzzle: bar.advance(),
+            stats=stats,
         )
     targets = [(out / p.filename, p) for p in puzzles]
-    existing = [path for path, _ in targets if path.exists()]
-    if existing and not args.force:
-        for path in existing:
-            print(Diagnostic(str(path), 1, 1, _m("generate.exists", lang)), file=sys.stderr)
+    inputs = list(iter_puzzle_files([args.avoid])) if args.avoid is not None else []
+    refused = []
+    for path, _ in targets:  # refuse before writing anything: all of them are written, or none
+        try:
+            check_new(path, force=args.force, inputs=inputs)
+        except OSError as err:
+            refused.append(Diagnostic(str(path), 1, 1, describe(err, lang)))
+    if refused:
+        for diagnostic in refused:
+            print(diagnostic, file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         out.mkdir(parents=True, exist_ok=True)
         for path, puzzle in targets:
-            path.write_text(puzzle.text, encoding="utf-8")
+            write_new(path, puzzle.text, force=args.force, inputs=inputs)
             answer = "true" if puzzle.answer else "false"
             print(_m("generate.wrote", lang, file=str(path), level=puzzle.level, answer=answer))
     except OSError as err:
-        print(
-            Diagnostic(args.out, 1, 1, _m("generate.cannot_write", lang, reason=err.strerror or str(err))),
-            file=sys.stderr,
-        )
+        name = err.filename if isinstance(err, FileProblem) else args.out
+        print(Diagnostic(str(name), 1, 1, describe(err, lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
+    if stats.get("games"):
+        games, seconds = int(stats["games"]), max(stats["seconds"], 1e-6)
+        print(_m("generate.scanned", lang, games=games, seconds=f"{seconds:.2f}", rate=f"{games / seconds:.0f}"))
     if len(puzzles) < args.count:
         print(_m("generate.short", lang, found=len(puzzles), count=args.count, theme=args.theme), file=sys.stderr)
         return EXIT_SHORT

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..claims import ClaimAnalysis, UndecidedTieError
+from ..files import SameAsInputError, describe, write_new
 from ..formations import Formation, FormationKind
 from ..loader import Diagnostic, PuzzleFileError, load_puzzle
 from ..messages import DEFAULT_LANGUAGE, kind_name, message
@@ -252,6 +253,7 @@ def register(
     parser.add_argument("file", metavar=message("cli.metavar.file", lang), help=_m("file", lang))
     parser.add_argument("-o", "--output", metavar=message("cli.metavar.html", lang), help=_m("output", lang))
     parser.add_argument("--question", action="store_true", help=message("teachers.show.question", lang))
+    parser.add_argument("--force", action="store_true", help=message("files.force_help", lang))
     parser.set_defaults(func=run)
     return parser
 
@@ -270,13 +272,13 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(page)
         return EXIT_OK
     out = Path(args.output) if args.output else Path.cwd() / f"{Path(args.file).stem}.html"
-    if out.resolve() == Path(args.file).resolve():
+    try:  # never over the puzzle itself (even a hard link to it), never over a file without --force, atomically
+        write_new(out, page, force=getattr(args, "force", False), inputs=[args.file])
+    except SameAsInputError:
         print(Diagnostic(str(out), 1, 1, _m("same_file", lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
-    try:
-        out.write_text(page, encoding="utf-8")
     except OSError as err:
-        print(Diagnostic(str(out), 1, 1, _m("cannot_write", lang, reason=err.strerror or str(err))), file=sys.stderr)
+        print(Diagnostic(str(out), 1, 1, describe(err, lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
     print(_m("wrote", lang, file=str(out)))
     return EXIT_OK

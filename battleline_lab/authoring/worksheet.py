@@ -22,15 +22,14 @@ True
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..checks import check_paths
 from ..claims import ClaimAnalysis, UndecidedTieError
+from ..files import describe, write_new
 from ..formations import Formation
 from ..loader import Diagnostic
 from ..messages import DEFAULT_LANGUAGE, message, render_analysis
@@ -39,7 +38,7 @@ from ..questions import CompareQuestion, Comparison
 from ..svg import board_svg, escape, formation_caption
 from .preview import _CSP, _answer_text, _claimable_analyses, _focus, _question_html, _who
 
-__all__ = ["ANSWERS", "answer_key_html", "key_entries", "register", "run", "worksheet_html", "write_new"]
+__all__ = ["ANSWERS", "answer_key_html", "key_entries", "register", "run", "worksheet_html"]
 
 EXIT_OK = 0
 EXIT_WRONG = 1
@@ -190,36 +189,6 @@ def answer_key_html(puzzles: Sequence[Puzzle], lang: str = DEFAULT_LANGUAGE) -> 
 # -- writing ------------------------------------------------------------------------------------
 
 
-def write_new(path: Path, text: str, *, force: bool = False) -> None:
-    """Write ``text`` to ``path`` atomically; an existing file is kept unless ``force`` (FileExistsError).
-
-    A minimal local writer, one function, to be swapped for the project's shared
-    atomic no-overwrite writer: a temporary file in the same folder, then a hard
-    link (which fails if the name exists) or, with ``force``, a rename over it.
-    """
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        if force:
-            os.replace(tmp, path)
-            return
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            raise
-        except OSError:  # a file system without hard links: check, then rename
-            if path.exists():
-                raise FileExistsError(str(path)) from None
-            os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-# -- the command --------------------------------------------------------------------------------
-
-
 def register(
     subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
 ) -> argparse.ArgumentParser:
@@ -262,10 +231,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     for path, text in targets:
         try:
-            write_new(path, text, force=args.force)
+            write_new(path, text, force=args.force, inputs=sources)
         except OSError as err:
-            reason = "file exists" if isinstance(err, FileExistsError) else (err.strerror or str(err))
-            print(Diagnostic(str(path), 1, 1, _m("cannot_write", lang, reason=reason)), file=sys.stderr)
+            print(Diagnostic(str(path), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))), file=sys.stderr)
             return EXIT_BAD_INPUT
         print(_m("wrote", lang, file=str(path), count=len(puzzles)))
     return EXIT_OK

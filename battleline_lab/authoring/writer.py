@@ -4,7 +4,7 @@ The loader (:mod:`battleline_lab.loader`) reads puzzles; this module writes them
 for ``battleline-lab generate`` and any tool that saves a position.  The text is
 produced here, not by a YAML library, so that it is stable and reads like the
 hand-written library: keys in the order of the format (``id``, ``title``,
-``level``, ``tags``, ``rules``, ``turn``, ``flags``, ``discards``, ``hand``,
+``headline``, ``level``, ``topics``, ``tags``, ``rules``, ``turn``, ``flags``, ``discards``, ``hand``,
 ``question``, ``answer``, ``note``), card lists as flow lists ``[r3, r4, r5]``,
 one line per flag where it fits, long notes folded at 96 columns, and every
 string that could be read as something else (``yes``, ``10``, ``a: b``, ``#``)
@@ -150,7 +150,7 @@ def dump_puzzle(data: Mapping[str, Any], *, header: Sequence[str] = ()) -> str:
         if key not in data:
             continue
         value = data[key]
-        if key in ("title", "note"):
+        if key in ("title", "headline", "note"):
             lines += _texts(key, value)
         elif key == "flags":
             lines.append("flags:" if value else "flags: {}")
@@ -175,8 +175,12 @@ def puzzle_data(puzzle: Puzzle) -> dict[str, Any]:
     data: dict[str, Any] = {"id": puzzle.id}
     if puzzle.title:
         data["title"] = dict(puzzle.title)
+    if puzzle.headline:
+        data["headline"] = dict(puzzle.headline)
     if puzzle.level is not None:
         data["level"] = puzzle.level
+    if puzzle.topics:
+        data["topics"] = list(puzzle.topics)
     if puzzle.tags:
         data["tags"] = list(puzzle.tags)
     data.update(position_data(puzzle.position))

@@ -1,4 +1,4 @@
-"""Complete games of Battle Line: state, actions, rules, player views, records, bots and matches.
+"""Complete games of Battle Line: state, actions, rules, player views, records, bots, matches and reviews.
 
 >>> from battleline_lab.game import new_game, legal_moves, apply, RandomBot, play_game
 >>> state = play_game(RandomBot(1), RandomBot(2), seed=5)
@@ -25,7 +25,9 @@ from .actions import (
     parse_actions,
 )
 from .bots import BOTS, Bot, HeuristicBot, RandomBot, make_bot
+from .expert import ExpertBot, Suggestion, suggest, suggestion_text
 from .match import MatchResult, play_game, run_match
+from .review import Moment, MomentKind, Review, review
 from .rules import (
     ClaimNotProvableError,
     ClaimTimingError,
@@ -66,6 +68,7 @@ __all__ = [
     "DrawError",
     "EndClaims",
     "EndReason",
+    "ExpertBot",
     "FlagClaimedError",
     "GameOverError",
     "GameState",
@@ -73,6 +76,8 @@ __all__ = [
     "IllegalMoveError",
     "LeaderError",
     "MatchResult",
+    "Moment",
+    "MomentKind",
     "MudDiscard",
     "MudDiscardError",
     "NoFreeSlotError",
@@ -88,7 +93,9 @@ __all__ = [
     "RandomBot",
     "Redeploy",
     "ReturnCard",
+    "Review",
     "ScoutReturnError",
+    "Suggestion",
     "TacticTargetError",
     "TacticsLimitError",
     "Traitor",
@@ -104,8 +111,11 @@ __all__ = [
     "parse_action",
     "parse_actions",
     "play_game",
+    "review",
     "run_match",
     "score",
+    "suggest",
+    "suggestion_text",
     "to_position",
     "to_puzzle_dict",
 ]

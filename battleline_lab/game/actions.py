@@ -214,7 +214,7 @@ def _card(text: str, token: str) -> Card:
 
 
 def _flag(text: str, token: str) -> int:
-    if not token.isdigit() or not 1 <= int(token) <= 9:
+    if not (token.isascii() and token.isdigit() and len(token) <= 2) or not 1 <= int(token) <= 9:
         raise ActionNotationError(text, "bad_flag", token=token)
     return int(token)
 

@@ -373,15 +373,23 @@ class HeuristicBot(RandomBot):
         return max((a for a in legal if isinstance(a, MudDiscard)), key=keep)
 
 
-BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+def _expert(seed: int | None = None, rollouts: int | None = None) -> Bot:
+    from .expert import DEFAULT_ROLLOUTS, ExpertBot  # the expert builds on this module
+
+    return ExpertBot(seed, rollouts=rollouts or DEFAULT_ROLLOUTS)
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (``random``, ``heuristic``).
+BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "expert": _expert}
+
+
+def make_bot(name: str, seed: int | None = None, *, rollouts: int | None = None) -> Bot:
+    """A bot by name (``random``, ``heuristic``, ``expert``); ``rollouts`` is the expert's budget per move.
 
     >>> make_bot("heuristic", 1).name
     'heuristic'
     """
     if name not in BOTS:
         raise ValueError(message("game.unknown_bot", name=name, bots=", ".join(BOTS)))
+    if name == "expert":
+        return _expert(seed, rollouts)
     return BOTS[name](seed)

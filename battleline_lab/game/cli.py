@@ -10,6 +10,7 @@ runs them standalone (for tests and ``python -m battleline_lab.game.cli``).
                          [--records DIR]
     battleline-lab replay FILE...
     battleline-lab replay FILE --at TURN [--as north|south]   # the table at a turn, as a puzzle (YAML)
+    battleline-lab review FILE [--player north|south] [--json] [--out DIR [--force]]  # claim moments to learn from
 
 ``match --json`` prints one JSON object:
 ``{"games": N, "wins": {"A": .., "B": ..}, "draws": .., "average_turns": ..,
@@ -32,14 +33,16 @@ from typing import Any
 import yaml
 
 from ..console import add_quiet_argument, progress_for
+from ..files import FileProblem, check_new, describe, write_new
 from ..messages import message
 from ..position import ClaimTiming
+from ..safe_yaml import MAX_ERRORS
 from .bots import BOTS
 from .match import run_match
 from .record import RecordError, dump_record, load_record
 from .state import GameState, Options, Player
 
-__all__ = ["main", "register", "register_replay"]
+__all__ = ["main", "register", "register_replay", "register_review"]
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -97,6 +100,8 @@ def register(
     )
     parser.add_argument("--winner-starts", action="store_true", help=_m("match.winner_starts", lang))
     parser.add_argument("--records", metavar=_metavar("dir", lang), help=_m("match.records", lang))
+    parser.add_argument("--force", action="store_true", help=message("files.force_help", lang))
+    parser.add_argument("--rollouts", type=_positive(lang), metavar="N", help=message("review.cli.rollouts", lang))
     parser.add_argument("--json", action="store_true", help=_m("match.json", lang))
     add_quiet_argument(parser, lang)
     parser.set_defaults(func=run_match_command)
@@ -115,10 +120,62 @@ def register_replay(
     return parser
 
 
+def register_review(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en"
+) -> argparse.ArgumentParser:
+    """Add the ``review`` subcommand (a game's claim moments as text, JSON or puzzle files)."""
+    from ..messages import message as msg
+
+    parser = subparsers.add_parser(
+        "review", help=msg("review.cli.help", lang), description=msg("review.cli.help", lang)
+    )
+    parser.add_argument("file", metavar=_metavar("file", lang), help=msg("review.cli.file", lang))
+    parser.add_argument(
+        "--player", choices=[p.value for p in Player], default="south", help=msg("review.cli.player", lang)
+    )
+    parser.add_argument("--out", metavar=_metavar("dir", lang), help=msg("review.cli.out", lang))
+    parser.add_argument("--json", action="store_true", help=msg("review.cli.json", lang))
+    parser.add_argument("--force", action="store_true", help=msg("review.cli.force", lang))
+    parser.set_defaults(func=run_review_command)
+    return parser
+
+
+def run_review_command(args: argparse.Namespace) -> int:
+    from .review import review, save_puzzles
+
+    lang = getattr(args, "lang", "en")
+    try:
+        record = load_record(args.file, lang)
+    except RecordError as exc:
+        for line in exc.lines():
+            print(line, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    result = review(record, Player(args.player))
+    if args.json:
+        print(json.dumps(result.as_dict(lang), ensure_ascii=False))
+    else:
+        for line in result.lines(lang):
+            print(line)
+    if args.out:
+        try:
+            written = save_puzzles(result, args.out, force=args.force)
+        except FileExistsError as exc:
+            where = exc.filename or args.out
+            print(f"{where}:1:1: error: {message('review.cli.exists', lang, path=where)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except OSError as exc:
+            where = exc.filename or args.out
+            print(f"{where}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        if not args.json:
+            print(message("review.cli.wrote", lang, folder=args.out, count=len(written)))
+    return EXIT_OK
+
+
 def run_match_command(args: argparse.Namespace) -> int:
     lang = getattr(args, "lang", "en")
     options = Options(claim_timing=ClaimTiming(args.claim_timing))
-    on_game = None
+    on_game: Callable[[int, GameState, dict[Player, str]], None] | None = None
     if args.records:
         folder = Path(args.records)
         try:
@@ -129,9 +186,25 @@ def run_match_command(args: argparse.Namespace) -> int:
             )
             return EXIT_BAD_INPUT
 
-        def on_game(k: int, state: GameState, names: dict[Player, str]) -> None:
-            path = folder / f"game-{args.seed + k}.yaml"
-            path.write_text(dump_record(state, names), encoding="utf-8")
+        force = getattr(args, "force", False)
+        refused = []
+        for k in range(args.games):  # refuse before playing: no game file is replaced without --force
+            try:
+                check_new(_record_path(folder, args.seed, k), force=force)
+            except OSError as exc:
+                refused.append(f"{_record_path(folder, args.seed, k)}:1:1: error: {describe(exc, lang)}")
+        if refused:
+            for line in refused[:MAX_ERRORS]:
+                print(line, file=sys.stderr)
+            if len(refused) > MAX_ERRORS:
+                more = message("files.more_errors", lang, count=len(refused) - MAX_ERRORS, shown=MAX_ERRORS)
+                print(f"{args.records}:1:1: error: {more}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+
+        def write_record(k: int, state: GameState, names: dict[Player, str]) -> None:
+            write_new(_record_path(folder, args.seed, k), dump_record(state, names), force=force)
+
+        on_game = write_record
 
     with progress_for(args, "match", total=args.games) as bar:
 
@@ -140,15 +213,22 @@ def run_match_command(args: argparse.Namespace) -> int:
                 on_game(k, state, names)
             bar.advance()
 
-        result = run_match(
-            args.bot_a,
-            args.bot_b,
-            games=args.games,
-            seed=args.seed,
-            options=options,
-            winner_starts=args.winner_starts,
-            on_game=after_game,
-        )
+        try:
+            result = run_match(
+                args.bot_a,
+                args.bot_b,
+                games=args.games,
+                seed=args.seed,
+                options=options,
+                winner_starts=args.winner_starts,
+                on_game=after_game,
+                rollouts=args.rollouts,
+            )
+        except OSError as exc:  # a record could not be written (written atomically: no half file is left)
+            bar.clear()
+            name = exc.filename if isinstance(exc, FileProblem) else args.records
+            print(f"{name}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     if args.json:
         print(json.dumps(result.as_dict()))
         return EXIT_OK
@@ -163,6 +243,10 @@ def run_match_command(args: argparse.Namespace) -> int:
         _m("match.speed", lang, seconds=f"{result.seconds:.2f}", rate=f"{result.games / max(result.seconds, 1e-9):.1f}")
     )
     return EXIT_OK
+
+
+def _record_path(folder: Path, seed: int, k: int) -> Path:
+    return folder / f"game-{seed + k}.yaml"
 
 
 def run_replay_command(args: argparse.Namespace) -> int:
@@ -182,7 +266,7 @@ def run_replay_command(args: argparse.Namespace) -> int:
                     args.at, Player(args.viewer) if args.viewer else None, name=Path(name).stem, lang=lang
                 )
             except ValueError as exc:
-                print(f"{name}: error: {exc}", file=sys.stderr)
+                print(f"{name}:1:1: error: {exc}", file=sys.stderr)
                 status = EXIT_BAD_INPUT
                 continue
             print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None), end="")
@@ -212,6 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     subparsers = parser.add_subparsers(dest="command", required=True)
     register(subparsers)
     register_replay(subparsers)
+    register_review(subparsers)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

@@ -92,16 +92,17 @@ def run_match(
     options: Options | None = None,
     winner_starts: bool = False,
     on_game: Callable[[int, GameState, dict[Player, str]], None] | None = None,
+    rollouts: int | None = None,
 ) -> MatchResult:
     """Play ``games`` games of bot A against bot B.
 
     By default they alternate who starts (A the even games); with
     ``winner_starts`` the winner of a game starts the next one, as in a series
     (R17; A starts the first game and after a draw).  Bots are named as in
-    :data:`battleline_lab.game.bots.BOTS` (``random``, ``heuristic``); each gets
+    :data:`battleline_lab.game.bots.BOTS` (``random``, ``heuristic``, ``expert``); each gets
     its own seeded random generator.  ``on_game(k, state, names)`` is called
     after each game (``names`` maps each player to its bot's name), e.g. to save
-    its record.
+    its record.  ``rollouts`` is the expert bot's budget per move (its default if None).
     """
     import time
 
@@ -111,8 +112,8 @@ def run_match(
     a_starts = True
     for k in range(games):
         game_seed = seed + k
-        a = make_bot(bot_a, seed=game_seed * 2 + 1)
-        b = make_bot(bot_b, seed=game_seed * 2 + 2)
+        a = make_bot(bot_a, seed=game_seed * 2 + 1, rollouts=rollouts)
+        b = make_bot(bot_b, seed=game_seed * 2 + 2, rollouts=rollouts)
         if not winner_starts:
             a_starts = k % 2 == 0
         # the starting bot sits south

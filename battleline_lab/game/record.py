@@ -243,16 +243,40 @@ class _Reader:
         self.filename = filename
         self.lang = lang
         self.errors: list[tuple[int, int, str]] = []
+        self.count = 0  # errors found, including those past MAX_ERRORS
+        self.first_skipped = (1, 1)
 
     def m(self, key: str, /, **params: Any) -> str:
         return _m(key, self.lang, **params)
 
     def error(self, node: Node | yaml.Mark, text: str, offset: int = 0) -> None:
+        """Note an error; the whole message is escaped, so quoted input can never drive the terminal."""
+        if self.full:
+            self.skip(node)
+            return
         line, col = safe_yaml.mark_position(node)
-        self.errors.append((line, col + offset, text))
+        self.errors.append((line, col + offset, safe_yaml.escape_control(text)))
+        self.count += 1
+
+    @property
+    def full(self) -> bool:
+        """:data:`~battleline_lab.safe_yaml.MAX_ERRORS` errors noted: count the rest, do not word them."""
+        return len(self.errors) >= safe_yaml.MAX_ERRORS
+
+    def skip(self, node: Node | yaml.Mark) -> None:
+        """An error past the limit: only counted (and where the first of them is)."""
+        if self.count == len(self.errors):
+            self.first_skipped = safe_yaml.mark_position(node)
+        self.count += 1
 
     def fail(self) -> RecordError:
-        return RecordError(self.filename, self.errors)
+        errors = list(self.errors)
+        more = self.count - len(errors)
+        if more > 0:
+            line, col = self.first_skipped
+            text = message("files.more_errors", self.lang, count=more, shown=len(errors))
+            errors.append((line, col, text))
+        return RecordError(self.filename, errors)
 
     def mapping(self, node: Node, keys: Sequence[str], what: str) -> dict[str, Node]:
         if not isinstance(node, MappingNode):
@@ -260,13 +284,16 @@ class _Reader:
             return {}
         entries, issues = safe_yaml.mapping_entries(node, keys, _raw_text)
         for issue in issues:
+            if self.full:
+                self.skip(issue.node)
+                continue
             key = issue.key or ""  # a key that is not a scalar is an unknown key ''
             if issue.problem == "duplicate":
-                self.error(issue.node, self.m("duplicate_key", key=key))
+                self.error(issue.node, self.m("duplicate_key", key=_quote(key)))
                 continue
             close = safe_yaml.closest(key, keys)
             hint = self.m("did_you_mean", suggestion=close) if close else ""
-            self.error(issue.node, self.m("unknown_key", key=key[:40], what=what, keys=", ".join(keys)) + hint)
+            self.error(issue.node, self.m("unknown_key", key=_quote(key), what=what, keys=", ".join(keys)) + hint)
         return {key: value for key, (_, value) in entries.items()}
 
     def scalar(self, node: Node, what: str) -> str | None:
@@ -278,7 +305,7 @@ class _Reader:
     def choice(self, node: Node, what: str, choices: Sequence[str]) -> str | None:
         value = self.scalar(node, what)
         if value is not None and value not in choices:
-            self.error(node, self.m("bad_choice", what=what, value=value[:40], choices=", ".join(choices)))
+            self.error(node, self.m("bad_choice", what=what, value=_quote(value), choices=", ".join(choices)))
             return None
         return value
 
@@ -320,11 +347,13 @@ def load_record_text(text: str, filename: str = "<string>", lang: str = DEFAULT_
             problem = reader.m(
                 "syntax", problem=exc.reason if exc.kind == "character" else exc.problem or exc.context or ""
             )
-        reader.errors.append((exc.line, exc.col, problem))
+        reader.errors.append((exc.line, exc.col, safe_yaml.escape_control(problem)))
         raise reader.fail() from None
     for refusal in refused:
         if refusal.kind == "tag":
-            reader.error(refusal.mark, reader.m("tag", tag=refusal.name.encode("unicode_escape").decode("ascii")[:60]))
+            reader.error(refusal.mark, reader.m("tag", tag=_quote(refusal.name, 60)))
+        elif refusal.kind == "surrogate":
+            reader.error(refusal.mark, message("input.surrogate", lang, text=_quote(refusal.name)))
         else:
             reader.error(refusal.mark, reader.m(refusal.kind))
     if reader.errors:
@@ -340,10 +369,11 @@ def load_record_text(text: str, filename: str = "<string>", lang: str = DEFAULT_
     else:
         value = reader.scalar(top["seed"], "seed")
         if value is not None:
-            if top["seed"].tag != safe_yaml.INT or not value.lstrip("-").isdigit():
-                reader.error(top["seed"], reader.m("bad_seed", value=value[:40]))
+            number = safe_yaml.ascii_int(value) if top["seed"].tag == safe_yaml.INT else None
+            if number is None:
+                reader.error(top["seed"], _bad_number(value, reader.m("bad_seed", value=_quote(value)), reader.lang))
             else:
-                seed = int(value)
+                seed = number
     options = Options()
     if "options" in top:
         opts = reader.mapping(top["options"], OPTION_KEYS, "options")
@@ -398,7 +428,7 @@ def _replay_nodes(
         key_node, value_node = item.value[0]
         who = key_node.value if isinstance(key_node, ScalarNode) else None
         if who not in [p.value for p in Player]:
-            reader.error(key_node, reader.m("turn_player", number=k, value=str(who)[:40]))
+            reader.error(key_node, reader.m("turn_player", number=k, value=_quote(str(who))))
             return turns, state
         if state.over:
             reader.error(key_node, reader.m("after_end", number=k))
@@ -458,15 +488,49 @@ def _check_result(reader: _Reader, nodes: Mapping[str, Node], state: GameState) 
         value = reader.scalar(node, key)
         if value is None:
             continue
-        value = value or "null"
+        if node.tag == safe_yaml.NULL:  # ~, null, Null, NULL or nothing: all one null
+            value = "null"
         if key == "reason" and value not in [r.value for r in EndReason]:
             reader.error(
-                node, reader.m("bad_choice", what=key, value=value[:40], choices=", ".join(r.value for r in EndReason))
+                node,
+                reader.m("bad_choice", what=key, value=_quote(value), choices=", ".join(r.value for r in EndReason)),
             )
-        elif value != actual[key]:
-            reader.error(node, reader.m("result_mismatch", key=key, value=value[:40], actual=actual[key]))
+            continue
+        if key == "turns":
+            turns = safe_yaml.ascii_int(value)
+            if turns is None:
+                what = f"result {key}"
+                reader.error(
+                    node,
+                    _bad_number(
+                        value, message("input.not_integer", reader.lang, what=what, text=_quote(value)), reader.lang
+                    ),
+                )
+                continue
+            value = str(turns)
+        if value != actual[key]:
+            if key == "winner" and value == "null":
+                reader.error(node, message("input.winner_null", reader.lang, actual=actual[key]))
+            else:
+                reader.error(node, reader.m("result_mismatch", key=key, value=_quote(value), actual=actual[key]))
         result[key] = None if value == "null" else (int(value) if key == "turns" else value)
     return result
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    """Author text for a message: control characters escaped, at most ``limit`` characters."""
+    text = safe_yaml.escape_control(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _bad_number(text: str, otherwise: str, lang: str) -> str:
+    """Why ``text`` is no number: too long, other digits than 0-9, else ``otherwise``."""
+    stripped = text.strip()
+    if len(stripped) > safe_yaml.MAX_NUMBER_CHARS and stripped.lstrip("+-").isdigit():
+        return message("input.number_too_long", lang, digits=len(stripped), text=_quote(stripped))
+    if stripped.lstrip("+-").isdigit():  # digits, but not all 0-9 (e.g. '²', '٣')
+        return message("input.not_ascii_digits", lang, text=_quote(stripped))
+    return otherwise
 
 
 def load_record(path: str | os.PathLike[str], lang: str = DEFAULT_LANGUAGE) -> GameRecord:
@@ -476,6 +540,8 @@ def load_record(path: str | os.PathLike[str], lang: str = DEFAULT_LANGUAGE) -> G
         text = safe_yaml.decode_utf8(safe_yaml.read_limited(os.fspath(path)))
     except safe_yaml.FileTooBigError:
         raise RecordError(name, [(1, 1, _m("too_big", lang, limit=MAX_RECORD_BYTES))]) from None
+    except safe_yaml.NotRegularFileError as exc:
+        raise RecordError(name, [(1, 1, message(f"files.not_regular.{exc.kind}", lang))]) from None
     except safe_yaml.NotUtf8Error as exc:
         raise RecordError(name, [(exc.line, 1, _m("not_utf8", lang))]) from None
     except OSError as exc:

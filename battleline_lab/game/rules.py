@@ -8,8 +8,9 @@ adds its draws and returns (R27); Mud leaving a flag where a side holds 4 cards
 adds that side's discard (R26), chosen by its owner, who may be the player not
 on turn (:attr:`GameState.to_act`).
 
-Claims are proved by :func:`battleline_lab.claims.analyse_claim` on the
-claiming player's view of the table (R13); nothing else decides a claim.
+Claims are decided by :func:`battleline_lab.decide.decide` (the verdict of
+:func:`battleline_lab.claims.analyse_claim` without its proof) on the claiming
+player's view of the table (R13); nothing else decides a claim.
 
 An illegal action raises an :class:`IllegalMoveError` subclass whose ``rule``
 names the rule that forbids it.
@@ -33,6 +34,7 @@ from typing import Any, ClassVar
 
 from ..cards import ALL_CARDS, Card, Tactic, Troop, card_sort_key
 from ..claims import ClaimAnalysis, analyse_claim
+from ..decide import Pool, decide, troops_of
 from ..messages import message
 from ..position import Side
 from .actions import (
@@ -196,13 +198,14 @@ def can_play_troop(state: GameState, player: Player) -> bool:
 def claimable(state: GameState, player: Player) -> tuple[int, ...]:
     """Flags ``player`` can prove a claim on now (R12), from their view of the table (R13).
 
-    Each answer comes from :func:`analyse_claim`.  An answer is remembered per
-    flag until the flag changes; a refusal is also kept while its
-    counterexample's troops are all still unseen (unseen troops only ever
-    become fewer, so the refusal still holds).
+    Each verdict comes from :func:`battleline_lab.decide.decide`, the claim
+    decision without the proof (the same verdict as :func:`analyse_claim`).  A
+    verdict is remembered per flag until the flag changes; a refusal is also
+    kept while the troops of its beating completion are all still unseen
+    (unseen troops only ever become fewer, so the refusal still holds).
     """
     out: list[int] = []
-    position = None
+    pool: Pool | None = None
     visible = state.visible_troops
     for i in FLAG_RANGE:
         if state.claimed[i] is not None:
@@ -211,13 +214,9 @@ def claimable(state: GameState, player: Player) -> tuple[int, ...]:
         if len(mine) < state.size(i):
             continue
         env = state.env[i]
-        signature = (
-            tuple(mine),
-            tuple(state.cards[i][player.other]),
-            tuple(env[Player.NORTH]),
-            tuple(env[Player.SOUTH]),
-            state.first_complete(i),
-        )
+        theirs = state.cards[i][player.other]
+        first = state.first_complete(i)
+        signature = (tuple(mine), tuple(theirs), tuple(env[Player.NORTH]), tuple(env[Player.SOUTH]), first)
         cached = state.claim_cache.get((i, player))
         if cached is not None and cached[0] == signature:
             if cached[1]:
@@ -226,11 +225,19 @@ def claimable(state: GameState, player: Player) -> tuple[int, ...]:
             counterexample = cached[2]
             if not counterexample or not any(t in visible for t in counterexample):
                 continue
-        if position is None:
-            position = to_position(state, player)
-        analysis = analyse_claim(position, i + 1, Side.YOU)
-        state.claim_cache[(i, player)] = (signature, analysis.claimable, analysis.counterexample)
-        if analysis.claimable:
+        if pool is None:
+            pool = Pool.of_visible(visible)
+        verdict, witness = decide(
+            signature[0],
+            signature[1],
+            pool,
+            fog=state.fog(i),
+            mud=state.mud(i),
+            first=None if first is None else first is player,
+            flag=i + 1,
+        )
+        state.claim_cache[(i, player)] = (signature, verdict, troops_of(witness) if witness > 0 else ())
+        if verdict:
             out.append(i + 1)
     return tuple(out)
 

@@ -101,6 +101,11 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         JUPYTERLAB_WORKSPACES_DIR=str(home / "lab-workspaces"),
         BATTLELINE_LAB_DATA=str(data),
     )
+    # what `./dev lab` does before opening the lessons: trust them, so that JupyterLab shows their
+    # saved pictures (SVG, HTML) and widgets at once instead of the plain-text fallbacks
+    lessons = sorted(str(p) for p in (root / "notebooks").rglob("*.ipynb"))
+    trust = Path(sys.executable).with_name("jupyter-trust")
+    subprocess.run([str(trust), *lessons], env=env, check=True, stdout=subprocess.DEVNULL)
     port = _free_port()
     log = home / "jupyter.log"
     cmd = [

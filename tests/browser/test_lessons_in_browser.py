@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from battleline_lab import analyse_claim
+from battleline_lab.messages import topic_name
 from battleline_lab.progress import Progress, PuzzleRecord
 from battleline_lab.puzzle import Puzzle
 from battleline_lab.questions import ClaimQuestion
@@ -22,7 +23,7 @@ from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run, u
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
 
-TAG = "counterexample"  # the gym filter the learner picks
+TAG = "companion"  # the gym filter the learner picks: a topic (tags such as counterexample would give answers away)
 HIGHLIGHTED = ".bl-gym-puzzle .bl-board-view .bl-card.bl-highlight"
 
 
@@ -31,9 +32,9 @@ def cards(page: Page, selector: str) -> list[str]:
 
 
 def first_counterexample_puzzle() -> Puzzle:
-    """The puzzle the gym shows first under the tag filter: it must be a claim that fails."""
-    puzzles = [p for p in load_puzzles(ROOT / "puzzles") if TAG in p.tags]
-    assert puzzles, f"no puzzle tagged {TAG!r}"
+    """The puzzle the gym shows first under the topic filter: it must be a claim that fails."""
+    puzzles = [p for p in load_puzzles(ROOT / "puzzles") if TAG in p.topics]
+    assert puzzles, f"no puzzle with the topic {TAG!r}"
     puzzle = puzzles[0]
     assert isinstance(puzzle.question, ClaimQuestion) and puzzle.solve() is False, puzzle.id
     return puzzle
@@ -51,7 +52,7 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
     open_and_run(page, lab, "notebooks/05-puzzle-gym.ipynb")
     gym = page.locator(".bl-gym")
     expect(gym).to_be_visible(timeout=60_000)
-    gym.locator(".bl-filter-tag select").select_option(label=TAG)
+    gym.locator(".bl-filter-tag select").select_option(label=topic_name(TAG))
     widget = gym.locator(".bl-gym-puzzle .bl-puzzle")
     expect(widget.locator(".bl-title")).to_contain_text(puzzle.title_text())
     expect(widget.locator(".bl-feedback.bl-state-waiting")).to_be_visible()

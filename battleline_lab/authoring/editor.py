@@ -1,0 +1,841 @@
+"""The puzzle editor's session: a puzzle being built or edited, checked after every change.
+
+No front end lives here (no ipywidgets; it runs unchanged in Pyodide): the
+:class:`~battleline_lab.editor_widget.PuzzleEditor` widget and the teachers'
+lesson are views over an :class:`EditorSession`.  The session holds the
+puzzle as the plain data of its file (``id``, ``title``, ``flags``, ...) and,
+for a file it opened, the file's text.  After every change :meth:`EditorSession.report`
+says what the loader says about the text that :meth:`~EditorSession.save` would write
+(the loader's own diagnostics: no second copy of the rules), the engine's answer
+and its proof, the difficulty estimate and a reviewer's warnings.
+
+Saving an opened file rewrites only what was edited: every other line of the
+file, comments included, stays byte for byte (an unedited file is written back
+unchanged); new files and new keys are written in the format's key order by
+:func:`~battleline_lab.authoring.writer.dump_puzzle`.  Nothing is ever written
+over an existing file unless ``force=True``, and writes are atomic.
+
+>>> s = EditorSession.new("wedge-or-not")
+>>> s.add_card(("flags", 5, "you"), "r2 r3 r4")
+>>> s.add_card(("flags", 5, "opponent"), "r6 g6")
+>>> s.set_question({"kind": "claim", "flag": 5})
+>>> r = s.report()
+>>> r.problems, r.engine_answer, r.difficulty.level
+((), True, 1)
+>>> [w.code for w in r.warnings]
+['no_answer']
+>>> s.use_engine_answer()
+>>> print(s.text(), end="")
+id: wedge-or-not
+flags:
+  5: {you: [r2, r3, r4], opponent: [r6, g6]}
+question: {kind: claim, flag: 5}
+answer: true
+>>> s.add_card(("flags", 5, "you"), "alexander darius")
+>>> for d in s.report().problems: print(d.message)
+tactics cards played: you 2, opponent 0; the counts may differ by at most one (R18)
+flag 5: 5 cards on one side, but a side holds 3 (R6)
+you played both Leaders; a player may play only one (R20)
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ..cards import Card, CardNotationError, Tactic, parse_card
+from ..checks import CheckWarning, check_puzzle
+from ..claims import UndecidedTieError
+from ..difficulty import Difficulty, estimate
+from ..files import OutputExistsError, write_new
+from ..loader import TOP_LEVEL_KEYS, PuzzleFileError, load_puzzle_text
+from ..messages import DEFAULT_LANGUAGE, kind_name, message
+from ..position import FLAGS, Position
+from ..puzzle import Puzzle
+from ..safe_yaml import ComposeError, Diagnostic, compose, decode_utf8, read_limited, scalar_value
+from .writer import _flag_lines, dump_puzzle, position_key, puzzle_key
+
+__all__ = [
+    "EditorError",
+    "EditorReport",
+    "EditorSession",
+    "Finding",
+    "Place",
+    "atomic_write",
+    "library_keys",
+    "patch_text",
+]
+
+#: Where a card lies: ``("flags", 5, "you")``, ``("discards", "opponent")``, ``("hand", "you")``.
+Place = tuple[Any, ...]
+
+_SIDES = ("you", "opponent")
+_FLAG_ORDER = ("you", "opponent", "first_complete", "claimed_by")
+
+
+class EditorError(ValueError):
+    """An edit the session refuses (a bad card token, an unknown place, a file that exists).
+
+    ``key`` and ``params`` name the catalogue message (``editor.error.<code>``), so a view can
+    say it in any language; ``str()`` is the English text.
+    """
+
+    def __init__(self, code: str, **params: Any) -> None:
+        self.key = f"editor.error.{code}"
+        self.params = params
+        super().__init__(message(self.key, "en", **params))
+
+    def text(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        return message(self.key, lang, **self.params)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A reviewer's warning as data: ``code`` (catalogue ``editor.warning.<code>``) and its parameters."""
+
+    code: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def text(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        return message(f"editor.warning.{self.code}", lang, **dict(self.params))
+
+
+@dataclass(frozen=True)
+class EditorReport:
+    """Everything the editor shows about the puzzle as it stands.
+
+    ``problems`` are the loader's diagnostics for the text :meth:`EditorSession.text`
+    (the same located errors ``battleline-lab check`` prints, ``FILE:LINE:COL``
+    in that text); ``puzzle`` is the loaded puzzle when there are none.  Then
+    ``engine_answer`` and ``proof`` (the question's :meth:`~battleline_lab.questions.Question.explain`
+    data) or ``engine_error`` (an undecidable tie, ...), ``difficulty``, ``answer_problems``
+    (what ``check`` says about the author's answer) and ``warnings``.
+    """
+
+    problems: tuple[Diagnostic, ...] = ()
+    puzzle: Puzzle | None = None
+    engine_answer: object = None
+    proof: object = None
+    engine_error: str | None = None
+    difficulty: Difficulty | None = None
+    answer_problems: tuple[Diagnostic, ...] = ()
+    warnings: tuple[Finding, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        """Would the file pass ``battleline-lab check`` (no problem, a right answer; warnings allowed)?"""
+        errors = [d for d in self.answer_problems if not isinstance(d, CheckWarning)]
+        return not self.problems and not errors and self.engine_error is None
+
+
+# -- where the library's positions are -----------------------------------------------------------
+
+_LIBRARY_KEYS: dict[Hashable, str] | None = None
+
+
+def _review_key(puzzle: Puzzle) -> Hashable:
+    """The position (for a board puzzle) or the position and question (compare/formation: no board)."""
+    if not any(True for _ in puzzle.position.placed()):
+        return ("puzzle", puzzle_key(puzzle))
+    return ("position", position_key(puzzle.position))
+
+
+def library_keys() -> Mapping[Hashable, str]:
+    """Review key -> id of the bundled library's puzzles (computed once)."""
+    global _LIBRARY_KEYS
+    if _LIBRARY_KEYS is None:
+        from .. import library
+
+        keys: dict[Hashable, str] = {}
+        for puzzle in library.puzzles():
+            keys.setdefault(_review_key(puzzle), puzzle.id)
+        _LIBRARY_KEYS = keys
+    return _LIBRARY_KEYS
+
+
+# -- reviewer's warnings ----------------------------------------------------------------------------
+
+#: Visible tags that say the answer of a claim question (tag -> the answer it gives away).
+CLAIM_TAGS: Mapping[str, bool] = {
+    "yes": True,
+    "true": True,
+    "can-claim": True,
+    "claimable": True,
+    "no": False,
+    "false": False,
+    "cannot-claim": False,
+    "counterexample": False,
+}
+
+#: Words in a title that state a claim answer: (pattern, the answer it states), by language.
+CLAIM_TITLE_WORDS: Mapping[str, tuple[tuple[re.Pattern[str], bool], ...]] = {
+    "en": (
+        (re.compile(r"\b(no|cannot|can't|can not|unclaimable)\b", re.IGNORECASE), False),
+        (re.compile(r"\b(yes|you can claim)\b", re.IGNORECASE), True),
+    ),
+    "zh": ((re.compile(r"(不能|无法|不可以)"), False), (re.compile(r"(是的|可以宣称夺取)"), True)),
+}
+
+
+def _tag_gives_away(kind: str, answer: object, tags: Sequence[str]) -> str | None:
+    for tag in tags:
+        low = tag.lower()
+        if kind == "claim" and low in CLAIM_TAGS and CLAIM_TAGS[low] == answer:
+            return tag
+        if kind == "formation" and isinstance(answer, str) and low == answer:
+            return tag
+        if kind == "compare" and isinstance(answer, str) and low in (f"{answer}-wins", f"{answer}-wins-tie"):
+            return tag
+        if kind == "claimable" and isinstance(answer, list):
+            if low == "none" and not answer:
+                return tag
+            if low in {f"flag-{n}" for n in answer}:
+                return tag
+    return None
+
+
+def _title_states(kind: str, answer: object, titles: Mapping[str, str]) -> str | None:
+    """The language of a title that states the answer, or None."""
+    for lang, title in titles.items():
+        if kind == "claim" and any(
+            pattern.search(title) and says == answer for pattern, says in CLAIM_TITLE_WORDS.get(lang, ())
+        ):
+            return lang
+        if kind == "formation" and isinstance(answer, str):
+            names = {answer, kind_name_for(answer, "en").lower(), kind_name_for(answer, lang).lower()}
+            low = title.lower()
+            if any(name and name in low for name in names):
+                return lang
+        if kind == "compare" and isinstance(answer, str):
+            if re.search(rf"\b{answer}\s+(wins|is stronger)\b", title, re.IGNORECASE):
+                return lang
+    return None
+
+
+def kind_name_for(key: str, lang: str) -> str:
+    from ..formations import FormationKind
+
+    for kind in FormationKind:
+        if kind.key == key:
+            return kind_name(kind, lang)
+    return ""
+
+
+# -- reading a file's text into plain data ----------------------------------------------------------
+
+
+def _plain(node: Node) -> object:
+    if isinstance(node, ScalarNode):
+        return scalar_value(node)
+    if isinstance(node, SequenceNode):
+        return [_plain(item) for item in node.value]
+    if isinstance(node, MappingNode):
+        return {scalar_value(k) if isinstance(k, ScalarNode) else None: _plain(v) for k, v in node.value}
+    return None  # pragma: no cover
+
+
+def _texts(value: object) -> dict[str, str]:
+    if isinstance(value, str):
+        return {"en": value}
+    if isinstance(value, Mapping):
+        return {str(k): str(v) for k, v in value.items()}
+    return {}
+
+
+# -- the text patcher -------------------------------------------------------------------------------
+
+
+def _is_filler(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def _spans(lines: list[str], starts: list[int], end: int) -> list[tuple[int, int]]:
+    """Line spans [start, stop) of consecutive entries; trailing blank and comment lines stay outside."""
+    out = []
+    for i, start in enumerate(starts):
+        stop = starts[i + 1] if i + 1 < len(starts) else end
+        while stop > start + 1 and _is_filler(lines[stop - 1]):
+            stop -= 1
+        out.append((start, stop))
+    return out
+
+
+def _trailing_comment(lines: list[str], node: Node) -> str:
+    """`` # ...`` after a one-line value, kept when the value is rewritten."""
+    if node.start_mark.line != node.end_mark.line:
+        return ""
+    rest = lines[node.end_mark.line][node.end_mark.column :]
+    match = re.match(r"^(\s+#.*)$", rest)
+    return match.group(1) if match else ""
+
+
+def _with_comment(new: list[str], comment: str) -> list[str]:
+    if comment and len(new) == 1:
+        return [new[0] + comment]
+    return new
+
+
+def _flag_entry(value: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: value[k] for k in _FLAG_ORDER if k in value}
+
+
+def _patch_flags(lines: list[str], node: MappingNode, span: tuple[int, int], old: Any, new: Any) -> list[str] | None:
+    """The flags block with only its edited flags rewritten, or None if it is not one entry a line group."""
+    if node.flow_style or not isinstance(old, Mapping) or not isinstance(new, Mapping) or not node.value:
+        return None
+    keys = [k for k, _ in node.value]
+    starts = [k.start_mark.line for k in keys]
+    if len(set(starts)) != len(starts) or starts[0] <= span[0]:
+        return None
+    indent = keys[0].start_mark.column
+    if any(k.start_mark.column != indent for k in keys):
+        return None
+    spans = _spans(lines, starts, span[1])
+    body: list[str] = lines[span[0] : starts[0]]
+    numbers = [scalar_value(k) if isinstance(k, ScalarNode) else None for k in keys]
+    shift = " " * (indent - 2) if indent >= 2 else None
+    if shift is None:
+        return None
+
+    def fresh(number: int) -> list[str]:
+        return [shift + line for line in _flag_lines(number, _flag_entry(new[number]))]
+
+    done: set[int] = set()
+    for i, (number, (start, stop)) in enumerate(zip(numbers, spans)):
+        gap_stop = starts[i + 1] if i + 1 < len(starts) else span[1]
+        if not isinstance(number, int) or number in done:
+            return None
+        done.add(number)
+        if number not in new:
+            pass  # removed
+        elif old.get(number) == new[number]:
+            body += lines[start:stop]
+        else:
+            body += _with_comment(fresh(number), _trailing_comment(lines, node.value[i][1]))
+        body += lines[stop:gap_stop]
+    for number in sorted(set(new) - done):
+        body += fresh(number)
+    return body
+
+
+def patch_text(text: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
+    """``text`` (whose plain data is ``old``) changed to hold ``new``: only edited keys rewritten.
+
+    Lines of keys that did not change are kept byte for byte, comments included;
+    an edited key is rewritten in the house style (an edited flag alone, inside a
+    block ``flags:``); a new key goes after the last key that precedes it in the
+    format's order.  None when the text is not a plain top-level mapping.
+
+    >>> text = "# my puzzle\\nid: x  # the id\\nlevel: 2   # guessed\\nanswer: true\\n"
+    >>> print(patch_text(text, {"id": "x", "level": 2, "answer": True}, {"id": "x", "level": 3, "tags": ["a"]}), end="")
+    # my puzzle
+    id: x  # the id
+    level: 3   # guessed
+    tags: [a]
+    """
+    try:
+        root, refused = compose(text, exact_marks=True)
+    except ComposeError:
+        return None
+    if refused or not isinstance(root, MappingNode) or root.flow_style or not root.value:
+        return None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+        end_newline = True
+    else:
+        end_newline = False
+    keys = [k for k, _ in root.value]
+    names = [scalar_value(k) if isinstance(k, ScalarNode) else None for k in keys]
+    if any(not isinstance(n, str) for n in names) or len(set(names)) != len(names):
+        return None
+    starts = [k.start_mark.line for k in keys]
+    if any(k.start_mark.column != 0 for k in keys) or len(set(starts)) != len(starts):
+        return None
+    spans = _spans(lines, starts, len(lines))
+    out: list[str] = lines[: starts[0]]
+    present = set(names)
+    order = list(TOP_LEVEL_KEYS)
+
+    def added_after(name: str | None) -> list[str]:
+        """New keys that belong right after ``name`` (None: before every present key)."""
+        block: list[str] = []
+        for key in new:
+            if key in present or key not in order:
+                continue
+            before = [k for k in order[: order.index(key)] if k in present]
+            anchor = before[-1] if before else None
+            if anchor == name:
+                block += dump_puzzle({key: new[key]}).splitlines()
+        return block
+
+    out += added_after(None)
+    for i, (name, (start, stop)) in enumerate(zip(names, spans)):
+        gap_stop = starts[i + 1] if i + 1 < len(starts) else len(lines)
+        assert isinstance(name, str)
+        if name not in new:
+            pass
+        elif name in old and old[name] == new[name]:
+            out += lines[start:stop]
+        else:
+            value_node = root.value[i][1]
+            patched = None
+            if name == "flags" and isinstance(value_node, MappingNode):
+                patched = _patch_flags(lines, value_node, (start, stop), old.get(name), new[name])
+                if patched is not None and not new[name]:
+                    patched = None
+            if patched is None:
+                patched = _with_comment(
+                    dump_puzzle({name: new[name]}).splitlines(), _trailing_comment(lines, value_node)
+                )
+            out += patched
+        out += added_after(name)
+        out += lines[stop:gap_stop]
+    return "\n".join(out) + ("\n" if end_newline or not lines else "")
+
+
+# -- writing files ----------------------------------------------------------------------------------
+
+
+def atomic_write(path: str | os.PathLike[str], text: str, *, force: bool = False) -> None:
+    """Write ``text`` to ``path`` with the project's one writer (:func:`battleline_lab.files.write_new`).
+
+    Atomic (a temporary file in the same folder, then a link or rename); refuses
+    (:class:`EditorError` ``exists``) an existing file unless ``force``, including one that
+    appears meanwhile.
+    """
+    try:
+        write_new(path, text, force=force)
+    except OutputExistsError:
+        raise EditorError("exists", file=os.fspath(path)) from None
+
+
+def _card(token: str | Card) -> Card:
+    if not isinstance(token, str):
+        return token
+    try:
+        return parse_card(token)
+    except CardNotationError as err:
+        raise EditorError("bad_card", token=token, reason=str(err)) from None
+
+
+def _cards(tokens: str | Card | Sequence[str | Card]) -> list[Card]:
+    if isinstance(tokens, str):
+        return [_card(t) for t in tokens.replace(",", " ").split()]
+    if not isinstance(tokens, Sequence):
+        return [tokens]
+    return [_card(t) for t in tokens]
+
+
+class EditorSession:
+    """A puzzle being edited: plain file data, edits, a report after each, save.
+
+    Make one with :meth:`new` or :meth:`open`; every edit method changes
+    :attr:`data` (the puzzle as its file's plain data) and nothing else, so
+    a view calls :meth:`report` after each.  Places name where cards go:
+    ``("flags", n, "you"|"opponent")``, ``("discards", side)``, ``("hand", side)``.
+    """
+
+    def __init__(self, data: Mapping[str, Any] | None = None, *, text: str | None = None, path: str | None = None):
+        self.data: dict[str, Any] = copy.deepcopy(dict(data or {}))
+        self.original_text = text
+        self.original: dict[str, Any] = copy.deepcopy(self.data)
+        self.path = path
+        self._report: tuple[str, str, EditorReport] | None = None
+
+    # -- making a session
+    @classmethod
+    def new(cls, puzzle_id: str = "new-puzzle") -> EditorSession:
+        """An empty puzzle with an id."""
+        return cls({"id": puzzle_id})
+
+    @classmethod
+    def from_text(cls, text: str, path: str | None = None) -> EditorSession:
+        """A session over a file's text (its data read with the safe reader; nothing is executed)."""
+        try:
+            root, _refused = compose(text, exact_marks=True)
+        except ComposeError as err:
+            raise EditorError("unreadable", file=path or "<text>", reason=err.problem or err.kind) from None
+        data = _plain(root) if root is not None else {}
+        if not isinstance(data, dict) or any(not isinstance(k, str) for k in data):
+            raise EditorError("unreadable", file=path or "<text>", reason="not a mapping")
+        return cls(data, text=text, path=path)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> EditorSession:
+        """A session over a puzzle file (a library id is accepted too)."""
+        from ..library import resolve
+
+        target = resolve(path) if not Path(path).exists() else Path(path)
+        try:
+            text = decode_utf8(read_limited(str(target)))
+        except (OSError, ValueError) as err:  # unreadable, too big, not UTF-8: said, never a traceback
+            raise EditorError("unreadable", file=str(target), reason=str(err) or type(err).__name__) from None
+        return cls.from_text(text.removeprefix("\ufeff"), str(target))
+
+    # -- what there is
+    @property
+    def edited(self) -> bool:
+        return self.data != self.original
+
+    def cards_at(self, place: Place) -> list[str]:
+        """The card tokens at a place, as written."""
+        area = self._area(place, create=False)
+        return list(area) if area is not None else []
+
+    def _area(self, place: Place, *, create: bool) -> list[Any] | None:
+        if len(place) == 3 and place[0] == "flags" and place[1] in FLAGS and place[2] in _SIDES:
+            flags = self.data.get("flags")
+            if not isinstance(flags, dict):
+                if not create:
+                    return None
+                flags = self.data["flags"] = {}
+            entry = flags.get(place[1])
+            if not isinstance(entry, dict):
+                if not create:
+                    return None
+                entry = flags[place[1]] = {}
+            if not isinstance(entry.get(place[2]), list):
+                if not create:
+                    return None
+                entry[place[2]] = []
+                flags[place[1]] = _flag_entry(entry)
+                entry = flags[place[1]]
+            return entry[place[2]]  # type: ignore[no-any-return]
+        if len(place) == 2 and place[0] in ("discards", "hand") and place[1] in _SIDES:
+            areas = self.data.get(place[0])
+            if not isinstance(areas, dict):
+                if not create:
+                    return None
+                areas = self.data[place[0]] = {}
+            if not isinstance(areas.get(place[1]), list):
+                if not create:
+                    return None
+                areas[place[1]] = []
+                self.data[place[0]] = {k: areas[k] for k in _SIDES if k in areas}
+                areas = self.data[place[0]]
+            return areas[place[1]]  # type: ignore[no-any-return]
+        raise EditorError("bad_place", place=repr(place))
+
+    def _tidy(self) -> None:
+        """Drop empty card lists, flags and areas (an empty side is no side)."""
+        flags = self.data.get("flags")
+        if isinstance(flags, dict):
+            for number in list(flags):
+                entry = flags[number]
+                if isinstance(entry, dict):
+                    for side in _SIDES:
+                        if entry.get(side) == []:
+                            del entry[side]
+                    if not entry:
+                        del flags[number]
+            if not flags and "flags" not in self.original:
+                del self.data["flags"]
+        for name in ("discards", "hand"):
+            areas = self.data.get(name)
+            if isinstance(areas, dict):
+                for side in _SIDES:
+                    if areas.get(side) == []:
+                        del areas[side]
+                if not areas:
+                    del self.data[name]
+
+    # -- edits: the position
+    def add_card(self, place: Place, cards: str | Card | Sequence[str | Card]) -> None:
+        """Put cards (tokens like ``"r3 b10 fog"`` or :class:`Card` values) at a place, after those there.
+
+        A card already elsewhere is moved here (a card is in one place only).
+        Raises :class:`EditorError` for a bad token (nothing changes then).
+        """
+        parsed = _cards(cards)
+        for card in parsed:
+            self._remove_everywhere(card)
+        area = self._area(place, create=True)
+        assert area is not None
+        area += [card.notation for card in parsed]
+        self._tidy()
+
+    def remove_card(self, card: str | Card) -> bool:
+        """Take a card off the table wherever it lies; False if it was nowhere."""
+        found = self._remove_everywhere(_card(card))
+        self._tidy()
+        return found
+
+    def _remove_everywhere(self, card: Card) -> bool:
+        found = False
+        for place in self.places():
+            area = self._area(place, create=False)
+            if area is None:
+                continue
+            for token in list(area):
+                try:
+                    same = parse_card(str(token)) == card
+                except CardNotationError:
+                    same = False
+                if same:
+                    area.remove(token)
+                    found = True
+        return found
+
+    def places(self) -> list[Place]:
+        """Every place a card can go."""
+        out: list[Place] = [("flags", n, side) for n in FLAGS for side in _SIDES]
+        return out + [(area, side) for area in ("discards", "hand") for side in _SIDES]
+
+    def where(self, card: str | Card) -> Place | None:
+        """The place a card lies, or None."""
+        wanted = _card(card)
+        for place in self.places():
+            for token in self.cards_at(place):
+                try:
+                    if parse_card(str(token)) == wanted:
+                        return place
+                except CardNotationError:
+                    continue
+        return None
+
+    def clear(self, place: Place) -> None:
+        area = self._area(place, create=False)
+        if area is not None:
+            area.clear()
+        self._tidy()
+
+    def set_environment(self, flag: int, card: str, on: bool, side: str = "you") -> None:
+        """Mark Fog or Mud on a flag (played by ``side``) or take it off (R24, R25)."""
+        tactic = _card(card)
+        if tactic not in (Tactic.FOG, Tactic.MUD):
+            raise EditorError("not_environment", token=card)
+        if on:
+            self.add_card(("flags", flag, side), [tactic])
+        else:
+            self.remove_card(tactic)
+
+    def _flag_mark(self, flag: int, key: str, side: str | None) -> None:
+        if flag not in FLAGS or (side is not None and side not in _SIDES):
+            raise EditorError("bad_place", place=repr((flag, key, side)))
+        flags = self.data.setdefault("flags", {})
+        entry = flags.get(flag, {})
+        if side is None:
+            entry.pop(key, None)
+        else:
+            entry[key] = side
+        flags[flag] = _flag_entry(entry)
+        self._tidy()
+
+    def set_first_complete(self, flag: int, side: str | None) -> None:
+        """Who completed first on a flag (R11), or None."""
+        self._flag_mark(flag, "first_complete", side)
+
+    def set_claimed(self, flag: int, side: str | None) -> None:
+        """Who claimed a flag (R15), or None."""
+        self._flag_mark(flag, "claimed_by", side)
+
+    def set_turn(self, side: str) -> None:
+        if side not in _SIDES:
+            raise EditorError("bad_place", place=repr(side))
+        if side == "you" and "turn" not in self.original:
+            self.data.pop("turn", None)
+        else:
+            self.data["turn"] = side
+
+    # -- edits: metadata, question, answer
+    def _set(self, key: str, value: Any) -> None:
+        if value is None or value == [] or value == {}:
+            self.data.pop(key, None)
+        else:
+            self.data[key] = value
+        # keep the data in the format's order (new files are written in it anyway)
+        self.data = {k: self.data[k] for k in sorted(self.data, key=_key_order)}
+
+    def set_id(self, puzzle_id: str | None) -> None:
+        self._set("id", puzzle_id)
+
+    def set_text(self, key: str, lang: str, text: str | None) -> None:
+        """The ``title`` or ``note`` in one language (None or empty removes it)."""
+        if key not in ("title", "note"):
+            raise EditorError("bad_place", place=key)
+        texts = _texts(self.data.get(key))
+        if text:
+            texts[lang] = text
+        else:
+            texts.pop(lang, None)
+        if list(texts) == ["en"]:
+            self._set(key, texts["en"])  # as the writer writes it: a plain text is English
+        else:
+            self._set(key, {k: texts[k] for k in sorted(texts, key=lambda k: (k != "en", k))})
+
+    def set_level(self, level: int | None) -> None:
+        self._set("level", level)
+
+    def set_tags(self, tags: str | Sequence[str]) -> None:
+        """The tags (a list, or text separated by commas or spaces)."""
+        if isinstance(tags, str):
+            tags = [t for t in re.split(r"[,\s]+", tags) if t]
+        self._set("tags", list(tags))
+
+    def set_question(self, question: Mapping[str, Any] | None) -> None:
+        """The question as a file writes it: ``{"kind": "claim", "flag": 5}``, ``{"kind": "compare", "a": ...}``."""
+        self._set("question", dict(question) if question else None)
+
+    def set_answer(self, answer: object) -> None:
+        """The author's answer (None removes it)."""
+        if answer is None:
+            self.data.pop("answer", None)
+        else:
+            self._set("answer", answer)
+
+    def set_answer_text(self, text: str) -> None:
+        """The answer as typed (``true``, ``[2, 5]``, ``a``, ``wedge``), read as safe YAML; empty removes it."""
+        if not text.strip():
+            self.set_answer(None)
+            return
+        try:
+            root, refused = compose(text, exact_marks=True)
+        except ComposeError:
+            root, refused = None, []
+        self.set_answer(text.strip() if root is None or refused else _plain(root))
+
+    def board_position(self) -> Position:
+        """The position as it stands, for drawing: cards that do not parse are left out, nothing is checked."""
+
+        def cards(tokens: object) -> list[Card]:
+            out = []
+            for token in tokens if isinstance(tokens, list) else []:
+                try:
+                    out.append(parse_card(str(token)))
+                except CardNotationError:
+                    continue
+            return out
+
+        flags = self.data.get("flags") if isinstance(self.data.get("flags"), dict) else {}
+        spec: dict[int, dict[str, Any]] = {}
+        for number, entry in (flags or {}).items():
+            if number in FLAGS and isinstance(entry, dict):
+                spec[number] = {side: cards(entry.get(side)) for side in _SIDES}
+                for mark in ("first_complete", "claimed_by"):
+                    if entry.get(mark) in _SIDES:
+                        spec[number][mark] = entry[mark]
+        areas = {
+            name: {side: cards(value.get(side)) for side in _SIDES}
+            for name in ("discards", "hand")
+            if isinstance(value := self.data.get(name), dict)
+        }
+        turn = self.data.get("turn") if self.data.get("turn") in _SIDES else "you"
+        return Position.build(spec, discards=areas.get("discards"), hand=areas.get("hand"), turn=str(turn))
+
+    def use_engine_answer(self) -> None:
+        """Take the engine's answer as the author's answer (when the engine has one)."""
+        report = self.report()
+        if report.engine_error is None and report.puzzle is not None and report.puzzle.question is not None:
+            self.set_answer(report.engine_answer)
+
+    # -- the text and the report
+    def text(self) -> str:
+        """The YAML that :meth:`save` writes: the original text if nothing changed, else patched or written anew."""
+        if self.original_text is not None:
+            if not self.edited:
+                return self.original_text
+            patched = patch_text(self.original_text, self.original, self.data)
+            if patched is not None and self._reads_back(patched):
+                return patched
+            header = [line[1:].strip() for line in self.original_text.splitlines() if line.startswith("#")][:3]
+            return dump_puzzle(self.data, header=header)
+        return dump_puzzle(self.data)
+
+    def _reads_back(self, text: str) -> bool:
+        try:
+            root, _ = compose(text, exact_marks=True)
+        except ComposeError:
+            return False
+        return root is not None and _plain(root) == self.data
+
+    def report(self, lang: str = DEFAULT_LANGUAGE) -> EditorReport:
+        """What the loader, the engine, the difficulty measure and a reviewer say now (cached per text)."""
+        text = self.text()
+        if self._report is not None and self._report[:2] == (text, lang):
+            return self._report[2]
+        result = self._compute(text, lang)
+        self._report = (text, lang, result)
+        return result
+
+    def _compute(self, text: str, lang: str) -> EditorReport:
+        name = Path(self.path).name if self.path else f"{self.data.get('id', 'puzzle')}.yaml"
+        try:
+            puzzle = load_puzzle_text(text, name, lang=lang)
+        except PuzzleFileError as err:
+            return EditorReport(problems=tuple(err.diagnostics))
+        warnings: list[Finding] = []
+        key = _review_key(puzzle)
+        same = library_keys().get(key)
+        if same is not None and same != puzzle.id:
+            warnings.append(Finding("same_position" if key[0] == "position" else "same_puzzle", (("id", same),)))  # type: ignore[index]
+        if puzzle.question is None:
+            return EditorReport(puzzle=puzzle, warnings=tuple(warnings))
+        try:
+            answer = puzzle.question.solve(puzzle.position)
+            proof = puzzle.question.explain(puzzle.position)
+            difficulty = estimate(puzzle.position, puzzle.question)
+        except (UndecidedTieError, ValueError) as err:
+            return EditorReport(puzzle=puzzle, engine_error=str(err), warnings=tuple(warnings))
+        kind = puzzle.question.kind
+        if "answer" not in puzzle.marks:
+            warnings.append(Finding("no_answer", (("answer", _answer_text(answer)),)))
+        tag = _tag_gives_away(kind, answer, puzzle.tags)
+        if tag is not None:
+            warnings.append(Finding("tag_gives_away", (("tag", tag),)))
+        title_lang = _title_states(kind, answer, puzzle.title)
+        if title_lang is not None:
+            warnings.append(Finding("title_states", (("title", puzzle.title[title_lang]),)))
+        if puzzle.level is not None and abs(puzzle.level - difficulty.level) >= 2:
+            warnings.append(Finding("level_far", (("level", puzzle.level), ("estimate", difficulty.level))))
+        # the one check `battleline-lab check` runs: the answer, and whether the position can arise
+        checked = check_puzzle(puzzle, name, lang=lang)
+        answer_problems = tuple(d for d in checked if "answer" in puzzle.marks or isinstance(d, CheckWarning))
+        return EditorReport(
+            puzzle=puzzle,
+            engine_answer=answer,
+            proof=proof,
+            difficulty=difficulty,
+            answer_problems=answer_problems,
+            warnings=tuple(warnings),
+        )
+
+    # -- saving
+    def save(self, path: str | os.PathLike[str] | None = None, *, force: bool = False) -> Path:
+        """Write :meth:`text` to ``path`` (default: the file it was opened from) atomically.
+
+        Refuses an existing file (:class:`EditorError` ``exists``) unless ``force=True``,
+        and a puzzle the loader refuses (``not_loadable``): a saved file always loads.
+        """
+        target = Path(path) if path is not None else (Path(self.path) if self.path else None)
+        if target is None:
+            raise EditorError("no_path")
+        report = self.report()
+        if report.problems:
+            raise EditorError("not_loadable", count=len(report.problems))
+        text = self.text()
+        atomic_write(target, text, force=force)
+        self.path = str(target)
+        self.original_text = text
+        self.original = copy.deepcopy(self.data)
+        return target
+
+
+def _key_order(key: str) -> int:
+    return TOP_LEVEL_KEYS.index(key) if key in TOP_LEVEL_KEYS else len(TOP_LEVEL_KEYS)
+
+
+def _answer_text(answer: object) -> str:
+    if isinstance(answer, bool):
+        return "true" if answer else "false"
+    if isinstance(answer, list):
+        return "[" + ", ".join(str(a) for a in answer) + "]"
+    return str(answer)

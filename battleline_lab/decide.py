@@ -1,0 +1,563 @@
+"""The claim decision without the proof (R11-R13, R20-R25): fast verdicts for bots, the CLI and games.
+
+:func:`battleline_lab.claims.analyse_claim` builds the whole explanation: every
+shape it rules out becomes a proof step.  Most callers only need the verdict:
+``claims``, the bots, the coach's buttons, the generator's first filter.  This
+module answers the same question with no steps, no plans and no stand-in
+troops, and stops at the first completion that beats the claimer:
+
+* the unseen troops (R13) are one 60-bit integer (bit ``colour * 10 + value - 1``),
+  split into six 10-bit masks, one per colour (:class:`Pool`);
+* per formation kind, strongest first (R9, R10), it asks whether the open slots
+  can be filled from the pool so that the kind is reached (and, for the
+  claimer's own kind, with a higher sum): a Wedge or Skirmish Line is a mask of
+  run values that the pool and the wildcards must cover (a tiny matching of
+  wildcards to values, R20-R22), a Phalanx is a count of one value, a Battalion
+  the best troops of one colour, a Host or a Fog sum (R24) the best troops left;
+* a tie at best still lets the claimer claim (R11: they completed first), two
+  complete sides are compared directly, with ``first_complete`` breaking ties,
+  and Mud makes formations of four (R25).
+
+The verdicts are the ones :func:`~battleline_lab.claims.analyse_claim` gives (the
+hypothesis tests in ``tests/test_equivalence.py`` check both against the naive
+reference in ``tests/reference.py``).
+
+>>> from battleline_lab.position import Position, Side
+>>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
+>>> can_claim(pos, 5, Side.YOU)
+True
+>>> claimable_flags(Position.build({5: {"you": "r3 r4 r5", "opponent": "r7 r8"}}), Side.YOU)
+()
+>>> decide_position(pos)
+{Side.YOU: (5,), Side.OPPONENT: ()}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NoReturn
+
+from .cards import ALL_TROOPS, Card, Tactic, Troop
+from .formations import evaluate
+from .position import FLAGS, FlagState, Position, Side
+
+__all__ = [
+    "Pool",
+    "can_claim",
+    "claimable_flags",
+    "decide",
+    "decide_flag",
+    "decide_position",
+    "strength",
+    "troop_mask",
+    "troops_of",
+]
+
+_ALL = (1 << 60) - 1
+_BIT: dict[Card, int] = {t: 1 << t.index for t in ALL_TROOPS}
+# the values a morale card may stand for (R20-R22), as a 10-bit mask (bit value - 1), and its best value
+_WILD_MASK = {Tactic.ALEXANDER: 0x3FF, Tactic.DARIUS: 0x3FF, Tactic.COMPANION: 1 << 7, Tactic.SHIELD: 0b111}
+_WILD_BEST = {Tactic.ALEXANDER: 10, Tactic.DARIUS: 10, Tactic.COMPANION: 8, Tactic.SHIELD: 3}
+_WEDGE, _PHALANX, _BATTALION, _SKIRMISH, _HOST = 4, 3, 2, 1, 0
+
+
+def troop_mask(troops: Iterable[Card]) -> int:
+    """The troops among ``cards`` as a bit set (tactics cards are ignored).
+
+    >>> from battleline_lab.cards import parse_cards
+    >>> troop_mask(parse_cards("r1 o2 fog")) == (1 << 0) | (1 << 11)
+    True
+    """
+    get = _BIT.get
+    mask = 0
+    for card in troops:
+        mask |= get(card, 0)
+    return mask
+
+
+def troops_of(mask: int) -> tuple[Troop, ...]:
+    """The troops of a bit set, in card order (colour, then value).
+
+    >>> from battleline_lab.cards import parse_cards
+    >>> troops_of(troop_mask(parse_cards("b8 r3")))
+    (r3, b8)
+    """
+    return tuple(t for i, t in enumerate(ALL_TROOPS) if mask >> i & 1)
+
+
+class Pool:
+    """The unseen troops (R13) as bit sets: all of them, and one 10-bit value mask per colour.
+
+    >>> pool = Pool.of_position(Position.build({5: {"you": "r3 r4 r5"}}))
+    >>> pool.count, bin(pool.colours[0])
+    (57, '0b1111100011')
+    """
+
+    __slots__ = ("mask", "colours", "values", "count", "_top")
+
+    def __init__(self, mask: int) -> None:
+        self.mask = mask & _ALL
+        self.colours = [(self.mask >> (10 * i)) & 0x3FF for i in range(6)]
+        values = 0
+        for m in self.colours:
+            values |= m
+        self.values = values  # the values some unseen troop still has
+        self.count = self.mask.bit_count()
+        self._top: list[int] | None = None
+
+    @classmethod
+    def of_position(cls, position: Position) -> Pool:
+        """The unseen troops of a position: every troop not face up on a flag or in a discard area (R13)."""
+        visible = 0
+        for state in position.flags:
+            for card in state.you:
+                if type(card) is Troop:
+                    visible |= 1 << (card.colour.offset + card.value - 1)
+            for card in state.opponent:
+                if type(card) is Troop:
+                    visible |= 1 << (card.colour.offset + card.value - 1)
+        for card in position.discards_you + position.discards_opponent:
+            if type(card) is Troop:
+                visible |= 1 << (card.colour.offset + card.value - 1)
+        return cls(_ALL & ~visible)
+
+    @classmethod
+    def of_visible(cls, visible: Iterable[Card]) -> Pool:
+        """The troops not among ``visible`` (the face-up cards)."""
+        return cls(_ALL & ~troop_mask(visible))
+
+    def top(self, count: int) -> tuple[int, int]:
+        """The sum and bit set of the ``count`` highest unseen troops (any colour)."""
+        if self._top is None:
+            self._top = [b for b in _STRONGEST_BITS if self.mask & b]
+        chosen = self._top[:count]
+        total = 0
+        mask = 0
+        for b in chosen:
+            total += _BIT_VALUE[b]
+            mask |= b
+        return total, mask
+
+    def top_of_colour(self, ci: int, count: int) -> tuple[int, int]:
+        """The sum and bit set of the ``count`` highest unseen troops of colour index ``ci``."""
+        m = self.colours[ci]
+        total = 0
+        mask = 0
+        v = 10
+        while count and v:
+            if m >> (v - 1) & 1:
+                total += v
+                mask |= 1 << (ci * 10 + v - 1)
+                count -= 1
+            v -= 1
+        return total, mask
+
+    def of_value(self, v: int, count: int) -> int:
+        """A bit set of ``count`` unseen troops of value ``v``, or -1 if there are fewer."""
+        mask = 0
+        shift = v - 1
+        for ci, m in enumerate(self.colours):
+            if not count:
+                break
+            if m >> shift & 1:
+                mask |= 1 << (ci * 10 + shift)
+                count -= 1
+        return -1 if count else mask
+
+
+_STRONGEST_BITS = [1 << t.index for t in sorted(ALL_TROOPS, key=lambda t: (-t.value, t.index))]
+_BIT_VALUE = {1 << t.index: t.value for t in ALL_TROOPS}
+
+
+def _assign(wilds: Sequence[int], missing: int, need: int) -> int:
+    """Values (bits of ``missing``) the wildcards take, one each, all different, covering ``need``; -1 if impossible."""
+    if not wilds:
+        return 0 if not need else -1
+    if need.bit_count() > len(wilds):
+        return -1
+    rest = wilds[1:]
+    options = missing & wilds[0]
+    while options:
+        low = options & -options
+        options ^= low
+        taken = _assign(rest, missing & ~low, need & ~low)
+        if taken >= 0:
+            return taken | low
+    return -1
+
+
+_STRENGTHS: dict[tuple[tuple[Card, ...], bool, bool], tuple[int, int]] = {}
+
+
+def _strength(cards: tuple[Card, ...], fog: bool, mud: bool) -> tuple[int, int]:
+    """(kind, sum) of a complete formation by :func:`~.formations.evaluate` (kind -1 under Fog), remembered."""
+    key = (cards, fog, mud)
+    found = _STRENGTHS.get(key)
+    if found is None:
+        formation = evaluate(cards, fog=fog, mud=mud)  # raises FormationError for a wrong count, like the proof
+        found = (-1 if formation.kind is None else int(formation.kind), formation.total)
+        if len(_STRENGTHS) >= 1 << 14:
+            _STRENGTHS.clear()
+        _STRENGTHS[key] = found
+    return found
+
+
+_MUD, _FOG = Tactic.MUD, Tactic.FOG
+_MUD_BIT, _FOG_BIT = 1, 2
+
+# What one side of a flag holds, read in one pass (see _scan): the number of troops, their values
+# as a mask, their sum, their colour (colour index, -1 for no troop, -2 for mixed), whether their
+# values are all different, the wildcards' value masks and best values summed, the cards, the
+# environment cards as bits (Mud 1, Fog 2), the number of formation cards and the troops as a bit set.
+_Scan = tuple[int, int, int, int, bool, list[int], int, tuple[Card, ...], int, int, int]
+
+
+def _scan(cards: tuple[Card, ...]) -> _Scan:
+    """A side's cards summarised in one pass (see ``_Scan``)."""
+    count = values = total = env = wsum = bits = 0
+    colour = -1
+    distinct = True
+    wilds: list[int] = []
+    for card in cards:
+        if type(card) is Troop:
+            v = card.value
+            bit = 1 << (v - 1)
+            if values & bit:
+                distinct = False
+            values |= bit
+            total += v
+            offset = card.colour.offset
+            bits |= bit << offset
+            ci = offset // 10
+            if colour != ci:
+                colour = ci if colour == -1 else -2
+            count += 1
+        elif card is _MUD:
+            env |= _MUD_BIT
+        elif card is _FOG:
+            env |= _FOG_BIT
+        elif card in _WILD_MASK:
+            wilds.append(_WILD_MASK[card])
+            wsum += _WILD_BEST[card]
+    return (count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds), bits)
+
+
+def _formation(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards that fill slots (troops and morale cards), in order."""
+    return tuple(c for c in cards if type(c) is Troop or c in _WILD_MASK)
+
+
+def _side_strength(side: _Scan, size: int, fog: bool) -> tuple[int, int]:
+    """(kind, sum) of a complete side, wildcards at their best (R9, R10, R20-R24); kind -1 under Fog."""
+    count, values, total, colour, distinct, wilds, wsum, cards, _, filled, _ = side
+    if filled != size or (len(wilds) > 1 and _repeated_tactic(cards)):
+        return _strength(_formation(cards), fog, size == 4)  # raises FormationError, as the proof does
+    if fog:
+        return (-1, total + wsum)
+    if not wilds:
+        low = (values & -values).bit_length()
+        run = distinct and values >> (low - 1) == (1 << size) - 1
+        if colour >= 0:
+            return (_WEDGE if run else _BATTALION, total)
+        if values & (values - 1) == 0:
+            return (_PHALANX, total)
+        return (_SKIRMISH if run else _HOST, total)
+    # wildcards: the strongest kind they can complete (R20-R22), a stand-in may repeat any card (R23)
+    high = values.bit_length()
+    low = (values & -values).bit_length() or 10
+    first, last = max(1, high - size + 1), min(low, 11 - size)
+    run_free = (1 << size) - 1
+    if distinct and colour != -2:
+        for start in range(last, first - 1, -1):
+            missing = (run_free << (start - 1)) & ~values
+            if _assign(wilds, missing, missing) >= 0:
+                return (_WEDGE, size * start + size * (size - 1) // 2)
+    if values & (values - 1) == 0:
+        allowed = values or 0x3FF
+        for w in wilds:
+            allowed &= w
+        if allowed:
+            return (_PHALANX, allowed.bit_length() * size)
+    if colour != -2:
+        return (_BATTALION, total + wsum)
+    if distinct:
+        for start in range(last, first - 1, -1):
+            missing = (run_free << (start - 1)) & ~values
+            if _assign(wilds, missing, missing) >= 0:
+                return (_SKIRMISH, size * start + size * (size - 1) // 2)
+    return (_HOST, total + wsum)
+
+
+def strength(cards: Iterable[Card], *, fog: bool = False, mud: bool = False) -> tuple[int, int]:
+    """(kind, sum) of a complete formation, wildcards at their best, as plain numbers (R9, R10, R20-R25).
+
+    The kind is the :class:`~battleline_lab.formations.FormationKind` value, -1 under Fog; the
+    same as :func:`~battleline_lab.formations.evaluate` gives, without building a Formation.
+
+    >>> from battleline_lab.cards import parse_cards
+    >>> strength(parse_cards("alexander g5 g6")), strength(parse_cards("r10 b10 g9"), fog=True)
+    ((4, 18), (-1, 29))
+    """
+    return _side_strength(_scan(tuple(cards)), 4 if mud else 3, fog)
+
+
+def _repeated_tactic(cards: tuple[Card, ...]) -> bool:
+    tactics = [c for c in cards if type(c) is not Troop]
+    return len(set(tactics)) != len(tactics)
+
+
+def _beating(theirs: _Scan, size: int, fog: bool, kind: int, total: int, pool: Pool) -> int:
+    """Unseen troops that complete ``theirs`` into something stronger than (kind, total), as a bit set; 0 if none.
+
+    Only the open slots come from the pool; a wildcard on their side stands for
+    any troop it may be (R20-R23), even one face up elsewhere.
+    """
+    _, tvalues, tsum, tcolour, distinct, wilds, wsum, _, _, filled, _ = theirs
+    open_slots = size - filled
+    if pool.count < open_slots:
+        return 0  # no completion at all
+    base = tsum + wsum
+    if fog:
+        # only sums count under Fog (R24): the best troops left
+        best, mask = pool.top(open_slots)
+        return mask if base + best > total else 0
+
+    colours = range(6) if tcolour == -1 else (tcolour,) if tcolour >= 0 else ()
+    run_free = (1 << size) - 1
+    high = tvalues.bit_length()  # the highest troop value, 0 if none
+    low = (tvalues & -tvalues).bit_length() or 10  # the lowest, 10 if none
+    first, last = max(1, high - size + 1), min(low, 11 - size)  # where a run holding them may start
+    if distinct and colours:
+        # Wedge (R9): one colour, consecutive values; runs strongest first
+        for start in range(last, first - 1, -1):
+            if kind == _WEDGE and size * start + size * (size - 1) // 2 <= total:
+                break
+            missing = (run_free << (start - 1)) & ~tvalues
+            for ci in colours:
+                have = pool.colours[ci]
+                if wilds:
+                    taken = _assign(wilds, missing, missing & ~have)
+                    if taken >= 0:
+                        return (missing & ~taken) << (ci * 10) or -1
+                elif missing & ~have == 0:
+                    return missing << (ci * 10)
+    if kind == _WEDGE:
+        return 0
+    if tvalues & (tvalues - 1) == 0:
+        # Phalanx (R9): one value
+        allowed = tvalues or 0x3FF
+        for w in wilds:
+            allowed &= w
+        while allowed:  # the values it may take, highest first
+            v = allowed.bit_length()
+            if kind == _PHALANX and v * size <= total:
+                break
+            mask = pool.of_value(v, open_slots)
+            if mask >= 0:
+                return mask or -1
+            allowed ^= 1 << (v - 1)
+    if kind == _PHALANX:
+        return 0
+    for ci in colours:
+        # Battalion Order (R9): one colour, the best troops of it
+        if pool.colours[ci].bit_count() >= open_slots:
+            best, mask = pool.top_of_colour(ci, open_slots)
+            if kind < _BATTALION or base + best > total:
+                return mask or -1
+    if kind == _BATTALION:
+        return 0
+    if distinct:
+        # Skirmish Line (R9): consecutive values, any colours
+        for start in range(last, first - 1, -1):
+            if kind == _SKIRMISH and size * start + size * (size - 1) // 2 <= total:
+                break
+            missing = (run_free << (start - 1)) & ~tvalues
+            taken = _assign(wilds, missing, missing & ~pool.values)
+            if taken >= 0:
+                needed = missing & ~taken
+                mask = 0
+                while needed:
+                    bit = needed & -needed
+                    needed ^= bit
+                    mask |= pool.of_value(bit.bit_length(), 1)
+                return mask or -1
+    if kind == _SKIRMISH:
+        return 0
+    # the claimer holds a Host (R9): any completion with a higher sum beats it (R10)
+    best, mask = pool.top(open_slots)
+    return mask if base + best > total else 0
+
+
+class _LazyPool:
+    """A position's pool, worked out only when a search needs it (two complete sides never do)."""
+
+    __slots__ = ("position", "pool")
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self.pool: Pool | None = None
+
+    def get(self) -> Pool:
+        if self.pool is None:
+            self.pool = Pool.of_position(self.position)
+        return self.pool
+
+
+def _undecided(flag: int, total: int) -> NoReturn:
+    from .claims import UndecidedTieError
+
+    raise UndecidedTieError(
+        f"flag {flag}: both formations tie at {total}; the position must say who completed first (R11)"
+    )
+
+
+def _verdict(
+    mine: _Scan, theirs: _Scan, size: int, fog: bool, first: bool | None, pool: Pool | _LazyPool, flag: int
+) -> tuple[bool, int]:
+    if mine[9] < size:
+        return False, 0  # R12: a complete formation first
+    strength = _side_strength(mine, size, fog)
+    if theirs[9] >= size:
+        other = _side_strength(theirs, size, fog)
+        if other != strength:
+            return strength > other, 0
+        if first is None:
+            _undecided(flag, strength[1])
+        return first, 0
+    if type(pool) is _LazyPool:
+        pool = pool.get()
+    witness = _beating(theirs, size, fog, strength[0], strength[1], pool)  # type: ignore[arg-type]
+    return witness == 0, witness
+
+
+def decide(
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+    pool: Pool,
+    *,
+    fog: bool = False,
+    mud: bool = False,
+    first: bool | None = None,
+    flag: int = 0,
+) -> tuple[bool, int]:
+    """Can the side holding ``mine`` claim against ``theirs`` now (R12)?
+
+    ``mine`` and ``theirs`` are the formation cards of each side (anything else is
+    ignored).  Returns the verdict and, for a refusal, the unseen troops of one
+    completion that beats the claimer as a bit set (``-1`` if it needs no troop;
+    0 when the refusal needs no completion: an incomplete side, a stronger
+    complete one).  ``first`` says whether the claimer completed first (R11), for
+    two complete sides that tie; ``None`` there raises
+    :class:`~battleline_lab.claims.UndecidedTieError`.
+
+    >>> from battleline_lab.cards import parse_cards
+    >>> pool = Pool.of_visible(parse_cards("r3 r4 r5 b8 b7 b10"))
+    >>> decide(parse_cards("r3 r4 r5"), parse_cards("b8"), pool)
+    (True, 0)
+    >>> ok, witness = decide(parse_cards("r3 r4 r5"), parse_cards("b8"), Pool.of_visible(parse_cards("r3 r4 r5")))
+    >>> ok, troops_of(witness)
+    (False, (b9, b10))
+    """
+    return _verdict(_scan(mine), _scan(theirs), 4 if mud else 3, fog, first, pool, flag)
+
+
+def _flag(
+    state: FlagState, side: Side | None, pool: Pool | _LazyPool, flag: int
+) -> tuple[tuple[bool, int], tuple[bool, int]]:
+    """The verdicts of you and the opponent at one flag (R12, R15)."""
+    you = _scan(state.you)
+    opponent = _scan(state.opponent)
+    env = you[8] | opponent[8]
+    size = 4 if env & _MUD_BIT else 3
+    fog = bool(env & _FOG_BIT)
+    first = state.first_complete
+    no: tuple[bool, int] = (False, 0)
+    return (
+        no
+        if side is Side.OPPONENT
+        else _verdict(you, opponent, size, fog, None if first is None else first is Side.YOU, pool, flag),
+        no
+        if side is Side.YOU
+        else _verdict(opponent, you, size, fog, None if first is None else first is Side.OPPONENT, pool, flag),
+    )
+
+
+def _may_claim(state: FlagState) -> bool:
+    """A quick test that someone may claim the flag at all: unclaimed, and a side with 3 cards or more."""
+    return state.claimed_by is None and (len(state.you) >= 3 or len(state.opponent) >= 3)
+
+
+def decide_flag(position: Position, flag: int, side: Side, pool: Pool | _LazyPool | None = None) -> tuple[bool, int]:
+    """:func:`decide` for one flag of a position (R12, R15): the verdict and the beating completion."""
+    state = position.flags[flag - 1]
+    if not _may_claim(state):
+        return False, 0
+    verdicts = _flag(state, side, _LazyPool(position) if pool is None else pool, flag)
+    return verdicts[0] if side is Side.YOU else verdicts[1]
+
+
+def can_claim(position: Position, flag: int, side: Side | str | None = None) -> bool:
+    """Whether ``side`` (default: whose turn it is) can claim ``flag`` now (R12): the verdict alone.
+
+    The same verdict as :func:`~battleline_lab.claims.analyse_claim`, without building the proof.
+    """
+    side = position.turn if side is None else Side(side)
+    position.flag(flag)  # validates the number
+    return decide_flag(position, flag, side)[0]
+
+
+def claimable_flags(position: Position, side: Side | str | None = None) -> tuple[int, ...]:
+    """The unclaimed flags ``side`` (default: whose turn) can claim now, in order (R12)."""
+    side = position.turn if side is None else Side(side)
+    pool = _LazyPool(position)
+    index = 0 if side is Side.YOU else 1
+    return tuple(
+        n for n, state in zip(FLAGS, position.flags) if _may_claim(state) and _flag(state, side, pool, n)[index][0]
+    )
+
+
+def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
+    """Both sides' claimable flags (R12), sharing one unseen pool: the whole position decided."""
+    visible = 0
+    todo: list[tuple[int, FlagState, _Scan, _Scan]] = []
+    for n, state in zip(FLAGS, position.flags):
+        you_cards, opponent_cards = state.you, state.opponent
+        if state.claimed_by is None and (len(you_cards) >= 3 or len(opponent_cards) >= 3):
+            a = _scan(you_cards)
+            b = _scan(opponent_cards)
+            visible |= a[10] | b[10]
+            todo.append((n, state, a, b))
+            continue
+        for card in you_cards + opponent_cards:
+            if type(card) is Troop:
+                visible |= 1 << (card.colour.offset + card.value - 1)
+    you: list[int] = []
+    opponent: list[int] = []
+    if not todo:
+        return {Side.YOU: (), Side.OPPONENT: ()}
+    for card in position.discards_you + position.discards_opponent:
+        if type(card) is Troop:
+            visible |= 1 << (card.colour.offset + card.value - 1)
+    pool = Pool(_ALL & ~visible)
+    for n, state, a, b in todo:
+        env = a[8] | b[8]
+        size = 4 if env & _MUD_BIT else 3
+        fog = env & _FOG_BIT == _FOG_BIT
+        if a[9] >= size and b[9] >= size:
+            # both complete (R10, R11): one comparison decides for both sides
+            strength = _side_strength(a, size, fog)
+            other = _side_strength(b, size, fog)
+            if strength == other:
+                first = state.first_complete
+                if first is None:
+                    _undecided(n, strength[1])
+                (you if first is Side.YOU else opponent).append(n)
+            else:
+                (you if strength > other else opponent).append(n)
+        elif a[9] >= size:
+            if not _beating(b, size, fog, *_side_strength(a, size, fog), pool):
+                you.append(n)
+        elif b[9] >= size:
+            if not _beating(a, size, fog, *_side_strength(b, size, fog), pool):
+                opponent.append(n)
+    return {Side.YOU: tuple(you), Side.OPPONENT: tuple(opponent)}

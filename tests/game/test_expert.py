@@ -1,0 +1,115 @@
+"""The expert bot: it sees only its player's view (R13), is reproducible per seed, and beats the heuristic bot."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from battleline_lab.cards import Tactic, Troop
+from battleline_lab.game import (
+    Deck,
+    GameState,
+    HeuristicBot,
+    Phase,
+    Player,
+    PlayerView,
+    apply,
+    legal_moves,
+    make_bot,
+    new_game,
+    run_match,
+)
+from battleline_lab.game.cli import main
+from battleline_lab.game.expert import ExpertBot, determinize
+
+ROLLOUTS = 8  # small budgets keep these tests quick; the strength test below uses the default
+
+
+def _midgame(seed: int, actions: int = 30) -> GameState:
+    """A game played by two heuristic bots until the player on turn must play a card."""
+    state = new_game(seed)
+    bots = {p: HeuristicBot(seed + k) for k, p in enumerate(Player)}
+    while len(state.history) < actions or state.phase is not Phase.PLAY or len(legal_moves(state)) < 2:
+        apply(state, bots[state.to_act].choose(PlayerView(state, state.to_act), legal_moves(state)))
+    return state
+
+
+def _reshuffle_hidden(state: GameState, seed: int) -> GameState:
+    """The same table and the same hand of the player on turn; another hidden hand and deck order (R13)."""
+    other = state.copy()
+    rng = random.Random(seed)
+    opp = state.turn.other
+    pools = {deck: list(other.decks[deck]) for deck in Deck}
+    for card in other.hands[opp]:
+        pools[Deck.of(card)].append(card)
+    for pool in pools.values():
+        rng.shuffle(pool)
+    tactics = sum(1 for c in other.hands[opp] if isinstance(c, Tactic))
+    troops = len(other.hands[opp]) - tactics
+    other.hands[opp] = pools[Deck.TACTICS][:tactics] + pools[Deck.TROOPS][:troops]
+    other.decks[Deck.TACTICS] = pools[Deck.TACTICS][tactics:]
+    other.decks[Deck.TROOPS] = pools[Deck.TROOPS][troops:]
+    return other
+
+
+@pytest.mark.parametrize("seed", [3, 11, 27])
+def test_R13_expert_move_ignores_hidden_cards(seed: int) -> None:
+    state = _midgame(seed)
+    other = _reshuffle_hidden(state, seed)
+    me = state.turn
+    assert other.hands[me.other] != state.hands[me.other] or other.decks != state.decks  # really different
+    assert all(isinstance(c, (Troop, Tactic)) for c in other.hands[me.other])
+    legal = legal_moves(state)
+    assert legal_moves(other) == legal
+    a = ExpertBot(seed, rollouts=ROLLOUTS).search(PlayerView(state, me), legal)
+    b = ExpertBot(seed, rollouts=ROLLOUTS).search(PlayerView(other, me), legal)
+    assert a == b  # the same move and the same play-out record
+    # the determinizations themselves do not depend on the hidden cards
+    d1 = determinize(PlayerView(state, me), random.Random(5))
+    d2 = determinize(PlayerView(other, me), random.Random(5))
+    assert d1.hands == d2.hands and d1.decks == d2.decks
+
+
+def test_determinize_keeps_everything_public() -> None:
+    state = _midgame(8)
+    me = state.turn
+    det = determinize(PlayerView(state, me), random.Random(1))
+    assert det.hands[me] == state.hands[me] and det.cards == state.cards and det.env == state.env
+    assert det.discards == state.discards and det.claimed == state.claimed and det.card_count() == 70
+    assert {d: len(c) for d, c in det.decks.items()} == {d: len(c) for d, c in state.decks.items()}
+    assert len(det.hands[me.other]) == len(state.hands[me.other])
+    assert sum(isinstance(c, Tactic) for c in det.hands[me.other]) == sum(
+        isinstance(c, Tactic) for c in state.hands[me.other]
+    )  # the count is public: 10 tactics minus those seen and those in the deck
+    assert det.history == []  # the opponent's Scout returns are named in the history
+
+
+def test_expert_is_reproducible_per_seed_and_plays_legal_moves() -> None:
+    state = _midgame(4)
+    view, legal = PlayerView(state, state.turn), legal_moves(state)
+    first = ExpertBot(7, rollouts=ROLLOUTS).choose(view, legal)
+    assert first in legal and ExpertBot(7, rollouts=ROLLOUTS).choose(view, legal) == first
+
+
+def test_expert_in_match_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert make_bot("expert", 1).name == "expert"
+    assert main(["match", "expert", "random", "--games", "1", "--seed", "2", "--rollouts", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bots"] == {"A": "expert", "B": "heuristic"} or data["bots"]["A"] == "expert"
+    assert data["wins"]["A"] + data["wins"]["B"] + data["draws"] == 1
+
+
+def test_expert_beats_heuristic_in_a_small_seeded_match() -> None:
+    """The first games of the measured 200-game match (seed 2026), small enough for CI.
+
+    Honest bound: the expert won 3 of these 4 when measured, and the test asks for 3.  Four
+    games prove little on their own (a bot only as strong as the heuristic one wins 3 or more
+    of 4 with probability 5/16); the measured 200-game figure is in docs/game.md.
+    """
+    result = run_match("expert", "heuristic", games=GAMES, seed=SEED)
+    assert result.wins["A"] >= MIN_WINS, result.as_dict()
+
+
+GAMES, SEED, MIN_WINS = 4, 2026, 3

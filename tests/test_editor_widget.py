@@ -1,0 +1,152 @@
+"""The PuzzleEditor widget, driven from Python as a teacher would (set values, ``.click()``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from battleline_lab import library
+from battleline_lab.editor_widget import PuzzleEditor
+from battleline_lab.loader import check_answer, load_puzzle
+
+
+def _visible(widget: object) -> bool:
+    return bool(widget.layout.display != "none")  # type: ignore[attr-defined]
+
+
+def test_build_a_puzzle_by_clicks_and_save(tmp_path: Path) -> None:
+    target = tmp_path / "tie-on-four.yaml"
+    w = PuzzleEditor(puzzle_id="tie-on-four", save_path=target)
+    w.place.value = ("flags", 4, "you")
+    for card in ("r8", "r9", "r10"):
+        w.card_buttons[card].click()
+    w.place.value = ("flags", 4, "opponent")
+    for card in ("g8", "g9", "g10"):
+        w.card_buttons[card].click()
+    assert "R11" in w.problems.value  # a tie without first_complete
+    w.flag.value = 4
+    w.first_complete.value = "you"
+    assert "bl-editor-ok" in w.problems.value
+    w.kind.value = "claim"
+    w.question_flag.value = 4
+    assert "true" in w.engine.value and "bl-editor-proof-line" in w.engine.value
+    assert "level" in w.difficulty.value
+    w.engine_answer_button.click()
+    w.title_en.value = "Who was first?"
+    w.title_zh.value = "谁先完成？"
+    w.level.value = 2
+    w.tags.value = "claim, tie-rule"
+    w.save_button.click()
+    assert "Saved" in w.message_html.value
+    puzzle = load_puzzle(target)
+    assert check_answer(puzzle, str(target)) == []
+    assert [c.notation for c in puzzle.position.flag(4).you] == ["r8", "r9", "r10"]
+    assert puzzle.position.flag(4).first_complete is not None and puzzle.title["zh"] == "谁先完成？"
+
+
+def test_a_card_button_toggles_and_marks_where_cards_are() -> None:
+    w = PuzzleEditor()
+    w.place.value = ("hand", "you")
+    w.card_buttons["alexander"].click()
+    assert w.session.cards_at(("hand", "you")) == ["alexander"]
+    assert w.card_buttons["alexander"].button_style == "success"
+    w.place.value = ("discards", "opponent")
+    w.refresh()
+    assert w.card_buttons["alexander"].button_style == "info"
+    w.card_buttons["alexander"].click()  # moves it: a card lies in one place
+    assert w.session.where("alexander") == ("discards", "opponent")
+    w.card_buttons["alexander"].click()  # clicked where it is: taken off
+    assert w.session.where("alexander") is None
+
+
+def test_typed_cards_and_a_bad_token() -> None:
+    w = PuzzleEditor()
+    w.place.value = ("flags", 2, "opponent")
+    w.card_text.value = "b1 b2 zz9"
+    w.put_button.click()
+    assert "zz9" in w.message_html.value and w.session.cards_at(("flags", 2, "opponent")) == []
+    w.card_text.value = "b1 b2"
+    w.put_button.click()
+    assert w.session.cards_at(("flags", 2, "opponent")) == ["b1", "b2"]
+    w.card_text.value = "b1"
+    w.remove_button.click()
+    assert w.session.cards_at(("flags", 2, "opponent")) == ["b2"]
+
+
+def test_fog_mud_and_claimed_marks() -> None:
+    w = PuzzleEditor()
+    w.flag.value = 6
+    w.mud.value = True
+    assert w.session.cards_at(("flags", 6, "you")) == ["mud"]
+    w.fog.value = True
+    assert w.session.cards_at(("flags", 6, "you")) == ["mud", "fog"]
+    w.mud.value = False
+    assert w.session.cards_at(("flags", 6, "you")) == ["fog"]
+    w.claimed_by.value = "opponent"
+    assert "R12" in w.problems.value  # claimed without a complete formation
+    w.claimed_by.value = ""
+    w.flag.value = 1
+    assert w.fog.value is False  # the marks show the chosen flag
+
+
+def test_compare_and_formation_questions() -> None:
+    w = PuzzleEditor()
+    w.kind.value = "formation"
+    assert _visible(w.question_fields["cards"]) and not _visible(w.question_fields["flag"])
+    w.question_cards.value = "r1 r2 r3"
+    assert "wedge" in w.engine.value
+    w.answer.value = "phalanx"
+    assert "wrong answer" in w.problems.value
+    w.kind.value = "compare"
+    w.answer.value = ""
+    w.question_a.value = "r1 r2 r3"
+    w.question_b.value = "g9 b9 y9"
+    assert ": a" in w.engine.value
+    w.answer.value = "a"
+    assert "bl-editor-ok" in w.problems.value
+
+
+def test_overwrite_needs_a_second_click(tmp_path: Path) -> None:
+    target = tmp_path / "exists.yaml"
+    target.write_text("id: mine\n")
+    w = PuzzleEditor(save_path=target)
+    w.kind.value = "formation"
+    w.question_cards.value = "r1 y1 b1"
+    w.engine_answer_button.click()
+    assert not _visible(w.overwrite_button)
+    w.save_button.click()
+    assert target.read_text() == "id: mine\n"
+    assert _visible(w.overwrite_button) and "exists" in w.message_html.value
+    w.overwrite_button.click()
+    assert load_puzzle(target).answer == "phalanx"
+    assert not _visible(w.overwrite_button)
+
+
+def test_open_a_library_puzzle_and_save_unchanged(tmp_path: Path) -> None:
+    path = library.path("seed-blue-eight-blocked")
+    w = PuzzleEditor(path, save_path=tmp_path / "copy.yaml")
+    assert w.title_zh.value == "蓝8还能组成楔形阵吗？" and w.level.value == 2 and w.kind.value == "claim"
+    assert w.question_flag.value == 5 and w.answer.value == "true"
+    w.save_button.click()
+    assert (tmp_path / "copy.yaml").read_bytes() == path.read_bytes()
+
+
+def test_language_toggle_relabels_everything() -> None:
+    w = PuzzleEditor()
+    w.place.value = ("flags", 1, "you")
+    w.card_text.value = "alexander darius"
+    w.put_button.click()
+    english = w.problems.value
+    w.lang_toggle.value = "zh"
+    assert w.lang == "zh" and w.save_button.description == "保存"
+    assert w.problems.value != english and "R20" in w.problems.value
+    assert "亚历山大" in w.card_buttons["alexander"].description
+    assert dict((v, k) for k, v in w.kind.options)["compare"] == "compare：哪个阵型获胜？"
+    assert w.place.value == ("flags", 1, "you")
+
+
+def test_author_text_is_escaped() -> None:
+    w = PuzzleEditor()
+    w.title_en.value = "<script>alert(1)</script>"
+    assert "<script>" not in w.yaml.value and "&lt;script&gt;" in w.yaml.value
+    w.id_text.value = "<b>bad id"
+    assert "<b>bad" not in w.heading.value and "<b>bad" not in w.problems.value
