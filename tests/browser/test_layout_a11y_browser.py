@@ -31,6 +31,11 @@ AXE_CACHE = ROOT / ".cache" / "axe"
 WIDTHS = (600, 1024, 1400)
 ROOTS = ".bl-puzzle, .bl-gym, .bl-explorer, .bl-game, .bl-editor"
 LESSONS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").rglob("*.ipynb") if "checkpoint" not in str(p))
+#: Known violations left for their owners (strict: the test fails once they are fixed, to drop the mark).
+KNOWN = {
+    "notebooks/teachers/02-puzzle-editor.ipynb": "editor_widget: checkboxes and selects without labels (axe 'label', "
+    "'select-name', critical); found by this audit after the editor was merged, left to its owner",
+}
 
 
 @pytest.fixture(scope="session")
@@ -173,7 +178,13 @@ def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(lab_page: Page
     assert_no_widget_errors(page)
 
 
-@pytest.mark.parametrize("lesson", LESSONS)
+@pytest.mark.parametrize(
+    "lesson",
+    [
+        pytest.param(lesson, marks=pytest.mark.xfail(reason=KNOWN[lesson], strict=True)) if lesson in KNOWN else lesson
+        for lesson in LESSONS
+    ],
+)
 def test_axe_core_finds_nothing_serious_in_our_widgets(lab_page: Page, lab: Lab, axe_script: Path, lesson: str) -> None:
     page = lab_page
     open_and_run(page, lab, lesson)
