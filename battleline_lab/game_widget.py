@@ -34,13 +34,14 @@ It can be driven from Python as from the browser: ``widget.hand_buttons[0].click
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
 import ipywidgets as W
 
-from .cards import Card, Tactic, TacticGroup, Troop, card_sort_key
+from .cards import Card, Tactic, Troop, card_sort_key
 from .claims import ClaimAnalysis, Reason
 from .game import (
     Action,
@@ -78,8 +79,8 @@ from .game.record import illegal_reason
 from .game.review import Review, review, save_for_learner
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_label, catalogue, message, render_analysis
 from .position import FLAGS, ClaimTiming, Side
-from .svg import COLOURS, board_svg
-from .widgets import language_toggle, set_visible, switch_lang
+from .svg import COLOURS, TACTIC_COLOURS, board_svg
+from .widgets import FOCUS_STYLE, board_view, flag_grid, language_toggle, set_visible, switch_lang
 
 __all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
 
@@ -89,13 +90,6 @@ BOT_CHOICES = ("random", "heuristic", "expert")
 #: One choice on the way to an action: ``("card", c)``, ``("target", c)``, ``("flag", n)``,
 #: ``("discard",)``, ``("scout",)``, ``("draw", deck)``, ``("claim", n)``, ``("end",)``, ``("pass",)``.
 Token: TypeAlias = tuple[Any, ...]
-
-_FLAG_W = "64px"  # + 2 px margin each side = one board column (svg.COLUMN = 68 px)
-_TACTIC_COLOURS = {
-    TacticGroup.MORALE: ("#3b3b3b", "#ffd54f"),
-    TacticGroup.ENVIRONMENT: ("#cfd8dc", "#263238"),
-    TacticGroup.GUILE: ("#ece4d2", "#3e2723"),
-}
 
 
 def action_path(action: Action) -> tuple[Token, ...]:
@@ -190,8 +184,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.banner.add_class("bl-game-over")
         self.info = W.HTML()
         self.info.add_class("bl-game-info")
-        self.board = W.HTML()
-        self.board.add_class("bl-board-view")
+        self.board = board_view()
         self.prompt = W.HTML()
         self.prompt.add_class("bl-game-prompt")
         self.message_box = W.HTML()
@@ -201,19 +194,16 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.flag_buttons: dict[int, W.Button] = {}
         for n in FLAGS:
             b = self._button("", ("bl-flag-button", f"bl-flag-button-{n}"))
-            b.layout.width = _FLAG_W
             b.on_click(lambda _b, n=n: self.choose(("flag", n)))
             self.flag_buttons[n] = b
-        self.flag_row = self._row(list(self.flag_buttons.values()), "bl-flag-row")
+        self.flag_row = flag_grid(list(self.flag_buttons.values()), "bl-flag-row")  # under the board's columns
         self.claim_buttons: dict[int, W.Button] = {}
         for n in FLAGS:
             b = self._button("", ("bl-claim", f"bl-claim-{n}"))
-            b.layout.width = _FLAG_W
-            b.layout.padding = "0"
             b.style.font_size = "12px"
             b.on_click(lambda _b, n=n: self.claim(n))
             self.claim_buttons[n] = b
-        self.claim_row = self._row(list(self.claim_buttons.values()), "bl-claim-row")
+        self.claim_row = flag_grid(list(self.claim_buttons.values()), "bl-claim-row")
 
         self.hand_buttons: list[W.Button] = []
         self._hand_cards: list[Card] = []
@@ -301,6 +291,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         controls.add_class("bl-game-controls")
         super().__init__(
             [
+                W.HTML(FOCUS_STYLE),
                 self.title,
                 self.banner,
                 self.info,
@@ -370,14 +361,6 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         for css in classes:
             button.add_class(css)
         return button
-
-    @staticmethod
-    def _row(buttons: list[W.Button], css: str) -> W.HBox:
-        for b in buttons:
-            b.layout.margin = "0 2px"
-        row = W.HBox(buttons, layout=W.Layout(padding="0 0 0 10px"))  # aligned with the board's columns
-        row.add_class(css)
-        return row
 
     # -- players -----------------------------------------------------------
     @property
@@ -792,9 +775,13 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.info.value = self._info(view)
         self.banner.value = self._banner()
         set_visible(self.banner, over)
+        position = to_position(state, viewer, hand=False)  # the hand is the row of buttons below
+        if over:  # the game is over: the bot's (the other player's) hand is shown at last
+            position = dataclasses.replace(position, hand_opponent=tuple(state.hands[viewer.other]))
+        self.new_game_button.button_style = "primary" if over else ""
         set_visible(self.review_button, over)
         self.board.value = board_svg(
-            to_position(state, viewer, hand=False),  # the hand is the row of buttons below
+            position,
             highlight=self._highlight(),
             ghosts=self._ghosts,
             focus=[tok[1] for tok in current if tok[0] == "flag"],
@@ -837,7 +824,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                 name=self._t(f"troop.{card.value}"),
             )
         else:
-            fill, ink = _TACTIC_COLOURS[card.group]
+            fill, ink = TACTIC_COLOURS[card.group]
             button.description = card_label(card, lang)
         if chosen:
             button.description = self._t("game_widget.chosen", card=button.description)
@@ -899,6 +886,13 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         other = viewer.other
         sizes = view.deck_sizes
         parts = [
+            self._t(
+                "game_widget.tally",
+                me=self.player_name(viewer),
+                mine=len(state.held(viewer)),
+                other=self.player_name(other),
+                theirs=len(state.held(other)),
+            ),
             self._t("game_widget.info.turn", turn=state.turn_number, player=self.player_name(state.turn)),
             self._t("game_widget.info.decks", troops=sizes["troops"], tactics=sizes["tactics"]),
             self._t("game_widget.info.hand", player=self.player_name(other), count=view.opponent_hand_size),
@@ -910,7 +904,11 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             ),
         ]
         return (
-            '<div style="font-size:90%;color:#37474f;line-height:1.4">' + " · ".join(_esc(p) for p in parts) + "</div>"
+            '<div style="font-size:90%;color:#37474f;line-height:1.4"><b class="bl-tally">'
+            + _esc(parts[0])
+            + "</b> · "
+            + " · ".join(_esc(p) for p in parts[1:])
+            + "</div>"
         )
 
     def _banner(self) -> str:
@@ -1000,7 +998,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         heading = _esc(self._t("game_widget.log.title"))
         return (
             f"<b>{heading}</b>"
-            '<div style="max-height:220px;overflow-y:auto;border:1px solid #cfd8dc;border-radius:6px;line-height:1.4;'
+            f'<div role="log" tabindex="0" aria-label="{heading}" '
+            'style="max-height:220px;overflow-y:auto;border:1px solid #cfd8dc;border-radius:6px;line-height:1.4;'
             f'padding:4px 8px;font-size:90%">{"".join(blocks)}</div>'
         )
 

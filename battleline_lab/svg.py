@@ -41,8 +41,10 @@ if TYPE_CHECKING:  # the question layer sits above rendering: no import at run t
 
 __all__ = [
     "CARD_H",
+    "BOARD_MAX_WIDTH",
     "CARD_W",
     "COLOURS",
+    "TACTIC_COLOURS",
     "Picture",
     "analysis_html",
     "comparison_html",
@@ -51,6 +53,7 @@ __all__ = [
     "card_svg",
     "cards_svg",
     "escape",
+    "flag_grid_columns",
     "formation_caption",
     "formation_svg",
     "show_analysis",
@@ -69,20 +72,28 @@ CLAIM_H = 30
 FLAG_ROW_H = 36
 WIDTH = 2 * MARGIN + COLUMN * 9
 
-#: Okabe-Ito colours (tellable apart for most colour-blind learners), and text colour on them.
+#: The largest width the board is drawn at (it shrinks with its container below that).
+BOARD_MAX_WIDTH = 820
+
+#: The one palette of the six troop colours (board, hand buttons, explorer) and the text colour
+#: on each.  Red reads as red and orange as orange, and every pair stays at least 15 CIEDE2000
+#: apart with normal vision and simulated protanopia, deuteranopia and tritanopia (Machado 2009,
+#: severity 1; ``tests/test_palette.py``); each card also carries its colour letter.
 COLOURS: Mapping[Colour, tuple[str, str]] = {
-    Colour.RED: ("#d55e00", "#ffffff"),
-    Colour.ORANGE: ("#e69f00", "#000000"),
-    Colour.YELLOW: ("#f0e442", "#000000"),
-    Colour.GREEN: ("#009e73", "#ffffff"),
-    Colour.BLUE: ("#0072b2", "#ffffff"),
-    Colour.PURPLE: ("#8e4d9e", "#ffffff"),
+    Colour.RED: ("#c70000", "#ffffff"),
+    Colour.ORANGE: ("#e28505", "#000000"),
+    Colour.YELLOW: ("#fbe900", "#000000"),
+    Colour.GREEN: ("#287953", "#ffffff"),
+    Colour.BLUE: ("#3a8af5", "#000000"),
+    Colour.PURPLE: ("#712686", "#ffffff"),
 }
-_TACTIC_FILL = {
+#: Tactics cards by group (fill, text), on the board and on hand buttons alike.
+TACTIC_COLOURS: Mapping[TacticGroup, tuple[str, str]] = {
     TacticGroup.MORALE: ("#3b3b3b", "#ffd54f"),
     TacticGroup.ENVIRONMENT: ("#cfd8dc", "#263238"),
     TacticGroup.GUILE: ("#ece4d2", "#3e2723"),
 }
+_TACTIC_FILL = TACTIC_COLOURS
 _TABLE = "#f4f1e8"
 _INK = "#222222"
 _HIGHLIGHT = "#ff00aa"
@@ -100,6 +111,54 @@ def escape(text: object) -> str:
 
 def _t(key: str, lang: str, **params: object) -> str:
     return message(key, lang, **params)
+
+
+def flag_grid_columns() -> str:
+    """CSS ``grid-template-columns`` that puts eleven cells over the board: margin, nine flags, margin.
+
+    The one layout source for controls tied to flags (the game's Flag and Claim buttons, the
+    puzzle's flag toggles): the tracks are the board's own geometry in ``fr`` units, so at any
+    width the n-th button sits under the n-th flag column of the board drawn at the same width.
+
+    >>> flag_grid_columns()
+    'minmax(0, 10fr) repeat(9, minmax(0, 68fr)) minmax(0, 10fr)'
+    """
+    return f"minmax(0, {MARGIN}fr) repeat(9, minmax(0, {COLUMN}fr)) minmax(0, {MARGIN}fr)"
+
+
+def _description(position: Position, lang: str) -> str:
+    """The board in words for a screen reader: every flag's cards, then discards and hands."""
+    sep = _t("a11y.card_sep", lang)
+    none = _t("a11y.board.desc.none", lang)
+
+    def cards(items: Sequence[Card]) -> str:
+        return sep.join(card_label(c, lang) for c in items) or none
+
+    lines = []
+    for n, state in zip(FLAGS, position.flags):
+        claimed = "" if state.claimed_by is None else _t(f"a11y.board.desc.claimed.{state.claimed_by.value}", lang)
+        if state.is_empty and not claimed:
+            continue
+        lines.append(
+            _t(
+                "a11y.board.desc.flag",
+                lang,
+                flag=n,
+                claimed=claimed,
+                you=cards(state.cards(Side.YOU)),
+                opponent=cards(state.cards(Side.OPPONENT)),
+            )
+        )
+    rows = (
+        ("board.discards.opponent", position.discards_opponent),
+        ("board.discards.you", position.discards_you),
+        ("board.hand.opponent", position.hand_opponent),
+        ("board.hand.you", position.hand_you),
+    )
+    for key, row in rows:
+        if row:
+            lines.append(_t("a11y.board.desc.row", lang, title=_t(key, lang), cards=cards(row)))
+    return " ".join(lines)
 
 
 def card_svg(
@@ -361,10 +420,12 @@ def board_svg(
     focus = frozenset(focus)
     lay = _layout(position, ghosts)
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="bl-board" width="{WIDTH}" height="{lay.height}" '
+        # as wide as its container up to BOARD_MAX_WIDTH, the height following the viewBox
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="bl-board" width="100%" '
         f'viewBox="0 0 {WIDTH} {lay.height}" role="img" aria-label="{escape(_t("board.label", lang))}" '
-        f'style="{_FONT}">',
+        f'style="{_FONT};max-width:{BOARD_MAX_WIDTH}px;height:auto;display:block">',
         f"<title>{escape(_t('board.label', lang))}</title>",
+        f"<desc>{escape(_description(position, lang))}</desc>",
         f'<rect x="0" y="0" width="{WIDTH}" height="{lay.height}" rx="8" fill="{_TABLE}"/>',
     ]
     if lay.opp_hand is not None:

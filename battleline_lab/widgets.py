@@ -62,7 +62,7 @@ from .questions import (
     first_complete_note,
     question_from_data,
 )
-from .svg import board_svg, cards_svg, formation_caption
+from .svg import BOARD_MAX_WIDTH, board_svg, cards_svg, flag_grid_columns, formation_caption
 from .trainer import LESSONS, PuzzleSession, Summary, Trainer, rating_chart_svg, rule_text
 
 __all__ = [
@@ -72,6 +72,8 @@ __all__ = [
     "PuzzleSet",
     "PuzzleWidget",
     "View",
+    "board_view",
+    "flag_grid",
     "language_toggle",
     "load_puzzles",
     "set_visible",
@@ -109,6 +111,46 @@ def set_visible(widget: W.Widget, visible: bool) -> None:
 
 
 _Widget = TypeVar("_Widget", bound=W.Widget)
+
+#: Visible keyboard focus on every control of the package's widgets (a ``<style>`` inside an
+#: HTML widget applies to the page; scoped to ``.bl-*`` roots so JupyterLab is untouched).
+FOCUS_STYLE = (
+    "<style>"
+    ".bl-puzzle :focus-visible,.bl-gym :focus-visible,.bl-explorer :focus-visible,.bl-game :focus-visible"
+    "{outline:3px solid #1a56db !important;outline-offset:2px}"
+    ".bl-flag-grid .widget-button,.bl-flag-grid .widget-toggle-button{width:auto;min-width:0;margin:0 2px;"
+    "padding:0 2px;overflow:hidden;text-overflow:ellipsis}"
+    "</style>"
+)
+
+
+def board_view(css: str = "bl-board-view") -> W.HTML:
+    """The HTML widget a board is drawn in: as wide as the cell, at most ``svg.BOARD_MAX_WIDTH``."""
+    return W.HTML(layout=W.Layout(width="auto", align_self="stretch", max_width=f"{BOARD_MAX_WIDTH}px")).add_class(css)
+
+
+def flag_grid(buttons: Sequence[W.Widget], css: str) -> W.GridBox:
+    """Nine controls, one under each flag column of a :func:`board_view` (the board's own geometry).
+
+    >>> grid = flag_grid([W.Button(description=str(n)) for n in range(1, 10)], "bl-flag-row")
+    >>> len(grid.children), grid.layout.grid_template_columns == flag_grid_columns()
+    (11, True)
+    """
+    if len(buttons) != len(FLAGS):
+        raise ValueError(f"a flag grid needs {len(FLAGS)} controls, not {len(buttons)}")
+    for button in buttons:
+        button.layout.width = "auto"
+    cells = [W.Box(), *buttons, W.Box()]  # the board's left and right margins
+    grid = W.GridBox(
+        cells,
+        layout=W.Layout(
+            width="auto",
+            align_self="stretch",
+            max_width=f"{BOARD_MAX_WIDTH}px",
+            grid_template_columns=flag_grid_columns(),
+        ),
+    )
+    return _classed(grid, "bl-flag-grid", css)
 
 
 def _classed(widget: _Widget, *classes: str) -> _Widget:
@@ -283,7 +325,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.lang_toggle = language_toggle(lang, self.set_lang)
         set_visible(self.lang_toggle, show_lang)
         self.title = _classed(W.HTML(), "bl-title")
-        self.board = _classed(W.HTML(), "bl-board-view")
+        self.board = board_view()
         self.question_html = _classed(W.HTML(), "bl-question")
         self.feedback = _classed(W.HTML(), "bl-feedback")
         self.hint_button = _button("bl-hint", lambda: self.hint())
@@ -291,13 +333,19 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.back_button = _button("bl-back", lambda: self.go(-1), icon="arrow-left")
         self.next_button = _button("bl-next", lambda: self.go(1), icon="arrow-right")
         self.step_counter = _classed(W.HTML(), "bl-step-counter")
+        # the keyboard way through the proof: a focused slider moves with the arrow keys (and
+        # Home/End), with no JavaScript of ours; it mirrors Back/Next
+        self.step_slider = _classed(
+            W.IntSlider(value=1, min=1, max=1, readout=False, layout=W.Layout(width="180px")), "bl-step-slider"
+        )
+        self.step_slider.observe(self._slid, names="value")
         self.step_html = _classed(W.HTML(), "bl-step-text")
         self.note_html = _classed(W.HTML(), "bl-note")
         self.step_heading = W.HTML()
         self.explanation = W.VBox(
             [
                 self.step_heading,
-                W.HBox([self.back_button, self.step_counter, self.next_button]),
+                W.HBox([self.back_button, self.step_counter, self.next_button, self.step_slider]),
                 self.step_html,
                 self.note_html,
             ]
@@ -320,14 +368,15 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         elif isinstance(question, ClaimableQuestion):
             for n in FLAGS:
                 toggle = _classed(
-                    W.ToggleButton(description=str(n), layout=W.Layout(width="44px")),
+                    W.ToggleButton(description=str(n)),
                     "bl-flag-toggle",
                     f"bl-flag-toggle-{n}",
                 )
                 toggle.disabled = position.flag(n).claimed_by is not None
                 self.flag_toggles[n] = toggle
             self.check_button = _button("bl-check", lambda: self.answer(self.selected_flags()), button_style="primary")
-            answers = [*self.flag_toggles.values(), self.check_button]
+            # the toggles sit under their flags' columns when the board is shown (flag_grid)
+            answers = [self.check_button]
         elif isinstance(question, CompareQuestion):
             for choice in ("a", "b"):
                 button = self._answer_button(f"bl-answer-{choice}", choice)
@@ -341,11 +390,15 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.answers = _classed(W.HBox(answers, layout=W.Layout(flex_flow="row wrap")), "bl-answers")
         hint_row = W.VBox([self.hint_button, self.hints_html])
         set_visible(hint_row, question is not None)
-        # the proof steps sit right above the board they light up, so both fit on one screen
-        children = [self.lang_toggle, self.title, self.explanation]
+        # calm layout: nothing above the feedback moves when the puzzle is answered; the proof
+        # stepper opens in its fixed place below the hints (the board stays where it was)
+        children = [_classed(W.HTML(FOCUS_STYLE), "bl-style"), self.lang_toggle, self.title]
         if self._board_matters():
             children.append(self.board)
-        children += [self.cards_html, self.question_html, self.answers, self.feedback, hint_row]
+        if self.flag_toggles:
+            toggles = list(self.flag_toggles.values())
+            children.append(flag_grid(toggles, "bl-flag-toggles") if self._board_matters() else W.HBox(toggles))
+        children += [self.cards_html, self.question_html, self.answers, self.feedback, hint_row, self.explanation]
         super().__init__(children)
         self.add_class("bl-puzzle")
         self._label()
@@ -615,6 +668,14 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.session.step(delta, len(self._views))
         self._render()
 
+    def _slid(self, change: Mapping[str, Any]) -> None:
+        """The step slider moved (arrow keys or the mouse): show that step."""
+        if self.step_index is None or not self._views:
+            return
+        delta = int(change["new"]) - 1 - self.step_index
+        if delta:
+            self.go(delta)
+
     # -- rendering -------------------------------------------------------
     def _set_feedback(self, state: str, text: str) -> None:
         self.feedback.remove_class(f"bl-state-{self._shown_state}")
@@ -623,7 +684,8 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         colour = {"waiting": "#607d8b", "right": "#2e7d32", "wrong": "#c62828"}[state]
         icon = {"waiting": "\u2026", "right": "\u2714", "wrong": "\u2718"}[state]
         self.feedback.value = (
-            f'<div class="bl-feedback-text bl-feedback-{state}" style="border-left:5px solid {colour};'
+            f'<div class="bl-feedback-text bl-feedback-{state}" role="status" aria-live="polite" '
+            f'style="border-left:5px solid {colour};'
             f'padding:4px 8px;margin:4px 0"><b style="color:{colour}">{icon}</b> {_esc(text)}</div>'
         )
 
@@ -642,9 +704,15 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             total = len(self._views)
             assert self.step_index is not None
             self.step_counter.value = _esc(_t("widget.step.counter", lang, number=self.step_index + 1, total=total))
-            self.step_html.value = f'<div class="bl-step-line">{_esc(view.text)}</div>'
+            self.step_html.value = f'<div class="bl-step-line" aria-live="polite">{_esc(view.text)}</div>'
             self.back_button.disabled = self.step_index == 0
             self.next_button.disabled = self.step_index >= total - 1
+            self.step_slider.max = max(total, 1)
+            self.step_slider.value = self.step_index + 1
+            self.step_slider.description = _t("a11y.step_slider", lang)
+        # controls that no longer apply disappear, keeping their place (nothing below moves)
+        done = self.state == "right" or self.hint_level >= 3
+        self.hint_button.layout.visibility = "hidden" if done else "visible"
         self.hints_html.value = "".join(f'<div class="bl-hint-text">{_esc(h)}</div>' for h in self._hints)
         if self._board_matters():
             self.board.value = board_svg(
@@ -1033,7 +1101,15 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         self.side_labels: dict[Side, W.HTML] = {}
         rows = []
         for side in Side:
-            slots = [W.Dropdown(options=options, value=_NONE, layout=W.Layout(width="190px")) for _ in range(4)]
+            slots = [
+                W.Dropdown(
+                    options=options,
+                    value=_NONE,
+                    layout=W.Layout(width="230px"),
+                    style={"description_width": "initial"},
+                )
+                for _ in range(4)
+            ]
             for i, slot in enumerate(slots):
                 slot.add_class(f"bl-slot-{side.value}-{i + 1}")
                 slot.observe(lambda _c: self._update(), names="value")
@@ -1077,6 +1153,9 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         lang = self.lang
         for side, label in self.side_labels.items():
             label.value = f"<b>{_esc(_cap(_t(f'board.side_of.{side.value}', lang)))}</b>"
+        for slots in self.slots.values():
+            for i, slot in enumerate(slots):  # each <select> gets a label (its accessible name)
+                slot.description = _t("a11y.slot", lang, n=i + 1)
         self.fog.description = _t("widget.explorer.fog", lang)
         self.mud.description = _t("widget.explorer.mud", lang)
         self.first.description = _t("widget.explorer.first", lang)

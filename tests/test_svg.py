@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -21,7 +22,18 @@ from battleline_lab import (
     parse_cards,
 )
 from battleline_lab.messages import card_label, message
-from battleline_lab.svg import analysis_html, board_svg, card_svg, cards_svg, formation_svg
+from battleline_lab.svg import (
+    BOARD_MAX_WIDTH,
+    COLUMN,
+    MARGIN,
+    WIDTH,
+    analysis_html,
+    board_svg,
+    card_svg,
+    cards_svg,
+    flag_grid_columns,
+    formation_svg,
+)
 
 NS = "{http://www.w3.org/2000/svg}"
 XSS = "<img src=x onerror=alert(1)>"
@@ -185,7 +197,31 @@ def test_focus_flag_is_marked() -> None:
 def test_R25_mud_flag_gets_four_card_rows() -> None:
     plain = ET.fromstring(board_svg(Position.build({1: {"you": "r1 r2 r3"}})))
     mud = ET.fromstring(board_svg(Position.build({1: {"you": "r1 r2 r3 mud"}})))
-    assert float(mud.get("height", "0")) > float(plain.get("height", "0"))
+    assert _view_height(mud) > _view_height(plain)
+
+
+def _view_height(root: ET.Element) -> float:
+    return float(root.get("viewBox", "0 0 0 0").split()[3])
+
+
+def test_board_scales_with_its_container_and_describes_its_cards() -> None:
+    root = ET.fromstring(board_svg(SAMPLE))
+    assert root.get("width") == "100%" and root.get("height") is None  # the viewBox keeps the proportions
+    assert f"max-width:{BOARD_MAX_WIDTH}px" in (root.get("style") or "")
+    assert root.get("role") == "img" and root.find(f"{NS}title") is not None
+    desc = root.find(f"{NS}desc")
+    assert desc is not None and desc.text
+    for card in SAMPLE.flag(5).cards(Side.YOU):
+        assert card_label(card) in desc.text
+    zh = ET.fromstring(board_svg(SAMPLE, lang="zh")).find(f"{NS}desc")
+    assert zh is not None and zh.text and "号旗" in zh.text
+
+
+def test_flag_grid_matches_the_board_columns() -> None:
+    # eleven tracks in the board's own proportions: margin, nine columns, margin
+    tracks = [float(t) for t in re.findall(r"(\d+)fr", flag_grid_columns())]
+    assert tracks == [MARGIN, COLUMN, MARGIN]
+    assert flag_grid_columns().count("repeat(9,") == 1 and MARGIN * 2 + 9 * COLUMN == WIDTH
 
 
 def test_formation_svg_names_kind_sum_and_wildcards() -> None:
