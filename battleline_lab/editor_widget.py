@@ -165,12 +165,14 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.save_button = _button("bl-editor-save", lambda: self.save(force=False))
         self.overwrite_button = _button("bl-editor-overwrite", lambda: self.save(force=True), button_style="warning")
 
+        # every control carries its label as its own description: ipywidgets renders it as a
+        # <label> tied to the input, so a screen reader names the control (axe: label, select-name)
         self._labels: list[tuple[W.Widget, str]] = []
 
-        def label(key: str, widget: W.Widget) -> W.HBox:
-            text = W.HTML()
-            self._labels.append((text, key))
-            return W.HBox([text, widget])
+        def label(key: str, widget: W.Widget) -> W.Widget:
+            widget.style.description_width = "initial"
+            self._labels.append((widget, key))
+            return widget
 
         self._label = label
         self.question_fields = {
@@ -181,8 +183,6 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             "cards": label("editor.question.cards", self.question_cards),
             "environment": label("editor.question.environment", self.question_env),
         }
-        self.fog_label, self.mud_label = W.HTML(), W.HTML()
-        self._labels += [(self.fog_label, "editor.flag.fog"), (self.mud_label, "editor.flag.mud")]
         super().__init__(
             [
                 W.HBox([self.heading, self.lang_toggle]),
@@ -193,10 +193,8 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
                 W.HBox(
                     [
                         label("editor.flag.label", self.flag),
-                        self.fog_label,
-                        self.fog,
-                        self.mud_label,
-                        self.mud,
+                        label("editor.flag.fog", self.fog),
+                        label("editor.flag.mud", self.mud),
                         label("editor.flag.first_complete", self.first_complete),
                         label("editor.flag.claimed_by", self.claimed_by),
                         label("editor.turn", self.turn),
@@ -341,7 +339,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         if not switch_lang(self, lang):
             return
         for widget, key in self._labels:
-            widget.value = _esc(_t(key, lang)) + "&nbsp;"
+            widget.description = _t(key, lang)
         self.put_button.description = _t("editor.card.put", lang)
         self.remove_button.description = _t("editor.card.remove", lang)
         self.engine_answer_button.description = _t("editor.answer.engine", lang)

@@ -32,10 +32,8 @@ WIDTHS = (600, 1024, 1400)
 ROOTS = ".bl-puzzle, .bl-gym, .bl-explorer, .bl-game, .bl-editor"
 LESSONS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").rglob("*.ipynb") if "checkpoint" not in str(p))
 #: Known violations left for their owners (strict: the test fails once they are fixed, to drop the mark).
-KNOWN = {
-    "notebooks/teachers/02-puzzle-editor.ipynb": "editor_widget: checkboxes and selects without labels (axe 'label', "
-    "'select-name', critical); found by this audit after the editor was merged, left to its owner",
-}
+#: lessons whose widgets axe-core still faults (lesson -> why); none now
+KNOWN: dict[str, str] = {}
 
 
 @pytest.fixture(scope="session")
