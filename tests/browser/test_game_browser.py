@@ -39,6 +39,7 @@ def test_play_a_few_moves_of_lesson_six_by_clicking(lab_page: Page, lab: Lab, ou
     # ... and the learner's own game, the only game widget shown, was not touched by the demo: turn 1
     expect(game.locator(".bl-game-prompt")).to_contain_text("play a card")
     assert log_lines(game) == []
+    game.locator(".bl-coach-toggle").click()  # the coach is off until the learner asks for it
     expect(game.locator(".bl-coach")).to_contain_text("Coach for South")
 
     for move in range(3):
