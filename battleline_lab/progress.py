@@ -436,6 +436,29 @@ def _sqlite_available() -> bool:
     return True
 
 
+def _open_sqlite(target: Path) -> SqliteStore:
+    """Open (and if need be create or migrate) the database, waiting out another process's lock.
+
+    Switching a new file to WAL mode or creating the schema needs a lock that another kernel
+    opening the same file at the same moment may hold; SQLite then answers "database is
+    locked" at once, without its busy timeout.  That is not damage and not an unwritable
+    folder: try again for up to the busy timeout, so a second kernel never falls back to memory.
+    """
+    import sqlite3
+
+    deadline = time.monotonic() + _BUSY_MS / 1000
+    pause = 0.01
+    while True:
+        try:
+            return SqliteStore(target)
+        except sqlite3.OperationalError as err:
+            text = str(err).lower()
+            if ("locked" not in text and "busy" not in text) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.5)
+
+
 def open_store(folder: Path | None = None, *, database: Path | None = None) -> tuple[AttemptStore, str | None]:
     """The store for a data folder, and a problem message (None if all is well).
 
@@ -454,7 +477,7 @@ def open_store(folder: Path | None = None, *, database: Path | None = None) -> t
         import sqlite3
 
         try:
-            return SqliteStore(target), None
+            return _open_sqlite(target), None
         except sqlite3.DatabaseError as err:
             if isinstance(err, sqlite3.OperationalError):  # cannot open, read-only, locked: not damage
                 raise OSError(str(err)) from err

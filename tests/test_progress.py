@@ -220,7 +220,9 @@ def test_legacy_rows_from_counts() -> None:
 WRITER = textwrap.dedent(
     """
     import sys
+    import warnings
     from battleline_lab.progress import Progress
+    warnings.simplefilter("error")  # a fall-back to memory (a ProgressWarning) fails the writer
     folder, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     p = Progress(folder, learner=name)
     for i in range(count):
