@@ -123,35 +123,3 @@ def test_worksheet_in_chinese(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     sheet = out.read_text(encoding="utf-8")
     assert "第1题。" in sheet and "答案" in sheet and '<html lang="zh">' in sheet
     assert "已写入" in capsys.readouterr().out
-
-
-@pytest.mark.browser
-def test_worksheet_prints_to_pdf_with_the_key_on_its_own_pages(tmp_path: Path) -> None:
-    """Chromium prints it: one page per puzzle, then the key; no answer or proof on a question page."""
-    from playwright.sync_api import sync_playwright
-    from pypdf import PdfReader
-
-    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
-
-    puzzles = [load_puzzle(p) for p in KINDS]
-    page_file = tmp_path / "sheet.html"
-    page_file.write_text(worksheet_html(puzzles), encoding="utf-8")
-    pdf = tmp_path / "sheet.pdf"
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            page = browser.new_page()
-            page.goto(page_file.as_uri())
-            page.pdf(path=str(pdf), format="A4")
-        finally:
-            browser.close()
-    texts = [" ".join(p.extract_text().split()) for p in PdfReader(pdf).pages]
-    n = len(puzzles)
-    assert len(texts) >= n + 1  # the key needs at least one page of its own
-    questions, key = texts[:n], " ".join(texts[n:])
-    for number, text in enumerate(questions, 1):
-        assert f"Puzzle {number}." in text and "Answer key" not in text
-    assert key.startswith("Answer key")
-    for (_title, _answer, proof), text in zip(key_entries(puzzles), questions):
-        assert all(" ".join(line.split())[:40] not in text for line in proof)  # no proof on a question page
-        assert " ".join(proof[-1].split())[:30].replace("fl", "ﬂ") in key.replace("fl", "ﬂ")

@@ -25,7 +25,7 @@ def test_chinese_lesson_widget_and_language_toggle(lab_page: Page, lab: Lab, out
     expect(puzzle).to_be_visible(timeout=60_000)
     question = puzzle.locator(".bl-question")
     expect(question).to_contain_text("你现在能宣称夺取6号旗吗？")
-    expect(puzzle.locator(".bl-title-text")).to_have_text("还有一端开着")
+    expect(puzzle.locator(".bl-title-text")).to_have_text("你能宣称夺取6号旗吗？")  # neutral before the answer
 
     puzzle.locator(".bl-answer-yes").click()
     feedback = puzzle.locator(".bl-feedback")
@@ -40,7 +40,7 @@ def test_chinese_lesson_widget_and_language_toggle(lab_page: Page, lab: Lab, out
     expect(question).to_contain_text("Can you claim flag 6 now?", timeout=15_000)
     expect(feedback).to_contain_text("Not quite")
     expect(feedback).to_contain_text("y8")
-    expect(puzzle.locator(".bl-title-text")).to_have_text("One end still open")
+    expect(puzzle.locator(".bl-title-text")).to_have_text("Can you claim flag 6?")  # still unsolved: no headline
     expect(puzzle.locator(".bl-answer-no")).to_have_text("No, not yet")
     assert puzzle.locator(".bl-board-view .bl-ghost").count() == ghosts, "switching language changed the board"
     puzzle.screenshot(path=str(output_dir / "i18n-toggle-en.png"))
@@ -49,6 +49,7 @@ def test_chinese_lesson_widget_and_language_toggle(lab_page: Page, lab: Lab, out
     expect(question).to_contain_text("你现在能宣称夺取6号旗吗？", timeout=15_000)
     puzzle.locator(".bl-answer-no").click()
     expect(feedback).to_contain_text("答对了", timeout=15_000)
+    expect(puzzle.locator(".bl-title-text")).to_have_text("还有一端开着")  # the headline, once solved
     expect(puzzle.locator(".bl-step-text")).to_contain_text("你的阵型")
     expect(puzzle.locator(".bl-note")).to_contain_text("黄5亮在桌面上")
     assert_no_widget_errors(page)

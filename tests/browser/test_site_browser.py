@@ -21,7 +21,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Request, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Request, expect
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, OUTPUT, _free_port, assert_no_widget_errors
 
@@ -88,7 +88,7 @@ def _timing(key: str, value: float) -> None:
 
 
 @pytest.fixture(scope="session")
-def offline_chromium() -> Iterator[Browser]:
+def offline_chromium(sync_pw: Playwright) -> Iterator[Browser]:
     """Chromium whose only way out is a proxy on a closed local port: every request to a host
     other than 127.0.0.1 (loopback is never proxied) fails in the browser itself.
 
@@ -96,17 +96,16 @@ def offline_chromium() -> Iterator[Browser]:
     the Pyodide kernel's web worker never loads Pyodide, on Playwright 1.65 with JupyterLite's
     service worker; blocking the service worker instead leaves the site without its file drive.)
     """
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            args=CHROMIUM_ARGS,
-            headless=True,
-            proxy={"server": f"http://127.0.0.1:{_free_port()}", "bypass": "127.0.0.1"},
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
+    browser = sync_pw.chromium.launch(
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        headless=True,
+        proxy={"server": f"http://127.0.0.1:{_free_port()}", "bypass": "127.0.0.1"},
+    )
+    try:
+        yield browser
+    finally:
+        browser.close()
 
 
 class Offline:
@@ -170,12 +169,13 @@ def test_site_runs_lesson_three_offline_and_keeps_progress_over_a_reload(
     try:
         _timing("first_widget_seconds", round(_open_lesson(page, site_url), 1))
         widget = page.locator(".bl-puzzle").first
-        expect(widget.locator(".bl-title")).to_contain_text("One end still open")
+        expect(widget.locator(".bl-title")).to_contain_text("Can you claim flag 6?")  # neutral until solved
 
         widget.locator(".bl-answer-yes").click()  # wrong: yellow 8 is still unseen (R12)
         expect(widget.locator(".bl-feedback.bl-state-wrong")).to_be_visible(timeout=60_000)
         widget.locator(".bl-answer-no").click()
         expect(widget.locator(".bl-feedback.bl-state-right")).to_be_visible(timeout=60_000)
+        expect(widget.locator(".bl-title")).to_contain_text("One end still open")  # the headline, once solved
         assert_no_widget_errors(page)
         OUTPUT.mkdir(exist_ok=True)
         widget.screenshot(path=str(OUTPUT / "site-lesson-3.png"))
