@@ -5,7 +5,8 @@ A session fixture builds the site with ``tools/build_site.py`` (into a temporary
 proxy on a closed port for every host but loopback, so any other request fails, and each one is
 recorded: the test fails if there was one.  In the site a learner
 opens lesson 3, runs it, answers its puzzle wrongly and rightly, reloads the page, and the
-progress is still there (the JSON-lines store on JupyterLite's browser-kept drive).  The timings
+progress is still there (the JSON-lines store on JupyterLite's browser-kept drive).  And every
+lesson of notebooks/ (English, zh/, teachers/) runs there, all cells, with no error output.  The timings
 go to ``test-output/site-timings.json`` (docs/site.md reports them).
 """
 
@@ -29,6 +30,12 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
 
 LESSON = "03-claim-proofs.ipynb"
+#: Every lesson of the site (the checkout's notebooks/, as tools/build_site.py copies them).
+LESSONS = sorted(
+    p.relative_to(ROOT / "notebooks").as_posix()
+    for p in (ROOT / "notebooks").rglob("*.ipynb")
+    if ".ipynb_checkpoints" not in p.parts
+)
 PUZZLE = "one-end-open"  # lesson 3's puzzle: "Can you claim flag 6 now?" No (R12)
 KERNEL_START = 240_000  # ms: Pyodide's kernel can take a long time on a loaded machine
 BUDGET_MB = 60
@@ -136,14 +143,15 @@ def _open_lesson(page: Page, url: str) -> float:
     return time.monotonic() - started
 
 
-def _run_all(page: Page) -> None:
+def _run_all(page: Page, *, puzzle: bool = True) -> None:
     page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
     prompts = page.locator(".jp-CodeCell .jp-InputPrompt")
     # queued cells show [*] at once; the run is over when none does
     expect(prompts.filter(has_text="*")).not_to_have_count(0, timeout=10_000)
     expect(prompts.filter(has_text="*")).to_have_count(0, timeout=KERNEL_START)
-    expect(page.locator(".bl-puzzle").first).to_be_visible(timeout=60_000)
+    if puzzle:
+        expect(page.locator(".bl-puzzle").first).to_be_visible(timeout=60_000)
 
 
 def _run_code(page: Page, code: str) -> str:
@@ -193,3 +201,50 @@ def test_site_runs_lesson_three_offline_and_keeps_progress_over_a_reload(
     finally:
         offline.context.close()
     assert offline.outside == [], f"requests to other hosts: {offline.outside}"
+
+
+def test_the_site_has_every_lesson() -> None:
+    # 00..06, zh/00 and zh/03, teachers/01 and teachers/02: the parametrized test below cannot pass empty
+    assert len(LESSONS) == 11, LESSONS
+    assert {"zh", "teachers"} <= {name.split("/")[0] for name in LESSONS}
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_site_runs_every_lesson_offline_without_an_error(offline_chromium: Browser, site_url: str, lesson: str) -> None:
+    """Open the lesson in the site, clear its saved outputs, Run All Cells: every code cell ran
+    (an exception aborts the cells after it), no output is an error or a traceback, and no request
+    went to another host."""
+    offline = Offline(offline_chromium)
+    page = offline.context.new_page()
+    page.set_default_timeout(60_000)
+    started = time.monotonic()
+    try:
+        page.goto(f"{site_url}/lab/index.html?path={lesson}")
+        page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
+        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
+        page.locator(".lm-MenuBar-item").get_by_text("Edit", exact=True).click()
+        page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
+        expect(page.locator(".jp-OutputArea-output")).to_have_count(0, timeout=30_000)
+        _run_all(page, puzzle=False)
+        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
+        seconds = time.monotonic() - started
+        stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+        errors = [text for text in stderr.all_text_contents() if re.search(r"Error|Traceback|Exception", text)]
+        assert errors == [], f"{lesson}: error output in the site:\n" + "\n---\n".join(e[-3000:] for e in errors)
+        assert "Error displaying widget" not in page.content(), f"{lesson}: a widget failed to display"
+        # a fresh kernel numbers each cell it runs: one more cell after them gets [code cells + 1]
+        # (prompts of cells with a hidden input are not drawn, so they cannot be read one by one)
+        code_cells = page.locator(".jp-CodeCell").count()
+        page.locator(".jp-Cell").last.click(position={"x": 30, "y": 4})
+        page.keyboard.press("Escape")
+        page.keyboard.press("b")
+        page.keyboard.press("Enter")
+        page.keyboard.type("print('ran')")
+        page.keyboard.press("Shift+Enter")
+        expect(page.locator(".jp-CodeCell").nth(-2).locator(".jp-InputPrompt")).to_have_text(
+            f"[{code_cells + 1}]:", timeout=60_000
+        )
+        _timing(f"lesson_seconds/{lesson}", round(seconds, 1))
+    finally:
+        offline.context.close()
+    assert offline.outside == [], f"{lesson}: requests to other hosts: {offline.outside}"
