@@ -144,12 +144,20 @@ def _open_lesson(page: Page, url: str) -> float:
 
 
 def _run_all(page: Page, *, puzzle: bool = True) -> None:
-    page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    prompts = page.locator(".jp-CodeCell .jp-InputPrompt")
-    # queued cells show [*] at once; the run is over when none does
-    expect(prompts.filter(has_text="*")).not_to_have_count(0, timeout=10_000)
-    expect(prompts.filter(has_text="*")).to_have_count(0, timeout=KERNEL_START)
+    queued = page.locator(".jp-CodeCell .jp-InputPrompt").filter(has_text="*")
+    # queued cells show [*] at once; the run is over when none does.  A Run All given the moment
+    # the kernel first reports idle is now and then dropped by the page (no cell is ever queued,
+    # seen in about one run in three): give it again, at most twice more, only if nothing was queued.
+    for attempt in range(3):
+        page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        try:
+            expect(queued).not_to_have_count(0, timeout=10_000)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
+    expect(queued).to_have_count(0, timeout=KERNEL_START)
     if puzzle:
         expect(page.locator(".bl-puzzle").first).to_be_visible(timeout=60_000)
 
