@@ -172,7 +172,10 @@ def _run_code(page: Page, code: str) -> str:
     page.keyboard.press("Shift+Enter")
     output = page.locator(".jp-Cell").nth(-2).locator(".jp-OutputArea-output")
     expect(output.first).to_be_visible(timeout=60_000)
-    return output.first.inner_text()
+    # the output area appears before its text; and inner_text() is empty for a cell JupyterLab has
+    # not drawn (off screen), so wait for text in the DOM and read it with text_content()
+    expect(output.first).to_contain_text(re.compile(r"\S"), timeout=60_000)
+    return output.first.text_content() or ""
 
 
 def test_site_runs_lesson_three_offline_and_keeps_progress_over_a_reload(
