@@ -908,7 +908,7 @@ def export_document(progress: Progress, trainer: Trainer | None = None) -> dict[
             continue
         puzzles[pid] = {
             "level": p.level,
-            "theme": trainer._themes.get(pid) or _theme(p),
+            "theme": GAMES_THEME if trainer.is_from_games(pid) else trainer._themes.get(pid) or _theme(p),
             "rating": round(trainer.puzzle_rating(pid), 1),
             "initial_rating": round(trainer.initial_rating(pid), 1),
         }

@@ -21,7 +21,14 @@ from battleline_lab import library
 from battleline_lab.game import Player, RandomBot, play_game
 from battleline_lab.game.review import Review, review, save_for_learner
 from battleline_lab.progress import JsonLinesStore, MemoryStore, Progress, review_dir
-from battleline_lab.trainer import SPACING, ReviewQueueWarning, Trainer, required_lesson
+from battleline_lab.trainer import (
+    GAMES_THEME,
+    SPACING,
+    ReviewQueueWarning,
+    Trainer,
+    export_document,
+    required_lesson,
+)
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +99,8 @@ def test_game_puzzles_are_recorded_but_rated_for_nobody(tmp_path: Path, game_rev
     assert t.rating == 1500 and t.summary().rated == 0 and t.summary().history == ()
     assert t.puzzle_rating(first.id) == t.initial_rating(first.id)
     assert t.progress.get(first.id).attempts == 1
+    exported = export_document(t.progress, t)["puzzles"]
+    assert isinstance(exported, dict) and exported[first.id]["theme"] == GAMES_THEME
     library_puzzle = next(p for p in t.puzzles if p.id not in set(_ids(game_review)))
     _solve(t, library_puzzle.id)
     assert t.rating > 1500 and t.summary().rated == 1  # a library puzzle still moves the rating (Glicko-2)
