@@ -290,7 +290,8 @@ class Trainer:
     whose history; ``lessons``: the lessons taught so far (1-4; puzzles that
     need a later one are left out); ``progress`` overrides ``data``;
     ``games``: the folder of puzzles saved from the learner's games (default:
-    ``review/`` in the data folder, where "Review this game" saves them).
+    ``review/`` in the data folder, where "Review this game" saves them);
+    ``lang``: the language of the problems found there (``game_problems``).
     """
 
     def __init__(
@@ -302,6 +303,7 @@ class Trainer:
         lessons: int = max(LESSONS),
         progress: Progress | None = None,
         games: str | os.PathLike[str] | None = None,
+        lang: str = "en",
     ) -> None:
         if progress is None:
             progress = Progress(Path(data) if data is not None else None, learner=learner or DEFAULT_LEARNER)
@@ -316,6 +318,7 @@ class Trainer:
         self._streak_seen: list[str] = []
         self._cache: tuple[tuple[int, float], _Replay] | None = None
         #: The folder of the puzzles saved from the learner's games (``review/`` in the data folder).
+        self.lang = lang  # of the problems found in ``games_folder``
         self.games_folder = Path(games) if games is not None else review_dir(progress.path)
         self._game_files: dict[Path, tuple[tuple[int, int], Puzzle | None]] = {}
         self._games: list[Puzzle] = []
@@ -363,7 +366,7 @@ class Trainer:
         try:
             files = list(iter_puzzle_files([folder])) if folder.is_dir() else []
         except OSError as err:
-            self._problem(str(Diagnostic(str(folder), 1, 1, f"cannot read the folder ({err.strerror or err})")))
+            self._problem(Diagnostic(str(folder), 1, 1, self._say("folder", reason=err.strerror or str(err))))
             files = []
         known = {p.id for p in self.all_puzzles}
         out: list[Puzzle] = []
@@ -379,22 +382,20 @@ class Trainer:
             else:
                 puzzle = None
                 try:
-                    puzzle = load_puzzle(file)
+                    puzzle = load_puzzle(file, lang=self.lang)
                 except PuzzleFileError as err:
-                    self._problem(str(err.diagnostics[0]) if err.diagnostics else f"{file}:1:1: error: {err}")
+                    self._problem(err.diagnostics[0] if err.diagnostics else Diagnostic(str(file), 1, 1, str(err)))
                 except Exception as err:  # noqa: BLE001 - a learner's file never stops the gym
-                    self._problem(f"{file}:1:1: error: {type(err).__name__}: {err}")
+                    self._problem(Diagnostic(str(file), 1, 1, f"{type(err).__name__}: {err}"))
                 if puzzle is not None and puzzle.question is None:
-                    self._problem(f"{file}:1:1: error: the file has no question, so it is not a puzzle to train with")
+                    self._problem(Diagnostic(str(file), 1, 1, self._say("no_question")))
                     puzzle = None
                 self._game_files[file] = (stamp, puzzle)
             if puzzle is None:
                 continue
             if puzzle.id in known:
                 line, col = puzzle.marks.get("id") or (1, 1)
-                self._problem(
-                    f"{file}:{line}:{col}: error: the id {puzzle.id!r} is taken by another puzzle; this one is skipped"
-                )
+                self._problem(Diagnostic(str(file), line, col, self._say("taken", id=puzzle.id)))
                 continue
             known.add(puzzle.id)
             out.append(puzzle)
@@ -403,12 +404,16 @@ class Trainer:
         self._games = out
         return [p for p in out if required_lesson(p) <= self.lessons]
 
-    def _problem(self, text: str) -> None:
+    def _say(self, name: str, /, **params: object) -> str:
+        from .messages import message
+
+        return message(f"review_queue.problem.{name}", self.lang, **params)
+
+    def _problem(self, diagnostic: object) -> None:
+        text = str(diagnostic)
         if text not in self.game_problems:
             self.game_problems.append(text)
-            warnings.warn(
-                f"{text} (a puzzle from your games: skipped, the file is left as it is)", ReviewQueueWarning, 3
-            )
+            warnings.warn(self._say("warning", error=text), ReviewQueueWarning, 3)
 
     def is_from_games(self, puzzle_id: str) -> bool:
         """Whether a puzzle id is one of the puzzles saved from the learner's games."""

@@ -821,7 +821,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         if progress is None:
             progress = default_progress() if learner is None else Progress(learner=learner)
         self.progress = progress
-        self.trainer = Trainer(self.puzzles, progress=self.progress, lessons=lessons)
+        self.trainer = Trainer(self.puzzles, progress=self.progress, lessons=lessons, lang=lang)
         self._tags = sorted({t for p in self.puzzles for t in p.topics})  # topics only: tags may give answers away
         self._levels = sorted({p.level for p in self.puzzles if p.level is not None})
         self.tag_filter = _classed(W.Dropdown(options=self._tag_options(), value=""), "bl-filter-tag")

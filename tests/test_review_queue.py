@@ -151,7 +151,7 @@ def test_review_ids_never_collide_with_library_ids(game_review: Review) -> None:
 BAD_FILES = {
     "syntax": (b"id: review-x\ntitle: [unclosed\n", r"syntax\.yaml:\d+:\d+: error"),
     "not-utf8": (b"id: review-y\ntitle: caf\xe9\n", r"not-utf8\.yaml:2:\d+: error"),
-    "library-id": (None, r"library-id\.yaml:1:5: error: the id 'one-end-open' is taken"),
+    "library-id": (None, r"library-id\.yaml:1:5: error: the id one-end-open is already another puzzle's"),
     "no-question": (b"id: review-z\ntitle: a position\nflags: {}\n", r"no-question\.yaml:\d+:\d+: error"),
 }
 
@@ -225,3 +225,12 @@ def test_every_caller_saves_for_the_learner_in_the_one_default_folder() -> None:
                     calls.append((file.name, len(node.args), [k.arg for k in node.keywords]))
     assert calls, "the game widget saves its review with save_for_learner"
     assert all(n == 1 and not keywords for _f, n, keywords in calls), calls
+
+
+def test_the_problems_are_in_the_learners_language(tmp_path: Path, game_review: Review) -> None:
+    folder = review_dir(tmp_path)
+    save_for_learner(game_review, folder)
+    (folder / "empty.yaml").write_text("id: review-empty\ntitle: 一个局面\nflags: {}\n", encoding="utf-8")
+    with pytest.warns(ReviewQueueWarning, match=r"empty\.yaml:1:1: error: 这个文件没有题目.*（来自你的对局的谜题"):
+        t = Trainer(data=tmp_path, lang="zh")
+        assert len(t.game_puzzles()) == len(game_review.moments)
