@@ -31,8 +31,8 @@ lessons' puzzle widgets and the gym all add to the same history.
 through the proof; it returns :class:`Feedback` as data (verdict, reason code,
 rule id, ghost cards, message key and parameters) and records every event.
 
->>> from battleline_lab.progress import MemoryStore, Progress
->>> t = Trainer(puzzles="seed-examples", progress=Progress(store=MemoryStore()))
+>>> import tempfile
+>>> t = Trainer(puzzles="seed-examples", data=tempfile.mkdtemp())  # a new data folder: no games yet
 >>> first = t.next()
 >>> t.record(first.id, correct=True)
 >>> t.rating > 1500, t.puzzle_rating(first.id) < t.initial_rating(first.id)
