@@ -801,6 +801,8 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
     "Reset my progress" asks before starting over.  It reopens where the learner
     left off.  ``lessons``: the lessons taught so far (puzzles needing a later
     one are not suggested); ``learner``: whose progress (several learners can share a data folder).
+    Puzzles saved from the learner's own games ("Review this game") come first in
+    "A puzzle for me", marked "from your games" (``bl-gym-from-games``), until solved cleanly.
     """
 
     def __init__(
@@ -819,7 +821,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         if progress is None:
             progress = default_progress() if learner is None else Progress(learner=learner)
         self.progress = progress
-        self.trainer = Trainer(self.puzzles, progress=self.progress, lessons=lessons)
+        self.trainer = Trainer(self.puzzles, progress=self.progress, lessons=lessons, lang=lang)
         self._tags = sorted({t for p in self.puzzles for t in p.topics})  # topics only: tags may give answers away
         self._levels = sorted({p.level for p in self.puzzles if p.level is not None})
         self.tag_filter = _classed(W.Dropdown(options=self._tag_options(), value=""), "bl-filter-tag")
@@ -840,6 +842,8 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.lessons_note = _classed(W.HTML(), "bl-gym-lessons")
         self.warning = _classed(W.HTML(), "bl-gym-warning")
         self.holder = _classed(W.Box(), "bl-gym-puzzle")
+        self.from_games = _classed(W.HTML(), "bl-gym-from-games")
+        self.game_puzzle: Puzzle | None = None  # a puzzle from the learner's games on show (not in the selection)
         self.index = 0
         self.selection: list[Puzzle] = []
         self.current: PuzzleWidget | None = None
@@ -870,7 +874,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
                 target = self.trainer.next()
             except LookupError:
                 return
-        if target.id in {p.id for p in self.selection}:
+        if self.trainer.is_from_games(target.id):
+            self.show_game_puzzle(target)
+        elif target.id in {p.id for p in self.selection}:
             self.select(target.id)
 
     def _tag_options(self) -> list[tuple[str, str]]:
@@ -896,8 +902,16 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         names = _list((_t(f"trainer.lesson.{n}", lang) for n in taught), lang)
         self.lessons_note.value = f"<small>{_esc(_t('trainer.lessons', lang, lessons=lessons, names=names))}</small>"
         self.warning.value = self._warning_html()
+        self.from_games.value = (
+            f"<b>{_esc(_t('review_queue.gym.from_games', lang))}</b><br>"
+            f"<small>{_esc(_t('review_queue.gym.note', lang))}</small>"
+        )
+        self._skipped()
+
+    def _skipped(self) -> None:
+        errors = [*self.errors, *self.trainer.game_problems]
         self.skipped.value = "".join(
-            f'<div class="bl-gym-error">{_esc(_t("widget.gym.skipped", lang, error=e))}</div>' for e in self.errors
+            f'<div class="bl-gym-error">{_esc(_t("widget.gym.skipped", self.lang, error=e))}</div>' for e in errors
         )
 
     def _warning_html(self) -> str:
@@ -922,10 +936,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         finally:
             self._relabelling = False
         self._label()
-        if self.selection:
-            if self.current is not None:
-                self.current.set_lang(lang)
-        else:
+        if self.current is not None:
+            self.current.set_lang(lang)
+        elif not self.selection:
             self.holder.children = [W.HTML(_esc(_t("widget.gym.empty", lang)))]
         self._status()
 
@@ -938,8 +951,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self._show()
 
     def move(self, delta: int) -> None:
-        """Go to the next (+1) or previous (-1) puzzle of the selection."""
-        if self.selection:
+        """Go to the next (+1) or previous (-1) puzzle of the selection (from a puzzle of the
+        learner's games: back to the selection's puzzle shown before it)."""
+        if self.selection and self.game_puzzle is None:
             self.index = max(0, min(len(self.selection) - 1, self.index + delta))
         self._show()
 
@@ -960,7 +974,28 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             puzzle = self.trainer.next()
         except LookupError:
             return None
+        if self.trainer.is_from_games(puzzle.id):
+            return self.show_game_puzzle(puzzle)
         return self.select(puzzle.id)
+
+    def show_game_puzzle(self, puzzle: Puzzle) -> PuzzleWidget:
+        """Show a puzzle from the learner's own games (not one of the gym's), marked "from your games"."""
+        if self.current is not None:
+            self.current.session.close()
+        self.game_puzzle = puzzle
+        self.current = PuzzleWidget(
+            puzzle,
+            lang=self.lang,
+            on_answer=self._answered,
+            on_hint=lambda _pid: self._status(),
+            show_lang=False,
+            session=self.trainer.session(puzzle, source="gym"),
+        )
+        self.holder.children = [self.from_games, self.current]
+        self.prev_button.disabled = not self.selection
+        self.next_button.disabled = not self.selection
+        self._status()
+        return self.current
 
     def start_streak(self) -> PuzzleWidget | None:
         """Streak mode: harder and harder puzzles until the first mistake."""
@@ -992,6 +1027,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
     def _show(self) -> None:
         if self.current is not None:
             self.current.session.close()  # hints taken without an answer are kept
+        self.game_puzzle = None
         if not self.selection:
             self.current = None
             self.holder.children = [W.HTML(_esc(_t("widget.gym.empty", self.lang)))]
@@ -1020,6 +1056,11 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             self.chart.value = rating_chart_svg(summary.history, title=title)
         else:
             self.chart.value = f"<small>{_esc(_t('trainer.chart.empty', lang))}</small>"
+        self._skipped()
+        if self.game_puzzle is not None:
+            left = len(self.trainer.games_to_review())
+            self.status.value = _esc(_t("review_queue.gym.status", lang, count=left))
+            return
         if not self.selection:
             self.status.value = ""
             return
@@ -1049,6 +1090,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             parts.append(_t("trainer.stats.first_try", lang, percent=round(100 * rate), rated=summary.rated))
         parts.append(_t("trainer.stats.streak", lang, streak=summary.streak, best=summary.best_streak))
         parts.append(_t("trainer.stats.solved", lang, solved=summary.solved, total=summary.total))
+        pending = len(self.trainer.games_to_review())
+        if pending:
+            parts.append(_t("review_queue.stats.pending", lang, count=pending))
         lines = [f'<div class="bl-gym-stats-line"><b>{_esc(_t("trainer.stats.sep", lang).join(parts))}</b></div>']
         if self.trainer.streak_mode:
             lines.append(_esc(_t("trainer.stats.streak_mode", lang, count=self.trainer.streak_length)))
