@@ -29,7 +29,10 @@ def test_bot_choice_offers_three_bots_and_applies_before_the_first_move() -> Non
     assert w.bot is not None and w.bot.name == "random" and w.state.turn_number == 1
     w.click_action(legal_moves(w.state)[0])
     w.bot_choice.value = "expert"  # mid-game: from the next game on, said in both languages
-    assert w.bot.name == "random" and w._message is not None and "next game" in w._message[1]["en"]
+    assert w.bot.name == "random" and "next game" in html.unescape(w.message_box.value)
+    w.set_lang("zh")
+    assert "从下一局起由专家机器人对战" in w.message_box.value
+    w.set_lang("en")
     w.new_game_button.click()
     assert w.bot.name == "expert"
     w.set_lang("zh")
