@@ -604,6 +604,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             focus=offer.flags,
             lang=self.lang,
         )
+        if self.coach_toggle.value != session.coach_shown:  # the session may be told from Python too
+            self.coach_toggle.value = session.coach_shown
         self.coach.value = self._coach_html() if session.coach_visible else ""
         set_visible(self.coach, session.coach_visible)
         self._draw_review()

@@ -91,3 +91,12 @@ def test_review_at_game_end_timeline_puzzles_and_saved_files() -> None:
     assert board.lang == "zh"
     w.new_game_button.click()
     assert w.review_box.layout.display == "none" and w.review_result is None
+
+
+def test_the_widget_shows_the_session_coach_setting() -> None:
+    w = GameWidget(bot="heuristic", seed=5)
+    w.session.show_coach(True)  # told from Python, not by the toggle
+    w.refresh()
+    assert w.coach_toggle.value and w.coach.layout.display != "none" and w.coach.value
+    w.coach_toggle.value = False
+    assert not w.session.coach_shown and w.coach.layout.display == "none"
