@@ -8,6 +8,7 @@ offer those puzzles first, as reviews, until each is solved cleanly, with every 
 from __future__ import annotations
 
 import ast
+import inspect
 import os
 import re
 import warnings
@@ -20,6 +21,7 @@ import battleline_lab
 from battleline_lab import library
 from battleline_lab.game import Player, RandomBot, play_game
 from battleline_lab.game.review import Review, review, save_for_learner
+from battleline_lab.game.session import GameSession
 from battleline_lab.progress import JsonLinesStore, MemoryStore, Progress, review_dir
 from battleline_lab.trainer import (
     GAMES_THEME,
@@ -214,17 +216,24 @@ def test_the_review_this_game_folder_is_the_trainers(game_review: Review) -> Non
 
 
 def test_every_caller_saves_for_the_learner_in_the_one_default_folder() -> None:
-    """No caller passes its own folder to ``save_for_learner``: the folder is defined once (review_dir)."""
+    """No caller names its own folder for ``save_for_learner``: the folder is defined once (review_dir).
+
+    The game session passes on its ``folder`` argument (None unless a test gives one), and the
+    game widget opens the review without one.
+    """
     package = Path(battleline_lab.__file__).parent
-    calls = []
+    calls: dict[str, list[tuple[int, list[str | None]]]] = {"save_for_learner": [], "open_review": []}
     for file in package.rglob("*.py"):
         for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-                if name == "save_for_learner":
-                    calls.append((file.name, len(node.args), [k.arg for k in node.keywords]))
-    assert calls, "the game widget saves its review with save_for_learner"
-    assert all(n == 1 and not keywords for _f, n, keywords in calls), calls
+                if name in calls:
+                    args = [getattr(a, "id", None) for a in node.args[1 if name == "save_for_learner" else 0 :]]
+                    calls[name].append((len(node.keywords), args))
+    assert calls["save_for_learner"], "the game session saves its review with save_for_learner"
+    assert all(not k and args in ([], ["folder"]) for k, args in calls["save_for_learner"]), calls
+    assert calls["open_review"] and all(not k and not args for k, args in calls["open_review"]), calls
+    assert inspect.signature(GameSession.open_review).parameters["folder"].default is None
 
 
 def test_the_problems_are_in_the_learners_language(tmp_path: Path, game_review: Review) -> None:
