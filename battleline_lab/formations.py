@@ -318,6 +318,13 @@ def evaluate(cards: Iterable[Card] | str, *, fog: bool = False, mud: bool = Fals
     <FormationKind.WEDGE: 4>
     """
     cards = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+    return _evaluate(cards, fog, mud)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _evaluate(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
+    """:func:`evaluate` of a tuple of cards, remembered: a Formation is immutable, and the claim
+    proofs judge the same formations again and again (errors are raised each time, never kept)."""
     size = formation_size(mud)
     troops, wilds = _split(cards)
     if len(cards) != size:
