@@ -224,7 +224,7 @@ class UndecidedTieError(ValueError):
     """Both formations tie and the position does not say who completed first (R11)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ClaimAnalysis:
     """Whether ``side`` can claim ``flag`` now (R12), with the proof steps.
 
@@ -244,6 +244,31 @@ class ClaimAnalysis:
     opponent_formation: Formation | None = None
     counterexample: tuple[Troop, ...] = ()
     ruled_out: tuple[Step, ...] = ()
+
+    def __init__(
+        self,
+        flag: int,
+        side: Side,
+        claimable: bool,
+        steps: tuple[Step, ...],
+        formation: Formation | None = None,
+        opponent_formation: Formation | None = None,
+        counterexample: tuple[Troop, ...] = (),
+        ruled_out: tuple[Step, ...] = (),
+    ) -> None:
+        # one update of the instance dict, as in Step (a position's analysis builds one per flag and side)
+        self.__dict__.update(
+            {
+                "flag": flag,
+                "side": side,
+                "claimable": claimable,
+                "steps": steps,
+                "formation": formation,
+                "opponent_formation": opponent_formation,
+                "counterexample": counterexample,
+                "ruled_out": ruled_out,
+            }
+        )
 
     @property
     def reasons(self) -> tuple[Reason, ...]:
@@ -299,6 +324,9 @@ class ClaimAnalysis:
 _STRONGEST_FIRST = [(1 << t.index, t) for t in sorted(ALL_TROOPS, key=lambda t: (-t.value, t.index))]
 _BY_INDEX = tuple(sorted(ALL_TROOPS, key=lambda t: t.index))
 _ALL_BITS = (1 << len(ALL_TROOPS)) - 1
+_VALUE_BITS = {v: sum(1 << t.index for t in ALL_TROOPS if t.value == v) for v in range(1, 11)}
+_COLOUR_BITS = {c: sum(1 << t.index for t in ALL_TROOPS if t.colour is c) for c in Colour}
+_SIDES = (Side.YOU, Side.OPPONENT)
 
 
 def _troop_bits(troops: Iterable[Troop]) -> int:
@@ -323,9 +351,10 @@ class _Pool:
     """The unseen troops (R13), indexed for the questions shapes ask.
 
     Every troop not face up on a flag or in a discard area (the troops of
-    ``Position.unseen_troops``), as a bit set (``mask``, bit ``Troop.index``), by
-    value, by colour and strongest first; ``counts`` are the visible troops on the
-    flags and in the discards, for the proof's unseen count.
+    ``Position.unseen_troops``) as a bit set (``mask``, bit ``Troop.index``); the
+    troops of a value, of a colour or strongest first are read off it when asked.
+    ``counts`` are the visible troops on the flags and in the discards, for the
+    proof's unseen count; ``seen`` the face-up troops.
     """
 
     def __init__(self, position: Position) -> None:
@@ -339,37 +368,71 @@ class _Pool:
                 in_discards |= 1 << card.index
         # a troop listed twice counts once, where it was listed last (discards after flags)
         self.counts = ((on_flags & ~in_discards).bit_count(), in_discards.bit_count())
-        self.mask = mask = _ALL_BITS & ~(on_flags | in_discards)
+        self.seen = on_flags | in_discards  # the face-up troops
+        self.mask = mask = _ALL_BITS & ~self.seen
+        self.position = position
+        self._places: list[Location | None] | None = None
         self.count = mask.bit_count()
-        self.by_value: dict[int, list[Troop]] = {v: [] for v in range(1, 11)}
-        self.by_colour: dict[Colour, list[Troop]] = {c: [] for c in Colour}
-        self.top = [t for bit, t in _STRONGEST_FIRST if mask & bit]
-        for t in self.top:
-            self.by_value[t.value].append(t)
-            self.by_colour[t.colour].append(t)
+        self._top: list[Troop] | None = None
+
+    def where(self, troops: int) -> tuple[tuple[Card, Location], ...]:
+        """The troops of a bit set that are face up, in card order, with where each lies (R13).
+
+        The places are those of ``Position.visible``: one per side of a flag and per
+        discard area, the last one listed for a troop listed twice.
+        """
+        places = self._places
+        if places is None:
+            places = self._places = [None] * len(_BY_INDEX)
+            for n, state in zip(FLAGS, self.position.flags):
+                for side, cards in ((Side.YOU, state.you), (Side.OPPONENT, state.opponent)):
+                    if cards:
+                        place = Location("flag", side, n)
+                        for card in cards:
+                            if type(card) is Troop:
+                                places[card.index] = place
+            for side in _SIDES:
+                place = Location("discard", side)
+                for card in self.position.discards(side):
+                    if type(card) is Troop:
+                        places[card.index] = place
+        out = []
+        while troops:
+            low = troops & -troops
+            troops ^= low
+            i = low.bit_length() - 1
+            found = places[i]
+            if found is not None:
+                out.append((_BY_INDEX[i], found))
+        return tuple(out)
 
     def fill(self, plan: ShapePlan) -> tuple[Troop, ...] | None:
         """The best troops that complete ``plan``, or None if there are not enough."""
         shape = plan.shape
         if plan.exact:
             return plan.exact if not _troop_bits(plan.exact) & ~self.mask else None
+        mask = self.mask
         if plan.values:
             out = []
             for v in plan.values:
-                if not self.by_value[v]:
+                left = mask & _VALUE_BITS[v]
+                if not left:
                     return None
-                out.append(self.by_value[v][0])
+                out.append(_BY_INDEX[(left & -left).bit_length() - 1])  # the first of that value in card order
             return tuple(out)
         if plan.count == 0:
             return ()
+        group: Sequence[Troop]
         if shape.kind is FormationKind.PHALANX:
             assert shape.value is not None
-            group = self.by_value[shape.value]
+            group = _troops_of(mask & _VALUE_BITS[shape.value])
         elif shape.kind is FormationKind.BATTALION:
             assert shape.colour is not None
-            group = self.by_colour[shape.colour]
+            group = _troops_of(mask & _COLOUR_BITS[shape.colour])[::-1]  # highest value first
         else:
-            group = self.top
+            if self._top is None:
+                self._top = [t for bit, t in _STRONGEST_FIRST if mask & bit]
+            group = self._top
         return tuple(group[: plan.count]) if len(group) >= plan.count else None
 
 
@@ -492,10 +555,6 @@ class _Prover:
 
     def step(self, reason: Reason, **fields: object) -> None:
         self.steps.append(Step(reason, self.side, self.flag, **fields))  # type: ignore[arg-type]
-
-    def where(self, cards: Iterable[Card]) -> tuple[tuple[Card, Location], ...]:
-        visible = self.position.visible
-        return tuple((c, visible[c]) for c in cards if c in visible)
 
     def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
         self.step(Reason.CAN_CLAIM if claimable else Reason.CANNOT_CLAIM)
@@ -714,12 +773,11 @@ class _Prover:
         shape, plans = candidate.shape, candidate.plans
         kind = shape.kind
         side, flag, pool = self.side, self.flag, self.pool
-        visible = self.position.visible
         plan = plans[0]
         if kind is FormationKind.SKIRMISH:
             # some value of the run has no unseen troop left
-            values = sorted({v for p in plans for v in p.values if not pool.by_value[v]})
-            seen = sorted(t for t in visible if isinstance(t, Troop) and t.value == values[0])
+            values = sorted({v for p in plans for v in p.values if not pool.mask & _VALUE_BITS[v]})
+            seen = pool.seen & _VALUE_BITS[values[0]]  # where() lists them in card order, as sorted() does
             return Step(
                 Reason.SHAPE_SHORT,
                 side,
@@ -727,21 +785,21 @@ class _Prover:
                 shape=shape,
                 kind=kind,
                 cards=theirs,
-                where=self.where(seen),
+                where=pool.where(seen),
                 count=1,
                 available=0,
                 value=values[0],
             )
         if kind is FormationKind.PHALANX:
             assert shape.value is not None
-            group = [t for t in visible if isinstance(t, Troop) and t.value == shape.value]
-            available = len(pool.by_value[shape.value])
+            group = pool.seen & _VALUE_BITS[shape.value]
+            available = (pool.mask & _VALUE_BITS[shape.value]).bit_count()
         elif kind is FormationKind.BATTALION:
             assert shape.colour is not None
-            group = [t for t in visible if isinstance(t, Troop) and t.colour is shape.colour]
-            available = len(pool.by_colour[shape.colour])
+            group = pool.seen & _COLOUR_BITS[shape.colour]
+            available = (pool.mask & _COLOUR_BITS[shape.colour]).bit_count()
         else:
-            group = []
+            group = 0
             available = pool.count
         return Step(
             Reason.SHAPE_SHORT,
@@ -750,7 +808,7 @@ class _Prover:
             shape=shape,
             kind=kind,
             cards=theirs,
-            where=self.where(sorted(group)),
+            where=pool.where(group),
             count=plan.count,
             available=available,
             value=shape.value,
@@ -781,7 +839,7 @@ class _Prover:
                     kind=kind,
                     cards=theirs,
                     needed=candidate.needed,
-                    where=self.where(_troops_of(blockers)),
+                    where=self.pool.where(blockers),
                     count=candidate.extra,
                     wild=candidate.wild,
                 )
@@ -800,7 +858,7 @@ class _Prover:
                 kind=kind,
                 cards=theirs,
                 needed=_troops_of(needed),  # card order, as card_sort_key sorts troops
-                where=self.where(_troops_of(seen)),
+                where=self.pool.where(seen),
                 count=1 if wildcard else 0,
                 shapes=tuple(candidate.shape for candidate, _ in blocked),
             )
@@ -917,7 +975,16 @@ def _flag_cards(state: FlagState) -> _FlagCards:
 
 def _analyse(position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards | None = None) -> ClaimAnalysis:
     state = position.flags[flag - 1]
-    return _Prover(position, pool, flag, side, _flag_cards(state) if cards is None else cards).run()
+    if cards is None:
+        cards = _flag_cards(state)
+    mine = cards[0] if side is Side.YOU else cards[1]
+    if state.claimed_by is None and len(mine) < (4 if cards[3] else 3):
+        # the commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)
+        size = 4 if cards[3] else 3
+        incomplete = Step(Reason.SIDE_INCOMPLETE, side, flag, cards=mine, count=size - len(mine), size=size)
+        steps = (Step(Reason.MUD, side, flag, size=size), incomplete) if cards[3] else (incomplete,)
+        return ClaimAnalysis(flag, side, False, (*steps, Step(Reason.CANNOT_CLAIM, side, flag)))
+    return _Prover(position, pool, flag, side, cards).run()
 
 
 def analyse_claim(position: Position, flag: int, side: Side | str | None = None) -> ClaimAnalysis:
@@ -969,7 +1036,7 @@ def analyse_position(position: Position) -> PositionAnalysis:
         if state.claimed_by is not None:
             continue
         cards = _flag_cards(state)
-        for side in Side:
+        for side in _SIDES:
             claims[(side, n)] = _analyse(position, pool, n, side, cards)
     return PositionAnalysis(position, claims)
 
