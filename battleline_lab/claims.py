@@ -40,6 +40,7 @@ from .formations import (
     Formation,
     FormationKind,
     Shape,
+    ShapeFilter,
     ShapePlan,
     Strength,
     evaluate,
@@ -444,50 +445,6 @@ def _fixed_total(shape: Shape, size: int) -> int:
     return size * shape.start + size * (size - 1) // 2
 
 
-class _Fits:
-    """A quick test that the troops already on a side do not rule a shape out.
-
-    It rejects only shapes that :func:`plan_shape` would reject too (wrong colour, value
-    outside the run, a different value), without building any plan.
-    """
-
-    def __init__(self, cards: Iterable[Card], size: int) -> None:
-        cards = tuple(cards)
-        troops = [c for c in cards if isinstance(c, Troop)]
-        # every card must lie in the run: the troops' values, and the values each wildcard
-        # allows (a Companion is an 8, Shield Bearers 1-3: R21, R22), bound where a run may start
-        spans = [(t.value, t.value) for t in troops]
-        spans += [(min(c.wild_values), max(c.wild_values)) for c in cards if not isinstance(c, Troop)]
-        self.first_start = max((low - size + 1 for low, _ in spans), default=1)
-        self.last_start = min((high for _, high in spans), default=10)
-        colours = {t.colour for t in troops}
-        self.colour = next(iter(colours)) if len(colours) == 1 else None
-        self.any_colour = not colours
-        values = {t.value for t in troops}
-        allowed = set(range(1, 11)) if len(values) <= 1 else set()
-        allowed &= values or allowed
-        for card in cards:
-            if not isinstance(card, Troop):
-                allowed &= set(card.wild_values)
-        self.phalanx_values = frozenset(allowed)
-
-    def __call__(self, shape: Shape) -> bool:
-        kind = shape.kind
-        if kind is FormationKind.WEDGE:
-            assert shape.start is not None
-            return self.first_start <= shape.start <= self.last_start and (
-                self.any_colour or shape.colour is self.colour
-            )
-        if kind is FormationKind.SKIRMISH:
-            assert shape.start is not None
-            return self.first_start <= shape.start <= self.last_start
-        if kind is FormationKind.PHALANX:
-            return shape.value in self.phalanx_values
-        if kind is FormationKind.BATTALION:
-            return self.any_colour or shape.colour is self.colour
-        return True
-
-
 class _Candidate:
     """A shape their cards leave open, with what the search asks of it that no pool changes.
 
@@ -519,10 +476,10 @@ def _candidates(kind: FormationKind | None, theirs: tuple[Card, ...], size: int)
 
     Each comes with its fixed sum (Wedge, Skirmish Line, Phalanx; 0 for the others).  It depends
     on their cards alone, not on the unseen cards, so it is worked out once per side's cards
-    (remembered: it is never changed).  Shapes the cards rule out (:class:`_Fits`, or no plan)
+    (remembered: it is never changed).  Shapes the cards rule out (:class:`~.formations.ShapeFilter`, or no plan)
     are left out: the search skips them anyway.
     """
-    fits = _Fits(theirs, size)
+    fits = ShapeFilter(theirs, size)
     fixed = kind in (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
     out = []
     for shape in shapes(kind, size):
