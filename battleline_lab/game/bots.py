@@ -26,10 +26,10 @@ import functools
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from ..cards import Card, Colour, Tactic, Troop, card_sort_key
-from ..formations import evaluate, formation_size
+from ..formations import FormationKind, evaluate, formation_size
 from ..messages import message
 from .actions import (
     Action,
@@ -106,6 +106,27 @@ def _sorted_strength(cards: tuple[Card, ...], fog: bool, mud: bool) -> float:
     return float(f.total if f.kind is None else f.kind * KIND_STEP + f.total)
 
 
+def _troops_strength(values: tuple[int, ...], colour: Colour | None, fog: bool) -> float:
+    """:func:`_strength` of a complete side of troops only, from its values and its colour if only one (R9, R10).
+
+    The formation kinds are tried in the order of :func:`battleline_lab.formations.evaluate`.
+    """
+    total = sum(values)
+    if fog:
+        return float(total)
+    low, high = min(values), max(values)
+    run = high - low == len(values) - 1 and len(set(values)) == len(values)
+    if colour is not None and run:
+        kind = FormationKind.WEDGE
+    elif low == high:
+        kind = FormationKind.PHALANX
+    elif colour is not None:
+        kind = FormationKind.BATTALION
+    else:
+        kind = FormationKind.SKIRMISH if run else FormationKind.HOST
+    return float(kind * KIND_STEP + total)
+
+
 def _any_of(count: int, needed: int) -> float:
     """Chance of getting ``needed`` cards out of ``count`` unseen candidates."""
     if needed <= 0:
@@ -117,6 +138,24 @@ def _any_of(count: int, needed: int) -> float:
 
 # _any_of for every count of unseen troops of one value (<= 6) or colour (<= 10) and every need (<= 4)
 _ANY_OF = [[_any_of(count, needed) for needed in range(5)] for count in range(11)]
+
+
+# the runs (Wedge, Skirmish Line) a side's troop values fit: (sum of the run, the values it still needs)
+_RUNS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+
+
+def _runs(size: int, values: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The runs of ``size`` cards containing every one of ``values`` (none if a value repeats), remembered."""
+    runs: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    if len(set(values)) == len(values):
+        lo = min(values) if values else 1
+        hi = max(values) if values else 10
+        runs = tuple(
+            (sum(range(start, start + size)), tuple(v for v in range(start, start + size) if v not in values))
+            for start in range(max(1, hi - size + 1), min(lo, 11 - size) + 1)
+        )
+    _RUNS[(size, *values)] = runs
+    return runs
 
 
 class _Estimator:
@@ -171,59 +210,59 @@ class _Estimator:
             return _strength(cards[:size], fog, size == 4)
         if not count:
             return EMPTY_SIDE if not fog else 22.0
-        values: list[int] = []
-        colour: Colour | None = None
-        one_colour = True
-        wilds = 0
-        base = 0
-        for c in cards:
-            if isinstance(c, Troop):
-                v = c.value
-                values.append(v)
-                base += v
-                if colour is None:
-                    colour = c.colour
-                elif c.colour is not colour:
-                    one_colour = False
-            else:
-                wilds += 1
-                base += _WILD_TOP[c]
+        values, colour, wilds, base = _parse(cards)
         missing = size - count
-        host = base + 5.0 * missing
         if fog:
-            return host + 1.0 * missing
+            return base + 5.0 * missing + 1.0 * missing
+        return self.reach(values, colour, wilds, base, size, missing, mine)
+
+    def reach(
+        self, values: tuple[int, ...], colour: Colour | None, wilds: int, base: int, size: int, missing: int, mine: bool
+    ) -> float:
+        """The potential of a side that is neither empty nor complete, without Fog (see :func:`_parse`)."""
+        host = base + 5.0 * missing
         best = host
         troop_p, value_p, hand_value, hand_colour = self.tables[mine]
-        if colour is None:
-            one_colour = False
+        runs = _RUNS.get((size, *values))
+        if runs is None:
+            runs = _runs(size, values)
         # Wedge and Skirmish Line: a run containing every value.  The wildcards fill the least
         # likely gaps, so the chance is the product of the ``missing`` likeliest ones (in ascending
-        # order, as ``math.prod`` of the sorted chances would multiply them)
-        if len(set(values)) == len(values):
-            lo = min(values) if values else 1
-            hi = max(values) if values else 10
-            offset = colour.offset if one_colour and colour is not None else -1
-            for start in range(max(1, hi - size + 1), min(lo, 11 - size) + 1):
-                need = [v for v in range(start, start + size) if v not in values]
-                total = start * size + size * (size - 1) // 2  # sum(range(start, start + size))
+        # order, as ``math.prod`` of the sorted chances would multiply them; with one or two
+        # factors the order makes no difference)
+        offset = -1 if colour is None else colour.offset
+        if not wilds and missing == 1:
+            for total, (x,) in runs:
+                if offset >= 0:
+                    prob = troop_p[offset + x]
+                    value = prob * (4 * KIND_STEP + total) + (1 - prob) * host
+                    if value > best:
+                        best = value
+                prob = value_p[x]
+                value = prob * (1 * KIND_STEP + total) + (1 - prob) * host
+                if value > best:
+                    best = value
+        elif not wilds and missing == 2:
+            for total, (x, y) in runs:
+                if offset >= 0:
+                    prob = troop_p[offset + x] * troop_p[offset + y]
+                    value = prob * (4 * KIND_STEP + total) + (1 - prob) * host
+                    if value > best:
+                        best = value
+                prob = value_p[x] * value_p[y]
+                value = prob * (1 * KIND_STEP + total) + (1 - prob) * host
+                if value > best:
+                    best = value
+        else:
+            for total, need in runs:
                 if offset >= 0:
                     probs = [troop_p[offset + v] for v in need]
-                    if missing == 1:
-                        prob = max(probs)
-                    elif missing == 2 and not wilds:
-                        prob = probs[0] * probs[1]
-                    else:
-                        prob = math.prod(sorted(probs)[wilds:])
+                    prob = max(probs) if missing == 1 else math.prod(sorted(probs)[wilds:])
                     value = prob * (4 * KIND_STEP + total) + (1 - prob) * host
                     if value > best:
                         best = value
                 probs = [value_p[v] for v in need]
-                if missing == 1:
-                    prob = max(probs)
-                elif missing == 2 and not wilds:
-                    prob = probs[0] * probs[1]
-                else:
-                    prob = math.prod(sorted(probs)[wilds:])
+                prob = max(probs) if missing == 1 else math.prod(sorted(probs)[wilds:])
                 value = prob * (1 * KIND_STEP + total) + (1 - prob) * host
                 if value > best:
                     best = value
@@ -236,8 +275,7 @@ class _Estimator:
             if value > best:
                 best = value
         # Battalion Order: all the same colour
-        if one_colour:
-            assert colour is not None
+        if colour is not None:
             index = colour.offset // 10
             h, u = hand_colour[index], self.unseen_colour[index]
             prob = 1.0 if h >= missing else _ANY_OF[u][missing - h]
@@ -253,6 +291,31 @@ class _Estimator:
         return _win(a, b, len(mine) >= size, len(theirs) >= size, first)
 
 
+def _parse(cards: Iterable[Card]) -> tuple[tuple[int, ...], Colour | None, int, int]:
+    """A side's troop values, their colour if there are troops all of one colour, its wildcards, and its sum.
+
+    The sum counts each morale card at its best value.
+    """
+    values: list[int] = []
+    colour: Colour | None = None
+    one_colour = True
+    wilds = 0
+    base = 0
+    for c in cards:
+        if isinstance(c, Troop):
+            v = c.value
+            values.append(v)
+            base += v
+            if colour is None:
+                colour = c.colour
+            elif c.colour is not colour:
+                one_colour = False
+        else:
+            wilds += 1
+            base += _WILD_TOP[c]
+    return tuple(values), colour if one_colour else None, wilds, base
+
+
 def _win(a: float, b: float, mine_complete: bool, theirs_complete: bool, first: bool | None) -> float:
     """The chance of winning a flag from both sides' potentials ``a`` (mine) and ``b``."""
     if mine_complete:
@@ -263,6 +326,21 @@ def _win(a: float, b: float, mine_complete: bool, theirs_complete: bool, first: 
         if a >= b:
             return 0.97
     return 1.0 / (1.0 + math.exp((b - a) / SCALE))
+
+
+class _FlagInfo(NamedTuple):
+    """What a flag is worth to the bot before a move, and my side's parts (see :func:`_parse`)."""
+
+    mine: tuple[Card, ...]
+    theirs_complete: bool
+    size: int
+    fog: bool
+    first: bool | None  # whether I completed first, when both sides are complete (R11)
+    weight: float
+    b: float  # the opponent's potential
+    now: float  # the estimate now
+    parts: tuple[tuple[int, ...], Colour | None, int, int]
+    after: dict[Card, float] | None  # the potential of my side after each card, if worth remembering
 
 
 class _Board:
@@ -279,10 +357,9 @@ class _Board:
         self.est = _Estimator(view)
         self.open = [n for n in range(1, 10) if view.claimed_by(n) is None]
         self._flags: dict[int, tuple[tuple[Card, ...], tuple[Card, ...], list[Tactic]]] = {}
-        # per flag: mine, theirs, size, fog, first (mine?), weight, the opponent's potential, the estimate now
-        self._info: dict[
-            int, tuple[tuple[Card, ...], tuple[Card, ...], int, bool, bool | None, float, float, float]
-        ] = {}
+        self._info: dict[int, _FlagInfo] = {}
+        # the potential of my side after playing each card at a flag where it is empty, by size and Fog
+        self._after: dict[tuple[int, bool], dict[Card, float]] = {}
 
     def flag(self, n: int) -> tuple[tuple[Card, ...], tuple[Card, ...], list[Tactic]]:
         """Flag ``n``'s cards on my side, on theirs, and its environment cards (do not change them)."""
@@ -305,28 +382,67 @@ class _Board:
         win = self.est.win(mine, theirs, size, fog, self._first(n))
         return FLAG_WEIGHT[n - 1] * win
 
-    def _flag_info(
-        self, n: int
-    ) -> tuple[tuple[Card, ...], tuple[Card, ...], int, bool, bool | None, float, float, float]:
+    def _flag_info(self, n: int) -> _FlagInfo:
         info = self._info.get(n)
         if info is None:
             mine, theirs, env = self.flag(n)
             size = formation_size(_MUD in env)
             fog = _FOG in env
+            est = self.est
+            b = est._potential(theirs, size, fog, False)
             first = self._first(n)
-            b = self.est.potential(theirs, size, fog, False)
-            now = self.value(n, mine, theirs, env)
-            info = self._info[n] = (mine, theirs, size, fog, first, FLAG_WEIGHT[n - 1], b, now)
+            weight = FLAG_WEIGHT[n - 1]
+            a = est._potential(mine, size, fog, True)
+            now = weight * _win(a, b, len(mine) >= size, len(theirs) >= size, first)  # value(n, mine, theirs, env)
+            # each card is tried once per flag, but the same at every flag where my side is empty
+            after = None if mine else self._after.setdefault((size, fog), {})
+            info = self._info[n] = _FlagInfo(
+                mine, len(theirs) >= size, size, fog, first, weight, b, now, _parse(mine), after
+            )
         return info
 
     def now(self, n: int) -> float:
-        return self._flag_info(n)[7]
+        return self._flag_info(n).now
 
     def _play_gain(self, n: int, card: Card) -> float:
         """``value(n, mine + (card,), theirs, env) - now(n)``, from the flag's precomputed parts."""
-        mine, theirs, size, fog, first, weight, b, now = self._info.get(n) or self._flag_info(n)
-        a = self.est.potential(mine + (card,), size, fog, True)
-        return weight * _win(a, b, len(mine) + 1 >= size, len(theirs) >= size, first) - now
+        info = self._info.get(n) or self._flag_info(n)
+        mine, size, after = info.mine, info.size, info.after
+        a = None if after is None else after.get(card)
+        count = len(mine) + 1
+        if a is None:
+            values, colour, wilds, base = info.parts
+            if isinstance(card, Troop):
+                v = card.value
+                if not values:
+                    colour = card.colour
+                elif card.colour is not colour:
+                    colour = None
+                values = (*values, v)
+                base += v
+            else:
+                wilds += 1
+                base += _WILD_TOP[card]
+            if count > size or (count == size and wilds):
+                a = _strength((mine + (card,))[:size], info.fog, size == 4)
+            elif count == size:
+                a = _troops_strength(values, colour, info.fog)
+            elif info.fog:
+                a = base + 5.0 * (size - count) + 1.0 * (size - count)
+            else:
+                a = self.est.reach(values, colour, wilds, base, size, size - count, True)
+            if after is not None:
+                after[card] = a
+        # _win(a, b, ...), inline
+        b = info.b
+        if count >= size:
+            if info.theirs_complete:
+                if a != b:
+                    return info.weight * (1.0 if a > b else 0.0) - info.now
+                return info.weight * (1.0 if info.first else 0.0) - info.now
+            if a >= b:
+                return info.weight * 0.97 - info.now
+        return info.weight * (1.0 / (1.0 + math.exp((b - a) / SCALE))) - info.now
 
     def gain(self, action: Action) -> float:
         """How much the move raises the summed win estimates of the flags it touches."""
