@@ -404,6 +404,11 @@ class _Board:
     def now(self, n: int) -> float:
         return self._flag_info(n).now
 
+    def bound(self, n: int) -> float:
+        """The most a card played at flag ``n`` can gain: ``weight * 1.0 - now``."""
+        info = self._flag_info(n)
+        return info.weight - info.now
+
     def _play_gain(self, n: int, card: Card) -> float:
         """``value(n, mine + (card,), theirs, env) - now(n)``, from the flag's precomputed parts."""
         info = self._info.get(n) or self._flag_info(n)
@@ -527,20 +532,37 @@ class HeuristicBot(RandomBot):
         return self._play(view, legal)
 
     def _play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The legal move with the largest (score, tie-break draw); one draw per move, in order.
+
+        A troop played at flag ``n`` scores at most ``weight - now`` (a win estimate is at most 1),
+        so the flags are tried from the highest such bound down and a flag whose bound is below
+        the best score so far is skipped: it cannot hold the best move.
+        """
         board = _Board(view)
-        best: tuple[float, float] | None = None
-        choice: Action = legal[0]
-        for action in legal:
-            if isinstance(action, Pass):
-                score = -0.05
-            else:
-                score = board.gain(action)
-                if not (isinstance(action, PlayCard) and isinstance(action.card, Troop)):
-                    score -= TACTIC_COST
-            key = (score, self.rng.random())
+        random = self.rng.random
+        draws = [random() for _ in legal]
+        best: tuple[float, float, int] | None = None
+        troop_plays: dict[int, list[int]] = {}  # flag -> indices of the troop plays there
+        for i, action in enumerate(legal):
+            if isinstance(action, PlayCard) and isinstance(action.card, Troop):
+                troop_plays.setdefault(action.flag, []).append(i)
+                continue
+            score = -0.05 if isinstance(action, Pass) else board.gain(action) - TACTIC_COST
+            key = (score, draws[i], -i)  # on equal keys the first move is kept
             if best is None or key > best:
-                best, choice = key, action
-        return choice
+                best = key
+        play_gain = board._play_gain
+        for bound, n in sorted(((board.bound(n), n) for n in troop_plays), reverse=True):
+            if best is not None and bound < best[0]:
+                break
+            for i in troop_plays[n]:
+                action = legal[i]
+                assert isinstance(action, PlayCard)
+                key = (play_gain(n, action.card), draws[i], -i)
+                if best is None or key > best:
+                    best = key
+        assert best is not None
+        return legal[-best[2]]
 
     def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         hand = view.hand

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import Card, Tactic, Troop
+from ..cards import ALL_TROOPS, Card, Tactic, Troop
 from ..position import FlagState, Position, Side
 from .state import NUM_FLAGS, Deck, EndReason, GameState, Options, Phase, Player
 
 __all__ = ["PlayerView", "to_position", "to_puzzle_dict"]
+
+_ALL_TROOPS = frozenset(ALL_TROOPS)
 
 
 def _side(player: Player, viewer: Player) -> Side:
@@ -145,10 +147,7 @@ class PlayerView:
 
     def unseen_troops(self) -> frozenset[Troop]:
         """Troops not face up on the table (R13); includes this player's own hand."""
-        from ..cards import ALL_TROOPS
-
-        visible = self._state.visible_troops
-        return frozenset(t for t in ALL_TROOPS if t not in visible)
+        return _ALL_TROOPS.difference(self._state.visible_troops)
 
     def tactics_played(self, player: Player) -> int:
         return self._state.tactics_played[player]
