@@ -411,43 +411,54 @@ class _Board:
 
     def _play_gain(self, n: int, card: Card) -> float:
         """``value(n, mine + (card,), theirs, env) - now(n)``, from the flag's precomputed parts."""
+        return self.play_gains(n, (card,))[0]
+
+    def play_gains(self, n: int, cards: Iterable[Card]) -> list[float]:
+        """:meth:`_play_gain` of each card (troops or morale cards) played at flag ``n``."""
         info = self._info.get(n) or self._flag_info(n)
-        mine, size, after = info.mine, info.size, info.after
-        a = None if after is None else after.get(card)
+        mine, theirs_complete, size, fog, first, weight, b, now, parts, after = info
         count = len(mine) + 1
-        if a is None:
-            values, colour, wilds, base = info.parts
-            if isinstance(card, Troop):
-                v = card.value
-                if not values:
-                    colour = card.colour
-                elif card.colour is not colour:
-                    colour = None
-                values = (*values, v)
-                base += v
-            else:
-                wilds += 1
-                base += _WILD_TOP[card]
-            if count > size or (count == size and wilds):
-                a = _strength((mine + (card,))[:size], info.fog, size == 4)
-            elif count == size:
-                a = _troops_strength(values, colour, info.fog)
-            elif info.fog:
-                a = base + 5.0 * (size - count) + 1.0 * (size - count)
-            else:
-                a = self.est.reach(values, colour, wilds, base, size, size - count, True)
-            if after is not None:
-                after[card] = a
-        # _win(a, b, ...), inline
-        b = info.b
-        if count >= size:
-            if info.theirs_complete:
-                if a != b:
-                    return info.weight * (1.0 if a > b else 0.0) - info.now
-                return info.weight * (1.0 if info.first else 0.0) - info.now
-            if a >= b:
-                return info.weight * 0.97 - info.now
-        return info.weight * (1.0 / (1.0 + math.exp((b - a) / SCALE))) - info.now
+        complete = count >= size
+        reach = self.est.reach
+        out = []
+        for card in cards:
+            a = None if after is None else after.get(card)
+            if a is None:
+                values, colour, wilds, base = parts
+                if isinstance(card, Troop):
+                    v = card.value
+                    if not values:
+                        colour = card.colour
+                    elif card.colour is not colour:
+                        colour = None
+                    values = (*values, v)
+                    base += v
+                else:
+                    wilds += 1
+                    base += _WILD_TOP[card]
+                if count > size or (count == size and wilds):
+                    a = _strength((mine + (card,))[:size], fog, size == 4)
+                elif count == size:
+                    a = _troops_strength(values, colour, fog)
+                elif fog:
+                    a = base + 5.0 * (size - count) + 1.0 * (size - count)
+                else:
+                    a = reach(values, colour, wilds, base, size, size - count, True)
+                if after is not None:
+                    after[card] = a
+            # weight * _win(a, b, ...) - now, inline
+            if complete:
+                if theirs_complete:
+                    if a != b:
+                        out.append(weight * (1.0 if a > b else 0.0) - now)
+                    else:
+                        out.append(weight * (1.0 if first else 0.0) - now)
+                    continue
+                if a >= b:
+                    out.append(weight * 0.97 - now)
+                    continue
+            out.append(weight * (1.0 / (1.0 + math.exp((b - a) / SCALE))) - now)
+        return out
 
     def gain(self, action: Action) -> float:
         """How much the move raises the summed win estimates of the flags it touches."""
@@ -542,23 +553,25 @@ class HeuristicBot(RandomBot):
         random = self.rng.random
         draws = [random() for _ in legal]
         best: tuple[float, float, int] | None = None
-        troop_plays: dict[int, list[int]] = {}  # flag -> indices of the troop plays there
+        troop_plays: dict[int, tuple[list[int], list[Card]]] = {}  # flag -> the troop plays there: indices, cards
         for i, action in enumerate(legal):
             if isinstance(action, PlayCard) and isinstance(action.card, Troop):
-                troop_plays.setdefault(action.flag, []).append(i)
+                plays = troop_plays.get(action.flag)
+                if plays is None:
+                    plays = troop_plays[action.flag] = ([], [])
+                plays[0].append(i)
+                plays[1].append(action.card)
                 continue
             score = -0.05 if isinstance(action, Pass) else board.gain(action) - TACTIC_COST
             key = (score, draws[i], -i)  # on equal keys the first move is kept
             if best is None or key > best:
                 best = key
-        play_gain = board._play_gain
         for bound, n in sorted(((board.bound(n), n) for n in troop_plays), reverse=True):
             if best is not None and bound < best[0]:
                 break
-            for i in troop_plays[n]:
-                action = legal[i]
-                assert isinstance(action, PlayCard)
-                key = (play_gain(n, action.card), draws[i], -i)
+            indices, cards = troop_plays[n]
+            for i, score in zip(indices, board.play_gains(n, cards)):
+                key = (score, draws[i], -i)
                 if best is None or key > best:
                     best = key
         assert best is not None
