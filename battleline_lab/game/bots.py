@@ -360,6 +360,7 @@ class _Board:
         self._info: dict[int, _FlagInfo] = {}
         # the potential of my side after playing each card at a flag where it is empty, by size and Fog
         self._after: dict[tuple[int, bool], dict[Card, float]] = {}
+        self._where: dict[Player, dict[Card, tuple[int, bool]]] = {}  # per side: card -> (open flag, environment?)
 
     def flag(self, n: int) -> tuple[tuple[Card, ...], tuple[Card, ...], list[Tactic]]:
         """Flag ``n``'s cards on my side, on theirs, and its environment cards (do not change them)."""
@@ -508,13 +509,42 @@ class _Board:
         return 0.0
 
     def _find(self, card: Card, side: Player) -> tuple[int, tuple[Card, ...], bool]:
-        for n in self.open:
-            cards = self.view.flag_cards(n, side)
-            if card in cards:
-                return n, cards, False
-            if card in self.view.flag_env(n, side):
-                return n, cards, True
-        raise ValueError(f"{card} is not on the table")  # pragma: no cover
+        """Where ``card`` lies on ``side``'s side: the open flag, its formation cards there, whether environment."""
+        where = self._where.get(side)
+        if where is None:
+            where = self._where[side] = {}
+            for n in self.open:
+                for c in self.view.flag_cards(n, side):
+                    where.setdefault(c, (n, False))
+                for e in self.view.flag_env(n, side):
+                    where.setdefault(e, (n, True))
+        if card not in where:
+            raise ValueError(f"{card} is not on the table")  # pragma: no cover
+        n, is_env = where[card]
+        return n, self.view.flag_cards(n, side), is_env
+
+    def gain_bound(self, action: Action) -> float | None:
+        """A number that :meth:`gain` of the move cannot exceed, or None for moves without one.
+
+        Each flag a move touches can gain at most ``weight - now`` (a win estimate is at most 1),
+        added up in the order :meth:`gain` adds the flags' changes, so that rounding keeps the bound.
+        """
+        if isinstance(action, PlayCard):
+            return self.bound(action.flag)
+        if isinstance(action, Deserter):
+            return self.bound(self._find(action.target, self.me.other)[0])
+        if isinstance(action, Traitor):
+            n = self._find(action.target, self.me.other)[0]
+            if action.to == n:
+                return self.bound(n)
+            to = self._flag_info(action.to)
+            return self.bound(n) + to.weight - to.now
+        if isinstance(action, Redeploy):
+            n = self._find(action.target, self.me)[0]
+            if action.to is None:
+                return self.bound(n)
+            return self.bound(n) + self.bound(action.to)
+        return None
 
 
 class HeuristicBot(RandomBot):
@@ -545,15 +575,17 @@ class HeuristicBot(RandomBot):
     def _play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The legal move with the largest (score, tie-break draw); one draw per move, in order.
 
-        A troop played at flag ``n`` scores at most ``weight - now`` (a win estimate is at most 1),
-        so the flags are tried from the highest such bound down and a flag whose bound is below
-        the best score so far is skipped: it cannot hold the best move.
+        A move can gain at most ``weight - now`` at each flag it touches (a win estimate is
+        at most 1).  So the troop plays are scored flag by flag from the highest such bound
+        down, then the tactics moves, and a move whose bound is below the best score so far is
+        not scored: it cannot be the best.  The choice is the same as scoring every move.
         """
         board = _Board(view)
         random = self.rng.random
         draws = [random() for _ in legal]
         best: tuple[float, float, int] | None = None
         troop_plays: dict[int, tuple[list[int], list[Card]]] = {}  # flag -> the troop plays there: indices, cards
+        tactics: list[int] = []
         for i, action in enumerate(legal):
             if isinstance(action, PlayCard) and isinstance(action.card, Troop):
                 plays = troop_plays.get(action.flag)
@@ -561,11 +593,12 @@ class HeuristicBot(RandomBot):
                     plays = troop_plays[action.flag] = ([], [])
                 plays[0].append(i)
                 plays[1].append(action.card)
-                continue
-            score = -0.05 if isinstance(action, Pass) else board.gain(action) - TACTIC_COST
-            key = (score, draws[i], -i)  # on equal keys the first move is kept
-            if best is None or key > best:
-                best = key
+            elif isinstance(action, Pass):
+                key = (-0.05, draws[i], -i)  # on equal keys the first move is kept
+                if best is None or key > best:
+                    best = key
+            else:
+                tactics.append(i)
         for bound, n in sorted(((board.bound(n), n) for n in troop_plays), reverse=True):
             if best is not None and bound < best[0]:
                 break
@@ -574,6 +607,15 @@ class HeuristicBot(RandomBot):
                 key = (score, draws[i], -i)
                 if best is None or key > best:
                     best = key
+        for i in tactics:
+            action = legal[i]
+            if best is not None:
+                limit = board.gain_bound(action)
+                if limit is not None and limit - TACTIC_COST < best[0]:
+                    continue
+            key = (board.gain(action) - TACTIC_COST, draws[i], -i)
+            if best is None or key > best:
+                best = key
         assert best is not None
         return legal[-best[2]]
 
