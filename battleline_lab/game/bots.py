@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol
 
-from ..cards import Card, Colour, Tactic, Troop, card_sort_key
+from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key
 from ..formations import FormationKind, evaluate, formation_size
 from ..messages import message
 from .actions import (
@@ -88,6 +90,9 @@ FLAG_WEIGHT = (1.0, 1.1, 1.2, 1.2, 1.2, 1.2, 1.2, 1.1, 1.0)  # middle flags make
 
 _WILD_TOP = {w: max(w.wild_values) for w in Tactic if w.is_wild}  # a morale card at its best value
 _FOG, _MUD = Tactic.FOG, Tactic.MUD
+_VALUE = operator.attrgetter("value")
+_OFFSET = operator.attrgetter("colour.offset")
+_SLOT = {t: t.colour.offset + t.value for t in ALL_TROOPS}  # a troop's place in the bot's tables
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -141,17 +146,23 @@ _ANY_OF = [[_any_of(count, needed) for needed in range(5)] for count in range(11
 
 
 # the runs (Wedge, Skirmish Line) a side's troop values fit: (sum of the run, the values it still needs)
-_RUNS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+# the runs (Wedge, Skirmish Line) a side's troop values fit: (Wedge strength, Skirmish Line
+# strength, the values the run still needs), by size and values
+_RUNS: dict[tuple[int, ...], tuple[tuple[int, int, tuple[int, ...]], ...]] = {}
 
 
-def _runs(size: int, values: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+def _runs(size: int, values: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
     """The runs of ``size`` cards containing every one of ``values`` (none if a value repeats), remembered."""
-    runs: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    runs: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
     if len(set(values)) == len(values):
         lo = min(values) if values else 1
         hi = max(values) if values else 10
         runs = tuple(
-            (sum(range(start, start + size)), tuple(v for v in range(start, start + size) if v not in values))
+            (
+                4 * KIND_STEP + sum(range(start, start + size)),
+                1 * KIND_STEP + sum(range(start, start + size)),
+                tuple(v for v in range(start, start + size) if v not in values),
+            )
             for start in range(max(1, hi - size + 1), min(lo, 11 - size) + 1)
         )
     _RUNS[(size, *values)] = runs
@@ -171,17 +182,17 @@ class _Estimator:
         self.hand: set[Troop] = {c for c in view.hand if isinstance(c, Troop)}
         self.unseen = view.unseen_troops() - self.hand  # what could still come to either side
         self.cache: dict[tuple[object, ...], float] = {}
-        hand_value = [0] * 11
-        unseen_value = [0] * 11
-        hand_colour = [0] * 6  # by colour index
-        unseen_colour = [0] * 6
+        # counted by C-level helpers
+        values = Counter(map(_VALUE, self.unseen))
+        colours = Counter(map(_OFFSET, self.unseen))
+        unseen_value = [values[v] for v in range(11)]
+        unseen_colour = [colours[offset] for offset in range(0, 60, 10)]  # by colour index
         theirs = [0.0] * 61  # the chance of getting each troop, by ``colour.offset + value``
-        for t in self.unseen:
-            v, offset = t.value, t.colour.offset
-            unseen_value[v] += 1
-            unseen_colour[offset // 10] += 1
-            theirs[offset + v] = ONE_CARD
+        for slot in map(_SLOT.__getitem__, self.unseen):
+            theirs[slot] = ONE_CARD
         mine = list(theirs)
+        hand_value = [0] * 11
+        hand_colour = [0] * 6
         for t in self.hand:
             v, offset = t.value, t.colour.offset
             hand_value[v] += 1
@@ -230,40 +241,45 @@ class _Estimator:
         # likely gaps, so the chance is the product of the ``missing`` likeliest ones (in ascending
         # order, as ``math.prod`` of the sorted chances would multiply them; with one or two
         # factors the order makes no difference)
+        # (a chance of 0 gives ``host``, never more than ``best``: skipped)
         offset = -1 if colour is None else colour.offset
         if not wilds and missing == 1:
-            for total, (x,) in runs:
+            for wedge, skirmish, (x,) in runs:
                 if offset >= 0:
                     prob = troop_p[offset + x]
-                    value = prob * (4 * KIND_STEP + total) + (1 - prob) * host
+                    if prob:
+                        value = prob * wedge + (1 - prob) * host
+                        if value > best:
+                            best = value
+                prob = value_p[x]
+                if prob:
+                    value = prob * skirmish + (1 - prob) * host
                     if value > best:
                         best = value
-                prob = value_p[x]
-                value = prob * (1 * KIND_STEP + total) + (1 - prob) * host
-                if value > best:
-                    best = value
         elif not wilds and missing == 2:
-            for total, (x, y) in runs:
+            for wedge, skirmish, (x, y) in runs:
                 if offset >= 0:
                     prob = troop_p[offset + x] * troop_p[offset + y]
-                    value = prob * (4 * KIND_STEP + total) + (1 - prob) * host
+                    if prob:
+                        value = prob * wedge + (1 - prob) * host
+                        if value > best:
+                            best = value
+                prob = value_p[x] * value_p[y]
+                if prob:
+                    value = prob * skirmish + (1 - prob) * host
                     if value > best:
                         best = value
-                prob = value_p[x] * value_p[y]
-                value = prob * (1 * KIND_STEP + total) + (1 - prob) * host
-                if value > best:
-                    best = value
         else:
-            for total, need in runs:
+            for wedge, skirmish, need in runs:
                 if offset >= 0:
                     probs = [troop_p[offset + v] for v in need]
                     prob = max(probs) if missing == 1 else math.prod(sorted(probs)[wilds:])
-                    value = prob * (4 * KIND_STEP + total) + (1 - prob) * host
+                    value = prob * wedge + (1 - prob) * host
                     if value > best:
                         best = value
                 probs = [value_p[v] for v in need]
                 prob = max(probs) if missing == 1 else math.prod(sorted(probs)[wilds:])
-                value = prob * (1 * KIND_STEP + total) + (1 - prob) * host
+                value = prob * skirmish + (1 - prob) * host
                 if value > best:
                     best = value
         # Phalanx: all the same value
