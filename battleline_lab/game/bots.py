@@ -377,20 +377,22 @@ class _Board:
         # the potential of my side after playing each card at a flag where it is empty, by size and Fog
         self._after: dict[tuple[int, bool], dict[Card, float]] = {}
         self._where: dict[Player, dict[Card, tuple[int, bool]]] = {}  # per side: card -> (open flag, environment?)
+        self._firsts: dict[int, bool | None] = {}  # per flag: whether I completed first
 
     def flag(self, n: int) -> tuple[tuple[Card, ...], tuple[Card, ...], list[Tactic]]:
         """Flag ``n``'s cards on my side, on theirs, and its environment cards (do not change them)."""
         cards = self._flags.get(n)
         if cards is None:
-            v, me = self.view, self.me
-            other = me.other
-            env = list(v.flag_env(n, me)) + list(v.flag_env(n, other))
-            cards = self._flags[n] = (v.flag_cards(n, me), v.flag_cards(n, other), env)
+            mine, theirs, env, first = self.view.flag_sides(n)
+            cards = self._flags[n] = (mine, theirs, env)
+            self._firsts[n] = None if first is None else first is self.me
         return cards
 
     def _first(self, n: int) -> bool | None:
-        first = self.view.first_complete(n)
-        return None if first is None else first is self.me
+        """Whether I completed first at flag ``n`` (None unless both sides are complete, R11)."""
+        if n not in self._firsts:
+            self.flag(n)
+        return self._firsts[n]
 
     def value(self, n: int, mine: tuple[Card, ...], theirs: tuple[Card, ...], env: Iterable[Tactic]) -> float:
         env = list(env)
@@ -619,10 +621,14 @@ class HeuristicBot(RandomBot):
             if best is not None and bound < best[0]:
                 break
             indices, cards = troop_plays[n]
-            for i, score in zip(indices, board.play_gains(n, cards)):
-                key = (score, draws[i], -i)
-                if best is None or key > best:
-                    best = key
+            scores = board.play_gains(n, cards)
+            top = max(scores)
+            if best is None or top >= best[0]:  # only this flag's top-scoring plays can be the best
+                for i, score in zip(indices, scores):
+                    if score == top:
+                        key = (score, draws[i], -i)
+                        if best is None or key > best:
+                            best = key
         for i in tactics:
             action = legal[i]
             if best is not None:

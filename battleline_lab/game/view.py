@@ -127,6 +127,16 @@ class PlayerView:
     def flag_env(self, flag: int, player: Player) -> tuple[Tactic, ...]:
         return tuple(self._state.env[flag - 1][player])
 
+    def flag_sides(self, flag: int) -> tuple[tuple[Card, ...], tuple[Card, ...], list[Tactic], Player | None]:
+        """Flag 1-9 at once: this player's formation cards, the opponent's, every environment card
+        there (this player's first) and who completed first (R11); for the bots' hot loops."""
+        i = flag - 1
+        state = self._state
+        me = self.player
+        other = Player.SOUTH if me is Player.NORTH else Player.NORTH
+        cards, env = state.cards[i], state.env[i]
+        return tuple(cards[me]), tuple(cards[other]), env[me] + env[other], state.first_complete(i)
+
     def claimed_by(self, flag: int) -> Player | None:
         return self._state.claimed[flag - 1]
 
