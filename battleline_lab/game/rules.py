@@ -207,11 +207,12 @@ def claimable(state: GameState, player: Player) -> tuple[int, ...]:
     out: list[int] = []
     pool: Pool | None = None
     visible = state.visible_troops
+    claimed, cards, mud_at = state.claimed, state.cards, state.mud_at
     for i in FLAG_RANGE:
-        if state.claimed[i] is not None:
+        if claimed[i] is not None:
             continue
-        mine = state.cards[i][player]
-        if len(mine) < state.size(i):
+        mine = cards[i][player]
+        if len(mine) < (4 if mud_at[i] else 3):  # state.size(i), R6, R25
             continue
         env = state.env[i]
         theirs = state.cards[i][player.other]

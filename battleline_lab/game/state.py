@@ -55,12 +55,14 @@ class Player(enum.Enum):
 
     __hash__ = object.__hash__  # members are singletons: identity hashing is fast and consistent
 
-    @property
-    def other(self) -> Player:
-        return Player.SOUTH if self is Player.NORTH else Player.NORTH
+    other: Player  # the opponent; a plain attribute (set below the class): read in hot loops without a call
 
     def __repr__(self) -> str:
         return f"Player.{self.name}"
+
+
+Player.NORTH.other = Player.SOUTH
+Player.SOUTH.other = Player.NORTH
 
 
 class Deck(enum.Enum):
