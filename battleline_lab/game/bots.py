@@ -411,13 +411,16 @@ class _Board:
             b = est._potential(theirs, size, fog, False)
             first = self._first(n)
             weight = FLAG_WEIGHT[n - 1]
-            a = est._potential(mine, size, fog, True)
-            now = weight * _win(a, b, len(mine) >= size, len(theirs) >= size, first)  # value(n, mine, theirs, env)
+            parts = _parse(mine)
+            count = len(mine)
+            if count >= size or not count or fog:
+                a = est._potential(mine, size, fog, True)
+            else:  # est._potential(mine, size, fog, True), from the parts
+                a = est.reach(*parts, size, size - count, True)
+            now = weight * _win(a, b, count >= size, len(theirs) >= size, first)  # value(n, mine, theirs, env)
             # each card is tried once per flag, but the same at every flag where my side is empty
             after = None if mine else self._after.setdefault((size, fog), {})
-            info = self._info[n] = _FlagInfo(
-                mine, len(theirs) >= size, size, fog, first, weight, b, now, _parse(mine), after
-            )
+            info = self._info[n] = _FlagInfo(mine, len(theirs) >= size, size, fog, first, weight, b, now, parts, after)
         return info
 
     def now(self, n: int) -> float:
