@@ -145,13 +145,13 @@ def _any_of(count: int, needed: int) -> float:
 _ANY_OF = [[_any_of(count, needed) for needed in range(5)] for count in range(11)]
 
 
-# the runs (Wedge, Skirmish Line) a side's troop values fit: (sum of the run, the values it still needs)
-# the runs (Wedge, Skirmish Line) a side's troop values fit: (Wedge strength, Skirmish Line
-# strength, the values the run still needs), by size and values
-_RUNS: dict[tuple[int, ...], tuple[tuple[int, int, tuple[int, ...]], ...]] = {}
+# per size and troop values: the runs (Wedge, Skirmish Line) the values fit, as (Wedge strength,
+# Skirmish Line strength, the values the run still needs), and the value if all are the same (Phalanx)
+_Runs = tuple[tuple[tuple[int, int, tuple[int, ...]], ...], int]
+_RUNS: dict[int, dict[tuple[int, ...], _Runs]] = {3: {}, 4: {}}
 
 
-def _runs(size: int, values: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+def _runs(size: int, values: tuple[int, ...]) -> _Runs:
     """The runs of ``size`` cards containing every one of ``values`` (none if a value repeats), remembered."""
     runs: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
     if len(set(values)) == len(values):
@@ -165,8 +165,9 @@ def _runs(size: int, values: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int
             )
             for start in range(max(1, hi - size + 1), min(lo, 11 - size) + 1)
         )
-    _RUNS[(size, *values)] = runs
-    return runs
+    same = values[0] if values and min(values) == max(values) else 0
+    entry = _RUNS.setdefault(size, {})[values] = (runs, same)
+    return entry
 
 
 class _Estimator:
@@ -234,9 +235,8 @@ class _Estimator:
         host = base + 5.0 * missing
         best = host
         troop_p, value_p, hand_value, hand_colour = self.tables[mine]
-        runs = _RUNS.get((size, *values))
-        if runs is None:
-            runs = _runs(size, values)
+        entry = _RUNS[size].get(values)
+        runs, same = _runs(size, values) if entry is None else entry
         # Wedge and Skirmish Line: a run containing every value.  The wildcards fill the least
         # likely gaps, so the chance is the product of the ``missing`` likeliest ones (in ascending
         # order, as ``math.prod`` of the sorted chances would multiply them; with one or two
@@ -283,21 +283,22 @@ class _Estimator:
                 if value > best:
                     best = value
         # Phalanx: all the same value
-        if values and min(values) == max(values):
-            v = values[0]
-            h, u = hand_value[v], self.unseen_value[v]
+        if same:
+            h, u = hand_value[same], self.unseen_value[same]
             prob = 1.0 if h >= missing else _ANY_OF[u][missing - h]
-            value = prob * (3 * KIND_STEP + v * size) + (1 - prob) * host
-            if value > best:
-                best = value
+            if prob:
+                value = prob * (3 * KIND_STEP + same * size) + (1 - prob) * host
+                if value > best:
+                    best = value
         # Battalion Order: all the same colour
-        if colour is not None:
-            index = colour.offset // 10
+        if offset >= 0:
+            index = offset // 10
             h, u = hand_colour[index], self.unseen_colour[index]
             prob = 1.0 if h >= missing else _ANY_OF[u][missing - h]
-            value = prob * (2 * KIND_STEP + base + 6.0 * missing) + (1 - prob) * host
-            if value > best:
-                best = value
+            if prob:
+                value = prob * (2 * KIND_STEP + base + 6.0 * missing) + (1 - prob) * host
+                if value > best:
+                    best = value
         return best
 
     def win(self, mine: tuple[Card, ...], theirs: tuple[Card, ...], size: int, fog: bool, first: bool | None) -> float:
