@@ -99,9 +99,13 @@ _SLOT = {t: t.colour.offset + t.value for t in ALL_TROOPS}  # a troop's place in
 def _strength(cards: tuple[Card, ...], fog: bool, mud: bool) -> float:
     """A complete formation on the bot's scale (R10): ``kind * 100 + sum``, or the sum under Fog (R24).
 
-    The strength does not depend on the order of the cards, so a miss here looks the cards up
-    again in a canonical order before evaluating them.
+    Troops alone are judged directly (:func:`_troops_strength`).  With morale cards the
+    strength does not depend on the order of the cards, so a miss here looks them up again
+    in a canonical order before evaluating them.
     """
+    values, colour, wilds, _ = _parse(cards)
+    if not wilds:
+        return _troops_strength(values, colour, fog)
     return _sorted_strength(tuple(sorted(cards, key=card_sort_key)), fog, mud)
 
 
