@@ -108,6 +108,8 @@ STEPS: dict[ClaimTiming, tuple[Phase, ...]] = {
     ClaimTiming.END_OF_TURN: (Phase.PLAY, Phase.DRAW, Phase.CLAIM),
 }
 
+_STEPS_BY_ID = {id(timing): steps for timing, steps in STEPS.items()}  # enum members are singletons
+
 
 class EndReason(enum.Enum):
     """Why a game ended: R16, or the project's ruling for a blocked game (docs/game.md)."""
@@ -201,7 +203,7 @@ class GameState:
 
     @property
     def steps(self) -> tuple[Phase, ...]:
-        return STEPS[self.options.claim_timing]
+        return _STEPS_BY_ID[id(self.options.claim_timing)]  # STEPS[...], without hashing the enum member
 
     def mud(self, i: int) -> bool:
         return self.mud_at[i]
