@@ -14,6 +14,13 @@ best troop by a margin, so they are kept for moves that matter (a Leader
 completing a Wedge, a Deserter breaking a winning formation, Fog where the
 opponent's formation outclasses a higher sum...).
 
+The estimate is built for speed (the expert bot plays this bot in its play-outs): what it
+asks of the unseen cards is counted into tables once per decision, each flag's present
+estimate once per decision, and a move that cannot beat the best one found (each flag it
+touches can gain at most its weight minus its present estimate) is not scored.  None of
+this changes a move: the same seeds give the same games as the plain one-move look-ahead
+(``tests/game/test_bot_golden.py``).
+
 >>> from battleline_lab.game.match import play_game
 >>> state = play_game(HeuristicBot(1), RandomBot(2), seed=3)
 >>> state.over
