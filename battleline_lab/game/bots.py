@@ -31,9 +31,7 @@ from __future__ import annotations
 
 import functools
 import math
-import operator
 import random
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol
 
@@ -97,9 +95,7 @@ FLAG_WEIGHT = (1.0, 1.1, 1.2, 1.2, 1.2, 1.2, 1.2, 1.1, 1.0)  # middle flags make
 
 _WILD_TOP = {w: max(w.wild_values) for w in Tactic if w.is_wild}  # a morale card at its best value
 _FOG, _MUD = Tactic.FOG, Tactic.MUD
-_VALUE = operator.attrgetter("value")
-_OFFSET = operator.attrgetter("colour.offset")
-_SLOT = {t: t.colour.offset + t.value for t in ALL_TROOPS}  # a troop's place in the bot's tables
+_ALL_TROOPS = frozenset(ALL_TROOPS)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -194,14 +190,26 @@ class _Estimator:
         self.hand: set[Troop] = {c for c in view.hand if isinstance(c, Troop)}
         self.unseen = view.unseen_troops() - self.hand  # what could still come to either side
         self.cache: dict[tuple[object, ...], float] = {}
-        # counted by C-level helpers
-        values = Counter(map(_VALUE, self.unseen))
-        colours = Counter(map(_OFFSET, self.unseen))
-        unseen_value = [values[v] for v in range(11)]
-        unseen_colour = [colours[offset] for offset in range(0, 60, 10)]  # by colour index
-        theirs = [0.0] * 61  # the chance of getting each troop, by ``colour.offset + value``
-        for slot in map(_SLOT.__getitem__, self.unseen):
-            theirs[slot] = ONE_CARD
+        # counted over the smaller of the unseen troops and the others (on the table or in my hand)
+        unseen = self.unseen
+        if len(unseen) <= 30:
+            unseen_value = [0] * 11
+            unseen_colour = [0] * 6  # by colour index
+            theirs = [0.0] * 61  # the chance of getting each troop, by ``colour.offset + value``
+            for t in unseen:
+                v, offset = t.value, t.colour.offset
+                unseen_value[v] += 1
+                unseen_colour[offset // 10] += 1
+                theirs[offset + v] = ONE_CARD
+        else:
+            unseen_value = [0] + [6] * 10
+            unseen_colour = [10] * 6
+            theirs = [0.0] + [ONE_CARD] * 60
+            for t in _ALL_TROOPS.difference(unseen):
+                v, offset = t.value, t.colour.offset
+                unseen_value[v] -= 1
+                unseen_colour[offset // 10] -= 1
+                theirs[offset + v] = 0.0
         mine = list(theirs)
         hand_value = [0] * 11
         hand_colour = [0] * 6
