@@ -424,12 +424,13 @@ class _Board:
     def _flag_info(self, n: int) -> _FlagInfo:
         info = self._info.get(n)
         if info is None:
-            mine, theirs, env = self.flag(n)
-            size = formation_size(_MUD in env)
+            mine, theirs, env, first_player = self.view.flag_sides(n)  # self.flag(n), self._first(n)
+            self._flags[n] = (mine, theirs, env)
+            first = self._firsts[n] = None if first_player is None else first_player is self.me
+            size = 4 if _MUD in env else 3  # formation_size (R6, R25)
             fog = _FOG in env
             est = self.est
             b = est._potential(theirs, size, fog, False)
-            first = self._first(n)
             weight = FLAG_WEIGHT[n - 1]
             parts = _parse(mine)
             count = len(mine)
