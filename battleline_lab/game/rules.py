@@ -207,11 +207,12 @@ def claimable(state: GameState, player: Player) -> tuple[int, ...]:
     out: list[int] = []
     pool: Pool | None = None
     visible = state.visible_troops
+    claimed, cards, mud_at = state.claimed, state.cards, state.mud_at
     for i in FLAG_RANGE:
-        if state.claimed[i] is not None:
+        if claimed[i] is not None:
             continue
-        mine = state.cards[i][player]
-        if len(mine) < state.size(i):
+        mine = cards[i][player]
+        if len(mine) < (4 if mud_at[i] else 3):  # state.size(i), R6, R25
             continue
         env = state.env[i]
         theirs = state.cards[i][player.other]
@@ -266,6 +267,7 @@ def score(state: GameState) -> dict[Player, int]:
 _PLAYS: dict[int, tuple[Card, tuple[PlayCard, ...]]] = {}  # id(card) -> the card's 9 play actions, reused
 _RANK: dict[Card, int] = {card: rank for rank, card in enumerate(sorted(ALL_CARDS, key=card_sort_key))}
 _DRAW = {d: Draw(d) for d in Deck}
+_DECKS = tuple(Deck)  # iterating an Enum class is slow
 _CLAIM = {n: Claim(n) for n in range(1, 10)}
 _PASS = Pass()
 _END = EndClaims()
@@ -302,7 +304,7 @@ def legal_moves(state: GameState) -> list[Action]:
         claims.append(_END)
         return claims
     if phase in (Phase.DRAW, Phase.SCOUT_DRAW):
-        return [_DRAW[d] for d in Deck if state.decks[d]]
+        return [_DRAW[d] for d in _DECKS if state.decks[d]]
     if phase is Phase.SCOUT_RETURN:
         return [ReturnCard(c) for c in sorted(state.hands[state.turn], key=card_sort_key)]
     if phase is Phase.MUD_DISCARD:
@@ -323,8 +325,9 @@ def _play_moves(state: GameState) -> list[Action]:
     moves: list[Action] = []
     troops = [c for c in hand if isinstance(c, Troop)]
     for troop in troops:
-        plays = _plays(troop)
-        moves.extend([plays[i] for i in free])
+        entry = _PLAYS.get(id(troop))
+        plays = entry[1] if entry is not None and entry[0] is troop else _plays(troop)
+        moves.extend(map(plays.__getitem__, free))
     troop_playable = bool(troops and free)
     if _tactics_allowed(state, player):
         for card in hand:
@@ -727,7 +730,7 @@ def _apply_return(state: GameState, player: Player, action: ReturnCard) -> None:
 
 
 def _can_draw(state: GameState) -> bool:
-    return not state.scouted and len(state.hands[state.turn]) < HAND_LIMIT and any(state.decks[d] for d in Deck)
+    return not state.scouted and len(state.hands[state.turn]) < HAND_LIMIT and any(state.decks.values())
 
 
 def _advance(state: GameState) -> None:

@@ -55,12 +55,14 @@ class Player(enum.Enum):
 
     __hash__ = object.__hash__  # members are singletons: identity hashing is fast and consistent
 
-    @property
-    def other(self) -> Player:
-        return Player.SOUTH if self is Player.NORTH else Player.NORTH
+    other: Player  # the opponent; a plain attribute (set below the class): read in hot loops without a call
 
     def __repr__(self) -> str:
         return f"Player.{self.name}"
+
+
+Player.NORTH.other = Player.SOUTH
+Player.SOUTH.other = Player.NORTH
 
 
 class Deck(enum.Enum):
@@ -105,6 +107,8 @@ STEPS: dict[ClaimTiming, tuple[Phase, ...]] = {
     ClaimTiming.START_OF_TURN: (Phase.CLAIM, Phase.PLAY, Phase.DRAW),
     ClaimTiming.END_OF_TURN: (Phase.PLAY, Phase.DRAW, Phase.CLAIM),
 }
+
+_STEPS_BY_ID = {id(timing): steps for timing, steps in STEPS.items()}  # enum members are singletons
 
 
 class EndReason(enum.Enum):
@@ -199,7 +203,7 @@ class GameState:
 
     @property
     def steps(self) -> tuple[Phase, ...]:
-        return STEPS[self.options.claim_timing]
+        return _STEPS_BY_ID[id(self.options.claim_timing)]  # STEPS[...], without hashing the enum member
 
     def mud(self, i: int) -> bool:
         return self.mud_at[i]
