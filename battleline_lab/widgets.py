@@ -1000,14 +1000,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         if self.current is not None:
             self.current.session.close()
         self.game_puzzle = puzzle
-        self.current = PuzzleWidget(
-            puzzle,
-            lang=self.lang,
-            on_answer=self._answered,
-            on_hint=lambda _pid: self._status(),
-            show_lang=False,
-            session=self.trainer.session(puzzle, source="gym"),
-        )
+        self.current = self._board_for(puzzle)
         self.holder.children = [self.from_games, self.current]
         self.prev_button.disabled = not self.selection
         self.next_button.disabled = not self.selection
@@ -1041,6 +1034,17 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
     def _answered(self, _puzzle_id: str, _correct: bool) -> None:
         self._status()
 
+    def _board_for(self, puzzle: Puzzle) -> PuzzleWidget:
+        """A puzzle board in the gym: its answers and hints recorded by the trainer, status kept current."""
+        return PuzzleWidget(
+            puzzle,
+            lang=self.lang,
+            on_answer=self._answered,
+            on_hint=lambda _pid: self._status(),
+            show_lang=False,
+            session=self.trainer.session(puzzle, source="gym"),
+        )
+
     def _show(self) -> None:
         if self.current is not None:
             self.current.session.close()  # hints taken without an answer are kept
@@ -1050,14 +1054,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             self.holder.children = [W.HTML(_esc(_t("widget.gym.empty", self.lang)))]
         else:
             puzzle = self.selection[self.index]
-            self.current = PuzzleWidget(
-                puzzle,
-                lang=self.lang,
-                on_answer=self._answered,
-                on_hint=lambda _pid: self._status(),
-                show_lang=False,
-                session=self.trainer.session(puzzle, source="gym"),
-            )
+            self.current = self._board_for(puzzle)
             self.holder.children = [self.current]
         self.prev_button.disabled = self.index <= 0
         self.next_button.disabled = self.index >= len(self.selection) - 1
