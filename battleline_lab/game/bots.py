@@ -398,6 +398,7 @@ class _Board:
         self._after: dict[tuple[int, bool], dict[Card, float]] = {}
         self._where: dict[Player, dict[Card, tuple[int, bool]]] = {}  # per side: card -> (open flag, environment?)
         self._firsts: dict[int, bool | None] = {}  # per flag: whether I completed first
+        self._losses: dict[tuple[Card, Player], tuple[int, float]] = {}  # see _loss
 
     def flag(self, n: int) -> tuple[tuple[Card, ...], tuple[Card, ...], list[Tactic]]:
         """Flag ``n``'s cards on my side, on theirs, and its environment cards (do not change them)."""
@@ -459,7 +460,15 @@ class _Board:
     def play_gains(self, n: int, cards: Iterable[Card]) -> list[float]:
         """:meth:`_play_gain` of each card (troops or morale cards) played at flag ``n``."""
         info = self._info.get(n) or self._flag_info(n)
-        mine, theirs_complete, size, fog, first, weight, b, now, parts, after = info
+        return self._plays(info, cards, info.now)
+
+    def _play_value(self, n: int, card: Card) -> float:
+        """``value(n, mine + (card,), theirs, env)``: flag ``n``'s worth after ``card`` joins my side there."""
+        return self._plays(self._flag_info(n), (card,), 0.0)[0]
+
+    def _plays(self, info: _FlagInfo, cards: Iterable[Card], now: float) -> list[float]:
+        """The flag's worth after each card joins my side, minus ``now``."""
+        mine, theirs_complete, size, fog, first, weight, b, _, parts, after = info
         count = len(mine) + 1
         complete = count >= size
         reach = self.est.reach
@@ -513,42 +522,48 @@ class _Board:
                 return self.value(n, mine, theirs, env + [card]) - self.now(n)
             return self._play_gain(n, card)
         if isinstance(action, Deserter):
-            n, side_cards, is_env = self._find(action.target, self.me.other)
-            mine, theirs, env = self.flag(n)
-            if is_env:
-                env = [e for e in env if e is not action.target]
-            else:
-                theirs = tuple(c for c in theirs if c != action.target)
-            return self.value(n, mine, theirs, env) - self.now(n)
+            return self._loss(action.target, self.me.other)[1]
         if isinstance(action, Traitor):
-            n, _, _ = self._find(action.target, self.me.other)
-            mine, theirs, env = self.flag(n)
-            theirs = tuple(c for c in theirs if c != action.target)
-            total = self.value(n, mine, theirs, env) - self.now(n)
+            n, total = self._loss(action.target, self.me.other)
             if action.to == n:
+                mine, theirs, env = self.flag(n)
+                theirs = tuple(c for c in theirs if c != action.target)
                 return self.value(n, mine + (action.target,), theirs, env) - self.now(n)
-            mine2, theirs2, env2 = self.flag(action.to)
-            return total + self.value(action.to, mine2 + (action.target,), theirs2, env2) - self.now(action.to)
+            # self.value(action.to, mine + (action.target,), theirs, env) at action.to, as a play there
+            return total + self._play_value(action.to, action.target) - self.now(action.to)
         if isinstance(action, Redeploy):
-            n, _, is_env = self._find(action.target, self.me)
-            mine, theirs, env = self.flag(n)
-            if is_env:
-                env = [e for e in env if e is not action.target]
-            else:
-                mine = tuple(c for c in mine if c != action.target)
-            total = self.value(n, mine, theirs, env) - self.now(n)
+            n, total = self._loss(action.target, self.me)
             if action.to is not None:
-                m2, t2, e2 = self.flag(action.to)
-                if is_env:
-                    assert isinstance(action.target, Tactic)
-                    e2 = e2 + [action.target]
-                else:
-                    m2 = m2 + (action.target,)
-                total += self.value(action.to, m2, t2, e2) - self.now(action.to)
+                target = action.target
+                if self._find(target, self.me)[2]:  # an environment card
+                    assert isinstance(target, Tactic)
+                    m2, t2, e2 = self.flag(action.to)
+                    total += self.value(action.to, m2, t2, e2 + [target]) - self.now(action.to)
+                else:  # self.value(action.to, m2 + (action.target,), t2, e2), as a play there
+                    total += self._play_value(action.to, action.target) - self.now(action.to)
             return total
         if isinstance(action, PlayScout):
             return SCOUT_VALUE
         return 0.0
+
+    def _loss(self, card: Card, side: Player) -> tuple[int, float]:
+        """The open flag where ``card`` lies on ``side``'s side, and how its estimate changes without it.
+
+        Remembered per card: the Redeploy, Deserter and Traitor moves of one card share it.
+        """
+        key = (card, side)
+        loss = self._losses.get(key)
+        if loss is None:
+            n, _, is_env = self._find(card, side)
+            mine, theirs, env = self.flag(n)
+            if is_env:
+                env = [e for e in env if e is not card]
+            elif side is self.me:
+                mine = tuple(c for c in mine if c != card)
+            else:
+                theirs = tuple(c for c in theirs if c != card)
+            loss = self._losses[key] = (n, self.value(n, mine, theirs, env) - self.now(n))
+        return loss
 
     def _find(self, card: Card, side: Player) -> tuple[int, tuple[Card, ...], bool]:
         """Where ``card`` lies on ``side``'s side: the open flag, its formation cards there, whether environment."""
@@ -629,13 +644,14 @@ class HeuristicBot(RandomBot):
         troop_plays: dict[int, tuple[list[int], list[Card]]] = {}  # flag -> the troop plays there: indices, cards
         tactics: list[int] = []
         for i, action in enumerate(legal):
-            if isinstance(action, PlayCard) and isinstance(action.card, Troop):
+            # the action types are final: comparing types is isinstance, only faster
+            if type(action) is PlayCard and type(action.card) is Troop:
                 plays = troop_plays.get(action.flag)
                 if plays is None:
                     plays = troop_plays[action.flag] = ([], [])
                 plays[0].append(i)
                 plays[1].append(action.card)
-            elif isinstance(action, Pass):
+            elif type(action) is Pass:
                 key = (-0.05, draws[i], -i)  # on equal keys the first move is kept
                 if best is None or key > best:
                     best = key
