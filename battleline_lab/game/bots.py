@@ -17,7 +17,9 @@ opponent's formation outclasses a higher sum...).
 The estimate is built for speed (the expert bot plays this bot in its play-outs): what it
 asks of the unseen cards is counted into tables once per decision, each flag's present
 estimate once per decision, and a move that cannot beat the best one found (each flag it
-touches can gain at most its weight minus its present estimate) is not scored.  None of
+touches can gain at most its weight minus its present estimate) is not scored.  A card's
+Redeploy, Deserter and Traitor moves share the estimate of its flag without it, and a card
+moved to another flag is scored as a play there.  None of
 this changes a move: the same seeds give the same games as the plain one-move look-ahead
 (``tests/game/test_bot_golden.py``).
 
