@@ -17,7 +17,9 @@ opponent's formation outclasses a higher sum...).
 The estimate is built for speed (the expert bot plays this bot in its play-outs): what it
 asks of the unseen cards is counted into tables once per decision, each flag's present
 estimate once per decision, and a move that cannot beat the best one found (each flag it
-touches can gain at most its weight minus its present estimate) is not scored.  None of
+touches can gain at most its weight minus its present estimate) is not scored.  A card's
+Redeploy, Deserter and Traitor moves share the estimate of its flag without it, and a card
+moved to another flag is scored as a play there.  None of
 this changes a move: the same seeds give the same games as the plain one-move look-ahead
 (``tests/game/test_bot_golden.py``).
 
@@ -95,6 +97,9 @@ FLAG_WEIGHT = (1.0, 1.1, 1.2, 1.2, 1.2, 1.2, 1.2, 1.1, 1.0)  # middle flags make
 
 _WILD_TOP = {w: max(w.wild_values) for w in Tactic if w.is_wild}  # a morale card at its best value
 _FOG, _MUD = Tactic.FOG, Tactic.MUD
+# enum members read on every decision, bound once (reading one through its Enum class is slow)
+_PLAY, _CLAIM, _DRAW, _SCOUT_DRAW = Phase.PLAY, Phase.CLAIM, Phase.DRAW, Phase.SCOUT_DRAW
+_TROOPS_DECK, _TACTICS_DECK = Deck.TROOPS, Deck.TACTICS
 _ALL_TROOPS = frozenset(ALL_TROOPS)
 
 
@@ -398,6 +403,7 @@ class _Board:
         self._after: dict[tuple[int, bool], dict[Card, float]] = {}
         self._where: dict[Player, dict[Card, tuple[int, bool]]] = {}  # per side: card -> (open flag, environment?)
         self._firsts: dict[int, bool | None] = {}  # per flag: whether I completed first
+        self._losses: dict[tuple[Card, Player], tuple[int, float]] = {}  # see _loss
 
     def flag(self, n: int) -> tuple[tuple[Card, ...], tuple[Card, ...], list[Tactic]]:
         """Flag ``n``'s cards on my side, on theirs, and its environment cards (do not change them)."""
@@ -452,6 +458,14 @@ class _Board:
         info = self._flag_info(n)
         return info.weight - info.now
 
+    def bounds(self, flags: Iterable[int]) -> list[tuple[float, int, _FlagInfo]]:
+        """:meth:`bound` of each flag, with the flag and its info."""
+        out = []
+        for n in flags:
+            info = self._flag_info(n)
+            out.append((info.weight - info.now, n, info))
+        return out
+
     def _play_gain(self, n: int, card: Card) -> float:
         """``value(n, mine + (card,), theirs, env) - now(n)``, from the flag's precomputed parts."""
         return self.play_gains(n, (card,))[0]
@@ -459,7 +473,15 @@ class _Board:
     def play_gains(self, n: int, cards: Iterable[Card]) -> list[float]:
         """:meth:`_play_gain` of each card (troops or morale cards) played at flag ``n``."""
         info = self._info.get(n) or self._flag_info(n)
-        mine, theirs_complete, size, fog, first, weight, b, now, parts, after = info
+        return self.plays(info, cards, info.now)
+
+    def _play_value(self, n: int, card: Card) -> float:
+        """``value(n, mine + (card,), theirs, env)``: flag ``n``'s worth after ``card`` joins my side there."""
+        return self.plays(self._flag_info(n), (card,), 0.0)[0]
+
+    def plays(self, info: _FlagInfo, cards: Iterable[Card], now: float) -> list[float]:
+        """The flag's worth after each card joins my side, minus ``now``."""
+        mine, theirs_complete, size, fog, first, weight, b, _, parts, after = info
         count = len(mine) + 1
         complete = count >= size
         reach = self.est.reach
@@ -513,42 +535,48 @@ class _Board:
                 return self.value(n, mine, theirs, env + [card]) - self.now(n)
             return self._play_gain(n, card)
         if isinstance(action, Deserter):
-            n, side_cards, is_env = self._find(action.target, self.me.other)
-            mine, theirs, env = self.flag(n)
-            if is_env:
-                env = [e for e in env if e is not action.target]
-            else:
-                theirs = tuple(c for c in theirs if c != action.target)
-            return self.value(n, mine, theirs, env) - self.now(n)
+            return self._loss(action.target, self.me.other)[1]
         if isinstance(action, Traitor):
-            n, _, _ = self._find(action.target, self.me.other)
-            mine, theirs, env = self.flag(n)
-            theirs = tuple(c for c in theirs if c != action.target)
-            total = self.value(n, mine, theirs, env) - self.now(n)
+            n, total = self._loss(action.target, self.me.other)
             if action.to == n:
+                mine, theirs, env = self.flag(n)
+                theirs = tuple(c for c in theirs if c != action.target)
                 return self.value(n, mine + (action.target,), theirs, env) - self.now(n)
-            mine2, theirs2, env2 = self.flag(action.to)
-            return total + self.value(action.to, mine2 + (action.target,), theirs2, env2) - self.now(action.to)
+            # self.value(action.to, mine + (action.target,), theirs, env) at action.to, as a play there
+            return total + self._play_value(action.to, action.target) - self.now(action.to)
         if isinstance(action, Redeploy):
-            n, _, is_env = self._find(action.target, self.me)
-            mine, theirs, env = self.flag(n)
-            if is_env:
-                env = [e for e in env if e is not action.target]
-            else:
-                mine = tuple(c for c in mine if c != action.target)
-            total = self.value(n, mine, theirs, env) - self.now(n)
+            n, total = self._loss(action.target, self.me)
             if action.to is not None:
-                m2, t2, e2 = self.flag(action.to)
-                if is_env:
-                    assert isinstance(action.target, Tactic)
-                    e2 = e2 + [action.target]
-                else:
-                    m2 = m2 + (action.target,)
-                total += self.value(action.to, m2, t2, e2) - self.now(action.to)
+                target = action.target
+                if self._find(target, self.me)[2]:  # an environment card
+                    assert isinstance(target, Tactic)
+                    m2, t2, e2 = self.flag(action.to)
+                    total += self.value(action.to, m2, t2, e2 + [target]) - self.now(action.to)
+                else:  # self.value(action.to, m2 + (action.target,), t2, e2), as a play there
+                    total += self._play_value(action.to, action.target) - self.now(action.to)
             return total
         if isinstance(action, PlayScout):
             return SCOUT_VALUE
         return 0.0
+
+    def _loss(self, card: Card, side: Player) -> tuple[int, float]:
+        """The open flag where ``card`` lies on ``side``'s side, and how its estimate changes without it.
+
+        Remembered per card: the Redeploy, Deserter and Traitor moves of one card share it.
+        """
+        key = (card, side)
+        loss = self._losses.get(key)
+        if loss is None:
+            n, _, is_env = self._find(card, side)
+            mine, theirs, env = self.flag(n)
+            if is_env:
+                env = [e for e in env if e is not card]
+            elif side is self.me:
+                mine = tuple(c for c in mine if c != card)
+            else:
+                theirs = tuple(c for c in theirs if c != card)
+            loss = self._losses[key] = (n, self.value(n, mine, theirs, env) - self.now(n))
+        return loss
 
     def _find(self, card: Card, side: Player) -> tuple[int, tuple[Card, ...], bool]:
         """Where ``card`` lies on ``side``'s side: the open flag, its formation cards there, whether environment."""
@@ -601,12 +629,14 @@ class HeuristicBot(RandomBot):
         if len(legal) == 1:
             return legal[0]
         phase = view.phase
-        if phase is Phase.CLAIM:
+        if phase is _PLAY:
+            return self._play(view, legal)
+        if phase is _CLAIM:
             for action in legal:
                 if isinstance(action, Claim):
                     return action
             return next(a for a in legal if isinstance(a, EndClaims))
-        if phase in (Phase.DRAW, Phase.SCOUT_DRAW):
+        if phase is _DRAW or phase is _SCOUT_DRAW:
             return self._draw(view, legal)
         if phase is Phase.SCOUT_RETURN:
             return self._scout_return(view, legal)
@@ -629,23 +659,24 @@ class HeuristicBot(RandomBot):
         troop_plays: dict[int, tuple[list[int], list[Card]]] = {}  # flag -> the troop plays there: indices, cards
         tactics: list[int] = []
         for i, action in enumerate(legal):
-            if isinstance(action, PlayCard) and isinstance(action.card, Troop):
+            # the action types are final: comparing types is isinstance, only faster
+            if type(action) is PlayCard and type(action.card) is Troop:
                 plays = troop_plays.get(action.flag)
                 if plays is None:
                     plays = troop_plays[action.flag] = ([], [])
                 plays[0].append(i)
                 plays[1].append(action.card)
-            elif isinstance(action, Pass):
+            elif type(action) is Pass:
                 key = (-0.05, draws[i], -i)  # on equal keys the first move is kept
                 if best is None or key > best:
                     best = key
             else:
                 tactics.append(i)
-        for bound, n in sorted(((board.bound(n), n) for n in troop_plays), reverse=True):
+        for bound, n, info in sorted(board.bounds(troop_plays), reverse=True):
             if best is not None and bound < best[0]:
                 break
             indices, cards = troop_plays[n]
-            scores = board.play_gains(n, cards)
+            scores = board.plays(info, cards, info.now)
             top = max(scores)
             if best is None or top >= best[0]:  # only this flag's top-scoring plays can be the best
                 for i, score in zip(indices, scores):
@@ -668,7 +699,7 @@ class HeuristicBot(RandomBot):
     def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         hand = view.hand
         tactics = sum(1 for c in hand if isinstance(c, Tactic))
-        want = Deck.TACTICS if tactics == 0 and len(hand) - tactics >= 5 else Deck.TROOPS
+        want = _TACTICS_DECK if tactics == 0 and len(hand) - tactics >= 5 else _TROOPS_DECK
         for action in legal:
             if isinstance(action, Draw) and action.deck is want:
                 return action

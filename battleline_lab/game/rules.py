@@ -80,6 +80,18 @@ __all__ = [
 
 FLAG_RANGE = range(NUM_FLAGS)
 
+# Enum members read in the hot paths, bound once: ``Phase.PLAY`` is looked up through the Enum
+# metaclass, about ten times slower than reading a module constant (CPython 3.11)
+_NORTH, _SOUTH = Player.NORTH, Player.SOUTH
+_PHASE_PLAY, _PHASE_CLAIM, _PHASE_DRAW, _PHASE_SCOUT_DRAW = Phase.PLAY, Phase.CLAIM, Phase.DRAW, Phase.SCOUT_DRAW
+_PHASE_SCOUT_RETURN, _PHASE_MUD_DISCARD, _PHASE_OVER = Phase.SCOUT_RETURN, Phase.MUD_DISCARD, Phase.OVER
+_SCOUT_CARD, _REDEPLOY_CARD, _DESERTER_CARD, _TRAITOR_CARD = (
+    Tactic.SCOUT,
+    Tactic.REDEPLOY,
+    Tactic.DESERTER,
+    Tactic.TRAITOR,
+)
+
 # -- errors -----------------------------------------------------------------
 
 
@@ -217,7 +229,7 @@ def claimable(state: GameState, player: Player) -> tuple[int, ...]:
         env = state.env[i]
         theirs = state.cards[i][player.other]
         first = state.first_complete(i)
-        signature = (tuple(mine), tuple(theirs), tuple(env[Player.NORTH]), tuple(env[Player.SOUTH]), first)
+        signature = (tuple(mine), tuple(theirs), tuple(env[_NORTH]), tuple(env[_SOUTH]), first)
         cached = state.claim_cache.get((i, player))
         if cached is not None and cached[0] == signature:
             if cached[1]:
@@ -282,6 +294,38 @@ def _plays(card: Card) -> tuple[PlayCard, ...]:
     return entry[1]
 
 
+# the guile actions of each card, built once per card object like _PLAYS (a frozen dataclass is slow
+# to build, and a bot holding Redeploy or Traitor is offered dozens of them each turn)
+_REDEPLOYS: dict[int, tuple[Card, tuple[Redeploy, ...]]] = {}
+_TRAITORS: dict[int, tuple[Troop, tuple[Traitor, ...]]] = {}
+_DESERTERS: dict[int, tuple[Card, Deserter]] = {}
+
+
+def _redeploys(card: Card) -> tuple[Redeploy, ...]:
+    """``redeploy CARD 1`` ... ``redeploy CARD 9`` (at flag index 0-8), then ``redeploy CARD discard``."""
+    entry = _REDEPLOYS.get(id(card))
+    if entry is None or entry[0] is not card:
+        moves = (*(Redeploy(card, n) for n in range(1, 10)), Redeploy(card, None))
+        entry = _REDEPLOYS[id(card)] = (card, moves)
+    return entry[1]
+
+
+def _traitors(troop: Troop) -> tuple[Traitor, ...]:
+    """``traitor TROOP 1`` ... ``traitor TROOP 9`` (at flag index 0-8)."""
+    entry = _TRAITORS.get(id(troop))
+    if entry is None or entry[0] is not troop:
+        entry = _TRAITORS[id(troop)] = (troop, tuple(Traitor(troop, n) for n in range(1, 10)))
+    return entry[1]
+
+
+def _deserter(card: Card) -> Deserter:
+    """``deserter CARD``."""
+    entry = _DESERTERS.get(id(card))
+    if entry is None or entry[0] is not card:
+        entry = _DESERTERS[id(card)] = (card, Deserter(card))
+    return entry[1]
+
+
 def _tactics_allowed(state: GameState, player: Player) -> bool:
     """R18: no more tactics played so far than the opponent."""
     return state.tactics_played[player] <= state.tactics_played[player.other]
@@ -297,17 +341,17 @@ def legal_moves(state: GameState) -> list[Action]:
     tactics.  Scout returns and Mud discards: the candidate cards in card order.
     """
     phase = state.phase
-    if phase is Phase.PLAY:
+    if phase is _PHASE_PLAY:
         return _play_moves(state)
-    if phase is Phase.CLAIM:
+    if phase is _PHASE_CLAIM:
         claims: list[Action] = [_CLAIM[n] for n in state.claimable_now or ()]
         claims.append(_END)
         return claims
-    if phase in (Phase.DRAW, Phase.SCOUT_DRAW):
+    if phase is _PHASE_DRAW or phase is _PHASE_SCOUT_DRAW:
         return [_DRAW[d] for d in _DECKS if state.decks[d]]
-    if phase is Phase.SCOUT_RETURN:
+    if phase is _PHASE_SCOUT_RETURN:
         return [ReturnCard(c) for c in sorted(state.hands[state.turn], key=card_sort_key)]
-    if phase is Phase.MUD_DISCARD:
+    if phase is _PHASE_MUD_DISCARD:
         player, i = state.pending_discards[0]
         return [MudDiscard(c) for c in sorted(state.cards[i][player], key=card_sort_key)]
     return []
@@ -341,25 +385,28 @@ def _play_moves(state: GameState) -> list[Action]:
             elif card.is_environment:
                 plays = _plays(card)
                 moves.extend([plays[i] for i in open_flags])
-            elif card is Tactic.SCOUT:
+            elif card is _SCOUT_CARD:
                 moves.append(_SCOUT)
-            elif card is Tactic.REDEPLOY:
+            elif card is _REDEPLOY_CARD:
                 for i in open_flags:
                     for target in state.cards[i][player]:
-                        moves.extend(Redeploy(target, j + 1) for j in free if j != i)
-                        moves.append(Redeploy(target, None))
+                        redeploys = _redeploys(target)
+                        moves.extend([redeploys[j] for j in free if j != i])
+                        moves.append(redeploys[9])
                     for env in state.env[i][player]:
-                        moves.extend(Redeploy(env, j + 1) for j in open_flags if j != i)
-                        moves.append(Redeploy(env, None))
-            elif card is Tactic.DESERTER:
+                        redeploys = _redeploys(env)
+                        moves.extend([redeploys[j] for j in open_flags if j != i])
+                        moves.append(redeploys[9])
+            elif card is _DESERTER_CARD:
                 for i in open_flags:
-                    moves.extend(Deserter(t) for t in state.cards[i][other])
-                    moves.extend(Deserter(t) for t in state.env[i][other])
-            elif card is Tactic.TRAITOR:
+                    moves.extend(map(_deserter, state.cards[i][other]))
+                    moves.extend(map(_deserter, state.env[i][other]))
+            elif card is _TRAITOR_CARD:
                 for i in open_flags:
                     for target in state.cards[i][other]:
                         if isinstance(target, Troop):
-                            moves.extend(Traitor(target, j + 1) for j in free)
+                            traitors = _traitors(target)
+                            moves.extend([traitors[j] for j in free])
     if not troop_playable:
         moves.append(_PASS)
     return moves
@@ -388,7 +435,7 @@ def apply(state: GameState, action: Action) -> GameState:
     Raises an :class:`IllegalMoveError` subclass (naming the rule) and leaves
     the state unchanged when the action is not legal now.
     """
-    if state.phase is Phase.OVER:
+    if state.phase is _PHASE_OVER:
         raise GameOverError(action, "game_over")
     if state.phase not in _PHASE_OF[type(action)]:
         if isinstance(action, Claim):
@@ -698,13 +745,13 @@ def _apply_draw(state: GameState, player: Player, action: Draw) -> None:
     deck = state.decks[action.deck]
     if not deck:
         raise DrawError(action, "deck_empty", deck=message(f"game.deck.{action.deck.value}"))
-    if state.phase is Phase.DRAW and len(state.hands[player]) >= HAND_LIMIT:
+    if state.phase is _PHASE_DRAW and len(state.hands[player]) >= HAND_LIMIT:
         raise DrawError(action, "hand_full", rule="R8", limit=HAND_LIMIT)
     state.hands[player].append(deck.pop())
     state.deck_marks[action.deck].pop()
     state.acted = True
     state.history.append((state.turn_number, player, action))
-    if state.phase is Phase.SCOUT_DRAW:
+    if state.phase is _PHASE_SCOUT_DRAW:
         state.scout_draws -= 1
         if state.scout_draws <= 0 or not any(state.decks.values()):
             _start_returns(state, player)
@@ -740,20 +787,20 @@ def _advance(state: GameState) -> None:
     while True:
         if state.step >= len(steps):
             _end_turn(state)
-            if state.phase is Phase.OVER:
+            if state.phase is _PHASE_OVER:
                 return
         phase = steps[state.step]
-        if phase is Phase.PLAY:
-            state.phase = Phase.PLAY
+        if phase is _PHASE_PLAY:
+            state.phase = _PHASE_PLAY
             return
-        if phase is Phase.CLAIM:
+        if phase is _PHASE_CLAIM:
             flags = claimable(state, state.turn)
             if flags:
-                state.phase = Phase.CLAIM
+                state.phase = _PHASE_CLAIM
                 state.claimable_now = flags
                 return
         elif _can_draw(state):
-            state.phase = Phase.DRAW
+            state.phase = _PHASE_DRAW
             return
         state.step += 1
 

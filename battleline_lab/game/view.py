@@ -133,7 +133,7 @@ class PlayerView:
         i = flag - 1
         state = self._state
         me = self.player
-        other = Player.SOUTH if me is Player.NORTH else Player.NORTH
+        other = me.other
         cards, env = state.cards[i], state.env[i]
         return tuple(cards[me]), tuple(cards[other]), env[me] + env[other], state.first_complete(i)
 
