@@ -26,10 +26,10 @@ import functools
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
-from ..cards import Card, Colour, Tactic, Troop
-from ..formations import evaluate, formation_size
+from ..cards import Card, Colour, Tactic, Troop, card_sort_key
+from ..formations import FormationKind, evaluate, formation_size
 from ..messages import message
 from .actions import (
     Action,
@@ -86,12 +86,45 @@ TACTIC_COST = 0.12  # a tactics card must gain this much more than the best troo
 SCOUT_VALUE = 0.05
 FLAG_WEIGHT = (1.0, 1.1, 1.2, 1.2, 1.2, 1.2, 1.2, 1.1, 1.0)  # middle flags make more triples
 
+_WILD_TOP = {w: max(w.wild_values) for w in Tactic if w.is_wild}  # a morale card at its best value
+_FOG, _MUD = Tactic.FOG, Tactic.MUD
+
 
 @functools.lru_cache(maxsize=1 << 16)
 def _strength(cards: tuple[Card, ...], fog: bool, mud: bool) -> float:
-    """A complete formation on the bot's scale (R10): ``kind * 100 + sum``, or the sum under Fog (R24)."""
+    """A complete formation on the bot's scale (R10): ``kind * 100 + sum``, or the sum under Fog (R24).
+
+    The strength does not depend on the order of the cards, so a miss here looks the cards up
+    again in a canonical order before evaluating them.
+    """
+    return _sorted_strength(tuple(sorted(cards, key=card_sort_key)), fog, mud)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _sorted_strength(cards: tuple[Card, ...], fog: bool, mud: bool) -> float:
     f = evaluate(cards, fog=fog, mud=mud)
     return float(f.total if f.kind is None else f.kind * KIND_STEP + f.total)
+
+
+def _troops_strength(values: tuple[int, ...], colour: Colour | None, fog: bool) -> float:
+    """:func:`_strength` of a complete side of troops only, from its values and its colour if only one (R9, R10).
+
+    The formation kinds are tried in the order of :func:`battleline_lab.formations.evaluate`.
+    """
+    total = sum(values)
+    if fog:
+        return float(total)
+    low, high = min(values), max(values)
+    run = high - low == len(values) - 1 and len(set(values)) == len(values)
+    if colour is not None and run:
+        kind = FormationKind.WEDGE
+    elif low == high:
+        kind = FormationKind.PHALANX
+    elif colour is not None:
+        kind = FormationKind.BATTALION
+    else:
+        kind = FormationKind.SKIRMISH if run else FormationKind.HOST
+    return float(kind * KIND_STEP + total)
 
 
 def _any_of(count: int, needed: int) -> float:
@@ -103,36 +136,65 @@ def _any_of(count: int, needed: int) -> float:
     return float((1.0 - (1.0 - ONE_CARD) ** (count - needed + 1)) ** needed)
 
 
+# _any_of for every count of unseen troops of one value (<= 6) or colour (<= 10) and every need (<= 4)
+_ANY_OF = [[_any_of(count, needed) for needed in range(5)] for count in range(11)]
+
+
+# the runs (Wedge, Skirmish Line) a side's troop values fit: (sum of the run, the values it still needs)
+_RUNS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+
+
+def _runs(size: int, values: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The runs of ``size`` cards containing every one of ``values`` (none if a value repeats), remembered."""
+    runs: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    if len(set(values)) == len(values):
+        lo = min(values) if values else 1
+        hi = max(values) if values else 10
+        runs = tuple(
+            (sum(range(start, start + size)), tuple(v for v in range(start, start + size) if v not in values))
+            for start in range(max(1, hi - size + 1), min(lo, 11 - size) + 1)
+        )
+    _RUNS[(size, *values)] = runs
+    return runs
+
+
 class _Estimator:
-    """Strength estimates for partial sides, from one player's knowledge."""
+    """Strength estimates for partial sides, from one player's knowledge.
+
+    What the estimate asks of the unseen cards (the chance of each troop, of one
+    troop of a value, how many of a value or colour are in hand or unseen) is
+    counted once per decision into tables, so that an estimate is table look-ups.
+    """
 
     def __init__(self, view: PlayerView) -> None:
         self.me = view.player
-        hand = view.hand
-        self.hand: set[Troop] = {c for c in hand if isinstance(c, Troop)}
-        self.unseen = set(view.unseen_troops()) - self.hand  # what could still come to either side
+        self.hand: set[Troop] = {c for c in view.hand if isinstance(c, Troop)}
+        self.unseen = view.unseen_troops() - self.hand  # what could still come to either side
         self.cache: dict[tuple[object, ...], float] = {}
-        self.hand_value = [0] * 11
-        self.unseen_value = [0] * 11
-        self.hand_colour = {c: 0 for c in Colour}
-        self.unseen_colour = {c: 0 for c in Colour}
-        for t in self.hand:
-            self.hand_value[t.value] += 1
-            self.hand_colour[t.colour] += 1
+        hand_value = [0] * 11
+        unseen_value = [0] * 11
+        hand_colour = [0] * 6  # by colour index
+        unseen_colour = [0] * 6
+        theirs = [0.0] * 61  # the chance of getting each troop, by ``colour.offset + value``
         for t in self.unseen:
-            self.unseen_value[t.value] += 1
-            self.unseen_colour[t.colour] += 1
-
-    def _p(self, troop: Troop, mine: bool) -> float:
-        if mine and troop in self.hand:
-            return 1.0
-        return ONE_CARD if troop in self.unseen else 0.0
-
-    def _by_value(self, value: int, mine: bool) -> tuple[int, int]:
-        return (self.hand_value[value] if mine else 0), self.unseen_value[value]
-
-    def _by_colour(self, colour: Colour, mine: bool) -> tuple[int, int]:
-        return (self.hand_colour[colour] if mine else 0), self.unseen_colour[colour]
+            v, offset = t.value, t.colour.offset
+            unseen_value[v] += 1
+            unseen_colour[offset // 10] += 1
+            theirs[offset + v] = ONE_CARD
+        mine = list(theirs)
+        for t in self.hand:
+            v, offset = t.value, t.colour.offset
+            hand_value[v] += 1
+            hand_colour[offset // 10] += 1
+            mine[offset + v] = 1.0
+        self.unseen_value = unseen_value
+        self.unseen_colour = unseen_colour
+        one = _ANY_OF
+        # per side: the chance of each troop, of one troop of each value, and the counts in hand
+        self.tables: dict[bool, tuple[list[float], list[float], list[int], list[int]]] = {
+            True: (mine, [1.0 if h else one[u][1] for h, u in zip(hand_value, unseen_value)], hand_value, hand_colour),
+            False: (theirs, [one[u][1] for u in unseen_value], [0] * 11, [0] * 6),
+        }
 
     def potential(self, cards: tuple[Card, ...], size: int, fog: bool, mine: bool) -> float:
         """Expected strength the side can reach (``kind * 100 + sum``, or the sum under Fog)."""
@@ -143,110 +205,254 @@ class _Estimator:
         return value
 
     def _potential(self, cards: tuple[Card, ...], size: int, fog: bool, mine: bool) -> float:
-        if len(cards) >= size:
+        count = len(cards)
+        if count >= size:
             return _strength(cards[:size], fog, size == 4)
-        if not cards:
+        if not count:
             return EMPTY_SIDE if not fog else 22.0
-        troops = [c for c in cards if isinstance(c, Troop)]
-        wilds = [c for c in cards if isinstance(c, Tactic)]
-        missing = size - len(cards)
-        base = sum(t.value for t in troops) + sum(max(w.wild_values) for w in wilds)
-        host = base + 5.0 * missing
+        values, colour, wilds, base = _parse(cards)
+        missing = size - count
         if fog:
-            return host + 1.0 * missing
+            return base + 5.0 * missing + 1.0 * missing
+        return self.reach(values, colour, wilds, base, size, missing, mine)
+
+    def reach(
+        self, values: tuple[int, ...], colour: Colour | None, wilds: int, base: int, size: int, missing: int, mine: bool
+    ) -> float:
+        """The potential of a side that is neither empty nor complete, without Fog (see :func:`_parse`)."""
+        host = base + 5.0 * missing
         best = host
-        values = [t.value for t in troops]
-        colours = {t.colour for t in troops}
-        distinct = len(set(values)) == len(values)
-        # Wedge and Skirmish Line: a run containing every value
-        if distinct:
-            lo = min(values) if values else 1
-            hi = max(values) if values else 10
-            for start in range(max(1, hi - size + 1), min(lo, 11 - size) + 1):
-                run = range(start, start + size)
-                need = [v for v in run if v not in values]
-                total = sum(run)
-                for colour in colours if len(colours) == 1 else ():
-                    probs = sorted(self._p(Troop(colour, v), mine) for v in need)
-                    prob = math.prod(probs[len(wilds) :])
-                    best = max(best, prob * (4 * KIND_STEP + total) + (1 - prob) * host)
-                probs = []
-                for v in need:
-                    h, u = self._by_value(v, mine)
-                    probs.append(1.0 if h else _any_of(u, 1))
-                probs.sort()
-                prob = math.prod(probs[len(wilds) :])
-                best = max(best, prob * (1 * KIND_STEP + total) + (1 - prob) * host)
+        troop_p, value_p, hand_value, hand_colour = self.tables[mine]
+        runs = _RUNS.get((size, *values))
+        if runs is None:
+            runs = _runs(size, values)
+        # Wedge and Skirmish Line: a run containing every value.  The wildcards fill the least
+        # likely gaps, so the chance is the product of the ``missing`` likeliest ones (in ascending
+        # order, as ``math.prod`` of the sorted chances would multiply them; with one or two
+        # factors the order makes no difference)
+        offset = -1 if colour is None else colour.offset
+        if not wilds and missing == 1:
+            for total, (x,) in runs:
+                if offset >= 0:
+                    prob = troop_p[offset + x]
+                    value = prob * (4 * KIND_STEP + total) + (1 - prob) * host
+                    if value > best:
+                        best = value
+                prob = value_p[x]
+                value = prob * (1 * KIND_STEP + total) + (1 - prob) * host
+                if value > best:
+                    best = value
+        elif not wilds and missing == 2:
+            for total, (x, y) in runs:
+                if offset >= 0:
+                    prob = troop_p[offset + x] * troop_p[offset + y]
+                    value = prob * (4 * KIND_STEP + total) + (1 - prob) * host
+                    if value > best:
+                        best = value
+                prob = value_p[x] * value_p[y]
+                value = prob * (1 * KIND_STEP + total) + (1 - prob) * host
+                if value > best:
+                    best = value
+        else:
+            for total, need in runs:
+                if offset >= 0:
+                    probs = [troop_p[offset + v] for v in need]
+                    prob = max(probs) if missing == 1 else math.prod(sorted(probs)[wilds:])
+                    value = prob * (4 * KIND_STEP + total) + (1 - prob) * host
+                    if value > best:
+                        best = value
+                probs = [value_p[v] for v in need]
+                prob = max(probs) if missing == 1 else math.prod(sorted(probs)[wilds:])
+                value = prob * (1 * KIND_STEP + total) + (1 - prob) * host
+                if value > best:
+                    best = value
         # Phalanx: all the same value
-        if values and len(set(values)) == 1:
+        if values and min(values) == max(values):
             v = values[0]
-            h, u = self._by_value(v, mine)
-            prob = 1.0 if h >= missing else _any_of(u, missing - h)
-            best = max(best, prob * (3 * KIND_STEP + v * size) + (1 - prob) * host)
+            h, u = hand_value[v], self.unseen_value[v]
+            prob = 1.0 if h >= missing else _ANY_OF[u][missing - h]
+            value = prob * (3 * KIND_STEP + v * size) + (1 - prob) * host
+            if value > best:
+                best = value
         # Battalion Order: all the same colour
-        if len(colours) == 1:
-            colour = next(iter(colours))
-            h, u = self._by_colour(colour, mine)
-            prob = 1.0 if h >= missing else _any_of(u, missing - h)
-            best = max(best, prob * (2 * KIND_STEP + base + 6.0 * missing) + (1 - prob) * host)
+        if colour is not None:
+            index = colour.offset // 10
+            h, u = hand_colour[index], self.unseen_colour[index]
+            prob = 1.0 if h >= missing else _ANY_OF[u][missing - h]
+            value = prob * (2 * KIND_STEP + base + 6.0 * missing) + (1 - prob) * host
+            if value > best:
+                best = value
         return best
 
     def win(self, mine: tuple[Card, ...], theirs: tuple[Card, ...], size: int, fog: bool, first: bool | None) -> float:
         """Estimated chance that ``mine`` beats ``theirs`` at a flag."""
-        if len(mine) >= size and len(theirs) >= size:
-            a = self.potential(mine, size, fog, True)
-            b = self.potential(theirs, size, fog, False)
+        a = self.potential(mine, size, fog, True)
+        b = self.potential(theirs, size, fog, False)
+        return _win(a, b, len(mine) >= size, len(theirs) >= size, first)
+
+
+def _parse(cards: Iterable[Card]) -> tuple[tuple[int, ...], Colour | None, int, int]:
+    """A side's troop values, their colour if there are troops all of one colour, its wildcards, and its sum.
+
+    The sum counts each morale card at its best value.
+    """
+    values: list[int] = []
+    colour: Colour | None = None
+    one_colour = True
+    wilds = 0
+    base = 0
+    for c in cards:
+        if isinstance(c, Troop):
+            v = c.value
+            values.append(v)
+            base += v
+            if colour is None:
+                colour = c.colour
+            elif c.colour is not colour:
+                one_colour = False
+        else:
+            wilds += 1
+            base += _WILD_TOP[c]
+    return tuple(values), colour if one_colour else None, wilds, base
+
+
+def _win(a: float, b: float, mine_complete: bool, theirs_complete: bool, first: bool | None) -> float:
+    """The chance of winning a flag from both sides' potentials ``a`` (mine) and ``b``."""
+    if mine_complete:
+        if theirs_complete:
             if a != b:
                 return 1.0 if a > b else 0.0
             return 1.0 if first else 0.0
-        a = self.potential(mine, size, fog, True)
-        b = self.potential(theirs, size, fog, False)
-        if len(mine) >= size and a >= b:
+        if a >= b:
             return 0.97
-        return 1.0 / (1.0 + math.exp((b - a) / SCALE))
+    return 1.0 / (1.0 + math.exp((b - a) / SCALE))
+
+
+class _FlagInfo(NamedTuple):
+    """What a flag is worth to the bot before a move, and my side's parts (see :func:`_parse`)."""
+
+    mine: tuple[Card, ...]
+    theirs_complete: bool
+    size: int
+    fog: bool
+    first: bool | None  # whether I completed first, when both sides are complete (R11)
+    weight: float
+    b: float  # the opponent's potential
+    now: float  # the estimate now
+    parts: tuple[tuple[int, ...], Colour | None, int, int]
+    after: dict[Card, float] | None  # the potential of my side after each card, if worth remembering
 
 
 class _Board:
-    """The flags as the bot sees them, with the changes a move would make."""
+    """The flags as the bot sees them, with the changes a move would make.
+
+    What does not depend on the move (each flag's cards, size, Fog, who completed
+    first, the opponent's potential and the present estimate) is worked out once
+    per flag and decision.
+    """
 
     def __init__(self, view: PlayerView) -> None:
         self.view = view
         self.me = view.player
         self.est = _Estimator(view)
         self.open = [n for n in range(1, 10) if view.claimed_by(n) is None]
-        self._now: dict[int, float] = {}
+        self._flags: dict[int, tuple[tuple[Card, ...], tuple[Card, ...], list[Tactic]]] = {}
+        self._info: dict[int, _FlagInfo] = {}
+        # the potential of my side after playing each card at a flag where it is empty, by size and Fog
+        self._after: dict[tuple[int, bool], dict[Card, float]] = {}
 
     def flag(self, n: int) -> tuple[tuple[Card, ...], tuple[Card, ...], list[Tactic]]:
-        v = self.view
-        env = list(v.flag_env(n, self.me)) + list(v.flag_env(n, self.me.other))
-        return v.flag_cards(n, self.me), v.flag_cards(n, self.me.other), env
+        """Flag ``n``'s cards on my side, on theirs, and its environment cards (do not change them)."""
+        cards = self._flags.get(n)
+        if cards is None:
+            v, me = self.view, self.me
+            other = me.other
+            env = list(v.flag_env(n, me)) + list(v.flag_env(n, other))
+            cards = self._flags[n] = (v.flag_cards(n, me), v.flag_cards(n, other), env)
+        return cards
+
+    def _first(self, n: int) -> bool | None:
+        first = self.view.first_complete(n)
+        return None if first is None else first is self.me
 
     def value(self, n: int, mine: tuple[Card, ...], theirs: tuple[Card, ...], env: Iterable[Tactic]) -> float:
         env = list(env)
-        size = formation_size(Tactic.MUD in env)
-        fog = Tactic.FOG in env
-        first = self.view.first_complete(n)
-        win = self.est.win(mine, theirs, size, fog, None if first is None else first is self.me)
+        size = formation_size(_MUD in env)
+        fog = _FOG in env
+        win = self.est.win(mine, theirs, size, fog, self._first(n))
         return FLAG_WEIGHT[n - 1] * win
 
-    def now(self, n: int) -> float:
-        value = self._now.get(n)
-        if value is None:
+    def _flag_info(self, n: int) -> _FlagInfo:
+        info = self._info.get(n)
+        if info is None:
             mine, theirs, env = self.flag(n)
-            value = self._now[n] = self.value(n, mine, theirs, env)
-        return value
+            size = formation_size(_MUD in env)
+            fog = _FOG in env
+            est = self.est
+            b = est._potential(theirs, size, fog, False)
+            first = self._first(n)
+            weight = FLAG_WEIGHT[n - 1]
+            a = est._potential(mine, size, fog, True)
+            now = weight * _win(a, b, len(mine) >= size, len(theirs) >= size, first)  # value(n, mine, theirs, env)
+            # each card is tried once per flag, but the same at every flag where my side is empty
+            after = None if mine else self._after.setdefault((size, fog), {})
+            info = self._info[n] = _FlagInfo(
+                mine, len(theirs) >= size, size, fog, first, weight, b, now, _parse(mine), after
+            )
+        return info
+
+    def now(self, n: int) -> float:
+        return self._flag_info(n).now
+
+    def _play_gain(self, n: int, card: Card) -> float:
+        """``value(n, mine + (card,), theirs, env) - now(n)``, from the flag's precomputed parts."""
+        info = self._info.get(n) or self._flag_info(n)
+        mine, size, after = info.mine, info.size, info.after
+        a = None if after is None else after.get(card)
+        count = len(mine) + 1
+        if a is None:
+            values, colour, wilds, base = info.parts
+            if isinstance(card, Troop):
+                v = card.value
+                if not values:
+                    colour = card.colour
+                elif card.colour is not colour:
+                    colour = None
+                values = (*values, v)
+                base += v
+            else:
+                wilds += 1
+                base += _WILD_TOP[card]
+            if count > size or (count == size and wilds):
+                a = _strength((mine + (card,))[:size], info.fog, size == 4)
+            elif count == size:
+                a = _troops_strength(values, colour, info.fog)
+            elif info.fog:
+                a = base + 5.0 * (size - count) + 1.0 * (size - count)
+            else:
+                a = self.est.reach(values, colour, wilds, base, size, size - count, True)
+            if after is not None:
+                after[card] = a
+        # _win(a, b, ...), inline
+        b = info.b
+        if count >= size:
+            if info.theirs_complete:
+                if a != b:
+                    return info.weight * (1.0 if a > b else 0.0) - info.now
+                return info.weight * (1.0 if info.first else 0.0) - info.now
+            if a >= b:
+                return info.weight * 0.97 - info.now
+        return info.weight * (1.0 / (1.0 + math.exp((b - a) / SCALE))) - info.now
 
     def gain(self, action: Action) -> float:
         """How much the move raises the summed win estimates of the flags it touches."""
         if isinstance(action, PlayCard):
             n = action.flag
-            mine, theirs, env = self.flag(n)
             card = action.card
-            if isinstance(card, Tactic) and card.is_environment:
-                after = self.value(n, mine, theirs, env + [card])
-            else:
-                after = self.value(n, mine + (card,), theirs, env)
-            return after - self.now(n)
+            if card is _FOG or card is _MUD:
+                mine, theirs, env = self.flag(n)
+                return self.value(n, mine, theirs, env + [card]) - self.now(n)
+            return self._play_gain(n, card)
         if isinstance(action, Deserter):
             n, side_cards, is_env = self._find(action.target, self.me.other)
             mine, theirs, env = self.flag(n)
