@@ -333,7 +333,7 @@ def suggestion_text(view: PlayerView, suggestion: Suggestion, lang: str = "en") 
         other, wins, games = suggestion.alternatives[0]
         lines.append(
             message(
-                "review.coach.odds" if suggestion.depth is None else "expert.coach.odds",
+                {None: "review.coach.odds", 1: "expert.coach.odds_reply"}.get(suggestion.depth, "expert.coach.odds"),
                 lang,
                 depth=suggestion.depth,
                 games=suggestion.games,

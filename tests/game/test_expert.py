@@ -158,3 +158,21 @@ def test_R16_evaluate_scores_an_ended_game_and_claimed_flags_exactly() -> None:
         apply(ended, bots[ended.to_act].choose(PlayerView(ended, ended.to_act), legal_moves(ended)))
     assert ended.winner is not None  # R16: a breakthrough or an envelopment
     assert evaluate(ended, ended.winner) == 1.0 and evaluate(ended, ended.winner.other) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("depth", "en", "zh"),
+    [
+        (1, "answered for your opponent", "替对手应一手"),
+        (None, "played this position out", "模拟下完"),
+        (3, "played 3 more cards", "再出3张牌"),
+    ],
+)
+def test_coach_says_how_the_expert_searched(depth: int | None, en: str, zh: str) -> None:
+    from battleline_lab.game.expert import suggestion_text
+
+    state = _midgame(5)
+    view, legal = PlayerView(state, state.turn), legal_moves(state)
+    found = ExpertBot(2, rollouts=ROLLOUTS, depth=depth).search(view, legal)
+    assert found.depth == depth and found.alternatives
+    assert en in suggestion_text(view, found)[-1] and zh in suggestion_text(view, found, "zh")[-1]
