@@ -59,6 +59,8 @@ class Colour(enum.Enum):
     _value_: str
     offset: int  # index * 10, set below the class
 
+    __hash__ = object.__hash__  # members are singletons: identity hashing is fast (Enum's hashes the name)
+
     @property
     def letter(self) -> str:
         return self._value_
@@ -175,6 +177,8 @@ class Tactic(enum.Enum):
     REDEPLOY = "redeploy"
     DESERTER = "deserter"
     TRAITOR = "traitor"
+
+    __hash__ = object.__hash__  # members are singletons: identity hashing is fast (Enum's hashes the name)
 
     @property
     def notation(self) -> str:

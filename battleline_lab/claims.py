@@ -30,22 +30,25 @@ True
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from . import decide as _decide
-from .cards import ALL_TROOPS, Card, Colour, Troop, card_sort_key
+from .cards import ALL_TROOPS, Card, Colour, Tactic, Troop
 from .formations import (
     Formation,
     FormationKind,
     Shape,
+    ShapeFilter,
     ShapePlan,
     Strength,
     evaluate,
+    formation_size,
     plan_shape,
     shapes,
 )
-from .position import FLAGS, Location, Position, Side
+from .position import FLAGS, FlagState, Location, Position, Side
 
 __all__ = [
     "ClaimAnalysis",
@@ -118,7 +121,7 @@ _RULES = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Step:
     """One step of a proof: a reason and the cards it is about.
 
@@ -150,6 +153,54 @@ class Step:
     other_kind: FormationKind | None = None
     other_total: int | None = None
 
+    def __init__(
+        self,
+        reason: Reason,
+        side: Side,
+        flag: int,
+        cards: tuple[Card, ...] = (),
+        needed: tuple[Troop, ...] = (),
+        where: tuple[tuple[Card, Location], ...] = (),
+        kind: FormationKind | None = None,
+        kinds: tuple[FormationKind, ...] = (),
+        total: int | None = None,
+        count: int | None = None,
+        available: int | None = None,
+        size: int | None = None,
+        shape: Shape | None = None,
+        shapes: tuple[Shape, ...] = (),
+        value: int | None = None,
+        wild: tuple[tuple[Card, Troop], ...] = (),
+        other: Side | None = None,
+        other_kind: FormationKind | None = None,
+        other_total: int | None = None,
+    ) -> None:
+        # the generated __init__ of a frozen dataclass sets each field through object.__setattr__;
+        # a proof builds many steps, and one update of the instance dict is about twice as fast
+        self.__dict__.update(
+            {
+                "reason": reason,
+                "side": side,
+                "flag": flag,
+                "cards": cards,
+                "needed": needed,
+                "where": where,
+                "kind": kind,
+                "kinds": kinds,
+                "total": total,
+                "count": count,
+                "available": available,
+                "size": size,
+                "shape": shape,
+                "shapes": shapes,
+                "value": value,
+                "wild": wild,
+                "other": other,
+                "other_kind": other_kind,
+                "other_total": other_total,
+            }
+        )
+
     @property
     def rule(self) -> str:
         return self.reason.rule
@@ -174,7 +225,7 @@ class UndecidedTieError(ValueError):
     """Both formations tie and the position does not say who completed first (R11)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ClaimAnalysis:
     """Whether ``side`` can claim ``flag`` now (R12), with the proof steps.
 
@@ -194,6 +245,31 @@ class ClaimAnalysis:
     opponent_formation: Formation | None = None
     counterexample: tuple[Troop, ...] = ()
     ruled_out: tuple[Step, ...] = ()
+
+    def __init__(
+        self,
+        flag: int,
+        side: Side,
+        claimable: bool,
+        steps: tuple[Step, ...],
+        formation: Formation | None = None,
+        opponent_formation: Formation | None = None,
+        counterexample: tuple[Troop, ...] = (),
+        ruled_out: tuple[Step, ...] = (),
+    ) -> None:
+        # one update of the instance dict, as in Step (a position's analysis builds one per flag and side)
+        self.__dict__.update(
+            {
+                "flag": flag,
+                "side": side,
+                "claimable": claimable,
+                "steps": steps,
+                "formation": formation,
+                "opponent_formation": opponent_formation,
+                "counterexample": counterexample,
+                "ruled_out": ruled_out,
+            }
+        )
 
     @property
     def reasons(self) -> tuple[Reason, ...]:
@@ -246,51 +322,118 @@ class ClaimAnalysis:
         return analysis_html(self)
 
 
-_STRONGEST_FIRST = sorted(ALL_TROOPS, key=lambda t: (-t.value, t.index))
+_STRONGEST_FIRST = [(1 << t.index, t) for t in sorted(ALL_TROOPS, key=lambda t: (-t.value, t.index))]
+_BY_INDEX = tuple(sorted(ALL_TROOPS, key=lambda t: t.index))
+_ALL_BITS = (1 << len(ALL_TROOPS)) - 1
+_VALUE_BITS = {v: sum(1 << t.index for t in ALL_TROOPS if t.value == v) for v in range(1, 11)}
+_COLOUR_BITS = {c: sum(1 << t.index for t in ALL_TROOPS if t.colour is c) for c in Colour}
+_SIDES = (Side.YOU, Side.OPPONENT)
+
+
+def _troop_bits(troops: Iterable[Troop]) -> int:
+    """Troops as a bit set (bit ``Troop.index``)."""
+    bits = 0
+    for t in troops:
+        bits |= 1 << t.index
+    return bits
+
+
+def _troops_of(bits: int) -> tuple[Troop, ...]:
+    """The troops of a bit set in card order (colour, then value: the order of ``Troop.index``)."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(_BY_INDEX[low.bit_length() - 1])
+        bits ^= low
+    return tuple(out)
 
 
 class _Pool:
-    """The unseen troops, indexed for the questions shapes ask."""
+    """The unseen troops (R13), indexed for the questions shapes ask.
 
-    def __init__(self, unseen: Iterable[Troop]) -> None:
-        self.cards = frozenset(unseen)
-        self.by_value: dict[int, list[Troop]] = {v: [] for v in range(1, 11)}
-        self.by_colour: dict[Colour, list[Troop]] = {c: [] for c in Colour}
-        self.top = [t for t in _STRONGEST_FIRST if t in self.cards]
-        for t in self.top:
-            self.by_value[t.value].append(t)
-            self.by_colour[t.colour].append(t)
-        self._counts: tuple[int, int] | None = None
+    Every troop not face up on a flag or in a discard area (the troops of
+    ``Position.unseen_troops``) as a bit set (``mask``, bit ``Troop.index``); the
+    troops of a value, of a colour or strongest first are read off it when asked.
+    ``counts`` are the visible troops on the flags and in the discards, for the
+    proof's unseen count; ``seen`` the face-up troops.
+    """
 
-    def visible_counts(self, position: Position) -> tuple[int, int]:
-        """Visible troops on the flags and in the discards (R13), counted once per position."""
-        if self._counts is None:
-            troops = [loc.area for c, loc in position.visible.items() if isinstance(c, Troop)]
-            self._counts = (troops.count("flag"), troops.count("discard"))
-        return self._counts
+    def __init__(self, position: Position) -> None:
+        on_flags = in_discards = 0
+        for state in position.flags:
+            for card in state.you + state.opponent:
+                if type(card) is Troop:
+                    on_flags |= 1 << card.index
+        for card in position.discards_you + position.discards_opponent:
+            if type(card) is Troop:
+                in_discards |= 1 << card.index
+        # a troop listed twice counts once, where it was listed last (discards after flags)
+        self.counts = ((on_flags & ~in_discards).bit_count(), in_discards.bit_count())
+        self.seen = on_flags | in_discards  # the face-up troops
+        self.mask = mask = _ALL_BITS & ~self.seen
+        self.position = position
+        self._places: list[Location | None] | None = None
+        self.count = mask.bit_count()
+        self._top: list[Troop] | None = None
+
+    def where(self, troops: int) -> tuple[tuple[Card, Location], ...]:
+        """The troops of a bit set that are face up, in card order, with where each lies (R13).
+
+        The places are those of ``Position.visible``: one per side of a flag and per
+        discard area, the last one listed for a troop listed twice.
+        """
+        places = self._places
+        if places is None:
+            places = self._places = [None] * len(_BY_INDEX)
+            for n, state in zip(FLAGS, self.position.flags):
+                for side, cards in ((Side.YOU, state.you), (Side.OPPONENT, state.opponent)):
+                    if cards:
+                        place = Location("flag", side, n)
+                        for card in cards:
+                            if type(card) is Troop:
+                                places[card.index] = place
+            for side in _SIDES:
+                place = Location("discard", side)
+                for card in self.position.discards(side):
+                    if type(card) is Troop:
+                        places[card.index] = place
+        out = []
+        while troops:
+            low = troops & -troops
+            troops ^= low
+            i = low.bit_length() - 1
+            found = places[i]
+            if found is not None:
+                out.append((_BY_INDEX[i], found))
+        return tuple(out)
 
     def fill(self, plan: ShapePlan) -> tuple[Troop, ...] | None:
         """The best troops that complete ``plan``, or None if there are not enough."""
         shape = plan.shape
         if plan.exact:
-            return plan.exact if all(t in self.cards for t in plan.exact) else None
+            return plan.exact if not _troop_bits(plan.exact) & ~self.mask else None
+        mask = self.mask
         if plan.values:
             out = []
             for v in plan.values:
-                if not self.by_value[v]:
+                left = mask & _VALUE_BITS[v]
+                if not left:
                     return None
-                out.append(self.by_value[v][0])
+                out.append(_BY_INDEX[(left & -left).bit_length() - 1])  # the first of that value in card order
             return tuple(out)
         if plan.count == 0:
             return ()
+        group: Sequence[Troop]
         if shape.kind is FormationKind.PHALANX:
             assert shape.value is not None
-            group = self.by_value[shape.value]
+            group = _troops_of(mask & _VALUE_BITS[shape.value])
         elif shape.kind is FormationKind.BATTALION:
             assert shape.colour is not None
-            group = self.by_colour[shape.colour]
+            group = _troops_of(mask & _COLOUR_BITS[shape.colour])[::-1]  # highest value first
         else:
-            group = self.top
+            if self._top is None:
+                self._top = [t for bit, t in _STRONGEST_FIRST if mask & bit]
+            group = self._top
         return tuple(group[: plan.count]) if len(group) >= plan.count else None
 
 
@@ -302,48 +445,49 @@ def _fixed_total(shape: Shape, size: int) -> int:
     return size * shape.start + size * (size - 1) // 2
 
 
-class _Fits:
-    """A quick test that the troops already on a side do not rule a shape out.
+class _Candidate:
+    """A shape their cards leave open, with what the search asks of it that no pool changes.
 
-    It rejects only shapes that :func:`plan_shape` would reject too (wrong colour, value
-    outside the run, a different value), without building any plan.
+    ``masks`` are the troops each plan needs exactly (a Wedge's), as bit sets for the pool
+    test (0 for a plan without exact troops); ``needed`` every troop some plan needs, sorted,
+    ``extra`` how many of them a wildcard could stand for, ``wild`` the one plan's wildcards:
+    the fields of the step that says the shape is blocked (R13).
     """
 
-    def __init__(self, cards: Iterable[Card], size: int) -> None:
-        cards = tuple(cards)
-        troops = [c for c in cards if isinstance(c, Troop)]
-        # every card must lie in the run: the troops' values, and the values each wildcard
-        # allows (a Companion is an 8, Shield Bearers 1-3: R21, R22), bound where a run may start
-        spans = [(t.value, t.value) for t in troops]
-        spans += [(min(c.wild_values), max(c.wild_values)) for c in cards if not isinstance(c, Troop)]
-        self.first_start = max((low - size + 1 for low, _ in spans), default=1)
-        self.last_start = min((high for _, high in spans), default=10)
-        colours = {t.colour for t in troops}
-        self.colour = next(iter(colours)) if len(colours) == 1 else None
-        self.any_colour = not colours
-        values = {t.value for t in troops}
-        allowed = set(range(1, 11)) if len(values) <= 1 else set()
-        allowed &= values or allowed
-        for card in cards:
-            if not isinstance(card, Troop):
-                allowed &= set(card.wild_values)
-        self.phalanx_values = frozenset(allowed)
+    __slots__ = ("shape", "plans", "fixed_total", "masks", "needed", "needed_mask", "extra", "wild")
 
-    def __call__(self, shape: Shape) -> bool:
-        kind = shape.kind
-        if kind is FormationKind.WEDGE:
-            assert shape.start is not None
-            return self.first_start <= shape.start <= self.last_start and (
-                self.any_colour or shape.colour is self.colour
-            )
-        if kind is FormationKind.SKIRMISH:
-            assert shape.start is not None
-            return self.first_start <= shape.start <= self.last_start
-        if kind is FormationKind.PHALANX:
-            return shape.value in self.phalanx_values
-        if kind is FormationKind.BATTALION:
-            return self.any_colour or shape.colour is self.colour
-        return True
+    def __init__(self, shape: Shape, plans: tuple[ShapePlan, ...], fixed_total: int) -> None:
+        self.shape = shape
+        self.plans = plans
+        self.fixed_total = fixed_total
+        self.masks = tuple(_troop_bits(p.exact) for p in plans)
+        needed: list[Troop] = []
+        for p in plans:
+            needed.extend(t for t in p.exact if t not in needed)
+        self.needed = tuple(sorted(needed))
+        self.needed_mask = _troop_bits(needed)
+        self.extra = len(needed) - len(plans[0].exact)
+        self.wild = plans[0].wild if len(plans) == 1 else ()
+
+
+@functools.lru_cache(maxsize=4096)
+def _candidates(kind: FormationKind | None, theirs: tuple[Card, ...], size: int) -> tuple[_Candidate, ...]:
+    """The shapes of ``kind`` that ``theirs`` can still complete, strongest first, with their plans.
+
+    Each comes with its fixed sum (Wedge, Skirmish Line, Phalanx; 0 for the others).  It depends
+    on their cards alone, not on the unseen cards, so it is worked out once per side's cards
+    (remembered: it is never changed).  Shapes the cards rule out (:class:`~.formations.ShapeFilter`, or no plan)
+    are left out: the search skips them anyway.
+    """
+    fits = ShapeFilter(theirs, size)
+    fixed = kind in (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
+    out = []
+    for shape in shapes(kind, size):
+        if fits(shape):
+            plans = plan_shape(shape, theirs, size)
+            if plans:
+                out.append(_Candidate(shape, tuple(plans), _fixed_total(shape, size) if fixed else 0))
+    return tuple(out)
 
 
 def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
@@ -355,62 +499,52 @@ def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
 class _Prover:
     """Builds the steps for one flag and one claiming side."""
 
-    def __init__(self, position: Position, pool: _Pool, flag: int, side: Side) -> None:
+    def __init__(self, position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> None:
         self.position = position
         self.pool = pool
         self.flag = flag
         self.side = side
-        self.state = position.flag(flag)
+        self.state = position.flags[flag - 1]
+        you, opponent, self.fog, self.mud = cards
+        self.size = formation_size(self.mud)
+        self.mine, self.theirs = (you, opponent) if side is Side.YOU else (opponent, you)
         self.steps: list[Step] = []
-        self._pending: tuple[list[FormationKind], list[Step], list[Step], list[Step], list[tuple[int, Step]]] = (
-            [],
-            [],
-            [],
-            [],
-            [],
-        )
 
     def step(self, reason: Reason, **fields: object) -> None:
         self.steps.append(Step(reason, self.side, self.flag, **fields))  # type: ignore[arg-type]
-
-    def where(self, cards: Iterable[Card]) -> tuple[tuple[Card, Location], ...]:
-        visible = self.position.visible
-        return tuple((c, visible[c]) for c in cards if c in visible)
 
     def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
         self.step(Reason.CAN_CLAIM if claimable else Reason.CANNOT_CLAIM)
         return ClaimAnalysis(self.flag, self.side, claimable, tuple(self.steps), **extra)  # type: ignore[arg-type]
 
     def run(self) -> ClaimAnalysis:
-        state, side, other = self.state, self.side, self.side.other
+        state, side = self.state, self.side
         if state.claimed_by is not None:
             self.step(Reason.FLAG_CLAIMED, other=state.claimed_by)
             return self.done(False)
-        mine = state.formation_cards(side)
-        theirs = state.formation_cards(other)
-        size = state.size
-        if state.mud:
+        mine, theirs, size = self.mine, self.theirs, self.size
+        if self.mud:
             self.step(Reason.MUD, size=size)
         if len(mine) < size:
             self.step(Reason.SIDE_INCOMPLETE, cards=mine, count=size - len(mine), size=size)
             return self.done(False)
-        if state.fog:
+        if self.fog:
             self.step(Reason.FOG)
-        formation = evaluate(mine, fog=state.fog, mud=state.mud)
+        formation = evaluate(mine, fog=self.fog, mud=self.mud)
         self.step(Reason.YOUR_FORMATION, cards=mine, kind=formation.kind, total=formation.total, wild=formation.wild)
         target = formation.strength
         if len(theirs) >= size:
             return self._complete(formation, theirs)
         self.step(Reason.THEY_NEED, cards=theirs, count=size - len(theirs), size=size)
-        on_flags, in_discards = self.pool.visible_counts(self.position)
+        on_flags, in_discards = self.pool.counts
         # the hand is said with the count: its cards are unseen like the deck's (R13)
         hand = tuple(c for c in self.position.hand(side) if isinstance(c, Troop))
-        self.step(Reason.UNSEEN, count=len(self.pool.cards), total=on_flags, available=in_discards, cards=hand)
+        self.step(Reason.UNSEEN, count=self.pool.count, total=on_flags, available=in_discards, cards=hand)
         return self._search(formation, theirs, size, target)
 
     def _complete(self, formation: Formation, theirs: tuple[Card, ...]) -> ClaimAnalysis:
         state = self.state
-        their = evaluate(theirs, fog=state.fog, mud=state.mud)
+        their = evaluate(theirs, fog=self.fog, mud=self.mud)
         self.step(Reason.THEIR_FORMATION, cards=theirs, kind=their.kind, total=their.total, wild=their.wild)
         if formation.strength > their.strength:
             self.step(
@@ -440,72 +574,96 @@ class _Prover:
         return self.done(first is self.side, formation=formation, opponent_formation=their)
 
     def _search(self, formation: Formation, theirs: tuple[Card, ...], size: int, target: Strength) -> ClaimAnalysis:
-        fog = self.state.fog
-        kinds: tuple[FormationKind | None, ...] = (None,) if fog else tuple(sorted(FormationKind, reverse=True))
+        kinds = (None,) if self.fog else _STRONGEST_KINDS
+        side, flag, pool = self.side, self.flag, self.pool
+        have = pool.mask
+        target_key = target.key
         lower: list[FormationKind] = []
         ruled: list[FormationKind] = []
         body: list[Step] = []
         tie_possible = False
-        fits = _Fits(theirs, size)
         for kind in kinds:
             if kind is not None and target.kind is not None and kind < target.kind:
                 lower.append(kind)
                 continue
+            rank = -1 if kind is None else int(kind)
             consistent = False
             best_weak: int | None = None
             # the strongest shape of this kind, at most as strong as the claimer, the unseen cards complete
             real_best: tuple[Shape, tuple[Troop, ...], int] | None = None
-            blocked: list[Step] = []
+            # what the search rules out, kept as plain records: only the steps the proof (or, with a
+            # counterexample, ``ruled_out``) shows are built, blocked shapes grouped into one step
+            blocked: list[tuple[_Candidate, int]] = []  # with the face-up troops it needs (a bit set)
             other: list[Step] = []
-            weak: list[tuple[int, Step]] = []
-            # what the search ruled out so far, for a counterexample's ``ruled_out`` (data, not text)
-            self._pending = (ruled, body, blocked, other, weak)
-            fixed = kind in (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
-            for shape in shapes(kind, size):
-                if best_weak is not None and _fixed_total(shape, size) < target.total:
+            weak: list[tuple[int, Shape, tuple[Troop, ...]]] = []
+            fixed = kind in _FIXED_KINDS
+            # only the shapes their cards leave open, each with its plans (the same for every pool)
+            for candidate in _candidates(kind, theirs, size):
+                if best_weak is not None and candidate.fixed_total < target.total:
                     # shapes come strongest first: every one left is weaker still and cannot change the
                     # verdict (R10); look on only for the best one the unseen cards can still complete
                     if real_best is not None:
                         break
-                    if fits(shape):
-                        real_best = self._fillable(shape, plan_shape(shape, theirs, size))
-                    continue
-                if not fits(shape):
-                    continue  # their cards already rule the shape out (plan_shape would say so, slower)
-                plans = plan_shape(shape, theirs, size)
-                if not plans:
+                    real_best = self._fillable(candidate)
                     continue
                 consistent = True
-                if fixed and Strength(kind, plans[0].base) <= target:
+                plans = candidate.plans
+                base = plans[0].base
+                if fixed and (rank, base) <= target_key:
                     # the sum is fixed by the shape: it can at best tie (R10, R11)
-                    best_weak = plans[0].base if best_weak is None else max(best_weak, plans[0].base)
+                    best_weak = base if best_weak is None else max(best_weak, base)
                     if real_best is None:
-                        real_best = self._fillable(shape, plans)
-                    if Strength(kind, plans[0].base) == target and real_best is not None:
+                        real_best = self._fillable(candidate)
+                    if (rank, base) == target_key and real_best is not None:
                         tie_possible = True
                     continue
-                outcome = self._try_shape(shape, plans, theirs, target)
-                if isinstance(outcome, ClaimAnalysis):
-                    return outcome
-                verdict, step, total = outcome
-                tie_possible = tie_possible or verdict == "tie"
-                if verdict == "blocked":
-                    blocked.append(step)
-                elif verdict == "short":
-                    other.append(step)
+                # the best completion of the shape from the unseen cards, if any
+                best_total = 0
+                best_fill: tuple[Troop, ...] | None = None
+                for plan, mask in zip(plans, candidate.masks):
+                    if mask:
+                        if mask & ~have:
+                            continue
+                        fill = plan.exact
+                    else:
+                        found = pool.fill(plan)
+                        if found is None:
+                            continue
+                        fill = found
+                    total = _total(plan, fill)
+                    if best_fill is None or total > best_total:
+                        best_total, best_fill = total, fill
+                if best_fill is not None:
+                    if (rank, best_total) > target_key:
+                        pending = (ruled, body, blocked, other, weak)
+                        return self._counterexample(formation, theirs, best_fill, kind, pending)
+                    tie_possible = tie_possible or (rank, best_total) == target_key
+                    weak.append((best_total, candidate.shape, best_fill))
+                elif candidate.masks[0] and kind is not FormationKind.SKIRMISH:
+                    blocked.append((candidate, candidate.needed_mask & ~have))
                 else:
-                    weak.append((total, step))
+                    other.append(self._short(candidate, theirs))
             if not consistent and kind is not None:
                 ruled.append(kind)
                 continue
-            body.extend(_group_blocked(blocked))
+            body.extend(self._blocked(blocked, theirs, kind))
             body.extend(other)
             if weak:
-                best_total, best_step = max(weak, key=lambda w: w[0])
-                best_step = replace(best_step, count=len(blocked) + len(other))
-                if len(weak) > 1:
-                    best_step = replace(best_step, shapes=tuple(s.shape for _, s in weak if s.shape is not None))
-                body.append(best_step)
+                best_total, shape, fill = max(weak, key=lambda w: w[0])
+                body.append(
+                    Step(
+                        Reason.SHAPE_TOO_WEAK,
+                        side,
+                        flag,
+                        shape=shape,
+                        kind=kind,
+                        cards=theirs,
+                        needed=fill,
+                        total=best_total,
+                        count=len(blocked) + len(other),
+                        shapes=tuple(w[1] for w in weak) if len(weak) > 1 else (),
+                    )
+                )
             if best_weak is not None:
                 others = len(blocked) + len(other) + len(weak)
                 if real_best is not None:
@@ -513,8 +671,8 @@ class _Prover:
                     body.append(
                         Step(
                             Reason.KIND_TOO_WEAK,
-                            self.side,
-                            self.flag,
+                            side,
+                            flag,
                             kind=kind,
                             total=total,
                             cards=theirs,
@@ -527,8 +685,8 @@ class _Prover:
                     body.append(
                         Step(
                             Reason.KIND_TOO_WEAK,
-                            self.side,
-                            self.flag,
+                            side,
+                            flag,
                             kind=kind,
                             total=best_weak,
                             cards=theirs,
@@ -544,7 +702,7 @@ class _Prover:
                     body[i] = replace(step, reason=Reason.AT_BEST_TIE, kind=target.kind)
                     break
             else:
-                tie = Step(Reason.AT_BEST_TIE, self.side, self.flag, total=target.total, kind=target.kind)
+                tie = Step(Reason.AT_BEST_TIE, side, flag, total=target.total, kind=target.kind)
         if ruled:
             self.step(Reason.KIND_RULED_OUT, kind=ruled[0], kinds=tuple(ruled), cards=theirs)
         self.steps.extend(body)
@@ -554,110 +712,140 @@ class _Prover:
             self.steps.append(tie)
         return self.done(True, formation=formation)
 
-    def _fillable(self, shape: Shape, plans: list[ShapePlan]) -> tuple[Shape, tuple[Troop, ...], int] | None:
+    def _fillable(self, candidate: _Candidate) -> tuple[Shape, tuple[Troop, ...], int] | None:
         """The shape with the troops that complete it and its sum, if the unseen cards can (fixed sums)."""
-        for plan in plans:
+        have = self.pool.mask
+        for plan, mask in zip(candidate.plans, candidate.masks):
+            if mask:
+                if not mask & ~have:
+                    return candidate.shape, plan.exact, _total(plan, plan.exact)
+                continue
             fill = self.pool.fill(plan)
             if fill is not None:
-                return shape, fill, _total(plan, fill)
+                return candidate.shape, fill, _total(plan, fill)
         return None
 
-    def _try_shape(
-        self, shape: Shape, plans: list[ShapePlan], theirs: tuple[Card, ...], target: Strength
-    ) -> ClaimAnalysis | tuple[str, Step, int]:
-        """A counterexample if the shape can beat ``target``; else the step that says why not."""
-        best: tuple[int, tuple[Troop, ...]] | None = None
-        for plan in plans:
-            fill = self.pool.fill(plan)
-            if fill is not None:
-                total = _total(plan, fill)
-                if best is None or total > best[0]:
-                    best = (total, fill)
+    def _short(self, candidate: _Candidate, theirs: tuple[Card, ...]) -> Step:
+        """The step for a shape too few unseen troops of some value or colour are left for (R13)."""
+        shape, plans = candidate.shape, candidate.plans
         kind = shape.kind
-        side, flag = self.side, self.flag
-        if best is not None:
-            total, fill = best
-            if Strength(kind, total) > target:
-                return self._counterexample(theirs, fill)
-            step = Step(
-                Reason.SHAPE_TOO_WEAK, side, flag, shape=shape, kind=kind, cards=theirs, needed=fill, total=total
-            )
-            return ("tie" if Strength(kind, total) == target else "weak"), step, total
-        visible = self.position.visible
+        side, flag, pool = self.side, self.flag, self.pool
         plan = plans[0]
         if kind is FormationKind.SKIRMISH:
             # some value of the run has no unseen troop left
-            values = sorted({v for p in plans for v in p.values if not self.pool.by_value[v]})
-            seen = sorted(t for t in visible if isinstance(t, Troop) and t.value == values[0])
-            step = Step(
+            values = sorted({v for p in plans for v in p.values if not pool.mask & _VALUE_BITS[v]})
+            seen = pool.seen & _VALUE_BITS[values[0]]  # where() lists them in card order, as sorted() does
+            return Step(
                 Reason.SHAPE_SHORT,
                 side,
                 flag,
                 shape=shape,
                 kind=kind,
                 cards=theirs,
-                where=self.where(seen),
+                where=pool.where(seen),
                 count=1,
                 available=0,
                 value=values[0],
             )
-            return "short", step, 0
-        if plan.exact:
-            needed: list[Troop] = []
-            for p in plans:
-                needed.extend(t for t in p.exact if t not in needed)
-            blockers = sorted(t for t in needed if t not in self.pool.cards)
-            # a wildcard with a forced place (Shield Bearers as b3) is named; one with a choice
-            # (a Leader) is counted: it can stand for that many of the troops listed
-            step = Step(
-                Reason.SHAPE_BLOCKED,
-                side,
-                flag,
-                shape=shape,
-                kind=kind,
-                cards=theirs,
-                needed=tuple(sorted(needed)),
-                where=self.where(blockers),
-                count=len(needed) - len(plan.exact),
-                wild=plan.wild if len(plans) == 1 else (),
-            )
-            return "blocked", step, 0
         if kind is FormationKind.PHALANX:
             assert shape.value is not None
-            group = [t for t in visible if isinstance(t, Troop) and t.value == shape.value]
-            available = len(self.pool.by_value[shape.value])
+            group = pool.seen & _VALUE_BITS[shape.value]
+            available = (pool.mask & _VALUE_BITS[shape.value]).bit_count()
         elif kind is FormationKind.BATTALION:
             assert shape.colour is not None
-            group = [t for t in visible if isinstance(t, Troop) and t.colour is shape.colour]
-            available = len(self.pool.by_colour[shape.colour])
+            group = pool.seen & _COLOUR_BITS[shape.colour]
+            available = (pool.mask & _COLOUR_BITS[shape.colour]).bit_count()
         else:
-            group = []
-            available = len(self.pool.cards)
-        step = Step(
+            group = 0
+            available = pool.count
+        return Step(
             Reason.SHAPE_SHORT,
             side,
             flag,
             shape=shape,
             kind=kind,
             cards=theirs,
-            where=self.where(sorted(group)),
+            where=pool.where(group),
             count=plan.count,
             available=available,
             value=shape.value,
         )
-        return "short", step, 0
 
-    def _counterexample(self, theirs: tuple[Card, ...], fill: tuple[Troop, ...]) -> ClaimAnalysis:
-        state = self.state
+    def _blocked(
+        self, blocked: list[tuple[_Candidate, int]], theirs: tuple[Card, ...], kind: FormationKind | None
+    ) -> list[Step]:
+        """Blocked shapes of one kind said in one step: each needs one of the face-up cards listed (R13).
+
+        Every way to complete a blocked shape needs a troop that is face up, so the
+        union of those troops is a list of which each shape needs one.  A shape
+        alone names what it needs: a wildcard with a forced place (Shield Bearers as
+        b3) is named; one with a choice (a Leader) is counted: it can stand for that
+        many of the troops listed.
+        """
+        if not blocked:
+            return []
+        side, flag = self.side, self.flag
+        if len(blocked) == 1:
+            candidate, blockers = blocked[0]
+            return [
+                Step(
+                    Reason.SHAPE_BLOCKED,
+                    side,
+                    flag,
+                    shape=candidate.shape,
+                    kind=kind,
+                    cards=theirs,
+                    needed=candidate.needed,
+                    where=self.pool.where(blockers),
+                    count=candidate.extra,
+                    wild=candidate.wild,
+                )
+            ]
+        needed = seen = 0
+        for candidate, blockers in blocked:
+            needed |= candidate.needed_mask
+            seen |= blockers
+        wildcard = any(candidate.extra or candidate.wild for candidate, _ in blocked)
+        return [
+            Step(
+                Reason.SHAPE_BLOCKED,
+                side,
+                flag,
+                shape=blocked[0][0].shape,
+                kind=kind,
+                cards=theirs,
+                needed=_troops_of(needed),  # card order, as card_sort_key sorts troops
+                where=self.pool.where(seen),
+                count=1 if wildcard else 0,
+                shapes=tuple(candidate.shape for candidate, _ in blocked),
+            )
+        ]
+
+    def _counterexample(
+        self,
+        formation: Formation,
+        theirs: tuple[Card, ...],
+        fill: tuple[Troop, ...],
+        kind: FormationKind | None,
+        pending: tuple[
+            list[FormationKind],
+            list[Step],
+            list[tuple[_Candidate, int]],
+            list[Step],
+            list[tuple[int, Shape, tuple[Troop, ...]]],
+        ],
+    ) -> ClaimAnalysis:
         # One completion that wins is the whole refutation (R12): the shapes ruled out on the way
         # to it prove nothing here, and a learner should not wade through them to reach it.
-        ruled, body, blocked, other, weak = self._pending
-        kinds = [
-            Step(Reason.KIND_RULED_OUT, self.side, self.flag, kind=k, kinds=tuple(ruled), cards=theirs)
-            for k in ruled[:1]
+        ruled, body, blocked, other, weak = pending
+        side, flag = self.side, self.flag
+        kinds = [Step(Reason.KIND_RULED_OUT, side, flag, kind=k, kinds=tuple(ruled), cards=theirs) for k in ruled[:1]]
+        too_weak = [
+            Step(Reason.SHAPE_TOO_WEAK, side, flag, shape=shape, kind=kind, cards=theirs, needed=needed, total=total)
+            for total, shape, needed in weak
         ]
-        ruled_out = tuple(kinds + body + _group_blocked(blocked) + other + [w for _, w in weak])
-        completed = evaluate(theirs + fill, fog=state.fog, mud=state.mud)
+        ruled_out = tuple(kinds + body + self._blocked(blocked, theirs, kind) + other + too_weak)
+        completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
         self.step(
             Reason.COUNTEREXAMPLE,
             cards=theirs,
@@ -669,35 +857,13 @@ class _Prover:
         in_hand = tuple(t for t in fill if t in self.position.hand(self.side))
         if in_hand:
             self.step(Reason.HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
-        formation = evaluate(state.formation_cards(self.side), fog=state.fog, mud=state.mud)
         return self.done(
             False, formation=formation, opponent_formation=completed, counterexample=fill, ruled_out=ruled_out
         )
 
 
-def _group_blocked(blocked: list[Step]) -> list[Step]:
-    """Blocked shapes of one kind said in one step: each needs one of the face-up cards listed (R13).
-
-    Every way to complete a blocked shape needs a troop that is face up, so the
-    union of those troops is a list of which each shape needs one.
-    """
-    if len(blocked) < 2:
-        return blocked
-    where: dict[Card, Location] = {}
-    needed: dict[Troop, None] = {}
-    for step in blocked:
-        where.update(step.where)
-        needed.update(dict.fromkeys(step.needed))
-    wildcard = any(step.count or step.wild for step in blocked)
-    grouped = replace(
-        blocked[0],
-        shapes=tuple(s.shape for s in blocked if s.shape is not None),
-        needed=tuple(sorted(needed, key=card_sort_key)),
-        wild=(),
-        count=1 if wildcard else 0,
-        where=tuple(sorted(where.items(), key=lambda item: card_sort_key(item[0]))),
-    )
-    return [grouped]
+_STRONGEST_KINDS: tuple[FormationKind | None, ...] = tuple(sorted(FormationKind, reverse=True))
+_FIXED_KINDS = (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
 
 
 def state_unseen_once(analyses: Iterable[ClaimAnalysis]) -> list[ClaimAnalysis]:
@@ -741,8 +907,41 @@ _DECIDING_FIRST = (
 )
 
 
-def _analyse(position: Position, pool: _Pool, flag: int, side: Side) -> ClaimAnalysis:
-    return _Prover(position, pool, flag, side).run()
+_FlagCards = tuple[tuple[Card, ...], tuple[Card, ...], bool, bool]
+_FOG, _MUD = Tactic.FOG, Tactic.MUD
+
+
+def _flag_cards(state: FlagState) -> _FlagCards:
+    """Each side's formation cards (troops and morale cards) and whether Fog or Mud lies there (R24, R25).
+
+    The same as ``FlagState.formation_cards``, ``fog`` and ``mud``, read in one pass.
+    """
+    you: list[Card] = []
+    opponent: list[Card] = []
+    fog = mud = False
+    for cards, out in ((state.you, you), (state.opponent, opponent)):
+        for card in cards:
+            if type(card) is Troop or card.is_wild:
+                out.append(card)
+            elif card is _FOG:
+                fog = True
+            elif card is _MUD:
+                mud = True
+    return tuple(you), tuple(opponent), fog, mud
+
+
+def _analyse(position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards | None = None) -> ClaimAnalysis:
+    state = position.flags[flag - 1]
+    if cards is None:
+        cards = _flag_cards(state)
+    mine = cards[0] if side is Side.YOU else cards[1]
+    if state.claimed_by is None and len(mine) < (4 if cards[3] else 3):
+        # the commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)
+        size = 4 if cards[3] else 3
+        incomplete = Step(Reason.SIDE_INCOMPLETE, side, flag, cards=mine, count=size - len(mine), size=size)
+        steps = (Step(Reason.MUD, side, flag, size=size), incomplete) if cards[3] else (incomplete,)
+        return ClaimAnalysis(flag, side, False, (*steps, Step(Reason.CANNOT_CLAIM, side, flag)))
+    return _Prover(position, pool, flag, side, cards).run()
 
 
 def analyse_claim(position: Position, flag: int, side: Side | str | None = None) -> ClaimAnalysis:
@@ -753,7 +952,7 @@ def analyse_claim(position: Position, flag: int, side: Side | str | None = None)
     """
     side = position.turn if side is None else Side(side)
     position.flag(flag)  # validates the number
-    return _analyse(position, _Pool(position.unseen_troops()), flag, side)
+    return _analyse(position, _Pool(position), flag, side)
 
 
 def can_claim(position: Position, flag: int, side: Side | str | None = None) -> bool:
@@ -788,13 +987,14 @@ class PositionAnalysis:
 
 def analyse_position(position: Position) -> PositionAnalysis:
     """Analyse every unclaimed flag for both sides (R12), sharing the unseen pool."""
-    pool = _Pool(position.unseen_troops())
+    pool = _Pool(position)
     claims = {}
-    for n in FLAGS:
-        if position.flag(n).claimed_by is not None:
+    for n, state in zip(FLAGS, position.flags):
+        if state.claimed_by is not None:
             continue
-        for side in Side:
-            claims[(side, n)] = _analyse(position, pool, n, side)
+        cards = _flag_cards(state)
+        for side in _SIDES:
+            claims[(side, n)] = _analyse(position, pool, n, side, cards)
     return PositionAnalysis(position, claims)
 
 

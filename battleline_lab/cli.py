@@ -62,6 +62,7 @@ from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, kind_name, messag
 from .position import FLAGS, Side
 from .puzzle import Puzzle
 from .questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, Comparison, FormationQuestion
+from .safe_yaml import ascii_int
 
 __all__ = ["COMMANDS", "RegisterFn", "argparse_language", "build_parser", "language_in", "main"]
 
@@ -245,11 +246,8 @@ def _flag_number(lang: str) -> Callable[[str], int]:
     """The ``--flag`` type: a flag number 1-9, else an error in ``lang``."""
 
     def flag_number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = 0
-        if value not in FLAGS:
+        value = ascii_int(text)  # ASCII digits only: int() would also read "３" or "٣"
+        if value is None or value not in FLAGS:
             raise argparse.ArgumentTypeError(_m("explain.bad_flag", lang, value=text))
         return value
 

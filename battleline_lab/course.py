@@ -223,15 +223,15 @@ def run_lab(args: argparse.Namespace) -> int:
     return _launch(lab_command(report.folder.resolve(), no_browser=args.no_browser))
 
 
-def register_lessons(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
+def _add_course_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str, lang: str
 ) -> argparse.ArgumentParser:
-    """Add the ``lessons`` subcommand (help texts in ``lang``)."""
+    """A ``lessons``/``lab`` subcommand with its shared ``[DIR]`` argument (help texts in ``lang``)."""
     parser = subparsers.add_parser(
-        "lessons",
-        help=_m("lessons.help", lang),
-        description=_m("lessons.description", lang, folder=DEFAULT_FOLDER),
-        prog="battleline-lab lessons",
+        name,
+        help=_m(f"{name}.help", lang),
+        description=_m(f"{name}.description", lang, folder=DEFAULT_FOLDER),
+        prog=f"battleline-lab {name}",
     )
     parser.add_argument(
         "folder",
@@ -240,6 +240,14 @@ def register_lessons(
         metavar=message("cli.metavar.dir", lang),
         help=_m("lessons.folder", lang, folder=DEFAULT_FOLDER),
     )
+    return parser
+
+
+def register_lessons(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
+) -> argparse.ArgumentParser:
+    """Add the ``lessons`` subcommand (help texts in ``lang``)."""
+    parser = _add_course_parser(subparsers, "lessons", lang)
     parser.add_argument("--force", action="store_true", help=_m("lessons.force", lang))
     parser.set_defaults(func=run_lessons)
     return parser
@@ -249,19 +257,7 @@ def register_lab(
     subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
 ) -> argparse.ArgumentParser:
     """Add the ``lab`` subcommand (help texts in ``lang``)."""
-    parser = subparsers.add_parser(
-        "lab",
-        help=_m("lab.help", lang),
-        description=_m("lab.description", lang, folder=DEFAULT_FOLDER),
-        prog="battleline-lab lab",
-    )
-    parser.add_argument(
-        "folder",
-        nargs="?",
-        default=DEFAULT_FOLDER,
-        metavar=message("cli.metavar.dir", lang),
-        help=_m("lessons.folder", lang, folder=DEFAULT_FOLDER),
-    )
+    parser = _add_course_parser(subparsers, "lab", lang)
     parser.add_argument("--no-browser", action="store_true", help=_m("lab.no_browser", lang))
     parser.set_defaults(func=run_lab)
     return parser

@@ -34,6 +34,7 @@ __all__ = [
     "FormationError",
     "FormationKind",
     "Shape",
+    "ShapeFilter",
     "ShapePlan",
     "Strength",
     "evaluate",
@@ -293,6 +294,57 @@ def plan_shape(shape: Shape, cards: Iterable[Card], size: int) -> list[ShapePlan
     return [ShapePlan(shape, tuple(wild_list), count=open_slots, base=base)]
 
 
+class ShapeFilter:
+    """A quick test that the cards already on a side do not rule a shape out.
+
+    It rejects only shapes that :func:`plan_shape` would reject too (wrong colour, value
+    outside the run, a different value), without building any plan: a cheap filter in
+    front of it (the claim search, :func:`evaluate` with wildcards).
+
+    >>> fits = ShapeFilter(parse_cards("b8 alexander"), 3)
+    >>> [s.start for s in shapes(FormationKind.WEDGE, 3) if fits(s)]
+    [8, 7, 6]
+    >>> fits(Shape(FormationKind.PHALANX, value=8)), fits(Shape(FormationKind.BATTALION, Colour.RED))
+    (True, False)
+    """
+
+    def __init__(self, cards: Iterable[Card], size: int) -> None:
+        cards = tuple(cards)
+        troops = [c for c in cards if isinstance(c, Troop)]
+        # every card must lie in the run: the troops' values, and the values each wildcard
+        # allows (a Companion is an 8, Shield Bearers 1-3: R21, R22), bound where a run may start
+        spans = [(t.value, t.value) for t in troops]
+        spans += [(min(c.wild_values), max(c.wild_values)) for c in cards if not isinstance(c, Troop)]
+        self.first_start = max((low - size + 1 for low, _ in spans), default=1)
+        self.last_start = min((high for _, high in spans), default=10)
+        colours = {t.colour for t in troops}
+        self.colour = next(iter(colours)) if len(colours) == 1 else None
+        self.any_colour = not colours
+        values = {t.value for t in troops}
+        allowed = set(range(1, 11)) if len(values) <= 1 else set()
+        allowed &= values or allowed
+        for card in cards:
+            if not isinstance(card, Troop):
+                allowed &= set(card.wild_values)
+        self.phalanx_values = frozenset(allowed)
+
+    def __call__(self, shape: Shape) -> bool:
+        kind = shape.kind
+        if kind is FormationKind.WEDGE:
+            assert shape.start is not None
+            return self.first_start <= shape.start <= self.last_start and (
+                self.any_colour or shape.colour is self.colour
+            )
+        if kind is FormationKind.SKIRMISH:
+            assert shape.start is not None
+            return self.first_start <= shape.start <= self.last_start
+        if kind is FormationKind.PHALANX:
+            return shape.value in self.phalanx_values
+        if kind is FormationKind.BATTALION:
+            return self.any_colour or shape.colour is self.colour
+        return True
+
+
 def _troop_kind(troops: Sequence[Troop]) -> FormationKind:
     """The kind of a formation of troops only (R9): the shape search without wildcards, short-cut."""
     values = sorted(t.value for t in troops)
@@ -318,6 +370,13 @@ def evaluate(cards: Iterable[Card] | str, *, fog: bool = False, mud: bool = Fals
     <FormationKind.WEDGE: 4>
     """
     cards = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+    return _evaluate(cards, fog, mud)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _evaluate(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
+    """:func:`evaluate` of a tuple of cards, remembered: a Formation is immutable, and the claim
+    proofs judge the same formations again and again (errors are raised each time, never kept)."""
     size = formation_size(mud)
     troops, wilds = _split(cards)
     if len(cards) != size:
@@ -337,8 +396,11 @@ def _evaluate_wild(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
     """The shape search for formations with wildcards, remembered (Formation is immutable)."""
     size = formation_size(mud)
     kinds: tuple[FormationKind | None, ...] = (None,) if fog else tuple(sorted(FormationKind, reverse=True))
+    fits = ShapeFilter(cards, size)  # skips, without a plan, shapes plan_shape would find no way to make
     for kind in kinds:
         for shape in shapes(kind, size):
+            if not fits(shape):
+                continue
             for plan in plan_shape(shape, cards, size):
                 return Formation(cards, kind, plan.base, plan.wild, fog=fog, mud=mud)
     raise AssertionError("a Host is always possible")  # pragma: no cover

@@ -6,12 +6,15 @@ in their hand, then where it goes: a flag button under the board column, or for 
 first the card it acts on (Redeploy, Deserter, Traitor) and then the destination.  Scout draws
 and returns, the Mud discard (R26), the claim step and the draw step have their own buttons.
 
-The widget holds **no rule logic**: every button it enables comes from
-:func:`battleline_lab.game.legal_moves`, every effect from :func:`battleline_lab.game.apply`,
-and every claim verdict, proof and counterexample from :func:`battleline_lab.game.explain_claim`
-(the engine's claim proof from the player's view, R12, R13).  A click that the engine refuses
-(a claim it cannot prove, or at the wrong time, R14) shows the engine's reason.  Every string
-comes from the message catalogue (``locale/<lang>/game_widget.json``).
+The widget is a **view** over a :class:`~battleline_lab.game.session.GameSession`, which holds
+the game and makes every decision (whose turn, what can be chosen, the learner's move and the
+bot's replies, claims, the coach, the suggestion, the review, a new game), from the engine: every
+button it enables comes from :func:`battleline_lab.game.legal_moves`, every effect from
+:func:`battleline_lab.game.apply`, and every claim verdict, proof and counterexample from
+:func:`battleline_lab.game.explain_claim` (the engine's claim proof from the player's view, R12,
+R13).  The widget draws the session's state (:meth:`GameWidget.refresh`) and forwards clicks.
+A click that the engine refuses (a claim it cannot prove, or at the wrong time, R14) shows the
+engine's reason.  Every string comes from the message catalogue (``locale/<lang>/game_widget.json``).
 
 It can be driven from Python as from the browser: ``widget.hand_buttons[0].click()``, or
 :meth:`GameWidget.click_action` to click the buttons that make one action.
@@ -37,92 +40,23 @@ from __future__ import annotations
 import dataclasses
 import html
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any
 
 import ipywidgets as W
 
-from .cards import Card, Tactic, Troop, card_sort_key
-from .claims import ClaimAnalysis, Reason
-from .game import (
-    Action,
-    Claim,
-    Deck,
-    Deserter,
-    Draw,
-    EndClaims,
-    GameState,
-    IllegalMoveError,
-    MudDiscard,
-    Options,
-    Phase,
-    PlayCard,
-    Player,
-    PlayerView,
-    PlayScout,
-    Redeploy,
-    ReturnCard,
-    Traitor,
-    apply,
-    claimable,
-    describe,
-    explain_claim,
-    legal_moves,
-    make_bot,
-    new_game,
-    parse_action,
-    score,
-    to_position,
-)
+from .cards import Card, Tactic, Troop
+from .game import Action, Deck, GameState, Player, describe, parse_action, to_position
 from .game.bots import Bot
-from .game.expert import Suggestion, suggest, suggestion_text
+from .game.expert import Suggestion, suggestion_text
 from .game.record import illegal_reason
-from .game.review import Review, review, save_for_learner
-from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_label, catalogue, message, render_analysis
+from .game.review import Review
+from .game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Offer, Say, Token, action_path
+from .messages import DEFAULT_LANGUAGE, card_label, catalogue, message, render_analysis
 from .position import FLAGS, ClaimTiming, Side
 from .svg import COLOURS, TACTIC_COLOURS, board_svg
 from .widgets import FOCUS_STYLE, board_view, flag_grid, language_toggle, set_visible, switch_lang
 
 __all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
-
-#: The opponents a learner can choose (``bl-bot-choice``), weakest first.
-BOT_CHOICES = ("random", "heuristic", "expert")
-
-#: One choice on the way to an action: ``("card", c)``, ``("target", c)``, ``("flag", n)``,
-#: ``("discard",)``, ``("scout",)``, ``("draw", deck)``, ``("claim", n)``, ``("end",)``, ``("pass",)``.
-Token: TypeAlias = tuple[Any, ...]
-
-
-def action_path(action: Action) -> tuple[Token, ...]:
-    """The clicks that make ``action``: which button first, which next (no rule logic, only shape).
-
-    >>> from battleline_lab.game import parse_action
-    >>> action_path(parse_action("traitor b8 6"))
-    (('card', traitor), ('target', b8), ('flag', 6))
-    >>> action_path(parse_action("redeploy fog discard"))
-    (('card', redeploy), ('target', fog), ('discard',))
-    """
-    if isinstance(action, PlayCard):
-        return (("card", action.card), ("flag", action.flag))
-    if isinstance(action, PlayScout):
-        return (("card", Tactic.SCOUT), ("scout",))
-    if isinstance(action, Redeploy):
-        last: Token = ("discard",) if action.to is None else ("flag", action.to)
-        return (("card", Tactic.REDEPLOY), ("target", action.target), last)
-    if isinstance(action, Deserter):
-        return (("card", Tactic.DESERTER), ("target", action.target))
-    if isinstance(action, Traitor):
-        return (("card", Tactic.TRAITOR), ("target", action.target), ("flag", action.to))
-    if isinstance(action, ReturnCard):
-        return (("card", action.card),)
-    if isinstance(action, MudDiscard):
-        return (("target", action.card),)
-    if isinstance(action, Draw):
-        return (("draw", action.deck),)
-    if isinstance(action, Claim):
-        return (("claim", action.flag),)
-    if isinstance(action, EndClaims):
-        return (("end",),)
-    return (("pass",),)
 
 
 def _esc(text: object) -> str:
@@ -165,18 +99,11 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         claim_timing: str | ClaimTiming = ClaimTiming.AFTER_PLAY,
     ) -> None:
         self.lang = lang
-        self.bot_name = bot
-        self.seed = seed
-        self.you_start = you_start
-        self.claim_timing = ClaimTiming(claim_timing)
-        self.human = Player.SOUTH
-        self.bot: Bot | None = None
-        self.state: GameState  # dealt by restart() below
-        self.selection: tuple[Token, ...] = ()
-        self._legal: list[Action] = []
-        self._message: tuple[str, dict[str, str], dict[str, str]] | None = None  # kind, text and extra by language
-        self._ghosts: dict[tuple[int, Side], Sequence[Card]] = {}
-        self._last_seen = 0  # history length when the viewer last acted (what the bot did since)
+        #: the game and every decision about it; the widget draws it and forwards clicks
+        self.session = GameSession(bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing)
+        self._offer: Offer | None = None  # what the buttons on show offer (drawn by refresh())
+        self._said: tuple[Notice, str, str] | None = None  # the notice drawn last, in a language (a cache)
+        self._drawn_moment: tuple[Review, int] | None = None  # the review moment whose puzzle is on show
 
         self.title = W.HTML()
         self.title.add_class("bl-game-title")
@@ -247,11 +174,11 @@ class GameWidget(W.VBox):  # type: ignore[misc]
 
         self.coach_toggle = W.ToggleButton(value=False, icon="graduation-cap")
         self.coach_toggle.add_class("bl-coach-toggle")
-        self.coach_toggle.observe(lambda _c: self._render(), names="value")
+        self.coach_toggle.observe(lambda c: self.show_coach(bool(c["new"])), names="value")
         self.coach = W.HTML()
         self.coach.add_class("bl-coach")
         self.new_game_button = self._button("", ("bl-new-game",))
-        self.new_game_button.on_click(lambda _b: self.restart(self.seed + 1))
+        self.new_game_button.on_click(lambda _b: self.new_game())
         # the expert's suggestion, only when asked (a hint), and the choice of opponent
         self.suggest_button = self._button("", ("bl-coach-suggest",))
         self.suggest_button.on_click(lambda _b: self.suggest_move())
@@ -264,7 +191,6 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         # the review at game end: moments on a timeline, each opens as a puzzle
         self.review_button = self._button("", ("bl-review",), style="info")
         self.review_button.on_click(lambda _b: self.open_review())
-        self.review_result: Review | None = None
         self.review_title = W.HTML()
         self.review_timeline = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.review_timeline.add_class("bl-review-timeline")
@@ -273,8 +199,6 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.review_puzzle.add_class("bl-review-puzzle")
         self.review_box = W.VBox([self.review_title, self.review_timeline, self.review_saved, self.review_puzzle])
         self.review_box.add_class("bl-review-box")
-        self._saved: tuple[str, str] | None = None  # ("saved" | "save_failed", folder or reason)
-        self.suggestion: Suggestion | None = None  # the expert's last suggestion (shown in the message)
         self.log_view = W.HTML()
         self.log_view.add_class("bl-game-log")
         self.lang_toggle = language_toggle(lang, self.set_lang)
@@ -316,7 +240,52 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         )
         self.add_class("bl-game")
         self._label()
-        self.restart(seed)
+        self.refresh()
+
+    # -- the session's state, as attributes (what tests and lessons read) -------------------
+    @property
+    def state(self) -> GameState:
+        """The game (the session's); after setting it, call :meth:`refresh`."""
+        return self.session.state
+
+    @state.setter
+    def state(self, state: GameState) -> None:
+        self.session.state = state
+
+    @property
+    def seed(self) -> int:
+        """The seed of this deal (and of the bot)."""
+        return self.session.seed
+
+    @property
+    def human(self) -> Player:
+        """The learner's seat (south)."""
+        return self.session.human
+
+    @property
+    def bot(self) -> Bot | None:
+        """The bot playing north (``None``: two people on one screen)."""
+        return self.session.bot
+
+    @property
+    def viewer(self) -> Player:
+        """Whose view the board shows: you against a bot, else the player who must act now."""
+        return self.session.viewer
+
+    @property
+    def selection(self) -> tuple[Token, ...]:
+        """The clicks made so far on the way to an action."""
+        return self.session.selection
+
+    @property
+    def suggestion(self) -> Suggestion | None:
+        """The expert's last suggestion (given on request)."""
+        return self.session.suggestion
+
+    @property
+    def review_result(self) -> Review | None:
+        """The review of the finished game, once asked for."""
+        return self.session.review
 
     def set_lang(self, lang: str) -> None:
         """Show everything in ``lang`` (``"en"``, ``"zh"``), as the ``bl-lang`` toggle does; the game goes on."""
@@ -348,12 +317,22 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             self.bot_choice.description = t("review.widget.bot")
         finally:
             self._relabelling = False
-        self._label_review()
-        self.title.value = f"<h3>{_esc(t('game_widget.title', seed=self.seed))}</h3>"
 
     # -- construction helpers ----------------------------------------------
     def _t(self, key: str, /, **params: object) -> str:
         return message(key, self.lang, **params)
+
+    def _say(self, said: Say) -> str:
+        """The session's words in :attr:`lang`: players and cards named here."""
+        key, params = said
+        return self._t(key, **{k: self._name(v) for k, v in params.items()})
+
+    def _name(self, value: Any) -> object:
+        if isinstance(value, Player):
+            return self.player_name(value)
+        if isinstance(value, (Troop, Tactic)):
+            return card_label(value, self.lang)
+        return "" if value is None else value
 
     @staticmethod
     def _button(description: str, classes: Sequence[str], style: str = "") -> W.Button:
@@ -363,13 +342,6 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         return button
 
     # -- players -----------------------------------------------------------
-    @property
-    def viewer(self) -> Player:
-        """Whose view the board shows: you against a bot, else the player who must act now."""
-        if self.bot is not None:
-            return self.human
-        return self.state.to_act
-
     def _bot_name(self) -> str:
         """The bot's name in the widget's language (``heuristic`` / ``启发式``); a bot without one keeps its own."""
         assert self.bot is not None
@@ -384,127 +356,72 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             return self._t("game_widget.name.you", player=self._t(f"game_widget.name.{player.value}"))
         return self._t("game_widget.name.bot", player=self._t(f"game_widget.name.{player.value}"), bot=self._bot_name())
 
-    # -- the game --------------------------------------------------------------
+    # -- clicks and keys: forwarded to the session, then everything is drawn again ----------
     def restart(self, seed: int | None = None) -> None:
         """Deal a new game (the same seed gives the same game and the same bot replies)."""
-        if seed is not None:
-            self.seed = seed
-        first = self.human if self.you_start else self.human.other
-        self.state = new_game(self.seed, Options(claim_timing=self.claim_timing, first=first))
-        self.bot = make_bot(self.bot_name, self.seed) if self.bot_name else None
-        self.selection = ()
-        self._ghosts = {}
-        self._message = None
-        self._last_seen = 0
-        self.review_result = None
-        self._saved = None
-        self.review_puzzle.children = ()
-        self._label_review()
-        self.title.value = f"<h3>{_esc(self._t('game_widget.title', seed=self.seed))}</h3>"
-        self._play_bots()
+        self.session.restart(seed)
+        self._render()
+
+    def new_game(self) -> None:
+        """The ``bl-new-game`` button: the next deal."""
+        self.session.new_game()
         self._render()
 
     def refresh(self) -> None:
-        """Redraw everything from :attr:`state` (after a lesson or a test set ``widget.state`` itself)."""
-        self.review_result = None
-        self._saved = None
-        self.review_puzzle.children = ()
-        self._label_review()
-        self.selection = ()
-        self._last_seen = len(self.state.history)
-        self._play_bots()
+        """Go on from :attr:`state` as it is (after a lesson or a test set ``widget.state`` itself) and draw it."""
+        self.session.resume()
         self._render()
 
     def legal(self) -> list[Action]:
         """The legal actions of the player to act now (the engine's list)."""
-        return legal_moves(self.state)
+        return self.session.legal()
 
-    def _apply(self, action: Action) -> bool:
-        try:
-            apply(self.state, action)
-        except IllegalMoveError as err:  # only if the state changed under a stale button
-            error, state = err, self.state
-            self._set_message(
-                "refused", lambda lang: message("game_widget.refused", lang, reason=illegal_reason(error, state, lang))
-            )
-            return False
-        return True
-
-    def _play_bots(self) -> None:
-        """Let the bot act until it is the learner's move (a Mud discard may be theirs on the bot's turn)."""
-        bot = self.bot
-        if bot is None:
-            return
-        state = self.state
-        while not state.over and state.to_act is not self.human:
-            player = state.to_act
-            apply(state, bot.choose(PlayerView(state, player), legal_moves(state)))
+    def offered(self, prefix: tuple[Token, ...] = ()) -> set[Token]:
+        """The next clicks the legal moves allow after ``prefix``."""
+        return self.session.offered(prefix)
 
     def choose(self, token: Token) -> None:
         """One click on the way to an action: a card, a target, a flag, a deck, pass, end..."""
-        if self.state.over:
-            return
-        chosen = self.selection + (token,)
-        if token[0] == "card":
-            chosen = (token,)  # another card in hand starts a new choice
-        if token[0] in ("target",) and self.selection and self.selection[-1][0] == "target":
-            chosen = self.selection[:-1] + (token,)  # another target instead
-        matches = [a for a in self._legal if action_path(a) == chosen]
-        self._message = None
-        self._ghosts = {}
-        if matches:
-            self.selection = ()
-            before = len(self.state.history)
-            if self._apply(matches[0]):
-                self._after_action(before)
-        elif any(action_path(a)[: len(chosen)] == chosen for a in self._legal):
-            self.selection = chosen
-        else:
-            self._set_message("refused", lambda lang: message("game_widget.not_offered", lang))
-        self._render()
-
-    def _after_action(self, before: int) -> None:
-        self._last_seen = before
-        self._play_bots()
-        if self.bot is None:
-            self._last_seen = len(self.state.history)
+        if self.session.choose(token).kind != "over":
+            self._render()
 
     def cancel(self) -> None:
         """Drop the card (and target) chosen so far."""
-        self.selection = ()
+        self.session.cancel()
         self._render()
 
     def claim(self, flag: int) -> None:
         """The claim button of a flag: claim it if the engine allows, else show why not (R12, R14)."""
-        if self.state.over:
+        if self.session.claim(flag).kind != "over":
+            self._render()
+
+    def show_coach(self, shown: bool) -> None:
+        """The ``bl-coach-toggle``: show or hide the coach."""
+        self.session.show_coach(shown)
+        self._render()
+
+    def choose_bot(self, name: str) -> None:
+        """The opponent (``bl-bot-choice``): at once if the learner has not moved yet, else from the next game."""
+        if self._relabelling:
             return
-        player = self.state.to_act
-        self.selection = ()
-        self._ghosts = {}
-        before = len(self.state.history)
-        try:
-            apply(self.state, Claim(flag))
-        except IllegalMoveError as err:
-            analysis = explain_claim(self.state, player, flag)
-            if analysis.counterexample:
-                self._ghosts = {(flag, Side.OPPONENT): analysis.counterexample}
-            error, state = err, self.state
+        self.session.choose_bot(name)
+        self._render()
 
-            def refusal(lang: str) -> tuple[str, str]:
-                lines = render_analysis(analysis, lang)
-                proof = "".join(f"<li>{_esc(_body(line))}</li>" for line in lines)
-                # the proof first; the engine's other reason (R14 timing, R15) only when the proof holds
-                if analysis.claimable:
-                    reason = illegal_reason(error, state, lang)
-                    text = message("game_widget.claim_later", lang, flag=flag, reason=reason)
-                else:
-                    text = message("game_widget.claim_refused", lang, flag=flag)
-                return text, f'<ol class="bl-claim-proof">{proof}</ol>'
+    def suggest_move(self) -> None:
+        """The expert's play for the player to act, with its reason (only on request: it is a hint)."""
+        self.session.suggest_move()
+        self._render()
 
-            self._set_message("refused", refusal)
-        else:
-            self._set_message("claimed", lambda lang: message("game_widget.claimed", lang, flag=flag))
-            self._after_action(before)
+    def open_review(self) -> None:
+        """At game end: review the learner's game, show its moments on a timeline and save its puzzles
+        for the trainer (``data_dir()/review/``)."""
+        if self.session.open_review() is not None:
+            self._render()
+
+    def open_moment(self, index: int) -> None:
+        """Open review moment ``index`` as a puzzle board (the same PuzzleWidget as the gym)."""
+        self.session.open_moment(index)
+        self.review_puzzle.children = ()  # a fresh board, also when the same moment is opened again
         self._render()
 
     def click_action(self, action: Action | str) -> None:
@@ -514,7 +431,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         """
         if isinstance(action, str):
             action = parse_action(action)
-        self._render_if_stale()
+        if self._offer is None or list(self._offer.legal) != self.session.legal():
+            self._render()  # the state changed under the buttons (a lesson moved on its own)
         for token in action_path(action):
             button = self.button_for(token)
             if button is None or button.disabled or button.layout.display == "none":
@@ -541,213 +459,111 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             "end": self.end_button,
         }.get(kind)
 
-    def _render_if_stale(self) -> None:
-        if self._legal != legal_moves(self.state):
-            self._render()
-
-    # -- opponent, suggestion, review: the game package decides, the widget shows ---------------
-    def choose_bot(self, name: str) -> None:
-        """The opponent (``bl-bot-choice``): at once if the learner has not moved yet, else from the next game."""
-        if self._relabelling or name == self.bot_name or self.bot_name is None:
-            return
-        self.bot_name = name
-        if all(actor is not self.human for _turn, actor, _a in self.state.history):
-            self.restart(self.seed)
-            return
-        self._set_message(
-            "info",
-            lambda lang: message("review.widget.bot_next", lang, bot=message(f"review.widget.bot.{name}", lang)),
-        )
-        self._render()
-
-    def suggest_move(self) -> None:
-        """The expert's play for the player to act, with its reason (only on request: it is a hint)."""
-        state = self.state
-        player = state.to_act
-        legal = self.legal()
-        if state.over or state.phase is not Phase.PLAY or (self.bot is not None and player is not self.human):
-            self._set_message("info", lambda lang: message("review.coach.not_now", lang))
-            self._render()
-            return
-        view = PlayerView(state, player)
-        found = suggest(view, legal, seed=self.seed * 1000 + state.turn_number)
-        self._ghosts = {}
-        texts = {lang: suggestion_text(view, found, lang) for lang in LANGUAGES}
-        self._set_message(
-            "info",
-            lambda lang: (
-                texts[lang][0],
-                '<ul class="bl-suggestion">' + "".join(f"<li>{_esc(x)}</li>" for x in texts[lang][1:]) + "</ul>",
-            ),
-        )
-        self.suggestion = found
-        self._render()
-
-    def open_review(self) -> None:
-        """At game end: review the learner's game (the game package's :func:`review`), show its moments
-        on a timeline and save its puzzles for the trainer (``data_dir()/review/``)."""
-        if not self.state.over:
-            return
-        player = self.human if self.bot is not None else self.state.first
-        self.review_result = review(self.state, player)
-        try:
-            paths = save_for_learner(self.review_result)
-        except OSError as err:
-            self._saved = ("save_failed", err.strerror or str(err))
-        else:
-            self._saved = ("saved", str(paths[0].parent) if paths else "")
-        self._label_review()
-        if self.review_result.moments:
-            self.open_moment(0)
-
-    def open_moment(self, index: int) -> None:
-        """Open review moment ``index`` as a puzzle board (the same PuzzleWidget as the gym)."""
-        from .widgets import PuzzleWidget
-
-        assert self.review_result is not None
-        moment = self.review_result.moments[index]
-        self.review_puzzle.children = (PuzzleWidget(moment.puzzle, lang=self.lang),)
-        for k, button in enumerate(self.review_timeline.children):
-            button.button_style = "info" if k == index else ""
-
-    def _moment_button(self, index: int) -> W.Button:
-        button = self._button("", ("bl-review-moment",))
-        button.on_click(lambda _b: self.open_moment(index))
-        return button
-
-    def _label_review(self) -> None:
-        result = self.review_result
-        set_visible(self.review_button, self.state.over if hasattr(self, "state") else False)
-        set_visible(self.review_box, result is not None)
-        if result is None:
-            self.review_timeline.children = ()
-            self.review_title.value = self.review_saved.value = ""
-            return
-        player = self._t(f"review.player.{result.player.value}")
-        self.review_title.value = (
-            f"<b>{_esc(self._t('review.widget.title', player=player, count=len(result.moments)))}</b>"
-        )
-        if not result.moments:
-            self.review_title.value += f"<div>{_esc(self._t('review.none'))}</div>"
-        buttons = list(self.review_timeline.children)
-        while len(buttons) < len(result.moments):
-            buttons.append(self._moment_button(len(buttons)))
-        buttons = buttons[: len(result.moments)]
-        for button, moment in zip(buttons, result.moments):
-            kind = self._t(f"review.kind.{moment.kind.value}")
-            button.description = self._t("review.widget.moment", turn=moment.turn, kind=kind)
-            button.tooltip = moment.note(self.lang)
-        self.review_timeline.children = tuple(buttons)
-        if self._saved is not None:
-            key, where = self._saved
-            param = "folder" if key == "saved" else "reason"
-            text = _esc(self._t(f"review.widget.{key}", **{param: where}))
-            self.review_saved.value = f'<span style="font-size:90%;color:#607d8b">{text}</span>'
-        for child in self.review_puzzle.children:
-            child.set_lang(self.lang)
-
-    # -- what the engine says --------------------------------------------------
-    def offered(self, prefix: tuple[Token, ...] = ()) -> set[Token]:
-        """The next clicks the legal moves allow after ``prefix``."""
-        n = len(prefix)
-        return {p[n] for a in self._legal if len(p := action_path(a)) > n and p[:n] == prefix}
-
+    # -- words for what the session holds ---------------------------------------------------
     def log_entries(self) -> list[tuple[int, str, str]]:
         """The game log: (turn, sentence, notation) per action, oldest first; hidden cards stay hidden."""
-        out = []
-        for turn, actor, action in self.state.history:
-            notation = action.notation
-            if isinstance(action, ReturnCard) and actor is not self.viewer:
-                notation = "return ?"  # R27: the opponent does not see which card went back
-            out.append((turn, describe(action, self.player_name(actor), self.lang), notation))
-        return out
+        return [
+            (turn, describe(action, self.player_name(actor), self.lang), "return ?" if hidden else action.notation)
+            for turn, actor, action, hidden in self.session.log()  # R27: a card returned by the opponent's Scout
+        ]
 
     def coach_lines(self) -> list[tuple[int, bool, str, list[str]]]:
         """The coach: per flag where the player to act has cards, (flag, claimable, summary, proof lines).
 
-        Claimable flags first (from :func:`claimable`, the engine's claim step), then flags where
-        a complete formation still can be beaten (the counterexample line).
+        Claimable flags first (the session's :meth:`~battleline_lab.game.session.GameSession.coach`,
+        from the engine's claim step), then flags where a complete formation still can be beaten.
         """
-        state = self.state
-        player = state.to_act
-        view = PlayerView(state, player)
-        can = set(claimable(state, player))
-        out: list[tuple[int, bool, str, list[str]]] = []
-        later: list[tuple[int, bool, str, list[str]]] = []
-        for n in FLAGS:
-            if view.claimed_by(n) is not None or not view.flag_cards(n, player):
-                continue
-            analysis: ClaimAnalysis = explain_claim(state, player, n)
-            if Reason.SIDE_INCOMPLETE in analysis.reasons:
-                continue
-            lines = [_body(line) for line in render_analysis(analysis, self.lang)]
-            summary = lines[analysis.steps.index(analysis.deciding_step())]  # the step the verdict turns on
-            (out if n in can else later).append((n, n in can, summary, lines))
-        return out + later
+        return [(f.flag, f.claimable, *self._proof(f)) for f in self.session.coach()]
 
-    # -- rendering ---------------------------------------------------------------
-    def _set_message(self, kind: str, say: Callable[[str], str | tuple[str, str]]) -> None:
-        """Show a message: ``say(lang)`` is its text (and extra HTML), made now in every language for the toggle."""
-        texts: dict[str, str] = {}
-        extras: dict[str, str] = {}
-        for lang in LANGUAGES:
-            said = say(lang)
-            texts[lang], extras[lang] = (said, "") if isinstance(said, str) else said
-        self._message = (kind, texts, extras)
+    def _proof(self, finding: CoachFinding) -> tuple[str, list[str]]:
+        """A coach finding's proof lines in :attr:`lang`, and the one the verdict turns on."""
+        analysis = finding.analysis
+        lines = [_body(line) for line in render_analysis(analysis, self.lang)]
+        return lines[analysis.steps.index(analysis.deciding_step())], lines
+
+    def _notice_words(self, notice: Notice) -> tuple[str, str]:
+        """A notice's text and extra HTML in :attr:`lang`."""
+        lang, state = self.lang, self.state
+        kind = notice.kind
+        if kind == "not_offered":
+            return self._t("game_widget.not_offered"), ""
+        if kind == "claimed":
+            return self._t("game_widget.claimed", flag=notice.flag), ""
+        if kind == "bot_next":
+            return self._t("review.widget.bot_next", bot=self._t(f"review.widget.bot.{notice.bot}")), ""
+        if kind == "not_now":
+            return self._t("review.coach.not_now"), ""
+        if kind == "suggestion":
+            assert notice.view is not None and notice.suggestion is not None
+            first, *rest = suggestion_text(notice.view, notice.suggestion, lang)
+            return first, '<ul class="bl-suggestion">' + "".join(f"<li>{_esc(x)}</li>" for x in rest) + "</ul>"
+        assert kind == "refused" and notice.error is not None
+        analysis = notice.analysis
+        if analysis is None:  # a move refused: the state changed under a stale button
+            return self._t("game_widget.refused", reason=illegal_reason(notice.error, state, lang)), ""
+        proof = "".join(f"<li>{_esc(_body(line))}</li>" for line in render_analysis(analysis, lang))
+        # the proof first; the engine's other reason (R14 timing, R15) only when the proof holds
+        if analysis.claimable:
+            reason = illegal_reason(notice.error, state, lang)
+            text = self._t("game_widget.claim_later", flag=notice.flag, reason=reason)
+        else:
+            text = self._t("game_widget.claim_refused", flag=notice.flag)
+        return text, f'<ol class="bl-claim-proof">{proof}</ol>'
 
     def _message_html(self) -> str:
-        if self._message is None:
+        notice = self.session.notice
+        if notice is None or not notice.tone:
             return ""
-        kind, texts, extras = self._message
-        colour = {"refused": "#c62828", "claimed": "#2e7d32", "info": "#607d8b"}[kind]
-        return (
-            f'<div class="bl-game-message-{kind}" style="border-left:5px solid {colour};padding:4px 8px;'
-            f'line-height:1.4;margin:4px 0"><b style="color:{colour}">{_esc(texts[self.lang])}</b>'
-            f"{extras[self.lang]}</div>"
-        )
+        if self._said is None or self._said[0] is not notice or self._said[1] != self.lang:
+            text, extra = self._notice_words(notice)
+            colour = {"refused": "#c62828", "claimed": "#2e7d32", "info": "#607d8b"}[notice.tone]
+            drawn = (
+                f'<div class="bl-game-message-{notice.tone}" style="border-left:5px solid {colour};padding:4px 8px;'
+                f'line-height:1.4;margin:4px 0"><b style="color:{colour}">{_esc(text)}</b>'
+                f"{extra}</div>"
+            )
+            self._said = (notice, self.lang, drawn)
+        return self._said[2]
 
+    # -- drawing -----------------------------------------------------------------
     def _render(self) -> None:
+        session = self.session
         state = self.state
-        self._legal = legal_moves(state)
+        offer = self._offer = session.offer()
         viewer = self.viewer
-        view = PlayerView(state, viewer)
+        view = session.view()
         over = state.over
-        first = self.offered()
-        current = self.offered(self.selection)
+        first, current = offer.first, offer.current
+        self.title.value = f"<h3>{_esc(self._t('game_widget.title', seed=self.seed))}</h3>"
 
         # hand: a button per card, enabled where a legal move starts with it
-        hand = sorted(view.hand, key=card_sort_key)
+        hand = session.hand()
         self._hand_cards = hand
-        selected = self.selection[0][1] if self.selection and self.selection[0][0] == "card" else None
         self.hand_buttons = self._pool(self.hand_buttons, len(hand), self._new_hand_button)
         for button, card in zip(self.hand_buttons, hand):
-            self._style_card_button(button, card, chosen=card == selected)
+            self._style_card_button(button, card, chosen=card == offer.card)
             button.disabled = ("card", card) not in first
         self.hand_row.children = self.hand_buttons[: len(hand)]
 
         # cards on the table a guile card (or the Mud discard) acts on
-        level = self.selection[:1] if self.selection and self.selection[0][0] == "card" else ()
-        offered_targets = {tok[1] for tok in self.offered(level) if tok[0] == "target"}
-        targets = sorted(offered_targets, key=card_sort_key)
-        self._target_cards = targets
-        self.target_buttons = self._pool(self.target_buttons, len(targets), self._new_target_button)
-        chosen_target = next((tok[1] for tok in self.selection if tok[0] == "target"), None)
-        for button, card in zip(self.target_buttons, targets):
-            where = self._where(view, card)
+        self._target_cards = [card for card, _flag in offer.targets]
+        self.target_buttons = self._pool(self.target_buttons, len(offer.targets), self._new_target_button)
+        for button, (card, where) in zip(self.target_buttons, offer.targets):
             button.description = self._t("game_widget.target", card=card.notation, flag=where or "?")
             button.tooltip = card_label(card, self.lang)
             button.disabled = False
-            button.button_style = "info" if card == chosen_target else ""
-        self.target_row.children = self.target_buttons[: len(targets)]
-        self.target_label.value = _esc(self._target_prompt()) if targets else ""
-        set_visible(self.target_box, bool(targets))
+            button.button_style = "info" if card == offer.target else ""
+        self.target_row.children = self.target_buttons[: len(offer.targets)]
+        target_key = session.target_prompt()
+        self.target_label.value = _esc(self._t(target_key)) if offer.targets and target_key else ""
+        set_visible(self.target_box, bool(offer.targets))
 
         for n, button in self.flag_buttons.items():
             button.disabled = ("flag", n) not in current
             button.button_style = "success" if ("flag", n) in current else ""
         for n, button in self.claim_buttons.items():
             owner = view.claimed_by(n)
-            button.disabled = over or owner is not None
+            button.disabled = n not in offer.claims
             button.button_style = "success" if ("claim", n) in first else ""
             button.description = (
                 self._t("game_widget.claim_button", flag=n)
@@ -762,33 +578,37 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         for deck, button in self.draw_buttons.items():
             button.description = self._t(f"game_widget.draw.{deck.value}", count=sizes[deck.value])
             button.disabled = ("draw", deck) not in first
-            set_visible(button, state.phase in (Phase.DRAW, Phase.SCOUT_DRAW))
+            set_visible(button, offer.draw)
         set_visible(self.pass_button, ("pass",) in first)
         self.pass_button.disabled = ("pass",) not in first
         set_visible(self.end_button, ("end",) in first)
         self.end_button.disabled = ("end",) not in first
         set_visible(self.cancel_button, bool(self.selection))
 
-        prompt = self._prompt()
+        prompt = self._say(session.prompt(offer))
         self.prompt.value = f"<b>{_esc(prompt[:1].upper() + prompt[1:])}</b>"
         self.message_box.value = self._message_html()
-        self.info.value = self._info(view)
+        self.info.value = self._info()
         self.banner.value = self._banner()
         set_visible(self.banner, over)
         position = to_position(state, viewer, hand=False)  # the hand is the row of buttons below
         if over:  # the game is over: the bot's (the other player's) hand is shown at last
-            position = dataclasses.replace(position, hand_opponent=tuple(state.hands[viewer.other]))
+            position = dataclasses.replace(position, hand_opponent=session.revealed_hand())
         self.new_game_button.button_style = "primary" if over else ""
-        set_visible(self.review_button, over)
+        notice = session.notice
+        ghosts = {(notice.flag, Side.OPPONENT): notice.ghosts} if notice and notice.flag and notice.ghosts else {}
         self.board.value = board_svg(
             position,
-            highlight=self._highlight(),
-            ghosts=self._ghosts,
-            focus=[tok[1] for tok in current if tok[0] == "flag"],
+            highlight=session.highlight(),
+            ghosts=ghosts,
+            focus=offer.flags,
             lang=self.lang,
         )
-        self.coach.value = self._coach_html() if self.coach_toggle.value and not over else ""
-        set_visible(self.coach, bool(self.coach_toggle.value) and not over)
+        if self.coach_toggle.value != session.coach_shown:  # the session may be told from Python too
+            self.coach_toggle.value = session.coach_shown
+        self.coach.value = self._coach_html() if session.coach_visible else ""
+        set_visible(self.coach, session.coach_visible)
+        self._draw_review()
         self.log_view.value = self._log_html()
 
     @staticmethod
@@ -834,64 +654,20 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         button.style.text_color = ink
         button.style.font_weight = "bold"
 
-    @staticmethod
-    def _where(view: PlayerView, card: Card) -> int | None:
-        for n in FLAGS:
-            for p in Player:
-                if card in view.flag_cards(n, p) or card in view.flag_env(n, p):
-                    return n
-        return None
-
-    def _target_prompt(self) -> str:
-        if self.state.phase is Phase.MUD_DISCARD:
-            return self._t("game_widget.targets.mud")
-        card = self.selection[0][1] if self.selection else None
-        if isinstance(card, Tactic):
-            return self._t(f"game_widget.targets.{card.value}")
-        return ""
-
-    def _prompt(self) -> str:
+    def _info(self) -> str:
         state = self.state
-        if state.over:
-            return self._t("game_widget.prompt.over")
-        who = self.player_name(state.to_act)
-        if self.selection:
-            card = self.selection[0][1] if self.selection[0][0] == "card" else None
-            label = card_label(card, self.lang) if card is not None else ""
-            if len(self.selection) >= 2:
-                return self._t(
-                    "game_widget.prompt.destination", card=label, target=card_label(self.selection[1][1], self.lang)
-                )
-            if isinstance(card, Tactic) and not (card.is_wild or card.is_environment):
-                return self._t(f"game_widget.prompt.{card.value}", card=label)
-            return self._t("game_widget.prompt.flag", card=label)
-        view = PlayerView(state, state.to_act)
-        phase = state.phase
-        if phase is Phase.PLAY:
-            key = "play_or_pass" if ("pass",) in self.offered() else "play"
-            return self._t(f"game_widget.prompt.{key}", player=who)
-        if phase is Phase.CLAIM:
-            return self._t("game_widget.prompt.claim", player=who)
-        if phase is Phase.DRAW:
-            return self._t("game_widget.prompt.draw", player=who)
-        if phase is Phase.SCOUT_DRAW:
-            return self._t("game_widget.prompt.scout_draw", player=who, count=state.scout_draws)
-        if phase is Phase.SCOUT_RETURN:
-            return self._t("game_widget.prompt.scout_return", player=who, count=state.scout_returns)
-        return self._t("game_widget.prompt.mud_discard", player=who, flag=view.pending_discard_flag)
-
-    def _info(self, view: PlayerView) -> str:
-        state = self.state
+        view = self.session.view()
         viewer = view.player
         other = viewer.other
         sizes = view.deck_sizes
+        mine, theirs = self.session.tally()
         parts = [
             self._t(
                 "game_widget.tally",
                 me=self.player_name(viewer),
-                mine=len(state.held(viewer)),
+                mine=mine,
                 other=self.player_name(other),
-                theirs=len(state.held(other)),
+                theirs=theirs,
             ),
             self._t("game_widget.info.turn", turn=state.turn_number, player=self.player_name(state.turn)),
             self._t("game_widget.info.decks", troops=sizes["troops"], tactics=sizes["tactics"]),
@@ -912,55 +688,43 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         )
 
     def _banner(self) -> str:
-        state = self.state
-        if not state.over:
+        outcome = self.session.outcome()
+        if outcome is None:
             return ""
-        reason = self._t(f"game.cli.reason.{state.end_reason.value}") if state.end_reason else ""
-        points = score(state)
-        if state.winner is None:
+        reason = self._t(f"game.cli.reason.{outcome.reason.value}") if outcome.reason else ""
+        if outcome.winner is None:
             text = self._t("game_widget.over.draw", reason=reason)
         else:
             text = self._t(
                 "game_widget.over.winner",
-                player=self.player_name(state.winner),
+                player=self.player_name(outcome.winner),
                 reason=reason,
-                flags=", ".join(map(str, state.held(state.winner))),
+                flags=", ".join(map(str, outcome.flags)),
             )
+        human = self.human
         tally = self._t(
             "game_widget.over.points",
-            you=self.player_name(self.human),
-            mine=points[self.human],
-            other=self.player_name(self.human.other),
-            theirs=points[self.human.other],
+            you=self.player_name(human),
+            mine=outcome.points[human],
+            other=self.player_name(human.other),
+            theirs=outcome.points[human.other],
         )
-        colour = "#2e7d32" if state.winner is self.viewer else "#b71c1c"
+        colour = "#2e7d32" if outcome.winner is self.viewer else "#b71c1c"
         return (
             f'<div style="background:{colour};color:#fff;padding:8px 12px;border-radius:6px;font-size:120%">'
             f"<b>{_esc(text)}</b><br><span style='font-size:85%'>{_esc(tally)}</span></div>"
         )
 
-    def _highlight(self) -> list[Card]:
-        """The card (and target) being chosen, and what the other player did since the viewer's last move."""
-        out = [tok[1] for tok in self.selection if tok[0] in ("card", "target")]
-        for _turn, actor, action in self.state.history[self._last_seen :]:
-            if actor is self.viewer:
-                continue
-            if isinstance(action, PlayCard):
-                out.append(action.card)
-            elif isinstance(action, (Redeploy, Deserter, Traitor)):
-                out.append(action.target)
-        return out
-
     def _coach_html(self) -> str:
-        lines = self.coach_lines()
-        legal = set(self._legal)
-        timing = self._t(f"game.timing.{self.claim_timing.value}")
+        findings = self.session.coach()
+        timing = self._t(f"game.timing.{self.session.claim_timing.value}")
         items = []
-        for n, can, summary, proof in lines:
-            if can:
+        for finding in findings:
+            n, (summary, proof) = finding.flag, self._proof(finding)
+            if finding.claimable:
                 when = (
                     self._t("game_widget.coach.now", flag=n)
-                    if Claim(n) in legal
+                    if finding.now
                     else self._t("game_widget.coach.when", timing=timing)
                 )
                 head = self._t("game_widget.coach.claimable", flag=n, why=summary, when=when)
@@ -973,13 +737,70 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                 f'<details class="{css}" data-flag="{n}"><summary style="color:{colour}">{_esc(head)}</summary>'
                 f"<ol>{steps}</ol></details>"
             )
-        if not any(can for _n, can, _s, _p in lines):
+        if not any(f.claimable for f in findings):
             items.insert(0, f'<div class="bl-coach-none">{_esc(self._t("game_widget.coach.none"))}</div>')
         title = _esc(self._t("game_widget.coach.title", player=self.player_name(self.state.to_act)))
         return (
             f'<div style="border:1px solid #b0bec5;border-radius:6px;padding:4px 8px;margin:4px 0;line-height:1.4">'
             f"<b>{title}</b>{''.join(items)}</div>"
         )
+
+    def _draw_review(self) -> None:
+        """The review at game end: the button, the moments on a timeline, where the puzzles went, the open one."""
+        session = self.session
+        result = session.review
+        set_visible(self.review_button, self.state.over)
+        set_visible(self.review_box, result is not None)
+        if result is None:
+            self.review_timeline.children = ()
+            self.review_title.value = self.review_saved.value = ""
+            self.review_puzzle.children = ()
+            return
+        player = self._t(f"review.player.{result.player.value}")
+        self.review_title.value = (
+            f"<b>{_esc(self._t('review.widget.title', player=player, count=len(result.moments)))}</b>"
+        )
+        if not result.moments:
+            self.review_title.value += f"<div>{_esc(self._t('review.none'))}</div>"
+        buttons = list(self.review_timeline.children)
+        while len(buttons) < len(result.moments):
+            buttons.append(self._moment_button(len(buttons)))
+        buttons = buttons[: len(result.moments)]
+        for k, (button, moment) in enumerate(zip(buttons, result.moments)):
+            kind = self._t(f"review.kind.{moment.kind.value}")
+            button.description = self._t("review.widget.moment", turn=moment.turn, kind=kind)
+            button.tooltip = moment.note(self.lang)
+            button.button_style = "info" if k == session.moment else ""
+        self.review_timeline.children = tuple(buttons)
+        self.review_saved.value = ""
+        if session.saved is not None:
+            key, where = session.saved
+            param = "folder" if key == "saved" else "reason"
+            text = _esc(self._t(f"review.widget.{key}", **{param: where}))
+            self.review_saved.value = f'<span style="font-size:90%;color:#607d8b">{text}</span>'
+        self._draw_moment()
+
+    def _draw_moment(self) -> None:
+        """The open review moment as a puzzle (the same PuzzleWidget as the gym), made once per moment."""
+        from .widgets import PuzzleWidget
+
+        result, index = self.session.review, self.session.moment
+        if result is None or index is None:
+            self.review_puzzle.children = ()
+            return
+        shown = self.review_puzzle.children
+        drawn = self._drawn_moment
+        if shown and drawn is not None and drawn[0] is result and drawn[1] == index:
+            if shown[0].lang != self.lang:
+                shown[0].set_lang(self.lang)
+        else:
+            self.review_puzzle.children = (PuzzleWidget(result.moments[index].puzzle, lang=self.lang),)
+            self._drawn_moment = (result, index)
+
+    def _moment_button(self, index: int) -> W.Button:
+        button = self._button("", ("bl-review-moment",))
+        button.on_click(lambda _b: self.open_moment(index))
+        return button
 
     def _log_html(self) -> str:
         entries = self.log_entries()

@@ -59,6 +59,7 @@ __all__ = [
     "LEGACY_FILE",
     "MIGRATIONS",
     "PROGRESS_FILE",
+    "REVIEW_FOLDER",
     "Attempt",
     "AttemptStore",
     "JsonLinesStore",
@@ -69,12 +70,15 @@ __all__ = [
     "SqliteStore",
     "data_dir",
     "open_store",
+    "review_dir",
 ]
 
 DATABASE_FILE = "progress.sqlite3"
 JSONL_FILE = "progress.jsonl"
 LEGACY_FILE = PROGRESS_FILE = "progress.json"
 DEFAULT_LEARNER = "me"
+#: The folder, inside the data folder, of the puzzles saved from the learner's own games.
+REVIEW_FOLDER = "review"
 #: at most this many rows are imported per puzzle from an old progress.json (hostile counts)
 _IMPORT_CAP = 1000
 _BUSY_MS = 30_000
@@ -716,6 +720,20 @@ class Progress:
     def __repr__(self) -> str:
         recs = self.records()
         return f"<Progress {len(recs)} puzzles, {sum(r.solved for r in recs.values())} solved>"
+
+
+def review_dir(path: Path | str | None = None) -> Path:
+    """Where the puzzles of the learner's game reviews are kept: ``review/`` in the data folder.
+
+    ``path`` is what :class:`Progress` takes (a data folder, a database or a
+    ``progress.json`` file; ``None``: the user's data folder).  The game's
+    "Review this game" saves there (:func:`battleline_lab.game.review.save_for_learner`)
+    and the trainer reads from there; this function is the one place the two agree on.
+
+    >>> review_dir("/data/progress.sqlite3").as_posix(), review_dir("/data").as_posix()
+    ('/data/review', '/data/review')
+    """
+    return _locate(path)[0] / REVIEW_FOLDER
 
 
 def _locate(path: Path | str | None) -> tuple[Path, Path | None, Path | None]:

@@ -16,13 +16,23 @@ lessons' puzzle widgets and the gym all add to the same history.
   picks the unseen puzzle whose expected success is nearest 70%, among the
   puzzles the lessons taught so far cover (:func:`required_lesson`).
 - Streak mode: puzzles harder and harder, until the first mistake.
+- Puzzles from the learner's own games: "Review this game" saves a game's
+  review moments as puzzle files in ``review/`` of the data folder
+  (:func:`battleline_lab.progress.review_dir`).  The trainer reads that folder
+  at every :meth:`Trainer.next` and offers each of those puzzles as a due
+  review, ahead of new library puzzles, until it is solved cleanly (right at
+  the first answer of a visit, without hints); a miss spaces it like any other
+  review.  Their answers are recorded like all others but rated for nobody
+  (see :meth:`Trainer.game_puzzles`).  A file there that does not load is
+  skipped with one :class:`ReviewQueueWarning` (``FILE:LINE:COL: error: ...``)
+  and never changed.
 
 :class:`PuzzleSession` is one puzzle on screen: answer, hint, reveal, step
 through the proof; it returns :class:`Feedback` as data (verdict, reason code,
 rule id, ghost cards, message key and parameters) and records every event.
 
->>> from battleline_lab.progress import MemoryStore, Progress
->>> t = Trainer(puzzles="seed-examples", progress=Progress(store=MemoryStore()))
+>>> import tempfile
+>>> t = Trainer(puzzles="seed-examples", data=tempfile.mkdtemp())  # a new data folder: no games yet
 >>> first = t.next()
 >>> t.record(first.id, correct=True)
 >>> t.rating > 1500, t.puzzle_rating(first.id) < t.initial_rating(first.id)
@@ -37,7 +47,9 @@ import hashlib
 import json
 import math
 import os
+import re
 import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -48,16 +60,18 @@ from .claims import ClaimAnalysis, Reason
 from .difficulty import estimate
 from .glicko2 import Rating, expected, update
 from .position import Position, Side
-from .progress import DEFAULT_LEARNER, Attempt, Progress
+from .progress import DEFAULT_LEARNER, Attempt, Progress, review_dir
 from .puzzle import Puzzle
 from .questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, Comparison, FormationQuestion
 
 __all__ = [
     "HINT_LEVELS",
+    "GAMES_THEME",
     "LESSONS",
     "TARGET_SUCCESS",
     "Feedback",
     "PuzzleSession",
+    "ReviewQueueWarning",
     "Summary",
     "Trainer",
     "content_hash",
@@ -78,6 +92,12 @@ LEARNER_START = Rating(1500.0, 350.0, 0.06)
 PUZZLE_RD = 200.0
 #: A missed puzzle comes back after this many other puzzles (doubling with each further miss).
 SPACING = 3
+#: The theme of the puzzles from the learner's own games (they are in no library theme).
+GAMES_THEME = "games"
+
+
+class ReviewQueueWarning(UserWarning):
+    """A file among the puzzles from the learner's games that the trainer skips (it is left as it is)."""
 
 
 def _cards_of(puzzle: Puzzle) -> list[Card]:
@@ -220,6 +240,11 @@ def _load(puzzles: str | os.PathLike[str] | Iterable[Puzzle | str] | None) -> li
     return sorted(seen.values(), key=lambda p: (p.level if p.level is not None else 0, p.id))
 
 
+def _natural(path: Path) -> list[object]:
+    """Sort key: numbers in a file name by value (``turn-8`` before ``turn-22``)."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.as_posix())]
+
+
 def _score(correct: bool, hints: int) -> float:
     return (1.0 if hints == 0 else 0.5) if correct else 0.0
 
@@ -263,7 +288,10 @@ class Trainer:
     ``puzzles``: a folder, file, library id or theme, or an iterable of
     puzzles/ids; ``data``: the data folder (default: the user's); ``learner``:
     whose history; ``lessons``: the lessons taught so far (1-4; puzzles that
-    need a later one are left out); ``progress`` overrides ``data``.
+    need a later one are left out); ``progress`` overrides ``data``;
+    ``games``: the folder of puzzles saved from the learner's games (default:
+    ``review/`` in the data folder, where "Review this game" saves them);
+    ``lang``: the language of the problems found there (``game_problems``).
     """
 
     def __init__(
@@ -274,6 +302,8 @@ class Trainer:
         *,
         lessons: int = max(LESSONS),
         progress: Progress | None = None,
+        games: str | os.PathLike[str] | None = None,
+        lang: str = "en",
     ) -> None:
         if progress is None:
             progress = Progress(Path(data) if data is not None else None, learner=learner or DEFAULT_LEARNER)
@@ -287,6 +317,13 @@ class Trainer:
         self.streak_mode = False
         self._streak_seen: list[str] = []
         self._cache: tuple[tuple[int, float], _Replay] | None = None
+        #: The folder of the puzzles saved from the learner's games (``review/`` in the data folder).
+        self.lang = lang  # of the problems found in ``games_folder``
+        self.games_folder = Path(games) if games is not None else review_dir(progress.path)
+        self._game_files: dict[Path, tuple[tuple[int, int], Puzzle | None]] = {}
+        self._games: list[Puzzle] = []
+        #: The files of ``games_folder`` skipped, as ``FILE:LINE:COL: error: ...`` lines (warned once each).
+        self.game_problems: list[str] = []
 
     # -- ratings ---------------------------------------------------------
     def initial_rating(self, puzzle_id: str) -> float:
@@ -294,11 +331,98 @@ class Trainer:
         return initial_rating(self._puzzle(puzzle_id)).rating
 
     def _puzzle(self, puzzle_id: str) -> Puzzle:
-        if puzzle_id in self._by_id:
-            return self._by_id[puzzle_id]
+        found = self._lookup(puzzle_id)
+        if found is not None:
+            return found
         from . import library
 
         return library.get(puzzle_id)
+
+    def _lookup(self, puzzle_id: str) -> Puzzle | None:
+        """A puzzle of this trainer (library set or the learner's games) by id, without a library search."""
+        if puzzle_id in self._by_id:
+            return self._by_id[puzzle_id]
+        return next((p for p in self._games if p.id == puzzle_id), None)
+
+    # -- puzzles from the learner's games -------------------------------
+    def game_puzzles(self) -> list[Puzzle]:
+        """The puzzles saved from the learner's own games (``games_folder``), within the lessons taught.
+
+        The folder is read again at each call, so a game reviewed after the
+        trainer was made counts too; a file is loaded again only when it
+        changed.  A file that does not load, has no question, or whose id is
+        already taken (by a library puzzle or another file) is skipped with
+        one :class:`ReviewQueueWarning`; nothing in the folder is ever
+        written, moved or deleted.  Their answers are recorded but rated for
+        nobody: these puzzles are picked from the learner's own mistakes and
+        seen by one learner once, so a Glicko rating of them would measure
+        nothing and would pull the learner's rating down for having been
+        shown their mistakes.
+        """
+        from .loader import PuzzleFileError, iter_puzzle_files, load_puzzle
+        from .safe_yaml import Diagnostic
+
+        folder = self.games_folder
+        try:
+            files = list(iter_puzzle_files([folder])) if folder.is_dir() else []
+        except OSError as err:
+            self._problem(Diagnostic(str(folder), 1, 1, self._say("folder", reason=err.strerror or str(err))))
+            files = []
+        known = {p.id for p in self.all_puzzles}
+        out: list[Puzzle] = []
+        for file in sorted(files, key=_natural):
+            try:
+                st = file.stat()
+                stamp = (st.st_mtime_ns, st.st_size)
+            except OSError:
+                stamp = (-1, -1)
+            cached = self._game_files.get(file)
+            if cached is not None and cached[0] == stamp:
+                puzzle = cached[1]
+            else:
+                puzzle = None
+                try:
+                    puzzle = load_puzzle(file, lang=self.lang)
+                except PuzzleFileError as err:
+                    self._problem(err.diagnostics[0] if err.diagnostics else Diagnostic(str(file), 1, 1, str(err)))
+                except Exception as err:  # noqa: BLE001 - a learner's file never stops the gym
+                    self._problem(Diagnostic(str(file), 1, 1, f"{type(err).__name__}: {err}"))
+                if puzzle is not None and puzzle.question is None:
+                    self._problem(Diagnostic(str(file), 1, 1, self._say("no_question")))
+                    puzzle = None
+                self._game_files[file] = (stamp, puzzle)
+            if puzzle is None:
+                continue
+            if puzzle.id in known:
+                line, col = puzzle.marks.get("id") or (1, 1)
+                self._problem(Diagnostic(str(file), line, col, self._say("taken", id=puzzle.id)))
+                continue
+            known.add(puzzle.id)
+            out.append(puzzle)
+        for gone in set(self._game_files) - set(files):
+            del self._game_files[gone]
+        self._games = out
+        return [p for p in out if required_lesson(p) <= self.lessons]
+
+    def _say(self, name: str, /, **params: object) -> str:
+        from .messages import message
+
+        return message(f"review_queue.problem.{name}", self.lang, **params)
+
+    def _problem(self, diagnostic: object) -> None:
+        text = str(diagnostic)
+        if text not in self.game_problems:
+            self.game_problems.append(text)
+            warnings.warn(self._say("warning", error=text), ReviewQueueWarning, 3)
+
+    def is_from_games(self, puzzle_id: str) -> bool:
+        """Whether a puzzle id is one of the puzzles saved from the learner's games."""
+        return puzzle_id not in self._by_id and any(p.id == puzzle_id for p in self._games)
+
+    def games_to_review(self) -> list[Puzzle]:
+        """The puzzles from the learner's games not solved cleanly yet (tried or not), in saved order."""
+        replay = self._replay()
+        return [p for p in self.game_puzzles() if p.id not in replay.seen or p.id in replay.reviews]
 
     def _replay(self) -> _Replay:
         rows = self.progress.attempts()
@@ -346,7 +470,7 @@ class Trainer:
     ) -> None:
         """Record an answer (reason code and rule id of a wrong one are found by the engine)."""
         reason = rule = None
-        puzzle = self._by_id.get(puzzle_id)
+        puzzle = self._lookup(puzzle_id)
         if not correct and puzzle is not None and answer is not None:
             reason, rule = miss_reason(puzzle, answer)
         self.progress.record_attempt(
@@ -379,21 +503,25 @@ class Trainer:
         visits = self._replay().visits
         if visits:
             last = visits[-1]
-            if not last.solved and not last.revealed and last.puzzle_id in {p.id for p in self.puzzles}:
-                return self._by_id[last.puzzle_id]
+            allowed = {p.id for p in self.puzzles} | {p.id for p in self.game_puzzles()}
+            if not last.solved and not last.revealed and last.puzzle_id in allowed:
+                return self._puzzle(last.puzzle_id)
         return None
 
     def due(self) -> list[str]:
-        """Missed puzzles whose spacing has passed, most overdue first."""
+        """Missed puzzles whose spacing has passed, most overdue first; then the puzzles from the
+        learner's games never answered yet, in the order they were saved."""
         replay = self._replay()
-        allowed = {p.id for p in self.puzzles}
+        games = self.game_puzzles()
+        allowed = {p.id for p in self.puzzles} | {p.id for p in games}
         out = []
         for pid, (misses, last_index) in replay.reviews.items():
             waited = len(replay.visits) - 1 - last_index
             wait = SPACING * 2 ** (misses - 1)
             if pid in allowed and waited >= wait:
                 out.append((wait - waited, pid))
-        return [pid for _w, pid in sorted(out)]
+        fresh = [p.id for p in games if p.id not in replay.seen and p.id not in replay.reviews]
+        return [pid for _w, pid in sorted(out)] + fresh
 
     def next(self) -> Puzzle:
         """The next puzzle: a due review, else the unseen one nearest 70% success, else the least recent.
@@ -408,7 +536,7 @@ class Trainer:
         last = replay.visits[-1].puzzle_id if replay.visits else None
         due = [pid for pid in self.due() if pid != last]
         if due:
-            return self._by_id[due[0]]
+            return self._puzzle(due[0])
         unseen = [p for p in self.puzzles if p.id not in replay.seen]
         if unseen:
             return min(unseen, key=lambda p: (abs(self.expected_success(p.id) - TARGET_SUCCESS), p.id))
@@ -530,6 +658,8 @@ class _Replay:
             self.reviews[pid] = (misses + 1 if misses < 4 else misses, index)
 
     def _rate(self, pid: str, score: float, trainer: Trainer) -> None:
+        if trainer.is_from_games(pid):
+            return  # a puzzle from the learner's own games: recorded, rated for nobody (Trainer.game_puzzles)
         try:
             puzzle = trainer._puzzle(pid)
         except KeyError:
@@ -783,7 +913,7 @@ def export_document(progress: Progress, trainer: Trainer | None = None) -> dict[
             continue
         puzzles[pid] = {
             "level": p.level,
-            "theme": trainer._themes.get(pid) or _theme(p),
+            "theme": GAMES_THEME if trainer.is_from_games(pid) else trainer._themes.get(pid) or _theme(p),
             "rating": round(trainer.puzzle_rating(pid), 1),
             "initial_rating": round(trainer.initial_rating(pid), 1),
         }

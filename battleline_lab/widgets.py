@@ -123,6 +123,23 @@ FOCUS_STYLE = (
     "</style>"
 )
 
+#: j (next) and k (back) step through a shown proof, like the arrow keys on the step slider, when
+#: the focus is anywhere in that puzzle (never in a text field: typing is not taken over).  ipywidgets
+#: gives no key events, so this is a few lines of our own JavaScript, run once per page by a hidden
+#: image that cannot load (an HTML widget sets ``innerHTML``, which runs no ``<script>``; ``data:,``
+#: makes no request, offline and in JupyterLite too).  It listens on ``window`` before JupyterLab's
+#: shortcuts (its j/k move between cells) and only clicks the puzzle's own Next/Back buttons, so
+#: the session decides as for a click.
+_STEP_KEYS_JS = (
+    "if(!window.blStepKeys){window.blStepKeys=1;window.addEventListener('keydown',function(e){"
+    "var k=e.key,t=e.target;if((k!=='j'&&k!=='k')||e.ctrlKey||e.metaKey||e.altKey||!t||!t.closest)return;"
+    "if(t.isContentEditable||t.closest('input,textarea,select,[contenteditable]'))return;"
+    "var p=t.closest('.bl-puzzle');if(!p)return;"
+    "var b=p.querySelector(k==='j'?'.bl-next':'.bl-back');if(!b||!b.offsetParent)return;"
+    "e.preventDefault();e.stopPropagation();if(!b.disabled)b.click();},true);}"
+)
+STEP_KEYS_SCRIPT = f'<img hidden alt="" class="bl-step-keys" src="data:," onerror="{html.escape(_STEP_KEYS_JS)}">'
+
 
 def board_view(css: str = "bl-board-view") -> W.HTML:
     """The HTML widget a board is drawn in: as wide as the cell, at most ``svg.BOARD_MAX_WIDTH``."""
@@ -334,7 +351,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.next_button = _button("bl-next", lambda: self.go(1), icon="arrow-right")
         self.step_counter = _classed(W.HTML(), "bl-step-counter")
         # the keyboard way through the proof: a focused slider moves with the arrow keys (and
-        # Home/End), with no JavaScript of ours; it mirrors Back/Next
+        # Home/End); it mirrors Back/Next, as j/k do (STEP_KEYS_SCRIPT)
         self.step_slider = _classed(
             W.IntSlider(value=1, min=1, max=1, readout=False, layout=W.Layout(width="180px")), "bl-step-slider"
         )
@@ -392,7 +409,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         set_visible(hint_row, question is not None)
         # calm layout: nothing above the feedback moves when the puzzle is answered; the proof
         # stepper opens in its fixed place below the hints (the board stays where it was)
-        children = [_classed(W.HTML(FOCUS_STYLE), "bl-style"), self.lang_toggle, self.title]
+        children = [_classed(W.HTML(FOCUS_STYLE + STEP_KEYS_SCRIPT), "bl-style"), self.lang_toggle, self.title]
         if self._board_matters():
             children.append(self.board)
         if self.flag_toggles:
@@ -801,6 +818,8 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
     "Reset my progress" asks before starting over.  It reopens where the learner
     left off.  ``lessons``: the lessons taught so far (puzzles needing a later
     one are not suggested); ``learner``: whose progress (several learners can share a data folder).
+    Puzzles saved from the learner's own games ("Review this game") come first in
+    "A puzzle for me", marked "from your games" (``bl-gym-from-games``), until solved cleanly.
     """
 
     def __init__(
@@ -819,7 +838,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         if progress is None:
             progress = default_progress() if learner is None else Progress(learner=learner)
         self.progress = progress
-        self.trainer = Trainer(self.puzzles, progress=self.progress, lessons=lessons)
+        self.trainer = Trainer(self.puzzles, progress=self.progress, lessons=lessons, lang=lang)
         self._tags = sorted({t for p in self.puzzles for t in p.topics})  # topics only: tags may give answers away
         self._levels = sorted({p.level for p in self.puzzles if p.level is not None})
         self.tag_filter = _classed(W.Dropdown(options=self._tag_options(), value=""), "bl-filter-tag")
@@ -840,6 +859,8 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.lessons_note = _classed(W.HTML(), "bl-gym-lessons")
         self.warning = _classed(W.HTML(), "bl-gym-warning")
         self.holder = _classed(W.Box(), "bl-gym-puzzle")
+        self.from_games = _classed(W.HTML(), "bl-gym-from-games")
+        self.game_puzzle: Puzzle | None = None  # a puzzle from the learner's games on show (not in the selection)
         self.index = 0
         self.selection: list[Puzzle] = []
         self.current: PuzzleWidget | None = None
@@ -870,7 +891,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
                 target = self.trainer.next()
             except LookupError:
                 return
-        if target.id in {p.id for p in self.selection}:
+        if self.trainer.is_from_games(target.id):
+            self.show_game_puzzle(target)
+        elif target.id in {p.id for p in self.selection}:
             self.select(target.id)
 
     def _tag_options(self) -> list[tuple[str, str]]:
@@ -896,8 +919,16 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         names = _list((_t(f"trainer.lesson.{n}", lang) for n in taught), lang)
         self.lessons_note.value = f"<small>{_esc(_t('trainer.lessons', lang, lessons=lessons, names=names))}</small>"
         self.warning.value = self._warning_html()
+        self.from_games.value = (
+            f"<b>{_esc(_t('review_queue.gym.from_games', lang))}</b><br>"
+            f"<small>{_esc(_t('review_queue.gym.note', lang))}</small>"
+        )
+        self._skipped()
+
+    def _skipped(self) -> None:
+        errors = [*self.errors, *self.trainer.game_problems]
         self.skipped.value = "".join(
-            f'<div class="bl-gym-error">{_esc(_t("widget.gym.skipped", lang, error=e))}</div>' for e in self.errors
+            f'<div class="bl-gym-error">{_esc(_t("widget.gym.skipped", self.lang, error=e))}</div>' for e in errors
         )
 
     def _warning_html(self) -> str:
@@ -922,10 +953,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         finally:
             self._relabelling = False
         self._label()
-        if self.selection:
-            if self.current is not None:
-                self.current.set_lang(lang)
-        else:
+        if self.current is not None:
+            self.current.set_lang(lang)
+        elif not self.selection:
             self.holder.children = [W.HTML(_esc(_t("widget.gym.empty", lang)))]
         self._status()
 
@@ -938,8 +968,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self._show()
 
     def move(self, delta: int) -> None:
-        """Go to the next (+1) or previous (-1) puzzle of the selection."""
-        if self.selection:
+        """Go to the next (+1) or previous (-1) puzzle of the selection (from a puzzle of the
+        learner's games: back to the selection's puzzle shown before it)."""
+        if self.selection and self.game_puzzle is None:
             self.index = max(0, min(len(self.selection) - 1, self.index + delta))
         self._show()
 
@@ -960,7 +991,28 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             puzzle = self.trainer.next()
         except LookupError:
             return None
+        if self.trainer.is_from_games(puzzle.id):
+            return self.show_game_puzzle(puzzle)
         return self.select(puzzle.id)
+
+    def show_game_puzzle(self, puzzle: Puzzle) -> PuzzleWidget:
+        """Show a puzzle from the learner's own games (not one of the gym's), marked "from your games"."""
+        if self.current is not None:
+            self.current.session.close()
+        self.game_puzzle = puzzle
+        self.current = PuzzleWidget(
+            puzzle,
+            lang=self.lang,
+            on_answer=self._answered,
+            on_hint=lambda _pid: self._status(),
+            show_lang=False,
+            session=self.trainer.session(puzzle, source="gym"),
+        )
+        self.holder.children = [self.from_games, self.current]
+        self.prev_button.disabled = not self.selection
+        self.next_button.disabled = not self.selection
+        self._status()
+        return self.current
 
     def start_streak(self) -> PuzzleWidget | None:
         """Streak mode: harder and harder puzzles until the first mistake."""
@@ -992,6 +1044,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
     def _show(self) -> None:
         if self.current is not None:
             self.current.session.close()  # hints taken without an answer are kept
+        self.game_puzzle = None
         if not self.selection:
             self.current = None
             self.holder.children = [W.HTML(_esc(_t("widget.gym.empty", self.lang)))]
@@ -1020,6 +1073,11 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             self.chart.value = rating_chart_svg(summary.history, title=title)
         else:
             self.chart.value = f"<small>{_esc(_t('trainer.chart.empty', lang))}</small>"
+        self._skipped()
+        if self.game_puzzle is not None:
+            left = len(self.trainer.games_to_review())
+            self.status.value = _esc(_t("review_queue.gym.status", lang, count=left))
+            return
         if not self.selection:
             self.status.value = ""
             return
@@ -1049,6 +1107,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             parts.append(_t("trainer.stats.first_try", lang, percent=round(100 * rate), rated=summary.rated))
         parts.append(_t("trainer.stats.streak", lang, streak=summary.streak, best=summary.best_streak))
         parts.append(_t("trainer.stats.solved", lang, solved=summary.solved, total=summary.total))
+        pending = len(self.trainer.games_to_review())
+        if pending:
+            parts.append(_t("review_queue.stats.pending", lang, count=pending))
         lines = [f'<div class="bl-gym-stats-line"><b>{_esc(_t("trainer.stats.sep", lang).join(parts))}</b></div>']
         if self.trainer.streak_mode:
             lines.append(_esc(_t("trainer.stats.streak_mode", lang, count=self.trainer.streak_length)))

@@ -18,6 +18,13 @@ Usage::
 
     python benchmarks/bench_claims.py            # everything (a few minutes: the reference is slow)
     python benchmarks/bench_claims.py --quick    # the hard positions marked quick, 20 random positions a stage
+    python benchmarks/bench_claims.py --before DIR   # also an older copy of the package, interleaved (see below)
+
+``--before DIR`` times ``analyse_position`` of an older version against this one on the same random
+positions (another seed than the rest, so neither version meets a position it has analysed before), one
+after the other for each position (so both see the same load), and checks their verdicts agree.
+``DIR`` holds that version's package renamed ``battleline_lab_before`` (its imports are relative), e.g.
+``git archive COMMIT battleline_lab | tar -x -C DIR && mv DIR/battleline_lab DIR/battleline_lab_before``.
 
 It checks that the decision path, the full analysis, the reference (and the file) agree on every
 verdict before reporting.  Timings are CPU time (``time.process_time``); thresholds are reported,
@@ -27,6 +34,7 @@ never asserted: the figures go in ``docs/performance.md``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import platform
 import statistics
@@ -54,6 +62,7 @@ DECIDE_MEDIAN_US = 100.0
 DECIDE_WORST_US = 1000.0
 RANDOM_RATIO_TARGET = 5.0
 FULL_MEDIAN_MS = 1.0
+BEFORE_SEED = 8  # --before: positions neither version has seen in this run (the others use seed 7)
 
 
 @dataclass(frozen=True)
@@ -299,17 +308,60 @@ def profile_report(profiles: Sequence[Profile]) -> str:
     return "\n".join(lines)
 
 
+def before_profile(directory: Path, count: int) -> list[tuple[str, list[float], list[float]]]:
+    """``analyse_position`` of an older copy of the package (``--before``) and of this one, per stage, interleaved."""
+    sys.path.insert(0, str(directory))
+    old_claims: Any = importlib.import_module("battleline_lab_before.claims")
+    old_position: Any = importlib.import_module("battleline_lab_before.position")
+    out = []
+    for stage in STAGES:
+        old, new = [], []
+        for position in random_positions(count, seed=BEFORE_SEED, stage=stage):
+            data = position.to_data()
+            copy = old_position.Position.build(data.pop("flags", {}), **data)
+            t_old, old_analysis = _timed(old_claims.analyse_position, copy)
+            t_new, new_analysis = _timed(analyse_position, position)
+            if [old_analysis.claimable(s.value) for s in Side] != [new_analysis.claimable(s) for s in Side]:
+                raise SystemExit(f"verdicts differ from the older version: {position!r}")
+            old.append(t_old)
+            new.append(t_new)
+        out.append((stage, old, new))
+    return out
+
+
+def before_report(rows: Sequence[tuple[str, list[float], list[float]]]) -> str:
+    lines = [
+        "",
+        "analyse_position, the older version (--before) against this one, interleaved on the same positions:",
+        f"{'set':<9} {'count':>6} {'before median us':>17} {'now median us':>14} {'before/now':>11} "
+        f"{'before 90th us':>15} {'now 90th us':>12}",
+    ]
+    everything = ("all", [t for r in rows for t in r[1]], [t for r in rows for t in r[2]])
+    for stage, old, new in [*rows, everything]:
+        lines.append(
+            f"{stage:<9} {len(old):>6} {statistics.median(old) * 1e6:>17.1f} {statistics.median(new) * 1e6:>14.1f} "
+            f"{_times(statistics.median(old) / statistics.median(new)):>11} {_pct(old, 0.9) * 1e6:>15.1f} "
+            f"{_pct(new, 0.9) * 1e6:>12.1f}"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the positions marked quick, fewer repeats")
     parser.add_argument("--positions", type=Path, default=POSITIONS, help="positions file (JSON)")
     parser.add_argument("--random", type=int, default=None, metavar="N", help="random positions per stage")
+    parser.add_argument(
+        "--before", type=Path, default=None, metavar="DIR", help="also time an older copy of the package (see above)"
+    )
     args = parser.parse_args(argv)
     rows = run(args.quick, args.positions)
     print(report(rows, args.quick))
     count = args.random if args.random is not None else 20 if args.quick else 600
     profiles = [random_profile(count, stage) for stage in STAGES]
     print(profile_report(profiles))
+    if args.before is not None:
+        print(before_report(before_profile(args.before, count)))
     return 0
 
 

@@ -29,7 +29,10 @@ def test_bot_choice_offers_three_bots_and_applies_before_the_first_move() -> Non
     assert w.bot is not None and w.bot.name == "random" and w.state.turn_number == 1
     w.click_action(legal_moves(w.state)[0])
     w.bot_choice.value = "expert"  # mid-game: from the next game on, said in both languages
-    assert w.bot.name == "random" and w._message is not None and "next game" in w._message[1]["en"]
+    assert w.bot.name == "random" and "next game" in html.unescape(w.message_box.value)
+    w.set_lang("zh")
+    assert "从下一局起由专家机器人对战" in w.message_box.value
+    w.set_lang("en")
     w.new_game_button.click()
     assert w.bot.name == "expert"
     w.set_lang("zh")
@@ -88,3 +91,12 @@ def test_review_at_game_end_timeline_puzzles_and_saved_files() -> None:
     assert board.lang == "zh"
     w.new_game_button.click()
     assert w.review_box.layout.display == "none" and w.review_result is None
+
+
+def test_the_widget_shows_the_session_coach_setting() -> None:
+    w = GameWidget(bot="heuristic", seed=5)
+    w.session.show_coach(True)  # told from Python, not by the toggle
+    w.refresh()
+    assert w.coach_toggle.value and w.coach.layout.display != "none" and w.coach.value
+    w.coach_toggle.value = False
+    assert not w.session.coach_shown and w.coach.layout.display == "none"

@@ -255,3 +255,31 @@ def test_winner_null_is_the_null_of_an_unfinished_game() -> None:
     for null in ("~", "null", "Null", ""):
         record = load_record_text(START + f"result: {{winner: {null}}}\n", "g.yaml")
         assert record.result == {"winner": None}
+
+
+# Integer command-line options read ASCII digits only, like the file formats (issue 14):
+# Python's int() would take "３" (full-width) or "٣" (Arabic-Indic) as 3.
+OTHER_DIGITS = ("\uff13", "\u0663", "\u0969")  # full-width, Arabic-Indic and Devanagari three
+
+
+@pytest.mark.parametrize("digit", OTHER_DIGITS)
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["match", "random", "random", "--games", "{d}"], "--games"),
+        (["match", "random", "random", "--games", "1", "--seed", "{d}"], "--seed"),
+        (["match", "expert", "random", "--games", "1", "--rollouts", "{d}"], "--rollouts"),
+        (["generate", "--theme", "fog", "--out", "OUT", "--count", "{d}"], "--count"),
+        (["generate", "--theme", "fog", "--out", "OUT", "--seed", "{d}"], "--seed"),
+        (["generate", "--theme", "fog", "--out", "OUT", "--level", "{d}-4"], "--level"),
+        (["explain", "puzzles/seed-examples", "--flag", "{d}"], "--flag"),
+    ],
+)
+def test_integer_options_read_ascii_digits_only(
+    tmp_path: Path, argv: list[str], option: str, digit: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = [a.replace("{d}", digit).replace("OUT", str(tmp_path / "out")) for a in argv]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}:" in err and digit in err
+    assert not (tmp_path / "out").exists()  # refused before anything is written

@@ -51,6 +51,7 @@ from ..messages import LANGUAGES, card_short, message
 from ..position import FLAGS, FlagState, Position, Side
 from ..questions import ClaimQuestion
 from ..reachability import cards_played, unreachable
+from ..safe_yaml import ascii_int
 from .writer import dump_puzzle, position_data, position_key
 
 __all__ = [
@@ -822,10 +823,7 @@ def _theme(lang: str) -> Callable[[str], str]:
 
 def _count(lang: str) -> Callable[[str], int]:
     def count(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = 0
+        value = ascii_int(text) or 0  # ASCII digits only: int() would also read "３" or "٣"
         if not 1 <= value <= 200:
             raise argparse.ArgumentTypeError(_m("generate.bad_count", lang, value=text))
         return value
@@ -836,10 +834,8 @@ def _count(lang: str) -> Callable[[str], int]:
 def _levels(lang: str) -> Callable[[str], tuple[int, int]]:
     def levels(text: str) -> tuple[int, int]:
         low, _, high = text.partition("-")
-        try:
-            bounds = (int(low), int(high or low))
-        except ValueError:
-            bounds = (0, 0)
+        low_value, high_value = ascii_int(low), ascii_int(high or low)
+        bounds = (low_value, high_value) if low_value is not None and high_value is not None else (0, 0)
         if not 1 <= bounds[0] <= bounds[1] <= 5:
             raise argparse.ArgumentTypeError(_m("generate.bad_level", lang, value=text))
         return bounds
@@ -849,11 +845,8 @@ def _levels(lang: str) -> Callable[[str], tuple[int, int]]:
 
 def _seed(lang: str) -> Callable[[str], int]:
     def seed(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = -1
-        if value < 0:
+        value = ascii_int(text)  # ASCII digits only: int() would also read "３" or "٣"
+        if value is None or value < 0:
             raise argparse.ArgumentTypeError(_m("generate.bad_seed", lang, value=text))
         return value
 

@@ -14,6 +14,13 @@ best troop by a margin, so they are kept for moves that matter (a Leader
 completing a Wedge, a Deserter breaking a winning formation, Fog where the
 opponent's formation outclasses a higher sum...).
 
+The estimate is built for speed (the expert bot plays this bot in its play-outs): what it
+asks of the unseen cards is counted into tables once per decision, each flag's present
+estimate once per decision, and a move that cannot beat the best one found (each flag it
+touches can gain at most its weight minus its present estimate) is not scored.  None of
+this changes a move: the same seeds give the same games as the plain one-move look-ahead
+(``tests/game/test_bot_golden.py``).
+
 >>> from battleline_lab.game.match import play_game
 >>> state = play_game(HeuristicBot(1), RandomBot(2), seed=3)
 >>> state.over
@@ -28,7 +35,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol
 
-from ..cards import Card, Colour, Tactic, Troop, card_sort_key
+from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key
 from ..formations import FormationKind, evaluate, formation_size
 from ..messages import message
 from .actions import (
@@ -88,15 +95,20 @@ FLAG_WEIGHT = (1.0, 1.1, 1.2, 1.2, 1.2, 1.2, 1.2, 1.1, 1.0)  # middle flags make
 
 _WILD_TOP = {w: max(w.wild_values) for w in Tactic if w.is_wild}  # a morale card at its best value
 _FOG, _MUD = Tactic.FOG, Tactic.MUD
+_ALL_TROOPS = frozenset(ALL_TROOPS)
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def _strength(cards: tuple[Card, ...], fog: bool, mud: bool) -> float:
     """A complete formation on the bot's scale (R10): ``kind * 100 + sum``, or the sum under Fog (R24).
 
-    The strength does not depend on the order of the cards, so a miss here looks the cards up
-    again in a canonical order before evaluating them.
+    Troops alone are judged directly (:func:`_troops_strength`).  With morale cards the
+    strength does not depend on the order of the cards, so a miss here looks them up again
+    in a canonical order before evaluating them.
     """
+    values, colour, wilds, _ = _parse(cards)
+    if not wilds:
+        return _troops_strength(values, colour, fog)
     return _sorted_strength(tuple(sorted(cards, key=card_sort_key)), fog, mud)
 
 
@@ -140,22 +152,29 @@ def _any_of(count: int, needed: int) -> float:
 _ANY_OF = [[_any_of(count, needed) for needed in range(5)] for count in range(11)]
 
 
-# the runs (Wedge, Skirmish Line) a side's troop values fit: (sum of the run, the values it still needs)
-_RUNS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+# per size and troop values: the runs (Wedge, Skirmish Line) the values fit, as (Wedge strength,
+# Skirmish Line strength, the values the run still needs), and the value if all are the same (Phalanx)
+_Runs = tuple[tuple[tuple[int, int, tuple[int, ...]], ...], int]
+_RUNS: dict[int, dict[tuple[int, ...], _Runs]] = {3: {}, 4: {}}
 
 
-def _runs(size: int, values: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+def _runs(size: int, values: tuple[int, ...]) -> _Runs:
     """The runs of ``size`` cards containing every one of ``values`` (none if a value repeats), remembered."""
-    runs: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    runs: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
     if len(set(values)) == len(values):
         lo = min(values) if values else 1
         hi = max(values) if values else 10
         runs = tuple(
-            (sum(range(start, start + size)), tuple(v for v in range(start, start + size) if v not in values))
+            (
+                4 * KIND_STEP + sum(range(start, start + size)),
+                1 * KIND_STEP + sum(range(start, start + size)),
+                tuple(v for v in range(start, start + size) if v not in values),
+            )
             for start in range(max(1, hi - size + 1), min(lo, 11 - size) + 1)
         )
-    _RUNS[(size, *values)] = runs
-    return runs
+    same = values[0] if values and min(values) == max(values) else 0
+    entry = _RUNS.setdefault(size, {})[values] = (runs, same)
+    return entry
 
 
 class _Estimator:
@@ -171,17 +190,29 @@ class _Estimator:
         self.hand: set[Troop] = {c for c in view.hand if isinstance(c, Troop)}
         self.unseen = view.unseen_troops() - self.hand  # what could still come to either side
         self.cache: dict[tuple[object, ...], float] = {}
-        hand_value = [0] * 11
-        unseen_value = [0] * 11
-        hand_colour = [0] * 6  # by colour index
-        unseen_colour = [0] * 6
-        theirs = [0.0] * 61  # the chance of getting each troop, by ``colour.offset + value``
-        for t in self.unseen:
-            v, offset = t.value, t.colour.offset
-            unseen_value[v] += 1
-            unseen_colour[offset // 10] += 1
-            theirs[offset + v] = ONE_CARD
+        # counted over the smaller of the unseen troops and the others (on the table or in my hand)
+        unseen = self.unseen
+        if len(unseen) <= 30:
+            unseen_value = [0] * 11
+            unseen_colour = [0] * 6  # by colour index
+            theirs = [0.0] * 61  # the chance of getting each troop, by ``colour.offset + value``
+            for t in unseen:
+                v, offset = t.value, t.colour.offset
+                unseen_value[v] += 1
+                unseen_colour[offset // 10] += 1
+                theirs[offset + v] = ONE_CARD
+        else:
+            unseen_value = [0] + [6] * 10
+            unseen_colour = [10] * 6
+            theirs = [0.0] + [ONE_CARD] * 60
+            for t in _ALL_TROOPS.difference(unseen):
+                v, offset = t.value, t.colour.offset
+                unseen_value[v] -= 1
+                unseen_colour[offset // 10] -= 1
+                theirs[offset + v] = 0.0
         mine = list(theirs)
+        hand_value = [0] * 11
+        hand_colour = [0] * 6
         for t in self.hand:
             v, offset = t.value, t.colour.offset
             hand_value[v] += 1
@@ -223,65 +254,70 @@ class _Estimator:
         host = base + 5.0 * missing
         best = host
         troop_p, value_p, hand_value, hand_colour = self.tables[mine]
-        runs = _RUNS.get((size, *values))
-        if runs is None:
-            runs = _runs(size, values)
+        entry = _RUNS[size].get(values)
+        runs, same = _runs(size, values) if entry is None else entry
         # Wedge and Skirmish Line: a run containing every value.  The wildcards fill the least
         # likely gaps, so the chance is the product of the ``missing`` likeliest ones (in ascending
         # order, as ``math.prod`` of the sorted chances would multiply them; with one or two
         # factors the order makes no difference)
+        # (a chance of 0 gives ``host``, never more than ``best``: skipped)
         offset = -1 if colour is None else colour.offset
         if not wilds and missing == 1:
-            for total, (x,) in runs:
+            for wedge, skirmish, (x,) in runs:
                 if offset >= 0:
                     prob = troop_p[offset + x]
-                    value = prob * (4 * KIND_STEP + total) + (1 - prob) * host
+                    if prob:
+                        value = prob * wedge + (1 - prob) * host
+                        if value > best:
+                            best = value
+                prob = value_p[x]
+                if prob:
+                    value = prob * skirmish + (1 - prob) * host
                     if value > best:
                         best = value
-                prob = value_p[x]
-                value = prob * (1 * KIND_STEP + total) + (1 - prob) * host
-                if value > best:
-                    best = value
         elif not wilds and missing == 2:
-            for total, (x, y) in runs:
+            for wedge, skirmish, (x, y) in runs:
                 if offset >= 0:
                     prob = troop_p[offset + x] * troop_p[offset + y]
-                    value = prob * (4 * KIND_STEP + total) + (1 - prob) * host
+                    if prob:
+                        value = prob * wedge + (1 - prob) * host
+                        if value > best:
+                            best = value
+                prob = value_p[x] * value_p[y]
+                if prob:
+                    value = prob * skirmish + (1 - prob) * host
                     if value > best:
                         best = value
-                prob = value_p[x] * value_p[y]
-                value = prob * (1 * KIND_STEP + total) + (1 - prob) * host
-                if value > best:
-                    best = value
         else:
-            for total, need in runs:
+            for wedge, skirmish, need in runs:
                 if offset >= 0:
                     probs = [troop_p[offset + v] for v in need]
                     prob = max(probs) if missing == 1 else math.prod(sorted(probs)[wilds:])
-                    value = prob * (4 * KIND_STEP + total) + (1 - prob) * host
+                    value = prob * wedge + (1 - prob) * host
                     if value > best:
                         best = value
                 probs = [value_p[v] for v in need]
                 prob = max(probs) if missing == 1 else math.prod(sorted(probs)[wilds:])
-                value = prob * (1 * KIND_STEP + total) + (1 - prob) * host
+                value = prob * skirmish + (1 - prob) * host
                 if value > best:
                     best = value
         # Phalanx: all the same value
-        if values and min(values) == max(values):
-            v = values[0]
-            h, u = hand_value[v], self.unseen_value[v]
+        if same:
+            h, u = hand_value[same], self.unseen_value[same]
             prob = 1.0 if h >= missing else _ANY_OF[u][missing - h]
-            value = prob * (3 * KIND_STEP + v * size) + (1 - prob) * host
-            if value > best:
-                best = value
+            if prob:
+                value = prob * (3 * KIND_STEP + same * size) + (1 - prob) * host
+                if value > best:
+                    best = value
         # Battalion Order: all the same colour
-        if colour is not None:
-            index = colour.offset // 10
+        if offset >= 0:
+            index = offset // 10
             h, u = hand_colour[index], self.unseen_colour[index]
             prob = 1.0 if h >= missing else _ANY_OF[u][missing - h]
-            value = prob * (2 * KIND_STEP + base + 6.0 * missing) + (1 - prob) * host
-            if value > best:
-                best = value
+            if prob:
+                value = prob * (2 * KIND_STEP + base + 6.0 * missing) + (1 - prob) * host
+                if value > best:
+                    best = value
         return best
 
     def win(self, mine: tuple[Card, ...], theirs: tuple[Card, ...], size: int, fog: bool, first: bool | None) -> float:
@@ -360,20 +396,24 @@ class _Board:
         self._info: dict[int, _FlagInfo] = {}
         # the potential of my side after playing each card at a flag where it is empty, by size and Fog
         self._after: dict[tuple[int, bool], dict[Card, float]] = {}
+        self._where: dict[Player, dict[Card, tuple[int, bool]]] = {}  # per side: card -> (open flag, environment?)
+        self._firsts: dict[int, bool | None] = {}  # per flag: whether I completed first
+        self._losses: dict[tuple[Card, Player], tuple[int, float]] = {}  # see _loss
 
     def flag(self, n: int) -> tuple[tuple[Card, ...], tuple[Card, ...], list[Tactic]]:
         """Flag ``n``'s cards on my side, on theirs, and its environment cards (do not change them)."""
         cards = self._flags.get(n)
         if cards is None:
-            v, me = self.view, self.me
-            other = me.other
-            env = list(v.flag_env(n, me)) + list(v.flag_env(n, other))
-            cards = self._flags[n] = (v.flag_cards(n, me), v.flag_cards(n, other), env)
+            mine, theirs, env, first = self.view.flag_sides(n)
+            cards = self._flags[n] = (mine, theirs, env)
+            self._firsts[n] = None if first is None else first is self.me
         return cards
 
     def _first(self, n: int) -> bool | None:
-        first = self.view.first_complete(n)
-        return None if first is None else first is self.me
+        """Whether I completed first at flag ``n`` (None unless both sides are complete, R11)."""
+        if n not in self._firsts:
+            self.flag(n)
+        return self._firsts[n]
 
     def value(self, n: int, mine: tuple[Card, ...], theirs: tuple[Card, ...], env: Iterable[Tactic]) -> float:
         env = list(env)
@@ -385,64 +425,92 @@ class _Board:
     def _flag_info(self, n: int) -> _FlagInfo:
         info = self._info.get(n)
         if info is None:
-            mine, theirs, env = self.flag(n)
-            size = formation_size(_MUD in env)
+            mine, theirs, env, first_player = self.view.flag_sides(n)  # self.flag(n), self._first(n)
+            self._flags[n] = (mine, theirs, env)
+            first = self._firsts[n] = None if first_player is None else first_player is self.me
+            size = 4 if _MUD in env else 3  # formation_size (R6, R25)
             fog = _FOG in env
             est = self.est
             b = est._potential(theirs, size, fog, False)
-            first = self._first(n)
             weight = FLAG_WEIGHT[n - 1]
-            a = est._potential(mine, size, fog, True)
-            now = weight * _win(a, b, len(mine) >= size, len(theirs) >= size, first)  # value(n, mine, theirs, env)
+            parts = _parse(mine)
+            count = len(mine)
+            if count >= size or not count or fog:
+                a = est._potential(mine, size, fog, True)
+            else:  # est._potential(mine, size, fog, True), from the parts
+                a = est.reach(*parts, size, size - count, True)
+            now = weight * _win(a, b, count >= size, len(theirs) >= size, first)  # value(n, mine, theirs, env)
             # each card is tried once per flag, but the same at every flag where my side is empty
             after = None if mine else self._after.setdefault((size, fog), {})
-            info = self._info[n] = _FlagInfo(
-                mine, len(theirs) >= size, size, fog, first, weight, b, now, _parse(mine), after
-            )
+            info = self._info[n] = _FlagInfo(mine, len(theirs) >= size, size, fog, first, weight, b, now, parts, after)
         return info
 
     def now(self, n: int) -> float:
         return self._flag_info(n).now
 
+    def bound(self, n: int) -> float:
+        """The most a card played at flag ``n`` can gain: ``weight * 1.0 - now``."""
+        info = self._flag_info(n)
+        return info.weight - info.now
+
     def _play_gain(self, n: int, card: Card) -> float:
         """``value(n, mine + (card,), theirs, env) - now(n)``, from the flag's precomputed parts."""
+        return self.play_gains(n, (card,))[0]
+
+    def play_gains(self, n: int, cards: Iterable[Card]) -> list[float]:
+        """:meth:`_play_gain` of each card (troops or morale cards) played at flag ``n``."""
         info = self._info.get(n) or self._flag_info(n)
-        mine, size, after = info.mine, info.size, info.after
-        a = None if after is None else after.get(card)
+        return self._plays(info, cards, info.now)
+
+    def _play_value(self, n: int, card: Card) -> float:
+        """``value(n, mine + (card,), theirs, env)``: flag ``n``'s worth after ``card`` joins my side there."""
+        return self._plays(self._flag_info(n), (card,), 0.0)[0]
+
+    def _plays(self, info: _FlagInfo, cards: Iterable[Card], now: float) -> list[float]:
+        """The flag's worth after each card joins my side, minus ``now``."""
+        mine, theirs_complete, size, fog, first, weight, b, _, parts, after = info
         count = len(mine) + 1
-        if a is None:
-            values, colour, wilds, base = info.parts
-            if isinstance(card, Troop):
-                v = card.value
-                if not values:
-                    colour = card.colour
-                elif card.colour is not colour:
-                    colour = None
-                values = (*values, v)
-                base += v
-            else:
-                wilds += 1
-                base += _WILD_TOP[card]
-            if count > size or (count == size and wilds):
-                a = _strength((mine + (card,))[:size], info.fog, size == 4)
-            elif count == size:
-                a = _troops_strength(values, colour, info.fog)
-            elif info.fog:
-                a = base + 5.0 * (size - count) + 1.0 * (size - count)
-            else:
-                a = self.est.reach(values, colour, wilds, base, size, size - count, True)
-            if after is not None:
-                after[card] = a
-        # _win(a, b, ...), inline
-        b = info.b
-        if count >= size:
-            if info.theirs_complete:
-                if a != b:
-                    return info.weight * (1.0 if a > b else 0.0) - info.now
-                return info.weight * (1.0 if info.first else 0.0) - info.now
-            if a >= b:
-                return info.weight * 0.97 - info.now
-        return info.weight * (1.0 / (1.0 + math.exp((b - a) / SCALE))) - info.now
+        complete = count >= size
+        reach = self.est.reach
+        out = []
+        for card in cards:
+            a = None if after is None else after.get(card)
+            if a is None:
+                values, colour, wilds, base = parts
+                if isinstance(card, Troop):
+                    v = card.value
+                    if not values:
+                        colour = card.colour
+                    elif card.colour is not colour:
+                        colour = None
+                    values = (*values, v)
+                    base += v
+                else:
+                    wilds += 1
+                    base += _WILD_TOP[card]
+                if count > size or (count == size and wilds):
+                    a = _strength((mine + (card,))[:size], fog, size == 4)
+                elif count == size:
+                    a = _troops_strength(values, colour, fog)
+                elif fog:
+                    a = base + 5.0 * (size - count) + 1.0 * (size - count)
+                else:
+                    a = reach(values, colour, wilds, base, size, size - count, True)
+                if after is not None:
+                    after[card] = a
+            # weight * _win(a, b, ...) - now, inline
+            if complete:
+                if theirs_complete:
+                    if a != b:
+                        out.append(weight * (1.0 if a > b else 0.0) - now)
+                    else:
+                        out.append(weight * (1.0 if first else 0.0) - now)
+                    continue
+                if a >= b:
+                    out.append(weight * 0.97 - now)
+                    continue
+            out.append(weight * (1.0 / (1.0 + math.exp((b - a) / SCALE))) - now)
+        return out
 
     def gain(self, action: Action) -> float:
         """How much the move raises the summed win estimates of the flags it touches."""
@@ -454,51 +522,86 @@ class _Board:
                 return self.value(n, mine, theirs, env + [card]) - self.now(n)
             return self._play_gain(n, card)
         if isinstance(action, Deserter):
-            n, side_cards, is_env = self._find(action.target, self.me.other)
-            mine, theirs, env = self.flag(n)
-            if is_env:
-                env = [e for e in env if e is not action.target]
-            else:
-                theirs = tuple(c for c in theirs if c != action.target)
-            return self.value(n, mine, theirs, env) - self.now(n)
+            return self._loss(action.target, self.me.other)[1]
         if isinstance(action, Traitor):
-            n, _, _ = self._find(action.target, self.me.other)
-            mine, theirs, env = self.flag(n)
-            theirs = tuple(c for c in theirs if c != action.target)
-            total = self.value(n, mine, theirs, env) - self.now(n)
+            n, total = self._loss(action.target, self.me.other)
             if action.to == n:
+                mine, theirs, env = self.flag(n)
+                theirs = tuple(c for c in theirs if c != action.target)
                 return self.value(n, mine + (action.target,), theirs, env) - self.now(n)
-            mine2, theirs2, env2 = self.flag(action.to)
-            return total + self.value(action.to, mine2 + (action.target,), theirs2, env2) - self.now(action.to)
+            # self.value(action.to, mine + (action.target,), theirs, env) at action.to, as a play there
+            return total + self._play_value(action.to, action.target) - self.now(action.to)
         if isinstance(action, Redeploy):
-            n, _, is_env = self._find(action.target, self.me)
-            mine, theirs, env = self.flag(n)
-            if is_env:
-                env = [e for e in env if e is not action.target]
-            else:
-                mine = tuple(c for c in mine if c != action.target)
-            total = self.value(n, mine, theirs, env) - self.now(n)
+            n, total = self._loss(action.target, self.me)
             if action.to is not None:
-                m2, t2, e2 = self.flag(action.to)
-                if is_env:
-                    assert isinstance(action.target, Tactic)
-                    e2 = e2 + [action.target]
-                else:
-                    m2 = m2 + (action.target,)
-                total += self.value(action.to, m2, t2, e2) - self.now(action.to)
+                target = action.target
+                if self._find(target, self.me)[2]:  # an environment card
+                    assert isinstance(target, Tactic)
+                    m2, t2, e2 = self.flag(action.to)
+                    total += self.value(action.to, m2, t2, e2 + [target]) - self.now(action.to)
+                else:  # self.value(action.to, m2 + (action.target,), t2, e2), as a play there
+                    total += self._play_value(action.to, action.target) - self.now(action.to)
             return total
         if isinstance(action, PlayScout):
             return SCOUT_VALUE
         return 0.0
 
+    def _loss(self, card: Card, side: Player) -> tuple[int, float]:
+        """The open flag where ``card`` lies on ``side``'s side, and how its estimate changes without it.
+
+        Remembered per card: the Redeploy, Deserter and Traitor moves of one card share it.
+        """
+        key = (card, side)
+        loss = self._losses.get(key)
+        if loss is None:
+            n, _, is_env = self._find(card, side)
+            mine, theirs, env = self.flag(n)
+            if is_env:
+                env = [e for e in env if e is not card]
+            elif side is self.me:
+                mine = tuple(c for c in mine if c != card)
+            else:
+                theirs = tuple(c for c in theirs if c != card)
+            loss = self._losses[key] = (n, self.value(n, mine, theirs, env) - self.now(n))
+        return loss
+
     def _find(self, card: Card, side: Player) -> tuple[int, tuple[Card, ...], bool]:
-        for n in self.open:
-            cards = self.view.flag_cards(n, side)
-            if card in cards:
-                return n, cards, False
-            if card in self.view.flag_env(n, side):
-                return n, cards, True
-        raise ValueError(f"{card} is not on the table")  # pragma: no cover
+        """Where ``card`` lies on ``side``'s side: the open flag, its formation cards there, whether environment."""
+        where = self._where.get(side)
+        if where is None:
+            where = self._where[side] = {}
+            for n in self.open:
+                for c in self.view.flag_cards(n, side):
+                    where.setdefault(c, (n, False))
+                for e in self.view.flag_env(n, side):
+                    where.setdefault(e, (n, True))
+        if card not in where:
+            raise ValueError(f"{card} is not on the table")  # pragma: no cover
+        n, is_env = where[card]
+        return n, self.view.flag_cards(n, side), is_env
+
+    def gain_bound(self, action: Action) -> float | None:
+        """A number that :meth:`gain` of the move cannot exceed, or None for moves without one.
+
+        Each flag a move touches can gain at most ``weight - now`` (a win estimate is at most 1),
+        added up in the order :meth:`gain` adds the flags' changes, so that rounding keeps the bound.
+        """
+        if isinstance(action, PlayCard):
+            return self.bound(action.flag)
+        if isinstance(action, Deserter):
+            return self.bound(self._find(action.target, self.me.other)[0])
+        if isinstance(action, Traitor):
+            n = self._find(action.target, self.me.other)[0]
+            if action.to == n:
+                return self.bound(n)
+            to = self._flag_info(action.to)
+            return self.bound(n) + to.weight - to.now
+        if isinstance(action, Redeploy):
+            n = self._find(action.target, self.me)[0]
+            if action.to is None:
+                return self.bound(n)
+            return self.bound(n) + self.bound(action.to)
+        return None
 
 
 class HeuristicBot(RandomBot):
@@ -527,20 +630,56 @@ class HeuristicBot(RandomBot):
         return self._play(view, legal)
 
     def _play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The legal move with the largest (score, tie-break draw); one draw per move, in order.
+
+        A move can gain at most ``weight - now`` at each flag it touches (a win estimate is
+        at most 1).  So the troop plays are scored flag by flag from the highest such bound
+        down, then the tactics moves, and a move whose bound is below the best score so far is
+        not scored: it cannot be the best.  The choice is the same as scoring every move.
+        """
         board = _Board(view)
-        best: tuple[float, float] | None = None
-        choice: Action = legal[0]
-        for action in legal:
-            if isinstance(action, Pass):
-                score = -0.05
+        random = self.rng.random
+        draws = [random() for _ in legal]
+        best: tuple[float, float, int] | None = None
+        troop_plays: dict[int, tuple[list[int], list[Card]]] = {}  # flag -> the troop plays there: indices, cards
+        tactics: list[int] = []
+        for i, action in enumerate(legal):
+            # the action types are final: comparing types is isinstance, only faster
+            if type(action) is PlayCard and type(action.card) is Troop:
+                plays = troop_plays.get(action.flag)
+                if plays is None:
+                    plays = troop_plays[action.flag] = ([], [])
+                plays[0].append(i)
+                plays[1].append(action.card)
+            elif type(action) is Pass:
+                key = (-0.05, draws[i], -i)  # on equal keys the first move is kept
+                if best is None or key > best:
+                    best = key
             else:
-                score = board.gain(action)
-                if not (isinstance(action, PlayCard) and isinstance(action.card, Troop)):
-                    score -= TACTIC_COST
-            key = (score, self.rng.random())
+                tactics.append(i)
+        for bound, n in sorted(((board.bound(n), n) for n in troop_plays), reverse=True):
+            if best is not None and bound < best[0]:
+                break
+            indices, cards = troop_plays[n]
+            scores = board.play_gains(n, cards)
+            top = max(scores)
+            if best is None or top >= best[0]:  # only this flag's top-scoring plays can be the best
+                for i, score in zip(indices, scores):
+                    if score == top:
+                        key = (score, draws[i], -i)
+                        if best is None or key > best:
+                            best = key
+        for i in tactics:
+            action = legal[i]
+            if best is not None:
+                limit = board.gain_bound(action)
+                if limit is not None and limit - TACTIC_COST < best[0]:
+                    continue
+            key = (board.gain(action) - TACTIC_COST, draws[i], -i)
             if best is None or key > best:
-                best, choice = key, action
-        return choice
+                best = key
+        assert best is not None
+        return legal[-best[2]]
 
     def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         hand = view.hand

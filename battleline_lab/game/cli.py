@@ -36,7 +36,7 @@ from ..console import add_quiet_argument, progress_for
 from ..files import FileProblem, check_new, describe, write_new
 from ..messages import message
 from ..position import ClaimTiming
-from ..safe_yaml import MAX_ERRORS
+from ..safe_yaml import MAX_ERRORS, ascii_int
 from .bots import BOTS
 from .match import run_match
 from .record import RecordError, dump_record, load_record
@@ -56,11 +56,8 @@ def _positive(lang: str) -> Callable[[str], int]:
     """The type of a count: a whole number >= 1, else an error in ``lang``."""
 
     def positive(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(_m("not_positive", lang, value=text)) from None
-        if value < 1:
+        value = ascii_int(text)  # ASCII digits only: int() would also read "３" or "٣"
+        if value is None or value < 1:
             raise argparse.ArgumentTypeError(_m("not_positive", lang, value=text))
         return value
 
@@ -71,10 +68,10 @@ def _integer(lang: str) -> Callable[[str], int]:
     """The type of a seed: a whole number, else an error in ``lang``."""
 
     def integer(text: str) -> int:
-        try:
-            return int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(_m("not_integer", lang, value=text)) from None
+        value = ascii_int(text)  # ASCII digits only: int() would also read "３" or "٣"
+        if value is None:
+            raise argparse.ArgumentTypeError(_m("not_integer", lang, value=text))
+        return value
 
     return integer
 

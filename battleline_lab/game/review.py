@@ -49,6 +49,7 @@ from ..files import OutputExistsError, write_new
 from ..formations import evaluate
 from ..messages import LANGUAGES, message
 from ..position import Position, Side
+from ..progress import REVIEW_FOLDER, review_dir
 from ..puzzle import Puzzle
 from ..questions import ClaimableQuestion, ClaimQuestion, Question
 from .actions import Claim
@@ -67,8 +68,6 @@ __all__ = [
     "save_for_learner",
     "save_puzzles",
 ]
-
-REVIEW_FOLDER = "review"  # under the learner's data folder (battleline_lab.progress.data_dir())
 
 
 class MomentKind(enum.Enum):
@@ -409,11 +408,7 @@ def save_for_learner(result: Review, folder: str | os.PathLike[str] | None = Non
     flags, so it is the same puzzle).  Returns the paths of all the moment
     files, new or kept.
     """
-    if folder is None:
-        from ..progress import data_dir
-
-        folder = data_dir() / REVIEW_FOLDER
-    target = Path(folder)
+    target = Path(folder) if folder is not None else review_dir()
     target.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, text in result.puzzle_files().items():

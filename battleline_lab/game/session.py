@@ -3,10 +3,12 @@
 :class:`GameSession` owns one game (a :class:`~battleline_lab.game.state.GameState`), the bot
 answering the learner, and the learner's half-made choice (a card chosen, then a target, then a
 flag).  It answers every question a view asks, as data: which next clicks the legal moves allow
-(:meth:`GameSession.offered`), what a click does (:meth:`GameSession.choose`,
-:meth:`GameSession.claim`), the flag tally, the bot's hand once the game is over, the coach's
-findings and the log.  No ipywidgets, no HTML and no language here: a notice is a message key
-with its parameters (and the engine's proof or error), and the view picks the words.  So game
+(:meth:`GameSession.offered`, grouped as the board shows them in :meth:`GameSession.offer`), what a
+click does (:meth:`GameSession.choose`, :meth:`GameSession.claim`), the prompt, the flag tally, the
+outcome and the bot's hand once the game is over, the coach's findings, the expert's suggestion on
+request, the choice of opponent, the review at game end and the log.  No ipywidgets, no HTML and
+no language here: a notice is data (its kind, the engine's proof or error), the prompt a message
+key with its parameters, and the view picks the words.  So game
 flow is tested without a browser (``tests/game/test_session.py``) and runs unchanged in Pyodide.
 
 Each legal move is a short path of clicks (:func:`action_path`); the session never decides a
@@ -31,6 +33,7 @@ effects those of :func:`~battleline_lab.game.apply`, claim verdicts those of
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeAlias
 
 from ..cards import Card, Tactic, card_sort_key
@@ -50,11 +53,30 @@ from .actions import (
     Traitor,
 )
 from .bots import Bot, make_bot
-from .rules import IllegalMoveError, apply, claimable, explain_claim, legal_moves
-from .state import GameState, Options, Player, new_game
+from .expert import Suggestion, suggest
+from .review import Review, review, save_for_learner
+from .rules import IllegalMoveError, apply, claimable, explain_claim, legal_moves, score
+from .state import EndReason, GameState, Options, Phase, Player, new_game
 from .view import PlayerView
 
-__all__ = ["CoachFinding", "GameSession", "Notice", "Token", "action_path"]
+__all__ = [
+    "BOT_CHOICES",
+    "CoachFinding",
+    "GameSession",
+    "Notice",
+    "Offer",
+    "Outcome",
+    "Say",
+    "Token",
+    "action_path",
+]
+
+#: The opponents a learner can choose, weakest first.
+BOT_CHOICES = ("random", "heuristic", "expert")
+
+#: Words to show, as data: a message key and its parameters.  A parameter may be a
+#: :class:`~battleline_lab.game.state.Player` or a card (or ``None``): the view names them in its language.
+Say: TypeAlias = tuple[str, dict[str, Any]]
 
 #: One choice on the way to an action: ``("card", c)``, ``("target", c)``, ``("flag", n)``,
 #: ``("discard",)``, ``("scout",)``, ``("draw", deck)``, ``("claim", n)``, ``("end",)``, ``("pass",)``.
@@ -96,27 +118,90 @@ def action_path(action: Action) -> tuple[Token, ...]:
 
 @dataclass(frozen=True)
 class Notice:
-    """What a click did, as data: ``kind`` (``chosen``, ``played``, ``claimed``, ``refused``,
-    ``not_offered``, ``over``), the engine's refusal (``error``) and claim proof (``analysis``)."""
+    """What a click did, as data.
+
+    ``kind``: ``chosen``, ``played``, ``claimed``, ``refused`` (with the engine's ``error``, and
+    for a claim its proof ``analysis`` and counterexample ``ghosts``), ``not_offered``, ``over``,
+    ``bot_next`` (the opponent ``bot`` plays from the next game), ``not_now`` (no suggestion
+    now) and ``suggestion`` (the expert's ``suggestion`` for the player of ``view``).
+    :attr:`GameSession.notice` keeps the one a view shows until the next click.
+    """
 
     kind: str
     flag: int | None = None
     error: IllegalMoveError | None = None
     analysis: ClaimAnalysis | None = None
     ghosts: tuple[Card, ...] = field(default=())
+    bot: str | None = None
+    suggestion: Suggestion | None = None
+    view: PlayerView | None = None
+
+    @property
+    def tone(self) -> str:
+        """How a view marks it: ``refused`` (a click refused), ``claimed`` or ``info``; ``""`` for none."""
+        if self.kind in ("refused", "not_offered"):
+            return "refused"
+        if self.kind == "claimed":
+            return "claimed"
+        return "info" if self.kind in ("bot_next", "not_now", "suggestion") else ""
 
 
 @dataclass(frozen=True)
 class CoachFinding:
-    """The coach on one flag: can the player to act claim it now, and the engine's proof."""
+    """The coach on one flag: can the player to act claim it (``claimable``), may they claim it in
+    this step of the turn (``now``, R14), and the engine's proof."""
 
     flag: int
     claimable: bool
     analysis: ClaimAnalysis
+    now: bool = False
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What the player to act can click now, grouped the way the board shows it (one call of the engine).
+
+    ``first``: the clicks that start a move (hand cards, draws, claims, pass...); ``current``: the
+    clicks that go on from the choice in progress (the flags for the chosen card...);
+    ``targets``: the cards on the table a guile card or the Mud discard acts on, with the flag
+    each is at; ``card``/``target``: the card and target chosen so far; ``draw``: whether this is a
+    draw step (the deck buttons are shown); ``claims``: the flags whose claim button may be
+    pressed (unclaimed, game not over: a claim the engine refuses is answered with its proof).
+    """
+
+    legal: tuple[Action, ...]
+    first: frozenset[Token]
+    current: frozenset[Token]
+    targets: tuple[tuple[Card, int | None], ...]
+    card: Card | None
+    target: Card | None
+    draw: bool
+    claims: frozenset[int]
+
+    @property
+    def flags(self) -> list[int]:
+        """The flags a click may go to now (the board marks them)."""
+        return sorted(tok[1] for tok in self.current if tok[0] == "flag")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the ``winner`` (``None``: a draw), why, the winner's flags, the points."""
+
+    winner: Player | None
+    reason: EndReason | None
+    flags: tuple[int, ...]
+    points: dict[Player, int]
 
 
 class GameSession:
-    """One game: the state, the bot, and the learner's choice in progress (see the module doc)."""
+    """One game: the state, the bot, the learner's choice in progress and what the last click did.
+
+    Besides the game (:attr:`state`), the session knows everything a view shows: the choice in
+    progress (:attr:`selection`), the last notice (:attr:`notice`), whether the coach is shown
+    (:attr:`coach_shown`), the expert's last suggestion (:attr:`suggestion`) and the review at
+    game end (:attr:`review`, :attr:`saved`, :attr:`moment`).
+    """
 
     def __init__(
         self,
@@ -135,7 +220,13 @@ class GameSession:
         self.state: GameState
         self.bot: Bot | None = None
         self.selection: tuple[Token, ...] = ()
-        self.last_seen = 0
+        self.last_seen = 0  # history length when the viewer last acted (what the bot did since)
+        self.notice: Notice | None = None
+        self.coach_shown = False
+        self.suggestion: Suggestion | None = None
+        self.review: Review | None = None
+        self.saved: tuple[str, str] | None = None  # ("saved", folder) or ("save_failed", reason)
+        self.moment: int | None = None  # the review moment opened as a puzzle
         self.restart(seed)
 
     # -- the game ------------------------------------------------------------
@@ -146,9 +237,27 @@ class GameSession:
         first = self.human if self.you_start else self.human.other
         self.state = new_game(self.seed, Options(claim_timing=self.claim_timing, first=first))
         self.bot = make_bot(self.bot_name, self.seed) if self.bot_name else None
-        self.selection = ()
         self.last_seen = 0
+        self._drop()
         self.play_bots()
+
+    def new_game(self) -> None:
+        """The next game (the next seed), with the opponent chosen last."""
+        self.restart(self.seed + 1)
+
+    def resume(self) -> None:
+        """Go on from :attr:`state` as it is now (a lesson or a test set up the table): the choice, the
+        notice and the review are dropped, and the bot moves if it is its turn."""
+        self.last_seen = len(self.state.history)
+        self._drop()
+        self.play_bots()
+
+    def _drop(self) -> None:
+        self.selection = ()
+        self.notice = None
+        self.review = None
+        self.saved = None
+        self.moment = None
 
     def play_bots(self) -> None:
         """Let the bot act until it is the learner's move (a Mud discard may be theirs on the bot's turn)."""
@@ -163,14 +272,39 @@ class GameSession:
         """Whose view the board shows: the learner against a bot, else whoever must act."""
         return self.human if self.bot is not None else self.state.to_act
 
+    def view(self) -> PlayerView:
+        """The table as the viewer sees it (the other hand hidden, R13)."""
+        return PlayerView(self.state, self.viewer)
+
     def legal(self) -> list[Action]:
         """The legal actions of the player to act now (the engine's list)."""
         return legal_moves(self.state)
 
-    def offered(self, prefix: tuple[Token, ...] = ()) -> set[Token]:
+    def offered(self, prefix: tuple[Token, ...] = (), legal: list[Action] | None = None) -> set[Token]:
         """The next clicks the legal moves allow after ``prefix``."""
         n = len(prefix)
-        return {p[n] for a in self.legal() if len(p := action_path(a)) > n and p[:n] == prefix}
+        moves = self.legal() if legal is None else legal
+        return {p[n] for a in moves if len(p := action_path(a)) > n and p[:n] == prefix}
+
+    def offer(self) -> Offer:
+        """Everything the player to act can click now, from one call of the engine (see :class:`Offer`)."""
+        legal = self.legal()
+        selection = self.selection
+        card = selection[0][1] if selection and selection[0][0] == "card" else None
+        level = selection[:1] if card is not None else ()
+        targets = sorted((tok[1] for tok in self.offered(level, legal) if tok[0] == "target"), key=card_sort_key)
+        view = self.view()
+        over = self.state.over
+        return Offer(
+            legal=tuple(legal),
+            first=frozenset(self.offered((), legal)),
+            current=frozenset(self.offered(selection, legal)),
+            targets=tuple((c, _where(view, c)) for c in targets),
+            card=card,
+            target=next((tok[1] for tok in selection if tok[0] == "target"), None),
+            draw=self.state.phase in (Phase.DRAW, Phase.SCOUT_DRAW),
+            claims=frozenset(() if over else (n for n in FLAGS if view.claimed_by(n) is None)),
+        )
 
     def hand(self) -> list[Card]:
         """The viewer's hand, sorted as the hand buttons show it."""
@@ -180,6 +314,7 @@ class GameSession:
         """One click on the way to an action: a card, a target, a flag, a deck, pass, end..."""
         if self.state.over:
             return Notice("over")
+        self.notice = None
         chosen = self.selection + (token,)
         if token[0] == "card":
             chosen = (token,)  # another card in hand starts a new choice
@@ -193,7 +328,8 @@ class GameSession:
         if any(action_path(a)[: len(chosen)] == chosen for a in legal):
             self.selection = chosen
             return Notice("chosen")
-        return Notice("not_offered")
+        self.notice = Notice("not_offered")
+        return self.notice
 
     def cancel(self) -> None:
         """Drop the card (and target) chosen so far."""
@@ -210,16 +346,19 @@ class GameSession:
             apply(self.state, Claim(flag))
         except IllegalMoveError as err:
             analysis = explain_claim(self.state, player, flag)
-            return Notice("refused", flag, err, analysis, analysis.counterexample)
+            self.notice = Notice("refused", flag, err, analysis, analysis.counterexample)
+            return self.notice
         self._after(before)
-        return Notice("claimed", flag)
+        self.notice = Notice("claimed", flag)
+        return self.notice
 
     def _act(self, action: Action, kind: str) -> Notice:
         before = len(self.state.history)
         try:
             apply(self.state, action)
         except IllegalMoveError as err:  # only if the state changed under a stale choice
-            return Notice("refused", error=err)
+            self.notice = Notice("refused", error=err)
+            return self.notice
         self._after(before)
         return Notice(kind)
 
@@ -229,10 +368,115 @@ class GameSession:
         if self.bot is None:
             self.last_seen = len(self.state.history)
 
+    # -- opponent, coach, suggestion, review ---------------------------------------
+    def choose_bot(self, name: str) -> bool:
+        """Another opponent: at once (a new deal, same seed) if the learner has not moved yet, else
+        from the next game (:attr:`notice` says so).  True if the game was dealt again."""
+        if name == self.bot_name or self.bot_name is None:
+            return False
+        self.bot_name = name
+        if all(actor is not self.human for _turn, actor, _a in self.state.history):
+            self.restart(self.seed)
+            return True
+        self.notice = Notice("bot_next", bot=name)
+        return False
+
+    def show_coach(self, shown: bool) -> None:
+        """Show or hide the coach (:meth:`coach`); it says nothing once the game is over."""
+        self.coach_shown = shown
+
+    @property
+    def coach_visible(self) -> bool:
+        """Whether a view shows the coach now."""
+        return self.coach_shown and not self.state.over
+
+    def suggest_move(self) -> Notice:
+        """The expert's play for the learner, with its reason: only on request (it is a hint), and only
+        when it is their turn to play a card; else a ``not_now`` notice."""
+        state = self.state
+        player = state.to_act
+        if state.over or state.phase is not Phase.PLAY or (self.bot is not None and player is not self.human):
+            self.notice = Notice("not_now")
+            return self.notice
+        view = PlayerView(state, player)
+        self.suggestion = suggest(view, self.legal(), seed=self.seed * 1000 + state.turn_number)
+        self.notice = Notice("suggestion", suggestion=self.suggestion, view=view)
+        return self.notice
+
+    def open_review(self, folder: str | Path | None = None) -> Review | None:
+        """At game end: review the learner's game (:func:`~battleline_lab.game.review.review`), save its
+        puzzles for the trainer (``data_dir()/review/``, or ``folder``) and open the first moment."""
+        if not self.state.over:
+            return None
+        player = self.human if self.bot is not None else self.state.first
+        self.review = review(self.state, player)
+        try:
+            paths = save_for_learner(self.review, folder)
+        except OSError as err:
+            self.saved = ("save_failed", err.strerror or str(err))
+        else:
+            self.saved = ("saved", str(paths[0].parent) if paths else "")
+        self.moment = 0 if self.review.moments else None
+        return self.review
+
+    def open_moment(self, index: int) -> None:
+        """Open review moment ``index`` (a view shows its puzzle)."""
+        if self.review is None or not 0 <= index < len(self.review.moments):
+            raise IndexError(f"no review moment {index}")
+        self.moment = index
+
     # -- what the view shows -----------------------------------------------------
+    def prompt(self, offer: Offer | None = None) -> Say:
+        """What the player to act is asked to do now (phase and choice in progress: R5, R14, R26, R27).
+
+        ``offer``: :meth:`offer` if the caller has it already (it saves asking the engine again).
+        """
+        state = self.state
+        if state.over:
+            return "game_widget.prompt.over", {}
+        if self.selection:
+            card = self.selection[0][1] if self.selection[0][0] == "card" else None
+            if len(self.selection) >= 2:
+                return "game_widget.prompt.destination", {"card": card, "target": self.selection[1][1]}
+            if isinstance(card, Tactic) and not (card.is_wild or card.is_environment):
+                return f"game_widget.prompt.{card.value}", {"card": card}
+            return "game_widget.prompt.flag", {"card": card}
+        who = state.to_act
+        phase = state.phase
+        if phase is Phase.PLAY:
+            key = "play_or_pass" if ("pass",) in (offer.first if offer else self.offered()) else "play"
+            return f"game_widget.prompt.{key}", {"player": who}
+        if phase is Phase.CLAIM:
+            return "game_widget.prompt.claim", {"player": who}
+        if phase is Phase.DRAW:
+            return "game_widget.prompt.draw", {"player": who}
+        if phase is Phase.SCOUT_DRAW:
+            return "game_widget.prompt.scout_draw", {"player": who, "count": state.scout_draws}
+        if phase is Phase.SCOUT_RETURN:
+            return "game_widget.prompt.scout_return", {"player": who, "count": state.scout_returns}
+        flag = PlayerView(state, who).pending_discard_flag
+        return "game_widget.prompt.mud_discard", {"player": who, "flag": flag}
+
+    def target_prompt(self) -> str | None:
+        """The message key over the target buttons: which card a guile card (or the Mud discard, R26) acts on."""
+        if self.state.phase is Phase.MUD_DISCARD:
+            return "game_widget.targets.mud"
+        card = self.selection[0][1] if self.selection else None
+        if isinstance(card, Tactic):
+            return f"game_widget.targets.{card.value}"
+        return None
+
     def tally(self) -> tuple[int, int]:
         """Flags held: (the viewer's, the other player's) (R15)."""
         return len(self.state.held(self.viewer)), len(self.state.held(self.viewer.other))
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (R16, and the points), or ``None`` while it goes on."""
+        state = self.state
+        if not state.over:
+            return None
+        flags = tuple(state.held(state.winner)) if state.winner is not None else ()
+        return Outcome(state.winner, state.end_reason, flags, score(state))
 
     def revealed_hand(self) -> tuple[Card, ...]:
         """The other player's hand, once the game is over (never before: R13)."""
@@ -240,12 +484,25 @@ class GameSession:
             return ()
         return tuple(sorted(self.state.hands[self.viewer.other], key=card_sort_key))
 
+    def highlight(self) -> list[Card]:
+        """The card (and target) being chosen, and what the other player did since the viewer's last move."""
+        out = [tok[1] for tok in self.selection if tok[0] in ("card", "target")]
+        for _turn, actor, action in self.state.history[self.last_seen :]:
+            if actor is self.viewer:
+                continue
+            if isinstance(action, PlayCard):
+                out.append(action.card)
+            elif isinstance(action, (Redeploy, Deserter, Traitor)):
+                out.append(action.target)
+        return out
+
     def coach(self) -> list[CoachFinding]:
         """Per flag where the player to act has cards: the engine's claim proof, claimable flags first."""
         state = self.state
         player = state.to_act
         view = PlayerView(state, player)
         can = set(claimable(state, player))
+        legal = set(self.legal())
         now: list[CoachFinding] = []
         later: list[CoachFinding] = []
         for n in FLAGS:
@@ -254,7 +511,7 @@ class GameSession:
             analysis = explain_claim(state, player, n)
             if Reason.SIDE_INCOMPLETE in analysis.reasons:
                 continue
-            (now if n in can else later).append(CoachFinding(n, n in can, analysis))
+            (now if n in can else later).append(CoachFinding(n, n in can, analysis, Claim(n) in legal))
         return now + later
 
     def log(self) -> list[tuple[int, Player, Action, bool]]:
@@ -271,3 +528,12 @@ class GameSession:
         else:
             where = f"turn {state.turn_number}, {state.to_act.value} to play"
         return f"<GameSession seed {self.seed}, {self.human.value} against {self.bot_name}: {where}>"
+
+
+def _where(view: PlayerView, card: Card) -> int | None:
+    """The flag a card on the table is at (on either side, or as an environment card)."""
+    for n in FLAGS:
+        for p in Player:
+            if card in view.flag_cards(n, p) or card in view.flag_env(n, p):
+                return n
+    return None

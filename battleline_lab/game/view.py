@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import Card, Tactic, Troop
+from ..cards import ALL_TROOPS, Card, Tactic, Troop
 from ..position import FlagState, Position, Side
 from .state import NUM_FLAGS, Deck, EndReason, GameState, Options, Phase, Player
 
 __all__ = ["PlayerView", "to_position", "to_puzzle_dict"]
+
+_ALL_TROOPS = frozenset(ALL_TROOPS)
 
 
 def _side(player: Player, viewer: Player) -> Side:
@@ -125,6 +127,16 @@ class PlayerView:
     def flag_env(self, flag: int, player: Player) -> tuple[Tactic, ...]:
         return tuple(self._state.env[flag - 1][player])
 
+    def flag_sides(self, flag: int) -> tuple[tuple[Card, ...], tuple[Card, ...], list[Tactic], Player | None]:
+        """Flag 1-9 at once: this player's formation cards, the opponent's, every environment card
+        there (this player's first) and who completed first (R11); for the bots' hot loops."""
+        i = flag - 1
+        state = self._state
+        me = self.player
+        other = me.other
+        cards, env = state.cards[i], state.env[i]
+        return tuple(cards[me]), tuple(cards[other]), env[me] + env[other], state.first_complete(i)
+
     def claimed_by(self, flag: int) -> Player | None:
         return self._state.claimed[flag - 1]
 
@@ -145,10 +157,7 @@ class PlayerView:
 
     def unseen_troops(self) -> frozenset[Troop]:
         """Troops not face up on the table (R13); includes this player's own hand."""
-        from ..cards import ALL_TROOPS
-
-        visible = self._state.visible_troops
-        return frozenset(t for t in ALL_TROOPS if t not in visible)
+        return _ALL_TROOPS.difference(self._state.visible_troops)
 
     def tactics_played(self, player: Player) -> int:
         return self._state.tactics_played[player]

@@ -4,7 +4,8 @@
   flag (the game's Flag and Claim buttons, a puzzle's flag toggles) sits under its board
   column, measured with bounding boxes; screenshots in ``test-output/layout-*.png``.
 - A puzzle answered by keyboard (focus + Enter), the proof stepped with the arrow keys (the
-  step slider), visible focus, and nothing above the feedback moving when it is answered.
+  step slider) and with j/k (not in a text field, and not moving JupyterLab's cell), visible
+  focus, and nothing above the feedback moving when it is answered.
 - axe-core (the npm package, fetched once with ``npm pack`` into ``.cache/axe``, injected
   from the file; never a CDN) over every lesson after it runs, scoped to the package's
   widgets (``.bl-*`` roots): no critical or serious violation.
@@ -174,6 +175,33 @@ def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(lab_page: Page
     expect(puzzle.locator(".bl-step-line[aria-live]")).to_have_count(1)
     page.keyboard.press("ArrowLeft")
     expect(counter).to_contain_text("step 1 of")
+    # j (next) and k (back) too, from any control of the puzzle; JupyterLab's own j/k (next/previous
+    # cell) must not fire, so the active cell stays
+    active = (
+        "Array.from(document.querySelectorAll('.jp-Notebook .jp-Cell'))"
+        ".findIndex(c => c.classList.contains('jp-mod-active'))"
+    )
+    cell_before = page.evaluate(active)
+    page.keyboard.press("j")
+    expect(counter).to_contain_text("step 2 of")
+    puzzle.locator(".bl-next").focus()  # from another control of the puzzle
+    page.keyboard.press("k")
+    expect(counter).to_contain_text("step 1 of")
+    page.keyboard.press("j")
+    expect(counter).to_contain_text("step 2 of")
+    handle.focus()
+    page.keyboard.press("k")
+    expect(counter).to_contain_text("step 1 of")
+    assert page.evaluate(active) == cell_before, "j/k moved JupyterLab's active cell"
+    # typing j/k into a text field is not taken over, even one inside the puzzle
+    puzzle.evaluate("p => { const i = document.createElement('input'); i.className = 'bl-test-input'; p.prepend(i); }")
+    field = puzzle.locator(".bl-test-input")
+    field.focus()
+    page.keyboard.type("jkj")
+    expect(field).to_have_value("jkj")
+    page.wait_for_timeout(500)
+    expect(counter).to_contain_text("step 1 of")
+    field.evaluate("i => i.remove()")
     puzzle.screenshot(path=str(output_dir / "layout-puzzle-keyboard.png"))
     assert_no_widget_errors(page)
 

@@ -1,0 +1,66 @@
+"""The heuristic bot's shortcuts give exactly what the slow path gives (issue 12).
+
+The bot judges complete troop formations directly and looks formations with morale cards up in
+a canonical card order; both must agree with :func:`battleline_lab.formations.evaluate` (R9, R10,
+R24), or the bot's moves would change (see test_bot_golden.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from battleline_lab.cards import ALL_TROOPS, Card, Tactic
+from battleline_lab.formations import evaluate
+from battleline_lab.game.bots import KIND_STEP, _parse, _sorted_strength, _strength, _troops_strength
+
+
+def _slow(cards: tuple[Card, ...], fog: bool, mud: bool) -> float:
+    f = evaluate(cards, fog=fog, mud=mud)
+    return float(f.total if f.kind is None else f.kind * KIND_STEP + f.total)
+
+
+def test_R9_R10_R24_every_troop_formation_of_three_is_judged_as_evaluate_does() -> None:
+    for cards in itertools.combinations(ALL_TROOPS, 3):
+        values, colour, wilds, _ = _parse(cards)
+        assert wilds == 0
+        for fog in (False, True):
+            assert _troops_strength(values, colour, fog) == _slow(cards, fog, False), (cards, fog)
+
+
+def test_R25_troop_formations_of_four_at_mud_are_judged_as_evaluate_does() -> None:
+    rng = random.Random(12)
+    runs = [
+        tuple(t for t in ALL_TROOPS if t.colour is c and s <= t.value < s + 4)
+        for c in {t.colour for t in ALL_TROOPS}
+        for s in range(1, 8)
+    ]
+    samples = [tuple(rng.sample(ALL_TROOPS, 4)) for _ in range(3000)] + runs
+    for cards in samples:
+        values, colour, _, _ = _parse(cards)
+        for fog in (False, True):
+            assert _troops_strength(values, colour, fog) == _slow(cards, fog, True), (cards, fog)
+
+
+_MORALE = [Tactic.ALEXANDER, Tactic.COMPANION, Tactic.SHIELD]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_R20_R22_strength_with_morale_cards_ignores_the_card_order(data: st.DataObject) -> None:
+    mud = data.draw(st.booleans(), label="mud")
+    size = 4 if mud else 3
+    wilds = data.draw(st.lists(st.sampled_from(_MORALE), min_size=1, max_size=size - 1, unique=True), label="wilds")
+    troops = data.draw(
+        st.lists(st.sampled_from(ALL_TROOPS), min_size=size - len(wilds), max_size=size - len(wilds), unique=True),
+        label="troops",
+    )
+    cards: tuple[Card, ...] = tuple(data.draw(st.permutations([*troops, *wilds]), label="order"))
+    fog = data.draw(st.booleans(), label="fog")
+    assert _strength(cards, fog, mud) == _slow(cards, fog, mud)
+    _sorted_strength.cache_clear()
+    _strength.cache_clear()
+    assert _strength(cards[::-1], fog, mud) == _slow(cards, fog, mud)
