@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 DEFAULT_ROLLOUTS = 48  # play-outs per decision (see docs/game.md for strength and speed)
-DEFAULT_CANDIDATES = 6  # the heuristic bot's best moves that are searched
+DEFAULT_CANDIDATES = 8  # the heuristic bot's best moves that are searched
 DEFAULT_DEPTH: int | None = 1  # card plays per play-out before the position is scored (None: to the end)
 MAX_ROLLOUT_ACTIONS = 600  # a play-out longer than this counts as a draw (never seen)
 
