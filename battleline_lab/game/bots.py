@@ -17,7 +17,9 @@ opponent's formation outclasses a higher sum...).
 The estimate is built for speed (the expert bot plays this bot in its play-outs): what it
 asks of the unseen cards is counted into tables once per decision, each flag's present
 estimate once per decision, and a move that cannot beat the best one found (each flag it
-touches can gain at most its weight minus its present estimate) is not scored.  None of
+touches can gain at most its weight minus its present estimate) is not scored.  A card's
+Redeploy, Deserter and Traitor moves share the estimate of its flag without it, and a card
+moved to another flag is scored as a play there.  None of
 this changes a move: the same seeds give the same games as the plain one-move look-ahead
 (``tests/game/test_bot_golden.py``).
 
@@ -95,6 +97,9 @@ FLAG_WEIGHT = (1.0, 1.1, 1.2, 1.2, 1.2, 1.2, 1.2, 1.1, 1.0)  # middle flags make
 
 _WILD_TOP = {w: max(w.wild_values) for w in Tactic if w.is_wild}  # a morale card at its best value
 _FOG, _MUD = Tactic.FOG, Tactic.MUD
+# enum members read on every decision, bound once (reading one through its Enum class is slow)
+_PLAY, _CLAIM, _DRAW, _SCOUT_DRAW = Phase.PLAY, Phase.CLAIM, Phase.DRAW, Phase.SCOUT_DRAW
+_TROOPS_DECK, _TACTICS_DECK = Deck.TROOPS, Deck.TACTICS
 _ALL_TROOPS = frozenset(ALL_TROOPS)
 
 
@@ -453,6 +458,14 @@ class _Board:
         info = self._flag_info(n)
         return info.weight - info.now
 
+    def bounds(self, flags: Iterable[int]) -> list[tuple[float, int, _FlagInfo]]:
+        """:meth:`bound` of each flag, with the flag and its info."""
+        out = []
+        for n in flags:
+            info = self._flag_info(n)
+            out.append((info.weight - info.now, n, info))
+        return out
+
     def _play_gain(self, n: int, card: Card) -> float:
         """``value(n, mine + (card,), theirs, env) - now(n)``, from the flag's precomputed parts."""
         return self.play_gains(n, (card,))[0]
@@ -460,13 +473,13 @@ class _Board:
     def play_gains(self, n: int, cards: Iterable[Card]) -> list[float]:
         """:meth:`_play_gain` of each card (troops or morale cards) played at flag ``n``."""
         info = self._info.get(n) or self._flag_info(n)
-        return self._plays(info, cards, info.now)
+        return self.plays(info, cards, info.now)
 
     def _play_value(self, n: int, card: Card) -> float:
         """``value(n, mine + (card,), theirs, env)``: flag ``n``'s worth after ``card`` joins my side there."""
-        return self._plays(self._flag_info(n), (card,), 0.0)[0]
+        return self.plays(self._flag_info(n), (card,), 0.0)[0]
 
-    def _plays(self, info: _FlagInfo, cards: Iterable[Card], now: float) -> list[float]:
+    def plays(self, info: _FlagInfo, cards: Iterable[Card], now: float) -> list[float]:
         """The flag's worth after each card joins my side, minus ``now``."""
         mine, theirs_complete, size, fog, first, weight, b, _, parts, after = info
         count = len(mine) + 1
@@ -616,12 +629,14 @@ class HeuristicBot(RandomBot):
         if len(legal) == 1:
             return legal[0]
         phase = view.phase
-        if phase is Phase.CLAIM:
+        if phase is _PLAY:
+            return self._play(view, legal)
+        if phase is _CLAIM:
             for action in legal:
                 if isinstance(action, Claim):
                     return action
             return next(a for a in legal if isinstance(a, EndClaims))
-        if phase in (Phase.DRAW, Phase.SCOUT_DRAW):
+        if phase is _DRAW or phase is _SCOUT_DRAW:
             return self._draw(view, legal)
         if phase is Phase.SCOUT_RETURN:
             return self._scout_return(view, legal)
@@ -657,11 +672,11 @@ class HeuristicBot(RandomBot):
                     best = key
             else:
                 tactics.append(i)
-        for bound, n in sorted(((board.bound(n), n) for n in troop_plays), reverse=True):
+        for bound, n, info in sorted(board.bounds(troop_plays), reverse=True):
             if best is not None and bound < best[0]:
                 break
             indices, cards = troop_plays[n]
-            scores = board.play_gains(n, cards)
+            scores = board.plays(info, cards, info.now)
             top = max(scores)
             if best is None or top >= best[0]:  # only this flag's top-scoring plays can be the best
                 for i, score in zip(indices, scores):
@@ -684,7 +699,7 @@ class HeuristicBot(RandomBot):
     def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         hand = view.hand
         tactics = sum(1 for c in hand if isinstance(c, Tactic))
-        want = Deck.TACTICS if tactics == 0 and len(hand) - tactics >= 5 else Deck.TROOPS
+        want = _TACTICS_DECK if tactics == 0 and len(hand) - tactics >= 5 else _TROOPS_DECK
         for action in legal:
             if isinstance(action, Draw) and action.deck is want:
                 return action

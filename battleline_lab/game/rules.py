@@ -294,6 +294,38 @@ def _plays(card: Card) -> tuple[PlayCard, ...]:
     return entry[1]
 
 
+# the guile actions of each card, built once per card object like _PLAYS (a frozen dataclass is slow
+# to build, and a bot holding Redeploy or Traitor is offered dozens of them each turn)
+_REDEPLOYS: dict[int, tuple[Card, tuple[Redeploy, ...]]] = {}
+_TRAITORS: dict[int, tuple[Troop, tuple[Traitor, ...]]] = {}
+_DESERTERS: dict[int, tuple[Card, Deserter]] = {}
+
+
+def _redeploys(card: Card) -> tuple[Redeploy, ...]:
+    """``redeploy CARD 1`` ... ``redeploy CARD 9`` (at flag index 0-8), then ``redeploy CARD discard``."""
+    entry = _REDEPLOYS.get(id(card))
+    if entry is None or entry[0] is not card:
+        moves = (*(Redeploy(card, n) for n in range(1, 10)), Redeploy(card, None))
+        entry = _REDEPLOYS[id(card)] = (card, moves)
+    return entry[1]
+
+
+def _traitors(troop: Troop) -> tuple[Traitor, ...]:
+    """``traitor TROOP 1`` ... ``traitor TROOP 9`` (at flag index 0-8)."""
+    entry = _TRAITORS.get(id(troop))
+    if entry is None or entry[0] is not troop:
+        entry = _TRAITORS[id(troop)] = (troop, tuple(Traitor(troop, n) for n in range(1, 10)))
+    return entry[1]
+
+
+def _deserter(card: Card) -> Deserter:
+    """``deserter CARD``."""
+    entry = _DESERTERS.get(id(card))
+    if entry is None or entry[0] is not card:
+        entry = _DESERTERS[id(card)] = (card, Deserter(card))
+    return entry[1]
+
+
 def _tactics_allowed(state: GameState, player: Player) -> bool:
     """R18: no more tactics played so far than the opponent."""
     return state.tactics_played[player] <= state.tactics_played[player.other]
@@ -358,20 +390,23 @@ def _play_moves(state: GameState) -> list[Action]:
             elif card is _REDEPLOY_CARD:
                 for i in open_flags:
                     for target in state.cards[i][player]:
-                        moves.extend(Redeploy(target, j + 1) for j in free if j != i)
-                        moves.append(Redeploy(target, None))
+                        redeploys = _redeploys(target)
+                        moves.extend([redeploys[j] for j in free if j != i])
+                        moves.append(redeploys[9])
                     for env in state.env[i][player]:
-                        moves.extend(Redeploy(env, j + 1) for j in open_flags if j != i)
-                        moves.append(Redeploy(env, None))
+                        redeploys = _redeploys(env)
+                        moves.extend([redeploys[j] for j in open_flags if j != i])
+                        moves.append(redeploys[9])
             elif card is _DESERTER_CARD:
                 for i in open_flags:
-                    moves.extend(Deserter(t) for t in state.cards[i][other])
-                    moves.extend(Deserter(t) for t in state.env[i][other])
+                    moves.extend(map(_deserter, state.cards[i][other]))
+                    moves.extend(map(_deserter, state.env[i][other]))
             elif card is _TRAITOR_CARD:
                 for i in open_flags:
                     for target in state.cards[i][other]:
                         if isinstance(target, Troop):
-                            moves.extend(Traitor(target, j + 1) for j in free)
+                            traitors = _traitors(target)
+                            moves.extend([traitors[j] for j in free])
     if not troop_playable:
         moves.append(_PASS)
     return moves

@@ -2,7 +2,8 @@
 
 The bot judges complete troop formations directly and looks formations with morale cards up in
 a canonical card order; both must agree with :func:`battleline_lab.formations.evaluate` (R9, R10,
-R24), or the bot's moves would change (see test_bot_golden.py).
+R24), or the bot's moves would change (see test_bot_golden.py).  Its guile moves share parts of
+their estimates; the scores must equal those of the plain one-move look-ahead.
 """
 
 from __future__ import annotations
@@ -15,7 +16,19 @@ from hypothesis import strategies as st
 
 from battleline_lab.cards import ALL_TROOPS, Card, Tactic
 from battleline_lab.formations import evaluate
-from battleline_lab.game.bots import KIND_STEP, _parse, _sorted_strength, _strength, _troops_strength
+from battleline_lab.game.actions import Action, Deserter, Redeploy, Traitor
+from battleline_lab.game.bots import (
+    KIND_STEP,
+    HeuristicBot,
+    _Board,
+    _parse,
+    _sorted_strength,
+    _strength,
+    _troops_strength,
+)
+from battleline_lab.game.rules import apply, legal_moves
+from battleline_lab.game.state import Player, new_game
+from battleline_lab.game.view import PlayerView
 
 
 def _slow(cards: tuple[Card, ...], fog: bool, mud: bool) -> float:
@@ -64,3 +77,62 @@ def test_R20_R22_strength_with_morale_cards_ignores_the_card_order(data: st.Data
     _sorted_strength.cache_clear()
     _strength.cache_clear()
     assert _strength(cards[::-1], fog, mud) == _slow(cards, fog, mud)
+
+
+def _reference_gain(board: _Board, action: Action) -> float:
+    """What ``_Board.gain`` gave for the guile moves before their shared parts were remembered (R28-R30)."""
+    me = board.me
+    if isinstance(action, Deserter):
+        n, _, is_env = board._find(action.target, me.other)
+        mine, theirs, env = board.flag(n)
+        if is_env:
+            env = [e for e in env if e is not action.target]
+        else:
+            theirs = tuple(c for c in theirs if c != action.target)
+        return board.value(n, mine, theirs, env) - board.now(n)
+    if isinstance(action, Traitor):
+        n, _, _ = board._find(action.target, me.other)
+        mine, theirs, env = board.flag(n)
+        theirs = tuple(c for c in theirs if c != action.target)
+        total = board.value(n, mine, theirs, env) - board.now(n)
+        if action.to == n:
+            return board.value(n, mine + (action.target,), theirs, env) - board.now(n)
+        mine2, theirs2, env2 = board.flag(action.to)
+        return total + board.value(action.to, mine2 + (action.target,), theirs2, env2) - board.now(action.to)
+    assert isinstance(action, Redeploy)
+    n, _, is_env = board._find(action.target, me)
+    mine, theirs, env = board.flag(n)
+    if is_env:
+        env = [e for e in env if e is not action.target]
+    else:
+        mine = tuple(c for c in mine if c != action.target)
+    total = board.value(n, mine, theirs, env) - board.now(n)
+    if action.to is not None:
+        m2, t2, e2 = board.flag(action.to)
+        if is_env:
+            assert isinstance(action.target, Tactic)
+            e2 = e2 + [action.target]
+        else:
+            m2 = m2 + (action.target,)
+        total += board.value(action.to, m2, t2, e2) - board.now(action.to)
+    return total
+
+
+def test_R28_R29_R30_guile_moves_are_scored_exactly_as_the_plain_look_ahead() -> None:
+    """A card's moves share its flag's estimate without it, and a moved card is scored as a play there."""
+    checked = 0
+    for seed in range(12):
+        state = new_game(seed)
+        bots = {p: HeuristicBot(seed * 2 + k) for k, p in enumerate(Player)}
+        while not state.over:
+            actor = state.to_act
+            legal = legal_moves(state)
+            guile = [a for a in legal if isinstance(a, (Redeploy, Deserter, Traitor))]
+            if guile:
+                view = PlayerView(state, actor)
+                board, plain = _Board(view), _Board(view)
+                for action in guile:
+                    assert board.gain(action) == _reference_gain(plain, action), action
+                checked += len(guile)
+            apply(state, bots[actor].choose(PlayerView(state, actor), legal))
+    assert checked > 500
