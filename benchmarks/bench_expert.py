@@ -36,17 +36,19 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from battleline_lab.game import HeuristicBot, Options, Phase, Player, PlayerView, apply, legal_moves, new_game  # noqa: E402
-from battleline_lab.game.expert import DEFAULT_ROLLOUTS, ExpertBot  # noqa: E402
+from battleline_lab.game.expert import DEFAULT_CANDIDATES, DEFAULT_DEPTH, DEFAULT_ROLLOUTS, ExpertBot  # noqa: E402
 
 
-def measure(games: int, seed: int, rollouts: int) -> dict[str, Any]:
+def measure(
+    games: int, seed: int, rollouts: int, candidates: int = DEFAULT_CANDIDATES, depth: int | None = DEFAULT_DEPTH
+) -> dict[str, Any]:
     """Play ``games`` games expert against heuristic (alternating who starts, as ``match`` does)."""
     cpu: list[float] = []
     wall: list[float] = []
     wins = draws = 0
     for k in range(games):
         game_seed = seed + k
-        expert = ExpertBot(game_seed * 2 + 1, rollouts=rollouts)
+        expert = ExpertBot(game_seed * 2 + 1, rollouts=rollouts, candidates=candidates, depth=depth)
         heuristic = HeuristicBot(game_seed * 2 + 2)
         me = Player.SOUTH if k % 2 == 0 else Player.NORTH
         state = new_game(game_seed, Options(first=me))
@@ -72,6 +74,8 @@ def measure(games: int, seed: int, rollouts: int) -> dict[str, Any]:
         "games": games,
         "seed": seed,
         "rollouts": rollouts,
+        "candidates": candidates,
+        "depth": depth,
         "expert_wins": wins,
         "draws": draws,
         "win_rate": round(wins / games, 3) if games else 0.0,
@@ -89,10 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rollouts", type=int, default=DEFAULT_ROLLOUTS)
+    parser.add_argument("--candidates", type=int, default=DEFAULT_CANDIDATES)
+    parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help="card plays per play-out (0: to the end)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     games = 2 if args.quick else args.games
-    result = measure(games, args.seed, args.rollouts)
+    result = measure(games, args.seed, args.rollouts, args.candidates, args.depth or None)
     result["machine"] = {
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
@@ -102,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"expert ({result['rollouts']} play-outs per move) against heuristic, {games} games from seed {args.seed}")
+    budget = f"{result['rollouts']} play-outs of {result['depth'] or 'all'} plays over {result['candidates']} moves"
+    print(f"expert ({budget}) against heuristic, {games} games from seed {args.seed}")
     print(f"  wins {result['expert_wins']}/{games} ({100 * result['win_rate']:.0f}%), draws {result['draws']}")
     print(
         f"  per card play ({result['moves']} plays): median {result['median_cpu_seconds']} s CPU, "

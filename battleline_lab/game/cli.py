@@ -6,7 +6,7 @@ runs them standalone (for tests and ``python -m battleline_lab.game.cli``).
 
 ::
 
-    battleline-lab match BOT_A BOT_B --games N --seed S [--json] [--claim-timing T] [--winner-starts]
+    battleline-lab match BOT_A BOT_B --games N --seed S [--json] [--claim-timing T] [--winner-starts] [--jobs N]
                          [--records DIR]
     battleline-lab replay FILE...
     battleline-lab replay FILE --at TURN [--as north|south]   # the table at a turn, as a puzzle (YAML)
@@ -99,6 +99,7 @@ def register(
     parser.add_argument("--records", metavar=_metavar("dir", lang), help=_m("match.records", lang))
     parser.add_argument("--force", action="store_true", help=message("files.force_help", lang))
     parser.add_argument("--rollouts", type=_positive(lang), metavar="N", help=message("review.cli.rollouts", lang))
+    parser.add_argument("--jobs", type=_positive(lang), default=1, metavar="N", help=message("expert.cli.jobs", lang))
     parser.add_argument("--json", action="store_true", help=_m("match.json", lang))
     add_quiet_argument(parser, lang)
     parser.set_defaults(func=run_match_command)
@@ -220,6 +221,7 @@ def run_match_command(args: argparse.Namespace) -> int:
                 winner_starts=args.winner_starts,
                 on_game=after_game,
                 rollouts=args.rollouts,
+                jobs=args.jobs,
             )
         except OSError as exc:  # a record could not be written (written atomically: no half file is left)
             bar.clear()

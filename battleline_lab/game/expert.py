@@ -1,20 +1,24 @@
 """The expert bot: determinized Monte Carlo search with the heuristic bot as rollout policy.
 
 For a card to play, :class:`ExpertBot` takes the heuristic bot's best few
-candidate moves and plays each of them out to the end of the game many times,
-both sides played by the heuristic bot, on *determinizations*: games that agree
-with everything the expert can see (its :class:`~battleline_lab.game.view.PlayerView`:
-the table, both discard areas, its own hand, the cards it put back with a
-Scout, the sizes of the opponent's hand and of the decks) and deal the cards it
-cannot see (the opponent's hand, the order of the decks) at random from the
-cards still unseen (:func:`determinize`).  The candidate that wins the most
-play-outs is played; a sequential-halving schedule spends the budget on the
-better candidates.  Claims are made at once (as the heuristic bot does: a
-proved flag can only help, R12); draws, Scout returns and Mud discards follow
-the heuristic bot.
+candidate moves and tries each of them many times on *determinizations*: games
+that agree with everything the expert can see (its
+:class:`~battleline_lab.game.view.PlayerView`: the table, both discard areas,
+its own hand, the cards it put back with a Scout, the sizes of the opponent's
+hand and of the decks) and deal the cards it cannot see (the opponent's hand,
+the order of the decks) at random from the cards still unseen
+(:func:`determinize`).  Each try plays on with the heuristic bot for both sides:
+by default one more card play (the opponent's reply, with the hand it was dealt),
+then the position is scored by :func:`evaluate`, the chance of winning the game
+from the heuristic bot's per-flag estimates (R16: 3 adjacent flags or 5); with
+``depth=None`` to the end of the game.  The candidate with the best mean score
+is played; a sequential-halving schedule spends the budget on the better
+candidates, and every candidate's try ``j`` uses the same deal.  Claims are made
+at once (as the heuristic bot does: a proved flag can only help, R12); draws,
+Scout returns and Mud discards follow the heuristic bot.
 
-The budget is a number of play-outs per decision (``rollouts``), not wall
-time, so a bot with a given seed makes the same moves on any machine.
+The budget is a number of tries per decision (``rollouts``), not wall time, so
+a bot with a given seed makes the same moves on any machine.
 
 >>> from battleline_lab.game.state import new_game
 >>> from battleline_lab.game.rules import legal_moves
@@ -27,11 +31,13 @@ True
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import Card, Tactic, Troop, card_sort_key
+from ..formations import formation_size
 from .actions import Action, Pass, PlayCard
 from .bots import TACTIC_COST, HeuristicBot, _Board
 from .rules import apply, legal_moves
@@ -48,8 +54,9 @@ __all__ = [
     "suggestion_text",
 ]
 
-DEFAULT_ROLLOUTS = 24  # play-outs per decision (see docs/game.md for strength and speed)
-DEFAULT_CANDIDATES = 4  # the heuristic bot's best moves that are searched
+DEFAULT_ROLLOUTS = 48  # play-outs per decision (see docs/game.md for strength and speed)
+DEFAULT_CANDIDATES = 8  # the heuristic bot's best moves that are searched
+DEFAULT_DEPTH: int | None = 1  # card plays per play-out before the position is scored (None: to the end)
 MAX_ROLLOUT_ACTIONS = 600  # a play-out longer than this counts as a draw (never seen)
 
 
@@ -99,17 +106,77 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     return state
 
 
-def playout(state: GameState, player: Player, seed: int) -> float:
-    """Play ``state`` to its end, both sides by the heuristic bot; 1 if ``player`` wins, 0.5 a draw, else 0."""
+def playout(state: GameState, player: Player, seed: int, depth: int | None = None) -> float:
+    """Play ``state`` on, both sides by the heuristic bot, and score it for ``player``.
+
+    To its end by default: 1 if ``player`` wins, 0.5 a draw, else 0.  With ``depth``, only
+    that many more card plays, then the position is scored by :func:`evaluate` (its chance
+    of winning, from the flags' win estimates), unless the game has ended before.
+    """
     bots = {p: HeuristicBot(seed * 2 + k) for k, p in enumerate(Player)}
+    plays = 0
     for _ in range(MAX_ROLLOUT_ACTIONS):
         if state.over:
             break
+        if state.phase is Phase.PLAY:
+            if depth is not None and plays >= depth:
+                return evaluate(state, player)
+            plays += 1
         actor = state.to_act
         apply(state, bots[actor].choose(PlayerView(state, actor), legal_moves(state)))
     if not state.over or state.winner is None:
         return 0.5
     return 1.0 if state.winner is player else 0.0
+
+
+def _outcomes() -> list[float]:
+    """For each of the 512 ways the 9 flags could fall (bit ``n - 1`` set: ``player`` takes flag ``n``),
+    1 if that wins the game for ``player``, else 0 (R16): a breakthrough (3 adjacent flags) wins if only
+    one side has one (which came first is not known); otherwise the side with 5 or more flags wins."""
+    table = []
+    for mask in range(512):
+        mine = [(mask >> i) & 1 for i in range(9)]
+        run_mine = any(all(mine[i + j] for j in range(3)) for i in range(7))
+        run_theirs = any(not any(mine[i + j] for j in range(3)) for i in range(7))
+        if run_mine != run_theirs:
+            table.append(1.0 if run_mine else 0.0)
+        else:
+            table.append(1.0 if sum(mine) >= 5 else 0.0)
+    return table
+
+
+OUTCOMES = _outcomes()
+
+
+def flag_chances(view: PlayerView) -> list[float]:
+    """The chance that ``view.player`` takes each flag: 1 or 0 if claimed, else the heuristic bot's estimate."""
+    board = _Board(view)
+    me = view.player
+    chances = []
+    for n in range(1, 10):
+        owner = view.claimed_by(n)
+        if owner is not None:
+            chances.append(1.0 if owner is me else 0.0)
+            continue
+        mine, theirs, env = board.flag(n)
+        first = view.first_complete(n)
+        size = formation_size(Tactic.MUD in env)
+        chances.append(board.est.win(mine, theirs, size, Tactic.FOG in env, None if first is None else first is me))
+    return chances
+
+
+def evaluate(state: GameState, player: Player) -> float:
+    """The chance that ``player`` wins from ``state`` as ``player`` sees it: the flags' chances
+    (:func:`flag_chances`) taken as independent, summed over the ways the 9 flags can fall (R16).
+    """
+    if state.over:
+        return 0.5 if state.winner is None else (1.0 if state.winner is player else 0.0)
+    chances = flag_chances(PlayerView(state, player))
+    probs = [1.0]
+    for p in chances:
+        q = 1.0 - p
+        probs = [x * q for x in probs] + [x * p for x in probs]
+    return float(sum(map(operator.mul, probs, OUTCOMES)))
 
 
 @dataclass(frozen=True)
@@ -125,6 +192,7 @@ class Suggestion:
     wins: float
     games: int
     alternatives: tuple[tuple[Action, float, int], ...] = ()
+    depth: int | None = None  # the card plays of each play-out before it was scored (None: to the end)
 
     @property
     def rate(self) -> float:
@@ -141,11 +209,17 @@ class ExpertBot(HeuristicBot):
     name = "expert"
 
     def __init__(
-        self, seed: int | None = None, *, rollouts: int = DEFAULT_ROLLOUTS, candidates: int = DEFAULT_CANDIDATES
+        self,
+        seed: int | None = None,
+        *,
+        rollouts: int = DEFAULT_ROLLOUTS,
+        candidates: int = DEFAULT_CANDIDATES,
+        depth: int | None = DEFAULT_DEPTH,
     ) -> None:
         super().__init__(seed)
         self.rollouts = max(1, rollouts)
         self.candidates = max(1, candidates)
+        self.depth = depth
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) > 1 and view.phase is Phase.PLAY:
@@ -169,10 +243,10 @@ class ExpertBot(HeuristicBot):
 
     def search(self, view: PlayerView, legal: Sequence[Action]) -> Suggestion:
         """Search the best candidate plays by play-outs on determinizations (sequential halving)."""
-        candidates = self.ranked(view, legal)[: self.candidates]
         seed = self.rng.getrandbits(32)
+        candidates = self.ranked(view, legal)[: self.candidates]
         if len(candidates) == 1:
-            return Suggestion(candidates[0], 0.0, 0)
+            return Suggestion(candidates[0], 0.0, 0, depth=self.depth)
         stats = {a: [0.0, 0] for a in candidates}
         sizes = [len(candidates)]  # how many candidates each round searches: halved until one is left
         while sizes[-1] >= 4:
@@ -188,7 +262,7 @@ class ExpertBot(HeuristicBot):
                 for action in survivors:
                     game = det.copy()
                     apply(game, action)
-                    stats[action][0] += playout(game, view.player, seed + sample)
+                    stats[action][0] += playout(game, view.player, seed + sample, self.depth)
                     stats[action][1] += 1
                     used += 1
                 sample += 1
@@ -203,6 +277,7 @@ class ExpertBot(HeuristicBot):
             stats[best][0],
             int(stats[best][1]),
             tuple((a, stats[a][0], int(stats[a][1])) for a in others),
+            self.depth,
         )
 
 
@@ -258,8 +333,9 @@ def suggestion_text(view: PlayerView, suggestion: Suggestion, lang: str = "en") 
         other, wins, games = suggestion.alternatives[0]
         lines.append(
             message(
-                "review.coach.odds",
+                {None: "review.coach.odds", 1: "expert.coach.odds_reply"}.get(suggestion.depth, "expert.coach.odds"),
                 lang,
+                depth=suggestion.depth,
                 games=suggestion.games,
                 rate=round(100 * suggestion.rate),
                 other=other.notation,

@@ -13,16 +13,17 @@ next game (R17), and sums up wins, game lengths, flags and series points (R17).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..position import ClaimTiming
 from .bots import Bot, make_bot
 from .rules import apply, legal_moves, score
 from .state import GameState, Options, Player, new_game
 from .view import PlayerView
 
-__all__ = ["MatchResult", "play_game", "run_match", "MAX_ACTIONS"]
+__all__ = ["MatchResult", "play_game", "play_match_game", "run_match", "MAX_ACTIONS"]
 
 MAX_ACTIONS = 5000  # far above any real game; reaching it is an engine bug
 
@@ -93,6 +94,7 @@ def run_match(
     winner_starts: bool = False,
     on_game: Callable[[int, GameState, dict[Player, str]], None] | None = None,
     rollouts: int | None = None,
+    jobs: int = 1,
 ) -> MatchResult:
     """Play ``games`` games of bot A against bot B.
 
@@ -103,24 +105,24 @@ def run_match(
     its own seeded random generator.  ``on_game(k, state, names)`` is called
     after each game (``names`` maps each player to its bot's name), e.g. to save
     its record.  ``rollouts`` is the expert bot's budget per move (its default if None).
+
+    ``jobs`` > 1 plays the games in that many processes; the result is the same as
+    with one (game ``k`` depends on its seed ``seed + k`` only, and the games are
+    summed up and passed to ``on_game`` in order), except ``seconds``.  A series
+    (``winner_starts``) is played in one process: each game depends on the last.
     """
     import time
 
     base = options or Options()
     result = MatchResult(bot_a, bot_b, seed, winner_starts=winner_starts)
     start = time.perf_counter()
-    a_starts = True
-    for k in range(games):
-        game_seed = seed + k
-        a = make_bot(bot_a, seed=game_seed * 2 + 1, rollouts=rollouts)
-        b = make_bot(bot_b, seed=game_seed * 2 + 2, rollouts=rollouts)
-        if not winner_starts:
-            a_starts = k % 2 == 0
-        # the starting bot sits south
-        a_player = Player.SOUTH if a_starts else Player.NORTH
-        game_options = Options(claim_timing=base.claim_timing, first=a_player)
-        north, south = (b, a) if a_player is Player.SOUTH else (a, b)
-        state = play_game(north, south, game_seed, game_options)
+    if jobs > 1 and not winner_starts:  # each game depends on its seed only: play them side by side
+        games_played: Iterator[tuple[int, Player, GameState]] = _parallel(
+            bot_a, bot_b, games, seed, base.claim_timing, rollouts, jobs
+        )
+    else:
+        games_played = _sequential(bot_a, bot_b, games, seed, base.claim_timing, rollouts, winner_starts)
+    for k, a_player, state in games_played:
         if on_game is not None:
             on_game(k, state, {a_player: bot_a, a_player.other: bot_b})
         label = {a_player: "A", a_player.other: "B"}
@@ -129,10 +131,8 @@ def run_match(
         result.actions += len(state.history)
         if state.winner is None:
             result.draws += 1
-            a_starts = True
         else:
             result.wins[label[state.winner]] += 1
-            a_starts = state.winner is a_player
         for p in Player:
             result.flags[label[p]] += len(state.held(p))
         for p, points in score(state).items():
@@ -142,3 +142,41 @@ def run_match(
         result.reasons[reason] = result.reasons.get(reason, 0) + 1
     result.seconds = time.perf_counter() - start
     return result
+
+
+def play_match_game(
+    bot_a: str, bot_b: str, game_seed: int, a_starts: bool, timing: ClaimTiming, rollouts: int | None
+) -> tuple[Player, GameState]:
+    """One game of a match: bot A (seeded ``2 * game_seed + 1``) against bot B; the starting bot sits south."""
+    a = make_bot(bot_a, seed=game_seed * 2 + 1, rollouts=rollouts)
+    b = make_bot(bot_b, seed=game_seed * 2 + 2, rollouts=rollouts)
+    a_player = Player.SOUTH if a_starts else Player.NORTH
+    north, south = (b, a) if a_player is Player.SOUTH else (a, b)
+    return a_player, play_game(north, south, game_seed, Options(claim_timing=timing, first=a_player))
+
+
+def _sequential(
+    bot_a: str, bot_b: str, games: int, seed: int, timing: ClaimTiming, rollouts: int | None, winner_starts: bool
+) -> Iterator[tuple[int, Player, GameState]]:
+    a_starts = True
+    for k in range(games):
+        if not winner_starts:
+            a_starts = k % 2 == 0
+        a_player, state = play_match_game(bot_a, bot_b, seed + k, a_starts, timing, rollouts)
+        yield k, a_player, state
+        a_starts = state.winner is None or state.winner is a_player  # R17: the winner starts the next game
+
+
+def _play_indexed(args: tuple[str, str, int, bool, ClaimTiming, int | None]) -> tuple[Player, GameState]:
+    return play_match_game(*args)
+
+
+def _parallel(
+    bot_a: str, bot_b: str, games: int, seed: int, timing: ClaimTiming, rollouts: int | None, jobs: int
+) -> Iterator[tuple[int, Player, GameState]]:
+    from concurrent.futures import ProcessPoolExecutor  # not in Pyodide: imported only when asked for
+
+    tasks = [(bot_a, bot_b, seed + k, k % 2 == 0, timing, rollouts) for k in range(games)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for k, (a_player, state) in enumerate(pool.map(_play_indexed, tasks)):
+            yield k, a_player, state

@@ -37,7 +37,7 @@ def _bot(kind: str, seed: int) -> Bot:
     if kind == "random":
         return RandomBot(seed)
     assert kind == "expert"
-    return ExpertBot(seed, rollouts=4, candidates=2)
+    return ExpertBot(seed, rollouts=4, candidates=2, depth=None)  # play-outs to the end: all heuristic
 
 
 def _cases() -> list[tuple[str, str, str, int]]:

@@ -9,6 +9,7 @@ import pytest
 
 from battleline_lab.game import (
     Claim,
+    GameState,
     HeuristicBot,
     Options,
     Phase,
@@ -109,3 +110,28 @@ def test_match_saves_records(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     blocker.write_text("x")
     assert main(["match", "random", "random", "--games", "1", "--records", str(blocker / "sub")]) == 2
     assert "cannot create the folder" in capsys.readouterr().err
+
+
+def test_match_jobs_gives_the_same_json_as_one_process(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--jobs 2`` plays the games in two processes; game k still uses seed S+k, so only the time differs."""
+    out = {}
+    for jobs in ("1", "2"):
+        assert main(["match", "heuristic", "random", "--games", "5", "--seed", "9", "--jobs", jobs, "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        del data["seconds"]
+        out[jobs] = data
+    assert out["1"] == out["2"] and out["1"]["games"] == 5
+
+
+def test_run_match_jobs_passes_games_in_order() -> None:
+    seen: list[tuple[int, int, str]] = []
+
+    def on_game(k: int, state: GameState, names: dict[Player, str]) -> None:
+        seen.append((k, len(state.history), names[Player.SOUTH]))
+
+    one = run_match("random", "heuristic", games=4, seed=3, jobs=1, on_game=on_game)
+    first, seen[:] = list(seen), []
+    two = run_match("random", "heuristic", games=4, seed=3, jobs=2, on_game=on_game)
+    assert seen == first and [k for k, _, _ in seen] == [0, 1, 2, 3]
+    assert {**one.as_dict(), "seconds": 0} == {**two.as_dict(), "seconds": 0}
+    assert [s for _, _, s in first] == ["random", "heuristic", "random", "heuristic"]  # A starts the even games
