@@ -9,7 +9,7 @@ hand and of the decks) and deal the cards it cannot see (the opponent's hand,
 the order of the decks) at random from the cards still unseen
 (:func:`determinize`).  Each try plays on with the heuristic bot for both sides:
 by default one more card play (the opponent's reply, with the hand it was dealt),
-then the position is scored by :func:`evaluate`, the chance of winning the game
+then the position is scored by :func:`win_chance`, the chance of winning the game
 from the heuristic bot's per-flag estimates (R16: 3 adjacent flags or 5); with
 ``depth=None`` to the end of the game.  The candidate with the best mean score
 is played; a sequential-halving schedule spends the budget on the better
@@ -110,7 +110,7 @@ def playout(state: GameState, player: Player, seed: int, depth: int | None = Non
     """Play ``state`` on, both sides by the heuristic bot, and score it for ``player``.
 
     To its end by default: 1 if ``player`` wins, 0.5 a draw, else 0.  With ``depth``, only
-    that many more card plays, then the position is scored by :func:`evaluate` (its chance
+    that many more card plays, then the position is scored by :func:`win_chance` (its chance
     of winning, from the flags' win estimates), unless the game has ended before.
     """
     bots = {p: HeuristicBot(seed * 2 + k) for k, p in enumerate(Player)}
@@ -120,7 +120,7 @@ def playout(state: GameState, player: Player, seed: int, depth: int | None = Non
             break
         if state.phase is Phase.PLAY:
             if depth is not None and plays >= depth:
-                return evaluate(state, player)
+                return win_chance(state, player)
             plays += 1
         actor = state.to_act
         apply(state, bots[actor].choose(PlayerView(state, actor), legal_moves(state)))
@@ -165,7 +165,7 @@ def flag_chances(view: PlayerView) -> list[float]:
     return chances
 
 
-def evaluate(state: GameState, player: Player) -> float:
+def win_chance(state: GameState, player: Player) -> float:
     """The chance that ``player`` wins from ``state`` as ``player`` sees it: the flags' chances
     (:func:`flag_chances`) taken as independent, summed over the ways the 9 flags can fall (R16).
     """

@@ -135,8 +135,8 @@ def test_R16_outcome_table(mine: tuple[int, ...], wins: bool) -> None:
     assert OUTCOMES[511 - mask] == (0.0 if wins else 1.0)  # the same flags seen from the other side
 
 
-def test_R16_evaluate_scores_an_ended_game_and_claimed_flags_exactly() -> None:
-    from battleline_lab.game.expert import evaluate, flag_chances, playout
+def test_R16_win_chance_scores_an_ended_game_and_claimed_flags_exactly() -> None:
+    from battleline_lab.game.expert import flag_chances, playout, win_chance
 
     state = _midgame(6, actions=60)
     me = state.turn
@@ -148,7 +148,7 @@ def test_R16_evaluate_scores_an_ended_game_and_claimed_flags_exactly() -> None:
             assert chances[n - 1] == (1.0 if owner is me else 0.0)
         else:
             assert 0.0 <= chances[n - 1] <= 1.0
-    value = evaluate(state, me)
+    value = win_chance(state, me)
     assert 0.0 < value < 1.0  # neither side has won yet
     truncated = playout(state.copy(), me, seed=3, depth=2)
     assert 0.0 <= truncated <= 1.0 and truncated == playout(state.copy(), me, seed=3, depth=2)
@@ -157,7 +157,7 @@ def test_R16_evaluate_scores_an_ended_game_and_claimed_flags_exactly() -> None:
     while not ended.over:
         apply(ended, bots[ended.to_act].choose(PlayerView(ended, ended.to_act), legal_moves(ended)))
     assert ended.winner is not None  # R16: a breakthrough or an envelopment
-    assert evaluate(ended, ended.winner) == 1.0 and evaluate(ended, ended.winner.other) == 0.0
+    assert win_chance(ended, ended.winner) == 1.0 and win_chance(ended, ended.winner.other) == 0.0
 
 
 @pytest.mark.parametrize(
