@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -163,14 +164,21 @@ def _run_all(page: Page, *, puzzle: bool = True) -> None:
 
 
 def _run_code(page: Page, code: str) -> str:
-    """Add a cell under the last one, run ``code`` there, and return its output text."""
+    """Add a cell under the last one, run ``code`` (one line) there, and return its output text.
+
+    The cell is found again by a marker comment typed with the code: after a reload JupyterLab may
+    not have drawn the last cell yet, so "the cell before the last" could be another one (seen: a
+    saved widget's "Loading widget..." read instead of the output).
+    """
+    marker = f"bl-probe-{uuid.uuid4().hex[:12]}"
     page.locator(".jp-Cell").last.locator(".jp-InputPrompt").click()
     page.keyboard.press("Escape")
     page.keyboard.press("b")  # a new cell below, in edit mode after Enter
     page.keyboard.press("Enter")
-    page.keyboard.type(code)
+    page.keyboard.type(f"{code}  # {marker}")
     page.keyboard.press("Shift+Enter")
-    output = page.locator(".jp-Cell").nth(-2).locator(".jp-OutputArea-output")
+    cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text=marker))
+    output = cell.locator(".jp-OutputArea-output")
     expect(output.first).to_be_visible(timeout=60_000)
     # the output area appears before its text; and inner_text() is empty for a cell JupyterLab has
     # not drawn (off screen), so wait for text in the DOM and read it with text_content()
