@@ -528,15 +528,15 @@ class Trainer:
 
         In streak mode: the easiest puzzle harder than the last one of the streak.
         """
-        if not self.puzzles:
-            raise LookupError("no puzzle to train with (none loaded, or all need a later lesson)")
         replay = self._replay()
-        if self.streak_mode:
+        if self.streak_mode and self.puzzles:
             return self._next_in_streak()
         last = replay.visits[-1].puzzle_id if replay.visits else None
         due = [pid for pid in self.due() if pid != last]
-        if due:
+        if due and not self.streak_mode:  # puzzles from the learner's games are due even with no others
             return self._puzzle(due[0])
+        if not self.puzzles:
+            raise LookupError("no puzzle to train with (none loaded, or all need a later lesson)")
         unseen = [p for p in self.puzzles if p.id not in replay.seen]
         if unseen:
             return min(unseen, key=lambda p: (abs(self.expected_success(p.id) - TARGET_SUCCESS), p.id))

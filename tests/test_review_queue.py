@@ -243,3 +243,14 @@ def test_the_problems_are_in_the_learners_language(tmp_path: Path, game_review: 
     with pytest.warns(ReviewQueueWarning, match=r"empty\.yaml:1:1: error: 这个文件没有题目.*（来自你的对局的谜题"):
         t = Trainer(data=tmp_path, lang="zh")
         assert len(t.game_puzzles()) == len(game_review.moments)
+
+
+def test_game_puzzles_are_offered_even_with_no_library_puzzles(tmp_path: Path, game_review: Review) -> None:
+    save_for_learner(game_review, review_dir(tmp_path))
+    t = Trainer(puzzles=[], data=tmp_path)
+    assert t.puzzles == []
+    for expected in _ids(game_review):
+        assert t.next().id == expected
+        _solve(t, expected)
+    with pytest.raises(LookupError, match="no puzzle to train with"):
+        t.next()  # all solved, and nothing else loaded
