@@ -40,6 +40,7 @@ def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
     assert [p.name[:3] for p in LEARNER_PATH] == ["00-", "01-", "02-", "03-", "04-", "05-", "06-"]
     assert [p.name for p in sorted((NOTEBOOKS / "zh").glob("*.ipynb"))] == [
         "00-the-game-in-ten-minutes.zh.ipynb",
+        "02-comparing-and-the-tie-rule.zh.ipynb",
         "03-claim-proofs.zh.ipynb",
     ]
     assert [p.name[:3] for p in sorted((NOTEBOOKS / "teachers").glob("*.ipynb"))] == ["01-", "02-"]
