@@ -457,14 +457,15 @@ def test_gym_and_explorer_toggle(tmp_path: Path) -> None:
 
 # -- the Chinese lesson --------------------------------------------------------------------------
 
-ZH_LESSON = ROOT / "notebooks" / "zh" / "03-claim-proofs.zh.ipynb"
-EN_LESSON = ROOT / "notebooks" / "03-claim-proofs.ipynb"
+#: The Chinese translations of English lessons (name without ``.ipynb``), checked against their originals.
+TRANSLATED_LESSONS = ["03-claim-proofs", "04-tactics-cards"]
 
 
-def test_chinese_lesson_is_run_in_order_and_reads_chinese() -> None:
+@pytest.mark.parametrize("name", TRANSLATED_LESSONS)
+def test_chinese_lesson_is_run_in_order_and_reads_chinese(name: str) -> None:
     import nbformat
 
-    book = nbformat.read(ZH_LESSON, as_version=4)  # type: ignore[no-untyped-call]
+    book = nbformat.read(ROOT / "notebooks" / "zh" / f"{name}.zh.ipynb", as_version=4)  # type: ignore[no-untyped-call]
     cells = [c for c in book.cells if c.cell_type == "code"]
     for number, cell in enumerate(cells, 1):
         check = "check" in cell.metadata.get("tags", [])  # a hidden engine check prints nothing (test_notebooks.py)
@@ -478,7 +479,8 @@ def test_chinese_lesson_is_run_in_order_and_reads_chinese() -> None:
                 assert [w for w in ENGLISH_WORD.findall(text) if not re.fullmatch(r"R\d+", w)] == []
 
 
-def test_chinese_lesson_teaches_the_same_positions() -> None:
+@pytest.mark.parametrize("name", TRANSLATED_LESSONS)
+def test_chinese_lesson_teaches_the_same_positions(name: str) -> None:
     import nbformat
 
     def positions(path: Path) -> set[str]:
@@ -489,8 +491,8 @@ def test_chinese_lesson_teaches_the_same_positions() -> None:
                 found |= set(re.findall(r"Position\.build\((.*?)\)\n", cell.source, re.S))
         return found
 
-    english = positions(EN_LESSON)
-    assert english and english <= positions(ZH_LESSON)
+    english = positions(ROOT / "notebooks" / f"{name}.ipynb")
+    assert english and english <= positions(ROOT / "notebooks" / "zh" / f"{name}.zh.ipynb")
 
 
 # -- the CLI's own help and usage errors, game records, generated puzzles ---------------------

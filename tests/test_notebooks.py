@@ -41,6 +41,7 @@ def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
     assert [p.name for p in sorted((NOTEBOOKS / "zh").glob("*.ipynb"))] == [
         "00-the-game-in-ten-minutes.zh.ipynb",
         "03-claim-proofs.zh.ipynb",
+        "04-tactics-cards.zh.ipynb",
     ]
     assert [p.name[:3] for p in sorted((NOTEBOOKS / "teachers").glob("*.ipynb"))] == ["01-", "02-"]
 
