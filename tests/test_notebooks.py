@@ -43,6 +43,7 @@ def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
         "01-cards-and-formations.zh.ipynb",
         "02-comparing-and-the-tie-rule.zh.ipynb",
         "03-claim-proofs.zh.ipynb",
+        "04-tactics-cards.zh.ipynb",
     ]
     assert [p.name[:3] for p in sorted((NOTEBOOKS / "teachers").glob("*.ipynb"))] == ["01-", "02-"]
 
