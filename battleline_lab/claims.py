@@ -666,33 +666,24 @@ class _Prover:
                 )
             if best_weak is not None:
                 others = len(blocked) + len(other) + len(weak)
-                if real_best is not None:
-                    shape, fill, total = real_best
-                    body.append(
-                        Step(
-                            Reason.KIND_TOO_WEAK,
-                            side,
-                            flag,
-                            kind=kind,
-                            total=total,
-                            cards=theirs,
-                            count=others,
-                            shape=shape,
-                            needed=fill,
-                        )
+                # the real best completion when one is known, else only its total (no shape, no troops)
+                best: tuple[Shape | None, tuple[Troop, ...], int] = (
+                    real_best if real_best is not None else (None, (), best_weak)
+                )
+                best_shape, fill, total = best
+                body.append(
+                    Step(
+                        Reason.KIND_TOO_WEAK,
+                        side,
+                        flag,
+                        kind=kind,
+                        total=total,
+                        cards=theirs,
+                        count=others,
+                        shape=best_shape,
+                        needed=fill,
                     )
-                else:
-                    body.append(
-                        Step(
-                            Reason.KIND_TOO_WEAK,
-                            side,
-                            flag,
-                            kind=kind,
-                            total=best_weak,
-                            cards=theirs,
-                            count=others,
-                        )
-                    )
+                )
         tie: Step | None = None
         if tie_possible:
             # the best completion that ties is said with the tie rule, in one step (R10, R11)
