@@ -315,6 +315,21 @@ def review(record_or_state: GameRecord | GameState, player: Player | str) -> Rev
         def fate(n: int) -> Fate:  # a flag is claimed once (R15), so after every moment where it is open
             return fates.get(n, Fate(None, None))
 
+        def on_flag(
+            kind: MomentKind,
+            n: int,
+            detail: tuple[tuple[str, object], ...] = (),
+            turn: int = turn,
+            owner: Player = owner,
+            position: Position = position,
+        ) -> Moment:
+            """A moment about flag ``n`` alone, asked as "can this side claim it now?" (R12)."""
+            reported[kind].add(n)
+            question = ClaimQuestion(n)
+            return Moment(
+                kind, turn, player, owner, (n,), (fate(n),), position, question, can_claim(position, n), name, detail
+            )
+
         if missed and owner is player:
             reported[MomentKind.MISSED].update(missed)
             out.append(
@@ -332,22 +347,7 @@ def review(record_or_state: GameRecord | GameState, player: Player | str) -> Rev
                 )
             )
         elif missed:
-            for n in missed:
-                reported[MomentKind.OPPONENT_EARLY].add(n)
-                out.append(
-                    Moment(
-                        MomentKind.OPPONENT_EARLY,
-                        turn,
-                        player,
-                        owner,
-                        (n,),
-                        (fate(n),),
-                        position,
-                        ClaimQuestion(n),
-                        can_claim(position, n),
-                        name,
-                    )
-                )
+            out.extend(on_flag(MomentKind.OPPONENT_EARLY, n) for n in missed)
         if owner is player:
             for i in range(9):
                 n = i + 1
@@ -356,22 +356,7 @@ def review(record_or_state: GameRecord | GameState, player: Player | str) -> Rev
                 tied, detail = _tied(state, i)
                 if not tied or state.first_complete(i) is not player.other:
                     continue
-                reported[MomentKind.TIE_SECOND].add(n)
-                out.append(
-                    Moment(
-                        MomentKind.TIE_SECOND,
-                        turn,
-                        player,
-                        owner,
-                        (n,),
-                        (fate(n),),
-                        position,
-                        ClaimQuestion(n),
-                        can_claim(position, n),
-                        name,
-                        tuple(detail.items()),
-                    )
-                )
+                out.append(on_flag(MomentKind.TIE_SECOND, n, tuple(detail.items())))
     return Review(player, record.seed, tuple(out), final.winner, final.turn_number)
 
 
