@@ -502,7 +502,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.func(args)
         return status
     except KeyboardInterrupt:
-        return 130
+        from .entry import EXIT_INTERRUPTED, interrupted_line
+
+        print(interrupted_line(), file=sys.stderr)  # one line, never a traceback (issue 24)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
     except Exception as err:  # noqa: BLE001 - the one place that turns any bug into one line

@@ -7,11 +7,13 @@ after a draw.  The records' first action tells who really moved first.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from battleline_lab.game import GameState, Player, run_match
+from battleline_lab.game.cli import main
 from battleline_lab.game.match import play_match_game
 from battleline_lab.position import ClaimTiming
 
@@ -49,3 +51,41 @@ def test_play_match_game_the_starting_bot_moves_first(a_starts: bool) -> None:
     a_player, state = play_match_game("random", "random", 5, a_starts, ClaimTiming.AFTER_PLAY, None)
     _, actor, _ = state.history[0]
     assert (actor is a_player) is a_starts and state.first is actor
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "limit"),
+    [
+        ("--games", "99999999999999999999", "100000"),
+        ("--games", "100001", "100000"),
+        ("--rollouts", "10001", "10000"),
+        ("--jobs", "65", "64"),
+        ("--seed", "1" + "0" * 19, "1000000000000000000"),
+        ("--seed", "-" + "9" * 30, "1000000000000000000"),
+    ],
+)
+def test_numeric_options_have_upper_bounds(
+    option: str, value: str, limit: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["match", "random", "random", option, value]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and limit in err and option in err
+
+
+def test_the_bounds_are_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(at most 100000)" in out and "(at most 10000)" in out and "(at most 64)" in out
+
+
+def test_replay_at_has_a_bound(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(tmp_path / "none.yaml"), "--at", "10001"]) == 2
+    assert "10000" in capsys.readouterr().err
+
+
+def test_records_that_is_a_file_is_a_located_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a.yaml"
+    blocker.write_text("x", encoding="utf-8")
+    assert main(["match", "random", "random", "--games", "1", "--records", str(blocker)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{blocker}:1:1: error: ") and blocker.read_text(encoding="utf-8") == "x"
