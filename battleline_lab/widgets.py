@@ -440,10 +440,8 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         if tie_note:
             sep = _t("course.question.sep", lang)
             self.question_html.value += f'{sep}<span class="bl-first-note">{_esc(tie_note)}</span>'
-        if self.state == "right":
-            self._set_feedback("right", _t("widget.feedback.right", lang, text=self._solution_summary()))
-        elif self.state == "wrong":
-            self._set_feedback("wrong", self._wrong_text())
+        if self.state in ("right", "wrong"):
+            self._set_feedback(self.state, self._feedback_text())
         else:
             self._set_feedback("waiting", _t("widget.feedback.waiting", lang))
         if self.hint_level:
@@ -496,18 +494,15 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         """Give an answer (as the buttons do); returns whether it was right."""
         if self.state == "right":
             return True
-        lang = self.lang
         feedback = self.session.answer(value)
         correct = feedback.verdict == "right"
         self._last_answer = value
         self._ghosts = dict(feedback.ghosts)
+        self._set_feedback(feedback.verdict, self._feedback_text())
         if correct:
-            self._set_feedback("right", _t("widget.feedback.right", lang, text=self._solution_summary()))
             self._reveal()
             for button in self._answer_widgets():
                 button.disabled = True
-        else:
-            self._set_feedback("wrong", self._wrong_text())
         if self.on_answer is not None:
             self.on_answer(self.puzzle.id, correct)
         self._render()
@@ -520,11 +515,17 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             out.append(self.check_button)
         return out
 
-    def _wrong_text(self) -> str:
-        """The session's feedback on the last answer, rendered by the catalogue (the question judged it)."""
+    def _feedback_text(self) -> str:
+        """The session's :class:`~battleline_lab.questions.Feedback` on the last answer, rendered by the catalogue.
+
+        The question judged the answer (:meth:`~battleline_lab.questions.Question.judge`): a wrong
+        answer's key and parameters are all the widget shows; a right one adds the solution summary.
+        """
         feedback = self.session.feedback
-        if feedback is None or feedback.verdict != "wrong":
-            return _t("widget.feedback.wrong", self.lang, text="")
+        if feedback is None:
+            return _t("widget.feedback.waiting", self.lang)
+        if feedback.verdict == "right":
+            return _t(feedback.key, self.lang, text=self._solution_summary())
         return render_msg(feedback.msg, self.lang)
 
     def hint(self) -> None:

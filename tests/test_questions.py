@@ -130,14 +130,17 @@ def test_feedback_to_every_wrong_choice_names_the_rule_the_engine_found(lang: st
             assert not others, (puzzle.id, answer, rule, others)
             assert shown.endswith(_text(widget.session.feedback.text(lang) if widget.session.feedback else ""))
             seen[rule] = seen.get(rule, 0) + 1
-    assert {"R9", "R10", "R11", "R12", "R13", "R24"} <= seen.keys(), seen
+    assert {"R9", "R10", "R11", "R12", "R13", "R24", "R25"} <= seen.keys(), seen
 
 
 @pytest.mark.parametrize(
     ("puzzle_id", "answer", "rule", "reason"),
     [
         ("same-wedge-sum-compare", "a", "R11", "compare_tie"),  # Mirror Wedges: the tie rule, not "look at A"
-        ("seed-blue-seven-in-your-hand", True, "R13", "hand_not_evidence"),
+        ("seed-blue-seven-in-your-hand", True, "R13", "hand_not_evidence"),  # a hand card is no proof
+        ("fog-wrecks-a-low-wedge", True, "R24", "fog"),  # under Fog the counterexample wins on its sum
+        ("fog-sum-beats-wedge", "a", "R24", "compare_sum"),  # the Wedge counts for nothing under Fog
+        ("mud-three-is-not-enough", True, "R25", "mud"),  # three cards are not a formation under Mud
     ],
 )
 @pytest.mark.parametrize("lang", LANGUAGES)

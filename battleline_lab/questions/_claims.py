@@ -104,8 +104,36 @@ def analysis_views(analysis: ClaimAnalysis, position: Position, lang: str, prefi
     return views
 
 
+#: Steps that compare strengths: under Fog they compare sums only, so Fog (R24) is what they turn on.
+_STRENGTH_REASONS = frozenset(
+    {
+        Reason.COUNTEREXAMPLE,
+        Reason.SHAPE_TOO_WEAK,
+        Reason.KIND_TOO_WEAK,
+        Reason.LOWER_KINDS,
+        Reason.THEY_ARE_STRONGER,
+        Reason.YOU_ARE_STRONGER,
+    }
+)
+
+
 def decisive(analysis: ClaimAnalysis) -> Reason | None:
-    """The step a claim proof turns on: the one a learner who got it wrong most likely missed."""
+    """The step a claim proof turns on: the one a learner who got it wrong most likely missed.
+
+    A hand card (R13) and the tie rule (R11) first, then the counterexample (R12); a side left
+    incomplete by Mud is Mud's fourth card (R25); a comparison of strengths under Fog is Fog's
+    sums (R24).
+    """
+    reasons = analysis.reasons
+    found = _decisive_step(analysis)
+    if found is Reason.SIDE_INCOMPLETE and Reason.MUD in reasons:
+        return Reason.MUD
+    if found in _STRENGTH_REASONS and Reason.FOG in reasons:
+        return Reason.FOG
+    return found
+
+
+def _decisive_step(analysis: ClaimAnalysis) -> Reason | None:
     reasons = analysis.reasons
     for reason in (Reason.HAND_NOT_EVIDENCE, Reason.TIE_FIRST_COMPLETE, Reason.AT_BEST_TIE, Reason.COUNTEREXAMPLE):
         if reason in reasons:

@@ -88,13 +88,13 @@ class ClaimableQuestion(Question[list[int], dict[int, ClaimAnalysis]]):
     def miss(self, position: Position, answer: object, explained: dict[int, ClaimAnalysis]) -> Feedback:
         """The first flag judged wrongly decides the rule; flags claimed wrongly show their counterexample."""
         chosen = set(answer) if isinstance(answer, (list, tuple, set)) else set()
+        differ = [n for n in sorted(explained) if (n in chosen) != explained[n].claimable]
+        # a flag with a proof to get wrong first; a chosen flag whose side is incomplete only then (R12, R25)
+        differ.sort(key=lambda n: Reason.SIDE_INCOMPLETE in explained[n].reasons)
         code, rule = None, "R12"
-        for n in sorted(explained):
-            analysis = explained[n]
-            if (n in chosen) != analysis.claimable and Reason.SIDE_INCOMPLETE not in analysis.reasons:
-                reason = decisive(analysis)
-                code, rule = (reason.value, reason.rule) if reason else (None, "R12")
-                break
+        if differ:
+            reason = decisive(explained[differ[0]])
+            code, rule = (reason.value, reason.rule) if reason else (None, "R12")
         picked = answer if isinstance(answer, (list, tuple)) else []
         analyses = [explained[n] for n in picked if n in explained and not explained[n].claimable]
         parts = [not_claimable_msg(a) for a in analyses] or [Msg("widget.feedback.missed")]
