@@ -427,13 +427,16 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             self.question_html.value = _esc(render_msg(question.prompt(puzzle.position), lang))
             if self.check_button is not None:
                 self.check_button.description = _t("widget.answer.check", lang)
-            for choice in self._choices:
+            for choice in self._choices:  # each control says its choice's label
+                control: W.Widget | None
                 if choice.value is True or choice.value is False:
-                    button = self.yes_button if choice.value else self.no_button
+                    control = self.yes_button if choice.value else self.no_button
+                elif isinstance(choice.value, int) and choice.value in self.flag_toggles:
+                    control = self.flag_toggles[choice.value]
                 else:
-                    button = self.answer_buttons.get(str(choice.value))
-                if button is not None:
-                    button.description = render_msg(choice.label, lang)
+                    control = self.answer_buttons.get(str(choice.value))
+                if control is not None:
+                    control.description = render_msg(choice.label, lang)
         else:
             self.question_html.value = _esc(_t("widget.question.none", lang))
         tie_note = first_complete_note(question, puzzle.position, lang)  # a tie can decide: who was first (R11)
