@@ -365,7 +365,7 @@ class _Builder:
             out[key] = self.cards(value_node, (name, key), f"{name}, {key}")
         return out
 
-    def question(self, node: Node) -> Question | None:
+    def question(self, node: Node) -> Question[Any, Any] | None:
         data = self.plain(node)
         if not isinstance(data, dict):
             self.error(node, _msg("expected_mapping", what="question"))

@@ -16,14 +16,13 @@ import pytest
 
 from battleline_lab import ClaimAnalysis, Position, Reason
 from battleline_lab.library import puzzles
-from battleline_lab.messages import LANGUAGES, message
+from battleline_lab.messages import LANGUAGES, first_complete_note, message
 from battleline_lab.puzzle import Puzzle
 from battleline_lab.questions import (
     ClaimableQuestion,
     ClaimQuestion,
     CompareQuestion,
     Comparison,
-    first_complete_note,
     question_from_data,
 )
 from battleline_lab.svg import board_svg
