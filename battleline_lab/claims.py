@@ -33,9 +33,11 @@ import enum
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from . import decide as _decide
-from .cards import ALL_TROOPS, Card, Colour, Tactic, Troop
+from .cards import Card, Tactic, Troop
+from .decide import UndecidedTieError
 from .formations import (
     Formation,
     FormationKind,
@@ -47,6 +49,8 @@ from .formations import (
     formation_size,
     plan_shape,
     shapes,
+    side_strength,
+    summarise,
 )
 from .position import FLAGS, FlagState, Location, Position, Side
 
@@ -221,8 +225,23 @@ class Step:
         return f"<Step {' | '.join(bits)}>"
 
 
-class UndecidedTieError(ValueError):
-    """Both formations tie and the position does not say who completed first (R11)."""
+_new_object = object.__new__
+
+
+def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> Step:
+    """``Step(reason, side, flag, **fields)``, quicker: the fields left out keep their class defaults.
+
+    A dataclass field with a default is also a class attribute, so the instance dict holds only
+    what differs; equality, ``replace`` and ``repr`` read attributes and see the same step.
+    """
+    step = _new_object(Step)
+    d = step.__dict__
+    d["reason"] = reason
+    d["side"] = side
+    d["flag"] = flag
+    if fields:
+        d.update(fields)
+    return step
 
 
 @dataclass(frozen=True, init=False)
@@ -244,7 +263,7 @@ class ClaimAnalysis:
     formation: Formation | None = None
     opponent_formation: Formation | None = None
     counterexample: tuple[Troop, ...] = ()
-    ruled_out: tuple[Step, ...] = ()
+    ruled_out: tuple[Step, ...] = ()  # the class default is deleted below the class
 
     def __init__(
         self,
@@ -270,6 +289,22 @@ class ClaimAnalysis:
                 "ruled_out": ruled_out,
             }
         )
+
+    if not TYPE_CHECKING:  # (hidden from mypy, which would otherwise accept any attribute name)
+
+        def __getattr__(self, name: str) -> tuple[Step, ...]:
+            # ``ruled_out`` of a refutation is worked out when first read (see ``_Prover._refuted``)
+            later = self.__dict__.get("_ruled_out_later") if name == "ruled_out" else None
+            if later is None:
+                raise AttributeError(name)
+            ruled_out: tuple[Step, ...] = later()
+            self.__dict__["ruled_out"] = ruled_out
+            del self.__dict__["_ruled_out_later"]
+            return ruled_out
+
+    def __getstate__(self) -> dict[str, object]:
+        self.ruled_out  # noqa: B018 (work it out: a pickled or copied analysis carries no search with it)
+        return self.__dict__
 
     @property
     def reasons(self) -> tuple[Reason, ...]:
@@ -322,119 +357,15 @@ class ClaimAnalysis:
         return analysis_html(self)
 
 
-_STRONGEST_FIRST = [(1 << t.index, t) for t in sorted(ALL_TROOPS, key=lambda t: (-t.value, t.index))]
-_BY_INDEX = tuple(sorted(ALL_TROOPS, key=lambda t: t.index))
-_ALL_BITS = (1 << len(ALL_TROOPS)) - 1
-_VALUE_BITS = {v: sum(1 << t.index for t in ALL_TROOPS if t.value == v) for v in range(1, 11)}
-_COLOUR_BITS = {c: sum(1 << t.index for t in ALL_TROOPS if t.colour is c) for c in Colour}
+# No class default for ``ruled_out`` (the __init__ always sets it): a refutation may leave it to
+# ``__getattr__`` to work out when read, which a class attribute would shadow.
+del ClaimAnalysis.ruled_out
+
+_VALUE_BITS, _COLOUR_BITS = _decide.VALUE_BITS, _decide.COLOUR_BITS
+_troop_bits = _decide.troop_mask
+_troops_of = _decide.troops_of
+_Pool = _decide.Pool
 _SIDES = (Side.YOU, Side.OPPONENT)
-
-
-def _troop_bits(troops: Iterable[Troop]) -> int:
-    """Troops as a bit set (bit ``Troop.index``)."""
-    bits = 0
-    for t in troops:
-        bits |= 1 << t.index
-    return bits
-
-
-def _troops_of(bits: int) -> tuple[Troop, ...]:
-    """The troops of a bit set in card order (colour, then value: the order of ``Troop.index``)."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(_BY_INDEX[low.bit_length() - 1])
-        bits ^= low
-    return tuple(out)
-
-
-class _Pool:
-    """The unseen troops (R13), indexed for the questions shapes ask.
-
-    Every troop not face up on a flag or in a discard area (the troops of
-    ``Position.unseen_troops``) as a bit set (``mask``, bit ``Troop.index``); the
-    troops of a value, of a colour or strongest first are read off it when asked.
-    ``counts`` are the visible troops on the flags and in the discards, for the
-    proof's unseen count; ``seen`` the face-up troops.
-    """
-
-    def __init__(self, position: Position) -> None:
-        on_flags = in_discards = 0
-        for state in position.flags:
-            for card in state.you + state.opponent:
-                if type(card) is Troop:
-                    on_flags |= 1 << card.index
-        for card in position.discards_you + position.discards_opponent:
-            if type(card) is Troop:
-                in_discards |= 1 << card.index
-        # a troop listed twice counts once, where it was listed last (discards after flags)
-        self.counts = ((on_flags & ~in_discards).bit_count(), in_discards.bit_count())
-        self.seen = on_flags | in_discards  # the face-up troops
-        self.mask = mask = _ALL_BITS & ~self.seen
-        self.position = position
-        self._places: list[Location | None] | None = None
-        self.count = mask.bit_count()
-        self._top: list[Troop] | None = None
-
-    def where(self, troops: int) -> tuple[tuple[Card, Location], ...]:
-        """The troops of a bit set that are face up, in card order, with where each lies (R13).
-
-        The places are those of ``Position.visible``: one per side of a flag and per
-        discard area, the last one listed for a troop listed twice.
-        """
-        places = self._places
-        if places is None:
-            places = self._places = [None] * len(_BY_INDEX)
-            for n, state in zip(FLAGS, self.position.flags):
-                for side, cards in ((Side.YOU, state.you), (Side.OPPONENT, state.opponent)):
-                    if cards:
-                        place = Location("flag", side, n)
-                        for card in cards:
-                            if type(card) is Troop:
-                                places[card.index] = place
-            for side in _SIDES:
-                place = Location("discard", side)
-                for card in self.position.discards(side):
-                    if type(card) is Troop:
-                        places[card.index] = place
-        out = []
-        while troops:
-            low = troops & -troops
-            troops ^= low
-            i = low.bit_length() - 1
-            found = places[i]
-            if found is not None:
-                out.append((_BY_INDEX[i], found))
-        return tuple(out)
-
-    def fill(self, plan: ShapePlan) -> tuple[Troop, ...] | None:
-        """The best troops that complete ``plan``, or None if there are not enough."""
-        shape = plan.shape
-        if plan.exact:
-            return plan.exact if not _troop_bits(plan.exact) & ~self.mask else None
-        mask = self.mask
-        if plan.values:
-            out = []
-            for v in plan.values:
-                left = mask & _VALUE_BITS[v]
-                if not left:
-                    return None
-                out.append(_BY_INDEX[(left & -left).bit_length() - 1])  # the first of that value in card order
-            return tuple(out)
-        if plan.count == 0:
-            return ()
-        group: Sequence[Troop]
-        if shape.kind is FormationKind.PHALANX:
-            assert shape.value is not None
-            group = _troops_of(mask & _VALUE_BITS[shape.value])
-        elif shape.kind is FormationKind.BATTALION:
-            assert shape.colour is not None
-            group = _troops_of(mask & _COLOUR_BITS[shape.colour])[::-1]  # highest value first
-        else:
-            if self._top is None:
-                self._top = [t for bit, t in _STRONGEST_FIRST if mask & bit]
-            group = self._top
-        return tuple(group[: plan.count]) if len(group) >= plan.count else None
 
 
 def _fixed_total(shape: Shape, size: int) -> int:
@@ -499,8 +430,12 @@ def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
 class _Prover:
     """Builds the steps for one flag and one claiming side."""
 
-    def __init__(self, position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> None:
+    def __init__(
+        self, position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards, search: bool = False
+    ) -> None:
         self.position = position
+        self.cards = cards
+        self.search = search  # walk every shape up to the counterexample (for ``ruled_out``)
         self.pool = pool
         self.flag = flag
         self.side = side
@@ -511,10 +446,10 @@ class _Prover:
         self.steps: list[Step] = []
 
     def step(self, reason: Reason, **fields: object) -> None:
-        self.steps.append(Step(reason, self.side, self.flag, **fields))  # type: ignore[arg-type]
+        self.steps.append(_step(reason, self.side, self.flag, fields))
 
     def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
-        self.step(Reason.CAN_CLAIM if claimable else Reason.CANNOT_CLAIM)
+        self.steps.append(_step(Reason.CAN_CLAIM if claimable else Reason.CANNOT_CLAIM, self.side, self.flag, {}))
         return ClaimAnalysis(self.flag, self.side, claimable, tuple(self.steps), **extra)  # type: ignore[arg-type]
 
     def run(self) -> ClaimAnalysis:
@@ -532,7 +467,6 @@ class _Prover:
             self.step(Reason.FOG)
         formation = evaluate(mine, fog=self.fog, mud=self.mud)
         self.step(Reason.YOUR_FORMATION, cards=mine, kind=formation.kind, total=formation.total, wild=formation.wild)
-        target = formation.strength
         if len(theirs) >= size:
             return self._complete(formation, theirs)
         self.step(Reason.THEY_NEED, cards=theirs, count=size - len(theirs), size=size)
@@ -540,13 +474,45 @@ class _Prover:
         # the hand is said with the count: its cards are unseen like the deck's (R13)
         hand = tuple(c for c in self.position.hand(side) if isinstance(c, Troop))
         self.step(Reason.UNSEEN, count=self.pool.count, total=on_flags, available=in_discards, cards=hand)
-        return self._search(formation, theirs, size, target)
+        if not self.search:
+            # the decision first (R12): a completion that beats the claimer is the whole refutation
+            witness = _decide.beating(summarise(theirs), size, self.fog, *_key(formation), self.pool)
+            if witness:
+                return self._refuted(formation, theirs, witness)
+        return self._search(formation, theirs, size, formation.strength)
+
+    def _refuted(self, formation: Formation, theirs: tuple[Card, ...], witness: int) -> ClaimAnalysis:
+        """The refutation by the decision's beating completion (``witness``, a bit set of unseen troops).
+
+        Its troops are put in the order of the shape's plan (the order the proof's search names
+        them in); the shapes the search would rule out before it (``ruled_out``) are worked out
+        only when read.
+        """
+        fill = _troops_of(witness) if witness > 0 else ()
+        if len(fill) > 1:
+            rank = side_strength(summarise(theirs + fill), self.size, self.fog)[0]
+            if rank == FormationKind.SKIRMISH:
+                fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
+            elif rank == FormationKind.BATTALION:
+                fill = fill[::-1]  # the best of the colour, highest first
+            elif rank <= FormationKind.HOST:
+                fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
+        position, pool, flag, side, cards = self.position, self.pool, self.flag, self.side, self.cards
+
+        def ruled_out() -> tuple[Step, ...]:
+            return _Prover(position, pool, flag, side, cards, search=True).run().ruled_out
+
+        analysis = self._refutation(formation, theirs, fill, ())
+        del analysis.__dict__["ruled_out"]
+        analysis.__dict__["_ruled_out_later"] = ruled_out
+        return analysis
 
     def _complete(self, formation: Formation, theirs: tuple[Card, ...]) -> ClaimAnalysis:
         state = self.state
         their = evaluate(theirs, fog=self.fog, mud=self.mud)
         self.step(Reason.THEIR_FORMATION, cards=theirs, kind=their.kind, total=their.total, wild=their.wild)
-        if formation.strength > their.strength:
+        mine_key, their_key = _key(formation), _key(their)
+        if mine_key > their_key:
             self.step(
                 Reason.YOU_ARE_STRONGER,
                 kind=formation.kind,
@@ -555,7 +521,7 @@ class _Prover:
                 other_total=their.total,
             )
             return self.done(True, formation=formation, opponent_formation=their)
-        if formation.strength < their.strength:
+        if mine_key < their_key:
             self.step(
                 Reason.THEY_ARE_STRONGER,
                 kind=their.kind,
@@ -566,10 +532,7 @@ class _Prover:
             return self.done(False, formation=formation, opponent_formation=their)
         first = state.first_complete
         if first is None:
-            raise UndecidedTieError(
-                f"flag {self.flag}: both formations tie at {formation.total}; "
-                "the position must say who completed first (R11)"
-            )
+            _decide.undecided(self.flag, formation.total)  # raises UndecidedTieError
         self.step(Reason.TIE_FIRST_COMPLETE, other=first, kind=formation.kind, total=formation.total)
         return self.done(first is self.side, formation=formation, opponent_formation=their)
 
@@ -836,6 +799,12 @@ class _Prover:
             for total, shape, needed in weak
         ]
         ruled_out = tuple(kinds + body + self._blocked(blocked, theirs, kind) + other + too_weak)
+        return self._refutation(formation, theirs, fill, ruled_out)
+
+    def _refutation(
+        self, formation: Formation, theirs: tuple[Card, ...], fill: tuple[Troop, ...], ruled_out: tuple[Step, ...]
+    ) -> ClaimAnalysis:
+        """The steps of a refutation: the completion that beats the claimer, and which of its troops are in hand."""
         completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
         self.step(
             Reason.COUNTEREXAMPLE,
@@ -851,6 +820,20 @@ class _Prover:
         return self.done(
             False, formation=formation, opponent_formation=completed, counterexample=fill, ruled_out=ruled_out
         )
+
+
+def _key(formation: Formation) -> tuple[int, int]:
+    """``formation.strength.key`` without building the Strength: (kind, sum), kind -1 under Fog (R10, R24)."""
+    kind = formation.kind
+    return (-1 if kind is None else int(kind), formation.total)
+
+
+def _by_value(t: Troop) -> int:
+    return t.value
+
+
+def _strongest_first(t: Troop) -> tuple[int, int]:
+    return (-t.value, t.index)
 
 
 _STRONGEST_KINDS: tuple[FormationKind | None, ...] = tuple(sorted(FormationKind, reverse=True))
@@ -929,10 +912,26 @@ def _analyse(position: Position, pool: _Pool, flag: int, side: Side, cards: _Fla
     if state.claimed_by is None and len(mine) < (4 if cards[3] else 3):
         # the commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)
         size = 4 if cards[3] else 3
-        incomplete = Step(Reason.SIDE_INCOMPLETE, side, flag, cards=mine, count=size - len(mine), size=size)
-        steps = (Step(Reason.MUD, side, flag, size=size), incomplete) if cards[3] else (incomplete,)
-        return ClaimAnalysis(flag, side, False, (*steps, Step(Reason.CANNOT_CLAIM, side, flag)))
+        incomplete = _step(Reason.SIDE_INCOMPLETE, side, flag, {"cards": mine, "count": size - len(mine), "size": size})
+        cannot = _CANNOT[side][flag]
+        steps = (_MUD_STEP[side][flag], incomplete, cannot) if cards[3] else (incomplete, cannot)
+        analysis = _new_object(ClaimAnalysis)
+        analysis.__dict__.update(_INCOMPLETE_FIELDS)
+        analysis.__dict__.update(flag=flag, side=side, steps=steps)
+        return analysis
     return _Prover(position, pool, flag, side, cards).run()
+
+
+# the steps every incomplete side's proof shares, one (immutable) value each per side and flag
+_CANNOT = {side: {n: _step(Reason.CANNOT_CLAIM, side, n, {}) for n in FLAGS} for side in Side}
+_MUD_STEP = {side: {n: _step(Reason.MUD, side, n, {"size": 4}) for n in FLAGS} for side in Side}
+_INCOMPLETE_FIELDS = {
+    "claimable": False,
+    "formation": None,
+    "opponent_formation": None,
+    "counterexample": (),
+    "ruled_out": (),
+}
 
 
 def analyse_claim(position: Position, flag: int, side: Side | str | None = None) -> ClaimAnalysis:
@@ -943,7 +942,7 @@ def analyse_claim(position: Position, flag: int, side: Side | str | None = None)
     """
     side = position.turn if side is None else Side(side)
     position.flag(flag)  # validates the number
-    return _analyse(position, _Pool(position), flag, side)
+    return _analyse(position, _Pool.of_position(position), flag, side)
 
 
 def can_claim(position: Position, flag: int, side: Side | str | None = None) -> bool:
@@ -978,7 +977,7 @@ class PositionAnalysis:
 
 def analyse_position(position: Position) -> PositionAnalysis:
     """Analyse every unclaimed flag for both sides (R12), sharing the unseen pool."""
-    pool = _Pool(position)
+    pool = _Pool.of_position(position)
     claims = {}
     for n, state in zip(FLAGS, position.flags):
         if state.claimed_by is not None:
