@@ -15,6 +15,12 @@ cannot make are one step, the unseen count is said once (with the hand), and a
 kind too weak to win is said by its real best completion, with the tie rule
 when that completion ties (R11).
 
+The proof explains the decision rather than redoing it: the decision path
+(:func:`battleline_lab.decide.beating`) finds the completion that beats the
+claimer, and a refusal is that completion said as steps; the shapes a search
+would rule out before reaching it (``ClaimAnalysis.ruled_out``) are worked out
+only when read.  A proof that holds walks every shape: its steps are the proof.
+
 The result is data: a :class:`ClaimAnalysis` whose ``steps`` are
 :class:`Step` values, each a :class:`Reason` from a closed vocabulary plus the
 cards it is about.  Prose comes from :mod:`battleline_lab.messages`.
@@ -39,6 +45,7 @@ from . import decide as _decide
 from .cards import Card, Tactic, Troop
 from .decide import UndecidedTieError
 from .formations import (
+    WILD_MASK,
     Formation,
     FormationKind,
     Shape,
@@ -225,6 +232,39 @@ class Step:
         return f"<Step {' | '.join(bits)}>"
 
 
+# Enum members bound to module names: Python 3.11 reads ``Reason.X`` through the metaclass's
+# ``__getattr__`` hook, some ten times slower than a global, and a proof names many of them
+_AT_BEST_TIE = Reason.AT_BEST_TIE
+_CANNOT_CLAIM = Reason.CANNOT_CLAIM
+_CAN_CLAIM = Reason.CAN_CLAIM
+_COUNTEREXAMPLE = Reason.COUNTEREXAMPLE
+_FLAG_CLAIMED = Reason.FLAG_CLAIMED
+_FOG = Reason.FOG
+_HAND_NOT_EVIDENCE = Reason.HAND_NOT_EVIDENCE
+_KIND_RULED_OUT = Reason.KIND_RULED_OUT
+_KIND_TOO_WEAK = Reason.KIND_TOO_WEAK
+_LOWER_KINDS = Reason.LOWER_KINDS
+_MUD = Reason.MUD
+_SHAPE_BLOCKED = Reason.SHAPE_BLOCKED
+_SHAPE_SHORT = Reason.SHAPE_SHORT
+_SHAPE_TOO_WEAK = Reason.SHAPE_TOO_WEAK
+_SIDE_INCOMPLETE = Reason.SIDE_INCOMPLETE
+_THEIR_FORMATION = Reason.THEIR_FORMATION
+_THEY_ARE_STRONGER = Reason.THEY_ARE_STRONGER
+_THEY_NEED = Reason.THEY_NEED
+_TIE_FIRST_COMPLETE = Reason.TIE_FIRST_COMPLETE
+_UNSEEN = Reason.UNSEEN
+_YOUR_FORMATION = Reason.YOUR_FORMATION
+_YOU_ARE_STRONGER = Reason.YOU_ARE_STRONGER
+_K_BATTALION = FormationKind.BATTALION
+_K_HOST = FormationKind.HOST
+_K_PHALANX = FormationKind.PHALANX
+_K_SKIRMISH = FormationKind.SKIRMISH
+_K_WEDGE = FormationKind.WEDGE
+_OPPONENT = Side.OPPONENT
+_YOU = Side.YOU
+
+
 _new_object = object.__new__
 
 
@@ -328,7 +368,7 @@ class ClaimAnalysis:
             if reason in by_reason:
                 return by_reason[reason]
         for step in self.steps:
-            if step.reason in _SEARCH_REASONS or step.reason is Reason.LOWER_KINDS:
+            if step.reason in _SEARCH_REASONS or step.reason is _LOWER_KINDS:
                 return step
         return self.steps[-2] if len(self.steps) > 1 else self.steps[-1]
 
@@ -338,7 +378,7 @@ class ClaimAnalysis:
         Every flag of a position shares one count of unseen troops, so a proof
         over several flags states it once (:func:`state_unseen_once`).
         """
-        return replace(self, steps=tuple(s for s in self.steps if s.reason is not Reason.UNSEEN))
+        return replace(self, steps=tuple(s for s in self.steps if s.reason is not _UNSEEN))
 
     def explain(self, lang: str = "en") -> str:
         """The proof as numbered lines of text."""
@@ -365,7 +405,7 @@ _VALUE_BITS, _COLOUR_BITS = _decide.VALUE_BITS, _decide.COLOUR_BITS
 _troop_bits = _decide.troop_mask
 _troops_of = _decide.troops_of
 _Pool = _decide.Pool
-_SIDES = (Side.YOU, Side.OPPONENT)
+_SIDES = (_YOU, _OPPONENT)
 
 
 def _fixed_total(shape: Shape, size: int) -> int:
@@ -411,7 +451,7 @@ def _candidates(kind: FormationKind | None, theirs: tuple[Card, ...], size: int)
     are left out: the search skips them anyway.
     """
     fits = ShapeFilter(theirs, size)
-    fixed = kind in (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
+    fixed = kind in (_K_WEDGE, _K_SKIRMISH, _K_PHALANX)
     out = []
     for shape in shapes(kind, size):
         if fits(shape):
@@ -422,7 +462,7 @@ def _candidates(kind: FormationKind | None, theirs: tuple[Card, ...], size: int)
 
 
 def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
-    if plan.shape.kind in (FormationKind.BATTALION, FormationKind.HOST, None):
+    if plan.shape.kind in (_K_BATTALION, _K_HOST, None):
         return plan.base + sum(t.value for t in fill)
     return plan.base
 
@@ -442,38 +482,54 @@ class _Prover:
         self.state = position.flags[flag - 1]
         you, opponent, self.fog, self.mud = cards
         self.size = formation_size(self.mud)
-        self.mine, self.theirs = (you, opponent) if side is Side.YOU else (opponent, you)
+        self.mine, self.theirs = (you, opponent) if side is _YOU else (opponent, you)
         self.steps: list[Step] = []
 
     def step(self, reason: Reason, **fields: object) -> None:
         self.steps.append(_step(reason, self.side, self.flag, fields))
 
     def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
-        self.steps.append(_step(Reason.CAN_CLAIM if claimable else Reason.CANNOT_CLAIM, self.side, self.flag, {}))
+        self.steps.append(_step(_CAN_CLAIM if claimable else _CANNOT_CLAIM, self.side, self.flag, {}))
         return ClaimAnalysis(self.flag, self.side, claimable, tuple(self.steps), **extra)  # type: ignore[arg-type]
 
     def run(self) -> ClaimAnalysis:
         state, side = self.state, self.side
         if state.claimed_by is not None:
-            self.step(Reason.FLAG_CLAIMED, other=state.claimed_by)
+            self.step(_FLAG_CLAIMED, other=state.claimed_by)
             return self.done(False)
         mine, theirs, size = self.mine, self.theirs, self.size
         if self.mud:
-            self.step(Reason.MUD, size=size)
+            self.step(_MUD, size=size)
         if len(mine) < size:
-            self.step(Reason.SIDE_INCOMPLETE, cards=mine, count=size - len(mine), size=size)
+            self.step(_SIDE_INCOMPLETE, cards=mine, count=size - len(mine), size=size)
             return self.done(False)
+        steps, flag = self.steps, self.flag
         if self.fog:
-            self.step(Reason.FOG)
+            steps.append(_step(_FOG, side, flag, {}))
         formation = evaluate(mine, fog=self.fog, mud=self.mud)
-        self.step(Reason.YOUR_FORMATION, cards=mine, kind=formation.kind, total=formation.total, wild=formation.wild)
+        steps.append(
+            _step(
+                _YOUR_FORMATION,
+                side,
+                flag,
+                {"cards": mine, "kind": formation.kind, "total": formation.total, "wild": formation.wild},
+            )
+        )
         if len(theirs) >= size:
             return self._complete(formation, theirs)
-        self.step(Reason.THEY_NEED, cards=theirs, count=size - len(theirs), size=size)
-        on_flags, in_discards = self.pool.counts
+        steps.append(_step(_THEY_NEED, side, flag, {"cards": theirs, "count": size - len(theirs), "size": size}))
+        pool = self.pool
+        on_flags, in_discards = pool.counts
         # the hand is said with the count: its cards are unseen like the deck's (R13)
-        hand = tuple(c for c in self.position.hand(side) if isinstance(c, Troop))
-        self.step(Reason.UNSEEN, count=self.pool.count, total=on_flags, available=in_discards, cards=hand)
+        hand = tuple(c for c in self.position.hand(side) if type(c) is Troop)
+        steps.append(
+            _step(
+                _UNSEEN,
+                side,
+                flag,
+                {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand},
+            )
+        )
         if not self.search:
             # the decision first (R12): a completion that beats the claimer is the whole refutation
             witness = _decide.beating(summarise(theirs), size, self.fog, *_key(formation), self.pool)
@@ -491,11 +547,11 @@ class _Prover:
         fill = _troops_of(witness) if witness > 0 else ()
         if len(fill) > 1:
             rank = side_strength(summarise(theirs + fill), self.size, self.fog)[0]
-            if rank == FormationKind.SKIRMISH:
+            if rank == _K_SKIRMISH:
                 fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
-            elif rank == FormationKind.BATTALION:
+            elif rank == _K_BATTALION:
                 fill = fill[::-1]  # the best of the colour, highest first
-            elif rank <= FormationKind.HOST:
+            elif rank <= _K_HOST:
                 fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
         position, pool, flag, side, cards = self.position, self.pool, self.flag, self.side, self.cards
 
@@ -510,11 +566,11 @@ class _Prover:
     def _complete(self, formation: Formation, theirs: tuple[Card, ...]) -> ClaimAnalysis:
         state = self.state
         their = evaluate(theirs, fog=self.fog, mud=self.mud)
-        self.step(Reason.THEIR_FORMATION, cards=theirs, kind=their.kind, total=their.total, wild=their.wild)
+        self.step(_THEIR_FORMATION, cards=theirs, kind=their.kind, total=their.total, wild=their.wild)
         mine_key, their_key = _key(formation), _key(their)
         if mine_key > their_key:
             self.step(
-                Reason.YOU_ARE_STRONGER,
+                _YOU_ARE_STRONGER,
                 kind=formation.kind,
                 total=formation.total,
                 other_kind=their.kind,
@@ -523,7 +579,7 @@ class _Prover:
             return self.done(True, formation=formation, opponent_formation=their)
         if mine_key < their_key:
             self.step(
-                Reason.THEY_ARE_STRONGER,
+                _THEY_ARE_STRONGER,
                 kind=their.kind,
                 total=their.total,
                 other_kind=formation.kind,
@@ -533,7 +589,7 @@ class _Prover:
         first = state.first_complete
         if first is None:
             _decide.undecided(self.flag, formation.total)  # raises UndecidedTieError
-        self.step(Reason.TIE_FIRST_COMPLETE, other=first, kind=formation.kind, total=formation.total)
+        self.step(_TIE_FIRST_COMPLETE, other=first, kind=formation.kind, total=formation.total)
         return self.done(first is self.side, formation=formation, opponent_formation=their)
 
     def _search(self, formation: Formation, theirs: tuple[Card, ...], size: int, target: Strength) -> ClaimAnalysis:
@@ -602,7 +658,7 @@ class _Prover:
                         return self._counterexample(formation, theirs, best_fill, kind, pending)
                     tie_possible = tie_possible or (rank, best_total) == target_key
                     weak.append((best_total, candidate.shape, best_fill))
-                elif candidate.masks[0] and kind is not FormationKind.SKIRMISH:
+                elif candidate.masks[0] and kind is not _K_SKIRMISH:
                     blocked.append((candidate, candidate.needed_mask & ~have))
                 else:
                     other.append(self._short(candidate, theirs))
@@ -615,7 +671,7 @@ class _Prover:
                 best_total, shape, fill = max(weak, key=lambda w: w[0])
                 body.append(
                     Step(
-                        Reason.SHAPE_TOO_WEAK,
+                        _SHAPE_TOO_WEAK,
                         side,
                         flag,
                         shape=shape,
@@ -636,7 +692,7 @@ class _Prover:
                 best_shape, fill, total = best
                 body.append(
                     Step(
-                        Reason.KIND_TOO_WEAK,
+                        _KIND_TOO_WEAK,
                         side,
                         flag,
                         kind=kind,
@@ -653,15 +709,15 @@ class _Prover:
             for i in range(len(body) - 1, -1, -1):
                 step = body[i]
                 if step.reason in _TOO_WEAK and step.shape is not None and step.total == target.total:
-                    body[i] = replace(step, reason=Reason.AT_BEST_TIE, kind=target.kind)
+                    body[i] = replace(step, reason=_AT_BEST_TIE, kind=target.kind)
                     break
             else:
-                tie = Step(Reason.AT_BEST_TIE, side, flag, total=target.total, kind=target.kind)
+                tie = Step(_AT_BEST_TIE, side, flag, total=target.total, kind=target.kind)
         if ruled:
-            self.step(Reason.KIND_RULED_OUT, kind=ruled[0], kinds=tuple(ruled), cards=theirs)
+            self.step(_KIND_RULED_OUT, kind=ruled[0], kinds=tuple(ruled), cards=theirs)
         self.steps.extend(body)
         if lower:
-            self.step(Reason.LOWER_KINDS, kinds=tuple(lower), kind=target.kind)
+            self.step(_LOWER_KINDS, kinds=tuple(lower), kind=target.kind)
         if tie is not None:
             self.steps.append(tie)
         return self.done(True, formation=formation)
@@ -685,12 +741,12 @@ class _Prover:
         kind = shape.kind
         side, flag, pool = self.side, self.flag, self.pool
         plan = plans[0]
-        if kind is FormationKind.SKIRMISH:
+        if kind is _K_SKIRMISH:
             # some value of the run has no unseen troop left
             values = sorted({v for p in plans for v in p.values if not pool.mask & _VALUE_BITS[v]})
             seen = pool.seen & _VALUE_BITS[values[0]]  # where() lists them in card order, as sorted() does
             return Step(
-                Reason.SHAPE_SHORT,
+                _SHAPE_SHORT,
                 side,
                 flag,
                 shape=shape,
@@ -701,11 +757,11 @@ class _Prover:
                 available=0,
                 value=values[0],
             )
-        if kind is FormationKind.PHALANX:
+        if kind is _K_PHALANX:
             assert shape.value is not None
             group = pool.seen & _VALUE_BITS[shape.value]
             available = (pool.mask & _VALUE_BITS[shape.value]).bit_count()
-        elif kind is FormationKind.BATTALION:
+        elif kind is _K_BATTALION:
             assert shape.colour is not None
             group = pool.seen & _COLOUR_BITS[shape.colour]
             available = (pool.mask & _COLOUR_BITS[shape.colour]).bit_count()
@@ -713,7 +769,7 @@ class _Prover:
             group = 0
             available = pool.count
         return Step(
-            Reason.SHAPE_SHORT,
+            _SHAPE_SHORT,
             side,
             flag,
             shape=shape,
@@ -743,7 +799,7 @@ class _Prover:
             candidate, blockers = blocked[0]
             return [
                 Step(
-                    Reason.SHAPE_BLOCKED,
+                    _SHAPE_BLOCKED,
                     side,
                     flag,
                     shape=candidate.shape,
@@ -762,7 +818,7 @@ class _Prover:
         wildcard = any(candidate.extra or candidate.wild for candidate, _ in blocked)
         return [
             Step(
-                Reason.SHAPE_BLOCKED,
+                _SHAPE_BLOCKED,
                 side,
                 flag,
                 shape=blocked[0][0].shape,
@@ -793,9 +849,9 @@ class _Prover:
         # to it prove nothing here, and a learner should not wade through them to reach it.
         ruled, body, blocked, other, weak = pending
         side, flag = self.side, self.flag
-        kinds = [Step(Reason.KIND_RULED_OUT, side, flag, kind=k, kinds=tuple(ruled), cards=theirs) for k in ruled[:1]]
+        kinds = [Step(_KIND_RULED_OUT, side, flag, kind=k, kinds=tuple(ruled), cards=theirs) for k in ruled[:1]]
         too_weak = [
-            Step(Reason.SHAPE_TOO_WEAK, side, flag, shape=shape, kind=kind, cards=theirs, needed=needed, total=total)
+            Step(_SHAPE_TOO_WEAK, side, flag, shape=shape, kind=kind, cards=theirs, needed=needed, total=total)
             for total, shape, needed in weak
         ]
         ruled_out = tuple(kinds + body + self._blocked(blocked, theirs, kind) + other + too_weak)
@@ -807,7 +863,7 @@ class _Prover:
         """The steps of a refutation: the completion that beats the claimer, and which of its troops are in hand."""
         completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
         self.step(
-            Reason.COUNTEREXAMPLE,
+            _COUNTEREXAMPLE,
             cards=theirs,
             needed=fill,
             kind=completed.kind,
@@ -816,7 +872,7 @@ class _Prover:
         )
         in_hand = tuple(t for t in fill if t in self.position.hand(self.side))
         if in_hand:
-            self.step(Reason.HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
+            self.step(_HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
         return self.done(
             False, formation=formation, opponent_formation=completed, counterexample=fill, ruled_out=ruled_out
         )
@@ -837,7 +893,7 @@ def _strongest_first(t: Troop) -> tuple[int, int]:
 
 
 _STRONGEST_KINDS: tuple[FormationKind | None, ...] = tuple(sorted(FormationKind, reverse=True))
-_FIXED_KINDS = (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
+_FIXED_KINDS = (_K_WEDGE, _K_SKIRMISH, _K_PHALANX)
 
 
 def state_unseen_once(analyses: Iterable[ClaimAnalysis]) -> list[ClaimAnalysis]:
@@ -852,37 +908,37 @@ def state_unseen_once(analyses: Iterable[ClaimAnalysis]) -> list[ClaimAnalysis]:
     said = False
     for analysis in analyses:
         out.append(analysis.without_unseen() if said else analysis)
-        said = said or Reason.UNSEEN in analysis.reasons
+        said = said or _UNSEEN in analysis.reasons
     return out
 
 
 _SEARCH_REASONS = frozenset(
     {
-        Reason.KIND_RULED_OUT,
-        Reason.KIND_TOO_WEAK,
-        Reason.SHAPE_BLOCKED,
-        Reason.SHAPE_SHORT,
-        Reason.SHAPE_TOO_WEAK,
+        _KIND_RULED_OUT,
+        _KIND_TOO_WEAK,
+        _SHAPE_BLOCKED,
+        _SHAPE_SHORT,
+        _SHAPE_TOO_WEAK,
     }
 )
 
 
-_TOO_WEAK = (Reason.KIND_TOO_WEAK, Reason.SHAPE_TOO_WEAK)
+_TOO_WEAK = (_KIND_TOO_WEAK, _SHAPE_TOO_WEAK)
 
 #: Steps that decide a proof wherever they appear, most decisive first (see ``ClaimAnalysis.deciding_step``).
 _DECIDING_FIRST = (
-    Reason.FLAG_CLAIMED,
-    Reason.SIDE_INCOMPLETE,
-    Reason.COUNTEREXAMPLE,
-    Reason.TIE_FIRST_COMPLETE,
-    Reason.YOU_ARE_STRONGER,
-    Reason.THEY_ARE_STRONGER,
-    Reason.AT_BEST_TIE,
+    _FLAG_CLAIMED,
+    _SIDE_INCOMPLETE,
+    _COUNTEREXAMPLE,
+    _TIE_FIRST_COMPLETE,
+    _YOU_ARE_STRONGER,
+    _THEY_ARE_STRONGER,
+    _AT_BEST_TIE,
 )
 
 
 _FlagCards = tuple[tuple[Card, ...], tuple[Card, ...], bool, bool]
-_FOG, _MUD = Tactic.FOG, Tactic.MUD
+_FOG_CARD, _MUD_CARD = Tactic.FOG, Tactic.MUD
 
 
 def _flag_cards(state: FlagState) -> _FlagCards:
@@ -895,11 +951,11 @@ def _flag_cards(state: FlagState) -> _FlagCards:
     fog = mud = False
     for cards, out in ((state.you, you), (state.opponent, opponent)):
         for card in cards:
-            if type(card) is Troop or card.is_wild:
+            if type(card) is Troop or card in WILD_MASK:
                 out.append(card)
-            elif card is _FOG:
+            elif card is _FOG_CARD:
                 fog = True
-            elif card is _MUD:
+            elif card is _MUD_CARD:
                 mud = True
     return tuple(you), tuple(opponent), fog, mud
 
@@ -908,13 +964,14 @@ def _analyse(position: Position, pool: _Pool, flag: int, side: Side, cards: _Fla
     state = position.flags[flag - 1]
     if cards is None:
         cards = _flag_cards(state)
-    mine = cards[0] if side is Side.YOU else cards[1]
+    mine = cards[0] if side is _YOU else cards[1]
     if state.claimed_by is None and len(mine) < (4 if cards[3] else 3):
         # the commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)
         size = 4 if cards[3] else 3
-        incomplete = _step(Reason.SIDE_INCOMPLETE, side, flag, {"cards": mine, "count": size - len(mine), "size": size})
-        cannot = _CANNOT[side][flag]
-        steps = (_MUD_STEP[side][flag], incomplete, cannot) if cards[3] else (incomplete, cannot)
+        incomplete = _step(_SIDE_INCOMPLETE, side, flag, {"cards": mine, "count": size - len(mine), "size": size})
+        at = flag - 1 if side is _YOU else flag + 8
+        cannot = _CANNOT[at]
+        steps = (_MUD_STEP[at], incomplete, cannot) if cards[3] else (incomplete, cannot)
         analysis = _new_object(ClaimAnalysis)
         analysis.__dict__.update(_INCOMPLETE_FIELDS)
         analysis.__dict__.update(flag=flag, side=side, steps=steps)
@@ -923,8 +980,9 @@ def _analyse(position: Position, pool: _Pool, flag: int, side: Side, cards: _Fla
 
 
 # the steps every incomplete side's proof shares, one (immutable) value each per side and flag
-_CANNOT = {side: {n: _step(Reason.CANNOT_CLAIM, side, n, {}) for n in FLAGS} for side in Side}
-_MUD_STEP = {side: {n: _step(Reason.MUD, side, n, {"size": 4}) for n in FLAGS} for side in Side}
+# (index: flag - 1 for you, 9 more for the opponent)
+_CANNOT = [_step(_CANNOT_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
+_MUD_STEP = [_step(_MUD, side, n, {"size": 4}) for side in _SIDES for n in FLAGS]
 _INCOMPLETE_FIELDS = {
     "claimable": False,
     "formation": None,

@@ -68,6 +68,12 @@ class FormationKind(enum.IntEnum):
         return f"<FormationKind.{self.name}: {self.value}>"
 
 
+# the kinds bound to module names: Python 3.11 reads ``FormationKind.X`` through the metaclass's
+# ``__getattr__`` hook, some ten times slower than a global
+_K_WEDGE, _K_PHALANX, _K_BATTALION = FormationKind.WEDGE, FormationKind.PHALANX, FormationKind.BATTALION
+_K_SKIRMISH, _K_HOST = FormationKind.SKIRMISH, FormationKind.HOST
+
+
 class FormationError(ValueError):
     """Cards that cannot be judged as a formation (wrong count, non-formation cards)."""
 
@@ -81,6 +87,7 @@ def formation_size(mud: bool) -> int:
 # 10-bit mask (bit ``value - 1``) and its best value
 WILD_MASK: dict[Card, int] = {t: sum(1 << (v - 1) for v in t.wild_values) for t in ALL_TACTICS if t.wild_values}
 WILD_BEST: dict[Card, int] = {t: max(t.wild_values) for t in ALL_TACTICS if t.wild_values}
+_WILD_VALUES: dict[Card, tuple[int, ...]] = {t: t.wild_values for t in ALL_TACTICS}
 _WEDGE, _PHALANX, _BATTALION, _SKIRMISH, _HOST = 4, 3, 2, 1, 0
 _MUD, _FOG = Tactic.MUD, Tactic.FOG
 MUD_BIT, FOG_BIT = 1, 2
@@ -340,13 +347,13 @@ def shapes(kind: FormationKind | None, size: int) -> tuple[Shape, ...]:
 
 @functools.cache
 def _shapes(kind: FormationKind | None, size: int) -> tuple[Shape, ...]:
-    if kind is FormationKind.WEDGE:
+    if kind is _K_WEDGE:
         return tuple(Shape(kind, colour=colour, start=start) for start in range(11 - size, 0, -1) for colour in Colour)
-    if kind is FormationKind.PHALANX:
+    if kind is _K_PHALANX:
         return tuple(Shape(kind, value=value) for value in range(10, 0, -1))
-    if kind is FormationKind.BATTALION:
+    if kind is _K_BATTALION:
         return tuple(Shape(kind, colour=colour) for colour in Colour)
-    if kind is FormationKind.SKIRMISH:
+    if kind is _K_SKIRMISH:
         return tuple(Shape(kind, start=start) for start in range(11 - size, 0, -1))
     return (Shape(kind),)
 
@@ -377,7 +384,7 @@ def _split(cards: Iterable[Card]) -> tuple[list[Troop], list[Tactic]]:
     for card in cards:
         if isinstance(card, Troop):
             troops.append(card)
-        elif card.is_wild:
+        elif card in WILD_MASK:
             wilds.append(card)
         else:
             raise FormationError(f"{card.notation} is not a formation card (only troops and morale cards are)")
@@ -394,7 +401,7 @@ def _spare_colour(troops: Sequence[Troop], value: int | None = None) -> Colour:
 
 
 def _best_wild_value(card: Tactic) -> int:
-    return max(card.wild_values)
+    return max(_WILD_VALUES[card])
 
 
 def _run_plans(shape: Shape, troops: Sequence[Troop], wilds: Sequence[Tactic], size: int) -> Iterator[ShapePlan]:
@@ -409,7 +416,7 @@ def _run_plans(shape: Shape, troops: Sequence[Troop], wilds: Sequence[Tactic], s
     colour = shape.colour if shape.colour is not None else _spare_colour(troops)
     seen: set[tuple[int, ...]] = set()
     for chosen in itertools.permutations(missing, len(wilds)):
-        if any(v not in w.wild_values for v, w in zip(chosen, wilds)):
+        if any(v not in _WILD_VALUES[w] for v, w in zip(chosen, wilds)):
             continue
         rest = tuple(v for v in missing if v not in chosen)
         key = tuple(sorted(chosen))
@@ -437,12 +444,12 @@ def plan_shape(shape: Shape, cards: Iterable[Card], size: int) -> list[ShapePlan
     if open_slots < 0:
         raise FormationError(f"{len(troops) + len(wilds)} cards do not fit a formation of {size}")
     kind = shape.kind
-    if kind in (FormationKind.WEDGE, FormationKind.SKIRMISH):
+    if kind in (_K_WEDGE, _K_SKIRMISH):
         return list(_run_plans(shape, troops, wilds, size))
-    if kind is FormationKind.PHALANX:
+    if kind is _K_PHALANX:
         v = shape.value
         assert v is not None
-        if any(t.value != v for t in troops) or any(v not in w.wild_values for w in wilds):
+        if any(t.value != v for t in troops) or any(v not in _WILD_VALUES[w] for w in wilds):
             return []
         phalanx_wild: list[tuple[Tactic, Troop]] = []
         used = list(troops)
@@ -451,7 +458,7 @@ def plan_shape(shape: Shape, cards: Iterable[Card], size: int) -> list[ShapePlan
             used.append(stand_in)
             phalanx_wild.append((w, stand_in))
         return [ShapePlan(shape, tuple(phalanx_wild), count=open_slots, base=v * size)]
-    if kind is FormationKind.BATTALION:
+    if kind is _K_BATTALION:
         colour = shape.colour
         assert colour is not None
         if any(t.colour is not colour for t in troops):
@@ -490,7 +497,7 @@ class ShapeFilter:
         # every card must lie in the run: the troops' values, and the values each wildcard
         # allows (a Companion is an 8, Shield Bearers 1-3: R21, R22), bound where a run may start
         spans = [(t.value, t.value) for t in troops]
-        spans += [(min(c.wild_values), max(c.wild_values)) for c in cards if not isinstance(c, Troop)]
+        spans += [(min(_WILD_VALUES[c]), max(_WILD_VALUES[c])) for c in cards if not isinstance(c, Troop)]
         self.first_start = max((low - size + 1 for low, _ in spans), default=1)
         self.last_start = min((high for _, high in spans), default=10)
         colours = {t.colour for t in troops}
@@ -501,22 +508,22 @@ class ShapeFilter:
         allowed &= values or allowed
         for card in cards:
             if not isinstance(card, Troop):
-                allowed &= set(card.wild_values)
+                allowed &= set(_WILD_VALUES[card])
         self.phalanx_values = frozenset(allowed)
 
     def __call__(self, shape: Shape) -> bool:
         kind = shape.kind
-        if kind is FormationKind.WEDGE:
+        if kind is _K_WEDGE:
             assert shape.start is not None
             return self.first_start <= shape.start <= self.last_start and (
                 self.any_colour or shape.colour is self.colour
             )
-        if kind is FormationKind.SKIRMISH:
+        if kind is _K_SKIRMISH:
             assert shape.start is not None
             return self.first_start <= shape.start <= self.last_start
-        if kind is FormationKind.PHALANX:
+        if kind is _K_PHALANX:
             return shape.value in self.phalanx_values
-        if kind is FormationKind.BATTALION:
+        if kind is _K_BATTALION:
             return self.any_colour or shape.colour is self.colour
         return True
 
@@ -565,8 +572,25 @@ def _evaluate(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
     rank, total = side_strength(side, size, fog)
     kind = _KINDS[rank]
     if not side.wilds:
-        return Formation(cards, kind, total, fog=fog, mud=mud)
+        return _formation(cards, kind, total, (), fog, mud)
     return _evaluate_wild(cards, kind, fog, mud)
+
+
+def _formation(
+    cards: tuple[Card, ...],
+    kind: FormationKind | None,
+    total: int,
+    wild: tuple[tuple[Tactic, Troop], ...],
+    fog: bool,
+    mud: bool,
+) -> Formation:
+    """``Formation(...)`` without the frozen dataclass's one ``object.__setattr__`` per field (the proofs make many)."""
+    formation = _new_object(Formation)
+    formation.__dict__.update(cards=cards, kind=kind, total=total, wild=wild, fog=fog, mud=mud)
+    return formation
+
+
+_new_object = object.__new__
 
 
 @functools.lru_cache(maxsize=8192)
@@ -578,5 +602,5 @@ def _evaluate_wild(cards: tuple[Card, ...], kind: FormationKind | None, fog: boo
         if not fits(shape):
             continue
         for plan in plan_shape(shape, cards, size):
-            return Formation(cards, kind, plan.base, plan.wild, fog=fog, mud=mud)
+            return _formation(cards, kind, plan.base, plan.wild, fog, mud)
     raise AssertionError("side_strength names a kind the cards can make")  # pragma: no cover

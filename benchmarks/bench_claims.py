@@ -20,12 +20,13 @@ Usage::
     python benchmarks/bench_claims.py --quick    # the hard positions marked quick, 20 random positions a stage
     python benchmarks/bench_claims.py --before DIR   # also an older copy of the package, interleaved (see below)
 
-``--before DIR`` times ``decide_position`` and ``analyse_position`` of an older version against this one
-on the same random positions (another seed than the rest, so neither version meets a position it has
-analysed before), one after the other for each position (so both see the same load), and checks their
-verdicts agree.  ``DIR`` is a checkout of that version (``git worktree add --detach DIR main``: its
-``battleline_lab`` is imported under the name ``battleline_lab_before``; its imports are relative), or a
-folder that holds the package already renamed ``battleline_lab_before``.
+``--before DIR`` times ``decide_position`` and ``analyse_position`` of an older version against this
+one on the same random positions (another seed than the rest, so neither version meets a position it
+has analysed before), one after the other for each position (so both see the same load; each goes
+first on every other position), and checks their verdicts agree.  ``DIR`` is a checkout of that
+version (``git worktree add --detach DIR main``: its ``battleline_lab`` is imported under the name
+``battleline_lab_before``; its imports are relative), or a folder that holds the package already
+renamed ``battleline_lab_before``.
 
 It checks that the decision path, the full analysis, the reference (and the file) agree on every
 verdict before reporting.  Timings are CPU time (``time.process_time``); thresholds are reported,
@@ -352,13 +353,17 @@ def before_profile(directory: Path, count: int) -> list[Before]:
     out = []
     for stage in STAGES:
         row = Before(stage, [], [], [], [])
-        for position in random_positions(count, seed=BEFORE_SEED, stage=stage):
+        for i, position in enumerate(random_positions(count, seed=BEFORE_SEED, stage=stage)):
             data = position.to_data()
             copy = old_position.Position.build(data.pop("flags", {}), **data)
+            if i % 2:  # each version goes first on every other position
+                t_new_decide, new_verdicts = _timed(decide_position, position)
+                t_new, new_analysis = _timed(analyse_position, position)
             t_old_decide, old_verdicts = _timed(old_decide.decide_position, copy)
-            t_new_decide, new_verdicts = _timed(decide_position, position)
             t_old, old_analysis = _timed(old_claims.analyse_position, copy)
-            t_new, new_analysis = _timed(analyse_position, position)
+            if not i % 2:
+                t_new_decide, new_verdicts = _timed(decide_position, position)
+                t_new, new_analysis = _timed(analyse_position, position)
             old_claimable = [old_analysis.claimable(s.value) for s in Side]
             new_claimable = [new_analysis.claimable(s) for s in Side]
             if old_claimable != new_claimable or [old_verdicts[k] for k in old_verdicts] != [
