@@ -306,3 +306,25 @@ def test_wild_tables_come_from_the_cards() -> None:
             assert WILD_BEST[card] == max(card.wild_values)
         else:
             assert card not in WILD_MASK
+
+
+@given(
+    st.lists(st.sampled_from(ALL_TROOPS), min_size=1, max_size=4, unique=True),
+    st.lists(
+        st.sampled_from([Tactic.ALEXANDER, Tactic.DARIUS, Tactic.COMPANION, Tactic.SHIELD]), max_size=3, unique=True
+    ),
+    st.booleans(),
+    st.booleans(),
+)
+@settings(max_examples=300, deadline=None, database=None)
+def test_R20_one_strength_with_wildcards_is_evaluates(
+    troops: list[Troop], wilds: list[Tactic], fog: bool, mud: bool
+) -> None:
+    """evaluate, the decision path's strength() and the naive reference agree, wildcards included (R9, R10, R20-R25)."""
+    size = 4 if mud else 3
+    cards = (tuple(wilds) + tuple(troops))[:size]
+    if len(cards) < size:
+        return
+    formation = evaluate(cards, fog=fog, mud=mud)
+    judged = (-1 if formation.kind is None else int(formation.kind), formation.total)
+    assert strength(cards, fog=fog, mud=mud) == judged == best_strength(cards, fog=fog, mud=mud)  # and the reference
