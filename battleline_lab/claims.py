@@ -15,6 +15,12 @@ cannot make are one step, the unseen count is said once (with the hand), and a
 kind too weak to win is said by its real best completion, with the tie rule
 when that completion ties (R11).
 
+The proof explains the decision rather than redoing it: the decision path
+(:func:`battleline_lab.decide.beating`) finds the completion that beats the
+claimer, and a refusal is that completion said as steps; the shapes a search
+would rule out before reaching it (``ClaimAnalysis.ruled_out``) are worked out
+only when read.  A proof that holds walks every shape: its steps are the proof.
+
 The result is data: a :class:`ClaimAnalysis` whose ``steps`` are
 :class:`Step` values, each a :class:`Reason` from a closed vocabulary plus the
 cards it is about.  Prose comes from :mod:`battleline_lab.messages`.
@@ -33,10 +39,13 @@ import enum
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from . import decide as _decide
-from .cards import ALL_TROOPS, Card, Colour, Tactic, Troop
+from .cards import Card, Tactic, Troop
+from .decide import UndecidedTieError
 from .formations import (
+    WILD_MASK,
     Formation,
     FormationKind,
     Shape,
@@ -47,6 +56,8 @@ from .formations import (
     formation_size,
     plan_shape,
     shapes,
+    side_strength,
+    summarise,
 )
 from .position import FLAGS, FlagState, Location, Position, Side
 
@@ -221,8 +232,56 @@ class Step:
         return f"<Step {' | '.join(bits)}>"
 
 
-class UndecidedTieError(ValueError):
-    """Both formations tie and the position does not say who completed first (R11)."""
+# Enum members bound to module names: Python 3.11 reads ``Reason.X`` through the metaclass's
+# ``__getattr__`` hook, some ten times slower than a global, and a proof names many of them
+_AT_BEST_TIE = Reason.AT_BEST_TIE
+_CANNOT_CLAIM = Reason.CANNOT_CLAIM
+_CAN_CLAIM = Reason.CAN_CLAIM
+_COUNTEREXAMPLE = Reason.COUNTEREXAMPLE
+_FLAG_CLAIMED = Reason.FLAG_CLAIMED
+_FOG = Reason.FOG
+_HAND_NOT_EVIDENCE = Reason.HAND_NOT_EVIDENCE
+_KIND_RULED_OUT = Reason.KIND_RULED_OUT
+_KIND_TOO_WEAK = Reason.KIND_TOO_WEAK
+_LOWER_KINDS = Reason.LOWER_KINDS
+_MUD = Reason.MUD
+_SHAPE_BLOCKED = Reason.SHAPE_BLOCKED
+_SHAPE_SHORT = Reason.SHAPE_SHORT
+_SHAPE_TOO_WEAK = Reason.SHAPE_TOO_WEAK
+_SIDE_INCOMPLETE = Reason.SIDE_INCOMPLETE
+_THEIR_FORMATION = Reason.THEIR_FORMATION
+_THEY_ARE_STRONGER = Reason.THEY_ARE_STRONGER
+_THEY_NEED = Reason.THEY_NEED
+_TIE_FIRST_COMPLETE = Reason.TIE_FIRST_COMPLETE
+_UNSEEN = Reason.UNSEEN
+_YOUR_FORMATION = Reason.YOUR_FORMATION
+_YOU_ARE_STRONGER = Reason.YOU_ARE_STRONGER
+_K_BATTALION = FormationKind.BATTALION
+_K_HOST = FormationKind.HOST
+_K_PHALANX = FormationKind.PHALANX
+_K_SKIRMISH = FormationKind.SKIRMISH
+_K_WEDGE = FormationKind.WEDGE
+_OPPONENT = Side.OPPONENT
+_YOU = Side.YOU
+
+
+_new_object = object.__new__
+
+
+def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> Step:
+    """``Step(reason, side, flag, **fields)``, quicker: the fields left out keep their class defaults.
+
+    A dataclass field with a default is also a class attribute, so the instance dict holds only
+    what differs; equality, ``replace`` and ``repr`` read attributes and see the same step.
+    """
+    step = _new_object(Step)
+    d = step.__dict__
+    d["reason"] = reason
+    d["side"] = side
+    d["flag"] = flag
+    if fields:
+        d.update(fields)
+    return step
 
 
 @dataclass(frozen=True, init=False)
@@ -244,7 +303,7 @@ class ClaimAnalysis:
     formation: Formation | None = None
     opponent_formation: Formation | None = None
     counterexample: tuple[Troop, ...] = ()
-    ruled_out: tuple[Step, ...] = ()
+    ruled_out: tuple[Step, ...] = ()  # the class default is deleted below the class
 
     def __init__(
         self,
@@ -271,6 +330,22 @@ class ClaimAnalysis:
             }
         )
 
+    if not TYPE_CHECKING:  # (hidden from mypy, which would otherwise accept any attribute name)
+
+        def __getattr__(self, name: str) -> tuple[Step, ...]:
+            # ``ruled_out`` of a refutation is worked out when first read (see ``_Prover._refuted``)
+            later = self.__dict__.get("_ruled_out_later") if name == "ruled_out" else None
+            if later is None:
+                raise AttributeError(name)
+            ruled_out: tuple[Step, ...] = later()
+            self.__dict__["ruled_out"] = ruled_out
+            del self.__dict__["_ruled_out_later"]
+            return ruled_out
+
+    def __getstate__(self) -> dict[str, object]:
+        self.ruled_out  # noqa: B018 (work it out: a pickled or copied analysis carries no search with it)
+        return self.__dict__
+
     @property
     def reasons(self) -> tuple[Reason, ...]:
         return tuple(s.reason for s in self.steps)
@@ -293,7 +368,7 @@ class ClaimAnalysis:
             if reason in by_reason:
                 return by_reason[reason]
         for step in self.steps:
-            if step.reason in _SEARCH_REASONS or step.reason is Reason.LOWER_KINDS:
+            if step.reason in _SEARCH_REASONS or step.reason is _LOWER_KINDS:
                 return step
         return self.steps[-2] if len(self.steps) > 1 else self.steps[-1]
 
@@ -303,7 +378,7 @@ class ClaimAnalysis:
         Every flag of a position shares one count of unseen troops, so a proof
         over several flags states it once (:func:`state_unseen_once`).
         """
-        return replace(self, steps=tuple(s for s in self.steps if s.reason is not Reason.UNSEEN))
+        return replace(self, steps=tuple(s for s in self.steps if s.reason is not _UNSEEN))
 
     def explain(self, lang: str = "en") -> str:
         """The proof as numbered lines of text."""
@@ -322,119 +397,15 @@ class ClaimAnalysis:
         return analysis_html(self)
 
 
-_STRONGEST_FIRST = [(1 << t.index, t) for t in sorted(ALL_TROOPS, key=lambda t: (-t.value, t.index))]
-_BY_INDEX = tuple(sorted(ALL_TROOPS, key=lambda t: t.index))
-_ALL_BITS = (1 << len(ALL_TROOPS)) - 1
-_VALUE_BITS = {v: sum(1 << t.index for t in ALL_TROOPS if t.value == v) for v in range(1, 11)}
-_COLOUR_BITS = {c: sum(1 << t.index for t in ALL_TROOPS if t.colour is c) for c in Colour}
-_SIDES = (Side.YOU, Side.OPPONENT)
+# No class default for ``ruled_out`` (the __init__ always sets it): a refutation may leave it to
+# ``__getattr__`` to work out when read, which a class attribute would shadow.
+del ClaimAnalysis.ruled_out
 
-
-def _troop_bits(troops: Iterable[Troop]) -> int:
-    """Troops as a bit set (bit ``Troop.index``)."""
-    bits = 0
-    for t in troops:
-        bits |= 1 << t.index
-    return bits
-
-
-def _troops_of(bits: int) -> tuple[Troop, ...]:
-    """The troops of a bit set in card order (colour, then value: the order of ``Troop.index``)."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(_BY_INDEX[low.bit_length() - 1])
-        bits ^= low
-    return tuple(out)
-
-
-class _Pool:
-    """The unseen troops (R13), indexed for the questions shapes ask.
-
-    Every troop not face up on a flag or in a discard area (the troops of
-    ``Position.unseen_troops``) as a bit set (``mask``, bit ``Troop.index``); the
-    troops of a value, of a colour or strongest first are read off it when asked.
-    ``counts`` are the visible troops on the flags and in the discards, for the
-    proof's unseen count; ``seen`` the face-up troops.
-    """
-
-    def __init__(self, position: Position) -> None:
-        on_flags = in_discards = 0
-        for state in position.flags:
-            for card in state.you + state.opponent:
-                if type(card) is Troop:
-                    on_flags |= 1 << card.index
-        for card in position.discards_you + position.discards_opponent:
-            if type(card) is Troop:
-                in_discards |= 1 << card.index
-        # a troop listed twice counts once, where it was listed last (discards after flags)
-        self.counts = ((on_flags & ~in_discards).bit_count(), in_discards.bit_count())
-        self.seen = on_flags | in_discards  # the face-up troops
-        self.mask = mask = _ALL_BITS & ~self.seen
-        self.position = position
-        self._places: list[Location | None] | None = None
-        self.count = mask.bit_count()
-        self._top: list[Troop] | None = None
-
-    def where(self, troops: int) -> tuple[tuple[Card, Location], ...]:
-        """The troops of a bit set that are face up, in card order, with where each lies (R13).
-
-        The places are those of ``Position.visible``: one per side of a flag and per
-        discard area, the last one listed for a troop listed twice.
-        """
-        places = self._places
-        if places is None:
-            places = self._places = [None] * len(_BY_INDEX)
-            for n, state in zip(FLAGS, self.position.flags):
-                for side, cards in ((Side.YOU, state.you), (Side.OPPONENT, state.opponent)):
-                    if cards:
-                        place = Location("flag", side, n)
-                        for card in cards:
-                            if type(card) is Troop:
-                                places[card.index] = place
-            for side in _SIDES:
-                place = Location("discard", side)
-                for card in self.position.discards(side):
-                    if type(card) is Troop:
-                        places[card.index] = place
-        out = []
-        while troops:
-            low = troops & -troops
-            troops ^= low
-            i = low.bit_length() - 1
-            found = places[i]
-            if found is not None:
-                out.append((_BY_INDEX[i], found))
-        return tuple(out)
-
-    def fill(self, plan: ShapePlan) -> tuple[Troop, ...] | None:
-        """The best troops that complete ``plan``, or None if there are not enough."""
-        shape = plan.shape
-        if plan.exact:
-            return plan.exact if not _troop_bits(plan.exact) & ~self.mask else None
-        mask = self.mask
-        if plan.values:
-            out = []
-            for v in plan.values:
-                left = mask & _VALUE_BITS[v]
-                if not left:
-                    return None
-                out.append(_BY_INDEX[(left & -left).bit_length() - 1])  # the first of that value in card order
-            return tuple(out)
-        if plan.count == 0:
-            return ()
-        group: Sequence[Troop]
-        if shape.kind is FormationKind.PHALANX:
-            assert shape.value is not None
-            group = _troops_of(mask & _VALUE_BITS[shape.value])
-        elif shape.kind is FormationKind.BATTALION:
-            assert shape.colour is not None
-            group = _troops_of(mask & _COLOUR_BITS[shape.colour])[::-1]  # highest value first
-        else:
-            if self._top is None:
-                self._top = [t for bit, t in _STRONGEST_FIRST if mask & bit]
-            group = self._top
-        return tuple(group[: plan.count]) if len(group) >= plan.count else None
+_VALUE_BITS, _COLOUR_BITS = _decide.VALUE_BITS, _decide.COLOUR_BITS
+_troop_bits = _decide.troop_mask
+_troops_of = _decide.troops_of
+_Pool = _decide.Pool
+_SIDES = (_YOU, _OPPONENT)
 
 
 def _fixed_total(shape: Shape, size: int) -> int:
@@ -480,7 +451,7 @@ def _candidates(kind: FormationKind | None, theirs: tuple[Card, ...], size: int)
     are left out: the search skips them anyway.
     """
     fits = ShapeFilter(theirs, size)
-    fixed = kind in (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
+    fixed = kind in (_K_WEDGE, _K_SKIRMISH, _K_PHALANX)
     out = []
     for shape in shapes(kind, size):
         if fits(shape):
@@ -491,7 +462,7 @@ def _candidates(kind: FormationKind | None, theirs: tuple[Card, ...], size: int)
 
 
 def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
-    if plan.shape.kind in (FormationKind.BATTALION, FormationKind.HOST, None):
+    if plan.shape.kind in (_K_BATTALION, _K_HOST, None):
         return plan.base + sum(t.value for t in fill)
     return plan.base
 
@@ -499,65 +470,116 @@ def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
 class _Prover:
     """Builds the steps for one flag and one claiming side."""
 
-    def __init__(self, position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> None:
+    def __init__(
+        self, position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards, search: bool = False
+    ) -> None:
         self.position = position
+        self.cards = cards
+        self.search = search  # walk every shape up to the counterexample (for ``ruled_out``)
         self.pool = pool
         self.flag = flag
         self.side = side
         self.state = position.flags[flag - 1]
         you, opponent, self.fog, self.mud = cards
         self.size = formation_size(self.mud)
-        self.mine, self.theirs = (you, opponent) if side is Side.YOU else (opponent, you)
+        self.mine, self.theirs = (you, opponent) if side is _YOU else (opponent, you)
         self.steps: list[Step] = []
 
     def step(self, reason: Reason, **fields: object) -> None:
-        self.steps.append(Step(reason, self.side, self.flag, **fields))  # type: ignore[arg-type]
+        self.steps.append(_step(reason, self.side, self.flag, fields))
 
     def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
-        self.step(Reason.CAN_CLAIM if claimable else Reason.CANNOT_CLAIM)
+        self.steps.append(_step(_CAN_CLAIM if claimable else _CANNOT_CLAIM, self.side, self.flag, {}))
         return ClaimAnalysis(self.flag, self.side, claimable, tuple(self.steps), **extra)  # type: ignore[arg-type]
 
     def run(self) -> ClaimAnalysis:
         state, side = self.state, self.side
         if state.claimed_by is not None:
-            self.step(Reason.FLAG_CLAIMED, other=state.claimed_by)
+            self.step(_FLAG_CLAIMED, other=state.claimed_by)
             return self.done(False)
         mine, theirs, size = self.mine, self.theirs, self.size
         if self.mud:
-            self.step(Reason.MUD, size=size)
+            self.step(_MUD, size=size)
         if len(mine) < size:
-            self.step(Reason.SIDE_INCOMPLETE, cards=mine, count=size - len(mine), size=size)
+            self.step(_SIDE_INCOMPLETE, cards=mine, count=size - len(mine), size=size)
             return self.done(False)
+        steps, flag = self.steps, self.flag
         if self.fog:
-            self.step(Reason.FOG)
+            steps.append(_step(_FOG, side, flag, {}))
         formation = evaluate(mine, fog=self.fog, mud=self.mud)
-        self.step(Reason.YOUR_FORMATION, cards=mine, kind=formation.kind, total=formation.total, wild=formation.wild)
-        target = formation.strength
+        steps.append(
+            _step(
+                _YOUR_FORMATION,
+                side,
+                flag,
+                {"cards": mine, "kind": formation.kind, "total": formation.total, "wild": formation.wild},
+            )
+        )
         if len(theirs) >= size:
             return self._complete(formation, theirs)
-        self.step(Reason.THEY_NEED, cards=theirs, count=size - len(theirs), size=size)
-        on_flags, in_discards = self.pool.counts
+        steps.append(_step(_THEY_NEED, side, flag, {"cards": theirs, "count": size - len(theirs), "size": size}))
+        pool = self.pool
+        on_flags, in_discards = pool.counts
         # the hand is said with the count: its cards are unseen like the deck's (R13)
-        hand = tuple(c for c in self.position.hand(side) if isinstance(c, Troop))
-        self.step(Reason.UNSEEN, count=self.pool.count, total=on_flags, available=in_discards, cards=hand)
-        return self._search(formation, theirs, size, target)
+        hand = tuple(c for c in self.position.hand(side) if type(c) is Troop)
+        steps.append(
+            _step(
+                _UNSEEN,
+                side,
+                flag,
+                {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand},
+            )
+        )
+        if not self.search:
+            # the decision first (R12): a completion that beats the claimer is the whole refutation
+            witness = _decide.beating(summarise(theirs), size, self.fog, *_key(formation), self.pool)
+            if witness:
+                return self._refuted(formation, theirs, witness)
+        return self._search(formation, theirs, size, formation.strength)
+
+    def _refuted(self, formation: Formation, theirs: tuple[Card, ...], witness: int) -> ClaimAnalysis:
+        """The refutation by the decision's beating completion (``witness``, a bit set of unseen troops).
+
+        Its troops are put in the order of the shape's plan (the order the proof's search names
+        them in); the shapes the search would rule out before it (``ruled_out``) are worked out
+        only when read.
+        """
+        fill = _troops_of(witness) if witness > 0 else ()
+        if len(fill) > 1:
+            rank = side_strength(summarise(theirs + fill), self.size, self.fog)[0]
+            if rank == _K_SKIRMISH:
+                fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
+            elif rank == _K_BATTALION:
+                fill = fill[::-1]  # the best of the colour, highest first
+            elif rank <= _K_HOST:
+                fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
+        position, pool, flag, side, cards = self.position, self.pool, self.flag, self.side, self.cards
+
+        def ruled_out() -> tuple[Step, ...]:
+            return _Prover(position, pool, flag, side, cards, search=True).run().ruled_out
+
+        analysis = self._refutation(formation, theirs, fill, ())
+        del analysis.__dict__["ruled_out"]
+        analysis.__dict__["_ruled_out_later"] = ruled_out
+        return analysis
 
     def _complete(self, formation: Formation, theirs: tuple[Card, ...]) -> ClaimAnalysis:
         state = self.state
         their = evaluate(theirs, fog=self.fog, mud=self.mud)
-        self.step(Reason.THEIR_FORMATION, cards=theirs, kind=their.kind, total=their.total, wild=their.wild)
-        if formation.strength > their.strength:
+        self.step(_THEIR_FORMATION, cards=theirs, kind=their.kind, total=their.total, wild=their.wild)
+        mine_key, their_key = _key(formation), _key(their)
+        if mine_key > their_key:
             self.step(
-                Reason.YOU_ARE_STRONGER,
+                _YOU_ARE_STRONGER,
                 kind=formation.kind,
                 total=formation.total,
                 other_kind=their.kind,
                 other_total=their.total,
             )
             return self.done(True, formation=formation, opponent_formation=their)
-        if formation.strength < their.strength:
+        if mine_key < their_key:
             self.step(
-                Reason.THEY_ARE_STRONGER,
+                _THEY_ARE_STRONGER,
                 kind=their.kind,
                 total=their.total,
                 other_kind=formation.kind,
@@ -566,11 +588,8 @@ class _Prover:
             return self.done(False, formation=formation, opponent_formation=their)
         first = state.first_complete
         if first is None:
-            raise UndecidedTieError(
-                f"flag {self.flag}: both formations tie at {formation.total}; "
-                "the position must say who completed first (R11)"
-            )
-        self.step(Reason.TIE_FIRST_COMPLETE, other=first, kind=formation.kind, total=formation.total)
+            _decide.undecided(self.flag, formation.total)  # raises UndecidedTieError
+        self.step(_TIE_FIRST_COMPLETE, other=first, kind=formation.kind, total=formation.total)
         return self.done(first is self.side, formation=formation, opponent_formation=their)
 
     def _search(self, formation: Formation, theirs: tuple[Card, ...], size: int, target: Strength) -> ClaimAnalysis:
@@ -639,7 +658,7 @@ class _Prover:
                         return self._counterexample(formation, theirs, best_fill, kind, pending)
                     tie_possible = tie_possible or (rank, best_total) == target_key
                     weak.append((best_total, candidate.shape, best_fill))
-                elif candidate.masks[0] and kind is not FormationKind.SKIRMISH:
+                elif candidate.masks[0] and kind is not _K_SKIRMISH:
                     blocked.append((candidate, candidate.needed_mask & ~have))
                 else:
                     other.append(self._short(candidate, theirs))
@@ -652,7 +671,7 @@ class _Prover:
                 best_total, shape, fill = max(weak, key=lambda w: w[0])
                 body.append(
                     Step(
-                        Reason.SHAPE_TOO_WEAK,
+                        _SHAPE_TOO_WEAK,
                         side,
                         flag,
                         shape=shape,
@@ -673,7 +692,7 @@ class _Prover:
                 best_shape, fill, total = best
                 body.append(
                     Step(
-                        Reason.KIND_TOO_WEAK,
+                        _KIND_TOO_WEAK,
                         side,
                         flag,
                         kind=kind,
@@ -690,15 +709,15 @@ class _Prover:
             for i in range(len(body) - 1, -1, -1):
                 step = body[i]
                 if step.reason in _TOO_WEAK and step.shape is not None and step.total == target.total:
-                    body[i] = replace(step, reason=Reason.AT_BEST_TIE, kind=target.kind)
+                    body[i] = replace(step, reason=_AT_BEST_TIE, kind=target.kind)
                     break
             else:
-                tie = Step(Reason.AT_BEST_TIE, side, flag, total=target.total, kind=target.kind)
+                tie = Step(_AT_BEST_TIE, side, flag, total=target.total, kind=target.kind)
         if ruled:
-            self.step(Reason.KIND_RULED_OUT, kind=ruled[0], kinds=tuple(ruled), cards=theirs)
+            self.step(_KIND_RULED_OUT, kind=ruled[0], kinds=tuple(ruled), cards=theirs)
         self.steps.extend(body)
         if lower:
-            self.step(Reason.LOWER_KINDS, kinds=tuple(lower), kind=target.kind)
+            self.step(_LOWER_KINDS, kinds=tuple(lower), kind=target.kind)
         if tie is not None:
             self.steps.append(tie)
         return self.done(True, formation=formation)
@@ -722,12 +741,12 @@ class _Prover:
         kind = shape.kind
         side, flag, pool = self.side, self.flag, self.pool
         plan = plans[0]
-        if kind is FormationKind.SKIRMISH:
+        if kind is _K_SKIRMISH:
             # some value of the run has no unseen troop left
             values = sorted({v for p in plans for v in p.values if not pool.mask & _VALUE_BITS[v]})
             seen = pool.seen & _VALUE_BITS[values[0]]  # where() lists them in card order, as sorted() does
             return Step(
-                Reason.SHAPE_SHORT,
+                _SHAPE_SHORT,
                 side,
                 flag,
                 shape=shape,
@@ -738,11 +757,11 @@ class _Prover:
                 available=0,
                 value=values[0],
             )
-        if kind is FormationKind.PHALANX:
+        if kind is _K_PHALANX:
             assert shape.value is not None
             group = pool.seen & _VALUE_BITS[shape.value]
             available = (pool.mask & _VALUE_BITS[shape.value]).bit_count()
-        elif kind is FormationKind.BATTALION:
+        elif kind is _K_BATTALION:
             assert shape.colour is not None
             group = pool.seen & _COLOUR_BITS[shape.colour]
             available = (pool.mask & _COLOUR_BITS[shape.colour]).bit_count()
@@ -750,7 +769,7 @@ class _Prover:
             group = 0
             available = pool.count
         return Step(
-            Reason.SHAPE_SHORT,
+            _SHAPE_SHORT,
             side,
             flag,
             shape=shape,
@@ -780,7 +799,7 @@ class _Prover:
             candidate, blockers = blocked[0]
             return [
                 Step(
-                    Reason.SHAPE_BLOCKED,
+                    _SHAPE_BLOCKED,
                     side,
                     flag,
                     shape=candidate.shape,
@@ -799,7 +818,7 @@ class _Prover:
         wildcard = any(candidate.extra or candidate.wild for candidate, _ in blocked)
         return [
             Step(
-                Reason.SHAPE_BLOCKED,
+                _SHAPE_BLOCKED,
                 side,
                 flag,
                 shape=blocked[0][0].shape,
@@ -830,15 +849,21 @@ class _Prover:
         # to it prove nothing here, and a learner should not wade through them to reach it.
         ruled, body, blocked, other, weak = pending
         side, flag = self.side, self.flag
-        kinds = [Step(Reason.KIND_RULED_OUT, side, flag, kind=k, kinds=tuple(ruled), cards=theirs) for k in ruled[:1]]
+        kinds = [Step(_KIND_RULED_OUT, side, flag, kind=k, kinds=tuple(ruled), cards=theirs) for k in ruled[:1]]
         too_weak = [
-            Step(Reason.SHAPE_TOO_WEAK, side, flag, shape=shape, kind=kind, cards=theirs, needed=needed, total=total)
+            Step(_SHAPE_TOO_WEAK, side, flag, shape=shape, kind=kind, cards=theirs, needed=needed, total=total)
             for total, shape, needed in weak
         ]
         ruled_out = tuple(kinds + body + self._blocked(blocked, theirs, kind) + other + too_weak)
+        return self._refutation(formation, theirs, fill, ruled_out)
+
+    def _refutation(
+        self, formation: Formation, theirs: tuple[Card, ...], fill: tuple[Troop, ...], ruled_out: tuple[Step, ...]
+    ) -> ClaimAnalysis:
+        """The steps of a refutation: the completion that beats the claimer, and which of its troops are in hand."""
         completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
         self.step(
-            Reason.COUNTEREXAMPLE,
+            _COUNTEREXAMPLE,
             cards=theirs,
             needed=fill,
             kind=completed.kind,
@@ -847,14 +872,28 @@ class _Prover:
         )
         in_hand = tuple(t for t in fill if t in self.position.hand(self.side))
         if in_hand:
-            self.step(Reason.HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
+            self.step(_HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
         return self.done(
             False, formation=formation, opponent_formation=completed, counterexample=fill, ruled_out=ruled_out
         )
 
 
+def _key(formation: Formation) -> tuple[int, int]:
+    """``formation.strength.key`` without building the Strength: (kind, sum), kind -1 under Fog (R10, R24)."""
+    kind = formation.kind
+    return (-1 if kind is None else int(kind), formation.total)
+
+
+def _by_value(t: Troop) -> int:
+    return t.value
+
+
+def _strongest_first(t: Troop) -> tuple[int, int]:
+    return (-t.value, t.index)
+
+
 _STRONGEST_KINDS: tuple[FormationKind | None, ...] = tuple(sorted(FormationKind, reverse=True))
-_FIXED_KINDS = (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
+_FIXED_KINDS = (_K_WEDGE, _K_SKIRMISH, _K_PHALANX)
 
 
 def state_unseen_once(analyses: Iterable[ClaimAnalysis]) -> list[ClaimAnalysis]:
@@ -869,37 +908,37 @@ def state_unseen_once(analyses: Iterable[ClaimAnalysis]) -> list[ClaimAnalysis]:
     said = False
     for analysis in analyses:
         out.append(analysis.without_unseen() if said else analysis)
-        said = said or Reason.UNSEEN in analysis.reasons
+        said = said or _UNSEEN in analysis.reasons
     return out
 
 
 _SEARCH_REASONS = frozenset(
     {
-        Reason.KIND_RULED_OUT,
-        Reason.KIND_TOO_WEAK,
-        Reason.SHAPE_BLOCKED,
-        Reason.SHAPE_SHORT,
-        Reason.SHAPE_TOO_WEAK,
+        _KIND_RULED_OUT,
+        _KIND_TOO_WEAK,
+        _SHAPE_BLOCKED,
+        _SHAPE_SHORT,
+        _SHAPE_TOO_WEAK,
     }
 )
 
 
-_TOO_WEAK = (Reason.KIND_TOO_WEAK, Reason.SHAPE_TOO_WEAK)
+_TOO_WEAK = (_KIND_TOO_WEAK, _SHAPE_TOO_WEAK)
 
 #: Steps that decide a proof wherever they appear, most decisive first (see ``ClaimAnalysis.deciding_step``).
 _DECIDING_FIRST = (
-    Reason.FLAG_CLAIMED,
-    Reason.SIDE_INCOMPLETE,
-    Reason.COUNTEREXAMPLE,
-    Reason.TIE_FIRST_COMPLETE,
-    Reason.YOU_ARE_STRONGER,
-    Reason.THEY_ARE_STRONGER,
-    Reason.AT_BEST_TIE,
+    _FLAG_CLAIMED,
+    _SIDE_INCOMPLETE,
+    _COUNTEREXAMPLE,
+    _TIE_FIRST_COMPLETE,
+    _YOU_ARE_STRONGER,
+    _THEY_ARE_STRONGER,
+    _AT_BEST_TIE,
 )
 
 
 _FlagCards = tuple[tuple[Card, ...], tuple[Card, ...], bool, bool]
-_FOG, _MUD = Tactic.FOG, Tactic.MUD
+_FOG_CARD, _MUD_CARD = Tactic.FOG, Tactic.MUD
 
 
 def _flag_cards(state: FlagState) -> _FlagCards:
@@ -912,11 +951,11 @@ def _flag_cards(state: FlagState) -> _FlagCards:
     fog = mud = False
     for cards, out in ((state.you, you), (state.opponent, opponent)):
         for card in cards:
-            if type(card) is Troop or card.is_wild:
+            if type(card) is Troop or card in WILD_MASK:
                 out.append(card)
-            elif card is _FOG:
+            elif card is _FOG_CARD:
                 fog = True
-            elif card is _MUD:
+            elif card is _MUD_CARD:
                 mud = True
     return tuple(you), tuple(opponent), fog, mud
 
@@ -925,14 +964,32 @@ def _analyse(position: Position, pool: _Pool, flag: int, side: Side, cards: _Fla
     state = position.flags[flag - 1]
     if cards is None:
         cards = _flag_cards(state)
-    mine = cards[0] if side is Side.YOU else cards[1]
+    mine = cards[0] if side is _YOU else cards[1]
     if state.claimed_by is None and len(mine) < (4 if cards[3] else 3):
         # the commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)
         size = 4 if cards[3] else 3
-        incomplete = Step(Reason.SIDE_INCOMPLETE, side, flag, cards=mine, count=size - len(mine), size=size)
-        steps = (Step(Reason.MUD, side, flag, size=size), incomplete) if cards[3] else (incomplete,)
-        return ClaimAnalysis(flag, side, False, (*steps, Step(Reason.CANNOT_CLAIM, side, flag)))
+        incomplete = _step(_SIDE_INCOMPLETE, side, flag, {"cards": mine, "count": size - len(mine), "size": size})
+        at = flag - 1 if side is _YOU else flag + 8
+        cannot = _CANNOT[at]
+        steps = (_MUD_STEP[at], incomplete, cannot) if cards[3] else (incomplete, cannot)
+        analysis = _new_object(ClaimAnalysis)
+        analysis.__dict__.update(_INCOMPLETE_FIELDS)
+        analysis.__dict__.update(flag=flag, side=side, steps=steps)
+        return analysis
     return _Prover(position, pool, flag, side, cards).run()
+
+
+# the steps every incomplete side's proof shares, one (immutable) value each per side and flag
+# (index: flag - 1 for you, 9 more for the opponent)
+_CANNOT = [_step(_CANNOT_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
+_MUD_STEP = [_step(_MUD, side, n, {"size": 4}) for side in _SIDES for n in FLAGS]
+_INCOMPLETE_FIELDS = {
+    "claimable": False,
+    "formation": None,
+    "opponent_formation": None,
+    "counterexample": (),
+    "ruled_out": (),
+}
 
 
 def analyse_claim(position: Position, flag: int, side: Side | str | None = None) -> ClaimAnalysis:
@@ -943,7 +1000,7 @@ def analyse_claim(position: Position, flag: int, side: Side | str | None = None)
     """
     side = position.turn if side is None else Side(side)
     position.flag(flag)  # validates the number
-    return _analyse(position, _Pool(position), flag, side)
+    return _analyse(position, _Pool.of_position(position), flag, side)
 
 
 def can_claim(position: Position, flag: int, side: Side | str | None = None) -> bool:
@@ -978,7 +1035,7 @@ class PositionAnalysis:
 
 def analyse_position(position: Position) -> PositionAnalysis:
     """Analyse every unclaimed flag for both sides (R12), sharing the unseen pool."""
-    pool = _Pool(position)
+    pool = _Pool.of_position(position)
     claims = {}
     for n, state in zip(FLAGS, position.flags):
         if state.claimed_by is not None:

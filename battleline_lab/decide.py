@@ -34,15 +34,26 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import NoReturn
 
-from .cards import ALL_TROOPS, Card, Tactic, Troop
-from .formations import evaluate
-from .position import FLAGS, FlagState, Position, Side
+from .cards import ALL_TROOPS, Card, Colour, Troop
+from .formations import (
+    FOG_BIT,
+    MUD_BIT,
+    FormationKind,
+    ShapePlan,
+    SideSummary,
+    assign_wilds,
+    side_strength,
+    strength,
+    summarise,
+)
+from .position import FLAGS, FlagState, Location, Position, Side
 
 __all__ = [
     "Pool",
+    "UndecidedTieError",
     "can_claim",
     "claimable_flags",
     "decide",
@@ -55,10 +66,25 @@ __all__ = [
 
 _ALL = (1 << 60) - 1
 _BIT: dict[Card, int] = {t: 1 << t.index for t in ALL_TROOPS}
-# the values a morale card may stand for (R20-R22), as a 10-bit mask (bit value - 1), and its best value
-_WILD_MASK = {Tactic.ALEXANDER: 0x3FF, Tactic.DARIUS: 0x3FF, Tactic.COMPANION: 1 << 7, Tactic.SHIELD: 0b111}
-_WILD_BEST = {Tactic.ALEXANDER: 10, Tactic.DARIUS: 10, Tactic.COMPANION: 8, Tactic.SHIELD: 3}
+_BY_INDEX = tuple(sorted(ALL_TROOPS, key=lambda t: t.index))
+VALUE_BITS = {v: sum(1 << t.index for t in ALL_TROOPS if t.value == v) for v in range(1, 11)}
+COLOUR_BITS = {c: sum(1 << t.index for t in ALL_TROOPS if t.colour is c) for c in Colour}
 _WEDGE, _PHALANX, _BATTALION, _SKIRMISH, _HOST = 4, 3, 2, 1, 0
+# enum members bound to module names (Python 3.11 reads ``Side.YOU`` through a slow metaclass hook)
+_YOU, _OPPONENT = Side.YOU, Side.OPPONENT
+_K_PHALANX, _K_BATTALION = FormationKind.PHALANX, FormationKind.BATTALION
+_SIDES = (_YOU, _OPPONENT)
+
+
+class UndecidedTieError(ValueError):
+    """Both formations tie and the position does not say who completed first (R11)."""
+
+
+def undecided(flag: int, total: int) -> NoReturn:
+    """Raise the one :class:`UndecidedTieError` of a tie the position leaves open (R11)."""
+    raise UndecidedTieError(
+        f"flag {flag}: both formations tie at {total}; the position must say who completed first (R11)"
+    )
 
 
 def troop_mask(troops: Iterable[Card]) -> int:
@@ -82,28 +108,43 @@ def troops_of(mask: int) -> tuple[Troop, ...]:
     >>> troops_of(troop_mask(parse_cards("b8 r3")))
     (r3, b8)
     """
-    return tuple(t for i, t in enumerate(ALL_TROOPS) if mask >> i & 1)
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_BY_INDEX[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
 
 
 class Pool:
     """The unseen troops (R13) as bit sets: all of them, and one 10-bit value mask per colour.
 
+    One 60-bit set (bit ``Troop.index`` = ``colour * 10 + value - 1``), split into six 10-bit
+    masks, one per colour; the decision reads the masks, the proof
+    (:mod:`battleline_lab.claims`) the troops of a value, of a colour or strongest first
+    (:meth:`fill`) and where the face-up ones lie (:meth:`where`).  ``in_discards`` are the
+    troops in the discard areas (0 when the pool was built from a bit set alone).
+
     >>> pool = Pool.of_position(Position.build({5: {"you": "r3 r4 r5"}}))
-    >>> pool.count, bin(pool.colours[0])
-    (57, '0b1111100011')
+    >>> pool.count, bin(pool.colours[0]), pool.counts
+    (57, '0b1111100011', (3, 0))
     """
 
-    __slots__ = ("mask", "colours", "values", "count", "_top")
+    __slots__ = ("mask", "colours", "values", "count", "position", "in_discards", "_top", "_top_troops", "_places")
 
-    def __init__(self, mask: int) -> None:
-        self.mask = mask & _ALL
-        self.colours = [(self.mask >> (10 * i)) & 0x3FF for i in range(6)]
+    def __init__(self, mask: int, position: Position | None = None, in_discards: int = 0) -> None:
+        self.mask = mask = mask & _ALL
+        self.colours = [(mask >> (10 * i)) & 0x3FF for i in range(6)]
         values = 0
         for m in self.colours:
             values |= m
         self.values = values  # the values some unseen troop still has
-        self.count = self.mask.bit_count()
+        self.count = mask.bit_count()
+        self.position = position
+        self.in_discards = in_discards
         self._top: list[int] | None = None
+        self._top_troops: list[Troop] | None = None
+        self._places: list[Location | None] | None = None
 
     @classmethod
     def of_position(cls, position: Position) -> Pool:
@@ -116,15 +157,30 @@ class Pool:
             for card in state.opponent:
                 if type(card) is Troop:
                     visible |= 1 << (card.colour.offset + card.value - 1)
+        in_discards = 0
         for card in position.discards_you + position.discards_opponent:
             if type(card) is Troop:
-                visible |= 1 << (card.colour.offset + card.value - 1)
-        return cls(_ALL & ~visible)
+                in_discards |= 1 << (card.colour.offset + card.value - 1)
+        return cls(_ALL & ~(visible | in_discards), position, in_discards)
 
     @classmethod
     def of_visible(cls, visible: Iterable[Card]) -> Pool:
         """The troops not among ``visible`` (the face-up cards)."""
         return cls(_ALL & ~troop_mask(visible))
+
+    @property
+    def seen(self) -> int:
+        """The face-up troops, as a bit set."""
+        return _ALL & ~self.mask
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """The face-up troops on the flags and in the discards, for the proof's unseen count (R13).
+
+        A troop listed twice counts once, where it was listed last (discards after flags).
+        """
+        in_discards = self.in_discards
+        return ((self.seen & ~in_discards).bit_count(), in_discards.bit_count())
 
     def top(self, count: int) -> tuple[int, int]:
         """The sum and bit set of the ``count`` highest unseen troops (any colour)."""
@@ -164,153 +220,80 @@ class Pool:
                 count -= 1
         return -1 if count else mask
 
+    def where(self, troops: int) -> tuple[tuple[Card, Location], ...]:
+        """The troops of a bit set that are face up, in card order, with where each lies (R13).
+
+        The places are those of ``Position.visible``: one per side of a flag and per
+        discard area, the last one listed for a troop listed twice (a pool of a position only).
+        """
+        places = self._places
+        if places is None:
+            position = self.position
+            assert position is not None, "where() needs a pool of a position (Pool.of_position)"
+            places = self._places = [None] * len(_BY_INDEX)
+            for n, state in zip(FLAGS, position.flags):
+                for side, cards in ((_YOU, state.you), (_OPPONENT, state.opponent)):
+                    if cards:
+                        place = Location("flag", side, n)
+                        for card in cards:
+                            if type(card) is Troop:
+                                places[card.index] = place
+            for side in _SIDES:
+                place = Location("discard", side)
+                for card in position.discards(side):
+                    if type(card) is Troop:
+                        places[card.index] = place
+        out = []
+        while troops:
+            low = troops & -troops
+            troops ^= low
+            i = low.bit_length() - 1
+            found = places[i]
+            if found is not None:
+                out.append((_BY_INDEX[i], found))
+        return tuple(out)
+
+    def fill(self, plan: ShapePlan) -> tuple[Troop, ...] | None:
+        """The best unseen troops that complete ``plan`` (a shape's plan, R13), or None if there are not enough."""
+        shape = plan.shape
+        mask = self.mask
+        if plan.exact:
+            return plan.exact if not troop_mask(plan.exact) & ~mask else None
+        if plan.values:
+            out = []
+            for v in plan.values:
+                left = mask & VALUE_BITS[v]
+                if not left:
+                    return None
+                out.append(_BY_INDEX[(left & -left).bit_length() - 1])  # the first of that value in card order
+            return tuple(out)
+        if plan.count == 0:
+            return ()
+        group: list[Troop] | tuple[Troop, ...]
+        if shape.kind is _K_PHALANX:
+            assert shape.value is not None
+            group = troops_of(mask & VALUE_BITS[shape.value])
+        elif shape.kind is _K_BATTALION:
+            assert shape.colour is not None
+            group = troops_of(mask & COLOUR_BITS[shape.colour])[::-1]  # highest value first
+        else:
+            if self._top_troops is None:
+                self._top_troops = [_BY_INDEX[b.bit_length() - 1] for b in _STRONGEST_BITS if mask & b]
+            group = self._top_troops
+        return tuple(group[: plan.count]) if len(group) >= plan.count else None
+
 
 _STRONGEST_BITS = [1 << t.index for t in sorted(ALL_TROOPS, key=lambda t: (-t.value, t.index))]
 _BIT_VALUE = {1 << t.index: t.value for t in ALL_TROOPS}
 
 
-def _assign(wilds: Sequence[int], missing: int, need: int) -> int:
-    """Values (bits of ``missing``) the wildcards take, one each, all different, covering ``need``; -1 if impossible."""
-    if not wilds:
-        return 0 if not need else -1
-    if need.bit_count() > len(wilds):
-        return -1
-    rest = wilds[1:]
-    options = missing & wilds[0]
-    while options:
-        low = options & -options
-        options ^= low
-        taken = _assign(rest, missing & ~low, need & ~low)
-        if taken >= 0:
-            return taken | low
-    return -1
-
-
-_STRENGTHS: dict[tuple[tuple[Card, ...], bool, bool], tuple[int, int]] = {}
-
-
-def _strength(cards: tuple[Card, ...], fog: bool, mud: bool) -> tuple[int, int]:
-    """(kind, sum) of a complete formation by :func:`~.formations.evaluate` (kind -1 under Fog), remembered."""
-    key = (cards, fog, mud)
-    found = _STRENGTHS.get(key)
-    if found is None:
-        formation = evaluate(cards, fog=fog, mud=mud)  # raises FormationError for a wrong count, like the proof
-        found = (-1 if formation.kind is None else int(formation.kind), formation.total)
-        if len(_STRENGTHS) >= 1 << 14:
-            _STRENGTHS.clear()
-        _STRENGTHS[key] = found
-    return found
-
-
-_MUD, _FOG = Tactic.MUD, Tactic.FOG
-_MUD_BIT, _FOG_BIT = 1, 2
-
-# What one side of a flag holds, read in one pass (see _scan): the number of troops, their values
-# as a mask, their sum, their colour (colour index, -1 for no troop, -2 for mixed), whether their
-# values are all different, the wildcards' value masks and best values summed, the cards, the
-# environment cards as bits (Mud 1, Fog 2), the number of formation cards and the troops as a bit set.
-_Scan = tuple[int, int, int, int, bool, list[int], int, tuple[Card, ...], int, int, int]
-
-
-def _scan(cards: tuple[Card, ...]) -> _Scan:
-    """A side's cards summarised in one pass (see ``_Scan``)."""
-    count = values = total = env = wsum = bits = 0
-    colour = -1
-    distinct = True
-    wilds: list[int] = []
-    for card in cards:
-        if type(card) is Troop:
-            v = card.value
-            bit = 1 << (v - 1)
-            if values & bit:
-                distinct = False
-            values |= bit
-            total += v
-            offset = card.colour.offset
-            bits |= bit << offset
-            ci = offset // 10
-            if colour != ci:
-                colour = ci if colour == -1 else -2
-            count += 1
-        elif card is _MUD:
-            env |= _MUD_BIT
-        elif card is _FOG:
-            env |= _FOG_BIT
-        elif card in _WILD_MASK:
-            wilds.append(_WILD_MASK[card])
-            wsum += _WILD_BEST[card]
-    return (count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds), bits)
-
-
-def _formation(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    """The cards that fill slots (troops and morale cards), in order."""
-    return tuple(c for c in cards if type(c) is Troop or c in _WILD_MASK)
-
-
-def _side_strength(side: _Scan, size: int, fog: bool) -> tuple[int, int]:
-    """(kind, sum) of a complete side, wildcards at their best (R9, R10, R20-R24); kind -1 under Fog."""
-    count, values, total, colour, distinct, wilds, wsum, cards, _, filled, _ = side
-    if filled != size or (len(wilds) > 1 and _repeated_tactic(cards)):
-        return _strength(_formation(cards), fog, size == 4)  # raises FormationError, as the proof does
-    if fog:
-        return (-1, total + wsum)
-    if not wilds:
-        low = (values & -values).bit_length()
-        run = distinct and values >> (low - 1) == (1 << size) - 1
-        if colour >= 0:
-            return (_WEDGE if run else _BATTALION, total)
-        if values & (values - 1) == 0:
-            return (_PHALANX, total)
-        return (_SKIRMISH if run else _HOST, total)
-    # wildcards: the strongest kind they can complete (R20-R22), a stand-in may repeat any card (R23)
-    high = values.bit_length()
-    low = (values & -values).bit_length() or 10
-    first, last = max(1, high - size + 1), min(low, 11 - size)
-    run_free = (1 << size) - 1
-    if distinct and colour != -2:
-        for start in range(last, first - 1, -1):
-            missing = (run_free << (start - 1)) & ~values
-            if _assign(wilds, missing, missing) >= 0:
-                return (_WEDGE, size * start + size * (size - 1) // 2)
-    if values & (values - 1) == 0:
-        allowed = values or 0x3FF
-        for w in wilds:
-            allowed &= w
-        if allowed:
-            return (_PHALANX, allowed.bit_length() * size)
-    if colour != -2:
-        return (_BATTALION, total + wsum)
-    if distinct:
-        for start in range(last, first - 1, -1):
-            missing = (run_free << (start - 1)) & ~values
-            if _assign(wilds, missing, missing) >= 0:
-                return (_SKIRMISH, size * start + size * (size - 1) // 2)
-    return (_HOST, total + wsum)
-
-
-def strength(cards: Iterable[Card], *, fog: bool = False, mud: bool = False) -> tuple[int, int]:
-    """(kind, sum) of a complete formation, wildcards at their best, as plain numbers (R9, R10, R20-R25).
-
-    The kind is the :class:`~battleline_lab.formations.FormationKind` value, -1 under Fog; the
-    same as :func:`~battleline_lab.formations.evaluate` gives, without building a Formation.
-
-    >>> from battleline_lab.cards import parse_cards
-    >>> strength(parse_cards("alexander g5 g6")), strength(parse_cards("r10 b10 g9"), fog=True)
-    ((4, 18), (-1, 29))
-    """
-    return _side_strength(_scan(tuple(cards)), 4 if mud else 3, fog)
-
-
-def _repeated_tactic(cards: tuple[Card, ...]) -> bool:
-    tactics = [c for c in cards if type(c) is not Troop]
-    return len(set(tactics)) != len(tactics)
-
-
-def _beating(theirs: _Scan, size: int, fog: bool, kind: int, total: int, pool: Pool) -> int:
+def beating(theirs: SideSummary, size: int, fog: bool, kind: int, total: int, pool: Pool) -> int:
     """Unseen troops that complete ``theirs`` into something stronger than (kind, total), as a bit set; 0 if none.
 
     Only the open slots come from the pool; a wildcard on their side stands for
-    any troop it may be (R20-R23), even one face up elsewhere.
+    any troop it may be (R20-R23), even one face up elsewhere.  Kinds are tried strongest
+    first and shapes in the order of :func:`~battleline_lab.formations.shapes`, so the troops are
+    those of the first shape the proof (:mod:`battleline_lab.claims`) finds that beats the claimer.
     """
     _, tvalues, tsum, tcolour, distinct, wilds, wsum, _, _, filled, _ = theirs
     open_slots = size - filled
@@ -336,7 +319,7 @@ def _beating(theirs: _Scan, size: int, fog: bool, kind: int, total: int, pool: P
             for ci in colours:
                 have = pool.colours[ci]
                 if wilds:
-                    taken = _assign(wilds, missing, missing & ~have)
+                    taken = assign_wilds(wilds, missing, missing & ~have)
                     if taken >= 0:
                         return (missing & ~taken) << (ci * 10) or -1
                 elif missing & ~have == 0:
@@ -372,7 +355,7 @@ def _beating(theirs: _Scan, size: int, fog: bool, kind: int, total: int, pool: P
             if kind == _SKIRMISH and size * start + size * (size - 1) // 2 <= total:
                 break
             missing = (run_free << (start - 1)) & ~tvalues
-            taken = _assign(wilds, missing, missing & ~pool.values)
+            taken = assign_wilds(wilds, missing, missing & ~pool.values)
             if taken >= 0:
                 needed = missing & ~taken
                 mask = 0
@@ -403,30 +386,22 @@ class _LazyPool:
         return self.pool
 
 
-def _undecided(flag: int, total: int) -> NoReturn:
-    from .claims import UndecidedTieError
-
-    raise UndecidedTieError(
-        f"flag {flag}: both formations tie at {total}; the position must say who completed first (R11)"
-    )
-
-
 def _verdict(
-    mine: _Scan, theirs: _Scan, size: int, fog: bool, first: bool | None, pool: Pool | _LazyPool, flag: int
+    mine: SideSummary, theirs: SideSummary, size: int, fog: bool, first: bool | None, pool: Pool | _LazyPool, flag: int
 ) -> tuple[bool, int]:
-    if mine[9] < size:
+    if mine.filled < size:
         return False, 0  # R12: a complete formation first
-    strength = _side_strength(mine, size, fog)
-    if theirs[9] >= size:
-        other = _side_strength(theirs, size, fog)
+    strength = side_strength(mine, size, fog)
+    if theirs.filled >= size:
+        other = side_strength(theirs, size, fog)
         if other != strength:
             return strength > other, 0
         if first is None:
-            _undecided(flag, strength[1])
+            undecided(flag, strength[1])
         return first, 0
     if type(pool) is _LazyPool:
         pool = pool.get()
-    witness = _beating(theirs, size, fog, strength[0], strength[1], pool)  # type: ignore[arg-type]
+    witness = beating(theirs, size, fog, strength[0], strength[1], pool)  # type: ignore[arg-type]
     return witness == 0, witness
 
 
@@ -448,7 +423,7 @@ def decide(
     0 when the refusal needs no completion: an incomplete side, a stronger
     complete one).  ``first`` says whether the claimer completed first (R11), for
     two complete sides that tie; ``None`` there raises
-    :class:`~battleline_lab.claims.UndecidedTieError`.
+    :class:`UndecidedTieError`.
 
     >>> from battleline_lab.cards import parse_cards
     >>> pool = Pool.of_visible(parse_cards("r3 r4 r5 b8 b7 b10"))
@@ -458,27 +433,27 @@ def decide(
     >>> ok, troops_of(witness)
     (False, (b9, b10))
     """
-    return _verdict(_scan(mine), _scan(theirs), 4 if mud else 3, fog, first, pool, flag)
+    return _verdict(summarise(mine), summarise(theirs), 4 if mud else 3, fog, first, pool, flag)
 
 
 def _flag(
     state: FlagState, side: Side | None, pool: Pool | _LazyPool, flag: int
 ) -> tuple[tuple[bool, int], tuple[bool, int]]:
     """The verdicts of you and the opponent at one flag (R12, R15)."""
-    you = _scan(state.you)
-    opponent = _scan(state.opponent)
-    env = you[8] | opponent[8]
-    size = 4 if env & _MUD_BIT else 3
-    fog = bool(env & _FOG_BIT)
+    you = summarise(state.you)
+    opponent = summarise(state.opponent)
+    env = you.env | opponent.env
+    size = 4 if env & MUD_BIT else 3
+    fog = bool(env & FOG_BIT)
     first = state.first_complete
     no: tuple[bool, int] = (False, 0)
     return (
         no
-        if side is Side.OPPONENT
-        else _verdict(you, opponent, size, fog, None if first is None else first is Side.YOU, pool, flag),
+        if side is _OPPONENT
+        else _verdict(you, opponent, size, fog, None if first is None else first is _YOU, pool, flag),
         no
-        if side is Side.YOU
-        else _verdict(opponent, you, size, fog, None if first is None else first is Side.OPPONENT, pool, flag),
+        if side is _YOU
+        else _verdict(opponent, you, size, fog, None if first is None else first is _OPPONENT, pool, flag),
     )
 
 
@@ -493,7 +468,7 @@ def decide_flag(position: Position, flag: int, side: Side, pool: Pool | _LazyPoo
     if not _may_claim(state):
         return False, 0
     verdicts = _flag(state, side, _LazyPool(position) if pool is None else pool, flag)
-    return verdicts[0] if side is Side.YOU else verdicts[1]
+    return verdicts[0] if side is _YOU else verdicts[1]
 
 
 def can_claim(position: Position, flag: int, side: Side | str | None = None) -> bool:
@@ -510,7 +485,7 @@ def claimable_flags(position: Position, side: Side | str | None = None) -> tuple
     """The unclaimed flags ``side`` (default: whose turn) can claim now, in order (R12)."""
     side = position.turn if side is None else Side(side)
     pool = _LazyPool(position)
-    index = 0 if side is Side.YOU else 1
+    index = 0 if side is _YOU else 1
     return tuple(
         n for n, state in zip(FLAGS, position.flags) if _may_claim(state) and _flag(state, side, pool, n)[index][0]
     )
@@ -519,13 +494,13 @@ def claimable_flags(position: Position, side: Side | str | None = None) -> tuple
 def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
     """Both sides' claimable flags (R12), sharing one unseen pool: the whole position decided."""
     visible = 0
-    todo: list[tuple[int, FlagState, _Scan, _Scan]] = []
+    todo: list[tuple[int, FlagState, SideSummary, SideSummary]] = []
     for n, state in zip(FLAGS, position.flags):
         you_cards, opponent_cards = state.you, state.opponent
         if state.claimed_by is None and (len(you_cards) >= 3 or len(opponent_cards) >= 3):
-            a = _scan(you_cards)
-            b = _scan(opponent_cards)
-            visible |= a[10] | b[10]
+            a = summarise(you_cards)
+            b = summarise(opponent_cards)
+            visible |= a.bits | b.bits
             todo.append((n, state, a, b))
             continue
         for card in you_cards + opponent_cards:
@@ -534,30 +509,30 @@ def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
     you: list[int] = []
     opponent: list[int] = []
     if not todo:
-        return {Side.YOU: (), Side.OPPONENT: ()}
+        return {_YOU: (), _OPPONENT: ()}
     for card in position.discards_you + position.discards_opponent:
         if type(card) is Troop:
             visible |= 1 << (card.colour.offset + card.value - 1)
     pool = Pool(_ALL & ~visible)
     for n, state, a, b in todo:
-        env = a[8] | b[8]
-        size = 4 if env & _MUD_BIT else 3
-        fog = env & _FOG_BIT == _FOG_BIT
-        if a[9] >= size and b[9] >= size:
+        env = a.env | b.env
+        size = 4 if env & MUD_BIT else 3
+        fog = env & FOG_BIT == FOG_BIT
+        if a.filled >= size and b.filled >= size:
             # both complete (R10, R11): one comparison decides for both sides
-            strength = _side_strength(a, size, fog)
-            other = _side_strength(b, size, fog)
+            strength = side_strength(a, size, fog)
+            other = side_strength(b, size, fog)
             if strength == other:
                 first = state.first_complete
                 if first is None:
-                    _undecided(n, strength[1])
-                (you if first is Side.YOU else opponent).append(n)
+                    undecided(n, strength[1])
+                (you if first is _YOU else opponent).append(n)
             else:
                 (you if strength > other else opponent).append(n)
-        elif a[9] >= size:
-            if not _beating(b, size, fog, *_side_strength(a, size, fog), pool):
+        elif a.filled >= size:
+            if not beating(b, size, fog, *side_strength(a, size, fog), pool):
                 you.append(n)
-        elif b[9] >= size:
-            if not _beating(a, size, fog, *_side_strength(b, size, fog), pool):
+        elif b.filled >= size:
+            if not beating(a, size, fog, *side_strength(b, size, fog), pool):
                 opponent.append(n)
-    return {Side.YOU: tuple(you), Side.OPPONENT: tuple(opponent)}
+    return {_YOU: tuple(you), _OPPONENT: tuple(opponent)}

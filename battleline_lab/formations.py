@@ -26,8 +26,9 @@ import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from .cards import Card, Colour, Tactic, Troop, parse_cards, troop
+from .cards import ALL_TACTICS, Card, Colour, Tactic, Troop, parse_cards, troop
 
 __all__ = [
     "Formation",
@@ -36,11 +37,16 @@ __all__ = [
     "Shape",
     "ShapeFilter",
     "ShapePlan",
+    "SideSummary",
     "Strength",
     "evaluate",
     "formation_size",
     "plan_shape",
     "shapes",
+    "side_strength",
+    "strength",
+    "summarise",
+    "troops_strength",
 ]
 
 
@@ -62,6 +68,12 @@ class FormationKind(enum.IntEnum):
         return f"<FormationKind.{self.name}: {self.value}>"
 
 
+# the kinds bound to module names: Python 3.11 reads ``FormationKind.X`` through the metaclass's
+# ``__getattr__`` hook, some ten times slower than a global
+_K_WEDGE, _K_PHALANX, _K_BATTALION = FormationKind.WEDGE, FormationKind.PHALANX, FormationKind.BATTALION
+_K_SKIRMISH, _K_HOST = FormationKind.SKIRMISH, FormationKind.HOST
+
+
 class FormationError(ValueError):
     """Cards that cannot be judged as a formation (wrong count, non-formation cards)."""
 
@@ -69,6 +81,177 @@ class FormationError(ValueError):
 def formation_size(mud: bool) -> int:
     """3 cards a side, 4 at a Mud flag (R6, R25)."""
     return 4 if mud else 3
+
+
+# What a morale card may stand for (R20-R22), read from ``Tactic.wild_values`` once: the values as a
+# 10-bit mask (bit ``value - 1``) and its best value
+WILD_MASK: dict[Card, int] = {t: sum(1 << (v - 1) for v in t.wild_values) for t in ALL_TACTICS if t.wild_values}
+WILD_BEST: dict[Card, int] = {t: max(t.wild_values) for t in ALL_TACTICS if t.wild_values}
+_WILD_VALUES: dict[Card, tuple[int, ...]] = {t: t.wild_values for t in ALL_TACTICS}
+_WEDGE, _PHALANX, _BATTALION, _SKIRMISH, _HOST = 4, 3, 2, 1, 0
+_MUD, _FOG = Tactic.MUD, Tactic.FOG
+MUD_BIT, FOG_BIT = 1, 2
+
+
+class SideSummary(NamedTuple):
+    """What one side of a flag holds, read in one pass by :func:`summarise` (plain numbers, for hot loops).
+
+    >>> s = summarise(parse_cards("r3 r5 alexander mud"))
+    >>> s.troop_count, bin(s.values), s.total, s.colour, s.distinct, s.wild_best, s.filled, s.env == MUD_BIT
+    (2, '0b10100', 8, 0, True, 10, 3, True)
+    """
+
+    troop_count: int  # the number of troops
+    values: int  # their values as a mask (bit ``value - 1``)
+    total: int  # their sum
+    colour: int  # their colour index, -1 for no troop, -2 for mixed colours
+    distinct: bool  # whether their values are all different
+    wilds: list[int]  # each morale card's value mask (R20-R22)
+    wild_best: int  # the morale cards' best values, summed
+    cards: tuple[Card, ...]  # the side's cards as given
+    env: int  # the environment cards as bits (``MUD_BIT``, ``FOG_BIT``)
+    filled: int  # the number of formation cards (troops and morale cards)
+    bits: int  # the troops as a 60-bit set (bit ``Troop.index``)
+
+
+def summarise(cards: tuple[Card, ...]) -> SideSummary:
+    """A side's cards summarised in one pass (see :class:`SideSummary`); guile cards are ignored."""
+    count = values = total = env = wsum = bits = 0
+    colour = -1
+    distinct = True
+    wilds: list[int] = []
+    for card in cards:
+        if type(card) is Troop:
+            v = card.value
+            bit = 1 << (v - 1)
+            if values & bit:
+                distinct = False
+            values |= bit
+            total += v
+            offset = card.colour.offset
+            bits |= bit << offset
+            ci = offset // 10
+            if colour != ci:
+                colour = ci if colour == -1 else -2
+            count += 1
+        elif card is _MUD:
+            env |= MUD_BIT
+        elif card is _FOG:
+            env |= FOG_BIT
+        elif card in WILD_MASK:
+            wilds.append(WILD_MASK[card])
+            wsum += WILD_BEST[card]
+    # tuple.__new__ straight away: NamedTuple's own __new__ is a Python call, and the decision makes many
+    return _new_tuple(
+        SideSummary, (count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds), bits)
+    )
+
+
+_new_tuple = tuple.__new__
+
+
+def assign_wilds(wilds: Sequence[int], missing: int, need: int) -> int:
+    """Values (bits of ``missing``) the wildcards take, one each, all different, covering ``need``; -1 if impossible."""
+    if not wilds:
+        return 0 if not need else -1
+    if need.bit_count() > len(wilds):
+        return -1
+    rest = wilds[1:]
+    options = missing & wilds[0]
+    while options:
+        low = options & -options
+        options ^= low
+        taken = assign_wilds(rest, missing & ~low, need & ~low)
+        if taken >= 0:
+            return taken | low
+    return -1
+
+
+def _troops_kind(values: int, distinct: bool, one_colour: bool, size: int) -> int:
+    """The kind of ``size`` troops (R9), from their values as a mask: the one classifier of troops."""
+    low = (values & -values).bit_length()
+    run = distinct and values >> (low - 1) == (1 << size) - 1
+    if one_colour and run:
+        return _WEDGE
+    if values & (values - 1) == 0:
+        return _PHALANX
+    if one_colour:
+        return _BATTALION
+    return _SKIRMISH if run else _HOST
+
+
+def troops_strength(values: Iterable[int], one_colour: bool, *, fog: bool = False) -> tuple[int, int]:
+    """(kind, sum) of a complete formation of troops given by their values and whether they share a colour.
+
+    The same classifier :func:`evaluate` and the claim decision use (R9, R10; kind -1 under Fog, R24).
+
+    >>> troops_strength((3, 4, 5), True), troops_strength((7, 7, 7), False), troops_strength((1, 9, 2), False)
+    ((4, 12), (3, 21), (0, 12))
+    """
+    mask = total = size = 0
+    for v in values:
+        mask |= 1 << (v - 1)
+        total += v
+        size += 1
+    if fog:
+        return (-1, total)
+    return (_troops_kind(mask, mask.bit_count() == size, one_colour, size), total)
+
+
+def _repeated_tactic(cards: tuple[Card, ...]) -> bool:
+    tactics = [c for c in cards if type(c) is not Troop]
+    return len(set(tactics)) != len(tactics)
+
+
+def side_strength(side: SideSummary, size: int, fog: bool) -> tuple[int, int]:
+    """(kind, sum) of a complete side, wildcards at their best (R9, R10, R20-R24); kind -1 under Fog.
+
+    Raises :class:`FormationError` for a side that is not a formation of ``size`` cards.
+    """
+    count, values, total, colour, distinct, wilds, wsum, cards, _, filled, _ = side
+    if filled != size or (len(wilds) > 1 and _repeated_tactic(cards)):
+        _check(tuple(c for c in cards if type(c) is Troop or c in WILD_MASK), size == 4)  # raises FormationError
+        raise AssertionError("_check raises for these cards")  # pragma: no cover
+    if fog:
+        return (-1, total + wsum)
+    if not wilds:
+        return (_troops_kind(values, distinct, colour >= 0, size), total)
+    # wildcards: the strongest kind they can complete (R20-R22), a stand-in may repeat any card (R23)
+    high = values.bit_length()
+    low = (values & -values).bit_length() or 10
+    first, last = max(1, high - size + 1), min(low, 11 - size)
+    run_free = (1 << size) - 1
+    if distinct and colour != -2:
+        for start in range(last, first - 1, -1):
+            missing = (run_free << (start - 1)) & ~values
+            if assign_wilds(wilds, missing, missing) >= 0:
+                return (_WEDGE, size * start + size * (size - 1) // 2)
+    if values & (values - 1) == 0:
+        allowed = values or 0x3FF
+        for w in wilds:
+            allowed &= w
+        if allowed:
+            return (_PHALANX, allowed.bit_length() * size)
+    if colour != -2:
+        return (_BATTALION, total + wsum)
+    if distinct:
+        for start in range(last, first - 1, -1):
+            missing = (run_free << (start - 1)) & ~values
+            if assign_wilds(wilds, missing, missing) >= 0:
+                return (_SKIRMISH, size * start + size * (size - 1) // 2)
+    return (_HOST, total + wsum)
+
+
+def strength(cards: Iterable[Card], *, fog: bool = False, mud: bool = False) -> tuple[int, int]:
+    """(kind, sum) of a complete formation, wildcards at their best, as plain numbers (R9, R10, R20-R25).
+
+    The kind is the :class:`FormationKind` value, -1 under Fog: what :func:`evaluate` gives
+    (it uses this), without building a Formation.
+
+    >>> strength(parse_cards("alexander g5 g6")), strength(parse_cards("r10 b10 g9"), fog=True)
+    ((4, 18), (-1, 29))
+    """
+    return side_strength(summarise(tuple(cards)), 4 if mud else 3, fog)
 
 
 @dataclass(frozen=True)
@@ -164,13 +347,13 @@ def shapes(kind: FormationKind | None, size: int) -> tuple[Shape, ...]:
 
 @functools.cache
 def _shapes(kind: FormationKind | None, size: int) -> tuple[Shape, ...]:
-    if kind is FormationKind.WEDGE:
+    if kind is _K_WEDGE:
         return tuple(Shape(kind, colour=colour, start=start) for start in range(11 - size, 0, -1) for colour in Colour)
-    if kind is FormationKind.PHALANX:
+    if kind is _K_PHALANX:
         return tuple(Shape(kind, value=value) for value in range(10, 0, -1))
-    if kind is FormationKind.BATTALION:
+    if kind is _K_BATTALION:
         return tuple(Shape(kind, colour=colour) for colour in Colour)
-    if kind is FormationKind.SKIRMISH:
+    if kind is _K_SKIRMISH:
         return tuple(Shape(kind, start=start) for start in range(11 - size, 0, -1))
     return (Shape(kind),)
 
@@ -201,7 +384,7 @@ def _split(cards: Iterable[Card]) -> tuple[list[Troop], list[Tactic]]:
     for card in cards:
         if isinstance(card, Troop):
             troops.append(card)
-        elif card.is_wild:
+        elif card in WILD_MASK:
             wilds.append(card)
         else:
             raise FormationError(f"{card.notation} is not a formation card (only troops and morale cards are)")
@@ -218,7 +401,7 @@ def _spare_colour(troops: Sequence[Troop], value: int | None = None) -> Colour:
 
 
 def _best_wild_value(card: Tactic) -> int:
-    return max(card.wild_values)
+    return max(_WILD_VALUES[card])
 
 
 def _run_plans(shape: Shape, troops: Sequence[Troop], wilds: Sequence[Tactic], size: int) -> Iterator[ShapePlan]:
@@ -233,7 +416,7 @@ def _run_plans(shape: Shape, troops: Sequence[Troop], wilds: Sequence[Tactic], s
     colour = shape.colour if shape.colour is not None else _spare_colour(troops)
     seen: set[tuple[int, ...]] = set()
     for chosen in itertools.permutations(missing, len(wilds)):
-        if any(v not in w.wild_values for v, w in zip(chosen, wilds)):
+        if any(v not in _WILD_VALUES[w] for v, w in zip(chosen, wilds)):
             continue
         rest = tuple(v for v in missing if v not in chosen)
         key = tuple(sorted(chosen))
@@ -261,12 +444,12 @@ def plan_shape(shape: Shape, cards: Iterable[Card], size: int) -> list[ShapePlan
     if open_slots < 0:
         raise FormationError(f"{len(troops) + len(wilds)} cards do not fit a formation of {size}")
     kind = shape.kind
-    if kind in (FormationKind.WEDGE, FormationKind.SKIRMISH):
+    if kind in (_K_WEDGE, _K_SKIRMISH):
         return list(_run_plans(shape, troops, wilds, size))
-    if kind is FormationKind.PHALANX:
+    if kind is _K_PHALANX:
         v = shape.value
         assert v is not None
-        if any(t.value != v for t in troops) or any(v not in w.wild_values for w in wilds):
+        if any(t.value != v for t in troops) or any(v not in _WILD_VALUES[w] for w in wilds):
             return []
         phalanx_wild: list[tuple[Tactic, Troop]] = []
         used = list(troops)
@@ -275,7 +458,7 @@ def plan_shape(shape: Shape, cards: Iterable[Card], size: int) -> list[ShapePlan
             used.append(stand_in)
             phalanx_wild.append((w, stand_in))
         return [ShapePlan(shape, tuple(phalanx_wild), count=open_slots, base=v * size)]
-    if kind is FormationKind.BATTALION:
+    if kind is _K_BATTALION:
         colour = shape.colour
         assert colour is not None
         if any(t.colour is not colour for t in troops):
@@ -314,7 +497,7 @@ class ShapeFilter:
         # every card must lie in the run: the troops' values, and the values each wildcard
         # allows (a Companion is an 8, Shield Bearers 1-3: R21, R22), bound where a run may start
         spans = [(t.value, t.value) for t in troops]
-        spans += [(min(c.wild_values), max(c.wild_values)) for c in cards if not isinstance(c, Troop)]
+        spans += [(min(_WILD_VALUES[c]), max(_WILD_VALUES[c])) for c in cards if not isinstance(c, Troop)]
         self.first_start = max((low - size + 1 for low, _ in spans), default=1)
         self.last_start = min((high for _, high in spans), default=10)
         colours = {t.colour for t in troops}
@@ -325,38 +508,24 @@ class ShapeFilter:
         allowed &= values or allowed
         for card in cards:
             if not isinstance(card, Troop):
-                allowed &= set(card.wild_values)
+                allowed &= set(_WILD_VALUES[card])
         self.phalanx_values = frozenset(allowed)
 
     def __call__(self, shape: Shape) -> bool:
         kind = shape.kind
-        if kind is FormationKind.WEDGE:
+        if kind is _K_WEDGE:
             assert shape.start is not None
             return self.first_start <= shape.start <= self.last_start and (
                 self.any_colour or shape.colour is self.colour
             )
-        if kind is FormationKind.SKIRMISH:
+        if kind is _K_SKIRMISH:
             assert shape.start is not None
             return self.first_start <= shape.start <= self.last_start
-        if kind is FormationKind.PHALANX:
+        if kind is _K_PHALANX:
             return shape.value in self.phalanx_values
-        if kind is FormationKind.BATTALION:
+        if kind is _K_BATTALION:
             return self.any_colour or shape.colour is self.colour
         return True
-
-
-def _troop_kind(troops: Sequence[Troop]) -> FormationKind:
-    """The kind of a formation of troops only (R9): the shape search without wildcards, short-cut."""
-    values = sorted(t.value for t in troops)
-    same_colour = len({t.colour for t in troops}) == 1
-    run = all(b == a + 1 for a, b in zip(values, values[1:]))
-    if same_colour and run:
-        return FormationKind.WEDGE
-    if values[0] == values[-1]:
-        return FormationKind.PHALANX
-    if same_colour:
-        return FormationKind.BATTALION
-    return FormationKind.SKIRMISH if run else FormationKind.HOST
 
 
 def evaluate(cards: Iterable[Card] | str, *, fog: bool = False, mud: bool = False) -> Formation:
@@ -373,12 +542,13 @@ def evaluate(cards: Iterable[Card] | str, *, fog: bool = False, mud: bool = Fals
     return _evaluate(cards, fog, mud)
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _evaluate(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
-    """:func:`evaluate` of a tuple of cards, remembered: a Formation is immutable, and the claim
-    proofs judge the same formations again and again (errors are raised each time, never kept)."""
+_KINDS: tuple[FormationKind | None, ...] = (*FormationKind, None)  # by kind value, -1 for Fog
+
+
+def _check(cards: tuple[Card, ...], mud: bool) -> None:
+    """Raise :class:`FormationError` unless ``cards`` are a formation: troops and morale cards, each tactic once."""
     size = formation_size(mud)
-    troops, wilds = _split(cards)
+    _, wilds = _split(cards)
     if len(cards) != size:
         where = "a Mud flag" if mud else "a flag"
         raise FormationError(
@@ -386,21 +556,51 @@ def _evaluate(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
         )
     if len(set(wilds)) != len(wilds):
         raise FormationError("the same tactics card appears twice in one formation")
-    if not wilds:
-        return Formation(cards, None if fog else _troop_kind(troops), sum(t.value for t in troops), fog=fog, mud=mud)
-    return _evaluate_wild(cards, fog, mud)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _evaluate(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
+    """:func:`evaluate` of a tuple of cards, remembered: a Formation is immutable, and the claim
+    proofs judge the same formations again and again (errors are raised each time, never kept).
+
+    The kind and sum are :func:`side_strength`'s; with morale cards, what each stands for is the
+    first plan of the strongest shape of that kind (:func:`plan_shape`)."""
+    size = formation_size(mud)
+    side = summarise(cards)
+    if not (side.filled == len(cards) == size and (len(side.wilds) < 2 or not _repeated_tactic(cards))):
+        _check(cards, mud)  # raises FormationError
+    rank, total = side_strength(side, size, fog)
+    kind = _KINDS[rank]
+    if not side.wilds:
+        return _formation(cards, kind, total, (), fog, mud)
+    return _evaluate_wild(cards, kind, fog, mud)
+
+
+def _formation(
+    cards: tuple[Card, ...],
+    kind: FormationKind | None,
+    total: int,
+    wild: tuple[tuple[Tactic, Troop], ...],
+    fog: bool,
+    mud: bool,
+) -> Formation:
+    """``Formation(...)`` without the frozen dataclass's one ``object.__setattr__`` per field (the proofs make many)."""
+    formation = _new_object(Formation)
+    formation.__dict__.update(cards=cards, kind=kind, total=total, wild=wild, fog=fog, mud=mud)
+    return formation
+
+
+_new_object = object.__new__
 
 
 @functools.lru_cache(maxsize=8192)
-def _evaluate_wild(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
-    """The shape search for formations with wildcards, remembered (Formation is immutable)."""
+def _evaluate_wild(cards: tuple[Card, ...], kind: FormationKind | None, fog: bool, mud: bool) -> Formation:
+    """What the wildcards stand for: the first plan of the strongest shape of ``kind``, remembered."""
     size = formation_size(mud)
-    kinds: tuple[FormationKind | None, ...] = (None,) if fog else tuple(sorted(FormationKind, reverse=True))
     fits = ShapeFilter(cards, size)  # skips, without a plan, shapes plan_shape would find no way to make
-    for kind in kinds:
-        for shape in shapes(kind, size):
-            if not fits(shape):
-                continue
-            for plan in plan_shape(shape, cards, size):
-                return Formation(cards, kind, plan.base, plan.wild, fog=fog, mud=mud)
-    raise AssertionError("a Host is always possible")  # pragma: no cover
+    for shape in shapes(kind, size):
+        if not fits(shape):
+            continue
+        for plan in plan_shape(shape, cards, size):
+            return _formation(cards, kind, plan.base, plan.wild, fog, mud)
+    raise AssertionError("side_strength names a kind the cards can make")  # pragma: no cover

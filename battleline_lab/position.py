@@ -183,10 +183,14 @@ class PositionError(ValueError):
     """A position that breaks the rules; ``problems`` lists every reason."""
 
     def __init__(self, problems: list[Problem]) -> None:
+        super().__init__(problems)
+        self.problems = problems
+
+    def __str__(self) -> str:
+        """Every problem in words, rendered when asked (the core does not load the message catalogue to raise)."""
         from .messages import render_problem
 
-        super().__init__("; ".join(render_problem(p) for p in problems))
-        self.problems = problems
+        return "; ".join(render_problem(p) for p in self.problems)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ Two sets of positions:
   whole position is decided (both sides, every unclaimed flag) by the decision path
   (:func:`battleline_lab.decide.decide_position`), the full analysis (``analyse_position``) and the
   reference; targets: decision median at most 100 us and worst at most 1 ms, at least 5x the
-  reference at the median, full analysis at most 1 ms median.
+  reference at the median, full analysis at most 1 ms median and at least 2x the reference at the median.
 
 Usage::
 
@@ -20,11 +20,13 @@ Usage::
     python benchmarks/bench_claims.py --quick    # the hard positions marked quick, 20 random positions a stage
     python benchmarks/bench_claims.py --before DIR   # also an older copy of the package, interleaved (see below)
 
-``--before DIR`` times ``analyse_position`` of an older version against this one on the same random
-positions (another seed than the rest, so neither version meets a position it has analysed before), one
-after the other for each position (so both see the same load), and checks their verdicts agree.
-``DIR`` holds that version's package renamed ``battleline_lab_before`` (its imports are relative), e.g.
-``git archive COMMIT battleline_lab | tar -x -C DIR && mv DIR/battleline_lab DIR/battleline_lab_before``.
+``--before DIR`` times ``decide_position`` and ``analyse_position`` of an older version against this
+one on the same random positions (another seed than the rest, so neither version meets a position it
+has analysed before), one after the other for each position (so both see the same load; each goes
+first on every other position), and checks their verdicts agree.  ``DIR`` is a checkout of that
+version (``git worktree add --detach DIR main``: its ``battleline_lab`` is imported under the name
+``battleline_lab_before``; its imports are relative), or a folder that holds the package already
+renamed ``battleline_lab_before``.
 
 It checks that the decision path, the full analysis, the reference (and the file) agree on every
 verdict before reporting.  Timings are CPU time (``time.process_time``); thresholds are reported,
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import platform
 import statistics
@@ -62,6 +65,7 @@ DECIDE_MEDIAN_US = 100.0
 DECIDE_WORST_US = 1000.0
 RANDOM_RATIO_TARGET = 5.0
 FULL_MEDIAN_MS = 1.0
+FULL_RATIO_TARGET = 2.0  # naive / full proof at the median on the random positions (issue 23)
 BEFORE_SEED = 8  # --before: positions neither version has seen in this run (the others use seed 7)
 
 
@@ -299,6 +303,11 @@ def profile_report(profiles: Sequence[Profile]) -> str:
     if everything.naive:
         ratio = statistics.median(everything.naive) / med
         per = statistics.median(n / d for n, d in zip(everything.naive, everything.decide))
+        full = statistics.median(everything.naive) / statistics.median(everything.full)
+        lines.append(
+            f"naive/full proof at the median: {_times(full)} (median naive / median analyse_position; target >= "
+            f"{FULL_RATIO_TARGET:g}x: {_met(full >= FULL_RATIO_TARGET)})"
+        )
         lines.append(
             f"naive/decision at the median: {_times(ratio)} (median naive / median decision; target >= "
             f"{RANDOM_RATIO_TARGET:g}x: {_met(ratio >= RANDOM_RATIO_TARGET)}); median of per-position ratios "
@@ -308,41 +317,95 @@ def profile_report(profiles: Sequence[Profile]) -> str:
     return "\n".join(lines)
 
 
-def before_profile(directory: Path, count: int) -> list[tuple[str, list[float], list[float]]]:
-    """``analyse_position`` of an older copy of the package (``--before``) and of this one, per stage, interleaved."""
-    sys.path.insert(0, str(directory))
-    old_claims: Any = importlib.import_module("battleline_lab_before.claims")
-    old_position: Any = importlib.import_module("battleline_lab_before.position")
+def _import_before(directory: Path) -> tuple[Any, Any, Any]:
+    """The claims, decide and position modules of the older copy in ``directory`` (see ``--before``)."""
+    name = "battleline_lab_before"
+    package = directory / "battleline_lab"
+    if name not in sys.modules and (package / "__init__.py").is_file():
+        # a checkout: import its package under another name, so both versions live side by side
+        spec = importlib.util.spec_from_file_location(
+            name, package / "__init__.py", submodule_search_locations=[str(package)]
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    elif str(directory) not in sys.path:
+        sys.path.insert(0, str(directory))
+    return tuple(importlib.import_module(f"{name}.{m}") for m in ("claims", "decide", "position"))  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Before:
+    """CPU seconds per whole position, one stage, the older copy (``--before``) and this one."""
+
+    stage: str
+    old_decide: list[float]
+    new_decide: list[float]
+    old_full: list[float]
+    new_full: list[float]
+
+
+def before_profile(directory: Path, count: int) -> list[Before]:
+    """``decide_position`` and ``analyse_position`` of an older copy of the package (``--before``) and of this
+    one, per stage, interleaved position by position (so both see the same load)."""
+    old_claims, old_decide, old_position = _import_before(directory)
     out = []
     for stage in STAGES:
-        old, new = [], []
-        for position in random_positions(count, seed=BEFORE_SEED, stage=stage):
+        row = Before(stage, [], [], [], [])
+        for i, position in enumerate(random_positions(count, seed=BEFORE_SEED, stage=stage)):
             data = position.to_data()
             copy = old_position.Position.build(data.pop("flags", {}), **data)
+            if i % 2:  # each version goes first on every other position
+                t_new_decide, new_verdicts = _timed(decide_position, position)
+                t_new, new_analysis = _timed(analyse_position, position)
+            t_old_decide, old_verdicts = _timed(old_decide.decide_position, copy)
             t_old, old_analysis = _timed(old_claims.analyse_position, copy)
-            t_new, new_analysis = _timed(analyse_position, position)
-            if [old_analysis.claimable(s.value) for s in Side] != [new_analysis.claimable(s) for s in Side]:
+            if not i % 2:
+                t_new_decide, new_verdicts = _timed(decide_position, position)
+                t_new, new_analysis = _timed(analyse_position, position)
+            old_claimable = [old_analysis.claimable(s.value) for s in Side]
+            new_claimable = [new_analysis.claimable(s) for s in Side]
+            if old_claimable != new_claimable or [old_verdicts[k] for k in old_verdicts] != [
+                new_verdicts[s] for s in Side
+            ]:
                 raise SystemExit(f"verdicts differ from the older version: {position!r}")
-            old.append(t_old)
-            new.append(t_new)
-        out.append((stage, old, new))
+            row.old_decide.append(t_old_decide)
+            row.new_decide.append(t_new_decide)
+            row.old_full.append(t_old)
+            row.new_full.append(t_new)
+        out.append(row)
     return out
 
 
-def before_report(rows: Sequence[tuple[str, list[float], list[float]]]) -> str:
+def before_report(rows: Sequence[Before]) -> str:
     lines = [
         "",
-        "analyse_position, the older version (--before) against this one, interleaved on the same positions:",
-        f"{'set':<9} {'count':>6} {'before median us':>17} {'now median us':>14} {'before/now':>11} "
+        "the older version (--before) against this one, interleaved on the same positions (CPU time):",
+        f"{'set':<9} {'engine':<17} {'count':>6} {'before median us':>17} {'now median us':>14} {'before/now':>11} "
         f"{'before 90th us':>15} {'now 90th us':>12}",
     ]
-    everything = ("all", [t for r in rows for t in r[1]], [t for r in rows for t in r[2]])
-    for stage, old, new in [*rows, everything]:
-        lines.append(
-            f"{stage:<9} {len(old):>6} {statistics.median(old) * 1e6:>17.1f} {statistics.median(new) * 1e6:>14.1f} "
-            f"{_times(statistics.median(old) / statistics.median(new)):>11} {_pct(old, 0.9) * 1e6:>15.1f} "
-            f"{_pct(new, 0.9) * 1e6:>12.1f}"
-        )
+    everything = Before(
+        "all",
+        [t for r in rows for t in r.old_decide],
+        [t for r in rows for t in r.new_decide],
+        [t for r in rows for t in r.old_full],
+        [t for r in rows for t in r.new_full],
+    )
+    for r in [*rows, everything]:
+        for engine, old, new in (
+            ("decide_position", r.old_decide, r.new_decide),
+            ("analyse_position", r.old_full, r.new_full),
+        ):
+            lines.append(
+                f"{r.stage:<9} {engine:<17} {len(old):>6} {statistics.median(old) * 1e6:>17.1f} "
+                f"{statistics.median(new) * 1e6:>14.1f} {_times(statistics.median(old) / statistics.median(new)):>11} "
+                f"{_pct(old, 0.9) * 1e6:>15.1f} {_pct(new, 0.9) * 1e6:>12.1f}"
+            )
+    ratio = statistics.median(everything.old_decide) / statistics.median(everything.new_decide)
+    lines.append(
+        f"decision path before/now at the median: {_times(ratio)} (target >= 1x, no slower: {_met(ratio >= 1.0)})"
+    )
     return "\n".join(lines)
 
 

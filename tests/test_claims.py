@@ -5,10 +5,13 @@ Positions are written in ``Position.build`` form: the flag under test is 5 unles
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from battleline_lab import decide as _decide
 from battleline_lab.cards import ALL_TROOPS, parse_cards
 from battleline_lab.claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim, claimable_flags
 from battleline_lab.position import Position, Side
@@ -169,6 +172,48 @@ def test_R11_tie_without_first_complete_is_undecided() -> None:
     position = build({5: {"you": "r3 r4 r5", "opponent": "b5 b4 b3"}})
     with pytest.raises(UndecidedTieError, match="R11"):
         analyse_claim(position, 5, Side.YOU)
+
+
+def test_R11_one_undecided_tie_error_and_message_for_the_proof_and_the_decision() -> None:
+    """The error is defined where it is raised (decide.py) and kept importable from claims."""
+    assert UndecidedTieError is _decide.UndecidedTieError
+    position = build({5: {"you": "r3 r4 r5", "opponent": "b5 b4 b3"}})
+    messages = []
+    for engine in (analyse_claim, _decide.can_claim, lambda p, n, s: _decide.decide_position(p)):
+        with pytest.raises(UndecidedTieError) as raised:
+            engine(position, 5, Side.YOU)
+        messages.append(str(raised.value))
+    assert messages == ["flag 5: both formations tie at 12; the position must say who completed first (R11)"] * 3
+
+
+def test_the_decision_does_not_import_the_proof() -> None:
+    """No back-edge: claims builds on decide, decide imports neither claims nor the message catalogue."""
+    tree = ast.parse(Path(_decide.__file__).read_text(encoding="utf-8"))
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert not imported & {"claims", "messages", "battleline_lab.claims", "battleline_lab.messages"}
+
+
+def test_position_error_renders_its_problems_only_when_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PositionError is raised without loading the message catalogue; str() renders the problems."""
+    from battleline_lab import messages
+    from battleline_lab.position import PositionError
+
+    position = Position.build({5: {"you": "r3 r3"}})
+    problems = position.problems()
+    assert problems
+    calls: list[object] = []
+    render = messages.render_problem
+
+    def counted(problem: Any, *args: Any, **kwargs: Any) -> str:
+        calls.append(problem)
+        return render(problem, *args, **kwargs)
+
+    monkeypatch.setattr(messages, "render_problem", counted)
+    with pytest.raises(PositionError) as raised:
+        position.check()
+    assert calls == [] and raised.value.problems == problems
+    assert str(raised.value) == "; ".join(render(p) for p in problems) and len(calls) == len(problems)
 
 
 # -- R13: only public information ----------------------------------------------------------------------------------

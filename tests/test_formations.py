@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from battleline_lab.cards import Tactic, Troop, format_cards, parse_cards
-from battleline_lab.formations import Formation, FormationError, FormationKind, Strength, evaluate
+from battleline_lab.cards import ALL_TROOPS, Colour, Tactic, Troop, format_cards, parse_cards
+from battleline_lab.formations import (
+    WILD_BEST,
+    WILD_MASK,
+    Formation,
+    FormationError,
+    FormationKind,
+    Strength,
+    evaluate,
+    strength,
+    troops_strength,
+)
 from tests.reference import FOG_ONLY, best_strength, classify, strength_of, wild_options
 
 W, P, B = FormationKind.WEDGE, FormationKind.PHALANX, FormationKind.BATTALION
@@ -239,3 +251,80 @@ def test_formation_repr_uses_notation() -> None:
     formation = evaluate(parse_cards("alexander g5 g6"))
     assert repr(formation) == "<Formation alexander g5 g6: wedge 18>"
     assert format_cards(formation.resolved) == "g7 g5 g6"
+
+
+# -- one strength: the troop classifier the bots use is evaluate's (R9, R10, R24) ------------------------------
+@st.composite
+def complete_troops(draw: st.DrawFn) -> list[Troop]:
+    """3 or 4 different troops: any, all of one colour, or a run (so every kind R9 names comes up)."""
+    size = draw(st.sampled_from((3, 4)))
+    how = draw(st.sampled_from(("any", "colour", "run")))
+    if how == "any":
+        return draw(st.lists(st.sampled_from(ALL_TROOPS), min_size=size, max_size=size, unique=True))
+    if how == "colour":
+        colour = draw(st.sampled_from(Colour))
+        values = draw(st.lists(st.integers(1, 10), min_size=size, max_size=size, unique=True))
+        return [Troop(colour, v) for v in values]
+    start = draw(st.integers(1, 11 - size))
+    colours = draw(st.lists(st.sampled_from(Colour), min_size=size, max_size=size))
+    return draw(st.permutations([Troop(c, start + i) for i, c in enumerate(colours)]))
+
+
+@given(complete_troops(), st.booleans())
+@settings(max_examples=400, deadline=None, database=None)
+def test_R9_troops_strength_agrees_with_evaluate(troops: list[Troop], fog: bool) -> None:
+    mud = len(troops) == 4
+    formation = evaluate(troops, fog=fog, mud=mud)
+    one_colour = len({t.colour for t in troops}) == 1
+    expected = (-1 if formation.kind is None else int(formation.kind), formation.total)
+    assert troops_strength([t.value for t in troops], one_colour, fog=fog) == expected
+    assert strength(troops, fog=fog, mud=mud) == expected
+    assert expected == best_strength(tuple(troops), fog=fog, mud=mud)  # and the naive reference
+
+
+@pytest.mark.parametrize(
+    ("values", "one_colour", "expected"),
+    [
+        ((3, 4, 5), True, (W, 12)),  # R9 Wedge
+        ((8, 8, 8), False, (P, 24)),  # R9 Phalanx
+        ((1, 5, 9), True, (B, 15)),  # R9 Battalion
+        ((5, 3, 4), False, (S, 12)),  # R9 Skirmish Line
+        ((1, 2, 9), False, (H, 12)),  # R9 Host
+        ((1, 2, 3, 4), True, (W, 10)),  # R25 four at Mud
+    ],
+)
+def test_R9_troops_strength_table(values: tuple[int, ...], one_colour: bool, expected: tuple[int, int]) -> None:
+    assert troops_strength(values, one_colour) == (int(expected[0]), expected[1])
+    assert troops_strength(values, one_colour, fog=True) == (-1, sum(values))  # R24
+
+
+def test_wild_tables_come_from_the_cards() -> None:
+    """R20-R22: the decision's wildcard masks are derived from ``Tactic.wild_values``, never typed in."""
+    for card in Tactic:
+        if card.wild_values:
+            assert WILD_MASK[card] == sum(1 << (v - 1) for v in card.wild_values)
+            assert WILD_BEST[card] == max(card.wild_values)
+        else:
+            assert card not in WILD_MASK
+
+
+@given(
+    st.lists(st.sampled_from(ALL_TROOPS), min_size=1, max_size=4, unique=True),
+    st.lists(
+        st.sampled_from([Tactic.ALEXANDER, Tactic.DARIUS, Tactic.COMPANION, Tactic.SHIELD]), max_size=3, unique=True
+    ),
+    st.booleans(),
+    st.booleans(),
+)
+@settings(max_examples=300, deadline=None, database=None)
+def test_R20_one_strength_with_wildcards_is_evaluates(
+    troops: list[Troop], wilds: list[Tactic], fog: bool, mud: bool
+) -> None:
+    """evaluate, the decision path's strength() and the naive reference agree, wildcards included (R9, R10, R20-R25)."""
+    size = 4 if mud else 3
+    cards = (tuple(wilds) + tuple(troops))[:size]
+    if len(cards) < size:
+        return
+    formation = evaluate(cards, fog=fog, mud=mud)
+    judged = (-1 if formation.kind is None else int(formation.kind), formation.total)
+    assert strength(cards, fog=fog, mud=mud) == judged == best_strength(cards, fog=fog, mud=mud)  # and the reference

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol
 
 from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key
-from ..formations import FormationKind, evaluate, formation_size
+from ..formations import evaluate, formation_size, troops_strength
 from ..messages import message
 from .actions import (
     Action,
@@ -126,22 +126,10 @@ def _sorted_strength(cards: tuple[Card, ...], fog: bool, mud: bool) -> float:
 def _troops_strength(values: tuple[int, ...], colour: Colour | None, fog: bool) -> float:
     """:func:`_strength` of a complete side of troops only, from its values and its colour if only one (R9, R10).
 
-    The formation kinds are tried in the order of :func:`battleline_lab.formations.evaluate`.
+    The one troop classifier, :func:`battleline_lab.formations.troops_strength`, as evaluate uses it.
     """
-    total = sum(values)
-    if fog:
-        return float(total)
-    low, high = min(values), max(values)
-    run = high - low == len(values) - 1 and len(set(values)) == len(values)
-    if colour is not None and run:
-        kind = FormationKind.WEDGE
-    elif low == high:
-        kind = FormationKind.PHALANX
-    elif colour is not None:
-        kind = FormationKind.BATTALION
-    else:
-        kind = FormationKind.SKIRMISH if run else FormationKind.HOST
-    return float(kind * KIND_STEP + total)
+    kind, total = troops_strength(values, colour is not None, fog=fog)
+    return float(total if kind < 0 else kind * KIND_STEP + total)
 
 
 def _any_of(count: int, needed: int) -> float:
