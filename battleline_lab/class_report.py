@@ -29,6 +29,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .claims import ClaimAnalysis, Reason
@@ -36,7 +37,18 @@ from .progress import Attempt, MemoryStore, Progress
 from .puzzle import Puzzle
 from .questions import ClaimableQuestion, ClaimQuestion
 
-__all__ = ["SORT_SCRIPT", "ClassData", "LearnerRow", "PuzzleRow", "STATUSES", "class_data", "class_html", "miss_rule"]
+__all__ = [
+    "class_folder_exports",
+    "is_class_folder",
+    "SORT_SCRIPT",
+    "ClassData",
+    "LearnerRow",
+    "PuzzleRow",
+    "STATUSES",
+    "class_data",
+    "class_html",
+    "miss_rule",
+]
 
 #: A learner's result on a puzzle, as the grid shows it.
 STATUSES = ("first", "hints", "missed", "none")
@@ -302,6 +314,53 @@ def class_data(
     # the puzzles most of the class missed first
     table.sort(key=lambda p: (-p.missed_share, -p.counts["missed"], p.id))
     return ClassData(learners, table)
+
+
+# -- a class folder -------------------------------------------------------------------------------
+
+
+def _learner_folders(folder: Path) -> list[Path]:
+    from .progress import DATABASE_FILE, JSONL_FILE, LEGACY_FILE
+
+    if not folder.is_dir():
+        return []
+    return sorted(
+        sub
+        for sub in folder.iterdir()
+        if sub.is_dir()
+        and not sub.name.startswith(".")
+        and any((sub / n).is_file() for n in (DATABASE_FILE, JSONL_FILE, LEGACY_FILE))
+    )
+
+
+def is_class_folder(folder: Path) -> bool:
+    """A class folder holds one learner data folder per learner (``CLASS_DIR/<learner>/progress.sqlite3``)."""
+    return bool(_learner_folders(folder))
+
+
+def class_folder_exports(folder: Path, puzzles: Sequence[Puzzle]) -> list[dict[str, Any]]:
+    """The export of every learner of a class folder, read from their data folders (nothing collected by hand).
+
+    A learner is named by their rows; rows under the default name ``me`` take the folder's name.
+    """
+    from .progress import DATABASE_FILE, DEFAULT_LEARNER, JSONL_FILE
+    from .trainer import Trainer, export_document
+
+    out: list[dict[str, Any]] = []
+    for sub in _learner_folders(folder):
+        # a folder downloaded from the static site holds the JSON-lines store only
+        only_lines = (sub / JSONL_FILE).is_file() and not (sub / DATABASE_FILE).is_file()
+        store = Progress(sub / JSONL_FILE if only_lines else sub).store
+        assert store is not None
+        names = sorted({row.learner for row in store.rows()}) or [DEFAULT_LEARNER]
+        for name in names:
+            progress = Progress(sub, learner=name, store=store)
+            with tempfile.TemporaryDirectory(prefix="battleline-report-") as no_games:
+                document = export_document(progress, Trainer(puzzles, progress=progress, games=no_games))
+            if name == DEFAULT_LEARNER:
+                document["learner"] = sub.name
+            out.append(document)
+    return out
 
 
 # -- the page's sections -------------------------------------------------------------------------

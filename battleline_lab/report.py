@@ -333,17 +333,23 @@ def run_report(args: argparse.Namespace) -> int:
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
     out = Path(args.out)
     exports, errors = [], []
-    files = _export_files(args.exports)
+    puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
+    # a class folder (BATTLELINE_CLASS_DIR: one data folder per learner) is read directly, no exports
+    from .class_report import class_folder_exports, is_class_folder
+
+    folders = [name for name in args.exports if is_class_folder(Path(name))]
+    for folder in folders:
+        exports += class_folder_exports(Path(folder), puzzles)
+    files = _export_files([name for name in args.exports if name not in folders])
     for file in files:
         try:
             exports.append(load_export(file))
         except ExportError as err:
             errors.append(Diagnostic(str(file), 1, 1, _m("cli.error.export", lang, problem=str(err))))
-    if not files:
+    if not files and not exports:
         errors.append(Diagnostic(str(args.exports[0]), 1, 1, _m("cli.error.none", lang)))
     if out.exists() and not args.force:
         errors.append(Diagnostic(str(out), 1, 1, _m("cli.error.exists", lang, path=str(out))))
-    puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
     errors += problems
     script = out.parent / SORT_SCRIPT_NAME
     if errors:
