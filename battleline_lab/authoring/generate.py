@@ -621,6 +621,7 @@ def _point_key(theme: str, position: Position, flag: int) -> str:
 def cards_in_words(cards: Sequence[Card], lang: str) -> str:
     """Cards as a learner reads them: ``red 3, red 4 and red 5`` / ``红3、红4和红5`` (never notation).
 
+    >>> from battleline_lab.cards import parse_card
     >>> cards_in_words([parse_card("r3"), parse_card("b10"), Tactic.FOG], "en")
     'red 3, blue 10 and Fog'
     """
