@@ -865,7 +865,7 @@ def _distinct_formation(rng: random.Random, taken: Set[Card] = frozenset()) -> l
     return sorted(cards, key=card_sort_key)
 
 
-def _question_candidates(theme: str, rng: random.Random, limit: int) -> Iterator[tuple[Position, Question]]:
+def _question_candidates(theme: str, rng: random.Random, limit: int) -> Iterator[tuple[Position, Question[Any, Any]]]:
     empty = Position.build({})
     for _ in range(limit):
         if theme == "formation":
@@ -891,7 +891,9 @@ def _answer_word(answer: object) -> str:
     return str(answer)
 
 
-def _question_texts(theme: str, question: Question, answer: object) -> tuple[dict[str, str], dict[str, str] | None]:
+def _question_texts(
+    theme: str, question: Question[Any, Any], answer: object
+) -> tuple[dict[str, str], dict[str, str] | None]:
     """A neutral title (what is asked, the cards in words) and the headline shown after answering."""
     title: dict[str, str] = {}
     headline: dict[str, str] = {}

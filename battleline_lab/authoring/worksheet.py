@@ -25,29 +25,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..checks import check_paths
-from ..claims import ClaimAnalysis, UndecidedTieError
+from ..claims import UndecidedTieError
 from ..files import describe, write_new
-from ..formations import Formation
 from ..loader import Diagnostic
-from ..messages import DEFAULT_LANGUAGE, message, render_analysis
+from ..messages import DEFAULT_LANGUAGE, message
 from ..puzzle import Puzzle
-from ..questions import CompareQuestion, Comparison
-from ..svg import escape, formation_caption
-from .preview import (
-    _CSP,
-    _answer_text,
-    _claimable_analyses,
-    _focus,
-    _question_html,
-    _who,
-    question_board_svg,
-    question_once,
-)
+from ..svg import escape
+from .preview import _CSP, _answer_text, _focus, _question_html, _who, question_board_svg, question_once
 
 __all__ = ["ANSWERS", "PER_PAGE", "answer_key_html", "key_entries", "register", "run", "worksheet_html"]
 
@@ -139,23 +128,7 @@ def _proof(puzzle: Puzzle, lang: str) -> list[str]:
     question = puzzle.question
     if question is None:
         return []
-    data = question.explain(puzzle.position)
-    if isinstance(data, ClaimAnalysis):
-        return render_analysis(data, lang)
-    if isinstance(data, Mapping):
-        lines = []
-        for analysis in _claimable_analyses(puzzle, data):
-            who = _who(analysis.side, lang)
-            verdict = "explain.verdict.yes" if analysis.claimable else "explain.verdict.no"
-            lines.append(message(verdict, lang, flag=analysis.flag, me=who))
-        return lines
-    if isinstance(data, Formation):
-        return [formation_caption(data, lang)]
-    if isinstance(question, CompareQuestion) and isinstance(data, Comparison):
-        from ..cli import _comparison_lines  # the wording of `battleline-lab explain`
-
-        return _comparison_lines(question, data, lang)
-    return []
+    return question.key_lines(puzzle.position, lang)
 
 
 def key_entries(puzzles: Sequence[Puzzle], lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str, list[str]]]:
