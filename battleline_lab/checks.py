@@ -80,6 +80,8 @@ def render_reach_problem(problem: Problem, lang: str = "en") -> str:
     params = {}
     for name, value in problem.params:
         params[name] = message(f"side.{value.value}", lang) if hasattr(value, "other") else value
+        if hasattr(value, "other"):  # "your hand", "the opponent's hand": never "the hand of you"
+            params[f"{name}_possessive"] = message(f"side.{value.value}.possessive", lang)
     return message(f"reach.{problem.code}", lang, **params)
 
 

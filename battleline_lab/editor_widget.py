@@ -142,6 +142,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.note_zh = _classed(W.Textarea(continuous_update=False), "bl-editor-note-zh")
         self.level = _classed(W.Dropdown(), "bl-editor-level")
         self.tags = _classed(W.Text(continuous_update=False), "bl-editor-tags")
+        self.topics = _classed(W.Text(continuous_update=False), "bl-editor-topics")
         # the question and the answer
         self.kind = _classed(W.Dropdown(), "bl-editor-kind")
         self.question_flag = _classed(W.Dropdown(options=list(FLAGS), value=5), "bl-editor-qflag")
@@ -164,6 +165,10 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.path = _classed(W.Text(value=str(default or ""), continuous_update=True), "bl-editor-path")
         self.save_button = _button("bl-editor-save", lambda: self.save(force=False))
         self.overwrite_button = _button("bl-editor-overwrite", lambda: self.save(force=True), button_style="warning")
+        self.new_id = _classed(W.Text(continuous_update=True), "bl-editor-new-id")
+        self.save_as_button = _button("bl-editor-save-as", self.save_as)
+        # shown when Save is refused because the engine contradicts the answer: one click takes it
+        self.take_answer_button = _button("bl-editor-take-answer", self._take_answer, button_style="primary")
 
         # every control carries its label as its own description: ipywidgets renders it as a
         # <label> tied to the input, so a screen reader names the control (axe: label, select-name)
@@ -204,15 +209,16 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
                 W.HBox([label("editor.id", self.id_text), label("editor.level", self.level)]),
                 W.HBox([label("editor.title_field", self.title_en), self.title_zh]),
                 W.HBox([label("editor.note_field", self.note_en), self.note_zh]),
-                label("editor.tags", self.tags),
+                W.HBox([label("editor.topics", self.topics), label("editor.tags", self.tags)]),
                 W.HBox([label("editor.question.kind", self.kind), *self.question_fields.values()]),
                 W.HBox([label("editor.answer", self.answer), self.engine_answer_button]),
-                self.message_html,
+                W.HBox([self.message_html, self.take_answer_button]),
                 self.problems,
                 self.engine,
                 self.difficulty,
                 self.warnings,
                 W.HBox([label("editor.path", self.path), self.save_button, self.overwrite_button]),
+                W.HBox([label("editor.new_id", self.new_id), self.save_as_button]),
                 self.yaml,
             ]
         )
@@ -245,6 +251,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         on(self.note_zh, lambda v: s.set_text("note", "zh", v.strip()))
         on(self.level, lambda v: s.set_level(v or None))
         on(self.tags, s.set_tags)
+        on(self.topics, s.set_topics)
         for widget in (
             self.kind,
             self.question_flag,
@@ -314,24 +321,42 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
     def _engine_answer(self) -> None:
         self._do(self.session.use_engine_answer)
 
+    def _take_answer(self) -> None:
+        """After a refused Save: take the engine's answer (the session decides), then the next Save writes."""
+        self._do(self.session.use_engine_answer)
+
     # -- saving
-    def save(self, *, force: bool = False) -> Path | None:
-        """Save to the path field; an existing file needs a second click on Overwrite."""
+    def save(self, *, force: bool = False, new_id: str | None = None) -> Path | None:
+        """Save to the path field; an existing file needs a second click on Overwrite.
+
+        ``new_id``: save a copy under that id (:meth:`EditorSession.save_as`).  A refusal
+        is the message line; a copy under the original id fills the New id field with a free id.
+        """
         self._message = None
         target = self.path.value.strip()
         try:
             if not target:
                 raise EditorError("no_path")
-            saved = self.session.save(target, force=force and self._confirm)
+            if new_id is not None:
+                saved = self.session.save_as(target, new_id, force=force and self._confirm)
+            else:
+                saved = self.session.save(target, force=force and self._confirm)
         except EditorError as err:
             self._confirm = err.key == "editor.error.exists"
             self._message = ("editor.confirm", {"file": target}) if self._confirm else (err.key, err.params)
+            if err.key in ("editor.error.copy_same_id", "editor.error.id_taken") and not self.new_id.value.strip():
+                self.new_id.value = str(err.params.get("suggestion", ""))
             self.refresh()
             return None
         self._confirm = False
         self._message = ("editor.saved", {"file": str(saved)})
+        self.new_id.value = ""
         self.refresh()
         return saved
+
+    def save_as(self) -> Path | None:
+        """Save a copy to the path field under the New id (a free id is suggested when it is empty)."""
+        return self.save(new_id=self.new_id.value.strip() or self.session.suggest_id(Path(self.path.value).parent))
 
     # -- drawing
     def set_lang(self, lang: str) -> None:
@@ -345,6 +370,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.engine_answer_button.description = _t("editor.answer.engine", lang)
         self.save_button.description = _t("editor.save", lang)
         self.overwrite_button.description = _t("editor.overwrite", lang)
+        self.save_as_button.description = _t("editor.save_as", lang)
         self.card_text.placeholder = _t("editor.card.placeholder", lang)
         for widget, name in ((self.title_en, "English"), (self.note_en, "English")):
             widget.placeholder = name
@@ -355,7 +381,10 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             button.tooltip = notation
         self._syncing = True
         try:
+            where = self.place.value  # the teacher's selection survives the relabelling
             self.place.options = [(self._place_name(p), p) for p in self.session.places()]
+            if where in self.session.places():
+                self.place.value = where
             sides = [(_t(f"side.{s}", lang), s) for s in _SIDES]
             nobody = [(_t("editor.flag.nobody", lang), "")]
             self.first_complete.options = nobody + sides
@@ -402,6 +431,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             (self.note_zh, texts("note", "zh")),
             (self.level, data.get("level") if data.get("level") in range(1, 6) else 0),
             (self.tags, ", ".join(str(t) for t in data.get("tags") or [])),
+            (self.topics, ", ".join(str(t) for t in data.get("topics") or [])),
             (self.kind, question.get("kind") if question.get("kind") in KINDS else ""),
             (self.answer, _answer_text(data.get("answer"))),
         ]
@@ -450,6 +480,12 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         else:
             self.message_html.value = ""
         set_visible(self.overwrite_button, self._confirm)
+        refused = self._message is not None and self._message[0] == "editor.error.wrong_answer"
+        if refused and report.answer_contradicted:
+            self.take_answer_button.description = _t(
+                "editor.take_answer", lang, answer=_answer_text(report.engine_answer)
+            )
+        set_visible(self.take_answer_button, refused and report.answer_contradicted)
         self.problems.value = self._problems_html(report)
         self.engine.value = self._engine_html(report)
         if report.difficulty is not None:
@@ -468,13 +504,19 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
 
     def _problems_html(self, report: EditorReport) -> str:
         lang = self.lang
-        found = report.problems + report.answer_problems
+        found = report.findings()
         if not found:
             return f'<span class="bl-editor-ok">{_esc(_t("editor.no_problems", lang))}</span>'
         items = "".join(
-            f'<li class="bl-editor-problem">{_esc(f"{d.line}:{d.col}")}: {_esc(d.message)}</li>' for d in found
+            f'<li class="bl-editor-{"problem" if severity == "error" else "check-warning"}">'
+            f"{_esc(f'{d.line}:{d.col}')}: <b>{_esc(_t(f'editor.severity.{severity}', lang))}</b>: "
+            f"{_esc(d.message)}</li>"
+            for severity, d in found
         )
-        return f"<b>{_esc(_t('editor.problems', lang))}</b><ul>{items}</ul>"
+        errors = any(severity == "error" for severity, _d in found)
+        heading = _t("editor.problems", lang) if errors else _t("editor.warnings_only", lang)
+        ok = "" if errors else ' class="bl-editor-ok"'
+        return f"<b{ok}>{_esc(heading)}</b><ul>{items}</ul>"
 
     def _engine_html(self, report: EditorReport) -> str:
         lang = self.lang

@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
@@ -149,6 +149,18 @@ def _card_error(err: CardNotationError, lang: str | None = None) -> str:
     hint = message("load.did_you_mean", lang, suggestion=err.suggestion) if err.suggestion else ""
     token = err.token if len(err.token) <= 40 else err.token[:37] + "..."  # a 5,000-character token stays short
     return message("load.unknown_card", lang, token=repr(token), reason=reason, hint=hint)
+
+
+#: Full-width punctuation a Chinese keyboard types inside a card list -> the ASCII character meant.
+FULL_WIDTH_SEPARATORS: Mapping[str, str] = {
+    "，": ",",
+    "、": ",",
+    "；": ",",
+    "：": ":",
+    "\u3000": " ",
+    "［": "[",
+    "］": "]",
+}
 
 
 def _suggest(word: object, choices: Iterable[str]) -> str:
@@ -313,8 +325,14 @@ class _Builder:
                     )
                 card = parse_card(value)
             except CardNotationError as err:
+                wide = next((c for c in value if c in FULL_WIDTH_SEPARATORS), None) if isinstance(value, str) else None
                 if self.full:
                     self.skip(item)
+                elif wide is not None:
+                    self.error(
+                        item,
+                        _msg("full_width", token=repr(_show(value)), char=wide, ascii=FULL_WIDTH_SEPARATORS[wide]),
+                    )
                 else:
                     self.error(item, _card_error(err))
                 self.card_errors = True
@@ -407,6 +425,14 @@ class _Builder:
             self.error(root, _msg("expected_mapping", what=_msg("what_file")))
             return None
         top = self.mapping(root, TOP_LEVEL_KEYS, _msg("what_file"))
+        # a misspelled key ("flgas") is reported, and what it holds is still checked as the key it
+        # most likely means, so every error shows in one run (the puzzle is refused all the same)
+        for key_node, value_node in root.value:
+            word = scalar_value(key_node) if isinstance(key_node, ScalarNode) else None
+            if isinstance(word, str) and word not in TOP_LEVEL_KEYS:
+                meant = closest(word.lower(), TOP_LEVEL_KEYS)
+                if meant is not None and meant not in top:
+                    top[meant] = (key_node, value_node)
         marks = {str(k): (v.start_mark.line + 1, v.start_mark.column + 1) for k, (_, v) in top.items()}
         for key, (_, value_node) in top.items():
             self.nodes[(str(key),)] = value_node
@@ -579,11 +605,26 @@ def _load_text(text: str, filename: str) -> Puzzle:
     return puzzle
 
 
+#: The parsers' commonest complaints (PyYAML's and libyaml's words) -> catalogue ``load.yaml_problem.<name>``:
+#: said in the reader's language, with the usual cause and its fix.
+YAML_PROBLEMS: Mapping[str, str] = {
+    "mapping values are not allowed here": "colon",
+    "mapping values are not allowed in this context": "colon",
+    "could not find expected ':'": "no_colon",
+    "found unexpected end of stream": "open_quote",
+    "found character '\\t' that cannot start any token": "tab",
+    "found character that cannot start any token": "tab",
+}
+
+
 def _compose_message(err: ComposeError) -> str:
     if err.kind == "character":
         return _msg("bad_character", code=f"{err.character!r}")
     if err.kind == "too_deep":
         return _msg("too_deep")
+    known = YAML_PROBLEMS.get(err.problem or "")
+    if known is not None:
+        return _msg("yaml_syntax", detail=message(f"load.yaml_problem.{known}", _LANG.get()))
     detail = err.problem or err.context or "?"
     if err.context and err.problem:
         detail = f"{err.problem} ({err.context})"

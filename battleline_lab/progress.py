@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 __all__ = [
+    "CLASS_DIR_VARIABLE",
     "DATABASE_FILE",
     "DEFAULT_LEARNER",
     "JSONL_FILE",
@@ -66,6 +67,8 @@ __all__ = [
     "MemoryStore",
     "Progress",
     "ProgressWarning",
+    "class_dir",
+    "class_learner",
     "PuzzleRecord",
     "SqliteStore",
     "data_dir",
@@ -107,11 +110,53 @@ def _browser_data_dir(drive: Path = BROWSER_DRIVE, cwd: Path | None = None) -> P
     return (cwd if cwd is not None else Path.cwd()) / BROWSER_DATA_FOLDER
 
 
+#: A class's shared folder (JupyterHub, one shared computer): each learner's data goes to a subfolder.
+CLASS_DIR_VARIABLE = "BATTLELINE_CLASS_DIR"
+
+
+def class_learner() -> str:
+    """The learner's name in a class folder: the JupyterHub user (``$JUPYTERHUB_USER``), else the login name.
+
+    >>> import os; os.environ["JUPYTERHUB_USER"] = "ann"; class_learner()
+    'ann'
+    >>> del os.environ["JUPYTERHUB_USER"]
+    """
+    import getpass
+
+    name = os.environ.get("JUPYTERHUB_USER") or os.environ.get("BATTLELINE_LEARNER")
+    if not name:
+        try:
+            name = getpass.getuser()
+        except (KeyError, OSError):  # pragma: no cover - no user name on this system
+            name = DEFAULT_LEARNER
+    return name
+
+
+def _folder_name(name: str) -> str:
+    """A learner's name as one safe folder name (no separators, no leading dot)."""
+    safe = "".join(c if c.isalnum() or c in "-_.@" else "_" for c in name).lstrip(".")
+    return safe[:80] or DEFAULT_LEARNER
+
+
+def class_dir() -> Path | None:
+    """The class folder named by ``$BATTLELINE_CLASS_DIR``, or None outside a class."""
+    named = os.environ.get(CLASS_DIR_VARIABLE)
+    return Path(named).expanduser() if named else None
+
+
 def data_dir() -> Path:
-    """Where battleline_lab keeps user data (see the module docstring)."""
+    """Where battleline_lab keeps user data (see the module docstring).
+
+    In a class (``$BATTLELINE_CLASS_DIR`` set, ``$BATTLELINE_LAB_DATA`` not): the learner's
+    own subfolder of the class folder, ``CLASS_DIR/<learner>/``, which the teacher's
+    ``battleline-lab report CLASS_DIR`` reads directly.
+    """
     explicit = os.environ.get("BATTLELINE_LAB_DATA")
     if explicit:
         return Path(explicit)
+    shared = class_dir()
+    if shared is not None:
+        return shared / _folder_name(class_learner())
     if sys.platform == "emscripten":
         return _browser_data_dir()
     xdg = os.environ.get("XDG_DATA_HOME")

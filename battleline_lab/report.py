@@ -27,9 +27,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .class_report import SORT_SCRIPT, SORT_SCRIPT_NAME
 from .files import OutputExistsError, describe, write_new
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, message
 from .progress import DATABASE_FILE, DEFAULT_LEARNER, JSONL_FILE, LEGACY_FILE, Progress
+from .puzzle import Puzzle
 from .safe_yaml import Diagnostic
 
 __all__ = ["class_level", "load_export", "register_progress", "register_report", "report_html"]
@@ -58,6 +60,7 @@ def register_progress(
         "--learner", default=DEFAULT_LEARNER, help=_m("cli.export.learner", lang, learner=DEFAULT_LEARNER)
     )
     export.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=message("cli.lang", lang))
+    export.add_argument("--puzzles", nargs="+", metavar="DIR", default=[], help=message("class.cli.puzzles", lang))
     export.set_defaults(func=run_export)
     return parser
 
@@ -72,10 +75,54 @@ def run_export(args: argparse.Namespace) -> int:
     if not any((folder / name).exists() for name in (DATABASE_FILE, JSONL_FILE, LEGACY_FILE)):
         print(Diagnostic(str(folder), 1, 1, _m("cli.error.export", lang, problem="no progress here")), file=sys.stderr)
         return EXIT_BAD_INPUT
+    puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
+    if problems:
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return EXIT_BAD_INPUT
     progress = Progress(folder, learner=args.learner)
-    document = export_document(progress, Trainer(progress=progress))
+    document = export_document(progress, Trainer(puzzles, progress=progress))
+    _describe_puzzles(document, puzzles)
     sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     return EXIT_OK
+
+
+def class_puzzles(folders: Sequence[str], lang: str = DEFAULT_LANGUAGE) -> tuple[list[Puzzle], list[Diagnostic]]:
+    """The library's puzzles and those of the teacher's ``folders`` (a teacher's puzzle wins an id clash).
+
+    A folder that does not exist is a located error; files that do not load are left
+    out (``battleline-lab check`` says why), as the trainer leaves them out.
+    """
+    from . import library
+    from .loader import PuzzleFileError, iter_puzzle_files, load_puzzle
+
+    problems = []
+    own: dict[str, Puzzle] = {}
+    for folder in folders:
+        if not Path(folder).exists():
+            problems.append(Diagnostic(folder, 1, 1, message("class.cli.no_folder", lang, path=folder)))
+            continue
+        for file in iter_puzzle_files([Path(folder)]):
+            try:
+                puzzle = load_puzzle(file)
+            except PuzzleFileError:
+                continue
+            if puzzle.question is not None:
+                own.setdefault(puzzle.id, puzzle)
+    chosen = {p.id: p for p in library.puzzles() if p.question is not None}
+    chosen.update(own)
+    return list(chosen.values()), problems
+
+
+def _describe_puzzles(document: dict[str, Any], puzzles: Sequence[Puzzle]) -> None:
+    """Add each tried puzzle's title and topics to an export (the report shows them without the files)."""
+    by_id = {p.id: p for p in puzzles}
+    for pid, meta in _dict(document.get("puzzles")).items():
+        puzzle = by_id.get(pid)
+        if puzzle is not None and isinstance(meta, dict):
+            if puzzle.title:
+                meta["title"] = dict(puzzle.title)
+            meta["topics"] = list(puzzle.topics)
 
 
 # -- report -------------------------------------------------------------------------------------
@@ -173,12 +220,27 @@ def esc(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def report_html(exports: Sequence[Mapping[str, Any]], lang: str = DEFAULT_LANGUAGE) -> str:
-    """The teacher's page for these exports (a standalone HTML document; every value escaped)."""
+def report_html(
+    exports: Sequence[Mapping[str, Any]],
+    lang: str = DEFAULT_LANGUAGE,
+    puzzles: Sequence[Puzzle] | None = None,
+    shown: Iterable[str] = (),
+) -> str:
+    """The teacher's page for these exports (a standalone HTML document; every value escaped).
+
+    ``puzzles``: the puzzles to rate over (default: the library's); ``shown``: ids that get a
+    column in the learner x puzzle grid even if nobody tried them (the teacher's own).
+    """
+    from .class_report import class_data, class_html
     from .trainer import rule_text
 
+    if puzzles is None:
+        from . import library
+
+        puzzles = [p for p in library.puzzles() if p.question is not None]
+
     none = _m("report.none", lang)
-    puzzles = _puzzle_table(exports)
+    table = _puzzle_table(exports)
     attempts = sum(len(e.get("attempts", [])) for e in exports)
     out = [
         f'<!DOCTYPE html><html lang="{esc(lang)}"><head><meta charset="utf-8">',
@@ -187,13 +249,14 @@ def report_html(exports: Sequence[Mapping[str, Any]], lang: str = DEFAULT_LANGUA
         "td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}"
         ".bl-disagree{background:#fff3e0}</style></head><body>",
         f"<h1>{esc(_m('report.title', lang))}</h1>",
-        f"<p>{esc(_m('report.summary', lang, learners=len(exports), attempts=attempts, puzzles=len(puzzles)))}</p>",
+        f"<p>{esc(_m('report.summary', lang, learners=len(exports), attempts=attempts, puzzles=len(table)))}</p>",
+        class_html(class_data(exports, puzzles, shown), lang),
         f'<h2>{esc(_m("report.puzzles", lang))}</h2><table class="bl-report-puzzles"><tr>',
     ]
     heads = ("puzzle", "level", "learners", "solve_rate", "hints", "class_level")
     out += [f"<th>{esc(_m(f'report.col.{c}', lang))}</th>" for c in heads]
     out.append("</tr>")
-    for row in puzzles:
+    for row in table:
         level, suggested = row["level"], row["suggested"]
         disagree = isinstance(level, int) and suggested is not None and abs(suggested - level) >= 2
         note = none
@@ -252,6 +315,7 @@ def register_report(
     parser.add_argument("exports", nargs="+", metavar="EXPORT", help=_m("cli.report.exports", lang))
     parser.add_argument("--out", required=True, metavar="HTML", help=_m("cli.report.out", lang))
     parser.add_argument("--force", action="store_true", help=_m("cli.report.force", lang))
+    parser.add_argument("--puzzles", nargs="+", metavar="DIR", default=[], help=message("class.cli.puzzles", lang))
     parser.set_defaults(func=run_report)
     return parser
 
@@ -269,21 +333,31 @@ def run_report(args: argparse.Namespace) -> int:
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
     out = Path(args.out)
     exports, errors = [], []
-    files = _export_files(args.exports)
+    puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
+    # a class folder (BATTLELINE_CLASS_DIR: one data folder per learner) is read directly, no exports
+    from .class_report import class_folder_exports, is_class_folder
+
+    folders = [name for name in args.exports if is_class_folder(Path(name))]
+    for folder in folders:
+        exports += class_folder_exports(Path(folder), puzzles)
+    files = _export_files([name for name in args.exports if name not in folders])
     for file in files:
         try:
             exports.append(load_export(file))
         except ExportError as err:
             errors.append(Diagnostic(str(file), 1, 1, _m("cli.error.export", lang, problem=str(err))))
-    if not files:
+    if not files and not exports:
         errors.append(Diagnostic(str(args.exports[0]), 1, 1, _m("cli.error.none", lang)))
     if out.exists() and not args.force:
         errors.append(Diagnostic(str(out), 1, 1, _m("cli.error.exists", lang, path=str(out))))
+    errors += problems
+    script = out.parent / SORT_SCRIPT_NAME
     if errors:
         for error in errors:
             print(error, file=sys.stderr)
         return EXIT_BAD_INPUT
-    page = report_html(exports, lang)
+    own = {p.id for p in puzzles if p.source and any(_inside(p.source, f) for f in getattr(args, "puzzles", []))}
+    page = report_html(exports, lang, puzzles, shown=sorted(own))
     try:
         write_new(out, page, force=args.force, inputs=files)
     except OutputExistsError:
@@ -292,5 +366,23 @@ def run_report(args: argparse.Namespace) -> int:
     except OSError as err:
         print(Diagnostic(str(out), 1, 1, describe(err, lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
+    _write_script(script)
     print(_m("cli.wrote", lang, path=str(out), learners=len(exports), puzzles=len(_puzzle_table(exports))))
     return EXIT_OK
+
+
+def _inside(source: str, folder: str) -> bool:
+    try:
+        return Path(source).resolve().is_relative_to(Path(folder).resolve())
+    except OSError:  # pragma: no cover
+        return False
+
+
+def _write_script(path: Path) -> None:
+    """The page's sorting script next to it (the same text every time: an existing copy is left alone)."""
+    try:
+        if path.is_file() and path.read_text(encoding="utf-8") == SORT_SCRIPT:
+            return
+        write_new(path, SORT_SCRIPT, force=True)
+    except OSError:
+        pass  # without it the page still reads: the tables come sorted (most missed first)

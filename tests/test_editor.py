@@ -257,9 +257,9 @@ def test_library_edit_keeps_everything_else(path: Path, tmp_path: Path) -> None:
     assert [line for line in old_lines if not line.startswith(("level:", "tags:"))] == [
         line for line in new_lines if not line.startswith(("level:", "tags:"))
     ]
-    out = s.save(tmp_path / path.name)
+    out = s.save_as(tmp_path / path.name, f"{path.stem}-edited")  # a copy gets its own id
     puzzle = load_puzzle(out)
-    assert puzzle.level == s.data["level"] and "edited" in puzzle.tags
+    assert puzzle.level == s.data["level"] and "edited" in puzzle.tags and puzzle.id.endswith("-edited")
     assert check_answer(puzzle, str(out)) == []
 
 

@@ -123,15 +123,70 @@ def test_overwrite_needs_a_second_click(tmp_path: Path) -> None:
 
 def test_open_a_library_puzzle_and_save_unchanged(tmp_path: Path) -> None:
     path = library.path("seed-blue-eight-blocked")
-    w = PuzzleEditor(path, save_path=tmp_path / "copy.yaml")
+    mine = tmp_path / "mine.yaml"
+    mine.write_bytes(path.read_bytes())
+    w = PuzzleEditor(mine)
     assert w.title_zh.value == "蓝8还能组成楔形阵吗？" and w.level.value == 2 and w.kind.value == "claim"
     assert w.question_flag.value == 5 and w.answer.value == "true"
+    assert w.topics.value == "claim, seed-example, wedge"
     w.save_button.click()
-    assert (tmp_path / "copy.yaml").read_bytes() == path.read_bytes()
+    w.overwrite_button.click()
+    assert mine.read_bytes() == path.read_bytes()
+
+
+def test_a_wrong_answer_is_refused_and_one_click_takes_the_engines(tmp_path: Path) -> None:
+    path = library.path("seed-blue-eight-blocked")
+    mine = tmp_path / "mine.yaml"
+    mine.write_bytes(path.read_bytes())
+    w = PuzzleEditor(mine)
+    w.place.value = ("flags", 2, "opponent")
+    w.card_buttons["b10"].click()  # b10 is there: the click takes it off; the Wedge b8-b9-b10 can come
+    assert not _visible(w.take_answer_button)
+    w.save_button.click()
+    w.overwrite_button.click()
+    assert mine.read_bytes() == path.read_bytes()  # refused: nothing written
+    assert "engine says false" in w.message_html.value and _visible(w.take_answer_button)
+    assert "false" in w.take_answer_button.description
+    w.take_answer_button.click()
+    assert w.answer.value == "false" and not _visible(w.take_answer_button)
+    w.save_button.click()
+    w.overwrite_button.click()
+    assert load_puzzle(mine).answer is False
+
+
+def test_save_as_asks_for_a_new_id(tmp_path: Path) -> None:
+    path = library.path("seed-blue-eight-blocked")
+    w = PuzzleEditor(path, save_path=tmp_path / "copy.yaml")
+    w.save_button.click()
+    assert not (tmp_path / "copy.yaml").exists() and "new id" in w.message_html.value
+    assert w.new_id.value == "seed-blue-eight-blocked-2"  # a free id, suggested
+    w.save_as_button.click()
+    assert load_puzzle(tmp_path / "copy.yaml").id == "seed-blue-eight-blocked-2"
+
+
+def test_topics_field_and_warning_labels() -> None:
+    w = PuzzleEditor()
+    w.topics.value = "wedge, fog"
+    assert w.session.data["topics"] == ["wedge", "fog"]
+    for flag, cards in ((1, "r1 r2 r3"), (2, "y1 y2 y3"), (3, "b1 b2 b3")):
+        w.place.value = ("flags", flag, "you")
+        w.card_text.value = cards
+        w.put_button.click()
+    w.kind.value = "claim"
+    w.question_flag.value = 1
+    w.engine_answer_button.click()
+    assert "bl-editor-check-warning" in w.problems.value and "bl-editor-problem" not in w.problems.value
+    assert "<b>warning</b>" in w.problems.value and "bl-editor-ok" in w.problems.value
+    w.lang_toggle.value = "zh"
+    assert "<b>警告</b>" in w.problems.value
 
 
 def test_language_toggle_relabels_everything() -> None:
     w = PuzzleEditor()
+    w.place.value = ("flags", 7, "opponent")
+    w.lang_toggle.value = "zh"
+    assert w.place.value == ("flags", 7, "opponent")  # the toggle keeps the selection
+    w.lang_toggle.value = "en"
     w.place.value = ("flags", 1, "you")
     w.card_text.value = "alexander darius"
     w.put_button.click()

@@ -52,7 +52,11 @@ def _shape_kinds(puzzle: Puzzle, reason: Reason) -> set[FormationKind | None]:
 
 
 def _blocked_wedge(p: Puzzle) -> bool:
-    return p.answer is True and FormationKind.WEDGE in _shape_kinds(p, Reason.SHAPE_BLOCKED)
+    if p.answer is True:
+        return FormationKind.WEDGE in _shape_kinds(p, Reason.SHAPE_BLOCKED)
+    # the other answer: a Wedge shape left open is the opponent's completion (R12, R13)
+    analysis = analyse_claim(p.position, _flag(p))
+    return analysis.opponent_formation is not None and analysis.opponent_formation.kind is FormationKind.WEDGE
 
 
 def _counting_values(p: Puzzle) -> bool:
@@ -64,7 +68,12 @@ def _counting_values(p: Puzzle) -> bool:
 
 
 def _at_best_tie(p: Puzzle) -> bool:
-    return p.answer is True and Reason.AT_BEST_TIE in analyse_claim(p.position, _flag(p)).reasons
+    analysis = analyse_claim(p.position, _flag(p))
+    if p.answer is True:
+        return Reason.AT_BEST_TIE in analysis.reasons
+    # the other answer: the same kind as yours with a higher sum is more than a tie (R10, R11)
+    theirs, yours = analysis.opponent_formation, analysis.formation
+    return theirs is not None and yours is not None and theirs.kind is yours.kind
 
 
 def _hand_trap(p: Puzzle) -> bool:
@@ -90,7 +99,9 @@ def _wildcard(p: Puzzle) -> bool:
 
 def _counterexample(p: Puzzle) -> bool:
     analysis = analyse_claim(p.position, _flag(p))
-    return p.answer is False and bool(analysis.counterexample) and Reason.COUNTEREXAMPLE in analysis.reasons
+    if p.answer is True:
+        return not analysis.counterexample  # the search for a completion that beats you finds none
+    return bool(analysis.counterexample) and Reason.COUNTEREXAMPLE in analysis.reasons
 
 
 def _bot_game(p: Puzzle) -> bool:
@@ -150,7 +161,7 @@ def test_answers_levels_and_metadata(theme: str, generated: dict[str, list[Gener
         assert puzzle.title_text() != puzzle.id
 
 
-@pytest.mark.parametrize("theme", ["own-hand-trap", "fog", "mud", "wildcard", "counting-values", "bot-game"])
+@pytest.mark.parametrize("theme", list(THEMES))
 def test_themes_with_both_answers_alternate(theme: str, generated: dict[str, list[GeneratedPuzzle]]) -> None:
     assert [g.answer for g in generated[theme]] == [True, False] * (COUNT // 2)
 
@@ -214,8 +225,13 @@ def test_titles_and_notes_in_every_language(theme: str, generated: dict[str, lis
         assert isinstance(puzzle.title, dict) and set(puzzle.title) == set(LANGUAGES)
         assert isinstance(puzzle.note, dict) and set(puzzle.note) == set(LANGUAGES)
         flag = _flag(puzzle)
-        assert puzzle.title_text("en").endswith(f"claim flag {flag}?")
+        assert puzzle.title_text("en").startswith(f"Flag {flag}: ") and puzzle.title_text("en").endswith(
+            "claim it now?"
+        )
         assert f"{flag}号旗" in puzzle.title_text("zh")
+        # the cards in words a learner reads, never notation ("r6"); the teaching point waits in the headline
+        assert not re.search(r"\b[roygbp]\d+\b", puzzle.title_text("en")), puzzle.title_text("en")
+        assert puzzle.headline and set(puzzle.headline) == set(LANGUAGES)
         zh_note = puzzle.note_text("zh") or ""
         assert CJK.search(zh_note) and f"--theme {theme} --seed 11" in zh_note
         if theme == "bot-game":  # who played, in the note's own language

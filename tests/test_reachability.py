@@ -82,7 +82,7 @@ def test_every_code_names_its_rules() -> None:
     for code, rules in REACH_CODES.items():
         for lang in ("en", "zh"):
             text = message(f"reach.{code}", lang, side="s", played=1, other="o", other_played=1, low=0, high=1,
-                           count=2, budget=1, limit=7)  # fmt: skip
+                           count=2, budget=1, limit=7, side_possessive="s's")  # fmt: skip
             assert all(r.strip() in text for r in rules.split(",")), (code, lang)
 
 

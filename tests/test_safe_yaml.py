@@ -53,7 +53,12 @@ REFUSED = [
     ("seed: &s 1\n", "1:7", "anchor '&s' is not allowed", "anchors (&name) are not allowed"),
     ("a: 1\nseed: *s\n", "2:7", "alias '*s' is not allowed", "aliases (*name) are not allowed"),
     ("seed: [1, 2\n", "2:1", "invalid YAML: expected ',' or ']'", "YAML syntax error: expected ',' or ']'"),
-    ("seed: 1\n  moves: x\n", "2:8", "invalid YAML: mapping values are not allowed here", "YAML syntax error: mapping"),
+    (
+        "seed: 1\n  moves: x\n",
+        "2:8",
+        "invalid YAML: a ': ' (colon and space) inside a text starts a new key here",
+        "YAML syntax error: mapping",
+    ),
     ("seed: 1\x07\n", "1:8", "invalid YAML: character 7 is not allowed", "special characters are not allowed"),
     ("seed: '\ud800'\n", "1:8", "invalid YAML: character 55296 is not allowed", "special characters are not allowed"),
     ("[" * 5000 + "]" * 5000, "1:1", "nests lists or mappings too deeply", "nested too deeply"),

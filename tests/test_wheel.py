@@ -150,3 +150,85 @@ def test_a_learner_gets_the_whole_course_from_the_wheel(tmp_path: Path) -> None:
         f"wheel {wheel.stat().st_size} bytes; {len(PUZZLES)} puzzles, {len(LESSONS)} lessons, {cells} cells; "
         f"{time.perf_counter() - started:.1f} s"
     )
+
+
+def _doc_block(language: str, after: str) -> str:
+    """The first ```language block of docs/authoring.md after the line ``after``."""
+    text = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    rest = text[text.index(after) :]
+    start = rest.index(f"```{language}\n") + len(f"```{language}\n")
+    return rest[start : rest.index("```", start)]
+
+
+def test_puzzle_ci_in_a_teachers_repository_runs_as_documented(tmp_path: Path) -> None:
+    """docs/authoring.md's puzzle CI without a package index: a wheel in the repository, then the workflow."""
+    import yaml
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PYTEST", "VIRTUAL_ENV"))}
+    home = tmp_path / "home"
+    home.mkdir()
+    env.update(
+        HOME=str(home),
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@example.org",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@example.org",
+        GIT_CONFIG_NOSYSTEM="1",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+    )
+    if "UV_CACHE_DIR" not in env:
+        env["UV_CACHE_DIR"] = subprocess.run(
+            [*UV, "cache", "dir"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+
+    # the wheel, built in the checkout (the documented `uv build --wheel`)
+    dist = tmp_path / "dist"
+    _run([*UV, "build", "--wheel", "--out-dir", str(dist), str(ROOT)], cwd=tmp_path, env=env)
+    [wheel] = dist.glob(f"battleline_lab-{__version__}-*.whl")
+
+    # the teacher's repository, as docs/authoring.md lays it out
+    repo = tmp_path / "my-puzzles"
+    (repo / "puzzles" / "week-1").mkdir(parents=True)
+    (repo / "wheels").mkdir()
+    (repo / "wheels" / wheel.name).write_bytes(wheel.read_bytes())
+    (repo / "pyproject.toml").write_text(_doc_block("toml", "### Puzzle CI"), encoding="utf-8")
+    workflow = _doc_block("yaml", "as a GitHub Actions workflow")
+    (repo / ".github" / "workflows").mkdir(parents=True)
+    (repo / ".github" / "workflows" / "puzzles.yml").write_text(workflow, encoding="utf-8")
+    puzzle = repo / "puzzles" / "week-1" / "first-claim.yaml"
+    puzzle.write_text(
+        "id: first-claim\ntitle: My first claim\nflags:\n  5: {you: [r3, r4, r5], opponent: [r6, g6]}\n"
+        "question: {kind: claim, flag: 5}\nanswer: true\n",
+        encoding="utf-8",
+    )
+    for command in (["git", "init", "--quiet"], ["git", "add", "-A"], ["git", "commit", "--quiet", "-m", "puzzles"]):
+        _run(command, cwd=repo, env=env)
+
+    # what CI does: a fresh clone (actions/checkout), a Python with pip (setup-python), the run: steps
+    steps = [step["run"] for step in yaml.safe_load(workflow)["jobs"]["puzzles"]["steps"] if "run" in step]
+    assert steps[0].startswith("pip install wheels/") and steps[-1] == "pytest"  # no package index for battleline_lab
+
+    def ci(expect_ok: bool) -> str:
+        checkout = tmp_path / f"ci-{expect_ok}"
+        _run(["git", "clone", "--quiet", str(repo), str(checkout)], cwd=tmp_path, env=env)
+        venv = tmp_path / f"venv-{expect_ok}"
+        _run([*UV, "venv", "--quiet", "--seed", "--python", sys.executable, str(venv)], cwd=tmp_path, env=env)
+        run_env = dict(env, PATH=str(venv / "bin") + os.pathsep + env.get("PATH", ""), VIRTUAL_ENV=str(venv))
+        out = ""
+        for n, step in enumerate(steps):
+            done = subprocess.run(
+                step, shell=True, cwd=checkout, env=run_env, capture_output=True, text=True, timeout=900
+            )
+            out = done.stdout + done.stderr
+            last = n == len(steps) - 1
+            assert done.returncode == 0 or (last and not expect_ok), f"{step}:\n{out[-3000:]}"
+            if last:
+                assert (done.returncode == 0) is expect_ok, out[-3000:]
+        return out
+
+    assert "1 passed" in ci(True)
+    # a wrong answer fails the workflow, located in the file
+    puzzle.write_text(puzzle.read_text(encoding="utf-8").replace("answer: true", "answer: false"), encoding="utf-8")
+    _run(["git", "commit", "--quiet", "-am", "a wrong answer"], cwd=repo, env=env)
+    failed = ci(False)
+    assert "1 failed" in failed and "first-claim.yaml" in failed and "wrong answer" in failed

@@ -131,8 +131,27 @@ class EditorReport:
     @property
     def ok(self) -> bool:
         """Would the file pass ``battleline-lab check`` (no problem, a right answer; warnings allowed)?"""
-        errors = [d for d in self.answer_problems if not isinstance(d, CheckWarning)]
-        return not self.problems and not errors and self.engine_error is None
+        return not self.problems and not self.answer_errors and self.engine_error is None
+
+    @property
+    def answer_errors(self) -> tuple[Diagnostic, ...]:
+        """What ``check`` says is wrong with the author's answer (the engine contradicts it)."""
+        return tuple(d for d in self.answer_problems if not isinstance(d, CheckWarning))
+
+    @property
+    def answer_contradicted(self) -> bool:
+        """Does the engine contradict the stated answer (so :meth:`EditorSession.save` refuses)?"""
+        return bool(self.answer_errors) and self.engine_error is None and self.puzzle is not None
+
+    def findings(self) -> list[tuple[str, Diagnostic]]:
+        """Every located finding with its severity, ``("error", d)`` or ``("warning", d)``, errors first.
+
+        The loader's problems and a contradicted answer are errors; a reachability
+        finding (``check`` prints it as ``warning:``) is a warning, and a view labels it so.
+        """
+        errors = [("error", d) for d in (*self.problems, *self.answer_errors)]
+        warnings = [("warning", d) for d in self.answer_problems if isinstance(d, CheckWarning)]
+        return errors + warnings
 
 
 # -- where the library's positions are -----------------------------------------------------------
@@ -678,8 +697,14 @@ class EditorSession:
     def set_tags(self, tags: str | Sequence[str]) -> None:
         """The tags (a list, or text separated by commas or spaces)."""
         if isinstance(tags, str):
-            tags = [t for t in re.split(r"[,\s]+", tags) if t]
+            tags = [t for t in re.split(r"[,，、\s]+", tags) if t]
         self._set("tags", list(tags))
+
+    def set_topics(self, topics: str | Sequence[str]) -> None:
+        """The topics, shown before the answer (a list, or text separated by commas or spaces)."""
+        if isinstance(topics, str):
+            topics = [t for t in re.split(r"[,，、\s]+", topics) if t]
+        self._set("topics", list(topics))
 
     def set_question(self, question: Mapping[str, Any] | None) -> None:
         """The question as a file writes it: ``{"kind": "claim", "flag": 5}``, ``{"kind": "compare", "a": ...}``."""
@@ -812,8 +837,12 @@ class EditorSession:
     def save(self, path: str | os.PathLike[str] | None = None, *, force: bool = False) -> Path:
         """Write :meth:`text` to ``path`` (default: the file it was opened from) atomically.
 
-        Refuses an existing file (:class:`EditorError` ``exists``) unless ``force=True``,
-        and a puzzle the loader refuses (``not_loadable``): a saved file always loads.
+        Refuses (:class:`EditorError`) an existing file (``exists``) unless ``force=True``;
+        a puzzle the loader refuses (``not_loadable``): a saved file always loads; a
+        stated answer the engine contradicts (``wrong_answer``, with the engine's answer:
+        :meth:`use_engine_answer` takes it), so a saved file always passes ``check``; and a
+        copy of an opened file under the same id (``copy_same_id``: :meth:`save_as` gives
+        the copy a new id), so a copy never clashes with its original.
         """
         target = Path(path) if path is not None else (Path(self.path) if self.path else None)
         if target is None:
@@ -821,12 +850,95 @@ class EditorSession:
         report = self.report()
         if report.problems:
             raise EditorError("not_loadable", count=len(report.problems))
+        if report.answer_contradicted:
+            raise EditorError(
+                "wrong_answer",
+                stated=_answer_text(self.data.get("answer")),
+                answer=_answer_text(report.engine_answer),
+            )
+        if self.is_copy(target) and self.data.get("id") == self.original.get("id"):
+            raise EditorError("copy_same_id", id=str(self.data.get("id")), suggestion=self.suggest_id(target.parent))
         text = self.text()
         atomic_write(target, text, force=force)
         self.path = str(target)
         self.original_text = text
         self.original = copy.deepcopy(self.data)
         return target
+
+    def is_copy(self, target: str | os.PathLike[str]) -> bool:
+        """Would writing ``target`` make a second file of an opened puzzle (not the file it came from)?"""
+        if self.path is None or self.original_text is None:
+            return False
+        try:
+            return Path(target).resolve() != Path(self.path).resolve()
+        except OSError:  # pragma: no cover - an unresolvable path is another file
+            return True
+
+    def suggest_id(self, folder: str | os.PathLike[str] | None = None) -> str:
+        """A new id for a copy: the id with ``-2``, ``-3``, ... that no library puzzle and no file in ``folder`` has."""
+        base = re.sub(r"-\d+$", "", str(self.data.get("id") or "puzzle")) or "puzzle"
+        taken = set(_library_ids()) | {str(self.original.get("id"))}
+        if folder is not None and Path(folder).is_dir():
+            taken |= set(_folder_ids(Path(folder)))
+        n = 2
+        while f"{base}-{n}" in taken:
+            n += 1
+        return f"{base}-{n}"
+
+    def save_as(self, path: str | os.PathLike[str], puzzle_id: str | None = None, *, force: bool = False) -> Path:
+        """Save a copy under a new id (``puzzle_id``; default :meth:`suggest_id`): the copy never clashes.
+
+        Refuses (``copy_same_id``) the id of the original, and an id a library
+        puzzle or another file of the target folder already has (``id_taken``).
+        """
+        target = Path(path)
+        new_id = (puzzle_id or "").strip() or self.suggest_id(target.parent)
+        original_id = str(self.original.get("id")) if self.original_text is not None else None
+        if new_id == original_id and self.is_copy(target):
+            raise EditorError("copy_same_id", id=new_id, suggestion=self.suggest_id(target.parent))
+        owner = _folder_ids(target.parent, skip=target).get(new_id) if target.parent.is_dir() else None
+        if owner is None and new_id in _library_ids() and not self._is_library_file(target):
+            owner = "library"
+        if owner is not None:
+            raise EditorError("id_taken", id=new_id, owner=owner, suggestion=self.suggest_id(target.parent))
+        previous = self.data.get("id")
+        self.set_id(new_id)
+        try:
+            return self.save(target, force=force)
+        except EditorError:
+            self.set_id(previous)
+            raise
+
+    @staticmethod
+    def _is_library_file(target: Path) -> bool:
+        from .. import library
+
+        try:
+            return target.resolve().is_relative_to(library.root().resolve())
+        except OSError:  # pragma: no cover
+            return False
+
+
+def _library_ids() -> frozenset[str]:
+    from .. import library
+
+    return frozenset(library.ids())
+
+
+def _folder_ids(folder: Path, skip: Path | None = None) -> dict[str, str]:
+    """Id -> file name of the puzzle files in ``folder`` (read with the safe reader; unreadable files skipped)."""
+    out: dict[str, str] = {}
+    for file in sorted(folder.glob("*.yaml")):
+        if skip is not None and file.resolve() == skip.resolve():
+            continue
+        try:
+            root, _ = compose(decode_utf8(read_limited(str(file))), exact_marks=True)
+        except (ComposeError, OSError, ValueError):
+            continue
+        data = _plain(root) if root is not None else None
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            out.setdefault(data["id"], file.name)
+    return out
 
 
 def _key_order(key: str) -> int:

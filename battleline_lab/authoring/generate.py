@@ -13,7 +13,13 @@ the test.  Candidates come from one of two *sources*:
   (:mod:`battleline_lab.game`), seen by that player (R13).
 
 Each kept candidate becomes a ``claim`` puzzle (can you claim flag N now?)
-whose answer is the engine's; its level comes from
+whose answer is the engine's, every theme's answers alternating yes and no;
+the themes of :data:`QUESTION_THEMES` ask the other questions (``formation``:
+what formation; ``compare``: which wins; ``which-flags``: which flags can you
+claim), their answers spread.  A title is neutral and in words ("Flag 5: red 3,
+red 4 and red 5. Can you claim it now?"): the teaching point ("At best a tie")
+would give the answer away, so it is the ``headline``, shown after answering;
+topics use the library's words (puzzles/FORMAT.md).  Its level comes from
 :func:`battleline_lab.difficulty.estimate`, its note says it was generated and
 from what (seed, candidate, game and turn); title and note are written in
 every language of the catalogue (``title: {en: ..., zh: ...}``), so a
@@ -24,8 +30,8 @@ theme, seed and count always give the same files.
 
 >>> [p.id for p in generate("at-best-a-tie", count=2, seed=1)]
 ['at-best-a-tie-s1-1', 'at-best-a-tie-s1-2']
->>> all(p.answer is True for p in generate("at-best-a-tie", count=2, seed=1))
-True
+>>> [p.answer for p in generate("at-best-a-tie", count=2, seed=1)]
+[True, False]
 """
 
 from __future__ import annotations
@@ -47,15 +53,16 @@ from ..difficulty import Features, claim_features, estimate
 from ..files import FileProblem, check_new, describe, write_new
 from ..formations import FormationKind
 from ..loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle, load_puzzle_text
-from ..messages import LANGUAGES, card_short, message
+from ..messages import LANGUAGES, message
 from ..position import FLAGS, FlagState, Position, Side
-from ..questions import ClaimQuestion
+from ..questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, FormationQuestion, Question
 from ..reachability import cards_played, unreachable
 from ..safe_yaml import ascii_int
 from .writer import dump_puzzle, position_data, position_key
 
 __all__ = [
     "GeneratedPuzzle",
+    "QUESTION_THEMES",
     "SOURCES",
     "THEMES",
     "Theme",
@@ -151,13 +158,14 @@ def _plain(features: Features) -> bool:
 
 
 def _blocked_wedge(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
-    # every stronger Wedge needs a face-up card (R13): the proof names blocked Wedge shapes
-    return (
-        analysis.claimable
-        and _plain(features)
-        and _shape_steps(analysis, FormationKind.WEDGE, [Reason.SHAPE_BLOCKED])
-        and features.blockers >= 1
-    )
+    # every stronger Wedge needs a face-up card (R13): the proof names blocked Wedge shapes;
+    # or one Wedge shape is still open, and the opponent's completion is that Wedge (R12)
+    if not _plain(features):
+        return False
+    if analysis.claimable:
+        return _shape_steps(analysis, FormationKind.WEDGE, [Reason.SHAPE_BLOCKED]) and features.blockers >= 1
+    formation = analysis.opponent_formation
+    return formation is not None and formation.kind is FormationKind.WEDGE and features.blockers >= 1
 
 
 def _counting_values(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
@@ -171,8 +179,14 @@ def _counting_values(position: Position, analysis: ClaimAnalysis, features: Feat
 
 
 def _at_best_a_tie(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
-    # the opponent can at best equal you, and would complete last (R11, R12)
-    return analysis.claimable and Reason.AT_BEST_TIE in analysis.reasons and not features.fog
+    # the opponent can at best equal you, and would complete last (R11, R12); or they can equal you
+    # and completed first, or can just beat you: a tie is not enough to be safe
+    if features.fog:
+        return False
+    if analysis.claimable:
+        return Reason.AT_BEST_TIE in analysis.reasons
+    theirs, yours = analysis.opponent_formation, analysis.formation
+    return theirs is not None and yours is not None and theirs.kind is yours.kind  # same kind, a higher sum
 
 
 def _own_hand_trap(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
@@ -243,8 +257,11 @@ def _wildcard(position: Position, analysis: ClaimAnalysis, features: Features) -
 
 
 def _counterexample(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
-    # a claim that fails: unseen troops complete the opponent's side into a stronger formation (R12)
-    return not analysis.claimable and features.counterexample and features.shapes + features.blockers >= 1
+    # a claim that fails: unseen troops complete the opponent's side into a stronger formation (R12);
+    # or the search for one finds none: every stronger completion is ruled out
+    if analysis.claimable:
+        return features.shapes + features.blockers >= 2
+    return features.counterexample and features.shapes + features.blockers >= 1
 
 
 def _bot_game(position: Position, analysis: ClaimAnalysis, features: Features) -> bool:
@@ -259,7 +276,6 @@ THEMES: dict[str, Theme] = {
             "blocked-wedge",
             _blocked_wedge,
             Recipe(threats=("run", "run", "mirror"), blockers=(1, 4)),
-            answers=(True,),
             tags=("wedge",),
         ),
         Theme(
@@ -272,7 +288,6 @@ THEMES: dict[str, Theme] = {
             "at-best-a-tie",
             _at_best_a_tie,
             Recipe(threats=("mirror", "mirror", "value"), their_cards=(1, 2), blockers=(1, 3)),
-            answers=(True,),
             tags=("tie",),
         ),
         Theme(
@@ -283,8 +298,8 @@ THEMES: dict[str, Theme] = {
         ),
         Theme("fog", _fog, Recipe(fog=True, kinds=(FormationKind.WEDGE, FormationKind.HOST, FormationKind.PHALANX))),
         Theme("mud", _mud, Recipe(mud=True, their_cards=(1, 2, 3))),
-        Theme("wildcard", _wildcard, Recipe(wild_yours=0.5, wild_theirs=0.6), tags=("wildcards",)),
-        Theme("counterexample", _counterexample, Recipe(blockers=(0, 2)), answers=(False,)),
+        Theme("wildcard", _wildcard, Recipe(wild_yours=0.5, wild_theirs=0.6), tags=("wildcard",)),
+        Theme("counterexample", _counterexample, Recipe(blockers=(0, 2))),
         Theme("bot-game", _bot_game, source="games", tags=("mixed",)),
     )
 }
@@ -561,7 +576,7 @@ class GeneratedPuzzle:
     data: dict[str, Any]
     text: str
     level: int
-    answer: bool
+    answer: Any  # a claim's bool; a formation kind, "a"/"b", a list of flags for the other questions
 
     @property
     def filename(self) -> str:
@@ -581,7 +596,7 @@ def _topics_and_tags(theme: Theme, analysis: ClaimAnalysis, features: Features) 
     for flag, word in (
         (features.fog, "fog"),
         (features.mud, "mud"),
-        (features.wild_yours or features.wild_theirs, "wildcards"),
+        (features.wild_yours or features.wild_theirs, "wildcard"),
         (features.hand_trap, "hand-trap"),
         (features.discards, "discards"),
         (features.tie, "tie"),
@@ -603,20 +618,49 @@ def _point_key(theme: str, position: Position, flag: int) -> str:
     return f"teachers.point.{theme}"
 
 
+def cards_in_words(cards: Sequence[Card], lang: str) -> str:
+    """Cards as a learner reads them: ``red 3, red 4 and red 5`` / ``红3、红4和红5`` (never notation).
+
+    >>> from battleline_lab.cards import parse_card
+    >>> cards_in_words([parse_card("r3"), parse_card("b10"), Tactic.FOG], "en")
+    'red 3, blue 10 and Fog'
+    """
+    words = [
+        message("class.gen.troop", lang, colour=message(f"colour.{c.colour.letter}", lang), value=c.value)
+        if isinstance(c, Troop)
+        else message(f"tactic.{c.value}", lang)
+        for c in cards
+    ]
+    if len(words) <= 1:
+        return "".join(words)
+    return message("class.gen.list", lang, items=message("class.gen.sep", lang).join(words[:-1]), last=words[-1])
+
+
 def title_texts(theme: str, position: Position, flag: int) -> dict[str, str]:
-    """A title in every language naming the teaching point, your cards and the flag.
+    """A neutral title in every language: the flag and your cards in words, not the teaching point.
+
+    The point (:func:`headline_texts`) would give the answer away before it is given
+    ("At best a tie" is always a yes): it is the ``headline``, shown after answering.
 
     >>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8 b9"}})
     >>> title_texts("at-best-a-tie", pos, 5)["en"]
-    'At best a tie: can your r3 r4 r5 claim flag 5?'
+    'Flag 5: red 3, red 4 and red 5. Can you claim it now?'
     """
     cards = position.flag(flag).formation_cards(position.turn)
-    out = {}
-    for lang in LANGUAGES:
-        shown = message("teachers.cards.sep", lang).join(card_short(c, lang) for c in cards)
-        point = message(_point_key(theme, position, flag), lang)
-        out[lang] = message("teachers.title", lang, point=point, cards=shown, flag=flag)
-    return out
+    return {
+        lang: message("class.gen.title.claim", lang, cards=cards_in_words(cards, lang), flag=flag) for lang in LANGUAGES
+    }
+
+
+#: Themes whose point reads otherwise when the claim fails (or, for ``counterexample``, holds).
+_OTHER_POINT = {("blocked-wedge", False), ("at-best-a-tie", False), ("counterexample", True)}
+
+
+def headline_texts(theme: str, position: Position, flag: int, answer: bool | None = None) -> dict[str, str]:
+    """The teaching point in every language (``At best a tie``), shown once the puzzle is answered."""
+    if (theme, answer) in _OTHER_POINT:
+        return {lang: message(f"class.gen.point.{theme}.{'yes' if answer else 'no'}", lang) for lang in LANGUAGES}
+    return {lang: message(_point_key(theme, position, flag), lang) for lang in LANGUAGES}
 
 
 def _puzzle(theme: Theme, seed: int, number: int, candidate: _Candidate, analysis: ClaimAnalysis) -> GeneratedPuzzle:
@@ -628,6 +672,7 @@ def _puzzle(theme: Theme, seed: int, number: int, candidate: _Candidate, analysi
     data: dict[str, Any] = {
         "id": puzzle_id,
         "title": title_texts(theme.name, position, flag),
+        "headline": headline_texts(theme.name, position, flag, analysis.claimable),
         "level": level,
     }
     data["topics"], data["tags"] = _topics_and_tags(theme, analysis, features)
@@ -740,6 +785,8 @@ def generate(
     ``on_found(puzzle)`` is called for each puzzle as it is found (a progress bar);
     ``stats``, if given, receives ``games`` (bot games scanned) and ``seconds`` (CPU time spent).
     """
+    if theme in QUESTION_THEMES:
+        return _generate_questions(theme, count, seed, avoid=avoid, levels=levels, on_found=on_found)
     spec = THEMES[theme]
     source = source or spec.source
     if source not in SOURCES:
@@ -798,6 +845,146 @@ def generate(
     return out
 
 
+# -- the other questions: formation, compare, which flags ---------------------------------------------
+
+#: Themes that ask other questions than a claim: what formation, which formation wins, which flags.
+QUESTION_THEMES = ("formation", "compare", "which-flags")
+_KINDS = (
+    FormationKind.WEDGE,
+    FormationKind.PHALANX,
+    FormationKind.BATTALION,
+    FormationKind.SKIRMISH,
+    FormationKind.HOST,
+)
+
+
+def _distinct_formation(rng: random.Random, taken: Set[Card] = frozenset()) -> list[Troop] | None:
+    cards = _formation(rng, rng.choice(_KINDS), 3)
+    if len(set(cards)) < 3 or taken & set(cards):
+        return None
+    return sorted(cards, key=card_sort_key)
+
+
+def _question_candidates(theme: str, rng: random.Random, limit: int) -> Iterator[tuple[Position, Question[Any, Any]]]:
+    empty = Position.build({})
+    for _ in range(limit):
+        if theme == "formation":
+            cards = _distinct_formation(rng)
+            if cards is not None:
+                yield empty, FormationQuestion(tuple(cards))
+        elif theme == "compare":
+            a = _distinct_formation(rng)
+            b = _distinct_formation(rng, frozenset(a or ()))
+            if a is not None and b is not None:
+                yield empty, CompareQuestion(tuple(a), tuple(b), first_complete=rng.choice(("a", "b")))
+        else:
+            made = _construct(rng, Recipe(noise=(3, 6)))
+            if made is not None:
+                yield made[0], ClaimableQuestion()
+
+
+def _answer_word(answer: object) -> str:
+    if isinstance(answer, bool):
+        return "true" if answer else "false"
+    if isinstance(answer, list):
+        return "[" + ", ".join(str(a) for a in answer) + "]"
+    return str(answer)
+
+
+def _question_texts(
+    theme: str, question: Question[Any, Any], answer: object
+) -> tuple[dict[str, str], dict[str, str] | None]:
+    """A neutral title (what is asked, the cards in words) and the headline shown after answering."""
+    title: dict[str, str] = {}
+    headline: dict[str, str] = {}
+    for lang in LANGUAGES:
+        if isinstance(question, FormationQuestion):
+            title[lang] = message("class.gen.title.formation", lang, cards=cards_in_words(question.cards, lang))
+            headline[lang] = kind_name_for(str(answer), lang)
+        elif isinstance(question, CompareQuestion):
+            a, b = cards_in_words(question.a, lang), cards_in_words(question.b, lang)
+            title[lang] = message("class.gen.title.compare", lang, a=a, b=b)
+            decided = question.explain(Position.build({})).decided_by
+            headline[lang] = message(f"class.gen.headline.compare.{decided}", lang)
+        else:
+            title[lang] = message("class.gen.title.which_flags", lang)
+    return title, headline or None
+
+
+def kind_name_for(key: str, lang: str) -> str:
+    from ..messages import kind_name
+
+    return next((kind_name(k, lang) for k in FormationKind if k.key == key), key)
+
+
+def _generate_questions(
+    theme: str,
+    count: int,
+    seed: int,
+    *,
+    avoid: Iterable[Hashable] = (),
+    levels: tuple[int, int] = (1, 5),
+    on_found: Callable[[GeneratedPuzzle], None] | None = None,
+) -> list[GeneratedPuzzle]:
+    """Formation, compare and which-flags puzzles: answers varied, titles neutral, deterministic for ``seed``."""
+    from .writer import puzzle_key
+
+    rng = random.Random(f"{theme}:{seed}")
+    seen = set(avoid)
+    out: list[GeneratedPuzzle] = []
+    answers: dict[str, int] = {}
+    for position, question in _question_candidates(theme, rng, MAX_CANDIDATES * count):
+        if len(out) >= count:
+            break
+        if position.problems() or (theme == "which-flags" and unreachable(position)):
+            continue
+        try:
+            if question.problems(position):
+                continue
+            answer = question.solve(position)
+        except (UndecidedTieError, ValueError):
+            continue
+        word = _answer_word(answer)
+        # no answer more than its share: a set whose answers are mostly one word teaches guessing
+        if answers.get(word, 0) >= max(2, (count + 1) // 2 if theme == "compare" else count // 3):
+            continue
+        level = estimate(position, question).level
+        if not levels[0] <= level <= levels[1]:
+            continue
+        number = len(out) + 1
+        title, headline = _question_texts(theme, question, answer)
+        topics = {"formation": ["formation"], "compare": ["compare", "ranking"]}.get(theme, ["claimable", "mixed"])
+        data: dict[str, Any] = {"id": f"{theme}-s{seed}-{number}", "title": title}
+        if headline:
+            data["headline"] = headline
+        data["level"] = level
+        data["topics"] = topics
+        data["tags"] = [theme, "generated"]
+        if theme == "which-flags":
+            data.update(position_data(position))  # formation and compare questions need no table
+        data["question"] = question.to_data()
+        data["answer"] = answer
+        origin = {"candidate": number}
+        data["note"] = {
+            lang: _m("note.text", lang, theme=theme, seed=seed, origin=_m("note.construct", lang, **origin))
+            for lang in LANGUAGES
+        }
+        text = dump_puzzle(data)
+        generated = GeneratedPuzzle(data["id"], data, text, level, answer)
+        puzzle = load_puzzle_text(text, generated.filename)
+        key = ("position", position_key(position)) if theme == "which-flags" else ("puzzle", puzzle_key(puzzle))
+        if key in seen or position_key(position) in seen and theme == "which-flags":
+            continue
+        if not puzzle.is_correct(answer):
+            raise AssertionError(f"generated puzzle {generated.id} does not round-trip")  # a bug, not bad input
+        seen.add(key)
+        answers[word] = answers.get(word, 0) + 1
+        out.append(generated)
+        if on_found is not None:
+            on_found(generated)
+    return out
+
+
 def avoid_keys(folder: str) -> set[Hashable]:
     """The position keys of every puzzle under ``folder`` that loads (files that do not load are skipped)."""
     keys: set[Hashable] = set()
@@ -814,8 +1001,9 @@ def avoid_keys(folder: str) -> set[Hashable]:
 
 def _theme(lang: str) -> Callable[[str], str]:
     def theme(text: str) -> str:
-        if text not in THEMES:
-            raise argparse.ArgumentTypeError(_m("generate.unknown_theme", lang, theme=text, themes=", ".join(THEMES)))
+        if text not in THEMES and text not in QUESTION_THEMES:
+            themes = ", ".join([*THEMES, *QUESTION_THEMES])
+            raise argparse.ArgumentTypeError(_m("generate.unknown_theme", lang, theme=text, themes=themes))
         return text
 
     return theme
@@ -924,7 +1112,7 @@ def run(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
         for path, puzzle in targets:
             write_new(path, puzzle.text, force=args.force, inputs=inputs)
-            answer = "true" if puzzle.answer else "false"
+            answer = _answer_word(puzzle.answer)
             print(_m("generate.wrote", lang, file=str(path), level=puzzle.level, answer=answer))
     except OSError as err:
         name = err.filename if isinstance(err, FileProblem) else args.out

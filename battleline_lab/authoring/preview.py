@@ -21,8 +21,11 @@ shows as text.
 from __future__ import annotations
 
 import argparse
+import html
 import json
+import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +33,7 @@ from ..claims import UndecidedTieError
 from ..files import SameAsInputError, describe, write_new
 from ..loader import Diagnostic, PuzzleFileError, load_puzzle
 from ..messages import DEFAULT_LANGUAGE, message, render_msg
-from ..position import Side
+from ..position import Position, Side
 from ..puzzle import Puzzle
 from ..svg import board_svg, escape
 
@@ -93,6 +96,39 @@ def _question_html(puzzle: Puzzle, lang: str) -> list[str]:
     return [f'<p class="bl-question">{escape(text)}</p>', *question.sheet_html(puzzle.position, lang)]
 
 
+def question_board_svg(position: Position, *, focus: Iterable[int] = (), lang: str = DEFAULT_LANGUAGE) -> str:
+    """The board for a question page: the same drawing, but the hand labelled plainly.
+
+    The interactive board labels your hand "Your hand (not evidence: R13)", a hint that
+    gives every hand-trap puzzle away on paper; a question page says "Your hand".
+    """
+    svg = board_svg(position, focus=focus, lang=lang)
+    return svg.replace(escape(message("board.hand.you", lang)), escape(message("class.sheet.hand.you", lang)))
+
+
+def same_question(title: str, question: str) -> bool:
+    """Does the title already ask the question (so the page states it once)?
+
+    >>> same_question("Which flags can you claim?", "Which flags can you claim now?")
+    True
+    >>> same_question("The blue eight", "Can you claim flag 5?")
+    False
+    """
+    words = [re.sub(r"[\W_]+", " ", t).lower().split() for t in (title, question)]
+    if not words[0] or not words[1]:
+        return False
+    return words[0] == words[1] or (len(words[0]) >= 3 and words[1][: len(words[0])] == words[0])
+
+
+def question_once(title: str, parts: list[str]) -> list[str]:
+    """The question's HTML without its sentence when the title already asks it (each question once)."""
+    if parts and parts[0].startswith('<p class="bl-question">'):
+        text = html.unescape(re.sub(r"<[^>]+>", "", parts[0]))
+        if same_question(title, text):
+            return parts[1:]
+    return parts
+
+
 def _focus(puzzle: Puzzle) -> list[int]:
     question = puzzle.question
     return list(question.focus(puzzle.position)) if question is not None else []
@@ -140,7 +176,7 @@ def preview_html(
     meta = [_m("id", lang, id=puzzle.id)]
     level = f'<span class="bl-level">{escape(_m("level", lang, level=puzzle.level))}</span> ' if puzzle.level else ""
     source = source if source is not None else puzzle.source
-    if source:
+    if source and not question_only:  # a printed or projected question shows no file path
         meta.append(_m("source", lang, file=source))
     parts = [
         "<!DOCTYPE html>",
@@ -161,14 +197,19 @@ def preview_html(
     if puzzle.tags and not question_only:
         parts.append('<ul class="bl-tags">' + "".join(f"<li>{escape(t)}</li>" for t in puzzle.tags) + "</ul>")
     parts.append("</header>")
-    parts += [f"<h2>{escape(_m('heading.question', lang))}</h2>", *_question_html(puzzle, lang)]
+    asked = _question_html(puzzle, lang)
+    if question_only:
+        asked = question_once(title, asked)
+    parts += [f"<h2>{escape(_m('heading.question', lang))}</h2>", *asked]
     position = puzzle.position
     if any(not s.is_empty for s in position.flags) or position.discards_you or position.discards_opponent:
         parts += [
             f"<h2>{escape(_m('heading.board', lang))}</h2>",
             f"<p>{escape(_m('turn', lang, who=_who(position.turn, lang)))}</p>",
             '<div class="bl-board-wrap">',
-            board_svg(position, focus=_focus(puzzle), lang=lang),
+            question_board_svg(position, focus=_focus(puzzle), lang=lang)
+            if question_only
+            else board_svg(position, focus=_focus(puzzle), lang=lang),
             "</div>",
         ]
     if question_only:

@@ -1,8 +1,10 @@
 """``battleline-lab worksheet``: puzzles as a print-ready page for a class, with an answer key.
 
-One HTML document, made for printing (A4, print CSS): each puzzle on its own
-page, numbered, with its title, the question, the board and a box to write the
-answer in; then the **answer key** on a page of its own, each answer with a
+One HTML document, made for printing (A4, print CSS): the puzzles numbered,
+``--per-page`` 1, 2, 4 or 6 to a sheet (a class of 25 and 12 puzzles: 75 sheets
+at 4, not 300), each with its title, the question (once), the board and a box to
+write the answer in; a question page holds no rule hint and no file path.  Then
+the **answer key** on pages of its own, each answer with a
 short proof (the claim proof's steps with their rule ids, the comparison or the
 formation).  ``answers``: ``end`` (the key after the questions, starting on a
 new page), ``separate`` (the key in a second file, ``NAME.key.html``) or
@@ -33,10 +35,10 @@ from ..files import describe, write_new
 from ..loader import Diagnostic
 from ..messages import DEFAULT_LANGUAGE, message
 from ..puzzle import Puzzle
-from ..svg import board_svg, escape
-from .preview import _CSP, _answer_text, _focus, _question_html, _who
+from ..svg import escape
+from .preview import _CSP, _answer_text, _focus, _question_html, _who, question_board_svg, question_once
 
-__all__ = ["ANSWERS", "answer_key_html", "key_entries", "register", "run", "worksheet_html"]
+__all__ = ["ANSWERS", "PER_PAGE", "answer_key_html", "key_entries", "register", "run", "worksheet_html"]
 
 EXIT_OK = 0
 EXIT_WRONG = 1
@@ -44,6 +46,8 @@ EXIT_BAD_INPUT = 2
 
 #: Where the answer key goes.
 ANSWERS = ("end", "separate", "none")
+#: Puzzles on one printed sheet.
+PER_PAGE = (1, 2, 4, 6)
 
 _CSS = """
 :root { color-scheme: light; }
@@ -53,7 +57,17 @@ main { max-width: 700px; margin: 0 auto; padding: 12px 20px; }
 h1 { font-size: 1.35em; margin: 0 0 6px; overflow-wrap: anywhere; }
 h2 { font-size: 1.1em; margin: 0 0 8px; overflow-wrap: anywhere; }
 .bl-sheet-head { color: #333; font-size: 0.9em; margin: 0 0 8px; }
-.bl-sheet-puzzle { break-after: page; page-break-after: always; break-inside: avoid; padding-top: 4px; }
+.bl-sheet-page { break-after: page; page-break-after: always; display: grid; gap: 4mm; }
+.bl-sheet-puzzle { break-inside: avoid; padding-top: 4px; overflow: hidden; }
+.bl-per-2 { grid-template-rows: repeat(2, 116mm); }
+.bl-per-4 { grid-template-columns: 1fr 1fr; grid-template-rows: repeat(2, 116mm); font-size: 0.85em; }
+.bl-per-6 { grid-template-columns: 1fr 1fr; grid-template-rows: repeat(3, 76mm); font-size: 0.75em; }
+.bl-per-2 .bl-board-wrap svg, .bl-per-4 .bl-board-wrap svg { max-height: 68mm; }
+.bl-per-6 .bl-board-wrap svg { max-height: 40mm; }
+.bl-per-4 .bl-cards svg, .bl-per-6 .bl-cards svg, .bl-per-4 > section svg, .bl-per-6 > section svg { max-width: 100%;
+  height: auto; }
+.bl-per-2 .bl-space, .bl-per-4 .bl-space { min-height: 18mm; }
+.bl-per-6 .bl-space { min-height: 10mm; margin-top: 4px; }
 .bl-question { font-size: 1.1em; font-weight: bold; }
 .bl-board-wrap svg { max-width: 100%; height: auto; }
 .bl-space { border: 1px solid #777; border-radius: 4px; min-height: 42mm; margin-top: 10px; padding: 6px 10px;
@@ -90,17 +104,19 @@ def _document(title: str, body: list[str], lang: str) -> str:
 
 
 def _question_page(number: int, puzzle: Puzzle, lang: str) -> str:
+    """One puzzle's box: number and title, the question once, the board without rule hints, space to answer."""
     position = puzzle.position
+    title = puzzle.title_before_answer(lang)
     parts = [
         '<section class="bl-sheet-puzzle">',
-        f"<h2>{escape(_m('number', lang, number=number, title=puzzle.title_text(lang)))}</h2>",
-        *_question_html(puzzle, lang),
+        f"<h2>{escape(_m('number', lang, number=number, title=title))}</h2>",
+        *question_once(title, _question_html(puzzle, lang)),
     ]
     if any(not s.is_empty for s in position.flags) or position.discards_you or position.discards_opponent:
         parts += [
             f"<p>{escape(message('authoring.preview.turn', lang, who=_who(position.turn, lang)))}</p>",
             '<div class="bl-board-wrap">',
-            board_svg(position, focus=_focus(puzzle), lang=lang),
+            question_board_svg(position, focus=_focus(puzzle), lang=lang),
             "</div>",
         ]
     parts += [f'<div class="bl-space">{escape(_m("your_answer", lang))}</div>', "</section>"]
@@ -149,15 +165,23 @@ def _key_section(puzzles: Sequence[Puzzle], lang: str) -> str:
     )
 
 
-def worksheet_html(puzzles: Sequence[Puzzle], lang: str = DEFAULT_LANGUAGE, *, answers: str = "end") -> str:
-    """The worksheet: one numbered page per puzzle, then (``answers="end"``) the answer key on its own page."""
+def worksheet_html(
+    puzzles: Sequence[Puzzle], lang: str = DEFAULT_LANGUAGE, *, answers: str = "end", per_page: int = 1
+) -> str:
+    """The worksheet: the puzzles ``per_page`` to a sheet, then (``answers="end"``) the key on pages of its own."""
     if answers not in ANSWERS:
         raise ValueError(f"answers must be one of {ANSWERS}, not {answers!r}")
+    if per_page not in PER_PAGE:
+        raise ValueError(f"per_page must be one of {PER_PAGE}, not {per_page!r}")
     body = [
         f"<h1>{escape(_m('title', lang))}</h1>",
         f'<p class="bl-sheet-head">{escape(_m("head", lang, count=len(puzzles)))}</p>',
     ]
-    body += [_question_page(n, p, lang) for n, p in enumerate(puzzles, 1)]
+    pages = [_question_page(n, p, lang) for n, p in enumerate(puzzles, 1)]
+    for start in range(0, len(pages), per_page):
+        body.append(f'<div class="bl-sheet-page bl-per-{per_page}">')
+        body += pages[start : start + per_page]
+        body.append("</div>")
     if answers == "end":
         body.append(_key_section(puzzles, lang))
     return _document(_m("title", lang), body, lang)
@@ -181,6 +205,7 @@ def register(
     parser.add_argument("paths", nargs="+", metavar=message("cli.metavar.path", lang), help=_m("paths", lang))
     parser.add_argument("--out", required=True, metavar=message("cli.metavar.html", lang), help=_m("out", lang))
     parser.add_argument("--answers", choices=ANSWERS, default="end", help=_m("answers", lang))
+    parser.add_argument("--per-page", type=int, choices=PER_PAGE, default=1, help=message("class.sheet.per_page", lang))
     parser.add_argument("--force", action="store_true", help=_m("force", lang))
     parser.set_defaults(func=run)
     return parser
@@ -199,10 +224,13 @@ def run(args: argparse.Namespace) -> int:
     for diagnostic in errors:
         print(diagnostic, file=sys.stderr)
     if errors:
+        files = len({d.file for d in errors})
+        print(message("class.sheet.not_written", lang, count=files, out=args.out), file=sys.stderr)
         return EXIT_BAD_INPUT if any(r.invalid for r in reports) else EXIT_WRONG
     puzzles = [r.puzzle for r in reports if r.puzzle is not None]
     out = Path(args.out)
-    targets = [(out, worksheet_html(puzzles, lang, answers=args.answers))]
+    per_page = getattr(args, "per_page", 1)
+    targets = [(out, worksheet_html(puzzles, lang, answers=args.answers, per_page=per_page))]
     if args.answers == "separate":
         targets.append((key_path(out), answer_key_html(puzzles, lang)))
     sources = {Path(p).resolve() for r in reports if r.puzzle is not None and (p := r.puzzle.source)}
@@ -210,12 +238,14 @@ def run(args: argparse.Namespace) -> int:
     if clashes:
         for path in clashes:
             print(Diagnostic(str(path), 1, 1, message("authoring.generate.exists", lang)), file=sys.stderr)
+        print(message("class.sheet.not_written_exists", lang, out=args.out), file=sys.stderr)
         return EXIT_BAD_INPUT
     for path, text in targets:
         try:
             write_new(path, text, force=args.force, inputs=sources)
         except OSError as err:
             print(Diagnostic(str(path), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))), file=sys.stderr)
+            print(message("class.sheet.not_written_exists", lang, out=args.out), file=sys.stderr)
             return EXIT_BAD_INPUT
         print(_m("wrote", lang, file=str(path), count=len(puzzles)))
     return EXIT_OK

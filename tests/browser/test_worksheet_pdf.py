@@ -37,3 +37,33 @@ def test_worksheet_prints_to_pdf_with_the_key_on_its_own_pages(chromium: Browser
     for (_title, _answer, proof), text in zip(key_entries(puzzles), questions):
         assert all(" ".join(line.split())[:40] not in text for line in proof)  # no proof on a question page
         assert " ".join(proof[-1].split())[:30].replace("fl", "ﬂ") in key.replace("fl", "ﬂ")
+
+
+def _pdf_pages(chromium: Browser, html: str, tmp_path: Path, name: str) -> list[str]:
+    page_file = tmp_path / f"{name}.html"
+    page_file.write_text(html, encoding="utf-8")
+    pdf = tmp_path / f"{name}.pdf"
+    page = chromium.new_page()
+    try:
+        page.goto(page_file.as_uri())
+        page.pdf(path=str(pdf), format="A4")
+    finally:
+        page.close()
+    return [" ".join(p.extract_text().split()) for p in PdfReader(pdf).pages]
+
+
+@pytest.mark.parametrize("per_page,sheets", [(4, 3), (6, 2), (2, 6)])
+def test_twelve_puzzles_print_on_few_sheets_plus_a_key(
+    chromium: Browser, tmp_path: Path, per_page: int, sheets: int
+) -> None:
+    """Issue 25: 12 puzzles at --per-page 4 print on 3 sheets, then the key on pages of its own."""
+    from tests.test_worksheet_class import TWELVE
+
+    texts = _pdf_pages(chromium, worksheet_html(TWELVE, per_page=per_page), tmp_path, f"twelve-{per_page}")
+    first_key = next(i for i, text in enumerate(texts) if text.startswith("Answer key"))
+    assert first_key == sheets, [t[:60] for t in texts]
+    for sheet, text in enumerate(texts[:sheets]):
+        numbers = [n for n in range(1, 13) if f"Puzzle {n}." in text]
+        assert numbers == list(range(sheet * per_page + 1, (sheet + 1) * per_page + 1)), (sheet, text[:200])
+        assert "Answer key" not in text and "not evidence" not in text
+    assert len(texts) - sheets <= 3  # the key: short proofs, a few pages at most
