@@ -787,7 +787,7 @@ def load_puzzles(source: str | Path | Iterable[Puzzle], errors: list[str] | None
     """Puzzles from a folder (every puzzle file in it, recursively) or an iterable, by level then id.
 
     A file that does not load is skipped; its ``FILE:LINE:COL: error: ...``
-    lines are appended to ``errors`` if given (else the first error is raised).
+    lines are appended to ``errors`` if given (else each is a ``UserWarning``).
     """
     if isinstance(source, (str, Path)):
         from .library import resolve
@@ -799,8 +799,12 @@ def load_puzzles(source: str | Path | Iterable[Puzzle], errors: list[str] | None
                 puzzles.append(load_puzzle(path))
             except PuzzleFileError as err:
                 if errors is None:
-                    raise
-                errors.extend(str(d) for d in err.diagnostics)
+                    import warnings
+
+                    for line in err.diagnostics:
+                        warnings.warn(str(line), UserWarning, stacklevel=2)
+                else:
+                    errors.extend(str(d) for d in err.diagnostics)
     else:
         puzzles = list(source)
     return sorted(puzzles, key=lambda p: (p.level if p.level is not None else 0, p.id))

@@ -51,7 +51,7 @@ from ..messages import LANGUAGES, card_short, message
 from ..position import FLAGS, FlagState, Position, Side
 from ..questions import ClaimQuestion
 from ..reachability import cards_played, unreachable
-from ..safe_yaml import ascii_int
+from ..safe_yaml import ascii_int, escape_control
 from .writer import dump_puzzle, position_data, position_key
 
 __all__ = [
@@ -925,7 +925,7 @@ def run(args: argparse.Namespace) -> int:
         for path, puzzle in targets:
             write_new(path, puzzle.text, force=args.force, inputs=inputs)
             answer = "true" if puzzle.answer else "false"
-            print(_m("generate.wrote", lang, file=str(path), level=puzzle.level, answer=answer))
+            print(_m("generate.wrote", lang, file=escape_control(str(path)), level=puzzle.level, answer=answer))
     except OSError as err:
         name = err.filename if isinstance(err, FileProblem) else args.out
         print(Diagnostic(str(name), 1, 1, describe(err, lang)), file=sys.stderr)

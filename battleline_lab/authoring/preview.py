@@ -35,6 +35,7 @@ from ..messages import DEFAULT_LANGUAGE, kind_name, message
 from ..position import Side
 from ..puzzle import Puzzle
 from ..questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, Comparison, FormationQuestion
+from ..safe_yaml import escape_control
 from ..svg import analysis_html, board_svg, cards_svg, escape, formation_caption
 
 __all__ = ["preview_html", "register", "run"]
@@ -280,5 +281,5 @@ def run(args: argparse.Namespace) -> int:
     except OSError as err:
         print(Diagnostic(str(out), 1, 1, describe(err, lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(_m("wrote", lang, file=str(out)))
+    print(_m("wrote", lang, file=escape_control(str(out))))
     return EXIT_OK

@@ -35,6 +35,7 @@ from ..loader import Diagnostic
 from ..messages import DEFAULT_LANGUAGE, message, render_analysis
 from ..puzzle import Puzzle
 from ..questions import CompareQuestion, Comparison
+from ..safe_yaml import escape_control
 from ..svg import board_svg, escape, formation_caption
 from .preview import _CSP, _answer_text, _claimable_analyses, _focus, _question_html, _who
 
@@ -235,5 +236,5 @@ def run(args: argparse.Namespace) -> int:
         except OSError as err:
             print(Diagnostic(str(path), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))), file=sys.stderr)
             return EXIT_BAD_INPUT
-        print(_m("wrote", lang, file=str(path), count=len(puzzles)))
+        print(_m("wrote", lang, file=escape_control(str(path)), count=len(puzzles)))
     return EXIT_OK

@@ -36,7 +36,7 @@ from ..console import add_quiet_argument, progress_for
 from ..files import FileProblem, check_new, describe, write_new
 from ..messages import message
 from ..position import ClaimTiming
-from ..safe_yaml import MAX_ERRORS, ascii_int
+from ..safe_yaml import MAX_ERRORS, ascii_int, escape_control
 from .bots import BOTS
 from .match import run_match
 from .record import RecordError, dump_record, load_record
@@ -166,7 +166,7 @@ def run_review_command(args: argparse.Namespace) -> int:
             print(f"{where}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
             return EXIT_BAD_INPUT
         if not args.json:
-            print(message("review.cli.wrote", lang, folder=args.out, count=len(written)))
+            print(message("review.cli.wrote", lang, folder=escape_control(str(args.out)), count=len(written)))
     return EXIT_OK
 
 
