@@ -475,7 +475,7 @@ class SqliteStore:
         sql = f"SELECT id, {', '.join(_COLUMNS)} FROM attempts WHERE id > ?"
         params: tuple[object, ...] = (cursor,)
         if learner is not None:
-            sql += " AND learner = ?"
+            sql += " AND +learner = ?"  # "+": by the row id range, not the (learner, at) index
             params = (cursor, learner)
         with self._lock:
             found = self._db.execute(sql + " ORDER BY id", params).fetchall()
