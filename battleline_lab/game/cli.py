@@ -156,13 +156,13 @@ def run_review_command(args: argparse.Namespace) -> int:
             print(line)
     if args.out:
         try:
-            written = save_puzzles(result, args.out, force=args.force)
+            written = save_puzzles(result, args.out, force=args.force, inputs=[args.file])
         except FileExistsError as exc:
-            where = exc.filename or args.out
+            where = escape_control(str(exc.filename or args.out))
             print(f"{where}:1:1: error: {message('review.cli.exists', lang, path=where)}", file=sys.stderr)
             return EXIT_BAD_INPUT
         except OSError as exc:
-            where = exc.filename or args.out
+            where = escape_control(str(exc.filename or args.out))
             print(f"{where}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
             return EXIT_BAD_INPUT
         if not args.json:
@@ -265,7 +265,7 @@ def run_replay_command(args: argparse.Namespace) -> int:
                     args.at, Player(args.viewer) if args.viewer else None, name=Path(name).stem, lang=lang
                 )
             except ValueError as exc:
-                print(f"{name}:1:1: error: {exc}", file=sys.stderr)
+                print(f"{escape_control(name)}:1:1: error: {escape_control(str(exc))}", file=sys.stderr)
                 status = EXIT_BAD_INPUT
                 continue
             print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None), end="")
@@ -278,14 +278,14 @@ def run_replay_command(args: argparse.Namespace) -> int:
                 _m(
                     "replay.over",
                     lang,
-                    file=name,
+                    file=escape_control(name),
                     turns=state.turn_number,
                     winner=winner,
                     reason=_m("reason." + state.end_reason.value, lang),
                 )
             )
         else:
-            print(_m("replay.unfinished", lang, file=name, turns=state.turn_number))
+            print(_m("replay.unfinished", lang, file=escape_control(name), turns=state.turn_number))
     return status
 
 
