@@ -292,14 +292,13 @@ class JsonLinesStore:
         self.damaged: list[int] = []
         if not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "a", encoding="utf-8"):
-                pass
+            os.close(_open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT))  # never blocks on a FIFO
 
     def add(self, attempt: Attempt) -> None:
         if self.read_only:
             raise OSError(f"{self.path}: opened read-only")
         line = (json.dumps(attempt.to_json(), ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
-        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o666)
+        fd = _open_regular(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
         try:
             size = os.fstat(fd).st_size
             if size and _last_byte(fd, self.path, size) != b"\n":
@@ -311,7 +310,7 @@ class JsonLinesStore:
             os.close(fd)
 
     def _read(self, start: int) -> tuple[bytes, int]:
-        with open(self.path, "rb") as file:
+        with os.fdopen(_open_regular(self.path, os.O_RDONLY), "rb") as file:
             file.seek(start)
             data = file.read()
         end = data.rfind(b"\n") + 1  # a last line without its newline may still be being written
@@ -342,6 +341,22 @@ class JsonLinesStore:
             if learner is None or row.learner == learner:
                 out.append(row)
         return out, damaged
+
+
+def _open_regular(path: Path, flags: int) -> int:
+    """A descriptor of ``path`` if it is a regular file (opened without blocking; a FIFO or a device is refused)."""
+    from .files import NotRegularFileError, _kind
+
+    fd = os.open(
+        path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0), 0o666
+    )
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotRegularFileError(str(path), _kind(mode))
+    if hasattr(os, "O_NONBLOCK") and hasattr(os, "get_blocking"):
+        os.set_blocking(fd, True)
+    return fd
 
 
 def _last_byte(fd: int, path: Path, size: int) -> bytes:
@@ -575,6 +590,10 @@ def open_store(folder: Path | None = None, *, database: Path | None = None) -> t
     target = Path(os.path.realpath(target))  # follow symlinks: the link stays, the file it names is used
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+        if os.path.exists(target) and not os.path.isfile(target):  # a folder, a FIFO, a device: never opened
+            from .files import NotRegularFileError, _kind
+
+            raise NotRegularFileError(str(target), _kind(os.stat(target).st_mode))
         if not use_sqlite or target.suffix == ".jsonl":
             return JsonLinesStore(target), None
         import sqlite3
@@ -833,8 +852,10 @@ class Progress:
         try:
             if not legacy.is_file():
                 return
-            text = legacy.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            from .files import FileTooBigError, read_regular
+
+            text = read_regular(legacy).decode("utf-8", errors="replace")
+        except (OSError, FileTooBigError):
             return
         rows = legacy_attempts(text, self.learner, at=0.0)
         key = f"imported:{os.path.realpath(legacy)}"

@@ -22,7 +22,9 @@ import random
 import re
 import sqlite3
 import warnings
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,7 +102,14 @@ def test_1_folder_loaders_skip_the_bad_file_with_a_located_warning(tmp_path: Pat
 
     (tmp_path / "bad.yaml").write_text(BASE.replace("Base", '"\\U00110000"'), encoding="utf-8")
     (tmp_path / "good.yaml").write_text(BASE, encoding="utf-8")
-    for load in (lambda folder: [p.id for p in load_puzzles(folder)], lambda folder: list(_index(folder))):
+
+    def from_widgets(folder: Path) -> list[str]:
+        return [p.id for p in load_puzzles(folder)]
+
+    def from_library(folder: Path) -> list[str]:
+        return list(_index(folder))
+
+    for load in (from_widgets, from_library):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             assert load(tmp_path) == ["base"]
@@ -144,23 +153,25 @@ def _export(learner: str = "ann") -> dict[str, object]:
 
 
 HUGE = ["9" * 400, "-" + "9" * 400, "1" + "0" * 300, "9" * 4200]
-FIELDS: list[tuple[str, object]] = [
-    ("missed_rules", lambda d, n: d["missed_rules"].update(R13=n)),  # type: ignore[attr-defined]
-    ("hints", lambda d, n: d["attempts"][0].update(hints=n)),  # type: ignore[index]
-    ("rated", lambda d, n: d.update(rated=n)),  # type: ignore[attr-defined]
-    ("first_try", lambda d, n: d.update(first_try=n)),  # type: ignore[attr-defined]
-    ("rating", lambda d, n: d["rating"].update(rating=n)),  # type: ignore[attr-defined]
-    ("rd", lambda d, n: d["rating"].update(rd=n)),  # type: ignore[attr-defined]
-    ("theme rating", lambda d, n: d["themes"]["t"].update(rating=n)),  # type: ignore[index]
-    ("level", lambda d, n: d["puzzles"]["p"].update(level=n)),  # type: ignore[index]
+FIELDS: list[tuple[str, Callable[[Any, int], None]]] = [
+    ("missed_rules", lambda d, n: d["missed_rules"].update(R13=n)),
+    ("hints", lambda d, n: d["attempts"][0].update(hints=n)),
+    ("rated", lambda d, n: d.update(rated=n)),
+    ("first_try", lambda d, n: d.update(first_try=n)),
+    ("rating", lambda d, n: d["rating"].update(rating=n)),
+    ("rd", lambda d, n: d["rating"].update(rd=n)),
+    ("theme rating", lambda d, n: d["themes"]["t"].update(rating=n)),
+    ("level", lambda d, n: d["puzzles"]["p"].update(level=n)),
 ]
 
 
 @pytest.mark.parametrize("digits", HUGE, ids=["400", "-400", "1e300", "4200"])
 @pytest.mark.parametrize("field", FIELDS, ids=[f[0] for f in FIELDS])
-def test_2_report_on_huge_integers_clamps_never_exit_3(field: tuple[str, object], digits: str, tmp_path: Path) -> None:
+def test_2_report_on_huge_integers_clamps_never_exit_3(
+    field: tuple[str, Callable[[Any, int], None]], digits: str, tmp_path: Path
+) -> None:
     document = _export()
-    field[1](document, 424242)  # type: ignore[operator]
+    field[1](document, 424242)
     text = json.dumps(document).replace("424242", digits)
     (tmp_path / "e.json").write_text(text, encoding="utf-8")
     status, out, err = run(["report", str(tmp_path / "e.json"), "--out", str(tmp_path / "r.html")])
@@ -439,7 +450,7 @@ def test_8_rows_replay_in_insertion_order(clock: tuple[str, list[float]], store:
     assert (summary.rated, summary.first_try) == (1, 0)  # the retry is not a first, rated answer
     fresh = Trainer(puzzles, progress=Progress(store=progress.store))
     assert fresh.summary() == summary
-    assert [r.puzzle_id for r in current(progress.store.rows())] == [y, y]
+    assert progress.store is not None and [r.puzzle_id for r in current(progress.store.rows())] == [y, y]
 
 
 # -- 9. read-only commands ---------------------------------------------------------------------------
@@ -561,3 +572,32 @@ def test_15_incremental_state_is_the_state_of_all_rows(seed: int, tmp_path: Path
         assert trainer.summary() == fresh.summary(), step
         assert trainer.next().id == fresh.next().id and trainer.due() == fresh.due(), step
         assert trainer.summary().solved == trainer.progress.solved(p.id for p in puzzles)
+
+
+def _link_to_fifo(path: Path) -> None:
+    os.mkfifo(path.with_name("f"))
+    path.symlink_to(path.with_name("f"))
+
+
+WRITING_STORES = [
+    ("fifo", lambda p: os.mkfifo(p)),
+    ("link to a device", lambda p: p.symlink_to("/dev/null")),
+    ("link to a fifo", lambda p: _link_to_fifo(p)),
+]  # (a folder given to Progress is a data folder, by design: the store is made inside it)
+
+
+@pytest.mark.parametrize("name", ["progress.sqlite3", "progress.jsonl"])
+@pytest.mark.parametrize("case", WRITING_STORES, ids=[c[0] for c in WRITING_STORES])
+def test_3_9_a_store_that_is_not_a_file_is_never_opened(case: tuple[str, object], name: str, tmp_path: Path) -> None:
+    from tests.test_robustness import deadline
+
+    case[1](tmp_path / name)  # type: ignore[operator]
+    listing, dev = sorted(os.listdir(tmp_path)), sorted(os.listdir("/dev"))
+    with deadline(20), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        progress = Progress(tmp_path / name)
+        progress.record_attempt("a", correct=True)
+    said = [str(w.message) for w in caught if issubclass(w.category, ProgressWarning)]
+    assert len(said) == 1 and "not a file" in said[0], said
+    assert [r.puzzle_id for r in progress.attempts()] == ["a"]  # kept in memory
+    assert sorted(os.listdir(tmp_path)) == listing and sorted(os.listdir("/dev")) == dev
