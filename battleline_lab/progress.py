@@ -40,6 +40,7 @@ PuzzleRecord(solved=True, attempts=2, hints=1)
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -347,22 +348,29 @@ def _open_regular(path: Path, flags: int) -> int:
     """A descriptor of ``path`` if it is a regular file (opened without blocking; a FIFO or a device is refused)."""
     from .files import NotRegularFileError, _kind
 
-    fd = os.open(
-        path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0), 0o666
-    )
+    plain = flags | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, plain | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0), 0o666)
+    except OSError as err:  # a file system without these flags (some in-browser ones): check first, then open
+        if err.errno not in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+            raise
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise NotRegularFileError(str(path), _kind(os.stat(path).st_mode)) from None
+        fd = os.open(path, plain, 0o666)
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
         raise NotRegularFileError(str(path), _kind(mode))
-    if hasattr(os, "O_NONBLOCK") and hasattr(os, "get_blocking"):
-        os.set_blocking(fd, True)
-    return fd
+    return fd  # O_NONBLOCK changes nothing for a regular file's reads and writes
 
 
 def _last_byte(fd: int, path: Path, size: int) -> bytes:
     """The last byte of a file of ``size`` bytes (by ``os.pread``, or a second descriptor where it is missing)."""
     if hasattr(os, "pread"):
-        return os.pread(fd, 1, size - 1)
+        try:
+            return os.pread(fd, 1, size - 1)
+        except OSError:  # pragma: no cover - a file system without pread (some in-browser ones)
+            pass
     with open(path, "rb") as file:  # pragma: no cover - platforms without pread
         file.seek(size - 1)
         return file.read(1)
