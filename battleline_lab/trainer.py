@@ -612,6 +612,10 @@ class Trainer:
             history=tuple(replay.history),
         )
 
+    def records(self) -> dict[str, PuzzleRecord]:
+        """Per puzzle: solved, answers, hints (what ``progress.records()`` gives, without reading every row)."""
+        return dict(self._replay().records)
+
     def reset(self) -> None:
         """Start over (the old rows stay in the database, marked as before the reset)."""
         self.progress.reset()

@@ -50,7 +50,7 @@ from .messages import (
     topic_name,
 )
 from .position import FLAGS, Position, Side
-from .progress import Progress, data_dir
+from .progress import Progress, PuzzleRecord, data_dir
 from .puzzle import Puzzle
 from .questions import (
     ClaimableQuestion,
@@ -1083,9 +1083,10 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             self.status.value = ""
             return
         puzzle = self.selection[self.index]
-        record = self.progress.get(puzzle.id)
+        records = self.trainer.records()  # kept up to date incrementally: no re-read of every row
+        record = records.get(puzzle.id) or PuzzleRecord()
         mark = _t("widget.gym.solved_mark", lang) if record.solved else ""
-        solved = self.progress.solved(p.id for p in self.selection)
+        solved = sum(1 for p in self.selection if p.id in records and records[p.id].solved)
         self.status.value = _esc(
             _t(
                 "widget.gym.status",

@@ -601,3 +601,18 @@ def test_3_9_a_store_that_is_not_a_file_is_never_opened(case: tuple[str, object]
     assert len(said) == 1 and "not a file" in said[0], said
     assert [r.puzzle_id for r in progress.attempts()] == ["a"]  # kept in memory
     assert sorted(os.listdir(tmp_path)) == listing and sorted(os.listdir("/dev")) == dev
+
+
+def test_15_trainer_records_are_the_progress_records(tmp_path: Path) -> None:
+    puzzles = [p for p in library.puzzles() if p.question is not None][:5]
+    trainer = Trainer(puzzles, progress=Progress(tmp_path / "progress.sqlite3"))
+    rng = random.Random(5)
+    for step in range(25):
+        puzzle = trainer.next()
+        if step == 12:
+            trainer.reset()
+        elif rng.random() < 0.2:
+            trainer.progress.record_hint(puzzle.id)
+        else:
+            trainer.record(puzzle.id, correct=rng.random() < 0.5, hints=rng.choice((0, 1)))
+        assert trainer.records() == trainer.progress.records(), step
