@@ -5,7 +5,7 @@ three edits from a list of the hostile inputs issue 14 found (other scripts' dig
 numbers, floats where an integer is due, lone surrogates, terminal escapes, YAML anchors, tags,
 block scalars, deleted and repeated spans...).  Each mutant is loaded; one that loads goes
 through every command that reads it (``claims``, ``claims --json``, ``check``, ``explain``,
-``show`` or ``replay``, ``replay --at``), one that does not through one of them in turn (they
+``show`` or ``replay``, ``replay --at``, ``review --json``), one that does not through one of them in turn (they
 share the loader).  The only outcomes allowed:
 
 * exit 0, or exit 1/2 with every stderr line ``FILE:LINE:COL: error: ...`` (no raw control
@@ -196,7 +196,7 @@ def check_call(argv: list[str], case: str, inputs: list[Path], folder: Path) -> 
 
 
 PUZZLE_COMMANDS = [["claims"], ["claims", "--json"], ["check"], ["explain"], ["show", "-o", "{out}"]]
-RECORD_COMMANDS = [["replay"], ["replay", "--at", "3"]]
+RECORD_COMMANDS = [["replay"], ["replay", "--at", "3"], ["review", "--json"]]
 
 
 def _argv(command: list[str], file: Path, out: Path) -> list[str]:
