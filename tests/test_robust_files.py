@@ -616,3 +616,15 @@ def test_15_trainer_records_are_the_progress_records(tmp_path: Path) -> None:
         else:
             trainer.record(puzzle.id, correct=rng.random() < 0.5, hints=rng.choice((0, 1)))
         assert trainer.records() == trainer.progress.records(), step
+
+
+def test_15_the_scale_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench_trainer.py --scale N`` times next()/summary() over SQLite and JSON lines (reported, not asserted)."""
+    from tests.scripts import load_script
+
+    bench = load_script(Path(__file__).resolve().parent.parent / "benchmarks" / "bench_trainer.py", "bench_trainer")
+    timings = bench.scale(300, answers=2)
+    assert set(timings) == {"sqlite", "jsonl"}
+    for row in timings.values():
+        assert set(row) == {"cold next", "next", "summary"} and all(ms >= 0 for ms in row.values())
+    assert bench.main(["--scale", "200"]) == 0 and "200 attempts" in capsys.readouterr().out
