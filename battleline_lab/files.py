@@ -23,6 +23,11 @@ are read (:class:`FileTooBigError` past it); an empty path is an error, never
   file (or no file) exactly as it was.  With ``force=True`` a symlink is
   followed: its target is replaced and the link stays a link.
 
+Several outputs that belong together (a worksheet and its key, the puzzles of a
+review or of ``generate``) are written by :func:`write_all`: every one checked
+first, every text in a temporary file, then all moved into place, and on any
+failure none replaced (the moves already made are undone).
+
 Every problem is an :class:`OSError` subclass (:class:`FileProblem`), so
 ``except OSError`` keeps working; :func:`describe` words any of them (and any
 other ``OSError``) in the user's language for a ``FILE:1:1: error: ...`` line.

@@ -27,7 +27,12 @@ JupyterLite's file browser (``/drive``, kept in the browser's storage).  An old 
 imported once (nothing lost; the file itself is left alone).  A damaged
 database is moved aside under a new name (``progress.sqlite3.damaged-...``,
 never over an older one) with a warning, and a fresh one starts.  Symlinks are
-followed, never replaced.
+followed, never replaced; a store that is a FIFO, a device or a link to one is
+never opened (memory, one warning).  Rows are always read in the order they were
+added, never by their time stamps (a clock may jump).  Readers that only read
+(``progress export``) use :func:`open_store_read_only`, which never moves,
+renames or creates anything beside the store; :meth:`Progress.rows_since` reads
+only the rows added since a cursor (the trainer's incremental state).
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "progress.sqlite3"
