@@ -52,16 +52,13 @@ from contextlib import contextmanager
 from typing import Any, TextIO, cast
 
 from . import __version__
-from .cards import Card
 from .claims import ClaimAnalysis, analyse_claim, state_unseen_once
 from .console import add_quiet_argument, progress_for
 from .decide import decide_position
-from .formations import Formation
 from .loader import Diagnostic, PuzzleFileError, check_answer, load_puzzle
-from .messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, kind_name, message, render_analysis
+from .messages import DEFAULT_LANGUAGE, LANGUAGES, message, render_analysis
 from .position import FLAGS, Side
 from .puzzle import Puzzle
-from .questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, Comparison, FormationQuestion
 from .safe_yaml import ascii_int, escape_control
 
 __all__ = ["COMMANDS", "RegisterFn", "argparse_language", "build_parser", "language_in", "main"]
@@ -126,45 +123,6 @@ def _register_claims(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
 # -- explain --------------------------------------------------------------------------------------
 
 
-def _formation_text(cards: Sequence[Card], formation: Formation, lang: str) -> str:
-    cards_text = " ".join(card_short(c, lang) for c in cards)
-    wild = message("list.sep", lang).join(
-        _m("wild", lang, card=card_short(card, lang), troop=card_short(troop, lang)) for card, troop in formation.wild
-    )
-    wild_text = _m("wild.note", lang, items=wild) if wild else ""
-    if formation.kind is None:
-        return _m("formation.fog", lang, cards=cards_text, total=formation.total, wild=wild_text)
-    return _m(
-        "formation.kind",
-        lang,
-        cards=cards_text,
-        kind=kind_name(formation.kind, lang),
-        rule=message(f"kind.{formation.kind.key}.rule", lang),
-        total=formation.total,
-        wild=wild_text,
-    )
-
-
-def _comparison_lines(question: CompareQuestion, comparison: Comparison, lang: str) -> list[str]:
-    lines = []
-    if question.mud:
-        lines.append(_m("compare.mud", lang))
-    if question.fog:
-        lines.append(_m("compare.fog", lang))
-    lines.append(_m("compare.side", lang, name="a", text=_formation_text(question.a, comparison.a, lang)))
-    lines.append(_m("compare.side", lang, name="b", text=_formation_text(question.b, comparison.b, lang)))
-    lines.append(
-        _m(
-            f"compare.{comparison.decided_by}{'.fog' if question.fog and comparison.decided_by == 'sum' else ''}",
-            lang,
-            winner=comparison.winner,
-            first=comparison.first_complete,
-            rule=comparison.rule,
-        )
-    )
-    return lines
-
-
 def _analysis_lines(analysis: ClaimAnalysis, lang: str) -> list[str]:
     who = message(f"side.{analysis.side.value}", lang)
     lines = [message("explain.title", lang, flag=analysis.flag, me=who)]
@@ -180,13 +138,14 @@ def _claim_targets(puzzle: Puzzle, flag: int | None, side: Side | None) -> list[
     if flag is not None:
         return [(flag, side or position.turn)]
     question = puzzle.question
-    if isinstance(question, ClaimQuestion) and side is None:
-        return [(question.flag, position.turn)]
-    if isinstance(question, ClaimableQuestion) and side is None:
-        side = position.turn
+    flags: tuple[int, ...] | None = None
+    if question is not None and side is None:
+        flags, side = question.proof_targets(position)
+        if flags is not None and side is not None:
+            return [(n, side) for n in flags]
     sides = [side] if side is not None else list(Side)
     targets: list[tuple[int, Side]] = []
-    for n in FLAGS:
+    for n in flags or FLAGS:
         state = position.flag(n)
         if state.claimed_by is None:
             targets.extend((n, s) for s in sides if state.is_complete(s))
@@ -204,10 +163,13 @@ def _run_explain(args: argparse.Namespace) -> int:
     title = escape_control(puzzle.title_after_answer(lang))  # the answer follows; escaped like every echoed text
     lines = [_m("explain.header", lang, file=escape_control(args.file), title=title)]
     question = puzzle.question
-    if args.flag is None and side is None and isinstance(question, CompareQuestion):
-        lines.extend(_comparison_lines(question, question.explain(puzzle.position), lang))
-    elif args.flag is None and side is None and isinstance(question, FormationQuestion):
-        lines.append(_formation_text(question.cards, question.explain(puzzle.position), lang))
+    own = (
+        question.cli_lines(puzzle.position, lang)
+        if question is not None and args.flag is None and side is None
+        else None
+    )
+    if own is not None:
+        lines.extend(own)  # what the question kind prints (a comparison, a formation)
     else:
         targets = _claim_targets(puzzle, args.flag, side)
         if not targets:
@@ -504,7 +466,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.func(args)
         return status
     except KeyboardInterrupt:
-        return 130
+        from .entry import EXIT_INTERRUPTED, interrupted_line
+
+        print(interrupted_line(), file=sys.stderr)  # one line, never a traceback (issue 24)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
     except Exception as err:  # noqa: BLE001 - the one place that turns any bug into one line

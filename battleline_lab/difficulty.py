@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
+from typing import Any
 
 from .cards import Card, Tactic, Troop
 from .claims import ClaimAnalysis, Reason, Step
@@ -343,7 +344,7 @@ def _formation_features(formation: Formation) -> Features:
     return Features(kinds=1, wildcards=len(formation.wild), mud=formation.mud)
 
 
-def estimate(position: Position, question: Question) -> Difficulty:
+def estimate(position: Position, question: Question[Any, Any]) -> Difficulty:
     """The difficulty of ``question`` about ``position``, from the engine's own answer.
 
     >>> from battleline_lab.questions import question_from_data

@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
@@ -365,7 +365,7 @@ class _Builder:
             out[key] = self.cards(value_node, (name, key), f"{name}, {key}")
         return out
 
-    def question(self, node: Node) -> Question | None:
+    def question(self, node: Node) -> Question[Any, Any] | None:
         data = self.plain(node)
         if not isinstance(data, dict):
             self.error(node, _msg("expected_mapping", what="question"))
@@ -668,12 +668,6 @@ def locate(puzzle: Puzzle, path: tuple[str | int, ...]) -> tuple[int, int]:
     if not found or node is None:
         return fallback
     return node.start_mark.line + 1, node.start_mark.column + 1
-
-
-def answer_marks(puzzle: Puzzle) -> tuple[int, int]:
-    """Where the answer (else the question, else the file start) is in the source file."""
-    marks: Mapping[str, tuple[int, int]] = puzzle.marks
-    return marks.get("answer") or marks.get("question") or (1, 1)
 
 
 # -- checking a stated answer against the engine --------------------------------------------------

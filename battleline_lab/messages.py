@@ -16,29 +16,42 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card, Colour, Tactic, Troop
 from .claims import ClaimAnalysis, Reason, Step
-from .formations import FormationKind, Shape
-from .position import Location, Problem, Side
+from .formations import Formation, FormationKind, Shape
+from .position import Location, Position, Problem, Side
+
+if TYPE_CHECKING:  # the question layer sits above the text layer: no import at run time
+    from .questions import Comparison, Question
 
 __all__ = [
+    "Joined",
+    "KindArticle",
     "LANGUAGES",
+    "Msg",
     "PLURAL_CATEGORIES",
     "card_label",
     "card_short",
     "cards_text",
     "catalogue",
+    "comparison_why",
+    "first_complete_note",
+    "formation_text",
     "kind_name",
     "message",
     "plural_category",
     "render_analysis",
+    "render_comparison",
     "render_deciding_step",
+    "render_msg",
     "render_problem",
     "render_step",
+    "rule_msg",
     "shape_name",
     "shapes_name",
     "topic_name",
@@ -424,3 +437,181 @@ def _path_text(path: tuple[Any, ...], lang: str) -> str:
     if path and path[0] in ("discards", "hand") and len(path) >= 2 and path[1] in ("you", "opponent"):
         return message(f"path.{path[0]}", lang, side=message(f"path.side.{path[1]}", lang))
     return ".".join(str(p) for p in path)
+
+
+# -- messages as data: what a question kind says, rendered here ----------------------------------
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A message as data: a catalogue key and its parameters, rendered by :func:`render_msg`.
+
+    Question kinds say what they say this way (a wrong answer's feedback, a choice's
+    label, the tie note), so the model never holds text and every language renders it.
+    A parameter may be a card or cards, a :class:`~battleline_lab.position.Side`
+    (``side=`` fills ``me``/``Me``/``my``/``My``/``them``/``Them``), a formation kind,
+    a claim analysis (the step its verdict turns on), another :class:`Msg` or a
+    :class:`Joined` list of them.
+
+    >>> from battleline_lab.position import Side
+    >>> render_msg(Msg.of("widget.question.claim", me=Side.YOU, flag=5))
+    'Can you claim flag 5 now?'
+    >>> render_msg(Msg.of("widget.question.claim", me=Side.YOU, flag=5), "zh")
+    '你现在能宣称夺取5号旗吗？'
+    """
+
+    key: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, key: str, /, **params: object) -> Msg:
+        """``Msg.of("key", flag=5)``: the parameters as keywords."""
+        return cls(key, tuple(params.items()))
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Several messages in a row, separated by the message ``sep`` (a key; a space when empty)."""
+
+    items: tuple[Msg, ...]
+    sep: str = ""
+
+
+@dataclass(frozen=True)
+class KindArticle:
+    """A formation kind with its article (``a Wedge``, ``an Host``; none in Chinese), capitalised if asked."""
+
+    kind: FormationKind
+    capital: bool = False
+
+
+def _sides_params(side: Side, lang: str) -> dict[str, str]:
+    me, them = message(f"side.{side.value}", lang), message(f"side.{side.other.value}", lang)
+    my = message(f"side.{side.value}.possessive", lang)
+    return {"me": me, "Me": _cap(me), "my": my, "My": _cap(my), "them": them, "Them": _cap(them)}
+
+
+def _param_text(value: object, lang: str) -> object:
+    if isinstance(value, Msg):
+        return render_msg(value, lang)
+    if isinstance(value, Joined):
+        sep = message(value.sep, lang) if value.sep else " "
+        return sep.join(render_msg(m, lang) for m in value.items)
+    if isinstance(value, (Troop, Tactic)):
+        return card_short(value, lang)
+    if isinstance(value, tuple) and value and all(isinstance(c, (Troop, Tactic)) for c in value):
+        return message("widget.card_sep", lang).join(card_short(c, lang) for c in value)
+    if isinstance(value, Side):
+        return message(f"side.{value.value}", lang)
+    if isinstance(value, FormationKind):
+        return kind_name(value, lang)
+    if isinstance(value, KindArticle):
+        text = _article(kind_name(value.kind, lang), lang)
+        return _cap(text) if value.capital else text
+    if isinstance(value, ClaimAnalysis):
+        return render_deciding_step(value, lang)
+    return value
+
+
+def render_msg(msg: Msg, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The text of a :class:`Msg` in ``lang``; a missing ``trainer.rule.<id>`` says ``rule <id>``."""
+    params: dict[str, Any] = {}
+    for name, value in msg.params:
+        if name == "side" and isinstance(value, Side):
+            params.update(_sides_params(value, lang))
+        else:
+            params[name] = _param_text(value, lang)
+    if msg.key.startswith("trainer.rule.") and msg.key not in catalogue(lang):
+        return message("trainer.rule.fallback", lang, rule=msg.key.rsplit(".", 1)[-1])
+    return message(msg.key, lang, **params)
+
+
+def rule_msg(rule: str) -> Msg:
+    """The sentence naming the rule a wrong answer missed: ``What decides it: ... (R11).``"""
+    return Msg.of("feedback.rule", rule=rule, text=Msg(f"trainer.rule.{rule}"))
+
+
+def formation_text(cards: Iterable[Card], formation: Formation, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A formation in one line: ``r7 g7 b7: Phalanx (same value), sum 21.`` (wildcards as what they stand for)."""
+    cards_text = " ".join(card_short(c, lang) for c in cards)
+    wild = message("list.sep", lang).join(
+        message("formation.wild", lang, card=card_short(card, lang), troop=card_short(troop, lang))
+        for card, troop in formation.wild
+    )
+    wild_text = message("formation.wild.note", lang, items=wild) if wild else ""
+    if formation.kind is None:
+        return message("formation.text.fog", lang, cards=cards_text, total=formation.total, wild=wild_text)
+    return message(
+        "formation.text.kind",
+        lang,
+        cards=cards_text,
+        kind=kind_name(formation.kind, lang),
+        rule=message(f"kind.{formation.kind.key}.rule", lang),
+        total=formation.total,
+        wild=wild_text,
+    )
+
+
+def render_comparison(comparison: Comparison, lang: str = DEFAULT_LANGUAGE) -> list[str]:
+    """A comparison of two formations as lines (the one wording of CLI, widget, preview and worksheet).
+
+    Mud and Fog first when they apply (R25, R24), each formation, then the verdict
+    with the rule that decides it (R10, R11 or R24).
+
+    >>> from battleline_lab.questions import question_from_data
+    >>> q = question_from_data({"kind": "compare", "a": ["r4", "r6", "r3"], "b": ["b7", "b1", "b3"]})
+    >>> for line in render_comparison(q.explain(Position())):
+    ...     print(line)
+    A: r4 r6 r3: Battalion Order (same colour), sum 13.
+    B: b7 b1 b3: Battalion Order (same colour), sum 11.
+    A wins: both are a Battalion Order, so the sum decides: 13 beats 11 [R10].
+    """
+    a, b = comparison.a, comparison.b
+    fog, mud = a.kind is None, len(a.cards) == 4
+    lines = []
+    if mud:
+        lines.append(message("compare.mud", lang))
+    if fog:
+        lines.append(message("compare.fog", lang))
+    for which, formation in (("A", a), ("B", b)):
+        name = which
+        if comparison.first_complete == which.lower():  # it wins a tie (R11)
+            name = message("course.first.caption", lang, which=which)
+        lines.append(message("compare.side", lang, name=name, text=formation_text(formation.cards, formation, lang)))
+    why = comparison_why(comparison, lang)
+    lines.append(message("compare.verdict", lang, winner=comparison.winner.upper(), why=why))
+    return lines
+
+
+def comparison_why(comparison: Comparison, lang: str = DEFAULT_LANGUAGE) -> str:
+    """Why the winner of a comparison wins (the kind, the sum, Fog's sum or the tie rule), with the rule id."""
+    winner, loser = (comparison.a, comparison.b) if comparison.winner == "a" else (comparison.b, comparison.a)
+    key = f"compare.why.{comparison.decided_by}"
+    if comparison.decided_by == "sum" and winner.kind is None:
+        key += ".fog"
+    return message(
+        key,
+        lang,
+        kind_w=kind_name(winner.kind, lang),
+        kind_l=kind_name(loser.kind, lang),
+        total_w=winner.total,
+        total_l=loser.total,
+        rule=comparison.rule,
+    )
+
+
+def first_complete_note(question: Question[Any, Any] | None, position: Position, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The sentence a question needs when a tie can decide it: who completed first (R11); empty if none.
+
+    The question says it as data (:meth:`~battleline_lab.questions.Question.tie_note`); this renders it.
+
+    >>> from battleline_lab.questions import ClaimQuestion
+    >>> from battleline_lab.position import Position
+    >>> pos = Position.build({4: {"you": "y8 y9 y10", "opponent": "g8 g9"}})
+    >>> first_complete_note(ClaimQuestion(4), pos)
+    'At flag 4, you completed first; the other side is not complete yet.'
+    >>> first_complete_note(ClaimQuestion(4), pos, "zh")
+    '4号旗由你先完成；另一侧还没有完成。'
+    """
+    note = question.tie_note(position) if question is not None else None
+    return render_msg(note, lang) if note is not None else ""

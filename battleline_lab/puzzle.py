@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .position import Position
 from .questions import Question
@@ -65,7 +66,7 @@ class Puzzle:
     level: int | None = None
     tags: tuple[str, ...] = ()
     position: Position = field(default_factory=Position)
-    question: Question | None = None
+    question: Question[Any, Any] | None = None
     answer: object | None = field(default=None, hash=False)
     note: Mapping[str, str] | None = field(default=None, hash=False)
     source: str | None = None

@@ -653,7 +653,7 @@ def comparison_html(comparison: Comparison, lang: str = DEFAULT_LANGUAGE) -> str
             caption = _t("course.first.caption", lang, which=which)
         caption += ": " + formation_caption(formation, lang)
         parts.append(cards_svg(formation.cards, caption=caption, lang=lang))
-    winner = _t("course.compare.winner", lang, which=comparison.winner.upper(), rule=comparison.rule)
+    winner = _t("compare.winner", lang, which=comparison.winner.upper(), rule=comparison.rule)
     parts += [f"<p><strong>{escape(winner)}</strong></p>", "</div>"]
     return "\n".join(parts)
 

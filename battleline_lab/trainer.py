@@ -54,15 +54,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from .cards import Card, Tactic
-from .claims import ClaimAnalysis, Reason
 from .difficulty import estimate
 from .glicko2 import Rating, expected, update
 from .position import Position, Side
 from .progress import DEFAULT_LEARNER, Attempt, Progress, PuzzleRecord, review_dir
 from .puzzle import Puzzle
-from .questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, Comparison, FormationQuestion
+from .questions import Feedback, Question
 
 __all__ = [
     "HINT_LEVELS",
@@ -104,11 +104,8 @@ def _cards_of(puzzle: Puzzle) -> list[Card]:
     pos = puzzle.position
     cards: list[Card] = [c for flag in pos.flags for side in Side for c in flag.cards(side)]
     cards += [*pos.discards_you, *pos.discards_opponent, *pos.hand_you, *pos.hand_opponent]
-    q = puzzle.question
-    if isinstance(q, CompareQuestion):
-        cards += [*q.a, *q.b, *q.environment]
-    elif isinstance(q, FormationQuestion):
-        cards += [*q.cards, *q.environment]
+    if puzzle.question is not None:
+        cards += puzzle.question.loose_cards()
     return cards
 
 
@@ -121,12 +118,7 @@ def required_lesson(puzzle: Puzzle) -> int:
     """
     if any(isinstance(c, Tactic) for c in _cards_of(puzzle)):
         return 4
-    q = puzzle.question
-    if isinstance(q, FormationQuestion):
-        return 1
-    if isinstance(q, CompareQuestion):
-        return 2
-    return 3
+    return puzzle.question.lesson if puzzle.question is not None else 3
 
 
 def content_hash(puzzle: Puzzle) -> str:
@@ -136,10 +128,7 @@ def content_hash(puzzle: Puzzle) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _estimated(position: Position, question: object) -> float:
-    from .questions import Question
-
-    assert isinstance(question, Question)
+def _estimated(position: Position, question: Question[Any, Any]) -> float:
     d = estimate(position, question)
     return 1050.0 + 200.0 * (d.level - 1) + 25.0 * min(4.0, d.score - (d.level - 1))
 
@@ -154,20 +143,6 @@ def initial_rating(puzzle: Puzzle) -> Rating:
         return Rating(1100.0 + 200.0 * ((puzzle.level or 3) - 1), PUZZLE_RD)
 
 
-def _decisive(analysis: ClaimAnalysis) -> Reason | None:
-    """The step a claim proof turns on: the one a learner who got it wrong most likely missed."""
-    reasons = analysis.reasons
-    for reason in (Reason.HAND_NOT_EVIDENCE, Reason.TIE_FIRST_COMPLETE, Reason.AT_BEST_TIE, Reason.COUNTEREXAMPLE):
-        if reason in reasons:
-            return reason
-    if analysis.claimable:
-        for reason in (Reason.SHAPE_BLOCKED, Reason.SHAPE_SHORT, Reason.KIND_RULED_OUT, Reason.YOU_ARE_STRONGER):
-            if reason in reasons:
-                return reason
-    steps = [r for r in reasons if r not in (Reason.CAN_CLAIM, Reason.CANNOT_CLAIM)]
-    return steps[-1] if steps else None
-
-
 def miss_reason(puzzle: Puzzle, answer: object) -> tuple[str | None, str | None]:
     """For a wrong answer: the engine's reason code and the rule id (``R13``) the learner missed.
 
@@ -175,29 +150,18 @@ def miss_reason(puzzle: Puzzle, answer: object) -> tuple[str | None, str | None]
     >>> miss_reason(library.get("seed-blue-seven-in-your-hand"), True)
     ('hand_not_evidence', 'R13')
     """
-    q = puzzle.question
-    if q is None:
-        return None, None
+    feedback = _judge(puzzle, answer)
+    return (feedback.reason, feedback.rule) if feedback is not None else (None, None)
+
+
+def _judge(puzzle: Puzzle, answer: object) -> Feedback | None:
+    """The question's verdict on an answer (:meth:`Question.judge`); None without a question or an answer to judge."""
+    if puzzle.question is None:
+        return None
     try:
-        data = puzzle.explain()
-    except Exception:  # noqa: BLE001
-        return None, None
-    if isinstance(q, ClaimQuestion) and isinstance(data, ClaimAnalysis):
-        reason = _decisive(data)
-        return (reason.value, reason.rule) if reason else (None, "R12")
-    if isinstance(q, ClaimableQuestion) and isinstance(data, dict):
-        chosen = set(answer) if isinstance(answer, (list, tuple, set)) else set()
-        for n in sorted(data):
-            analysis = data[n]
-            if (n in chosen) != analysis.claimable and Reason.SIDE_INCOMPLETE not in analysis.reasons:
-                reason = _decisive(analysis)
-                return (reason.value, reason.rule) if reason else (None, "R12")
-        return None, "R12"
-    if isinstance(q, CompareQuestion) and isinstance(data, Comparison):
-        return f"compare_{data.decided_by}", data.rule
-    if isinstance(q, FormationQuestion):
-        return "formation_kind", "R9"
-    return None, None
+        return puzzle.question.judge(puzzle.position, answer)
+    except Exception:  # noqa: BLE001 - a position the engine cannot judge gets no reason
+        return None
 
 
 def _theme(puzzle: Puzzle) -> str:
@@ -718,19 +682,6 @@ class _Replay:
 # -- one puzzle on screen ---------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Feedback:
-    """The verdict on an answer, as data: ``verdict`` right/wrong, the engine's reason and rule,
-    the cards to draw as ghosts (``(flag, side) -> cards``), and a message key with its parameters."""
-
-    verdict: str
-    reason: str | None = None
-    rule: str | None = None
-    ghosts: tuple[tuple[tuple[int, Side], tuple[Card, ...]], ...] = ()
-    key: str = ""
-    params: tuple[tuple[str, object], ...] = ()
-
-
 class PuzzleSession:
     """One puzzle being worked on: state (``waiting``/``right``/``wrong``), answers, hints, proof steps.
 
@@ -816,8 +767,8 @@ class PuzzleSession:
             self.state = "right"
             self.reveal(record=False)
         else:
-            reason, rule = miss_reason(self.puzzle, _plain(value))
-            feedback = Feedback("wrong", reason, rule, _ghosts(self.puzzle, value), "widget.feedback.wrong")
+            judged = _judge(self.puzzle, _plain(value))
+            feedback = judged if judged is not None and judged.verdict == "wrong" else Feedback("wrong", key=_WRONG)
             self.state = "wrong"
         self.feedback = feedback
         self._record("answer", correct, _plain(value), feedback)
@@ -867,17 +818,11 @@ def _plain(value: object) -> object:
 
 def _ghosts(puzzle: Puzzle, value: object) -> tuple[tuple[tuple[int, Side], tuple[Card, ...]], ...]:
     """The opponent's completion that beats a wrong claim (the counterexample to draw as ghosts)."""
-    q = puzzle.question
-    try:
-        data = puzzle.explain()
-    except Exception:  # noqa: BLE001
-        return ()
-    analyses: list[ClaimAnalysis] = []
-    if isinstance(q, ClaimQuestion) and value is True and isinstance(data, ClaimAnalysis):
-        analyses = [data]
-    elif isinstance(q, ClaimableQuestion) and isinstance(value, (list, tuple)) and isinstance(data, dict):
-        analyses = [data[n] for n in value if n in data and not data[n].claimable]
-    return tuple(((a.flag, a.side.other), tuple(a.counterexample)) for a in analyses if a.counterexample)
+    feedback = _judge(puzzle, _plain(value))
+    return feedback.ghosts if feedback is not None else ()
+
+
+_WRONG = "widget.feedback.wrong"
 
 
 def rule_text(rule: str, lang: str = "en") -> str:

@@ -28,40 +28,28 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import ipywidgets as W
 
 from .cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop, format_cards, parse_card
-from .claims import ClaimAnalysis, Reason, state_unseen_once
-from .formations import Formation, FormationKind
-from .hints import hint_ladder, retry_text, solution_summary
+from .hints import hint_ladder, solution_summary
 from .messages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
     card_label,
     card_short,
-    kind_name,
+    comparison_why,
+    first_complete_note,
     message,
-    render_analysis,
-    render_deciding_step,
+    render_msg,
     topic_name,
 )
 from .position import FLAGS, Position, Side
 from .progress import Progress, PuzzleRecord, data_dir
 from .puzzle import Puzzle
-from .questions import (
-    ClaimableQuestion,
-    ClaimQuestion,
-    CompareQuestion,
-    Comparison,
-    FormationQuestion,
-    QuestionError,
-    first_complete_note,
-    question_from_data,
-)
+from .questions import CompareQuestion, Comparison, QuestionError, View
 from .svg import BOARD_MAX_WIDTH, board_svg, cards_svg, flag_grid_columns, formation_caption
 from .trainer import LESSONS, PuzzleSession, Summary, Trainer, rating_chart_svg, rule_text
 
@@ -246,31 +234,6 @@ def language_toggle(lang: str, on_change: Callable[[str], None]) -> W.ToggleButt
     return toggle
 
 
-@dataclass(frozen=True)
-class View:
-    """What the board shows for one explanation step or hint: text, highlights, ghosts."""
-
-    text: str
-    highlight: tuple[Card, ...] = ()
-    ghosts: tuple[tuple[tuple[int, Side], tuple[Card, ...]], ...] = ()
-
-
-_NEEDS_GHOSTS = (Reason.COUNTEREXAMPLE, Reason.SHAPE_BLOCKED, Reason.SHAPE_TOO_WEAK)
-
-
-def _analysis_views(analysis: ClaimAnalysis, position: Position, lang: str, prefix: str = "") -> list[View]:
-    """One view per proof step: its line, the cards it talks about, and cards a completion would need."""
-    views = []
-    for step, line in zip(analysis.steps, render_analysis(analysis, lang)):
-        ghosts: tuple[tuple[tuple[int, Side], tuple[Card, ...]], ...] = ()
-        if step.reason in _NEEDS_GHOSTS and step.needed and len(step.shapes) <= 1:  # no ghosts for a group
-            unseen = tuple(c for c in step.needed if c not in position.visible)
-            if unseen:
-                ghosts = (((step.flag, step.side.other), unseen),)
-        views.append(View(prefix + line, step.highlight, ghosts))
-    return views
-
-
 def _sides(side: Side, lang: str) -> dict[str, str]:
     """Placeholders naming the asking side and the other one: me/Me, my/My, them/Them."""
     me, them = _t(f"side.{side.value}", lang), _t(f"side.{side.other.value}", lang)
@@ -376,33 +339,26 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.check_button: W.Button | None = None
         self.cards_html = _classed(W.HTML(), "bl-question-cards")
         answers: list[W.Widget] = []
-        self.focus: tuple[int, ...] = ()
-        if isinstance(question, ClaimQuestion):
-            self.focus = (question.flag,)
-            self.yes_button = self._answer_button("bl-answer-yes", True)
-            self.no_button = self._answer_button("bl-answer-no", False)
-            answers = [self.yes_button, self.no_button]
-        elif isinstance(question, ClaimableQuestion):
-            for n in FLAGS:
-                toggle = _classed(
-                    W.ToggleButton(description=str(n)),
-                    "bl-flag-toggle",
-                    f"bl-flag-toggle-{n}",
-                )
-                toggle.disabled = position.flag(n).claimed_by is not None
-                self.flag_toggles[n] = toggle
+        self.focus: tuple[int, ...] = question.focus(position) if question is not None else ()
+        self._choices = question.choices(position) if question is not None else ()
+        if question is not None and question.answer_style == "flags":
+            for choice in self._choices:
+                assert isinstance(choice.value, int)
+                toggle = _classed(W.ToggleButton(description=str(choice.value)), "bl-flag-toggle", choice.css)
+                toggle.disabled = choice.disabled
+                self.flag_toggles[choice.value] = toggle
             self.check_button = _button("bl-check", lambda: self.answer(self.selected_flags()), button_style="primary")
             # the toggles sit under their flags' columns when the board is shown (flag_grid)
             answers = [self.check_button]
-        elif isinstance(question, CompareQuestion):
-            for choice in ("a", "b"):
-                button = self._answer_button(f"bl-answer-{choice}", choice)
-                self.answer_buttons[choice] = button
-                answers.append(button)
-        elif isinstance(question, FormationQuestion):
-            for kind in sorted(FormationKind, reverse=True):
-                button = self._answer_button(f"bl-answer-{kind.key}", kind.key)
-                self.answer_buttons[kind.key] = button
+        else:
+            for choice in self._choices:
+                button = self._answer_button(choice.css, choice.value)
+                if choice.value is True:
+                    self.yes_button = button
+                elif choice.value is False:
+                    self.no_button = button
+                else:
+                    self.answer_buttons[str(choice.value)] = button
                 answers.append(button)
         self.answers = _classed(W.HBox(answers, layout=W.Layout(flex_flow="row wrap")), "bl-answers")
         hint_row = W.VBox([self.hint_button, self.hints_html])
@@ -467,34 +423,28 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.back_button.description = _t("widget.step.back", lang)
         self.next_button.description = _t("widget.step.next", lang)
         self.step_heading.value = f"<b>{_esc(_t('widget.step.heading', lang))}</b>"
-        me = _t(f"side.{puzzle.position.turn.value}", lang)
-        if isinstance(question, ClaimQuestion):
-            self.question_html.value = _esc(_t("widget.question.claim", lang, me=me, flag=question.flag))
-            assert self.yes_button is not None and self.no_button is not None
-            self.yes_button.description = _t("widget.answer.yes", lang, flag=question.flag)
-            self.no_button.description = _t("widget.answer.no", lang)
-        elif isinstance(question, ClaimableQuestion):
-            self.question_html.value = _esc(_t("widget.question.claimable", lang, me=me))
-            assert self.check_button is not None
-            self.check_button.description = _t("widget.answer.check", lang)
-        elif isinstance(question, CompareQuestion):
-            self.question_html.value = _esc(_t("widget.question.compare", lang))
-            for choice, button in self.answer_buttons.items():
-                button.description = _t(f"widget.answer.compare.{choice}", lang)
-        elif isinstance(question, FormationQuestion):
-            self.question_html.value = _esc(_t("widget.question.formation", lang))
-            for key, button in self.answer_buttons.items():
-                button.description = kind_name(FormationKind[key.upper()], lang)
+        if question is not None:
+            self.question_html.value = _esc(render_msg(question.prompt(puzzle.position), lang))
+            if self.check_button is not None:
+                self.check_button.description = _t("widget.answer.check", lang)
+            for choice in self._choices:  # each control says its choice's label
+                control: W.Widget | None
+                if choice.value is True or choice.value is False:
+                    control = self.yes_button if choice.value else self.no_button
+                elif isinstance(choice.value, int) and choice.value in self.flag_toggles:
+                    control = self.flag_toggles[choice.value]
+                else:
+                    control = self.answer_buttons.get(str(choice.value))
+                if control is not None:
+                    control.description = render_msg(choice.label, lang)
         else:
             self.question_html.value = _esc(_t("widget.question.none", lang))
         tie_note = first_complete_note(question, puzzle.position, lang)  # a tie can decide: who was first (R11)
         if tie_note:
             sep = _t("course.question.sep", lang)
             self.question_html.value += f'{sep}<span class="bl-first-note">{_esc(tie_note)}</span>'
-        if self.state == "right":
-            self._set_feedback("right", _t("widget.feedback.right", lang, text=self._solution_summary()))
-        elif self.state == "wrong":
-            self._set_feedback("wrong", self._wrong_text(self._last_answer))
+        if self.state in ("right", "wrong"):
+            self._set_feedback(self.state, self._feedback_text())
         else:
             self._set_feedback("waiting", _t("widget.feedback.waiting", lang))
         if self.hint_level:
@@ -515,7 +465,8 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         empty = all(s.is_empty for s in position.flags) and not (
             position.discards_you or position.discards_opponent or position.hand_you or position.hand_opponent
         )
-        return not (empty and isinstance(self.puzzle.question, (CompareQuestion, FormationQuestion)))
+        question = self.puzzle.question
+        return not (empty and question is not None and question.board_optional)
 
     # -- engine data (computed once, lazily) ----------------------------
     def _explained(self) -> object:
@@ -524,53 +475,11 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         return self._explanation
 
     def _solution_views(self) -> list[View]:
-        """The explanation, one view per step, from the engine's proof."""
-        lang, question, position = self.lang, self.puzzle.question, self.puzzle.position
-        data = self._explained()
-        if isinstance(question, ClaimQuestion):
-            assert isinstance(data, ClaimAnalysis)
-            return _analysis_views(data, position, lang)
-        if isinstance(question, ClaimableQuestion):
-            assert isinstance(data, dict)
-            views: list[View] = []
-            # nothing to prove where this side is not complete (R12); the unseen count is said once (R13)
-            proved = [a for a in data.values() if not {Reason.SIDE_INCOMPLETE, Reason.FLAG_CLAIMED} & set(a.reasons)]
-            for analysis in state_unseen_once(proved):
-                views += _analysis_views(
-                    analysis, position, lang, _t("widget.step.flag_prefix", lang, flag=analysis.flag)
-                )
-            if not views:
-                views.append(View(_t("widget.claimable.none_complete", lang, **_sides(position.turn, lang))))
-            return views
-        if isinstance(question, CompareQuestion):
-            assert isinstance(data, Comparison)
-            return [
-                View(_t("widget.compare.line", lang, which="A", text=formation_caption(data.a, lang))),
-                View(_t("widget.compare.line", lang, which="B", text=formation_caption(data.b, lang))),
-                View(_t("widget.compare.verdict", lang, winner=data.winner.upper(), why=_comparison_text(data, lang))),
-            ]
-        if isinstance(question, FormationQuestion):
-            assert isinstance(data, Formation)
-            assert data.kind is not None
-            return [
-                View(
-                    _t(
-                        "widget.formation.line",
-                        lang,
-                        cards=_cards(data.cards, lang),
-                        text=formation_caption(data, lang),
-                    )
-                ),
-                View(
-                    _t(
-                        "widget.formation.rule",
-                        lang,
-                        kind=kind_name(data.kind, lang),
-                        rule=_t(f"kind.{data.kind.key}.rule", lang),
-                    )
-                ),
-            ]
-        return []
+        """The explanation, one view per step, from the question (the engine's proof)."""
+        question = self.puzzle.question
+        if question is None:
+            return []
+        return question.solution_steps(self.puzzle.position, self._explained(), self.lang)
 
     def _solution_summary(self) -> str:
         return solution_summary(self.puzzle, self.lang)
@@ -588,18 +497,15 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         """Give an answer (as the buttons do); returns whether it was right."""
         if self.state == "right":
             return True
-        lang = self.lang
         feedback = self.session.answer(value)
         correct = feedback.verdict == "right"
         self._last_answer = value
         self._ghosts = dict(feedback.ghosts)
+        self._set_feedback(feedback.verdict, self._feedback_text())
         if correct:
-            self._set_feedback("right", _t("widget.feedback.right", lang, text=self._solution_summary()))
             self._reveal()
             for button in self._answer_widgets():
                 button.disabled = True
-        else:
-            self._set_feedback("wrong", self._wrong_text(value))
         if self.on_answer is not None:
             self.on_answer(self.puzzle.id, correct)
         self._render()
@@ -612,44 +518,18 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             out.append(self.check_button)
         return out
 
-    def _wrong_text(self, value: object) -> str:
-        """Why the answer is wrong, as far as it can be said without giving the whole proof away."""
-        lang, question = self.lang, self.puzzle.question
-        data = self._explained()
-        analyses: list[ClaimAnalysis] = []
-        if isinstance(question, ClaimQuestion) and value is True:
-            assert isinstance(data, ClaimAnalysis)
-            analyses = [data]
-        elif isinstance(question, ClaimableQuestion) and isinstance(value, list):
-            assert isinstance(data, dict)
-            analyses = [data[n] for n in value if n in data and not data[n].claimable]
-        texts = []
-        for analysis in analyses:
-            if analysis.counterexample:
-                opp = analysis.opponent_formation
-                assert opp is not None
-                texts.append(
-                    _t(
-                        "widget.feedback.counterexample" + (".fog" if opp.kind is None else ""),
-                        lang,
-                        flag=analysis.flag,
-                        cards=_cards(analysis.counterexample, lang),
-                        kind=kind_name(opp.kind, lang),
-                        total=opp.total,
-                        **_sides(analysis.side, lang),
-                    )
-                )
-            else:
-                # the step the verdict turns on
-                texts.append(render_deciding_step(analysis, lang))
-        if isinstance(question, ClaimableQuestion) and isinstance(value, list) and not analyses:
-            texts.append(_t("widget.feedback.missed", lang))
-        if isinstance(question, ClaimQuestion) and value is False:
-            sides = _sides(self.puzzle.position.turn, lang)
-            texts.append(_t("widget.feedback.claimable_after_all", lang, flag=question.flag, **sides))
-        if isinstance(question, (CompareQuestion, FormationQuestion)):
-            texts.append(retry_text(self.puzzle, value, lang))  # about the choice: the first hint still adds
-        return _t("widget.feedback.wrong", lang, text=" ".join(texts))
+    def _feedback_text(self) -> str:
+        """The session's :class:`~battleline_lab.questions.Feedback` on the last answer, rendered by the catalogue.
+
+        The question judged the answer (:meth:`~battleline_lab.questions.Question.judge`): a wrong
+        answer's key and parameters are all the widget shows; a right one adds the solution summary.
+        """
+        feedback = self.session.feedback
+        if feedback is None:
+            return _t("widget.feedback.waiting", self.lang)
+        if feedback.verdict == "right":
+            return _t(feedback.key, self.lang, text=self._solution_summary())
+        return render_msg(feedback.msg, self.lang)
 
     def hint(self) -> None:
         """Show the next hint: vague, then the key cards, then the full solution."""
@@ -740,44 +620,22 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
     def _question_cards(self) -> str:
         """The formations a compare/formation question asks about (captions once solved)."""
         lang, question = self.lang, self.puzzle.question
-        shown = self.step_index is not None
-        if isinstance(question, CompareQuestion):
-            data = self._explained() if shown else None
-            parts = []
-            for which, cards in (("A", question.a), ("B", question.b)):
-                caption = _t("widget.compare.label", lang, which=which)
-                if question.first_complete == which.lower():  # it wins a tie (R11)
-                    caption = _t("course.first.caption", lang, which=caption)
-                if isinstance(data, Comparison):
-                    formation = data.a if which == "A" else data.b
-                    caption += ": " + formation_caption(formation, lang)
-                parts.append(cards_svg(cards, caption=caption, lang=lang))
-            return "".join(parts) + _environment_html(question.environment, lang)
-        if isinstance(question, FormationQuestion):
-            data = self._explained() if shown else None
-            caption = formation_caption(data, lang) if isinstance(data, Formation) else ""
-            return cards_svg(question.cards, caption=caption, lang=lang) + _environment_html(question.environment, lang)
-        return ""
+        if question is None:
+            return ""
+        explained = self._explained() if self.step_index is not None else None
+        rows = question.card_rows(explained, lang)
+        if not rows:
+            return ""
+        parts = [cards_svg(cards, caption=caption, lang=lang) for cards, caption in rows]
+        return "".join(parts) + _environment_html(question.environment_cards(), lang)
 
     def __repr__(self) -> str:
         return f"<PuzzleWidget {self.puzzle.id}: {self.state}>"
 
 
 def _comparison_text(data: Comparison, lang: str) -> str:
-    """Why the winner of a comparison wins (kind, sum, Fog sum or the tie rule), from the engine's verdict."""
-    winner, loser = (data.a, data.b) if data.winner == "a" else (data.b, data.a)
-    key = f"widget.why.{data.decided_by}"
-    if data.decided_by == "sum" and winner.kind is None:
-        key += ".fog"
-    return _t(
-        key,
-        lang,
-        kind_w=kind_name(winner.kind, lang),
-        kind_l=kind_name(loser.kind, lang),
-        total_w=winner.total,
-        total_l=loser.total,
-        rule=data.rule,
-    )
+    """Why the winner of a comparison wins (:func:`battleline_lab.messages.comparison_why`)."""
+    return comparison_why(data, lang)
 
 
 # -- the gym ---------------------------------------------------------------
@@ -1287,11 +1145,10 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
             "first_complete": "a" if self.first.value == Side.YOU.value else "b",
         }
         try:
-            question = question_from_data(data)
+            question = CompareQuestion.from_data({k: v for k, v in data.items() if k != "kind"})
         except QuestionError as err:
             self.verdict.value = "<br>".join(_esc(_problem_text(p.code, p.params, lang)) for p in err.problems)
             return
-        assert isinstance(question, CompareQuestion)
         comparison = question.explain(Position())
         who = {"a": Side.YOU, "b": Side.OPPONENT}
         lines = [

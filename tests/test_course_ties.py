@@ -7,20 +7,22 @@ completed first; the engine's proof is the judge of where a tie decides.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from battleline_lab import ClaimAnalysis, Position, Reason
 from battleline_lab.library import puzzles
-from battleline_lab.messages import LANGUAGES, message
+from battleline_lab.messages import LANGUAGES, first_complete_note, message
 from battleline_lab.puzzle import Puzzle
 from battleline_lab.questions import (
     ClaimableQuestion,
     ClaimQuestion,
     CompareQuestion,
     Comparison,
-    first_complete_note,
     question_from_data,
 )
 from battleline_lab.svg import board_svg
@@ -71,8 +73,21 @@ def test_R11_board_marks_the_side_that_completed_first(spec: dict[str, str], exp
 def test_R11_claimed_flags_carry_no_mark_and_the_board_stays_deterministic() -> None:
     claimed = Position.build({3: {"you": "g4 g5 g6", "opponent": "y4", "claimed_by": "you"}})
     assert marks(board_svg(claimed)) == {}
-    tie = Position.build({3: {"you": "g4 g5 g6", "opponent": "y4 y5 y6", "first_complete": "you"}})
-    assert board_svg(tie) == board_svg(tie)
+    # the same table, built twice and drawn in two interpreters with other hash seeds, gives the same bytes
+    spec = {3: {"you": "g4 g5 g6", "opponent": "y4 y5 y6", "first_complete": "you"}}
+    drawn = board_svg(Position.build(spec))
+    assert drawn == board_svg(Position.build({3: dict(spec[3])}))
+    code = (
+        "from battleline_lab import Position; from battleline_lab.svg import board_svg; "
+        f"print(board_svg(Position.build({spec!r})), end='')"
+    )
+    for hash_seed in ("0", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+        assert out.stdout == drawn
+    # and the mark follows the side that completed first: the other side's table draws another mark
+    other = board_svg(Position.build({3: {**spec[3], "first_complete": "opponent"}}))
+    assert marks(other) != marks(drawn) and list(marks(drawn)) == ["you"]
 
 
 def _tie_decides(puzzle: Puzzle) -> bool:

@@ -180,15 +180,6 @@ def test_the_bot_moves_first_when_you_do_not_start() -> None:
     assert [p for _t, p, _a in w.state.history][:1] == [Player.NORTH]
 
 
-def test_the_same_seed_gives_the_same_game() -> None:
-    def game(seed: int) -> list[str]:
-        w = GameWidget(bot="heuristic", seed=seed)
-        play_by_clicks(w, seed=1, check_every=1000)
-        return [a.notation for _t, _p, a in w.state.history]
-
-    assert game(8) == game(8)
-
-
 # -- claims and the coach --------------------------------------------------
 
 

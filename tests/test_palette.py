@@ -1,7 +1,7 @@
 """The six troop colours stay apart for every learner, and red reads as red, orange as orange.
 
 The simulation is Machado, Oliveira & Fernandes (2009) at severity 1.0 (protanopia, deuteranopia,
-tritanopia: the strongest forms), the distance CIEDE2000 (``battleline_lab.colour_vision``),
+tritanopia: the strongest forms), the distance CIEDE2000 (``tests/colour_vision.py``),
 itself checked against Sharma, Wu & Dalal's published test pairs.
 
 Threshold: 15 ΔE00.  A just-noticeable difference is about 2.3, and about 10 is a difference
@@ -20,8 +20,8 @@ from itertools import combinations
 import pytest
 
 from battleline_lab.cards import Colour
-from battleline_lab.colour_vision import DEFICIENCIES, ciede2000, delta_e_2000, lab, simulate
 from battleline_lab.svg import COLOURS
+from tests.colour_vision import DEFICIENCIES, ciede2000, delta_e_2000, lab, simulate
 
 THRESHOLD = 15.0
 

@@ -23,20 +23,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..claims import ClaimAnalysis, UndecidedTieError
+from ..claims import UndecidedTieError
 from ..files import SameAsInputError, describe, write_new
-from ..formations import Formation, FormationKind
 from ..loader import Diagnostic, PuzzleFileError, load_puzzle
-from ..messages import DEFAULT_LANGUAGE, kind_name, message
+from ..messages import DEFAULT_LANGUAGE, message, render_msg
 from ..position import Side
 from ..puzzle import Puzzle
-from ..questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, Comparison, FormationQuestion
 from ..safe_yaml import escape_control
-from ..svg import analysis_html, board_svg, cards_svg, escape, formation_caption
+from ..svg import board_svg, escape
 
 __all__ = ["preview_html", "register", "run"]
 
@@ -82,81 +79,31 @@ def _who(side: Side, lang: str) -> str:
 
 
 def _answer_text(puzzle: Puzzle, value: object, lang: str) -> str:
-    """An answer as a learner reads it: yes/no, a list of flags, a formation kind, a or b."""
+    """An answer as a learner reads it: yes/no, a list of flags, a formation kind, a or b (the question says)."""
     question = puzzle.question
-    if isinstance(question, ClaimQuestion) and isinstance(value, bool):
-        return _m("yes" if value else "no", lang)
-    if isinstance(question, ClaimableQuestion) and isinstance(value, list):
-        return ", ".join(str(v) for v in sorted(value)) if value else _m("no_flags", lang)
-    if isinstance(question, FormationQuestion) and isinstance(value, str):
-        kinds = {k.key: k for k in FormationKind}
-        if value in kinds:
-            return kind_name(kinds[value], lang)
-    return value if isinstance(value, str) else json.dumps(value)
+    if question is None:
+        return value if isinstance(value, str) else json.dumps(value)
+    return question.answer_text(value, lang)
 
 
 def _question_html(puzzle: Puzzle, lang: str) -> list[str]:
     question = puzzle.question
-    who = _who(puzzle.position.turn, lang)
     if question is None:
         return [f'<p class="bl-question">{escape(_m("question.none", lang))}</p>']
-    if isinstance(question, ClaimQuestion):
-        text = _m("question.claim", lang, who=who, flag=question.flag)
-    elif isinstance(question, ClaimableQuestion):
-        text = _m("question.claimable", lang, who=who)
-    elif isinstance(question, CompareQuestion):
-        text = _m("question.compare", lang)
-    elif isinstance(question, FormationQuestion):
-        text = _m("question.formation", lang)
-    else:  # a kind registered later: its name and data
-        text = f"{question.kind}: {json.dumps(question.to_data())}"
-    out = [f'<p class="bl-question">{escape(text)}</p>']
-    if isinstance(question, CompareQuestion):
-        for name, cards in (("a", question.a), ("b", question.b)):
-            out.append(cards_svg(cards, caption=name, lang=lang))
-        if question.first_complete is not None:
-            out.append(f"<p>{escape(_m('first_complete', lang, first=question.first_complete))}</p>")
-        for env in question.environment:
-            out.append(f"<p>{escape(_m('environment.' + env.value, lang))}</p>")
-    elif isinstance(question, FormationQuestion):
-        out.append(cards_svg(question.cards, lang=lang))
-        if question.mud:
-            out.append(f"<p>{escape(_m('environment.mud', lang))}</p>")
-    return out
+    text = render_msg(question.prompt(puzzle.position, sheet=True), lang)
+    return [f'<p class="bl-question">{escape(text)}</p>', *question.sheet_html(puzzle.position, lang)]
 
 
 def _focus(puzzle: Puzzle) -> list[int]:
     question = puzzle.question
-    return [question.flag] if isinstance(question, ClaimQuestion) else []
-
-
-def _claimable_analyses(puzzle: Puzzle, analyses: Mapping[int, ClaimAnalysis]) -> list[ClaimAnalysis]:
-    """The proofs worth reading for a ``claimable`` question: flags where the side has cards."""
-    side = puzzle.position.turn
-    return [a for n, a in analyses.items() if puzzle.position.flag(n).formation_cards(side)]
+    return list(question.focus(puzzle.position)) if question is not None else []
 
 
 def _explanation_html(puzzle: Puzzle, lang: str) -> list[str]:
     question = puzzle.question
     if question is None:
         return []
-    data = question.explain(puzzle.position)
-    if isinstance(data, ClaimAnalysis):
-        return [analysis_html(data, lang)]
-    if isinstance(data, Mapping):
-        shown = _claimable_analyses(puzzle, data)
-        if not shown:
-            who = _who(puzzle.position.turn, lang)
-            return [f"<p>{escape(_m('nothing_to_prove', lang, who=who))}</p>"]
-        return [analysis_html(a, lang) for a in shown]
-    if isinstance(data, Comparison) and isinstance(question, CompareQuestion):
-        from ..cli import _comparison_lines  # the same wording as `battleline-lab explain`
-
-        items = "".join(f"<li>{escape(line)}</li>" for line in _comparison_lines(question, data, lang))
-        return [f'<ul class="bl-lines">{items}</ul>']
-    if isinstance(data, Formation):
-        return [f"<p>{escape(formation_caption(data, lang))}</p>"]
-    return []  # pragma: no cover - a new question kind shows its answer only
+    return question.proof_html(puzzle.position, lang)
 
 
 def _answer_html(puzzle: Puzzle, lang: str) -> list[str]:

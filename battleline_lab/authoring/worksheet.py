@@ -23,21 +23,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..checks import check_paths
-from ..claims import ClaimAnalysis, UndecidedTieError
+from ..claims import UndecidedTieError
 from ..files import OutputExistsError, check_new, describe, write_all
-from ..formations import Formation
 from ..loader import Diagnostic
-from ..messages import DEFAULT_LANGUAGE, message, render_analysis
+from ..messages import DEFAULT_LANGUAGE, message
 from ..puzzle import Puzzle
-from ..questions import CompareQuestion, Comparison
 from ..safe_yaml import escape_control
-from ..svg import board_svg, escape, formation_caption
-from .preview import _CSP, _answer_text, _claimable_analyses, _focus, _question_html, _who
+from ..svg import board_svg, escape
+from .preview import _CSP, _answer_text, _focus, _question_html, _who
 
 __all__ = ["ANSWERS", "answer_key_html", "key_entries", "register", "run", "worksheet_html"]
 
@@ -115,23 +113,7 @@ def _proof(puzzle: Puzzle, lang: str) -> list[str]:
     question = puzzle.question
     if question is None:
         return []
-    data = question.explain(puzzle.position)
-    if isinstance(data, ClaimAnalysis):
-        return render_analysis(data, lang)
-    if isinstance(data, Mapping):
-        lines = []
-        for analysis in _claimable_analyses(puzzle, data):
-            who = _who(analysis.side, lang)
-            verdict = "explain.verdict.yes" if analysis.claimable else "explain.verdict.no"
-            lines.append(message(verdict, lang, flag=analysis.flag, me=who))
-        return lines
-    if isinstance(data, Formation):
-        return [formation_caption(data, lang)]
-    if isinstance(question, CompareQuestion) and isinstance(data, Comparison):
-        from ..cli import _comparison_lines  # the wording of `battleline-lab explain`
-
-        return _comparison_lines(question, data, lang)
-    return []
+    return question.key_lines(puzzle.position, lang)
 
 
 def key_entries(puzzles: Sequence[Puzzle], lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str, list[str]]]:

@@ -52,28 +52,45 @@ def _m(key: str, /, lang: str = "en", **params: Any) -> str:
     return message(f"game.cli.{key}", lang, **params)
 
 
-def _positive(lang: str) -> Callable[[str], int]:
-    """The type of a count: a whole number >= 1, else an error in ``lang``."""
+#: The upper bounds of the numeric options (issue 24: ``--games 99999999999999999999`` ran for ever);
+#: each option's help says its bound.
+MAX_GAMES = 100_000
+MAX_ROLLOUTS = 10_000
+MAX_JOBS = 64
+MAX_TURN = 10_000
+MAX_SEED = 10**18  # a seed S is -MAX_SEED <= S <= MAX_SEED
+
+
+def _positive(lang: str, limit: int) -> Callable[[str], int]:
+    """The type of a count: a whole number from 1 to ``limit``, else an error in ``lang``."""
 
     def positive(text: str) -> int:
         value = ascii_int(text)  # ASCII digits only: int() would also read "３" or "٣"
         if value is None or value < 1:
             raise argparse.ArgumentTypeError(_m("not_positive", lang, value=text))
+        if value > limit:
+            raise argparse.ArgumentTypeError(_m("too_large", lang, value=text, limit=limit))
         return value
 
     return positive
 
 
 def _integer(lang: str) -> Callable[[str], int]:
-    """The type of a seed: a whole number, else an error in ``lang``."""
+    """The type of a seed: a whole number within +-:data:`MAX_SEED`, else an error in ``lang``."""
 
     def integer(text: str) -> int:
         value = ascii_int(text)  # ASCII digits only: int() would also read "３" or "٣"
         if value is None:
             raise argparse.ArgumentTypeError(_m("not_integer", lang, value=text))
+        if abs(value) > MAX_SEED:
+            raise argparse.ArgumentTypeError(_m("seed_too_large", lang, value=text, limit=MAX_SEED))
         return value
 
     return integer
+
+
+def _limited(help_text: str, limit: int, lang: str) -> str:
+    return _m("with_limit", lang, help=help_text, limit=limit)
 
 
 def _metavar(key: str, lang: str) -> str:
@@ -90,16 +107,35 @@ def register(
         parser.add_argument(
             dest, metavar=_metavar(metavar, lang), choices=sorted(BOTS), help=_m("match.bot", lang, bots=bots)
         )
-    parser.add_argument("--games", type=_positive(lang), default=100, metavar="N", help=_m("match.games", lang))
-    parser.add_argument("--seed", type=_integer(lang), default=0, metavar="S", help=_m("match.seed", lang))
+    parser.add_argument(
+        "--games",
+        type=_positive(lang, MAX_GAMES),
+        default=100,
+        metavar="N",
+        help=_limited(_m("match.games", lang), MAX_GAMES, lang),
+    )
+    parser.add_argument(
+        "--seed", type=_integer(lang), default=0, metavar="S", help=_limited(_m("match.seed", lang), MAX_SEED, lang)
+    )
     parser.add_argument(
         "--claim-timing", choices=[t.value for t in ClaimTiming], default="after_play", help=_m("match.timing", lang)
     )
     parser.add_argument("--winner-starts", action="store_true", help=_m("match.winner_starts", lang))
     parser.add_argument("--records", metavar=_metavar("dir", lang), help=_m("match.records", lang))
     parser.add_argument("--force", action="store_true", help=message("files.force_help", lang))
-    parser.add_argument("--rollouts", type=_positive(lang), metavar="N", help=message("review.cli.rollouts", lang))
-    parser.add_argument("--jobs", type=_positive(lang), default=1, metavar="N", help=message("expert.cli.jobs", lang))
+    parser.add_argument(
+        "--rollouts",
+        type=_positive(lang, MAX_ROLLOUTS),
+        metavar="N",
+        help=_limited(message("review.cli.rollouts", lang), MAX_ROLLOUTS, lang),
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_positive(lang, MAX_JOBS),
+        default=1,
+        metavar="N",
+        help=_limited(message("expert.cli.jobs", lang), MAX_JOBS, lang),
+    )
     parser.add_argument("--json", action="store_true", help=_m("match.json", lang))
     add_quiet_argument(parser, lang)
     parser.set_defaults(func=run_match_command)
@@ -112,7 +148,12 @@ def register_replay(
     """Add the ``replay`` subcommand (check that game records replay; help texts in ``lang``)."""
     parser = subparsers.add_parser("replay", help=_m("replay.help", lang), description=_m("replay.help", lang))
     parser.add_argument("files", metavar=_metavar("file", lang), nargs="+", help=_m("replay.file", lang))
-    parser.add_argument("--at", type=_positive(lang), metavar=_metavar("turn", lang), help=_m("replay.at", lang))
+    parser.add_argument(
+        "--at",
+        type=_positive(lang, MAX_TURN),
+        metavar=_metavar("turn", lang),
+        help=_limited(_m("replay.at", lang), MAX_TURN, lang),
+    )
     parser.add_argument("--as", dest="viewer", choices=[p.value for p in Player], help=_m("replay.as", lang))
     parser.set_defaults(func=run_replay_command)
     return parser
@@ -180,7 +221,8 @@ def run_match_command(args: argparse.Namespace) -> int:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             print(
-                f"{args.records}: error: {_m('match.records_error', lang, reason=exc.strerror or exc)}", file=sys.stderr
+                f"{args.records}:1:1: error: {_m('match.records_error', lang, reason=exc.strerror or exc)}",
+                file=sys.stderr,
             )
             return EXIT_BAD_INPUT
 

@@ -152,7 +152,8 @@ def play_match_game(
     b = make_bot(bot_b, seed=game_seed * 2 + 2, rollouts=rollouts)
     a_player = Player.SOUTH if a_starts else Player.NORTH
     north, south = (b, a) if a_player is Player.SOUTH else (a, b)
-    return a_player, play_game(north, south, game_seed, Options(claim_timing=timing, first=a_player))
+    # the starting bot sits south and south moves first (R4); ``first=a_player`` once made A start every game
+    return a_player, play_game(north, south, game_seed, Options(claim_timing=timing, first=Player.SOUTH))
 
 
 def _sequential(

@@ -125,7 +125,7 @@ class Moment:
     flags: tuple[int, ...]
     fates: tuple[Fate, ...]
     position: Position
-    question: Question
+    question: Question[Any, Any]
     answer: object
     game: str
     detail: tuple[tuple[str, object], ...] = ()
@@ -136,9 +136,10 @@ class Moment:
         return f"review-{self.game}-{self.player.value}-turn-{self.turn}-{self.kind.value.replace('_', '-')}-{flags}"
 
     def title(self, lang: str) -> str:
-        if isinstance(self.question, ClaimQuestion):
+        focus = self.question.focus(self.position)  # a claim question is about its one flag
+        if len(focus) == 1:
             who = message("review.you", lang) if self.claimer is self.player else _name(self.claimer, lang)
-            return message("review.title.claim", lang, turn=self.turn, who=who, flag=self.question.flag)
+            return message("review.title.claim", lang, turn=self.turn, who=who, flag=focus[0])
         return message("review.title.claimable", lang, turn=self.turn)
 
     def note(self, lang: str) -> str:

@@ -56,6 +56,7 @@ from .view import to_position
 
 __all__ = [
     "ClaimNotProvableError",
+    "MalformedActionError",
     "ClaimTimingError",
     "DrawError",
     "FlagClaimedError",
@@ -106,13 +107,27 @@ class IllegalMoveError(ValueError):
         if rule is not None:
             self.rule = rule  # type: ignore[misc]
         self.params = params
-        text = message(f"game.illegal.{code}", **params)
-        super().__init__(message("game.illegal", action=action.notation, text=text, rule=self.rule))
+        super().__init__(action, code)  # the text is rendered when asked for (``str``, :meth:`text`)
+
+    def text(self, lang: str = "en") -> str:
+        """The whole message in ``lang``, e.g. ``'claim 3' is not possible now: ... (R15)``."""
+        reason = message(f"game.illegal.{self.code}", lang, **self.params)
+        return message("game.illegal", lang, action=_notation(self.action), text=reason, rule=self.rule)
+
+    def __str__(self) -> str:
+        return self.text()
 
     @property
     def reason(self) -> str:
         """The message without the action, e.g. ``flag 3 is already claimed (R15)``."""
         return message(f"game.illegal.{self.code}", **self.params) + f" ({self.rule})"
+
+
+class MalformedActionError(IllegalMoveError):
+    """Not an action of the game at all: a flag number outside 1-9 (R3), a card that is no card,
+    a deck that is no deck; refused before anything else is looked at (issue 24)."""
+
+    rule = "R3"
 
 
 class WrongPhaseError(IllegalMoveError):
@@ -429,12 +444,46 @@ _PHASE_OF: dict[type, tuple[Phase, ...]] = {
 }
 
 
+def _notation(action: object) -> str:
+    notation = getattr(action, "notation", None)
+    return notation if isinstance(notation, str) else repr(action)
+
+
+def _is_flag(value: object) -> bool:
+    return type(value) is int and 1 <= value <= NUM_FLAGS  # not bool, not 0 (it once meant flag 9)
+
+
+def _malformed(action: object) -> MalformedActionError | None:
+    """Why ``action`` is not a well-formed action of the game, or None (checked before the rules)."""
+    kind = type(action)
+    if kind not in _PHASE_OF:
+        return MalformedActionError(action, "not_an_action", rule="R5")  # type: ignore[arg-type]
+    for name in ("flag", "to"):
+        value = getattr(action, name, None)
+        if value is None and name == "to" and kind is Redeploy:
+            continue  # Redeploy to None discards the card (R28)
+        if hasattr(action, name) and not _is_flag(value):
+            return MalformedActionError(action, "bad_flag", flag=repr(value))  # type: ignore[arg-type]
+    for name in ("card", "target"):
+        if name in getattr(kind, "__dataclass_fields__", {}):
+            value = getattr(action, name)
+            wanted = Troop if kind is Traitor else (Troop, Tactic)
+            if not isinstance(value, wanted):
+                return MalformedActionError(action, "bad_card", card=repr(value), rule="R5")  # type: ignore[arg-type]
+    if kind is Draw and not isinstance(action.deck, Deck):  # type: ignore[attr-defined]
+        return MalformedActionError(action, "bad_deck", deck=repr(action.deck), rule="R5")  # type: ignore[arg-type,attr-defined]
+    return None
+
+
 def apply(state: GameState, action: Action) -> GameState:
     """Do ``action`` for :attr:`GameState.to_act`, changing ``state`` in place; returns it.
 
     Raises an :class:`IllegalMoveError` subclass (naming the rule) and leaves
     the state unchanged when the action is not legal now.
     """
+    problem = _malformed(action)
+    if problem is not None:
+        raise problem
     if state.phase is _PHASE_OVER:
         raise GameOverError(action, "game_over")
     if state.phase not in _PHASE_OF[type(action)]:

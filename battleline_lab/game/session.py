@@ -52,10 +52,10 @@ from .actions import (
     ReturnCard,
     Traitor,
 )
-from .bots import Bot, make_bot
+from .bots import BOTS, Bot, make_bot
 from .expert import Suggestion, suggest
 from .review import Review, review, save_for_learner
-from .rules import IllegalMoveError, apply, claimable, explain_claim, legal_moves, score
+from .rules import IllegalMoveError, MalformedActionError, apply, claimable, explain_claim, legal_moves, score
 from .state import EndReason, GameState, Options, Phase, Player, new_game
 from .view import PlayerView
 
@@ -81,6 +81,13 @@ Say: TypeAlias = tuple[str, dict[str, Any]]
 #: One choice on the way to an action: ``("card", c)``, ``("target", c)``, ``("flag", n)``,
 #: ``("discard",)``, ``("scout",)``, ``("draw", deck)``, ``("claim", n)``, ``("end",)``, ``("pass",)``.
 Token: TypeAlias = tuple[Any, ...]
+
+_TOKEN_KINDS = frozenset({"card", "target", "flag", "discard", "scout", "draw", "claim", "end", "pass"})
+
+
+def _is_token(token: object) -> bool:
+    """A click of the shape :data:`Token` describes (whether it is offered now is the engine's to say)."""
+    return isinstance(token, tuple) and len(token) in (1, 2) and isinstance(token[0], str) and token[0] in _TOKEN_KINDS
 
 
 def action_path(action: Action) -> tuple[Token, ...]:
@@ -232,7 +239,7 @@ class GameSession:
     # -- the game ------------------------------------------------------------
     def restart(self, seed: int | None = None) -> None:
         """Deal a new game (the same seed gives the same game and the same bot replies)."""
-        if seed is not None:
+        if seed is not None and type(seed) is int:  # another value is no seed: the game's seed stays
             self.seed = seed
         first = self.human if self.you_start else self.human.other
         self.state = new_game(self.seed, Options(claim_timing=self.claim_timing, first=first))
@@ -314,6 +321,9 @@ class GameSession:
         """One click on the way to an action: a card, a target, a flag, a deck, pass, end..."""
         if self.state.over:
             return Notice("over")
+        if not _is_token(token):  # not a click any view could send: refused, nothing changes (issue 24)
+            self.notice = Notice("not_offered")
+            return self.notice
         self.notice = None
         chosen = self.selection + (token,)
         if token[0] == "card":
@@ -344,6 +354,9 @@ class GameSession:
         before = len(self.state.history)
         try:
             apply(self.state, Claim(flag))
+        except MalformedActionError as err:  # no flag 0, 10 or "x": refused, with no proof to show (R3)
+            self.notice = Notice("refused", error=err)
+            return self.notice
         except IllegalMoveError as err:
             analysis = explain_claim(self.state, player, flag)
             self.notice = Notice("refused", flag, err, analysis, analysis.counterexample)
@@ -374,6 +387,9 @@ class GameSession:
         from the next game (:attr:`notice` says so).  True if the game was dealt again."""
         if name == self.bot_name or self.bot_name is None:
             return False
+        if not isinstance(name, str) or name not in BOTS:
+            self.notice = Notice("not_offered")  # no such opponent: nothing changes
+            return False
         self.bot_name = name
         if all(actor is not self.human for _turn, actor, _a in self.state.history):
             self.restart(self.seed)
@@ -383,7 +399,7 @@ class GameSession:
 
     def show_coach(self, shown: bool) -> None:
         """Show or hide the coach (:meth:`coach`); it says nothing once the game is over."""
-        self.coach_shown = shown
+        self.coach_shown = shown is True
 
     @property
     def coach_visible(self) -> bool:
@@ -419,11 +435,12 @@ class GameSession:
         self.moment = 0 if self.review.moments else None
         return self.review
 
-    def open_moment(self, index: int) -> None:
-        """Open review moment ``index`` (a view shows its puzzle)."""
-        if self.review is None or not 0 <= index < len(self.review.moments):
-            raise IndexError(f"no review moment {index}")
+    def open_moment(self, index: int) -> bool:
+        """Open review moment ``index`` (a view shows its puzzle); False, and nothing changes, if there is none."""
+        if self.review is None or type(index) is not int or not 0 <= index < len(self.review.moments):
+            return False
         self.moment = index
+        return True
 
     # -- what the view shows -----------------------------------------------------
     def prompt(self, offer: Offer | None = None) -> Say:

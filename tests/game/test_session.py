@@ -254,10 +254,10 @@ def test_R16_the_outcome_and_the_review_at_game_end(tmp_path: Path) -> None:
     assert sorted(f.stem for f in tmp_path.glob("*.yaml")) == sorted(m.id for m in result.moments)
     assert session.moment == (0 if result.moments else None)
     if result.moments:
-        session.open_moment(len(result.moments) - 1)
+        assert session.open_moment(len(result.moments) - 1) is True
         assert session.moment == len(result.moments) - 1
-    with pytest.raises(IndexError):
-        session.open_moment(len(result.moments))
+    before = session.moment
+    assert session.open_moment(len(result.moments)) is False and session.moment == before  # refused, unchanged
     session.new_game()
     assert session.review is None and session.saved is None and session.moment is None
 
