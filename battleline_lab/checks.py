@@ -37,6 +37,7 @@ from .messages import message
 from .position import Problem
 from .puzzle import Puzzle
 from .reachability import unreachable
+from .safe_yaml import escape_control
 
 __all__ = ["CheckWarning", "FileReport", "check_files", "check_paths", "check_puzzle", "render_reach_problem"]
 
@@ -46,7 +47,7 @@ class CheckWarning(Diagnostic):
     """A finding that is not an error unless asked (``--strict``): ``FILE:LINE:COL: warning: message``."""
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: warning: {self.message}"
+        return f"{escape_control(self.file)}:{self.line}:{self.col}: warning: {escape_control(self.message)}"
 
     def as_error(self) -> Diagnostic:
         return Diagnostic(self.file, self.line, self.col, self.message)

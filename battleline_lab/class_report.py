@@ -343,15 +343,19 @@ def class_folder_exports(folder: Path, puzzles: Sequence[Puzzle]) -> list[dict[s
 
     A learner is named by their rows; rows under the default name ``me`` take the folder's name.
     """
-    from .progress import DATABASE_FILE, DEFAULT_LEARNER, JSONL_FILE
+    import sys
+
+    from .checks import CheckWarning
+    from .progress import DEFAULT_LEARNER, StoreError, open_store_read_only
     from .trainer import Trainer, export_document
 
     out: list[dict[str, Any]] = []
     for sub in _learner_folders(folder):
-        # a folder downloaded from the static site holds the JSON-lines store only
-        only_lines = (sub / JSONL_FILE).is_file() and not (sub / DATABASE_FILE).is_file()
-        store = Progress(sub / JSONL_FILE if only_lines else sub).store
-        assert store is not None
+        try:  # read only, as ``progress export``: nothing moved, renamed or created beside the store
+            store = open_store_read_only(sub)
+        except StoreError as err:
+            print(CheckWarning(err.where, 1, 1, err.reason), file=sys.stderr)
+            continue
         names = sorted({row.learner for row in store.rows()}) or [DEFAULT_LEARNER]
         for name in names:
             progress = Progress(sub, learner=name, store=store)

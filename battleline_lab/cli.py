@@ -59,7 +59,7 @@ from .loader import Diagnostic, PuzzleFileError, check_answer, load_puzzle
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, message, render_analysis
 from .position import FLAGS, Side
 from .puzzle import Puzzle
-from .safe_yaml import ascii_int
+from .safe_yaml import ascii_int, escape_control
 
 __all__ = ["COMMANDS", "RegisterFn", "argparse_language", "build_parser", "language_in", "main"]
 
@@ -106,7 +106,8 @@ def _run_claims(args: argparse.Namespace) -> int:
             print(json.dumps({"file": name, "you": you, "opponent": opponent}))
         else:
             lang = args.lang
-            print(_m("claims.line", lang, file=name, you=_flags_text(you, lang), opponent=_flags_text(opponent, lang)))
+            you_text, opponent_text = _flags_text(you, lang), _flags_text(opponent, lang)
+            print(_m("claims.line", lang, file=escape_control(name), you=you_text, opponent=opponent_text))
     return status
 
 
@@ -159,7 +160,8 @@ def _run_explain(args: argparse.Namespace) -> int:
         _print_diagnostics(err.diagnostics, sys.stderr)
         return EXIT_BAD_INPUT
     side = Side(args.side) if args.side else None
-    lines = [_m("explain.header", lang, file=args.file, title=puzzle.title_after_answer(lang))]  # the answer follows
+    title = escape_control(puzzle.title_after_answer(lang))  # the answer follows; escaped like every echoed text
+    lines = [_m("explain.header", lang, file=escape_control(args.file), title=title)]
     question = puzzle.question
     own = (
         question.cli_lines(puzzle.position, lang)

@@ -42,6 +42,7 @@ from .files import OutputExistsError, write_new
 from .library import lessons_root
 from .loader import Diagnostic
 from .messages import DEFAULT_LANGUAGE, message
+from .safe_yaml import escape_control
 
 __all__ = ["DEFAULT_FOLDER", "CopyReport", "copy_course", "course_files", "register_lab", "register_lessons"]
 
@@ -88,14 +89,15 @@ class CopyReport:
     replaced: list[Path] = field(default_factory=list)
 
 
-def _write_whole(target: Path, data: bytes, *, replace: bool) -> bool:
+def _write_whole(target: Path, data: bytes, *, replace: bool, source: Path | None = None) -> bool:
     """Write ``data`` to ``target`` atomically (:func:`battleline_lab.files.write_new`).
 
     Without ``replace``, never over a file that exists: returns False and writes nothing.
+    Never over ``source`` (the bundled lesson it is copied from), not even through a link.
     """
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
-        write_new(target, data, force=replace)
+        write_new(target, data, force=replace, inputs=[source] if source is not None else [])
     except OutputExistsError:
         return False
     return True
@@ -112,11 +114,11 @@ def copy_course(folder: Path, *, force: bool = False, root: Path | None = None) 
             if target.read_bytes() == data:
                 report.unchanged.append(relative)
             elif force:
-                _write_whole(target, data, replace=True)
+                _write_whole(target, data, replace=True, source=root / relative)
                 report.replaced.append(relative)
             else:
                 report.kept.append(relative)
-        elif _write_whole(target, data, replace=False):
+        elif _write_whole(target, data, replace=False, source=root / relative):
             report.copied.append(relative)
         else:
             report.kept.append(relative)
@@ -143,7 +145,7 @@ def _copy_and_report(args: argparse.Namespace, *, force: bool) -> tuple[int, Cop
     try:
         report = copy_course(folder, force=force)
     except OSError as err:
-        where = err.filename or args.folder
+        where = err.filename or args.folder  # Diagnostic escapes it
         print(
             Diagnostic(str(where), 1, 1, _m("lessons.cannot_write", lang, reason=err.strerror or err)), file=sys.stderr
         )
@@ -151,7 +153,7 @@ def _copy_and_report(args: argparse.Namespace, *, force: bool) -> tuple[int, Cop
     if not report.copied and not report.unchanged and not report.kept and not report.replaced:
         print(Diagnostic(str(lessons_root()), 1, 1, _m("lessons.missing", lang)), file=sys.stderr)
         return EXIT_BAD_INPUT, None
-    print(_m("lessons.copied", lang, count=len(report.copied), folder=folder))
+    print(_m("lessons.copied", lang, count=len(report.copied), folder=escape_control(str(folder))))
     if report.unchanged:
         print(_m("lessons.unchanged", lang, count=len(report.unchanged)))
     if report.replaced:
@@ -176,7 +178,7 @@ def run_lessons(args: argparse.Namespace) -> int:
         _m(
             "lessons.open",
             lang,
-            folder=report.folder,
+            folder=escape_control(str(report.folder)),
             first=first.as_posix() if first else "",
             command=f"battleline-lab lab {shlex.quote(args.folder)}",
         )

@@ -23,6 +23,11 @@ are read (:class:`FileTooBigError` past it); an empty path is an error, never
   file (or no file) exactly as it was.  With ``force=True`` a symlink is
   followed: its target is replaced and the link stays a link.
 
+Several outputs that belong together (a worksheet and its key, the puzzles of a
+review or of ``generate``) are written by :func:`write_all`: every one checked
+first, every text in a temporary file, then all moved into place, and on any
+failure none replaced (the moves already made are undone).
+
 Every problem is an :class:`OSError` subclass (:class:`FileProblem`), so
 ``except OSError`` keeps working; :func:`describe` words any of them (and any
 other ``OSError``) in the user's language for a ``FILE:1:1: error: ...`` line.
@@ -76,6 +81,7 @@ __all__ = [
     "check_new",
     "describe",
     "read_regular",
+    "write_all",
     "write_new",
 ]
 
@@ -288,6 +294,138 @@ def write_new(
                 os.unlink(temp)
             except OSError:
                 pass
+
+
+def write_all(
+    outputs: Iterable[tuple[PathLike, str | bytes]],
+    *,
+    force: bool = False,
+    inputs: Iterable[PathLike] = (),
+    encoding: str = "utf-8",
+) -> list[str]:
+    """Write several files as one: all of them, or (on any failure) none replaced (a worksheet and its key).
+
+    Every output is checked first as by :func:`write_new` (never an input, also through a
+    link; never over a file without ``force``, a dangling link counts; never a folder); two
+    outputs naming one file are refused too.  Then every text is written to a temporary file
+    beside its output and ``fsync``-ed, and only then are they moved into place, one after
+    the other; if a move fails, the outputs already moved are put back as they were (a new
+    file removed, a replaced one restored from the hard link kept of it).  Returns the paths
+    written; raises what :func:`write_new` raises.
+    """
+    inputs = list(inputs)
+    planned: list[tuple[str, bytes]] = []
+    seen: list[str] = []
+    for path, data in outputs:
+        name = os.fspath(path)
+        if isinstance(data, str):
+            try:
+                payload = data.encode(encoding)
+            except UnicodeEncodeError as err:
+                raise UnencodableError(name, f"text cannot be encoded ({err.reason} at {err.start})") from None
+        else:
+            payload = data
+        check_new(name, force=force, inputs=inputs)
+        target = os.path.realpath(name) if force and os.path.islink(name) else name
+        if any(_same_name(target, other) for other in seen):
+            raise SameAsInputError(name, "two outputs are the same file")
+        seen.append(target)
+        planned.append((name, payload))
+    temps: list[tuple[str, str, str]] = []  # (name, target, temp)
+    moved: list[tuple[str, str | None]] = []  # (target, backup of the file it replaced, or None: it was new)
+    try:
+        for name, payload in planned:
+            target = os.path.realpath(name) if force and os.path.islink(name) else name
+            temps.append((name, target, _write_temp(target, payload, force)))
+        for name, target, _temp in temps:  # checked again right before the moves
+            for source in inputs:
+                if _same_file(target, source):
+                    raise SameAsInputError(name)
+        for name, target, temp in temps:
+            backup = None
+            if force and os.path.lexists(target):
+                backup = _keep_aside(target)
+            try:
+                if force:
+                    os.replace(temp, target)
+                else:
+                    _link_new(temp, target, name)
+            except BaseException:
+                if backup is not None:
+                    os.unlink(backup)
+                raise
+            moved.append((target, backup))
+    except BaseException:
+        for target, backup in reversed(moved):  # put back what was already moved
+            try:
+                if backup is None:
+                    os.unlink(target)
+                else:
+                    os.replace(backup, target)
+            except OSError:
+                pass
+        raise
+    finally:
+        for _name, _target, temp in temps:
+            if os.path.lexists(temp):
+                try:
+                    os.unlink(temp)
+                except OSError:
+                    pass
+    for target, backup in moved:
+        if backup is not None:
+            try:
+                os.unlink(backup)
+            except OSError:
+                pass
+        _sync_folder(os.path.dirname(os.path.abspath(target)))
+    return [name for name, _ in planned]
+
+
+def _same_name(a: str, b: str) -> bool:
+    return os.path.abspath(a) == os.path.abspath(b) or _same_file(a, b)
+
+
+def _write_temp(target: str, payload: bytes, force: bool) -> str:
+    """``payload`` in a new temporary file beside ``target`` (flushed, ``fsync``-ed, with the mode it will have)."""
+    folder = os.path.dirname(os.path.abspath(target))
+    mode = _new_file_mode()
+    if force and os.path.exists(target):
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(target) + ".", suffix=".tmp", dir=folder)
+    try:
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view) :]
+            _fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(temp, mode)
+    except BaseException:
+        os.unlink(temp)
+        raise
+    return temp
+
+
+def _keep_aside(target: str) -> str:
+    """A hard link to the file about to be replaced, so it can be put back (a new, unused name beside it)."""
+    folder = os.path.dirname(os.path.abspath(target))
+    for n in range(100):
+        backup = os.path.join(folder, f".{os.path.basename(target)}.{os.getpid()}.{n}.old")
+        try:
+            os.link(target, backup)
+            return backup
+        except FileExistsError:
+            continue
+        except (OSError, NotImplementedError, AttributeError):  # no hard links here: a copy
+            import shutil
+
+            if os.path.lexists(backup):
+                continue
+            shutil.copy2(target, backup)
+            return backup
+    raise OutputExistsError(target, "no free name for a backup")  # pragma: no cover
 
 
 def _fsync(fd: int) -> None:

@@ -71,11 +71,18 @@ def lessons_root() -> Path:
 
 @cache
 def _index(folder: Path) -> Mapping[str, tuple[Puzzle, Path]]:
-    from .loader import iter_puzzle_files, load_puzzle
+    import warnings
+
+    from .loader import PuzzleFileError, iter_puzzle_files, load_puzzle
 
     found: dict[str, tuple[Puzzle, Path]] = {}
     for file in iter_puzzle_files([folder]):
-        puzzle = load_puzzle(file)
+        try:
+            puzzle = load_puzzle(file)
+        except PuzzleFileError as err:  # one bad file is skipped, located, never the whole library lost
+            for line in err.diagnostics:
+                warnings.warn(str(line), UserWarning, stacklevel=2)
+            continue
         found[puzzle.id] = (puzzle, file)
     return found
 

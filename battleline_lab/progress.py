@@ -27,7 +27,12 @@ JupyterLite's file browser (``/drive``, kept in the browser's storage).  An old 
 imported once (nothing lost; the file itself is left alone).  A damaged
 database is moved aside under a new name (``progress.sqlite3.damaged-...``,
 never over an older one) with a warning, and a fresh one starts.  Symlinks are
-followed, never replaced.
+followed, never replaced; a store that is a FIFO, a device or a link to one is
+never opened (memory, one warning).  Rows are always read in the order they were
+added, never by their time stamps (a clock may jump).  Readers that only read
+(``progress export``) use :func:`open_store_read_only`, which never moves,
+renames or creates anything beside the store; :meth:`Progress.rows_since` reads
+only the rows added since a cursor (the trainer's incremental state).
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "progress.sqlite3"
@@ -40,9 +45,11 @@ PuzzleRecord(solved=True, attempts=2, hints=1)
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
+import stat
 import sys
 import threading
 import time
@@ -71,8 +78,10 @@ __all__ = [
     "class_learner",
     "PuzzleRecord",
     "SqliteStore",
+    "StoreError",
     "data_dir",
     "open_store",
+    "open_store_read_only",
     "review_dir",
 ]
 
@@ -256,24 +265,43 @@ class AttemptStore(Protocol):
         """Append one row."""
 
     def rows(self, learner: str | None = None) -> list[Attempt]:
-        """Every row (of one learner), oldest first, resets included."""
+        """Every row (of one learner), in the order they were added (never by their clock time), resets included."""
         ...
 
 
-def current(rows: Sequence[Attempt]) -> list[Attempt]:
-    """The rows after the last ``reset`` (of the same learner), resets left out.
+#: Where a reader of a store has got to (:meth:`Progress.attempts_since`): a row id, a byte offset, a count.
+Cursor = int
 
-    >>> a = [Attempt("me", "x"), Attempt("me", "", kind="reset"), Attempt("me", "y")]
+
+def rows_after(store: AttemptStore, learner: str | None, cursor: Cursor) -> tuple[list[Attempt], Cursor]:
+    """The rows (of one learner) added to ``store`` since ``cursor`` (0: from the start), and the new cursor.
+
+    A store with its own ``rows_after`` (SQLite: by row id; JSON lines: by byte offset; memory: by
+    index) reads only the new rows; any other store is read whole and the cursor counts its rows.
+    """
+    own = getattr(store, "rows_after", None)
+    if own is not None:
+        found: tuple[list[Attempt], Cursor] = own(learner, cursor)
+        return found
+    rows = store.rows(learner)
+    return rows[cursor:], len(rows)
+
+
+def current(rows: Sequence[Attempt]) -> list[Attempt]:
+    """The rows after the last ``reset`` (of the same learner), resets left out, in insertion order.
+
+    Rows are never sorted by their time stamps: a clock that ran ahead or stepped back
+    must neither hide later answers behind a reset nor make a retry look like a first answer.
+
+    >>> a = [Attempt("me", "x"), Attempt("me", "", kind="reset", at=9e9), Attempt("me", "y", at=1)]
     >>> [r.puzzle_id for r in current(a)]
     ['y']
     """
-    out: dict[str, list[Attempt]] = {}
-    for row in rows:
+    last_reset: dict[str, int] = {}
+    for index, row in enumerate(rows):
         if row.kind == "reset":
-            out[row.learner] = []
-        else:
-            out.setdefault(row.learner, []).append(row)
-    return sorted((r for rs in out.values() for r in rs), key=lambda r: r.at)
+            last_reset[row.learner] = index
+    return [r for i, r in enumerate(rows) if r.kind != "reset" and i > last_reset.get(r.learner, -1)]
 
 
 class MemoryStore:
@@ -289,38 +317,113 @@ class MemoryStore:
     def rows(self, learner: str | None = None) -> list[Attempt]:
         return [r for r in self._rows if learner is None or r.learner == learner]
 
+    def rows_after(self, learner: str | None, cursor: Cursor) -> tuple[list[Attempt], Cursor]:
+        """The rows added since ``cursor`` (an index into all rows)."""
+        new = self._rows[cursor:]
+        return [r for r in new if learner is None or r.learner == learner], len(self._rows)
+
 
 class JsonLinesStore:
     """Rows appended to a text file, one JSON object a line (for Pyodide, where ``sqlite3`` is missing).
 
     Each row is one ``write`` of one line to a file opened for appending, so
-    writers append rather than overwrite; a line that does not parse (a torn
-    write, a hand edit) is skipped when reading, and the rest is kept.
+    writers append rather than overwrite.  A row always starts on a line of its own:
+    if the file does not end with a newline (a torn last line, after a crash or a full
+    disk), the row's write starts with one, so the torn line never swallows it.  A line
+    that does not parse (a torn write, a hand edit) is skipped when reading, the rest is
+    kept, and its line number is in :attr:`damaged` (:class:`Progress` warns once, located).
+    ``read_only`` (``progress export``): the file must exist; nothing is created or written.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = path
         self.where = str(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8"):
-            pass
+        self.read_only = read_only
+        #: 1-based numbers of the lines that did not parse, found by the last full read
+        self.damaged: list[int] = []
+        if not read_only:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            os.close(_open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT))  # never blocks on a FIFO
 
     def add(self, attempt: Attempt) -> None:
-        line = json.dumps(attempt.to_json(), ensure_ascii=False, allow_nan=False) + "\n"
-        with open(self.path, "a", encoding="utf-8") as out:
-            out.write(line)
+        if self.read_only:
+            raise OSError(f"{self.path}: opened read-only")
+        line = (json.dumps(attempt.to_json(), ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+        fd = _open_regular(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
+        try:
+            size = os.fstat(fd).st_size
+            if size and _last_byte(fd, self.path, size) != b"\n":
+                line = b"\n" + line  # the last line is torn: this row starts on a line of its own
+            view = memoryview(line)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+
+    def _read(self, start: int) -> tuple[bytes, int]:
+        with os.fdopen(_open_regular(self.path, os.O_RDONLY), "rb") as file:
+            file.seek(start)
+            data = file.read()
+        end = data.rfind(b"\n") + 1  # a last line without its newline may still be being written
+        return data[:end], start + end
 
     def rows(self, learner: str | None = None) -> list[Attempt]:
-        out = []
-        with open(self.path, encoding="utf-8", errors="replace") as lines:
-            for line in lines:
-                try:
-                    row = Attempt.from_json(json.loads(line))
-                except (ValueError, TypeError, RecursionError):
-                    continue
-                if learner is None or row.learner == learner:
-                    out.append(row)
+        data, _ = self._read(0)
+        out, self.damaged = self._parse(data, learner, 1)
         return out
+
+    def rows_after(self, learner: str | None, cursor: Cursor) -> tuple[list[Attempt], Cursor]:
+        """The rows of the complete lines after byte ``cursor``, and the offset after them."""
+        data, end = self._read(cursor)
+        out, _ = self._parse(data, learner, 1)
+        return out, end
+
+    @staticmethod
+    def _parse(data: bytes, learner: str | None, first_line: int) -> tuple[list[Attempt], list[int]]:
+        out, damaged = [], []
+        for number, raw in enumerate(data.split(b"\n"), start=first_line):
+            if not raw.strip():
+                continue
+            try:
+                row = Attempt.from_json(json.loads(raw.decode("utf-8", errors="replace")))
+            except (ValueError, TypeError, RecursionError):
+                damaged.append(number)
+                continue
+            if learner is None or row.learner == learner:
+                out.append(row)
+        return out, damaged
+
+
+def _open_regular(path: Path, flags: int) -> int:
+    """A descriptor of ``path`` if it is a regular file (opened without blocking; a FIFO or a device is refused)."""
+    from .files import NotRegularFileError, _kind
+
+    plain = flags | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, plain | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0), 0o666)
+    except OSError as err:  # a file system without these flags (some in-browser ones): check first, then open
+        if err.errno not in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+            raise
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise NotRegularFileError(str(path), _kind(os.stat(path).st_mode)) from None
+        fd = os.open(path, plain, 0o666)
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotRegularFileError(str(path), _kind(mode))
+    return fd  # O_NONBLOCK changes nothing for a regular file's reads and writes
+
+
+def _last_byte(fd: int, path: Path, size: int) -> bytes:
+    """The last byte of a file of ``size`` bytes (by ``os.pread``, or a second descriptor where it is missing)."""
+    if hasattr(os, "pread"):
+        try:
+            return os.pread(fd, 1, size - 1)
+        except OSError:  # pragma: no cover - a file system without pread (some in-browser ones)
+            pass
+    with open(path, "rb") as file:  # pragma: no cover - platforms without pread
+        file.seek(size - 1)
+        return file.read(1)
 
 
 #: The schema, one entry per version: the statements that take a database from the previous version to it.
@@ -393,8 +496,17 @@ class SqliteStore:
             self._db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
             self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._rollback()
             raise
+
+    def _rollback(self) -> None:
+        """Roll back if a transaction is still open: SQLite ends it itself on some errors (a full disk), and
+        "cannot rollback - no transaction is active" must never hide the error that really happened."""
+        if self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except self._sqlite3.Error:
+                pass
 
     def add(self, attempt: Attempt) -> None:
         self.add_many([attempt])
@@ -417,7 +529,7 @@ class SqliteStore:
             self._db.executemany(sql, values)
             self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._rollback()
             raise
         return True
 
@@ -427,18 +539,33 @@ class SqliteStore:
         if learner is not None:
             sql += " WHERE learner = ?"
             params = (learner,)
-        out = []
         with self._lock:
-            found = self._db.execute(sql + " ORDER BY at, id", params).fetchall()
-        for row in found:
-            data = dict(zip(_COLUMNS, row))
-            data["correct"] = None if data["correct"] is None else bool(data["correct"])
-            out.append(Attempt(**data))
-        return out
+            found = self._db.execute(sql + " ORDER BY id", params).fetchall()  # insertion order, never clock order
+        return [_attempt(row) for row in found]
+
+    def rows_after(self, learner: str | None, cursor: Cursor) -> tuple[list[Attempt], Cursor]:
+        """The rows with an id above ``cursor``, and the highest id read (another process's rows included)."""
+        sql = f"SELECT id, {', '.join(_COLUMNS)} FROM attempts WHERE id > ?"
+        params: tuple[object, ...] = (cursor,)
+        if learner is not None:
+            sql += " AND +learner = ?"  # "+": by the row id range, not the (learner, at) index
+            params = (cursor, learner)
+        with self._lock:
+            found = self._db.execute(sql + " ORDER BY id", params).fetchall()
+            if not found:
+                top = self._db.execute("SELECT max(id) FROM attempts").fetchone()[0]
+                return [], max(cursor, int(top or 0))
+        return [_attempt(row[1:]) for row in found], int(found[-1][0])
 
     def close(self) -> None:
         """Close the connection (rows are already on disk)."""
         self._db.close()
+
+
+def _attempt(row: Sequence[Any]) -> Attempt:
+    data = dict(zip(_COLUMNS, row))
+    data["correct"] = None if data["correct"] is None else bool(data["correct"])
+    return Attempt(**data)
 
 
 def _db_value(value: object) -> object:
@@ -521,6 +648,10 @@ def open_store(folder: Path | None = None, *, database: Path | None = None) -> t
     target = Path(os.path.realpath(target))  # follow symlinks: the link stays, the file it names is used
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+        if os.path.exists(target) and not os.path.isfile(target):  # a folder, a FIFO, a device: never opened
+            from .files import NotRegularFileError, _kind
+
+            raise NotRegularFileError(str(target), _kind(os.stat(target).st_mode))
         if not use_sqlite or target.suffix == ".jsonl":
             return JsonLinesStore(target), None
         import sqlite3
@@ -545,6 +676,104 @@ def open_store(folder: Path | None = None, *, database: Path | None = None) -> t
         return MemoryStore(f"memory (could not use {target})"), (
             f"progress cannot be saved in {target} ({type(err).__name__}: {err}); it is kept in memory"
         )
+
+
+class StoreError(OSError):
+    """A store a read-only command cannot read: ``where`` (the file) and ``reason`` (words for the user)."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.where = where
+        self.reason = reason
+
+
+#: A JSON-lines store read by a read-only command is read only up to this size.
+READ_LIMIT = 256 << 20
+
+
+def open_store_read_only(folder: Path, *, database: Path | None = None) -> AttemptStore:
+    """The rows of a data folder for a command that only reads (``progress export``), in memory.
+
+    Nothing is moved, renamed or created beside the store, and nothing is written: the
+    database is read with SQLite's ``immutable`` flag when it has no write-ahead log (a
+    clean close), read-only when a writer has it open, and from a copy in a temporary
+    folder when a crash left a log without its index.  A folder, a FIFO, a device or a
+    link to one, a truncated or garbage database: :class:`StoreError`, never a file
+    created beside a device and never an empty result.  Raises :class:`StoreError`.
+    """
+    from .files import NotRegularFileError, _kind, describe
+
+    candidates = [database] if database is not None else [folder / n for n in (DATABASE_FILE, JSONL_FILE)]
+    for given in candidates:
+        if not os.path.lexists(given):
+            continue
+        where = str(given)
+        try:
+            info = os.stat(given)  # follows a link: what it names must be a regular file
+        except OSError as err:
+            raise StoreError(where, describe(err)) from None
+        if not stat.S_ISREG(info.st_mode):
+            raise StoreError(where, describe(NotRegularFileError(where, _kind(info.st_mode))))
+        target = Path(os.path.realpath(given))
+        store = MemoryStore(where)
+        if target.suffix == ".jsonl" or not _sqlite_available():
+            reader = JsonLinesStore(target, read_only=True)
+            if info.st_size > READ_LIMIT:
+                raise StoreError(where, f"{info.st_size} bytes (limit {READ_LIMIT})")
+            try:
+                rows = reader.rows()
+            except OSError as err:
+                raise StoreError(where, describe(err)) from None
+        else:
+            rows = _read_sqlite(target, where)
+        for row in rows:
+            store.add(row)
+        return store
+    legacy = database if database is not None else folder / LEGACY_FILE
+    if os.path.lexists(legacy):
+        store = MemoryStore(str(legacy))
+        from .files import FileTooBigError, read_regular
+
+        try:
+            text = read_regular(legacy).decode("utf-8", errors="replace")
+        except (OSError, FileTooBigError) as err:
+            raise StoreError(str(legacy), describe(err)) from None
+        for row in legacy_attempts(text, DEFAULT_LEARNER, at=0.0):
+            store.add(row)
+        return store
+    raise StoreError(str(folder), "no progress here")
+
+
+def _read_sqlite(target: Path, where: str) -> list[Attempt]:
+    import shutil
+    import sqlite3
+    import tempfile
+
+    wal = target.with_name(target.name + "-wal")
+    shm = target.with_name(target.name + "-shm")
+    temp: str | None = None
+    if not wal.exists():
+        uri = target.as_uri() + "?immutable=1"  # a clean database: read as it is, no -wal/-shm created
+    elif shm.exists():
+        uri = target.as_uri() + "?mode=ro"  # a writer has it open: its log and index exist already
+    else:  # a crash left a log without its index: read a copy, so nothing is created beside the original
+        temp = tempfile.mkdtemp(prefix="battleline-export-")
+        copy = Path(temp) / target.name
+        shutil.copyfile(target, copy)
+        shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+        uri = copy.as_uri() + "?mode=rw"
+    try:
+        db = sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, isolation_level=None)
+        try:
+            found = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM attempts ORDER BY id").fetchall()
+        finally:
+            db.close()
+        return [_attempt(row) for row in found]
+    except sqlite3.Error as err:
+        raise StoreError(where, f"not a readable progress database ({err})") from None
+    finally:
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
 
 
 def legacy_attempts(text: str, learner: str, *, at: float) -> list[Attempt]:
@@ -642,14 +871,49 @@ class Progress:
             warnings.warn(self.problem, ProgressWarning, stacklevel=3)
         if legacy is not None:
             self._import(legacy)
+        if isinstance(self.store, JsonLinesStore):
+            self._say_damaged(self.store)
+
+    def _say_damaged(self, store: JsonLinesStore) -> None:
+        """On opening a JSON-lines store, say once (located) that lines were damaged and skipped."""
+        try:
+            store.rows()
+        except OSError:
+            return
+        if store.damaged:
+            from .safe_yaml import escape_control
+
+            first, count = store.damaged[0], len(store.damaged)
+            more = f" ({count} damaged lines)" if count > 1 else ""
+            self.problem = (
+                f"{escape_control(store.where)}:{first}:1: warning: a damaged line was skipped{more}; "
+                "the other rows are kept"
+            )
+            warnings.warn(self.problem, ProgressWarning, stacklevel=4)
+
+    def rows_since(self, cursor: Cursor) -> tuple[list[Attempt], Cursor]:
+        """This learner's rows added since ``cursor`` (resets included, insertion order) and the new cursor.
+
+        ``cursor`` 0 reads from the start; rows another process or browser tab added count too.
+        A store that cannot be read gives no rows (and one warning, as :meth:`attempts`).
+        """
+        try:
+            return rows_after(self._store(), self.learner, cursor)
+        except Exception as err:  # noqa: BLE001
+            if self.problem is None:
+                self.problem = f"progress could not be read from {self._store().where} ({err})"
+                warnings.warn(self.problem, ProgressWarning, stacklevel=3)
+            return [], cursor
 
     def _import(self, legacy: Path) -> None:
         """Import an old progress.json once (a key in the database says it was done)."""
         try:
             if not legacy.is_file():
                 return
-            text = legacy.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            from .files import FileTooBigError, read_regular
+
+            text = read_regular(legacy).decode("utf-8", errors="replace")
+        except (OSError, FileTooBigError):
             return
         rows = legacy_attempts(text, self.learner, at=0.0)
         key = f"imported:{os.path.realpath(legacy)}"

@@ -22,17 +22,18 @@ import argparse
 import html
 import json
 import math
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .class_report import SORT_SCRIPT, SORT_SCRIPT_NAME
-from .files import OutputExistsError, describe, write_new
+from .files import FileTooBigError, OutputExistsError, describe, read_regular, write_new
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, message
-from .progress import DATABASE_FILE, DEFAULT_LEARNER, JSONL_FILE, LEGACY_FILE, Progress
+from .progress import DEFAULT_LEARNER, Progress, StoreError, open_store_read_only
 from .puzzle import Puzzle
-from .safe_yaml import Diagnostic
+from .safe_yaml import Diagnostic, escape_control
 
 __all__ = ["class_level", "load_export", "register_progress", "register_report", "report_html"]
 
@@ -72,15 +73,17 @@ def run_export(args: argparse.Namespace) -> int:
 
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
     folder = Path(args.data) if args.data else data_dir()
-    if not any((folder / name).exists() for name in (DATABASE_FILE, JSONL_FILE, LEGACY_FILE)):
-        print(Diagnostic(str(folder), 1, 1, _m("cli.error.export", lang, problem="no progress here")), file=sys.stderr)
+    try:  # read only: nothing is moved, renamed or created beside the store
+        store = open_store_read_only(folder)
+    except StoreError as err:
+        print(Diagnostic(err.where, 1, 1, _m("cli.error.export", lang, problem=err.reason)), file=sys.stderr)
         return EXIT_BAD_INPUT
     puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
     if problems:
         for problem in problems:
             print(problem, file=sys.stderr)
         return EXIT_BAD_INPUT
-    progress = Progress(folder, learner=args.learner)
+    progress = Progress(folder, learner=args.learner, store=store)
     document = export_document(progress, Trainer(puzzles, progress=progress))
     _describe_puzzles(document, puzzles)
     sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
@@ -129,22 +132,81 @@ def _describe_puzzles(document: dict[str, Any], puzzles: Sequence[Puzzle]) -> No
 
 
 class ExportError(ValueError):
-    """A file that is not a progress export."""
+    """A file that is not a progress export; ``line`` and ``col`` (1-based) say where."""
+
+    def __init__(self, text: str, line: int = 1, col: int = 1) -> None:
+        super().__init__(text)
+        self.line = line
+        self.col = col
+
+
+def line_col_of(raw: bytes, index: int) -> tuple[int, int]:
+    """The 1-based line and column (in characters) of byte ``index`` of UTF-8 ``raw``."""
+    head = raw[:index].decode("utf-8", errors="replace")
+    return head.count("\n") + 1, len(head) - (head.rfind("\n") + 1) + 1
+
+
+_LONG_DIGITS = re.compile(r"-?[0-9]{4000,}")
+
+
+def _json_problem_at(text: str, err: BaseException) -> tuple[int, int]:
+    if isinstance(err, RecursionError):
+        depth, deepest = 0, 0
+        for index, ch in enumerate(text):  # where the nesting gets too deep (strings rarely matter here)
+            if ch in "[{":
+                depth += 1
+                if depth > 500:
+                    deepest = index
+                    break
+            elif ch in "]}":
+                depth -= 1
+    else:
+        found = _LONG_DIGITS.search(text)
+        deepest = found.start() if found else 0
+    head = text[:deepest]
+    return head.count("\n") + 1, deepest - (head.rfind("\n") + 1) + 1
+
+
+def _json_reason(err: BaseException) -> str:
+    if isinstance(err, RecursionError):
+        return "nested too deeply"
+    return "a number with too many digits" if "digits" in str(err) else str(err)
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def load_export(path: Path) -> dict[str, Any]:
-    """One export file, checked enough to report on; ExportError says what is wrong."""
+#: An export is read only if it is a regular file of at most this size (a year of a class's practice is ~20 MB).
+EXPORT_LIMIT = 64 << 20
+
+#: Counts and ratings are read clamped to +-this (a 400-digit integer is a valid JSON number, not a rating).
+MAX_NUMBER = 1e12
+
+
+def load_export(path: Path, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """One export file, checked enough to report on; ExportError says what is wrong (``line``, ``col``: where).
+
+    Read by :func:`battleline_lab.files.read_regular` (a FIFO, a device or a folder is refused at once,
+    never read; at most :data:`EXPORT_LIMIT` bytes).
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = read_regular(path, EXPORT_LIMIT)
+    except (OSError, FileTooBigError) as err:
+        raise ExportError(describe(err, lang)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line, col = line_col_of(raw, err.start)
+        raise ExportError(f"not UTF-8 ({err.reason})", line, col) from None
+    try:
         data = json.loads(text, parse_constant=_reject_constant)
-    except (OSError, UnicodeDecodeError) as err:
-        raise ExportError(str(err)) from err
+    except json.JSONDecodeError as err:
+        raise ExportError(f"not JSON ({err.msg})", err.lineno, err.colno) from None
     except (ValueError, RecursionError) as err:
-        raise ExportError(f"not JSON ({err})") from err
+        # a number past Python's 4,300-digit limit, a nesting past the recursion limit: located by a scan
+        line, col = _json_problem_at(text, err)
+        raise ExportError(f"not JSON ({_json_reason(err)})", line, col) from None
     if not isinstance(data, dict) or data.get("format") != "battleline-lab-progress":
         raise ExportError('no "format": "battleline-lab-progress"')
     if not isinstance(data.get("attempts"), list) or not isinstance(data.get("learner"), str):
@@ -153,9 +215,14 @@ def load_export(path: Path) -> dict[str, Any]:
 
 
 def _num(value: Any, default: float = 0.0) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    """A number of an export as a float, clamped to +-:data:`MAX_NUMBER` (never an OverflowError); else ``default``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return default
-    return float(value)
+    if isinstance(value, int):
+        return float(max(-MAX_NUMBER, min(MAX_NUMBER, value)))  # compared as ints: a 400-digit int is fine
+    if not math.isfinite(value):
+        return default
+    return max(-MAX_NUMBER, min(MAX_NUMBER, float(value)))
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -343,9 +410,9 @@ def run_report(args: argparse.Namespace) -> int:
     files = _export_files([name for name in args.exports if name not in folders])
     for file in files:
         try:
-            exports.append(load_export(file))
+            exports.append(load_export(file, lang))
         except ExportError as err:
-            errors.append(Diagnostic(str(file), 1, 1, _m("cli.error.export", lang, problem=str(err))))
+            errors.append(Diagnostic(str(file), err.line, err.col, _m("cli.error.export", lang, problem=str(err))))
     if not files and not exports:
         errors.append(Diagnostic(str(args.exports[0]), 1, 1, _m("cli.error.none", lang)))
     if out.exists() and not args.force:
@@ -367,7 +434,8 @@ def run_report(args: argparse.Namespace) -> int:
         print(Diagnostic(str(out), 1, 1, describe(err, lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
     _write_script(script)
-    print(_m("cli.wrote", lang, path=str(out), learners=len(exports), puzzles=len(_puzzle_table(exports))))
+    shown = escape_control(str(out))
+    print(_m("cli.wrote", lang, path=shown, learners=len(exports), puzzles=len(_puzzle_table(exports))))
     return EXIT_OK
 
 

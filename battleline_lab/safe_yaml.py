@@ -115,7 +115,9 @@ class Diagnostic:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: error: {self.message}"
+        # the file name and the message are escaped (escape_control): a name can neither drive the terminal nor
+        # forge a line; escaping twice changes nothing (the escaped form is printable ASCII)
+        return f"{escape_control(self.file)}:{self.line}:{self.col}: error: {escape_control(self.message)}"
 
 
 # -- text -----------------------------------------------------------------------------------------
@@ -140,13 +142,19 @@ def mark_position(where: Node | yaml.Mark | None) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
-def has_control(text: str) -> bool:
-    """Control characters other than newline and tab (terminal escapes, bells, ...).
+#: Bidi overrides and isolates (U+202A-U+202E, U+2066-U+2069): they reorder what follows on the screen.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
-    >>> has_control("a\\tb\\n"), has_control("\\x1b[2J")
-    (False, True)
+
+def has_control(text: str) -> bool:
+    """Control characters other than newline and tab (terminal escapes, bells, C1), or a bidi override/isolate.
+
+    >>> has_control("a\\tb\\n"), has_control("\\x1b[2J"), has_control("\\x9b"), has_control("a\\u202eb")
+    (False, True, True, True)
     """
-    return any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in text)
+    if text.isascii():
+        return any(ch < " " and ch not in "\n\t" or ch == "\x7f" for ch in text)
+    return any((unicodedata.category(ch) == "Cc" and ch not in "\n\t") or ch in BIDI_CONTROLS for ch in text)
 
 
 #: Characters escaped whenever a message quotes what an author wrote: controls (C0, DEL, C1), format
@@ -508,9 +516,23 @@ def _compose_with(
         raise ComposeError("too_deep", 1, 1) from None
     except yaml.YAMLError as err:  # other YAML errors carry no mark (libyaml's reader, ...)
         raise ComposeError("syntax", 1, 1, problem=str(err)) from None
+    except _Differs:
+        raise
+    except Exception as err:  # noqa: BLE001 - the pure-Python scanner's own bugs: "\U00110000" is a ValueError
+        if kind is _CParser or composer is None:
+            raise _Differs from None  # read again by the pure-Python parser, which locates it
+        line, col = mark_position(composer.get_mark())
+        raise ComposeError("syntax", line, col, problem=_scanner_problem(err)) from None
     finally:
         if composer is not None:
             composer.dispose()
+
+
+def _scanner_problem(err: Exception) -> str:
+    """What a non-YAML error of the pure-Python scanner means (in PyYAML's words, like its other problems)."""
+    if isinstance(err, (ValueError, OverflowError)) and ("chr()" in str(err) or "too large" in str(err)):
+        return "found an escape for a character beyond U+10FFFF"
+    return f"found text the YAML reader cannot read ({type(err).__name__})"
 
 
 # -- reading nodes --------------------------------------------------------------------------------

@@ -60,7 +60,7 @@ from .cards import Card, Tactic
 from .difficulty import estimate
 from .glicko2 import Rating, expected, update
 from .position import Position, Side
-from .progress import DEFAULT_LEARNER, Attempt, Progress, review_dir
+from .progress import DEFAULT_LEARNER, Attempt, Progress, PuzzleRecord, review_dir
 from .puzzle import Puzzle
 from .questions import Feedback, Question
 
@@ -280,7 +280,11 @@ class Trainer:
         self._themes = {p.id: _theme(p) for p in self.all_puzzles}
         self.streak_mode = False
         self._streak_seen: list[str] = []
-        self._cache: tuple[tuple[int, float], _Replay] | None = None
+        # the state computed from the rows read so far, and where reading got to (rows_since): each call
+        # reads only the rows added since (by this trainer, another process or another browser tab)
+        self._state: _Replay | None = None
+        self._state_store: object = None
+        self._cursor = 0
         #: The folder of the puzzles saved from the learner's games (``review/`` in the data folder).
         self.lang = lang  # of the problems found in ``games_folder``
         self.games_folder = Path(games) if games is not None else review_dir(progress.path)
@@ -389,11 +393,23 @@ class Trainer:
         return [p for p in self.game_puzzles() if p.id not in replay.seen or p.id in replay.reviews]
 
     def _replay(self) -> _Replay:
-        rows = self.progress.attempts()
-        key = (len(rows), rows[-1].at if rows else 0.0)  # rows are only ever added
-        if self._cache is None or self._cache[0] != key:
-            self._cache = (key, _Replay(rows, self))
-        return self._cache[1]
+        """The state of the rows so far, brought up to date with the rows added since the last read.
+
+        Rows are only ever added, so the state is kept and fed the new rows alone (a year of practice
+        is not replayed at every answer); a reset starts a fresh state; a new store (the progress fell
+        back to memory) is read again from the start.
+        """
+        store = self.progress.store
+        if self._state is None or self._state_store is not store:
+            self._state, self._state_store, self._cursor = _Replay((), self), store, 0
+        rows, self._cursor = self.progress.rows_since(self._cursor)
+        if rows:
+            resets = [i for i, row in enumerate(rows) if row.kind == "reset"]
+            if resets:
+                self._state = _Replay((), self)
+                rows = rows[resets[-1] + 1 :]
+            self._state.feed(rows, self)
+        return self._state
 
     @property
     def rating(self) -> float:
@@ -538,7 +554,7 @@ class Trainer:
         """Rating, first-try rate, streak, themes and rules to practise, the rating history."""
         replay = self._replay()
         ids = list(puzzle_ids) if puzzle_ids is not None else [p.id for p in self.puzzles]
-        records = self.progress.records()
+        records = replay.records  # what Progress.records() gives, kept up to date with the rows
         themes = tuple(
             sorted(
                 ((t, r.rating, replay.theme_games[t]) for t, r in replay.themes.items()),
@@ -559,6 +575,10 @@ class Trainer:
             weak_rules=weak,
             history=tuple(replay.history),
         )
+
+    def records(self) -> dict[str, PuzzleRecord]:
+        """Per puzzle: solved, answers, hints (what ``progress.records()`` gives, without reading every row)."""
+        return dict(self._replay().records)
 
     def reset(self) -> None:
         """Start over (the old rows stay in the database, marked as before the reset)."""
@@ -582,9 +602,27 @@ class _Replay:
         self.visits: list[_Visit] = []
         self.reviews: dict[str, tuple[int, int]] = {}  # missed, not yet re-solved cleanly: (misses, last visit)
         self.last_visit: dict[str, int] = {}
-        hints_before: dict[str, int] = {}
+        #: per puzzle: solved, answers, hints (:func:`battleline_lab.progress.records` of the same rows)
+        self.records: dict[str, PuzzleRecord] = {}
+        self._hints_before: dict[str, int] = {}
+        self.feed(rows, trainer)
+
+    def feed(self, rows: Iterable[Attempt], trainer: Trainer) -> None:
+        """Bring the state up to date with more rows (after the last reset, resets left out), in insertion order."""
+        hints_before = self._hints_before
+        records = self.records
         for row in rows:
             pid = row.puzzle_id
+            record = records.get(pid)
+            answered = row.kind == "answer"
+            if record is None:
+                records[pid] = PuzzleRecord(answered and bool(row.correct), int(answered), row.hints)
+            else:
+                records[pid] = PuzzleRecord(
+                    record.solved or (answered and bool(row.correct)),
+                    record.attempts + answered,
+                    record.hints + row.hints,
+                )
             if not self.visits or self.visits[-1].puzzle_id != pid:
                 self.visits.append(_Visit(pid, len(self.visits)))
                 hints_before[pid] = 0

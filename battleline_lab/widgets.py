@@ -47,7 +47,7 @@ from .messages import (
     topic_name,
 )
 from .position import FLAGS, Position, Side
-from .progress import Progress, data_dir
+from .progress import Progress, PuzzleRecord, data_dir
 from .puzzle import Puzzle
 from .questions import CompareQuestion, Comparison, QuestionError, View
 from .svg import BOARD_MAX_WIDTH, board_svg, cards_svg, flag_grid_columns, formation_caption
@@ -645,7 +645,7 @@ def load_puzzles(source: str | Path | Iterable[Puzzle], errors: list[str] | None
     """Puzzles from a folder (every puzzle file in it, recursively) or an iterable, by level then id.
 
     A file that does not load is skipped; its ``FILE:LINE:COL: error: ...``
-    lines are appended to ``errors`` if given (else the first error is raised).
+    lines are appended to ``errors`` if given (else each is a ``UserWarning``).
     """
     if isinstance(source, (str, Path)):
         from .library import resolve
@@ -657,8 +657,12 @@ def load_puzzles(source: str | Path | Iterable[Puzzle], errors: list[str] | None
                 puzzles.append(load_puzzle(path))
             except PuzzleFileError as err:
                 if errors is None:
-                    raise
-                errors.extend(str(d) for d in err.diagnostics)
+                    import warnings
+
+                    for line in err.diagnostics:
+                        warnings.warn(str(line), UserWarning, stacklevel=2)
+                else:
+                    errors.extend(str(d) for d in err.diagnostics)
     else:
         puzzles = list(source)
     return sorted(puzzles, key=lambda p: (p.level if p.level is not None else 0, p.id))
@@ -937,9 +941,10 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             self.status.value = ""
             return
         puzzle = self.selection[self.index]
-        record = self.progress.get(puzzle.id)
+        records = self.trainer.records()  # kept up to date incrementally: no re-read of every row
+        record = records.get(puzzle.id) or PuzzleRecord()
         mark = _t("widget.gym.solved_mark", lang) if record.solved else ""
-        solved = self.progress.solved(p.id for p in self.selection)
+        solved = sum(1 for p in self.selection if p.id in records and records[p.id].solved)
         self.status.value = _esc(
             _t(
                 "widget.gym.status",

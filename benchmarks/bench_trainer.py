@@ -13,10 +13,16 @@ Reported: the mean absolute error of the learner's rating against the hidden bas
 20 and 40 puzzles, and the share of right answers the selection produced.  Nothing is timed;
 figures depend only on the seed.  Thresholds are reported, never asserted.
 
+A second part (``--scale N``) times the trainer at a year's scale: a store holding ``N`` attempts
+(default 100,000; SQLite and JSON lines), then for a few more answers the CPU time of
+``Trainer.next()`` and ``summary()`` right after each answer (the median is reported, with the
+first, cold call apart).  The target is <= 50 ms each; it is reported, never asserted.
+
 Usage::
 
-    python benchmarks/bench_trainer.py            # 60 learners
-    python benchmarks/bench_trainer.py --quick    # 4 learners
+    python benchmarks/bench_trainer.py              # 60 learners
+    python benchmarks/bench_trainer.py --quick      # 4 learners
+    python benchmarks/bench_trainer.py --scale 100000   # the timing part only
 """
 
 from __future__ import annotations
@@ -25,11 +31,14 @@ import argparse
 import random
 import statistics
 import sys
+import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from battleline_lab import library
-from battleline_lab.progress import MemoryStore, Progress
+from battleline_lab.progress import Attempt, JsonLinesStore, MemoryStore, Progress, SqliteStore
 from battleline_lab.puzzle import Puzzle
 from battleline_lab.trainer import Trainer, initial_rating
 
@@ -104,12 +113,69 @@ def report(results: dict[str, list[Result]]) -> str:
     return "\n".join(lines)
 
 
+def _fill(kind: str, folder: Path, count: int, seed: int) -> Progress:
+    """A store of ``count`` attempts of one learner over the library (a year of daily practice)."""
+    puzzles = [p.id for p in library.puzzles() if p.question is not None]
+    rng = random.Random(seed)
+    rows = [
+        Attempt("me", rng.choice(puzzles), "answer", correct=rng.random() < 0.7, at=1.7e9 + n, source="bench")
+        for n in range(count)
+    ]
+    if kind == "sqlite":
+        store = SqliteStore(folder / "progress.sqlite3")
+        store.add_many(rows)
+        store.close()
+        return Progress(folder / "progress.sqlite3")
+    path = folder / "progress.jsonl"
+    JsonLinesStore(path)  # creates the file
+    with open(path, "a", encoding="utf-8") as out:
+        import json
+
+        out.writelines(json.dumps(r.to_json()) + "\n" for r in rows)
+    return Progress(path)
+
+
+def _cpu_ms(call: Callable[[], object]) -> float:
+    start = time.process_time()
+    call()
+    return 1000 * (time.process_time() - start)
+
+
+def scale(count: int, answers: int = 5, seed: int = 1) -> dict[str, dict[str, float]]:
+    """CPU milliseconds of ``next()`` and ``summary()`` with ``count`` attempts in SQLite and JSON lines."""
+    out: dict[str, dict[str, float]] = {}
+    for kind in ("sqlite", "jsonl"):
+        with tempfile.TemporaryDirectory() as temp:
+            progress = _fill(kind, Path(temp), count, seed)
+            trainer = Trainer(progress=progress)
+            cold = _cpu_ms(trainer.next)
+            nexts, summaries = [], []
+            for _ in range(answers):
+                puzzle = trainer.next()
+                trainer.record(puzzle.id, correct=True)
+                nexts.append(_cpu_ms(trainer.next))
+                summaries.append(_cpu_ms(trainer.summary))
+            out[kind] = {
+                "cold next": cold,
+                "next": statistics.median(nexts),
+                "summary": statistics.median(summaries),
+            }
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="4 learners (for CI)")
     parser.add_argument("--learners", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--scale", type=int, metavar="N", help="time next()/summary() with N attempts instead")
     args = parser.parse_args(argv)
+    if args.scale is not None:
+        timings = scale(args.scale, seed=args.seed)
+        print(f"{args.scale} attempts, CPU ms (median of 5 answers; target <= 50 ms):")
+        for kind, row in timings.items():
+            print(f"{kind:>7}: " + ", ".join(f"{name} {ms:.1f} ms" for name, ms in row.items()))
+        return 0
     learners = 4 if args.quick else args.learners
     results = run(learners, args.seed)
     print(f"{learners} simulated learners, {len(library.ids())} library puzzles, seed {args.seed}")

@@ -5,7 +5,7 @@ three edits from a list of the hostile inputs issue 14 found (other scripts' dig
 numbers, floats where an integer is due, lone surrogates, terminal escapes, YAML anchors, tags,
 block scalars, deleted and repeated spans...).  Each mutant is loaded; one that loads goes
 through every command that reads it (``claims``, ``claims --json``, ``check``, ``explain``,
-``show`` or ``replay``, ``replay --at``), one that does not through one of them in turn (they
+``show`` or ``replay``, ``replay --at``, ``review --json``), one that does not through one of them in turn (they
 share the loader).  The only outcomes allowed:
 
 * exit 0, or exit 1/2 with every stderr line ``FILE:LINE:COL: error: ...`` (no raw control
@@ -16,15 +16,23 @@ share the loader).  The only outcomes allowed:
 
 Every mutant is also composed by both YAML parsers (libyaml and pure Python), which must agree.
 ``BATTLELINE_FUZZ_CASES`` sets the number of mutants (default 2000; the seed is fixed, so a
-failure names a case that reproduces).
+failure names a case that reproduces), ``BATTLELINE_FUZZ_SECONDS`` a time budget (default 40 s
+for the YAML inputs, a third of it for the exports): the cases run in their seeded order until
+either is reached, so a failure still names a case that reproduces, and CI stays bounded.
+
+Progress exports (issue 24) are fuzzed the same way through ``report``: valid exports mutated
+byte-wise and by JSON-aware edits (huge integers in any numeric field, escapes, controls, deep
+nesting, NaN), with stdout and stderr free of raw control characters.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import re
+import time
 import unicodedata
 from pathlib import Path
 
@@ -36,6 +44,8 @@ from tests.test_robustness import LOCATED, deadline, run
 ROOT = Path(__file__).resolve().parent.parent
 CASES = int(os.environ.get("BATTLELINE_FUZZ_CASES", "2000"))
 DEADLINE = 20.0  # seconds per command: generous on a loaded CI machine; a hang never ends
+BUDGET = float(os.environ.get("BATTLELINE_FUZZ_SECONDS", "40"))  # seconds in all (the cases run in seed order)
+MIN_CASES = 50  # however slow the machine, at least this many mutants of each kind
 
 HOSTILE = [
     "²",
@@ -109,6 +119,17 @@ HOSTILE = [
     "k" * 1100 + ": v",
     "\\",
     "%",
+    # issue 24: escapes past U+10FFFF, C1 and bidi controls, deep nesting, 400-digit numbers
+    '"\\U00110000"',
+    '"\\UFFFFFFFF"',
+    '"x\\U0011ffff"',
+    '"\\x9b2J"',
+    "\u202e",
+    "\u2066",
+    "\x9b",
+    "[" * 120,
+    "{a: " * 60,
+    "9" * 400,
 ]
 
 
@@ -166,6 +187,8 @@ def check_call(argv: list[str], case: str, inputs: list[Path], folder: Path) -> 
             assert LOCATED.match(line), f"{where}: not a located error: {line!r}"
             assert _escaped(line), f"{where}: raw control character: {line!r}"
     assert "Traceback" not in err, where
+    for line in out.splitlines():  # what reaches the terminal on stdout is escaped too
+        assert _escaped(line.replace("\t", " ")), f"{where}: raw control character on stdout: {line!r}"
     for path, digest in before.items():
         assert hashlib.sha256(path.read_bytes()).hexdigest() == digest, f"{where}: wrote to the input {path}"
     assert sorted(os.listdir(folder)) == listing, f"{where}: created files next to the input"
@@ -173,7 +196,7 @@ def check_call(argv: list[str], case: str, inputs: list[Path], folder: Path) -> 
 
 
 PUZZLE_COMMANDS = [["claims"], ["claims", "--json"], ["check"], ["explain"], ["show", "-o", "{out}"]]
-RECORD_COMMANDS = [["replay"], ["replay", "--at", "3"]]
+RECORD_COMMANDS = [["replay"], ["replay", "--at", "3"], ["review", "--json"]]
 
 
 def _argv(command: list[str], file: Path, out: Path) -> list[str]:
@@ -187,7 +210,10 @@ def test_mutated_inputs_through_every_command(tmp_path: Path) -> None:
     inputs.mkdir()
     outputs.mkdir()
     calls = 0
+    stop = time.monotonic() + BUDGET
     for n in range(CASES):
+        if n >= MIN_CASES and time.monotonic() > stop:
+            break
         is_record = n % 2 == 1
         text = mutate(rng.choice(records if is_record else puzzles), rng)
         case = f"{n} ({'record' if is_record else 'puzzle'}): {text[:200]!r}"
@@ -211,8 +237,90 @@ def test_mutated_inputs_through_every_command(tmp_path: Path) -> None:
             check_call(_argv(command, file, out), case, [file], inputs)
             calls += 1
         file.unlink()
-    assert calls >= CASES
-    print(f"fuzz: {CASES} mutants, {calls} command calls")
+    assert calls >= min(CASES, MIN_CASES)
+    print(f"fuzz: {n + 1} mutants, {calls} command calls")
+
+
+EXPORT = {
+    "format": "battleline-lab-progress",
+    "learner": "ann",
+    "exported_at": "2026-12-01T20:00:00Z",
+    "attempts": [
+        {"learner": "ann", "puzzle_id": "p", "kind": "answer", "correct": False, "hints": 1, "rule": "R13", "at": 1.5},
+        {"learner": "ann", "puzzle_id": "p", "kind": "answer", "correct": True, "hints": 0, "seconds": 3.5},
+        {"learner": "ann", "puzzle_id": "q", "kind": "reveal", "correct": False, "hints": 2},
+    ],
+    "first_try": 0,
+    "rated": 2,
+    "rating": {"rating": 1480.5, "rd": 210.0},
+    "missed_rules": {"R13": 1, "R12": 2},
+    "themes": {"t": {"rating": 1400.0, "games": 1}},
+    "puzzles": {"p": {"level": 2, "rating": 1300.0, "theme": "t"}, "q": {"level": 4}},
+}
+JSON_HOSTILE = [
+    "9" * 400,
+    "-" + "9" * 400,
+    "9" * 5000,
+    "1e999",
+    "NaN",
+    "-Infinity",
+    '"\\u001b]0;owned\\u0007"',
+    '"\\u202e"',
+    '"\\ud800"',
+    '"\\u009b"',
+    "[" * 3000,
+    "{" * 50,
+    "null",
+    "true",
+    '""',
+    "[]",
+    "{}",
+    '"\u202e\u2066"',
+    "\x00",
+    "\xff",
+]
+
+
+def mutate_export(rng: random.Random) -> bytes:
+    """A valid export with one to three edits: a value replaced (JSON-aware), bytes inserted or cut."""
+    text = json.dumps(EXPORT, indent=rng.choice((None, 1)))
+    for _ in range(rng.randint(1, 3)):
+        op = rng.random()
+        values = list(re.finditer(r'(?<=: )(-?[0-9.]+|"[^"]*"|true|false|null)', text))
+        if op < 0.6 and values:
+            value = rng.choice(values)
+            text = text[: value.start()] + rng.choice(JSON_HOSTILE) + text[value.end() :]
+        elif op < 0.8:
+            pos = rng.randrange(len(text) + 1)
+            text = text[:pos] + rng.choice(JSON_HOSTILE) + text[pos:]
+        else:
+            pos = rng.randrange(len(text) + 1)
+            text = text[:pos] + text[pos + rng.randint(1, 30) :]
+    data = text.encode("utf-8", errors="surrogatepass")
+    if rng.random() < 0.1:
+        data = data.replace(b"\\u00", b"\xc3", 1)  # not UTF-8
+    return data
+
+
+def test_mutated_exports_through_report(tmp_path: Path) -> None:
+    rng = random.Random(24)
+    inputs, outputs = tmp_path / "in", tmp_path / "out"
+    inputs.mkdir()
+    outputs.mkdir()
+    stop = time.monotonic() + BUDGET / 3
+    statuses: dict[int, int] = {}
+    for n in range(CASES):
+        if n >= MIN_CASES and time.monotonic() > stop:
+            break
+        data = mutate_export(rng)
+        file = inputs / f"export-{n}.json"
+        file.write_bytes(data)
+        case = f"export {n}: {data[:200]!r}"
+        status = check_call(["report", str(file), "--out", str(outputs / f"r-{n}.html")], case, [file], inputs)
+        statuses[status] = statuses.get(status, 0) + 1
+        file.unlink()
+    assert set(statuses) <= {0, 2} and statuses.get(0) and statuses.get(2), statuses  # both outcomes reached
+    print(f"fuzz: {sum(statuses.values())} exports, {statuses}")
 
 
 def _composed(text: str, backend: str) -> object:

@@ -50,14 +50,14 @@ from ..claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim
 from ..console import add_quiet_argument, progress_for
 from ..decide import can_claim
 from ..difficulty import Features, claim_features, estimate
-from ..files import FileProblem, check_new, describe, write_new
+from ..files import FileProblem, check_new, describe, write_all
 from ..formations import FormationKind
 from ..loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle, load_puzzle_text
 from ..messages import LANGUAGES, message
 from ..position import FLAGS, FlagState, Position, Side
 from ..questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, FormationQuestion, Question
 from ..reachability import cards_played, unreachable
-from ..safe_yaml import ascii_int
+from ..safe_yaml import ascii_int, escape_control
 from .writer import dump_puzzle, position_data, position_key
 
 __all__ = [
@@ -1110,10 +1110,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     try:
         out.mkdir(parents=True, exist_ok=True)
+        # all the puzzles as one (files.write_all): every file written, or on any failure none replaced
+        write_all([(path, puzzle.text) for path, puzzle in targets], force=args.force, inputs=inputs)
         for path, puzzle in targets:
-            write_new(path, puzzle.text, force=args.force, inputs=inputs)
             answer = _answer_word(puzzle.answer)
-            print(_m("generate.wrote", lang, file=str(path), level=puzzle.level, answer=answer))
+            print(_m("generate.wrote", lang, file=escape_control(str(path)), level=puzzle.level, answer=answer))
     except OSError as err:
         name = err.filename if isinstance(err, FileProblem) else args.out
         print(Diagnostic(str(name), 1, 1, describe(err, lang)), file=sys.stderr)

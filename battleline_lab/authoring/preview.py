@@ -35,6 +35,7 @@ from ..loader import Diagnostic, PuzzleFileError, load_puzzle
 from ..messages import DEFAULT_LANGUAGE, message, render_msg
 from ..position import Position, Side
 from ..puzzle import Puzzle
+from ..safe_yaml import escape_control
 from ..svg import board_svg, escape
 
 __all__ = ["preview_html", "register", "run"]
@@ -268,5 +269,5 @@ def run(args: argparse.Namespace) -> int:
     except OSError as err:
         print(Diagnostic(str(out), 1, 1, describe(err, lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(_m("wrote", lang, file=str(out)))
+    print(_m("wrote", lang, file=escape_control(str(out))))
     return EXIT_OK

@@ -31,10 +31,11 @@ from typing import Any
 
 from ..checks import check_paths
 from ..claims import UndecidedTieError
-from ..files import describe, write_new
+from ..files import OutputExistsError, check_new, describe, write_all
 from ..loader import Diagnostic
 from ..messages import DEFAULT_LANGUAGE, message
 from ..puzzle import Puzzle
+from ..safe_yaml import escape_control
 from ..svg import escape
 from .preview import _CSP, _answer_text, _focus, _question_html, _who, question_board_svg, question_once
 
@@ -234,18 +235,26 @@ def run(args: argparse.Namespace) -> int:
     if args.answers == "separate":
         targets.append((key_path(out), answer_key_html(puzzles, lang)))
     sources = {Path(p).resolve() for r in reports if r.puzzle is not None and (p := r.puzzle.source)}
-    clashes = [path for path, _ in targets if path.exists() and (not args.force or path.resolve() in sources)]
-    if clashes:
-        for path in clashes:
-            print(Diagnostic(str(path), 1, 1, message("authoring.generate.exists", lang)), file=sys.stderr)
-        print(message("class.sheet.not_written_exists", lang, out=args.out), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    for path, text in targets:
+    clashes = []
+    for path, _ in targets:  # every output checked before anything is written (a dangling link is a file)
         try:
-            write_new(path, text, force=args.force, inputs=sources)
+            check_new(path, force=args.force, inputs=sources)
+        except OutputExistsError:
+            clashes.append(Diagnostic(str(path), 1, 1, message("authoring.generate.exists", lang)))
         except OSError as err:
-            print(Diagnostic(str(path), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))), file=sys.stderr)
-            print(message("class.sheet.not_written_exists", lang, out=args.out), file=sys.stderr)
-            return EXIT_BAD_INPUT
-        print(_m("wrote", lang, file=str(path), count=len(puzzles)))
+            clashes.append(Diagnostic(str(path), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))))
+    if clashes:
+        for diagnostic in clashes:
+            print(diagnostic, file=sys.stderr)
+        print(message("class.sheet.not_written_exists", lang, out=escape_control(args.out)), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:  # the sheet and its key as one: both written, or (on any failure) neither replaced
+        write_all(targets, force=args.force, inputs=sources)
+    except OSError as err:
+        where = getattr(err, "filename", None) or str(out)
+        print(Diagnostic(str(where), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))), file=sys.stderr)
+        print(message("class.sheet.not_written_exists", lang, out=escape_control(args.out)), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for path, _ in targets:
+        print(_m("wrote", lang, file=escape_control(str(path)), count=len(puzzles)))
     return EXIT_OK

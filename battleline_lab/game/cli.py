@@ -36,7 +36,7 @@ from ..console import add_quiet_argument, progress_for
 from ..files import FileProblem, check_new, describe, write_new
 from ..messages import message
 from ..position import ClaimTiming
-from ..safe_yaml import MAX_ERRORS, ascii_int
+from ..safe_yaml import MAX_ERRORS, ascii_int, escape_control
 from .bots import BOTS
 from .match import run_match
 from .record import RecordError, dump_record, load_record
@@ -197,17 +197,17 @@ def run_review_command(args: argparse.Namespace) -> int:
             print(line)
     if args.out:
         try:
-            written = save_puzzles(result, args.out, force=args.force)
+            written = save_puzzles(result, args.out, force=args.force, inputs=[args.file])
         except FileExistsError as exc:
-            where = exc.filename or args.out
+            where = escape_control(str(exc.filename or args.out))
             print(f"{where}:1:1: error: {message('review.cli.exists', lang, path=where)}", file=sys.stderr)
             return EXIT_BAD_INPUT
         except OSError as exc:
-            where = exc.filename or args.out
+            where = escape_control(str(exc.filename or args.out))
             print(f"{where}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
             return EXIT_BAD_INPUT
         if not args.json:
-            print(message("review.cli.wrote", lang, folder=args.out, count=len(written)))
+            print(message("review.cli.wrote", lang, folder=escape_control(str(args.out)), count=len(written)))
     return EXIT_OK
 
 
@@ -307,7 +307,7 @@ def run_replay_command(args: argparse.Namespace) -> int:
                     args.at, Player(args.viewer) if args.viewer else None, name=Path(name).stem, lang=lang
                 )
             except ValueError as exc:
-                print(f"{name}:1:1: error: {exc}", file=sys.stderr)
+                print(f"{escape_control(name)}:1:1: error: {escape_control(str(exc))}", file=sys.stderr)
                 status = EXIT_BAD_INPUT
                 continue
             print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None), end="")
@@ -320,14 +320,14 @@ def run_replay_command(args: argparse.Namespace) -> int:
                 _m(
                     "replay.over",
                     lang,
-                    file=name,
+                    file=escape_control(name),
                     turns=state.turn_number,
                     winner=winner,
                     reason=_m("reason." + state.end_reason.value, lang),
                 )
             )
         else:
-            print(_m("replay.unfinished", lang, file=name, turns=state.turn_number))
+            print(_m("replay.unfinished", lang, file=escape_control(name), turns=state.turn_number))
     return status
 
 

@@ -37,7 +37,7 @@ import dataclasses
 import enum
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,7 @@ from typing import Any
 import yaml
 
 from ..claims import can_claim, claimable_flags
-from ..files import OutputExistsError, write_new
+from ..files import check_new, write_all, write_new
 from ..formations import evaluate
 from ..messages import LANGUAGES, message
 from ..position import Position, Side
@@ -365,25 +365,30 @@ def _kind(owner: Player, player: Player) -> MomentKind:
     return MomentKind.MISSED if owner is player else MomentKind.OPPONENT_EARLY
 
 
-def save_puzzles(result: Review, folder: str | os.PathLike[str], *, force: bool = False) -> list[Path]:
-    """Write the review's puzzles into ``folder`` (created if needed), atomically, one file each.
+def save_puzzles(
+    result: Review,
+    folder: str | os.PathLike[str],
+    *,
+    force: bool = False,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> list[Path]:
+    """Write the review's puzzles into ``folder`` (created if needed), all as one, one file each.
 
     Files that exist are not replaced without ``force``: if any exists, nothing
-    is written and :class:`FileExistsError` names the first one.  Each file is
-    written by the project's one writer, :func:`battleline_lab.files.write_new`.
+    is written and :class:`FileExistsError` names the first one.  ``inputs`` (the
+    game record) are never written over, not even with ``force``, through a link
+    named like a moment file or as a moment file itself.  The files are written by
+    the project's one writer, :func:`battleline_lab.files.write_all`: all, or none replaced.
     """
     target = Path(folder)
-    target.mkdir(parents=True, exist_ok=True)
     files = result.puzzle_files()
-    if not force:
-        for name in files:
-            if os.path.lexists(target / name):
-                raise OutputExistsError(str(target / name))
-    written = []
-    for name, text in files.items():
-        write_new(target / name, text, force=force)
-        written.append(target / name)
-    return written
+    inputs = list(inputs)
+    outputs = [(target / name, text) for name, text in files.items()]
+    for path, _ in outputs:  # refuse before the folder is even made
+        check_new(path, force=force, inputs=inputs)
+    target.mkdir(parents=True, exist_ok=True)
+    write_all(outputs, force=force, inputs=inputs)
+    return [path for path, _ in outputs]
 
 
 def save_for_learner(result: Review, folder: str | os.PathLike[str] | None = None) -> list[Path]:
