@@ -233,7 +233,10 @@ class Attempt:
 def _finite(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError("not a number")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # a 400-digit integer: no float holds it (issue 24)
+        raise ValueError("not a finite number") from None
     if not math.isfinite(number):
         raise ValueError("not a finite number")
     return number

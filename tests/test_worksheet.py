@@ -94,7 +94,7 @@ def test_worksheet_never_overwrites_without_force(tmp_path: Path, capsys: pytest
     assert out.read_text(encoding="utf-8") == "mine"
     assert capsys.readouterr().err == (
         f"{out}:1:1: error: file exists; not overwritten (use --force to replace it)\n"
-        f"worksheet not written: see above; nothing was written to {out}\n"
+        f"{out}:1:1: error: worksheet not written: see above; nothing was written to {out}\n"
     )
     assert cli_main(["worksheet", str(KINDS[0]), "--out", str(out), "--force"]) == 0
     assert "bl-sheet-puzzle" in out.read_text(encoding="utf-8")

@@ -84,7 +84,8 @@ def test_a_line_when_nothing_was_written(tmp_path: Path, capsys: pytest.CaptureF
     out = tmp_path / "sheet.html"
     assert cli_main(["worksheet", str(bad), str(KINDS[0]), "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert err.splitlines()[-1].startswith("worksheet not written: 1 puzzle file has errors") and not out.exists()
+    last = err.splitlines()[-1]
+    assert last.startswith(f"{out}:1:1: error: worksheet not written: 1 puzzle file has errors") and not out.exists()
     assert cli_main(["worksheet", str(bad), "--out", str(out), "--lang", "zh"]) == 1
     assert "没有生成练习单" in capsys.readouterr().err
 

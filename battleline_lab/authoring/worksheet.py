@@ -226,7 +226,11 @@ def run(args: argparse.Namespace) -> int:
         print(diagnostic, file=sys.stderr)
     if errors:
         files = len({d.file for d in errors})
-        print(message("class.sheet.not_written", lang, count=files, out=args.out), file=sys.stderr)
+        # located like every other line (issue 24), on the sheet that was not written (issue 25)
+        print(
+            Diagnostic(str(args.out), 1, 1, message("class.sheet.not_written", lang, count=files, out=args.out)),
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT if any(r.invalid for r in reports) else EXIT_WRONG
     puzzles = [r.puzzle for r in reports if r.puzzle is not None]
     out = Path(args.out)
@@ -246,14 +250,20 @@ def run(args: argparse.Namespace) -> int:
     if clashes:
         for diagnostic in clashes:
             print(diagnostic, file=sys.stderr)
-        print(message("class.sheet.not_written_exists", lang, out=escape_control(args.out)), file=sys.stderr)
+        print(
+            Diagnostic(str(args.out), 1, 1, message("class.sheet.not_written_exists", lang, out=args.out)),
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     try:  # the sheet and its key as one: both written, or (on any failure) neither replaced
         write_all(targets, force=args.force, inputs=sources)
     except OSError as err:
         where = getattr(err, "filename", None) or str(out)
         print(Diagnostic(str(where), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))), file=sys.stderr)
-        print(message("class.sheet.not_written_exists", lang, out=escape_control(args.out)), file=sys.stderr)
+        print(
+            Diagnostic(str(args.out), 1, 1, message("class.sheet.not_written_exists", lang, out=args.out)),
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     for path, _ in targets:
         print(_m("wrote", lang, file=escape_control(str(path)), count=len(puzzles)))
