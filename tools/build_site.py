@@ -185,6 +185,7 @@ def download_wheels(cache: Path, wanted: dict[str, str], python: str) -> dict[st
         run(
             [sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps"]
             + ["--only-binary", ":all:", "--python-version", python, "--dest", folder, *missing]
+            + ["--platform", "any", "--implementation", "py", "--abi", "none"]  # pure: psygnal also has compiled ones
         )
     out = {}
     for name, version in wanted.items():

@@ -37,7 +37,7 @@ from ..messages import DEFAULT_LANGUAGE, card_label, message
 from ..position import Position, Side
 from ..svg import COLOURS, TACTIC_COLOURS
 
-__all__ = ["INTENTS", "Board", "Taps", "card_view", "flag_views"]
+__all__ = ["INTENTS", "Board", "StepKeys", "Taps", "card_view", "flag_views"]
 
 #: The intents the front end sends (the key of a one-key dictionary) and what the value is.
 INTENTS: Mapping[str, str] = {
@@ -312,3 +312,33 @@ class Taps:
             self.selected = None
         elif self.view.get("selection"):
             self.board.intent({"cancel": True})
+
+
+class StepKeys(anywidget.AnyWidget):
+    """j/k step the proof of the puzzle widget it sits in (``keys.js``): an invisible component.
+
+    It replaces a script that ran from an HTML attribute: the keys arrive as the intent
+    ``{"step": +1 | -1}`` and ``on_step(delta)`` is called (as :meth:`Board.intent` does), only
+    while :attr:`active` (a proof is shown).
+    """
+
+    _esm = _asset("keys.js")
+    #: whether a proof is shown (the keys do nothing otherwise)
+    active = traitlets.Bool(False).tag(sync=True)
+
+    def __init__(self, on_step: Callable[[int], None] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.on_step = on_step
+        self.on_msg(self._on_msg)
+
+    def _on_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        if isinstance(content, dict) and isinstance(content.get("intent"), dict):
+            self.intent(content["intent"])
+
+    def intent(self, intent: Mapping[str, Any]) -> bool:
+        """Handle ``{"step": +1 | -1}`` as if a key was pressed; False if it is not that, or no proof is shown."""
+        step = intent.get("step")
+        if step not in (1, -1) or not self.active or self.on_step is None:
+            return False
+        self.on_step(int(step))
+        return True

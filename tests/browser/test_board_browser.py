@@ -194,6 +194,16 @@ def test_a_whole_game_by_taps_or_keys_alone(
     if width < 600:  # the "360 px cell"
         size_cell(page, game, width)
     check_fits(page, game, width)
+    if width >= 1400:  # the whole game (status, board, decks, hand, feedback) fits a 1366 x 768 window
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.wait_for_timeout(400)
+        top = game.locator(".bl-game-title").bounding_box()
+        bottom = game.locator('[data-role="feedback"]').bounding_box()
+        chrome = page.locator(".jp-WindowedPanel-outer, .jp-Notebook").first.bounding_box()
+        assert top is not None and bottom is not None and chrome is not None
+        room = 768 - chrome["y"] - 24  # below JupyterLab's menu, tabs and toolbar; above its status bar
+        assert bottom["y"] + bottom["height"] - top["y"] <= room, (top, bottom, room)
+        page.set_viewport_size({"width": width, "height": 900})
     # empty slots are drawn from the start: three a side per flag
     assert game.locator(".blb-slot").count() >= 9 * 6 - 8
     page.screenshot(path=str(output_dir / f"board-game-{width}-start.png"))
