@@ -94,6 +94,13 @@ def play_game(page: Page, game: Locator, *, keyboard: bool) -> int:
     expect(board).to_be_visible(timeout=60_000)
     if keyboard:  # enter the widget once; from here on only keys
         board.locator('[data-nav][tabindex="0"]').first.focus()
+        hand = board.locator('[data-zone="hand"]:not([aria-disabled="true"])').first
+        press_to(page, board, hand)
+        page.keyboard.press("Enter")  # choose a card: its flags light at once ...
+        expect(board.locator('.blb-flag[data-legal="true"]').first).to_be_visible()
+        page.keyboard.press("Escape")  # ... and Escape cancels
+        expect(board.locator('.blb-flag[data-legal="true"]')).to_have_count(0)
+        assert page.evaluate("() => document.activeElement.dataset.zone") == "hand", "focus stays on the card"
     taps = 0
     while not over(game):
         assert taps < 600, "a game takes fewer taps"

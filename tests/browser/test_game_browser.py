@@ -55,7 +55,13 @@ def test_play_a_few_moves_of_lesson_six_by_tapping(lab_page: Page, lab: Lab, out
         if move == 0:
             game.screenshot(path=str(output_dir / "game-choose-flag.png"))
         flag = lit.first.get_attribute("data-flag")
-        lit.first.click()
+        if move == 1:  # the second move by drag and drop: a second tap cancels, then drag the card there
+            card.click()
+            expect(card).to_have_attribute("aria-pressed", "false")
+            expect(lit).to_have_count(0)
+            card.drag_to(board.locator(f'.blb-col[data-col="{flag}"]'))
+        else:
+            lit.first.click()
         played = board.locator(f'[data-card="{notation}"][data-zone="board"][data-flag="{flag}"][data-side="you"]')
         expect(played).to_have_count(1)
         name = str(played.get_attribute("aria-label"))
