@@ -140,11 +140,8 @@ def play_game(page: Page, game: Locator, *, keyboard: bool) -> int:
 
 
 def size_cell(page: Page, game: Locator, width: int) -> None:
-    """Make the widget's output area ``width`` px wide: the left sidebar closed (as on a phone or a
-    narrow window), then the window sized so that the cell, not the window, is ``width`` wide."""
-    page.evaluate("() => document.querySelector('.jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current')?.click()")
-    page.wait_for_timeout(400)
-    for _ in range(3):
+    """Size the window so that the widget's cell, not the window, is ``width`` px wide."""
+    for _ in range(4):
         box = game.bounding_box()
         assert box is not None
         viewport = page.viewport_size
@@ -221,4 +218,31 @@ def test_a_whole_game_by_taps_or_keys_alone(
     expect(game.locator('.blb [data-zone="opponent-hand"]').first).to_be_visible()
     page.screenshot(path=str(output_dir / f"board-game-{width}-{'keys' if keyboard else 'taps'}-end.png"))
     print(f"{width} px {'keys' if keyboard else 'taps'}: {taps} in {time.monotonic() - start:.1f} s")
+    assert_no_widget_errors(page)
+
+
+def test_the_board_fits_every_cell_width_from_320_to_1600(lab_page: Page, lab: Lab, output_dir: Path) -> None:
+    """No truncation, no sideways scroll, tap targets >= 36 px and text >= 11 px at any cell width,
+    on both sides of the 800 px turn (columns above, one row per flag below), with a card chosen."""
+    page = lab_page
+    page.set_viewport_size({"width": 1000, "height": 900})
+    name = write_notebook(
+        lab, "board-widths.ipynb", "from battleline_lab.game_widget import GameWidget\nGameWidget(bot='random', seed=6)"
+    )
+    open_and_run(page, lab, name)
+    game = page.locator(".bl-game").first
+    board = game.locator(".blb")
+    expect(board.locator("[data-zone='hand']").first).to_be_visible(timeout=60_000)
+    board.locator('[data-zone="hand"]:not([aria-disabled="true"])').first.click()
+    expect(board.locator('.blb-flag[data-legal="true"]').first).to_be_visible()
+    for width in (320, 480, 800, 830, 1200, 1600):
+        size_cell(page, game, width)
+        check_fits(page, game, width)
+        rows = board.locator(".blb-col").evaluate_all(
+            "cols => new Set(cols.map(c => Math.round(c.getBoundingClientRect().top))).size"
+        )
+        box = board.bounding_box()
+        assert box is not None
+        assert rows == (9 if box["width"] < 800 else 1), (width, box["width"], rows)  # it turns below 800 px
+        game.screenshot(path=str(output_dir / f"board-width-{width}.png"))
     assert_no_widget_errors(page)
