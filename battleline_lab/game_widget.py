@@ -1,34 +1,37 @@
 """A Jupyter widget to play a game of Battle Line against a bot (or two people on one screen).
 
-:class:`GameWidget` shows the same SVG board as the puzzles (:mod:`battleline_lab.svg`) from
-the view of the player to act: the opponent's hand is hidden (R13).  The learner clicks a card
-in their hand, then where it goes: a flag button under the board column, or for a guile card
-first the card it acts on (Redeploy, Deserter, Traitor) and then the destination.  Scout draws
-and returns, the Mud discard (R26), the claim step and the draw step have their own buttons.
+:class:`GameWidget` draws the game on the board component (:class:`battleline_lab.board.Board`,
+the same one as the puzzles) from the view of the player to act: the opponent's hand is hidden
+(R13).  The hand is drawn as cards: tap one and the flags where it may go light up (``data-legal``),
+tap a flag to play it, or drag the card there.  A flag you can claim is marked
+(``data-claimable``); tap it to claim, or tap any open flag to see the engine's proof of why not.
+Guile cards choose their target on the board (the card to desert, to steal, to redeploy and
+where to), Scout's returns are taps on hand cards, Fog and Mud go onto a flag like troops, and
+a draw is a tap on a deck.  Escape or a second tap cancels.
 
 The widget is a **view** over a :class:`~battleline_lab.game.session.GameSession`, which holds
-the game and makes every decision (whose turn, what can be chosen, the learner's move and the
-bot's replies, claims, the coach, the suggestion, the review, a new game), from the engine: every
-button it enables comes from :func:`battleline_lab.game.legal_moves`, every effect from
-:func:`battleline_lab.game.apply`, and every claim verdict, proof and counterexample from
-:func:`battleline_lab.game.explain_claim` (the engine's claim proof from the player's view, R12,
-R13).  The widget draws the session's state (:meth:`GameWidget.refresh`) and forwards clicks.
-A click that the engine refuses (a claim it cannot prove, or at the wrong time, R14) shows the
-engine's reason.  Every string comes from the message catalogue (``locale/<lang>/game_widget.json``).
+the game and makes every decision (whose turn, what can be chosen, the flags each card may go
+to, the learner's move and the bot's replies, claims, the coach, the suggestion, the review, a
+new game), from the engine: every tap it offers comes from :func:`battleline_lab.game.legal_moves`,
+every effect from :func:`battleline_lab.game.apply`, and every claim verdict, proof and
+counterexample from :func:`battleline_lab.game.explain_claim` (R12, R13).  The widget turns the
+session's state into the board's view model (:meth:`GameWidget.refresh`) and forwards intents.
+Every string comes from the message catalogue (``locale/<lang>/game_widget.json``, ``board.json``).
 
-It can be driven from Python as from the browser: ``widget.hand_buttons[0].click()``, or
-:meth:`GameWidget.click_action` to click the buttons that make one action.
+It can be driven from Python as from the browser: :attr:`GameWidget.taps` taps the board's hooks
+as ``board.js`` does, and :meth:`GameWidget.click_action` taps the hooks that make one action.
 
 >>> w = GameWidget(bot="heuristic", seed=3)
 >>> w
 <GameWidget seed 3, south against heuristic: turn 1, south to play>
->>> w.hand_buttons[0].description, w.hand_buttons[0].disabled
-('6 O · Hypaspists', False)
->>> w.hand_buttons[0].click()            # choose the orange 6 ...
->>> [n for n, b in w.flag_buttons.items() if not b.disabled]
+>>> card = w.board.view["hand"][0]
+>>> card["label"], card["flags"]
+('orange 6, Hypaspists', [1, 2, 3, 4, 5, 6, 7, 8, 9])
+>>> w.taps.card("o6")                    # choose the orange 6 ...
+>>> w.taps.legal_flags()
 [1, 2, 3, 4, 5, 6, 7, 8, 9]
->>> w.flag_buttons[5].click()            # ... and play it at flag 5
->>> w.click_action("draw troops")        # the same clicks, by notation
+>>> w.taps.flag(5)                       # ... and play it at flag 5
+>>> w.click_action("draw troops")        # the same taps, by notation
 >>> [line for _turn, line, _notation in w.log_entries()][:2]
 ['South (you) plays orange 6, Hypaspists at flag 5', 'South (you) draws from the troop deck']
 >>> w.state.turn_number  # the bot replied at once
@@ -39,12 +42,13 @@ from __future__ import annotations
 
 import dataclasses
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as W
 
-from .cards import Card, Tactic, Troop
+from .board import Board, Taps, card_view, flag_views
+from .cards import Tactic, Troop
 from .game import Action, Deck, GameState, Player, describe, parse_action, to_position
 from .game.bots import Bot
 from .game.expert import Suggestion, suggestion_text
@@ -52,9 +56,9 @@ from .game.record import illegal_reason
 from .game.review import Review
 from .game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Offer, Say, Token, action_path
 from .messages import DEFAULT_LANGUAGE, card_label, catalogue, message, render_analysis
-from .position import FLAGS, ClaimTiming, Side
-from .svg import COLOURS, TACTIC_COLOURS, board_svg
-from .widgets import FOCUS_STYLE, board_view, flag_grid, language_toggle, set_visible, switch_lang
+from .position import ClaimTiming, Side
+from .svg import board_svg
+from .widgets import language_toggle, set_visible, switch_lang
 
 __all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
 
@@ -76,17 +80,17 @@ class GameWidget(W.VBox):  # type: ignore[misc]
     seeded choice decide in the engine; here the learner chooses).  ``seed`` deals the game and
     seeds the bot, so a game is reproducible.  ``claim_timing`` is the R14 option.
 
-    Controls (CSS classes for the browser tests): the hand ``.bl-hand-card``, the flag row
-    ``.bl-flag-button-<n>``, cards on the table for guile cards and the Mud discard
-    ``.bl-target``, ``.bl-discard-choice``, ``.bl-scout-go``, ``.bl-draw-troops|tactics``,
-    ``.bl-pass``, ``.bl-end-claims``, ``.bl-cancel``, the claim row ``.bl-claim-<n>``, the
-    coach ``.bl-coach-toggle`` / ``.bl-coach``, the expert's suggestion on request
+    The board (:attr:`board`, hooks in ``docs/widgets.md``): hand cards ``[data-zone="hand"]``,
+    flags ``.blb-flag[data-flag]`` (``data-legal``, ``data-claimable``), targets on the table
+    ``[data-action="target"]``, the decks ``[data-action="draw"][data-deck]``, and the buttons
+    ``[data-action="pass|end|discard|scout|cancel"]``; the notice (a refused claim with its
+    proof) in ``[data-role="feedback"]``.  Around it, ipywidgets (CSS classes): the coach
+    ``.bl-coach-toggle`` / ``.bl-coach``, the expert's suggestion on request
     ``.bl-coach-suggest``, the opponent ``.bl-bot-choice`` (random / heuristic / expert), the
     review at game end ``.bl-review`` / ``.bl-review-box`` / ``.bl-review-moment``, the log
-    ``.bl-game-log``, the message
-    ``.bl-game-message``, the prompt ``.bl-game-prompt``, the banner ``.bl-game-over`` and the
-    language toggle ``.bl-lang`` (English / 中文), which re-labels every button, prompt, message,
-    proof and the log live, keeping the game and the choice in progress (:meth:`set_lang`).
+    ``.bl-game-log``, the banner ``.bl-game-over`` and the language toggle ``.bl-lang``
+    (English / 中文), which re-labels everything live, keeping the game and the choice in
+    progress (:meth:`set_lang`).
     """
 
     def __init__(
@@ -102,75 +106,18 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         #: the game and every decision about it; the widget draws it and forwards clicks
         self.session = GameSession(bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing)
         self._offer: Offer | None = None  # what the buttons on show offer (drawn by refresh())
-        self._said: tuple[Notice, str, str] | None = None  # the notice drawn last, in a language (a cache)
+        self._said: tuple[Notice, str, dict[str, Any]] | None = None  # the notice drawn last, in a language (a cache)
         self._drawn_moment: tuple[Review, int] | None = None  # the review moment whose puzzle is on show
 
         self.title = W.HTML()
         self.title.add_class("bl-game-title")
         self.banner = W.HTML()
         self.banner.add_class("bl-game-over")
-        self.info = W.HTML()
-        self.info.add_class("bl-game-info")
-        self.board = board_view()
-        self.prompt = W.HTML()
-        self.prompt.add_class("bl-game-prompt")
-        self.message_box = W.HTML()
-        self.message_box.add_class("bl-game-message")
-
-        # one button per board column, for destinations (a card's flag, Redeploy, Traitor)
-        self.flag_buttons: dict[int, W.Button] = {}
-        for n in FLAGS:
-            b = self._button("", ("bl-flag-button", f"bl-flag-button-{n}"))
-            b.on_click(lambda _b, n=n: self.choose(("flag", n)))
-            self.flag_buttons[n] = b
-        self.flag_row = flag_grid(list(self.flag_buttons.values()), "bl-flag-row")  # under the board's columns
-        self.claim_buttons: dict[int, W.Button] = {}
-        for n in FLAGS:
-            b = self._button("", ("bl-claim", f"bl-claim-{n}"))
-            b.style.font_size = "12px"
-            b.on_click(lambda _b, n=n: self.claim(n))
-            self.claim_buttons[n] = b
-        self.claim_row = flag_grid(list(self.claim_buttons.values()), "bl-claim-row")
-
-        self.hand_buttons: list[W.Button] = []
-        self._hand_cards: list[Card] = []
-        self.hand_row = W.HBox(layout=W.Layout(flex_flow="row wrap"))
-        self.hand_row.add_class("bl-hand-row")
-        self.hand_label = W.HTML()
-        self.target_buttons: list[W.Button] = []
-        self._target_cards: list[Card] = []
-        self.target_label = W.HTML()
-        self.target_row = W.HBox(layout=W.Layout(flex_flow="row wrap"))
-        self.target_row.add_class("bl-target-row")
-        self.target_box = W.VBox([self.target_label, self.target_row])
-
-        self.discard_button = self._button("", ("bl-discard-choice",))
-        self.discard_button.on_click(lambda _b: self.choose(("discard",)))
-        self.scout_button = self._button("", ("bl-scout-go",), style="primary")
-        self.scout_button.on_click(lambda _b: self.choose(("scout",)))
-        self.draw_buttons: dict[Deck, W.Button] = {}
-        for deck in Deck:
-            b = self._button("", (f"bl-draw-{deck.value}",), style="primary")
-            b.on_click(lambda _b, d=deck: self.choose(("draw", d)))
-            self.draw_buttons[deck] = b
-        self.pass_button = self._button("", ("bl-pass",), style="warning")
-        self.pass_button.on_click(lambda _b: self.choose(("pass",)))
-        self.end_button = self._button("", ("bl-end-claims",))
-        self.end_button.on_click(lambda _b: self.choose(("end",)))
-        self.cancel_button = self._button("", ("bl-cancel",))
-        self.cancel_button.on_click(lambda _b: self.cancel())
-        self.actions_row = W.HBox(
-            [
-                self.scout_button,
-                self.discard_button,
-                *self.draw_buttons.values(),
-                self.pass_button,
-                self.end_button,
-                self.cancel_button,
-            ],
-            layout=W.Layout(flex_flow="row wrap"),
-        )
-        self.actions_row.add_class("bl-actions-row")
+        #: the board component: the table, the hand, the decks, the choices and the notice
+        self.board = Board(on_intent=self._on_intent)
+        self.board.add_class("bl-game-board")
+        #: taps on the board from Python, decided as the browser decides them
+        self.taps = Taps(self.board)
 
         self.coach_toggle = W.ToggleButton(value=False, icon="graduation-cap")
         self.coach_toggle.add_class("bl-coach-toggle")
@@ -202,27 +149,11 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.log_view = W.HTML()
         self.log_view.add_class("bl-game-log")
         self.lang_toggle = language_toggle(lang, self.set_lang)
-        controls = W.VBox(
-            [
-                self.prompt,
-                self.hand_label,
-                self.hand_row,
-                self.target_box,
-                self.actions_row,
-                self.message_box,
-            ]
-        )
-        controls.add_class("bl-game-controls")
         super().__init__(
             [
-                W.HTML(FOCUS_STYLE),
                 self.title,
                 self.banner,
-                self.info,
-                self.claim_row,
                 self.board,
-                self.flag_row,
-                controls,
                 W.HBox(
                     [
                         self.coach_toggle,
@@ -230,7 +161,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                         self.new_game_button,
                         self.bot_choice,
                         self.lang_toggle,
-                    ]
+                    ],
+                    layout=W.Layout(flex_flow="row wrap"),
                 ),
                 self.coach,
                 self.review_button,
@@ -297,14 +229,6 @@ class GameWidget(W.VBox):  # type: ignore[misc]
     def _label(self) -> None:
         """The labels that do not change during a game, in :attr:`lang` (the rest is drawn by ``_render``)."""
         t = self._t
-        for n, b in self.flag_buttons.items():
-            b.description = t("game_widget.flag_button", flag=n)
-        self.hand_label.value = f"<b>{_esc(t('game_widget.hand'))}</b>"
-        self.discard_button.description = t("game_widget.discard_choice")
-        self.scout_button.description = t("game_widget.scout_go")
-        self.pass_button.description = t("game_widget.pass")
-        self.end_button.description = t("game_widget.end_claims")
-        self.cancel_button.description = t("game_widget.cancel")
         self.coach_toggle.description = t("game_widget.coach.toggle")
         self.new_game_button.description = t("game_widget.new_game")
         self.suggest_button.description = t("review.coach.button")
@@ -424,40 +348,60 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.review_puzzle.children = ()  # a fresh board, also when the same moment is opened again
         self._render()
 
-    def click_action(self, action: Action | str) -> None:
-        """Click the buttons that make ``action`` (notation or value), as a learner would.
+    def _on_intent(self, name: str, value: Any) -> None:
+        """What the learner did on the board, forwarded to the session (which decides everything)."""
+        hand = {c.notation: c for c in self.session.hand()}
+        if name == "play" and isinstance(value, list) and len(value) == 2 and value[0] in hand:
+            self.session.cancel()
+            self.session.choose(("card", hand[value[0]]))
+            self.choose(("flag", int(value[1])))
+        elif name == "select" and value in hand:
+            self.choose(("card", hand[value]))
+        elif name == "target" and value in (table := {c.notation: c for c, _f in self.session.offer().targets}):
+            self.choose(("target", table[value]))
+        elif name == "flag" and isinstance(value, int):
+            self.choose(("flag", value))
+        elif name == "claim" and isinstance(value, int):
+            self.claim(value)
+        elif name == "draw" and value in {d.value for d in Deck}:
+            self.choose(("draw", Deck(value)))
+        elif name == "do" and value in ("pass", "end", "discard", "scout"):
+            self.choose((value,))
+        elif name == "cancel":
+            self.cancel()
+        else:  # a stale or unknown tap: say so, change nothing
+            self.session.notice = Notice("not_offered")
+            self._render()
 
-        Raises ``ValueError`` if a button on the way is not offered (hidden or disabled).
+    def click_action(self, action: Action | str) -> None:
+        """Tap the hooks that make ``action`` (notation or value), as a learner would.
+
+        Raises ``ValueError`` if a hook on the way is not on offer (not drawn, or not tappable now).
         """
         if isinstance(action, str):
             action = parse_action(action)
         if self._offer is None or list(self._offer.legal) != self.session.legal():
-            self._render()  # the state changed under the buttons (a lesson moved on its own)
-        for token in action_path(action):
-            button = self.button_for(token)
-            if button is None or button.disabled or button.layout.display == "none":
-                raise ValueError(self._t("game_widget.not_offered") + f" ({action.notation}: {token})")
-            button.click()
-
-    def button_for(self, token: Token) -> W.Button | None:
-        """The button a click token maps to, if it is on show."""
-        kind = token[0]
-        if kind == "card":
-            return next((b for b, c in zip(self.hand_buttons, self._hand_cards) if c == token[1]), None)
-        if kind == "target":
-            return next((b for b, c in zip(self.target_buttons, self._target_cards) if c == token[1]), None)
-        if kind == "flag":
-            return self.flag_buttons[token[1]]
-        if kind == "claim":
-            return self.claim_buttons[token[1]]
-        if kind == "draw":
-            return self.draw_buttons[token[1]]
-        return {
-            "discard": self.discard_button,
-            "scout": self.scout_button,
-            "pass": self.pass_button,
-            "end": self.end_button,
-        }.get(kind)
+            self._render()  # the state changed under the board (a lesson moved on its own)
+        taps = self.taps
+        taps.selected = None
+        try:
+            for token in action_path(action):
+                kind = token[0]
+                if kind == "card":
+                    taps.card(token[1].notation)
+                elif kind == "target":
+                    taps.target(token[1].notation)
+                elif kind in ("flag", "claim"):
+                    if kind == "claim" and token[1] not in taps.claimable_flags():
+                        raise ValueError(f"flag {token[1]} is not marked claimable")
+                    taps.flag(token[1])
+                elif kind == "draw":
+                    taps.draw(token[1].value)
+                else:
+                    taps.action(kind)
+        except ValueError as err:
+            taps.selected = None
+            raise ValueError(self._t("game_widget.not_offered") + f" ({action.notation}: {err})") from None
 
     # -- words for what the session holds ---------------------------------------------------
     def log_entries(self) -> list[tuple[int, str, str]]:
@@ -481,129 +425,54 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         lines = [_body(line) for line in render_analysis(analysis, self.lang)]
         return lines[analysis.steps.index(analysis.deciding_step())], lines
 
-    def _notice_words(self, notice: Notice) -> tuple[str, str]:
-        """A notice's text and extra HTML in :attr:`lang`."""
+    def _notice_words(self, notice: Notice) -> tuple[str, list[str], list[str]]:
+        """A notice's text, its numbered lines (a proof) and its other lines, in :attr:`lang`."""
         lang, state = self.lang, self.state
         kind = notice.kind
         if kind == "not_offered":
-            return self._t("game_widget.not_offered"), ""
+            return self._t("game_widget.not_offered"), [], []
         if kind == "claimed":
-            return self._t("game_widget.claimed", flag=notice.flag), ""
+            return self._t("game_widget.claimed", flag=notice.flag), [], []
         if kind == "bot_next":
-            return self._t("review.widget.bot_next", bot=self._t(f"review.widget.bot.{notice.bot}")), ""
+            return self._t("review.widget.bot_next", bot=self._t(f"review.widget.bot.{notice.bot}")), [], []
         if kind == "not_now":
-            return self._t("review.coach.not_now"), ""
+            return self._t("review.coach.not_now"), [], []
         if kind == "suggestion":
             assert notice.view is not None and notice.suggestion is not None
             first, *rest = suggestion_text(notice.view, notice.suggestion, lang)
-            return first, '<ul class="bl-suggestion">' + "".join(f"<li>{_esc(x)}</li>" for x in rest) + "</ul>"
+            return first, [], list(rest)
         assert kind == "refused" and notice.error is not None
         analysis = notice.analysis
         if analysis is None:  # a move refused: the state changed under a stale button
-            return self._t("game_widget.refused", reason=illegal_reason(notice.error, state, lang)), ""
-        proof = "".join(f"<li>{_esc(_body(line))}</li>" for line in render_analysis(analysis, lang))
+            return self._t("game_widget.refused", reason=illegal_reason(notice.error, state, lang)), [], []
+        proof = [_body(line) for line in render_analysis(analysis, lang)]
         # the proof first; the engine's other reason (R14 timing, R15) only when the proof holds
         if analysis.claimable:
             reason = illegal_reason(notice.error, state, lang)
             text = self._t("game_widget.claim_later", flag=notice.flag, reason=reason)
         else:
             text = self._t("game_widget.claim_refused", flag=notice.flag)
-        return text, f'<ol class="bl-claim-proof">{proof}</ol>'
+        return text, proof, []
 
-    def _message_html(self) -> str:
+    def _feedback(self) -> dict[str, Any]:
+        """The notice the board shows in its feedback place (``data-role="feedback"``)."""
         notice = self.session.notice
         if notice is None or not notice.tone:
-            return ""
+            return {}
         if self._said is None or self._said[0] is not notice or self._said[1] != self.lang:
-            text, extra = self._notice_words(notice)
-            colour = {"refused": "#c62828", "claimed": "#2e7d32", "info": "#607d8b"}[notice.tone]
-            drawn = (
-                f'<div class="bl-game-message-{notice.tone}" style="border-left:5px solid {colour};padding:4px 8px;'
-                f'line-height:1.4;margin:4px 0"><b style="color:{colour}">{_esc(text)}</b>'
-                f"{extra}</div>"
-            )
-            self._said = (notice, self.lang, drawn)
-        return self._said[2]
+            text, lines, items = self._notice_words(notice)
+            self._said = (notice, self.lang, {"tone": notice.tone, "text": text, "lines": lines, "items": items})
+        return dict(self._said[2])
 
     # -- drawing -----------------------------------------------------------------
     def _render(self) -> None:
         session = self.session
         state = self.state
-        offer = self._offer = session.offer()
-        viewer = self.viewer
-        view = session.view()
-        over = state.over
-        first, current = offer.first, offer.current
-        self.title.value = f"<h3>{_esc(self._t('game_widget.title', seed=self.seed))}</h3>"
-
-        # hand: a button per card, enabled where a legal move starts with it
-        hand = session.hand()
-        self._hand_cards = hand
-        self.hand_buttons = self._pool(self.hand_buttons, len(hand), self._new_hand_button)
-        for button, card in zip(self.hand_buttons, hand):
-            self._style_card_button(button, card, chosen=card == offer.card)
-            button.disabled = ("card", card) not in first
-        self.hand_row.children = self.hand_buttons[: len(hand)]
-
-        # cards on the table a guile card (or the Mud discard) acts on
-        self._target_cards = [card for card, _flag in offer.targets]
-        self.target_buttons = self._pool(self.target_buttons, len(offer.targets), self._new_target_button)
-        for button, (card, where) in zip(self.target_buttons, offer.targets):
-            button.description = self._t("game_widget.target", card=card.notation, flag=where or "?")
-            button.tooltip = card_label(card, self.lang)
-            button.disabled = False
-            button.button_style = "info" if card == offer.target else ""
-        self.target_row.children = self.target_buttons[: len(offer.targets)]
-        target_key = session.target_prompt()
-        self.target_label.value = _esc(self._t(target_key)) if offer.targets and target_key else ""
-        set_visible(self.target_box, bool(offer.targets))
-
-        for n, button in self.flag_buttons.items():
-            button.disabled = ("flag", n) not in current
-            button.button_style = "success" if ("flag", n) in current else ""
-        for n, button in self.claim_buttons.items():
-            owner = view.claimed_by(n)
-            button.disabled = n not in offer.claims
-            button.button_style = "success" if ("claim", n) in first else ""
-            button.description = (
-                self._t("game_widget.claim_button", flag=n)
-                if owner is None
-                else self._t(f"game_widget.claimed_by.{'you' if owner is viewer else 'opponent'}", flag=n)
-            )
-        self.discard_button.disabled = ("discard",) not in current
-        set_visible(self.discard_button, ("discard",) in current)
-        set_visible(self.scout_button, ("scout",) in current)
-        self.scout_button.disabled = ("scout",) not in current
-        sizes = view.deck_sizes
-        for deck, button in self.draw_buttons.items():
-            button.description = self._t(f"game_widget.draw.{deck.value}", count=sizes[deck.value])
-            button.disabled = ("draw", deck) not in first
-            set_visible(button, offer.draw)
-        set_visible(self.pass_button, ("pass",) in first)
-        self.pass_button.disabled = ("pass",) not in first
-        set_visible(self.end_button, ("end",) in first)
-        self.end_button.disabled = ("end",) not in first
-        set_visible(self.cancel_button, bool(self.selection))
-
-        prompt = self._say(session.prompt(offer))
-        self.prompt.value = f"<b>{_esc(prompt[:1].upper() + prompt[1:])}</b>"
-        self.message_box.value = self._message_html()
-        self.info.value = self._info()
+        self.title.value = f'<b class="bl-game-heading">{_esc(self._t("game_widget.title", seed=self.seed))}</b>'
         self.banner.value = self._banner()
-        set_visible(self.banner, over)
-        position = to_position(state, viewer, hand=False)  # the hand is the row of buttons below
-        if over:  # the game is over: the bot's (the other player's) hand is shown at last
-            position = dataclasses.replace(position, hand_opponent=session.revealed_hand())
-        self.new_game_button.button_style = "primary" if over else ""
-        notice = session.notice
-        ghosts = {(notice.flag, Side.OPPONENT): notice.ghosts} if notice and notice.flag and notice.ghosts else {}
-        self.board.value = board_svg(
-            position,
-            highlight=session.highlight(),
-            ghosts=ghosts,
-            focus=offer.flags,
-            lang=self.lang,
-        )
+        set_visible(self.banner, state.over)
+        self.new_game_button.button_style = "primary" if state.over else ""
+        self.board.show(self.board_view())
         if self.coach_toggle.value != session.coach_shown:  # the session may be told from Python too
             self.coach_toggle.value = session.coach_shown
         self.coach.value = self._coach_html() if session.coach_visible else ""
@@ -611,50 +480,124 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self._draw_review()
         self.log_view.value = self._log_html()
 
-    @staticmethod
-    def _pool(buttons: list[W.Button], count: int, make: Callable[[int], W.Button]) -> list[W.Button]:
-        """Reuse buttons (no new widget models per click); add some when more are needed."""
-        while len(buttons) < count:
-            buttons = buttons + [make(len(buttons))]
-        return buttons
-
-    def _new_hand_button(self, index: int) -> W.Button:
-        button = self._button("", ("bl-hand-card",))
-        button.on_click(lambda _b: self._pick(self._hand_cards, index, "card"))
-        return button
-
-    def _new_target_button(self, index: int) -> W.Button:
-        button = self._button("", ("bl-target",))
-        button.on_click(lambda _b: self._pick(self._target_cards, index, "target"))
-        return button
-
-    def _pick(self, cards: list[Card], index: int, kind: str) -> None:
-        if index < len(cards):  # a pooled button beyond the cards on show does nothing
-            self.choose((kind, cards[index]))
-
-    def _style_card_button(self, button: W.Button, card: Card, *, chosen: bool) -> None:
-        """A hand card in its colour (with its colour letter, as on the board); the chosen one marked."""
+    def board_view(self) -> dict[str, Any]:
+        """The board's view model now: the session's state and offer, named in :attr:`lang`."""
+        session = self.session
+        state = self.state
         lang = self.lang
-        if isinstance(card, Troop):
-            fill, ink = COLOURS[card.colour]
-            button.description = self._t(
-                "game_widget.card",
-                value=card.value,
-                letter=self._t(f"board.letter.{card.colour.letter}"),
-                name=self._t(f"troop.{card.value}"),
-            )
+        offer = self._offer = session.offer()
+        viewer = self.viewer
+        view = session.view()
+        first, current = offer.first, offer.current
+        position = to_position(state, viewer, hand=False)  # the hand is drawn as the hand row
+        notice = session.notice
+        ghosts = {(notice.flag, Side.OPPONENT): notice.ghosts} if notice and notice.flag and notice.ghosts else {}
+        flags = flag_views(position, lang, highlight=session.highlight(), ghosts=ghosts)
+        held = bool(session.selection)
+        for f in flags:
+            n = f["n"]
+            if held and ("flag", n) in current:
+                f["legal"] = True
+            if ("claim", n) in first:
+                f["claimable"] = True
+                f["mark"] = self._t("boardui.flag_claim")
+                f["label"] = self._t("boardui.flag_claim_label", flag=n)
+            if n in offer.claims:
+                f["claim"] = True
+        moves = session.card_moves(offer)
+        hand = []
+        for card in session.hand():
+            item = card_view(card, lang)
+            if card in moves and ("card", card) in first:
+                flags_of = moves[card]
+                if flags_of is None:
+                    item["kernel"] = True
+                else:
+                    item["flags"] = list(flags_of)
+            if card == offer.card:
+                item["chosen"] = True
+            hand.append(item)
+        sizes = view.deck_sizes
+        decks = [
+            {
+                "deck": deck.value,
+                "label": self._t("boardui.deck", deck=self._t(f"boardui.deck.{deck.value}"), count=sizes[deck.value]),
+                "title": self._t(f"game_widget.draw.{deck.value}", count=sizes[deck.value]),
+                "enabled": ("draw", deck) in first,
+                "primary": ("draw", deck) in first,
+            }
+            for deck in Deck
+        ]
+        choices = []
+        for token, key in (
+            (("scout",), "game_widget.scout_go"),
+            (("discard",), "game_widget.discard_choice"),
+        ):
+            if token in current:
+                choices.append({"action": token[0], "label": self._t(key), "primary": True})
+        for token, key in ((("pass",), "game_widget.pass"), (("end",), "game_widget.end_claims")):
+            if token in first:
+                choices.append({"action": token[0], "label": self._t(key)})
+        if held:
+            choices.append({"action": "cancel", "label": self._t("game_widget.cancel")})
+        other = viewer.other
+        if state.over:  # the game is over: the other player's hand is shown at last
+            shown = [card_view(c, lang) for c in session.revealed_hand()]
+            opponent_hand = {
+                "label": self._t("boardui.opponent_hand_shown", player=self.player_name(other)),
+                "cards": shown,
+            }
         else:
-            fill, ink = TACTIC_COLOURS[card.group]
-            button.description = card_label(card, lang)
-        if chosen:
-            button.description = self._t("game_widget.chosen", card=button.description)
-        button.tooltip = card_label(card, lang)
-        button.layout.border = "3px solid #ff00aa" if chosen else ""
-        button.style.button_color = fill
-        button.style.text_color = ink
-        button.style.font_weight = "bold"
+            opponent_hand = {
+                "label": self._t("boardui.opponent_hand", player=self.player_name(other), count=view.opponent_hand_size)
+            }
+        target_key = session.target_prompt()
+        prompt = self._say(session.prompt(offer))
+        if offer.targets and target_key:
+            prompt = f"{prompt} {self._t(target_key)}"
+        return {
+            "mode": "game",
+            "lang": lang,
+            "prompt": prompt[:1].upper() + prompt[1:],
+            "status": self._info(),
+            "board_label": self._t("boardui.board"),
+            "opponent_hand": opponent_hand,
+            "flags": flags,
+            "hand": hand,
+            "hand_label": self._t("boardui.hand"),
+            "chosen_text": self._t("boardui.chosen", card="{card}", flags="{flags}"),
+            "targets": [c.notation for c, _flag in offer.targets],
+            "selection": [tok[0] for tok in session.selection],
+            "decks": decks,
+            "choices": choices,
+            "feedback": self._feedback(),
+        }
+
+    def message_text(self) -> str:
+        """The notice on show (``data-role="feedback"``) as plain text: its sentence, then its lines."""
+        fb = self.board.view.get("feedback") or {}
+        return "\n".join([fb.get("text", ""), *fb.get("lines", ()), *fb.get("items", ())]).strip()
+
+    def prompt_text(self) -> str:
+        """What the board asks the player to act to do now (as the session says it)."""
+        return str(self.board.view.get("prompt", ""))
+
+    def picture(self) -> str:
+        """The board as an SVG picture (what a saved notebook shows before anything runs)."""
+        position = to_position(self.state, self.viewer, hand=True)
+        if self.state.over:
+            position = dataclasses.replace(position, hand_opponent=self.session.revealed_hand())
+        return board_svg(position, highlight=self.session.highlight(), lang=self.lang)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if not isinstance(bundle, dict):
+            return None
+        return {**bundle, "image/svg+xml": self.picture()}
 
     def _info(self) -> str:
+        """The status line: the flag tally first, then the turn, the decks, the hidden hand, tactics played (R18)."""
         state = self.state
         view = self.session.view()
         viewer = view.player
@@ -679,13 +622,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                 player=self.player_name(other),
             ),
         ]
-        return (
-            '<div style="font-size:90%;color:#37474f;line-height:1.4"><b class="bl-tally">'
-            + _esc(parts[0])
-            + "</b> · "
-            + " · ".join(_esc(p) for p in parts[1:])
-            + "</div>"
-        )
+        return " · ".join(parts)
 
     def _banner(self) -> str:
         outcome = self.session.outcome()

@@ -33,6 +33,7 @@ from typing import Any, Protocol, TypeVar
 
 import ipywidgets as W
 
+from .board import StepKeys
 from .cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop, format_cards, parse_card
 from .hints import hint_ladder, solution_summary
 from .messages import (
@@ -110,23 +111,6 @@ FOCUS_STYLE = (
     "padding:0 2px;overflow:hidden;text-overflow:ellipsis}"
     "</style>"
 )
-
-#: j (next) and k (back) step through a shown proof, like the arrow keys on the step slider, when
-#: the focus is anywhere in that puzzle (never in a text field: typing is not taken over).  ipywidgets
-#: gives no key events, so this is a few lines of our own JavaScript, run once per page by a hidden
-#: image that cannot load (an HTML widget sets ``innerHTML``, which runs no ``<script>``; ``data:,``
-#: makes no request, offline and in JupyterLite too).  It listens on ``window`` before JupyterLab's
-#: shortcuts (its j/k move between cells) and only clicks the puzzle's own Next/Back buttons, so
-#: the session decides as for a click.
-_STEP_KEYS_JS = (
-    "if(!window.blStepKeys){window.blStepKeys=1;window.addEventListener('keydown',function(e){"
-    "var k=e.key,t=e.target;if((k!=='j'&&k!=='k')||e.ctrlKey||e.metaKey||e.altKey||!t||!t.closest)return;"
-    "if(t.isContentEditable||t.closest('input,textarea,select,[contenteditable]'))return;"
-    "var p=t.closest('.bl-puzzle');if(!p)return;"
-    "var b=p.querySelector(k==='j'?'.bl-next':'.bl-back');if(!b||!b.offsetParent)return;"
-    "e.preventDefault();e.stopPropagation();if(!b.disabled)b.click();},true);}"
-)
-STEP_KEYS_SCRIPT = f'<img hidden alt="" class="bl-step-keys" src="data:," onerror="{html.escape(_STEP_KEYS_JS)}">'
 
 
 def board_view(css: str = "bl-board-view") -> W.HTML:
@@ -314,7 +298,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.next_button = _button("bl-next", lambda: self.go(1), icon="arrow-right")
         self.step_counter = _classed(W.HTML(), "bl-step-counter")
         # the keyboard way through the proof: a focused slider moves with the arrow keys (and
-        # Home/End); it mirrors Back/Next, as j/k do (STEP_KEYS_SCRIPT)
+        # Home/End); it mirrors Back/Next, as j/k do (step_keys: a component, no script in HTML)
         self.step_slider = _classed(
             W.IntSlider(value=1, min=1, max=1, readout=False, layout=W.Layout(width="180px")), "bl-step-slider"
         )
@@ -365,7 +349,8 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         set_visible(hint_row, question is not None)
         # calm layout: nothing above the feedback moves when the puzzle is answered; the proof
         # stepper opens in its fixed place below the hints (the board stays where it was)
-        children = [_classed(W.HTML(FOCUS_STYLE + STEP_KEYS_SCRIPT), "bl-style"), self.lang_toggle, self.title]
+        self.step_keys = StepKeys(on_step=self.go)
+        children = [_classed(W.HTML(FOCUS_STYLE), "bl-style"), self.step_keys, self.lang_toggle, self.title]
         if self._board_matters():
             children.append(self.board)
         if self.flag_toggles:
@@ -607,6 +592,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             self.step_slider.max = max(total, 1)
             self.step_slider.value = self.step_index + 1
             self.step_slider.description = _t("a11y.step_slider", lang)
+        self.step_keys.active = view is not None
         # controls that no longer apply disappear, keeping their place (nothing below moves)
         done = self.state == "right" or self.hint_level >= 3
         self.hint_button.layout.visibility = "hidden" if done else "visible"

@@ -2,15 +2,17 @@
 
 Issue 3's budget for a widget click is 100 ms of kernel time.  This plays whole games through
 :class:`~battleline_lab.game_widget.GameWidget` (the learner's side chosen at random among the
-legal moves, the heuristic bot answering) and times each ``button.click()``: the handler, the
-engine calls, the bot's reply when the click ends the learner's turn, and the re-render of the
-board SVG, buttons, coach and log.  Clicks are grouped by kind:
+legal moves, the heuristic bot answering) and times each tap on the board's hooks
+(:class:`battleline_lab.board.Taps`, the same intents the browser sends): the handler, the
+engine calls, the bot's reply when the tap ends the learner's turn, and the new view model,
+coach and log.  Taps are grouped by kind:
 
 * ``open``: building the widget (a fresh deal);
-* ``card`` / ``target``: choosing a hand card, or the card a guile tactic acts on (no move yet);
+* ``card`` / ``target``: choosing a hand card, or the card a guile tactic acts on (no move yet;
+  a card played to a flag is selected in the browser, so its tap costs the kernel nothing);
 * ``flag``: the destination, which plays the card;
 * ``draw`` / ``claim`` / ``other``: draw, claim (proved), end-claiming, pass, Scout, returns...;
-* ``refused claim``: a claim button the engine refuses, with its proof;
+* ``refused claim``: a tap on a flag the engine refuses to let you claim, with its proof;
 * ``turn end``: the subset of clicks that end the learner's turn, so include the bot's reply.
 
 Each game is played twice, coach off and coach on (the coach re-runs the claim proofs of every
@@ -33,12 +35,29 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from typing import Any
 
 from battleline_lab.game import Claim, PlayerView, RandomBot, legal_moves
 from battleline_lab.game_widget import GameWidget, action_path
 
 TARGET_MS = 100.0
 KINDS = ("open", "card", "target", "flag", "draw", "claim", "other", "refused claim", "turn end")
+
+
+def tap(widget: GameWidget, token: tuple[Any, ...]) -> None:
+    """One tap on the board's hooks, as the browser makes it (a hand card, a flag, a deck...)."""
+    taps = widget.taps
+    kind = token[0]
+    if kind == "card":
+        taps.card(token[1].notation)
+    elif kind == "target":
+        taps.target(token[1].notation)
+    elif kind in ("flag", "claim"):
+        taps.flag(token[1])
+    elif kind == "draw":
+        taps.draw(token[1].value)
+    else:
+        taps.action(kind)
 
 
 def play(seed: int, coach: bool) -> dict[str, list[float]]:
@@ -56,17 +75,14 @@ def play(seed: int, coach: bool) -> dict[str, list[float]]:
         # now and then a claim the engine refuses (the learner asking "why not?")
         refusable = [n for n in range(1, 10) if state.claimed[n - 1] is None and Claim(n) not in legal]
         if refusable and rng.random() < 0.3:
-            button = widget.claim_buttons[rng.choice(refusable)]
             t0 = time.perf_counter()
-            button.click()
+            widget.taps.flag(rng.choice(refusable))  # a tap on a flag that cannot be claimed: the proof
             times["refused claim"].append((time.perf_counter() - t0) * 1000)
         action = chooser.choose(PlayerView(state, state.to_act), legal)
         for token in action_path(action):
-            button = widget.button_for(token)
-            assert button is not None and not button.disabled, (action, token)
             turn = state.turn_number
             t0 = time.perf_counter()
-            button.click()
+            tap(widget, token)
             ms = (time.perf_counter() - t0) * 1000
             kind = token[0] if token[0] in ("card", "target", "flag", "draw", "claim") else "other"
             times[kind].append(ms)

@@ -1,19 +1,23 @@
-"""The game widget, driven by clicks from Python: whole games, buttons == legal moves, claims, coach, log.
+"""The game widget, driven by taps on its board from Python: whole games, hooks lit == legal moves, claims, coach, log.
 
-The widget must hold no rule logic, so every check compares what its buttons offer or show
-with what the engine says (``legal_moves``, ``apply``, ``explain_claim``, ``describe``).
+The widget must hold no rule logic, so every check compares what its board offers or shows (the
+view model the browser draws, tapped through :class:`battleline_lab.board.Taps` exactly as
+``board.js`` taps it) with what the engine says (``legal_moves``, ``apply``, ``explain_claim``,
+``describe``).
 """
 
 from __future__ import annotations
 
 import html
 import importlib.util
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from battleline_lab.cards import Tactic, Troop, parse_card, parse_cards
+from battleline_lab.cards import Card, Tactic, Troop, parse_card, parse_cards
 from battleline_lab.claims import Reason
 from battleline_lab.game import (
     Action,
@@ -45,66 +49,85 @@ from battleline_lab.messages import render_analysis
 from battleline_lab.position import ClaimTiming
 
 
-def shown(button: object) -> bool:
-    return not button.disabled and button.layout.display != "none"  # type: ignore[attr-defined]
-
-
 def phase(w: GameWidget) -> Phase:
-    return w.state.phase  # a call: mypy must not narrow the phase across clicks
+    return w.state.phase  # a call: mypy must not narrow the phase across taps
 
 
 def to_act(w: GameWidget) -> Player:
     return w.state.to_act
 
 
-def actions_offered(w: GameWidget) -> set[Action]:
-    """Every action the buttons offer now, found by clicking as a learner would (never a last click).
+def view(w: GameWidget) -> dict[str, Any]:
+    return dict(w.board.view)
 
-    Only the *shape* of the clicks is known here (a flag button ends a card's play, Traitor and
-    Redeploy need a target first...); which buttons are enabled is what the widget shows.
+
+def hand(w: GameWidget) -> list[Card]:
+    """The hand cards drawn (``data-zone="hand"``), in order."""
+    return [parse_card(c["id"]) for c in view(w)["hand"]]
+
+
+def tappable(w: GameWidget) -> list[Card]:
+    """The hand cards a tap does something with (the others are drawn aria-disabled)."""
+    return [parse_card(c["id"]) for c in view(w)["hand"] if c.get("flags") or c.get("kernel")]
+
+
+def choices(w: GameWidget) -> set[str]:
+    return {c["action"] for c in view(w)["choices"]}
+
+
+def decks(w: GameWidget) -> set[Deck]:
+    return {Deck(d["deck"]) for d in view(w)["decks"] if d["enabled"]}
+
+
+def board_json(w: GameWidget) -> str:
+    return json.dumps({k: v for k, v in view(w).items() if k != "rev"}, ensure_ascii=False, sort_keys=True)
+
+
+def actions_offered(w: GameWidget) -> set[Action]:
+    """Every action the board offers now, found by tapping its hooks as a learner would (never a last tap).
+
+    Only the *shape* of the taps is known here (a flag ends a card's play, Traitor and Redeploy
+    need a target first...); which hooks are lit is what the view model says.
     """
     history = len(w.state.history)
     phase = w.state.phase
     out: set[Action] = set()
-    for button, card in list(zip(w.hand_buttons, w._hand_cards)):
-        if not shown(button):
-            continue
+    for card in tappable(w):
         if phase is Phase.SCOUT_RETURN:
             out.add(ReturnCard(card))
             continue
-        button.click()
+        w.taps.card(card.notation)
         assert len(w.state.history) == history, "choosing a card must not play it"
         if card is Tactic.SCOUT:
-            if shown(w.scout_button):
+            if "scout" in choices(w):
                 out.add(PlayScout())
         elif card in (Tactic.REDEPLOY, Tactic.DESERTER, Tactic.TRAITOR):
-            for tbutton, target in list(zip(w.target_buttons, w._target_cards)):
-                if not shown(tbutton):
-                    continue
+            for target in [parse_card(t) for t in view(w)["targets"]]:
                 if card is Tactic.DESERTER:
                     out.add(Deserter(target))
                     continue
-                tbutton.click()
+                w.taps.target(target.notation)
                 assert len(w.state.history) == history
-                for n, fbutton in w.flag_buttons.items():
-                    if shown(fbutton) and card is Tactic.TRAITOR:
+                for n in w.taps.legal_flags():
+                    if card is Tactic.TRAITOR:
                         assert isinstance(target, Troop)
                         out.add(Traitor(target, n))
-                    elif shown(fbutton):
+                    else:
                         out.add(Redeploy(target, n))
-                if card is Tactic.REDEPLOY and shown(w.discard_button):
+                if card is Tactic.REDEPLOY and "discard" in choices(w):
                     out.add(Redeploy(target, None))
         else:
-            out.update(PlayCard(card, n) for n, fbutton in w.flag_buttons.items() if shown(fbutton))
-        w.cancel()
+            out.update(PlayCard(card, n) for n in w.taps.legal_flags())
+        w.taps.escape()
+        assert not w.selection and w.taps.selected is None
     if phase is Phase.MUD_DISCARD:
-        out.update(MudDiscard(c) for b, c in zip(w.target_buttons, w._target_cards) if shown(b))
-    out.update(Draw(d) for d, b in w.draw_buttons.items() if shown(b))
-    if shown(w.pass_button):
+        out.update(MudDiscard(parse_card(t)) for t in view(w)["targets"])
+    out.update(Draw(d) for d in decks(w))
+    if "pass" in choices(w):
         out.add(Pass())
-    if shown(w.end_button):
+    if "end" in choices(w):
         out.add(EndClaims())
-    out.update(Claim(n) for n, b in w.claim_buttons.items() if b.button_style == "success")
+    out.update(Claim(n) for n in w.taps.claimable_flags())
     assert len(w.state.history) == history
     return out
 
@@ -136,7 +159,8 @@ def test_R16_a_whole_game_by_clicks_against_the_heuristic_bot_buttons_offered_ar
         assert w.player_name(state.winner) in banner and "(R16)" in banner
     assert w.banner.layout.display != "none"
     # no move is offered once the game is over (R16)
-    assert not any(shown(b) for b in [*w.hand_buttons, *w.flag_buttons.values(), *w.claim_buttons.values()])
+    assert not tappable(w) and not decks(w) and not choices(w)
+    assert not any(f.get("claim") or f.get("claimable") or f.get("legal") for f in view(w)["flags"])
     # the log is the engine's history, sentence by sentence
     assert len(w.log_entries()) == len(state.history)
 
@@ -156,22 +180,24 @@ def test_two_players_on_one_screen_the_board_shows_the_player_to_act() -> None:
             break
         to_act = w.state.to_act
         assert w.viewer is to_act
-        # the hand buttons are the hand of the player to act, never the other one's (R13)
-        assert sorted(map(str, w._hand_cards)) == sorted(map(str, w.state.hands[to_act]))
+        # the hand drawn is the hand of the player to act, never the other one's (R13)
+        assert sorted(map(str, hand(w))) == sorted(map(str, w.state.hands[to_act]))
         hidden = set(w.state.hands[to_act.other]) - set(w.state.hands[to_act])
-        assert not any(f'data-card="{c.notation}"' in w.board.value for c in hidden if isinstance(c, Troop))
+        drawn = board_json(w)
+        assert not any(f'"id": "{c.notation}"' in drawn for c in hidden if isinstance(c, Troop))
         w.click_action(chooser.choose(PlayerView(w.state, to_act), legal_moves(w.state)))
 
 
 def test_the_bot_replies_at_once_and_its_moves_are_highlighted() -> None:
     w = GameWidget(bot="heuristic", seed=4)
-    card = w._hand_cards[0]
+    card = hand(w)[0]
     w.click_action(PlayCard(card, 1))
     w.click_action(Draw(Deck.TROOPS))
     assert w.state.to_act is Player.SOUTH and w.state.phase is Phase.PLAY
     bot_plays = [a for _t, p, a in w.state.history if p is Player.NORTH and isinstance(a, PlayCard)]
     assert bot_plays
-    assert f'bl-highlight" data-card="{bot_plays[-1].card.notation}"' in w.board.value
+    lit = [c["id"] for f in view(w)["flags"] for c in [*f["you"], *f["opponent"], *f["env"]] if c.get("highlight")]
+    assert bot_plays[-1].card.notation in lit
 
 
 def test_the_bot_moves_first_when_you_do_not_start() -> None:
@@ -218,34 +244,38 @@ def test_R12_a_refused_claim_shows_the_engine_proof_and_the_counterexample_on_th
     w.state = seeded_table()
     w.refresh()
     history = len(w.state.history)
-    w.claim_buttons[2].click()
+    assert 2 not in w.taps.claimable_flags()
+    w.taps.flag(2)  # a tap on a flag that cannot be claimed asks why
     assert len(w.state.history) == history, "a refused claim changes nothing"
     analysis = explain_claim(w.state, Player.SOUTH, 2)
     assert not analysis.claimable and analysis.counterexample
-    text = html.unescape(w.message_box.value)
-    for line in render_analysis(analysis):
-        assert line.split(". ", 1)[1] in text
-    assert "(R14)" not in text  # the proof is the reason, whatever the step of the turn
-    ghosts = re.findall(r'bl-ghost" data-card="(\w+)"', w.board.value)
-    assert ghosts == [c.notation for c in analysis.counterexample]
+    feedback = view(w)["feedback"]
+    assert feedback["tone"] == "refused"
+    assert feedback["lines"] == [line.split(". ", 1)[1] for line in render_analysis(analysis)]
+    assert "(R14)" not in w.message_text()  # the proof is the reason, whatever the step of the turn
+    (flag2,) = [f for f in view(w)["flags"] if f["n"] == 2]
+    assert [c["id"] for c in flag2["ghosts"]] == [c.notation for c in analysis.counterexample]
+    assert all("could still come" in c["label"] for c in flag2["ghosts"])
 
 
 def test_R14_a_provable_claim_waits_for_the_claim_step_then_the_claim_button_claims() -> None:
     w = GameWidget(bot="heuristic", seed=0)
     w.state = seeded_table()
     w.refresh()
-    w.claim_buttons[5].click()  # provable, but claims come after playing a card (R14)
+    assert w.taps.claimable_flags() == []  # claims come after playing a card (R14) ...
+    w.taps.flag(5)  # ... so a tap on provable flag 5 says so
     assert w.state.claimed[4] is None
-    text = html.unescape(w.message_box.value)
+    text = w.message_text()
     assert "can be proved, but not claimed now" in text and "(R14)" in text
     assert explain_claim(w.state, Player.SOUTH, 5).explain().splitlines()[-1].split(". ", 1)[1] in text
-    w.click_action(PlayCard(w._hand_cards[0], 9))
+    w.click_action(PlayCard(hand(w)[0], 9))
     assert w.state.phase is Phase.CLAIM
-    assert w.claim_buttons[5].button_style == "success" and w.claim_buttons[2].button_style == ""
-    w.claim_buttons[5].click()
+    assert w.taps.claimable_flags() == [5]
+    w.taps.flag(5)
     assert w.state.claimed[4] is Player.SOUTH
-    assert "Flag 5 is yours" in html.unescape(w.message_box.value)
-    assert w.claim_buttons[5].disabled
+    assert "Flag 5 is yours" in w.message_text()
+    (flag5,) = [f for f in view(w)["flags"] if f["n"] == 5]
+    assert flag5["owner"] == "you" and not flag5.get("claim")
 
 
 def test_the_coach_lists_claimable_flags_first_with_the_engine_summary_and_explains_the_others() -> None:
@@ -304,9 +334,10 @@ def test_R18_R28_R29_R30_tactics_choices_are_exactly_the_legal_moves() -> None:
     w.refresh()
     assert actions_offered(w) == set(legal_moves(w.state))
     # Traitor: the opponent's troops (R30), then a free own slot
-    w.hand_buttons[w._hand_cards.index(Tactic.TRAITOR)].click()
-    assert {c.notation for c, b in zip(w._target_cards, w.target_buttons) if shown(b)} == {"b5", "b6", "g9"}
-    assert "Traitor (R30)" in w.target_label.value
+    w.taps.card("traitor")
+    assert set(view(w)["targets"]) == {"b5", "b6", "g9"}
+    assert "Traitor (R30)" in w.prompt_text()
+    w.taps.escape()
     w.click_action("traitor g9 1")
     assert w.state.cards[0][Player.SOUTH][-1] == parse_card("g9")
     assert "traitor g9 1" in [n for _t, _s, n in w.log_entries()]
@@ -324,8 +355,8 @@ def test_R18_R28_R29_R30_tactics_choices_are_exactly_the_legal_moves() -> None:
         1,
         0,
     ]
-    offered = {c: shown(b) for b, c in zip(w.hand_buttons, w._hand_cards)}
-    assert offered[parse_card("y7")] and not any(v for c, v in offered.items() if isinstance(c, Tactic))
+    offered = tappable(w)
+    assert parse_card("y7") in offered and not any(isinstance(c, Tactic) for c in offered)
     assert actions_offered(w) == set(legal_moves(w.state))
 
 
@@ -335,13 +366,13 @@ def test_R27_scout_draws_and_returns_by_clicks_and_the_opponent_never_sees_the_r
     w.refresh()
     w.click_action("scout")
     assert w.state.phase is Phase.SCOUT_DRAW
-    assert "Scout" in w.prompt.value
+    assert "Scout" in w.prompt_text()
     for deck in ("troops", "tactics", "troops"):
         assert actions_offered(w) == set(legal_moves(w.state))
         w.click_action(f"draw {deck}")
     assert phase(w) is Phase.SCOUT_RETURN
     assert actions_offered(w) == set(legal_moves(w.state))
-    first, second = w._hand_cards[0], w._hand_cards[1]
+    first, second = hand(w)[0], hand(w)[1]
     w.click_action(ReturnCard(first))
     w.click_action(ReturnCard(second))
     # south's own log shows the notation; north (now to act on this one screen) sees "return ?"
@@ -351,7 +382,7 @@ def test_R27_scout_draws_and_returns_by_clicks_and_the_opponent_never_sees_the_r
     assert all(first.notation not in s for _t, s, _n in w.log_entries())
 
 
-def test_R26_the_mud_discard_is_offered_to_its_owner_as_target_buttons() -> None:
+def test_R26_the_mud_discard_is_offered_to_its_owner_as_targets_on_the_board() -> None:
     state = new_game(0, Options(first=Player.SOUTH))
     place(state, 4, Player.SOUTH, "r1 r2 r3")
     place(state, 4, Player.NORTH, "b1 b2")
@@ -378,7 +409,7 @@ def test_R26_the_mud_discard_is_offered_to_its_owner_as_target_buttons() -> None
     assert w.viewer is Player.NORTH
     w.click_action("redeploy mud 6")  # Mud leaves flag 4: both sides hold 4 cards there (R26)
     assert w.state.phase is Phase.MUD_DISCARD and w.state.to_act is Player.NORTH
-    assert "flag 4" in w.prompt.value and "(R26)" in w.prompt.value
+    assert "flag 4" in w.prompt_text() and "(R26)" in w.prompt_text()
     assert actions_offered(w) == set(legal_moves(w.state))
     w.click_action("discard b1")
     assert [to_act(w), w.viewer] == [Player.SOUTH, Player.SOUTH]
@@ -395,11 +426,11 @@ def test_R7_pass_is_offered_only_when_no_troop_can_be_played() -> None:
     w.state = state
     w.refresh()
     assert legal_moves(state) == [Pass()]
-    assert shown(w.pass_button) and "R7" in w.prompt.value
+    assert "pass" in choices(w) and "R7" in w.prompt_text()
     w.click_action("pass")
     assert any(isinstance(a, Pass) for _t, _p, a in w.state.history)
     w2 = GameWidget(bot="heuristic", seed=0)
-    assert not shown(w2.pass_button)
+    assert "pass" not in choices(w2)
 
 
 # -- plumbing ---------------------------------------------------------------
@@ -417,7 +448,9 @@ def test_a_click_that_is_not_offered_is_refused_and_changes_nothing() -> None:
         w.click_action("draw troops")  # the play step comes first (R5)
     assert w.state.history == []
     w.choose(("flag", 3))  # a flag before a card
-    assert w.state.history == [] and "not offered" in w.message_box.value
+    assert w.state.history == [] and "not offered" in w.message_text()
+    w.board.intent({"play": ["r1", 3]})  # a stale tap: a card not in the hand
+    assert w.state.history == [] and "not offered" in w.message_text()
 
 
 def test_log_sentences_are_the_engine_descriptions() -> None:
@@ -453,25 +486,12 @@ def test_the_click_benchmark_runs_a_whole_game_and_reports_every_kind_of_click()
 
 
 def _all_texts(w: GameWidget) -> dict[str, object]:
-    """Every text the widget shows: labels, tooltips, prompts, messages, board, coach and log."""
-    texts: dict[str, object] = {}
-    for name in ("title", "banner", "info", "board", "prompt", "message_box", "hand_label", "coach", "log_view"):
+    """Every text the widget shows: the board's view model, the title, banner, coach, log and buttons."""
+    texts: dict[str, object] = {"board": board_json(w)}
+    for name in ("title", "banner", "coach", "log_view"):
         texts[name] = getattr(w, name).value
-    buttons = {
-        **{f"flag{n}": b for n, b in w.flag_buttons.items()},
-        **{f"claim{n}": b for n, b in w.claim_buttons.items()},
-        **{f"draw-{d.value}": b for d, b in w.draw_buttons.items()},
-        "discard": w.discard_button,
-        "scout": w.scout_button,
-        "pass": w.pass_button,
-        "end": w.end_button,
-        "cancel": w.cancel_button,
-        "new": w.new_game_button,
-        "coach": w.coach_toggle,
-    }
-    for k, b in enumerate(w.hand_buttons[: len(w._hand_cards)]):  # the pool may hold hidden spare buttons
-        buttons[f"hand{k}"] = b
-    for name, button in buttons.items():
+    for name in ("new_game_button", "coach_toggle", "suggest_button", "review_button"):
+        button = getattr(w, name)
         texts[name] = (button.description, button.tooltip)
     return texts
 
@@ -484,7 +504,7 @@ def test_the_language_toggle_relabels_everything_live_and_keeps_the_game() -> No
     w.state = seeded_table()
     w.refresh()
     w.coach_toggle.value = True
-    w.claim_buttons[5].click()  # provable, not yet claimable: a message with the R14 reason and the proof
+    w.taps.flag(5)  # provable, not yet claimable: a message with the R14 reason and the proof
     english = _all_texts(w)
     history = list(w.state.history)
     assert "bl-lang" in w.lang_toggle._dom_classes and w.lang_toggle.value == "en"
@@ -493,25 +513,29 @@ def test_the_language_toggle_relabels_everything_live_and_keeps_the_game() -> No
     chinese = _all_texts(w)
     assert w.lang == "zh" and list(w.state.history) == history, "the game goes on"
     unchanged = {name for name in english if english[name] == chinese[name]}
-    assert unchanged <= {"banner", "discard", "scout"}, unchanged  # empty or hidden (no Scout, no Redeploy here)
-    for name, key in [("pass", "game_widget.pass"), ("end", "game_widget.end_claims"), ("new", "game_widget.new_game")]:
-        assert chinese[name][0] == message(key, "zh"), name  # type: ignore[index]
-    assert chinese["flag3"][0] == message("game_widget.flag_button", "zh", flag=3)  # type: ignore[index]
-    message_zh = html.unescape(str(chinese["message_box"]))
-    assert "5号旗能被证明，但现在还不能宣称夺取" in message_zh and "（R14）" in message_zh and "<ol" in message_zh
+    assert unchanged <= {"banner"}, unchanged  # empty
+    zh = view(w)
+    assert zh["hand"][0]["name"] == message(f"troop.{hand(w)[0].value}", "zh")  # type: ignore[union-attr]
+    assert zh["decks"][0]["label"].startswith(message("boardui.deck.troops", "zh"))
+    assert zh["flags"][2]["label"] == message("board.flag", "zh", flag=3)
+    message_zh = w.message_text()
+    assert "5号旗能被证明，但现在还不能宣称夺取" in message_zh and "（R14）" in message_zh and zh["feedback"]["lines"]
     assert "can be proved" not in message_zh and "(R14)" not in message_zh
-    for name in ("title", "prompt", "coach", "log_view", "info", "hand_label"):
+    for name in ("title", "coach", "log_view"):
         assert cjk.search(str(chinese[name])), name
+    for key in ("prompt", "status", "hand_label", "board_label"):
+        assert cjk.search(zh[key]), key
 
     w.set_lang("en")  # from code: the toggle follows, and every text is as it was
     assert w.lang_toggle.value == "en" and _all_texts(w) == english
 
-    w.hand_buttons[0].click()  # a card chosen, then the language switched: the choice stays
-    selection, prompt_en = w.selection, w.prompt.value
+    card = hand(w)[0]
+    w.taps.card(card.notation)  # a card chosen (in the browser), then the language switched: the choice stays
+    prompt_en = w.prompt_text()
     w.lang_toggle.value = "zh"
-    assert w.selection == selection and w.prompt.value != prompt_en and cjk.search(w.prompt.value)
-    card = selection[0][1]
-    w.flag_buttons[9].click()  # and the next click plays it
+    assert w.taps.selected == card.notation and 9 in w.taps.legal_flags()
+    assert w.prompt_text() != prompt_en and cjk.search(w.prompt_text())
+    w.taps.flag(9)  # and the next tap plays it
     assert w.state.history[len(history)][2] == PlayCard(card, 9)
     with pytest.raises(ValueError, match="unknown language"):
         w.set_lang("fr")

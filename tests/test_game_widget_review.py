@@ -6,7 +6,6 @@ package (``review``, ``suggest``, ``make_bot``).
 
 from __future__ import annotations
 
-import html
 import os
 from pathlib import Path
 
@@ -29,9 +28,9 @@ def test_bot_choice_offers_three_bots_and_applies_before_the_first_move() -> Non
     assert w.bot is not None and w.bot.name == "random" and w.state.turn_number == 1
     w.click_action(legal_moves(w.state)[0])
     w.bot_choice.value = "expert"  # mid-game: from the next game on, said in both languages
-    assert w.bot.name == "random" and "next game" in html.unescape(w.message_box.value)
+    assert w.bot.name == "random" and "next game" in w.message_text()
     w.set_lang("zh")
-    assert "从下一局起由专家机器人对战" in w.message_box.value
+    assert "从下一局起由专家机器人对战" in w.message_text()
     w.set_lang("en")
     w.new_game_button.click()
     assert w.bot.name == "expert"
@@ -46,20 +45,20 @@ def test_bot_choice_offers_three_bots_and_applies_before_the_first_move() -> Non
 def test_suggestion_only_on_request_and_only_when_playing() -> None:
     w = GameWidget(bot="heuristic", seed=5)
     w.coach_toggle.value = True
-    assert w.suggestion is None and "expert" not in w.message_box.value  # never unasked
+    assert w.suggestion is None and "expert" not in w.message_text()  # never unasked
     assert w.state.phase is Phase.PLAY
     w.suggest_button.click()
     assert w.suggestion is not None and w.suggestion.action in legal_moves(w.state)
-    text = html.unescape(w.message_box.value)
+    text = w.message_text()
     assert "The expert's suggestion: South plays" in text
     assert "times with this move" in text or "no other sensible move" in text
     w.set_lang("zh")
-    assert "专家的建议" in w.message_box.value
+    assert "专家的建议" in w.message_text()
     w.click_action(w.suggestion.action)  # the suggestion is a legal play; the message goes with the next click
-    assert "专家的建议" not in w.message_box.value
+    assert "专家的建议" not in w.message_text()
     assert w.state.phase is not Phase.PLAY  # south draws now: nothing to suggest, and it says so
     w.suggest_button.click()
-    assert "轮到你出牌时再问" in w.message_box.value
+    assert "轮到你出牌时再问" in w.message_text()
 
 
 def test_review_at_game_end_timeline_puzzles_and_saved_files() -> None:

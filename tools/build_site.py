@@ -45,19 +45,28 @@ REQUIREMENTS = ROOT / "tools" / "site-requirements.txt"
 #: Pure wheels of the widgets, from PyPI (jupyterlab_widgets: the same version as the front end
 #: in site-requirements.txt).
 WIDGET_WHEELS = {"ipywidgets": "8.1.9", "comm": "0.2.3", "jupyterlab-widgets": "3.0.17"}
+#: The board component (anywidget, same version as its front end in site-requirements.txt).
+WIDGET_WHEELS |= {"anywidget": "0.11.0", "psygnal": "0.16.1", "typing-extensions": "4.15.0"}
 #: What each of them needs in Pyodide (lock names).
 WIDGET_DEPENDS = {
     "ipywidgets": ["comm", "ipython", "traitlets", "jupyterlab-widgets"],
     "comm": ["traitlets"],
     "jupyterlab-widgets": [],
+    "anywidget": ["ipywidgets", "psygnal", "typing-extensions"],
+    "psygnal": [],
+    "typing-extensions": [],
 }
 WIDGET_IMPORTS = {"ipywidgets": ["ipywidgets"], "comm": ["comm"], "jupyterlab-widgets": ["jupyterlab_widgets"]}
+WIDGET_IMPORTS |= {"anywidget": ["anywidget"], "psygnal": ["psygnal"], "typing-extensions": ["typing_extensions"]}
+#: What battleline_lab needs in Pyodide (lock names).
+OUR_DEPENDS = ["pyyaml", "ipywidgets", "anywidget"]
 PYYAML_VERSION = "6.0.3"
 #: What the Pyodide kernel loads itself (its closure is taken from Pyodide's lock).
 KERNEL_ROOTS = ("micropip", "packaging", "ipython", "jedi")
 #: Preloaded when the kernel starts (lock names: Pyodide looks packages up by normalized name,
 #: ``battleline-lab``; ``battleline_lab`` is "No known package").
-PRELOAD = ("battleline-lab", "pyyaml", "ipywidgets", "comm", "jupyterlab-widgets")
+PRELOAD: tuple[str, ...] = ("battleline-lab", "pyyaml", "ipywidgets", "comm", "jupyterlab-widgets")
+PRELOAD += ("anywidget", "psygnal", "typing-extensions")  # the board component
 #: The files of Pyodide's core (from the npm package) the site needs.
 CORE_FILES = (
     "pyodide.mjs",
@@ -176,6 +185,7 @@ def download_wheels(cache: Path, wanted: dict[str, str], python: str) -> dict[st
         run(
             [sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps"]
             + ["--only-binary", ":all:", "--python-version", python, "--dest", folder, *missing]
+            + ["--platform", "any", "--implementation", "py", "--abi", "none"]  # pure: psygnal also has compiled ones
         )
     out = {}
     for name, version in wanted.items():
@@ -308,7 +318,7 @@ def build(out: Path, cache: Path) -> Path:
         for name, wheel in widget_wheels.items():
             packages[name] = lock_entry(name, wheel, WIDGET_IMPORTS[name], WIDGET_DEPENDS[name])
         packages["pyyaml"] = lock_entry("pyyaml", pyyaml, ["yaml"], [])
-        packages["battleline-lab"] = lock_entry("battleline-lab", ours, ["battleline_lab"], ["pyyaml", "ipywidgets"])
+        packages["battleline-lab"] = lock_entry("battleline-lab", ours, ["battleline_lab"], OUR_DEPENDS)
         for name, entry in packages.items():
             missing = [d for d in entry["depends"] if normalize(d) not in packages]
             if missing:

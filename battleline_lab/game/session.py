@@ -313,6 +313,33 @@ class GameSession:
             claims=frozenset(() if over else (n for n in FLAGS if view.claimed_by(n) is None)),
         )
 
+    def card_moves(self, offer: Offer | None = None) -> dict[Card, tuple[int, ...] | None]:
+        """Per card in hand that starts a legal move: the flags it may be played to (R6, R25), when
+        playing it is nothing more (one tap on the card, one on a flag: a board decides that in
+        the browser); ``None`` when the session must make the next choices (Scout, Redeploy,
+        Deserter, Traitor, a Scout return: R27-R30).  From :func:`legal_moves` only.
+
+        >>> s = GameSession(bot="heuristic", seed=3)
+        >>> moves = s.card_moves()
+        >>> sorted(c.notation for c in moves)[:3], moves[s.hand()[0]]
+        (['g1', 'g5', 'o6'], (1, 2, 3, 4, 5, 6, 7, 8, 9))
+        """
+        legal = offer.legal if offer is not None else tuple(self.legal())
+        flags: dict[Card, set[int]] = {}
+        other: set[Card] = set()
+        for action in legal:
+            path = action_path(action)
+            if path[0][0] != "card":
+                continue
+            card = path[0][1]
+            if isinstance(action, PlayCard):
+                flags.setdefault(card, set()).add(action.flag)
+            else:
+                other.add(card)
+        out: dict[Card, tuple[int, ...] | None] = {c: tuple(sorted(ns)) for c, ns in flags.items() if c not in other}
+        out.update((c, None) for c in other)
+        return out
+
     def hand(self) -> list[Card]:
         """The viewer's hand, sorted as the hand buttons show it."""
         return sorted(PlayerView(self.state, self.viewer).hand, key=card_sort_key)

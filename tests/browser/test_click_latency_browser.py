@@ -22,7 +22,8 @@ pytestmark = pytest.mark.browser
 
 TIMED_CLICK = """async ([root, click, watch, index]) => {
     const box = document.querySelector(root);
-    const targets = box ? [...box.querySelectorAll(click)].filter((b) => !b.disabled) : [];
+    const on = (b) => !b.disabled && b.getAttribute("aria-disabled") !== "true";
+    const targets = box ? [...box.querySelectorAll(click)].filter(on) : [];
     const target = targets[index];
     if (!target) return null;
     const part = () => [...box.querySelectorAll(watch)].map((w) => w.innerHTML).join('|');
@@ -98,17 +99,19 @@ def test_click_to_visible_change_times(lab_page: Page, lab: Lab, output_dir: Pat
     for _move in range(8):
         if page.locator(f"{game} .bl-game-over").is_visible():
             break
-        t = timed(page, game, ".bl-hand-card:not([disabled])", ".bl-game-prompt")
+        # the board's hooks: a hand card lights its flags in the browser (no kernel), the flag plays
+        # it (the card drawn on its side), the deck draws and the bot replies (the log)
+        t = timed(page, game, '.blb [data-zone="hand"]', ".blb-prompt")
         if t is None:
             break
         times["game: hand card"].append(t)
-        t = timed(page, game, ".bl-flag-button:not([disabled])", ".bl-board-view")
+        t = timed(page, game, '.blb-flag[data-legal="true"]', ".blb-side")
         if t is not None:
             times["game: flag"].append(t)
-        if page.locator(f"{game} .bl-end-claims").is_visible():
-            page.locator(f"{game} .bl-end-claims").click()
+        if page.locator(f'{game} [data-action="end"]').count():
+            page.locator(f'{game} [data-action="end"]').click()
             page.wait_for_timeout(400)
-        t = timed(page, game, ".bl-draw-troops:not([disabled])", ".bl-game-log")
+        t = timed(page, game, '[data-action="draw"][data-deck="troops"]', ".bl-game-log")
         if t is not None:
             times["game: draw + bot reply"].append(t)
         page.wait_for_timeout(300)

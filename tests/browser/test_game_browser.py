@@ -1,13 +1,12 @@
-"""Lesson 06 in a real browser: a learner plays a few moves of a game against the bot by clicking.
+"""Lesson 06 in a real browser: a learner plays a few moves of a game against the bot by tapping the board.
 
 nbval and ``tests/test_game_widget.py`` prove the kernel side; this shows that the game widget
-renders in JupyterLab and that clicks on its buttons reach the kernel and come back as a new
-board, a new log and new buttons.
+renders in JupyterLab and that taps on the board's hooks (``docs/widgets.md``) reach the kernel
+and come back as a new board, a new log and new choices.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -24,11 +23,7 @@ def log_lines(game: Locator) -> list[str]:
     return [str(t) for t in game.locator(".bl-game-log .bl-log-line").all_inner_texts()]
 
 
-def enabled(game: Locator, selector: str) -> Locator:
-    return game.locator(f"{selector}:not([disabled])")
-
-
-def test_play_a_few_moves_of_lesson_six_by_clicking(lab_page: Page, lab: Lab, output_dir: Path) -> None:
+def test_play_a_few_moves_of_lesson_six_by_tapping(lab_page: Page, lab: Lab, output_dir: Path) -> None:
     page = lab_page
     page.set_viewport_size({"width": 1280, "height": 1900})  # the whole game widget fits in a screenshot
     open_and_run(page, lab, NOTEBOOK)
@@ -37,7 +32,8 @@ def test_play_a_few_moves_of_lesson_six_by_clicking(lab_page: Page, lab: Lab, ou
     # the lesson ran to its end (the last cell's output, the demo's puzzle dict, is there) ...
     expect(page.locator(".jp-OutputArea-output", has_text="'claim_timing': 'after_play'")).to_be_visible(timeout=60_000)
     # ... and the learner's own game, the only game widget shown, was not touched by the demo: turn 1
-    expect(game.locator(".bl-game-prompt")).to_contain_text("play a card")
+    board = game.locator(".blb")
+    expect(board.locator(".blb-prompt")).to_contain_text("play a card")
     assert log_lines(game) == []
     game.locator(".bl-coach-toggle").click()  # the coach is off until the learner asks for it
     expect(game.locator(".bl-coach")).to_contain_text("Coach for South")
@@ -46,39 +42,50 @@ def test_play_a_few_moves_of_lesson_six_by_clicking(lab_page: Page, lab: Lab, ou
         if game.locator(".bl-game-over").is_visible():
             break
         before = len(log_lines(game))
-        # a card from the hand: its tooltip is the card's label, as on the board (aria-label)
-        card = enabled(game, ".bl-hand-card").first
-        label = card.get_attribute("title")
-        assert label, "hand buttons carry the card's label"
+        card = board.locator('[data-zone="hand"]:not([aria-disabled="true"])').first
+        label = card.get_attribute("aria-label")
+        notation = card.get_attribute("data-card")
+        assert label and notation, "hand cards carry the card's accessible name and notation"
         card.click()
-        expect(game.locator(".bl-game-prompt")).to_contain_text("choose a flag")
+        # the flags light at once (in the browser) and the prompt says where the card may go
+        expect(card).to_have_attribute("aria-pressed", "true")
+        lit = board.locator('.blb-flag[data-legal="true"]')
+        expect(lit.first).to_be_visible()
+        expect(board.locator(".blb-prompt")).to_contain_text("may go to flag")
         if move == 0:
-            expect(game.locator(".bl-board-view .bl-focus").first).to_be_visible()  # the legal flags are shaded
             game.screenshot(path=str(output_dir / "game-choose-flag.png"))
-        flag_button = enabled(game, ".bl-flag-button").first
-        flag = int(re.sub(r"\D", "", flag_button.inner_text()))
-        flag_button.click()
-        board_card = game.locator(f'.bl-board-view .bl-flag-{flag} .bl-side-you [aria-label="{label}"]')
-        expect(board_card).to_have_count(1)
-        if game.locator(".bl-end-claims").is_visible():
-            game.locator(".bl-end-claims").click()  # claims come after playing (R14); the test keeps playing
-        draw = enabled(game, ".bl-draw-troops")
-        if draw.count():
-            draw.click()
+        flag = lit.first.get_attribute("data-flag")
+        if move == 1:  # the second move by drag and drop: a second tap cancels, then drag the card there
+            card.click()
+            expect(card).to_have_attribute("aria-pressed", "false")
+            expect(lit).to_have_count(0)
+            card.drag_to(board.locator(f'.blb-col[data-col="{flag}"]'))
+        else:
+            lit.first.click()
+        played = board.locator(f'[data-card="{notation}"][data-zone="board"][data-flag="{flag}"][data-side="you"]')
+        expect(played).to_have_count(1)
+        name = str(played.get_attribute("aria-label"))
+        assert label in name and f"flag {flag}" in name  # "red 7, Light Cavalry, on flag 3, your side"
+        end = board.locator('[data-action="end"]')
+        if end.count():
+            end.click()  # claims come after playing (R14); the test keeps playing
+        draw = board.locator('[data-action="draw"][data-deck="troops"]:not([aria-disabled="true"])')
+        expect(draw).to_have_count(1)
+        draw.click()
         count = before + 2  # at least our play and draw, then the bot's reply
         until(lambda: len(log_lines(game)) > count, f"move {move + 1} and the bot's reply in the log", timeout=20)  # noqa: B023
-        expect(game.locator(".bl-game-prompt")).to_contain_text("South (you)")
+        expect(board.locator(".blb-prompt")).to_contain_text("South (you)")
         if move == 0:
             newest = game.locator(".bl-game-log .bl-log-turn").first
             expect(newest).to_contain_text("North (heuristic bot)")  # the bot answered, newest turn on top
             # the bot's move is highlighted on the board
-            expect(game.locator(".bl-board-view .bl-card.bl-highlight").first).to_be_visible()
+            expect(board.locator('[data-zone="board"].blb-highlight').first).to_be_visible()
 
-    # a claim that cannot be proved is explained with the engine's proof
-    claim = enabled(game, ".bl-claim").first
-    claim.click()
-    expect(game.locator(".bl-game-message")).to_contain_text("proof")
-    expect(game.locator(".bl-game-message ol.bl-claim-proof li").first).to_be_visible()
+    # a claim that cannot be proved is explained with the engine's proof: tap an open flag
+    board.locator(".blb-flag:not(.blb-claimed-you):not(.blb-claimed-opponent)").first.click()
+    feedback = board.locator('[data-role="feedback"]')
+    expect(feedback).to_contain_text("proof")
+    expect(feedback.locator("ol li").first).to_be_visible()
 
     game.scroll_into_view_if_needed()
     game.screenshot(path=str(output_dir / "game-widget.png"))

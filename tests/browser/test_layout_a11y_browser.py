@@ -1,8 +1,8 @@
 """Issue 9 in a real browser: any width, the keyboard, calm layout and an axe-core audit.
 
-- At 600, 1024 and 1400 px the widgets never overflow sideways and every control tied to a
-  flag (the game's Flag and Claim buttons, a puzzle's flag toggles) sits under its board
-  column, measured with bounding boxes; screenshots in ``test-output/layout-*.png``.
+- At 600, 1024 and 1400 px the widgets never overflow sideways, each of the game board's flag
+  targets lies in its own column and a puzzle's flag toggles sit under their board column,
+  measured with bounding boxes; screenshots in ``test-output/layout-*.png``.
 - A puzzle answered by keyboard (focus + Enter), the proof stepped with the arrow keys (the
   step slider) and with j/k (not in a text field, and not moving JupyterLab's cell), visible
   focus, and nothing above the feedback moving when it is answered.
@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from battleline_lab.svg import COLUMN, MARGIN, WIDTH
 from tests.browser.conftest import ROOT, Lab, assert_no_widget_errors, open_and_run, until
@@ -104,7 +103,7 @@ def assert_under_columns(board: Locator, controls: dict[int, Locator], what: str
         )
 
 
-def test_game_and_lessons_fit_600_1024_1400_with_buttons_under_their_flags(
+def test_game_fits_600_1024_1400_with_every_flag_target_in_its_own_column(
     lab_page: Page, lab: Lab, output_dir: Path
 ) -> None:
     page = lab_page
@@ -112,18 +111,21 @@ def test_game_and_lessons_fit_600_1024_1400_with_buttons_under_their_flags(
     game = page.locator(".bl-game").first
     expect(game).to_be_visible(timeout=60_000)
     expect(page.locator(".jp-OutputArea-output", has_text="'claim_timing': 'after_play'")).to_be_visible(timeout=60_000)
-    # choose a card so that the Flag buttons are lit
-    game.locator(".bl-hand-card:not([disabled])").first.click()
-    expect(game.locator(".bl-flag-button:not([disabled])").first).to_be_visible()
+    # tap a card so that its flags are lit (the board component: docs/widgets.md)
+    game.locator('.blb [data-zone="hand"]:not([aria-disabled="true"])').first.click()
+    expect(game.locator('.blb-flag[data-legal="true"]').first).to_be_visible()
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 1000})
         page.wait_for_timeout(400)  # JupyterLab re-lays out its panels
         game.scroll_into_view_if_needed()
         game.screenshot(path=str(output_dir / f"layout-game-{width}.png"))
         no_sideways_overflow(page)
-        board = game.locator(".bl-board-view")
-        assert_under_columns(board, {n: game.locator(f".bl-flag-button-{n}") for n in range(1, 10)}, "Flag button")
-        assert_under_columns(board, {n: game.locator(f".bl-claim-{n}") for n in range(1, 10)}, "Claim button")
+        for n in range(1, 10):  # each flag's tap target lies inside its own flag's column (or row)
+            column = game.locator(f'.blb-col[data-col="{n}"]').bounding_box()
+            target = game.locator(f'.blb-flag[data-flag="{n}"]').bounding_box()
+            assert column is not None and target is not None
+            assert column["x"] - 1 <= target["x"] and target["x"] + target["width"] <= column["x"] + column["width"] + 1
+            assert target["width"] >= 36 and target["height"] >= 36, (width, n, target)
     assert_no_widget_errors(page)
 
 
@@ -255,58 +257,4 @@ def test_axe_core_finds_nothing_serious_in_our_widgets(lab_page: Page, lab: Lab,
     assert result == [], json.dumps(result, indent=1, ensure_ascii=False)
 
 
-# the order a keyboard player picks the first available control in (a card first chosen, then where it goes)
-KEYBOARD_ORDER = (
-    ".bl-end-claims",
-    ".bl-draw-troops",
-    ".bl-draw-tactics",
-    ".bl-pass",
-    ".bl-scout-go",
-    ".bl-discard-choice",
-    ".bl-flag-button",
-    ".bl-target",
-    ".bl-hand-card",
-)
-
-
-def test_a_whole_game_without_a_mouse(lab_page: Page, lab: Lab, output_dir: Path) -> None:
-    """Every click of a whole game is a focused button and the Enter key; focus is visible."""
-    page = lab_page
-    open_and_run(page, lab, "notebooks/06-play-a-game.ipynb")
-    game = page.locator(".bl-game").first
-    expect(game).to_be_visible(timeout=60_000)
-    expect(page.locator(".jp-OutputArea-output", has_text="'claim_timing': 'after_play'")).to_be_visible(timeout=60_000)
-    state = game.locator(".bl-game-controls, .bl-game-log, .bl-board-view")
-
-    def snapshot() -> str:
-        return "".join(str(h) for h in state.evaluate_all("els => els.map(e => e.innerHTML)"))
-
-    presses = 0
-    while not game.locator(".bl-game-over").is_visible():
-        button = next(
-            (b for css in KEYBOARD_ORDER if (b := game.locator(f"{css}:not([disabled]):visible")).count()),
-            None,
-        )
-        assert button is not None, "no control to press, and the game is not over"
-        target = button.first
-        before = snapshot()
-        try:
-            target.focus(timeout=3000)
-        except PlaywrightTimeoutError:  # the buttons changed under us (an update still landing): look again
-            presses += 1
-            continue
-        if presses == 0:
-            outline = target.evaluate("b => getComputedStyle(b).outlineStyle")
-            assert outline != "none", "the focused button shows no outline"
-        page.keyboard.press("Enter")
-        until(lambda: snapshot() != before, f"key press {presses + 1} to change the game", timeout=10)  # noqa: B023
-        page.wait_for_timeout(250)  # the rest of the update (buttons after the board) lands
-        presses += 1
-        assert presses < 400, "the game did not end"
-    expect(game.locator(".bl-tally")).to_be_visible()
-    expect(game.locator(".bl-board-view .bl-hand-opponent")).to_have_count(1)  # the bot's hand, at last
-    game.locator(".bl-new-game").focus()
-    game.screenshot(path=str(output_dir / "layout-game-over-keyboard.png"))
-    page.keyboard.press("Enter")
-    expect(game.locator(".bl-game-over")).to_be_hidden()
-    assert_no_widget_errors(page)
+# A whole game without a mouse: tests/browser/test_board_browser.py (by keyboard alone, at 360 and 1400 px).

@@ -67,9 +67,10 @@ def test_a_lesson_opened_cold_shows_pictures(lab_page: Page, lab: Lab, output_di
     until(lambda: count(".jp-RenderedSVG img") >= svg, f"{svg} SVG pictures", 60)
     until(lambda: count(".jp-RenderedHTMLCommon svg.bl-cards") >= html, f"{html} HTML proofs with cards", 60)
     until(lambda: count(".jp-OutputArea-output .jupyter-widgets.widget-box") >= widgets, f"{widgets} widgets", 60)
-    # the widgets drawn from their saved state carry their boards and cards
+    # the widgets drawn from their saved state carry their boards and cards (SVG, or the board component)
     if widgets:
-        until(lambda: count(".jupyter-widgets svg.bl-board, .jupyter-widgets svg.bl-cards") >= 1, "a widget board", 30)
+        boards = ".jupyter-widgets svg.bl-board, .jupyter-widgets svg.bl-cards, .jupyter-widgets .blb .blb-board"
+        until(lambda: count(boards) >= 1, "a widget board", 30)
     name = path.relative_to(NOTEBOOKS).with_suffix("").as_posix().replace("/", "-")
     if widgets:
         widget = notebook.locator(".jp-OutputArea-output .jupyter-widgets.widget-box").first

@@ -1,0 +1,248 @@
+"""The board component in JupyterLab: whole games by taps alone and by keyboard alone, at 360 and 1400 px.
+
+Everything goes through the component's hooks (a contract, ``docs/widgets.md``): ``data-card``
+with ``data-zone``, ``data-flag`` with ``data-legal`` / ``data-claimable``, ``data-action``
+(``draw`` with ``data-deck``, ``target``, ``pass``, ``end``, ``scout``, ``discard``) and
+``data-role="feedback"``.  The learner's policy is simple and needs no rules: claim what is
+marked claimable, draw when a deck is on offer, else play the first card that has a lit flag.
+The game is against the seeded random bot; the kernel decides everything, the test only taps.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run
+
+pytestmark = pytest.mark.browser
+
+#: a hook a tap may choose, in the order the policy prefers them (never a rule: only what is lit)
+OFFERED = (
+    '.blb-flag[data-claimable="true"]',
+    '[data-action="draw"]:not([aria-disabled="true"])',
+    '[data-action="end"]',
+    '[data-action="target"]',
+    '[data-action="scout"]',
+    '[data-action="discard"]',
+    '.blb-flag[data-legal="true"]',
+    '[data-zone="hand"]:not([aria-disabled="true"])',
+    '[data-action="pass"]',
+)
+
+
+def write_notebook(lab: Lab, name: str, source: str) -> str:
+    """A one-cell notebook in the server's root (next to the lessons); returns its path there."""
+    root = lab.data_dir.parent / "root"
+    nb = {
+        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (root / name).write_text(json.dumps(nb))
+    return name
+
+
+def rev(board: Locator) -> str:
+    return str(board.get_attribute("data-rev"))
+
+
+def wait_redraw(page: Page, board: Locator, before: str) -> None:
+    """Until the kernel's next view model is drawn (the component numbers every redraw)."""
+    handle = board.element_handle()
+    redrawn = "([el, r]) => el.dataset.rev !== r && !el.dataset.busy"
+    page.wait_for_function(redrawn, arg=[handle, before], timeout=20_000)
+
+
+def next_hook(board: Locator) -> tuple[str, Locator] | None:
+    for selector in OFFERED:
+        found = board.locator(selector)
+        if found.count():
+            return selector, found.first
+    return None
+
+
+def over(game: Locator) -> bool:
+    return game.locator(".bl-game-over").is_visible()
+
+
+def press_to(page: Page, board: Locator, target: Locator) -> None:
+    """Move the focus to ``target`` with the arrow keys only (Down/Up between groups, Right within)."""
+    key = target.get_attribute("data-key")
+    group = target.get_attribute("data-nav")
+    for _ in range(12):
+        if page.evaluate("() => document.activeElement && document.activeElement.dataset.nav") == group:
+            break
+        page.keyboard.press("ArrowDown")
+    else:
+        raise AssertionError(f"group {group} not reached by ArrowDown")
+    for _ in range(40):
+        if page.evaluate("() => document.activeElement && document.activeElement.dataset.key") == key:
+            return
+        page.keyboard.press("ArrowRight")
+    raise AssertionError(f"{key} not reached by ArrowRight")
+
+
+def play_game(page: Page, game: Locator, *, keyboard: bool) -> int:
+    """Play to the end through the hooks; returns the number of taps (or key presses of Enter)."""
+    board = game.locator(".blb")
+    expect(board).to_be_visible(timeout=60_000)
+    if keyboard:  # enter the widget once; from here on only keys
+        board.locator('[data-nav][tabindex="0"]').first.focus()
+        hand = board.locator('[data-zone="hand"]:not([aria-disabled="true"])').first
+        press_to(page, board, hand)
+        page.keyboard.press("Enter")  # choose a card: its flags light at once ...
+        expect(board.locator('.blb-flag[data-legal="true"]').first).to_be_visible()
+        page.keyboard.press("Escape")  # ... and Escape cancels
+        expect(board.locator('.blb-flag[data-legal="true"]')).to_have_count(0)
+        assert page.evaluate("() => document.activeElement.dataset.zone") == "hand", "focus stays on the card"
+    taps = 0
+    while not over(game):
+        assert taps < 600, "a game takes fewer taps"
+        found = next_hook(board)
+        assert found is not None, "something is always on offer until the game ends"
+        selector, hook = found
+        before = rev(board)
+        if keyboard:
+            press_to(page, board, hook)
+            if taps == 0:
+                outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+                assert outline != "none", "the focused hook shows no focus ring"
+            page.keyboard.press("Enter")
+        else:
+            hook.click()
+        taps += 1
+        if selector.startswith("[data-zone"):
+            card = hook.get_attribute("data-card")
+            legal = board.locator('.blb-flag[data-legal="true"]')
+            if legal.count():  # the browser lit the flags at once: no round trip
+                assert hook.get_attribute("aria-pressed") == "true"
+                flag = legal.first.get_attribute("data-flag")
+                if keyboard:
+                    press_to(page, board, legal.first)
+                    page.keyboard.press("Enter")
+                else:
+                    legal.first.click()
+                taps += 1
+                wait_redraw(page, board, before)
+                if not over(game):
+                    expect(board.locator(f'[data-card="{card}"][data-zone="board"][data-flag="{flag}"]')).to_have_count(
+                        1
+                    )
+                continue
+        wait_redraw(page, board, before)
+    return taps
+
+
+def size_cell(page: Page, game: Locator, width: int) -> None:
+    """Size the window so that the widget's cell, not the window, is ``width`` px wide."""
+    for _ in range(4):
+        box = game.bounding_box()
+        assert box is not None
+        viewport = page.viewport_size
+        assert viewport is not None
+        if abs(box["width"] - width) <= 1:
+            return
+        page.set_viewport_size({"width": int(viewport["width"] + width - box["width"]), "height": viewport["height"]})
+        page.wait_for_timeout(400)
+    raise AssertionError(f"could not make the cell {width} px wide")
+
+
+def check_fits(page: Page, game: Locator, width: int) -> None:
+    """No horizontal scroll, nothing wider than the cell, tap targets at least 36 x 36 px."""
+    cell_box = game.bounding_box()
+    assert cell_box is not None
+    sizes = page.evaluate(
+        """(root) => [...root.querySelectorAll('.blb button, .blb [data-card]')].map(e => {
+             const r = e.getBoundingClientRect();
+             const n = e.querySelector('.blb-n');
+             return [r.left, r.right, r.width, r.height, e.tagName, n ? parseFloat(getComputedStyle(n).fontSize) : 99,
+                     e.scrollWidth > e.clientWidth + 1];
+           })""",
+        game.locator(".blb").element_handle(),
+    )
+    for left, right, w, h, tag, font, clipped in sizes:
+        assert left >= cell_box["x"] - 1 and right <= cell_box["x"] + cell_box["width"] + 1, (width, left, right)
+        if tag == "BUTTON":
+            assert w >= 36 and h >= 36, (width, w, h)
+        assert font >= 11, (width, font)
+        assert not clipped, (width, "a card's text is cut")
+    scroll = page.evaluate(
+        "() => { const n = document.querySelector('.jp-WindowedPanel-outer, .jp-Notebook');"
+        " return n.scrollWidth - n.clientWidth; }"
+    )
+    assert scroll <= 1, f"the notebook scrolls sideways at {width} px"
+
+
+#: 1400: the window (a cell of about 1000 px beside the file browser); 360: the widget's cell itself
+@pytest.mark.parametrize(("width", "keyboard"), [(1400, False), (360, False), (1400, True), (360, True)])
+def test_a_whole_game_by_taps_or_keys_alone(
+    lab_page: Page, lab: Lab, output_dir: Path, width: int, keyboard: bool
+) -> None:
+    page = lab_page
+    page.set_viewport_size({"width": max(width, 1000), "height": 900})
+    seed = 3 if keyboard else 2
+    name = write_notebook(
+        lab,
+        f"board-game-{width}-{int(keyboard)}.ipynb",
+        f"from battleline_lab.game_widget import GameWidget\nGameWidget(bot='random', seed={seed})",
+    )
+    open_and_run(page, lab, name)
+    game = page.locator(".bl-game").first
+    expect(game.locator(".blb [data-zone='hand']").first).to_be_visible(timeout=60_000)
+    if width < 600:  # the issue's "360 px cell"
+        size_cell(page, game, width)
+    check_fits(page, game, width)
+    if width >= 1400:  # the whole game (status, board, decks, hand, feedback) fits a 1366 x 768 window
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.wait_for_timeout(400)
+        top = game.locator(".bl-game-title").bounding_box()
+        bottom = game.locator('[data-role="feedback"]').bounding_box()
+        chrome = page.locator(".jp-WindowedPanel-outer, .jp-Notebook").first.bounding_box()
+        assert top is not None and bottom is not None and chrome is not None
+        room = 768 - chrome["y"] - 24  # below JupyterLab's menu, tabs and toolbar; above its status bar
+        assert bottom["y"] + bottom["height"] - top["y"] <= room, (top, bottom, room)
+        page.set_viewport_size({"width": width, "height": 900})
+    # empty slots are drawn from the start: three a side per flag
+    assert game.locator(".blb-slot").count() >= 9 * 6 - 8
+    page.screenshot(path=str(output_dir / f"board-game-{width}-start.png"))
+    start = time.monotonic()
+    taps = play_game(page, game, keyboard=keyboard)
+    assert over(game)
+    # at the end the bot's hand is shown (never before, R13)
+    expect(game.locator('.blb [data-zone="opponent-hand"]').first).to_be_visible()
+    page.screenshot(path=str(output_dir / f"board-game-{width}-{'keys' if keyboard else 'taps'}-end.png"))
+    print(f"{width} px {'keys' if keyboard else 'taps'}: {taps} in {time.monotonic() - start:.1f} s")
+    assert_no_widget_errors(page)
+
+
+def test_the_board_fits_every_cell_width_from_320_to_1600(lab_page: Page, lab: Lab, output_dir: Path) -> None:
+    """No truncation, no sideways scroll, tap targets >= 36 px and text >= 11 px at any cell width,
+    on both sides of the 800 px turn (columns above, one row per flag below), with a card chosen."""
+    page = lab_page
+    page.set_viewport_size({"width": 1000, "height": 900})
+    name = write_notebook(
+        lab, "board-widths.ipynb", "from battleline_lab.game_widget import GameWidget\nGameWidget(bot='random', seed=6)"
+    )
+    open_and_run(page, lab, name)
+    game = page.locator(".bl-game").first
+    board = game.locator(".blb")
+    expect(board.locator("[data-zone='hand']").first).to_be_visible(timeout=60_000)
+    board.locator('[data-zone="hand"]:not([aria-disabled="true"])').first.click()
+    expect(board.locator('.blb-flag[data-legal="true"]').first).to_be_visible()
+    for width in (320, 480, 800, 830, 1200, 1600):
+        size_cell(page, game, width)
+        check_fits(page, game, width)
+        rows = board.locator(".blb-col").evaluate_all(
+            "cols => new Set(cols.map(c => Math.round(c.getBoundingClientRect().top))).size"
+        )
+        box = board.bounding_box()
+        assert box is not None
+        assert rows == (9 if box["width"] < 800 else 1), (width, box["width"], rows)  # it turns below 800 px
+        game.screenshot(path=str(output_dir / f"board-width-{width}.png"))
+    assert_no_widget_errors(page)
