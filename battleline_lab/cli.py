@@ -279,6 +279,7 @@ COMMANDS: list[tuple[str, RegisterFn | str]] = [
     ("claims", _register_claims),
     ("explain", _register_explain),
     ("check", _register_check),
+    ("odds", "battleline_lab.odds_cli:register"),
     ("match", "battleline_lab.game.cli:register"),
     ("replay", "battleline_lab.game.cli:register_replay"),
     ("review", "battleline_lab.game.cli:register_review"),

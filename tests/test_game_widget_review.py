@@ -21,9 +21,10 @@ def _finished(widget: GameWidget, seed: int = 17) -> None:
     widget.refresh()
 
 
-def test_bot_choice_offers_three_bots_and_applies_before_the_first_move() -> None:
+def test_bot_choice_offers_four_bots_and_applies_before_the_first_move() -> None:
     w = GameWidget(bot="heuristic", seed=3)
-    assert [value for _label, value in w.bot_choice.options] == list(BOT_CHOICES) == ["random", "heuristic", "expert"]
+    assert [value for _label, value in w.bot_choice.options] == list(BOT_CHOICES)
+    assert list(BOT_CHOICES) == ["random", "heuristic", "expert", "master"]
     w.bot_choice.value = "random"
     assert w.bot is not None and w.bot.name == "random" and w.state.turn_number == 1
     w.click_action(legal_moves(w.state)[0])
@@ -39,6 +40,7 @@ def test_bot_choice_offers_three_bots_and_applies_before_the_first_move() -> Non
         "随机",
         "启发式",
         "专家",
+        "大师",
     ] and w.bot_choice.value == "expert"
 
 

@@ -31,19 +31,22 @@ PUBLIC_MODULES = {
     "battleline_lab.game.record",
     "battleline_lab.game_widget",
     "battleline_lab.editor_widget",
+    "battleline_lab.odds",  # lesson 07: outs and odds (issue 27)
+    "battleline_lab.odds_cli",
 }
 #: The lessons whose prose about positions the engine checks (hidden ``check`` cells, see below).
-CHECKED = [p for p in LESSONS if p.name[:3] in ("00-", "01-", "02-", "03-", "04-") and "teachers" not in p.parts]
+CHECKED = [p for p in LESSONS if p.name[:3] in ("00-", "01-", "02-", "03-", "04-", "07-") and "teachers" not in p.parts]
 
 
 def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
-    assert [p.name[:3] for p in LEARNER_PATH] == ["00-", "01-", "02-", "03-", "04-", "05-", "06-"]
+    assert [p.name[:3] for p in LEARNER_PATH] == ["00-", "01-", "02-", "03-", "04-", "05-", "06-", "07-"]
     assert [p.name for p in sorted((NOTEBOOKS / "zh").glob("*.ipynb"))] == [
         "00-the-game-in-ten-minutes.zh.ipynb",
         "01-cards-and-formations.zh.ipynb",
         "02-comparing-and-the-tie-rule.zh.ipynb",
         "03-claim-proofs.zh.ipynb",
         "04-tactics-cards.zh.ipynb",
+        "07-outs-and-odds.zh.ipynb",
     ]
     assert [p.name[:3] for p in sorted((NOTEBOOKS / "teachers").glob("*.ipynb"))] == ["01-", "02-"]
 

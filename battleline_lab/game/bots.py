@@ -727,7 +727,18 @@ def _expert(seed: int | None = None, rollouts: int | None = None) -> Bot:
     return ExpertBot(seed, rollouts=rollouts or DEFAULT_ROLLOUTS)
 
 
-BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "expert": _expert}
+def _master(seed: int | None = None) -> Bot:
+    from .master import MasterBot  # the master builds on this module
+
+    return MasterBot(seed)
+
+
+BOTS: dict[str, Callable[[int | None], Bot]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "expert": _expert,
+    "master": _master,
+}
 
 
 def make_bot(name: str, seed: int | None = None, *, rollouts: int | None = None) -> Bot:

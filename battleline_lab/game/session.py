@@ -72,7 +72,7 @@ __all__ = [
 ]
 
 #: The opponents a learner can choose, weakest first.
-BOT_CHOICES = ("random", "heuristic", "expert")
+BOT_CHOICES = ("random", "heuristic", "expert", "master")
 
 #: Words to show, as data: a message key and its parameters.  A parameter may be a
 #: :class:`~battleline_lab.game.state.Player` or a card (or ``None``): the view names them in its language.

@@ -1,0 +1,112 @@
+"""Benchmark: the master bot against another bot, the first move alternating (issue 27).
+
+Game ``k`` (seed ``SEED + k``) is dealt with ``Options(first=...)``: the master moves first in the
+even games, and it sits south in games ``k % 4 in (0, 1)``, north otherwise, so both the first
+move and the seat alternate (``game/match.py`` of this session let bot A move first in every game).
+The master is seeded ``2 * (SEED + k) + 1``, its opponent ``2 * (SEED + k) + 2``.  Reported: wins,
+draws, the win share with its 95 % Wilson interval, wins moving first and second, and the
+master's time per decision (CPU, ``time.process_time``; every decision, the claim and draw steps
+too) with the 90th percentile and the worst.  ``--jobs N`` splits the games over N processes; the
+games and the result are the same.  Targets (>= 65 % against the expert over 400 games, <= 100 ms
+per move) are reported, never asserted; the figures go in docs/game.md.
+
+Usage::
+
+    python benchmarks/bench_master.py --games 400 --seed 2027 --jobs 2       # against the expert
+    python benchmarks/bench_master.py --against heuristic --games 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from battleline_lab.game.bots import Bot, make_bot  # noqa: E402
+from battleline_lab.game.match import play_game  # noqa: E402
+from battleline_lab.game.state import Options, Player  # noqa: E402
+
+
+class _Timed:
+    """A bot whose decisions are timed (CPU)."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.times: list[float] = []
+
+    def choose(self, view, legal):  # type: ignore[no-untyped-def]
+        start = time.process_time()
+        move = self.bot.choose(view, legal)
+        self.times.append(time.process_time() - start)
+        return move
+
+
+def play(args: tuple[str, str, int, int]) -> tuple[int, int, bool, list[float]]:
+    """Game ``k``: (the master won, a draw, the master moved first, its decision times)."""
+    master, against, seed, k = args
+    s = seed + k
+    master_first = k % 2 == 0
+    seat = Player.SOUTH if k % 4 < 2 else Player.NORTH
+    first = seat if master_first else seat.other
+    timed = _Timed(make_bot(master, 2 * s + 1))
+    other = make_bot(against, 2 * s + 2)
+    north, south = (timed, other) if seat is Player.NORTH else (other, timed)
+    state = play_game(north, south, s, Options(first=first))
+    assert state.first is first
+    won = int(state.winner is seat)
+    return won, int(state.winner is None), master_first, timed.times
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--master", default="master")
+    parser.add_argument("--against", default="expert")
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=2027)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    tasks = [(args.master, args.against, args.seed, k) for k in range(args.games)]
+    if args.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            results = list(pool.map(play, tasks))
+    else:
+        results = [play(t) for t in tasks]
+    wins = sum(r[0] for r in results)
+    draws = sum(r[1] for r in results)
+    first = sum(r[0] for r in results if r[2])
+    times = sorted(t for r in results for t in r[3])
+    low, high = wilson(wins, len(results))
+    print(
+        f"{args.master} vs {args.against}: {wins} of {len(results)} won ({100 * wins / len(results):.1f}%,"
+        f" 95% interval {100 * low:.1f}-{100 * high:.1f}%), {draws} draws; won {first} moving first,"
+        f" {wins - first} moving second"
+    )
+    print(
+        f"time per decision (CPU ms): median {1000 * statistics.median(times):.1f},"
+        f" 90th percentile {1000 * times[int(0.9 * (len(times) - 1))]:.1f}, worst {1000 * times[-1]:.1f}"
+        f" over {len(times)} decisions"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
