@@ -44,8 +44,14 @@ def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
         "02-comparing-and-the-tie-rule.zh.ipynb",
         "03-claim-proofs.zh.ipynb",
         "04-tactics-cards.zh.ipynb",
+        "05-puzzle-gym.zh.ipynb",
+        "06-play-a-game.zh.ipynb",
     ]
     assert [p.name[:3] for p in sorted((NOTEBOOKS / "teachers").glob("*.ipynb"))] == ["01-", "02-"]
+    assert [p.name for p in sorted((NOTEBOOKS / "zh" / "teachers").glob("*.ipynb"))] == [
+        "01-writing-puzzles.zh.ipynb",
+        "02-puzzle-editor.zh.ipynb",
+    ]
 
 
 def _is_check(cell: nbformat.NotebookNode) -> bool:
