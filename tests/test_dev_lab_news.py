@@ -35,7 +35,10 @@ def test_the_lab_target_writes_the_override_into_the_venv() -> None:
 def test_the_override_turns_the_news_off_and_keeps_what_was_there(tmp_path: Path) -> None:
     path = tmp_path / "share" / "overrides.json"
     subprocess.run([sys.executable, "-", str(path)], input=_snippet(), text=True, check=True)
-    assert json.loads(path.read_text())[KEY] == {"fetchNews": "false", "checkForUpdates": False}
+    written = json.loads(path.read_text())
+    assert written[KEY] == {"fetchNews": "false", "checkForUpdates": False}
+    viewers = written["@jupyterlab/docmanager-extension:plugin"]["defaultViewers"]
+    assert viewers == {"markdown": "Markdown Preview"}, "the rules page (notebooks/rules.md) opens rendered"
     path.write_text(json.dumps({"other": {"a": 1}, KEY: {"doNotDisturbMode": True}}))
     subprocess.run([sys.executable, "-", str(path)], input=_snippet(), text=True, check=True)
     again = json.loads(path.read_text())
