@@ -72,7 +72,9 @@ def test_every_link_in_a_lesson_opens(lesson: Path) -> None:
         if re.match(r"^[a-z][a-z0-9+.-]*:", link) or link.startswith("#") and len(link) == 1:
             continue  # https://..., mailto:: not a file of the course
         target, _, anchor = link.partition("#")
-        path = (lesson.parent / target).resolve() if target else lesson
+        # JupyterLab (and the site) resolve a leading "/" to the folder they serve, notebooks/
+        base = NOTEBOOKS if target.startswith("/") else lesson.parent
+        path = (base / target.lstrip("/")).resolve() if target else lesson
         if NOTEBOOKS.resolve() not in [path, *path.parents]:
             broken.append(f"{where}: {link} is outside notebooks/ (the lab and the site serve only that)")
         elif not path.is_file():
@@ -80,6 +82,22 @@ def test_every_link_in_a_lesson_opens(lesson: Path) -> None:
         elif anchor and anchor not in _page_anchors(path):
             broken.append(f"{where}: {link}: no heading {anchor!r} there")
     assert broken == []
+
+
+def test_every_rule_id_of_a_shown_proof_links_to_its_rule() -> None:
+    """A claim proof in a lesson (``show_analysis``, or an analysis shown as the cell's result) links
+    each ``[R12]`` of its steps to ``rules.md#R12``; the link test above follows each one."""
+    from battleline_lab import Position, analyse_claim
+    from battleline_lab.svg import RULES_PAGE, show_analysis
+
+    analysis = analyse_claim(Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}}), 5)
+    for shown in (show_analysis(analysis, "zh")._repr_html_(), analysis._repr_html_()):
+        assert shown is not None
+        steps = re.findall(r"<li>(.*?)</li>", shown)
+        assert steps and all(re.search(r'\[<a class="bl-rule" href="/rules\.md#R\d+">R\d+</a>\]', s) for s in steps)
+        assert RULES_PAGE == "/rules.md" and "[R" not in re.sub(r"\[<a[^>]*>R\d+</a>\]", "", shown)
+    linked = [link for p in LESSONS for _w, link in _links(p) if link.startswith("/rules.md#R")]
+    assert len(linked) > 20, "the lessons' saved proofs link their rules"
 
 
 def test_the_lessons_link_the_rules_page() -> None:
