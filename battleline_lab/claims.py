@@ -392,9 +392,9 @@ class ClaimAnalysis:
 
     def _repr_html_(self) -> str:
         """The flag (counterexample as ghost cards) and the numbered proof, for Jupyter (lazy import)."""
-        from .svg import analysis_html
+        from .svg import RULES_PAGE, analysis_html
 
-        return analysis_html(self)
+        return analysis_html(self, rules=RULES_PAGE)  # each rule id a link to the lessons' rules page
 
 
 # No class default for ``ruled_out`` (the __init__ always sets it): a refutation may leave it to

@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -46,6 +47,7 @@ __all__ = [
     "COLOURS",
     "TACTIC_COLOURS",
     "Picture",
+    "RULES_PAGE",
     "analysis_html",
     "comparison_html",
     "position_analysis_html",
@@ -581,8 +583,24 @@ def _their_cards(analysis: ClaimAnalysis) -> tuple[Card, ...]:
     return ()
 
 
-def analysis_html(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> str:
+#: The rules page beside the lessons (``notebooks/rules.md``, one ``### Rn`` heading per rule), as a
+#: link from any lesson: JupyterLab and the site resolve ``/`` to the folder of the lessons.
+RULES_PAGE = "/rules.md"
+_RULE_ID = re.compile(r"\[(R\d+)\]")
+
+
+def _rule_links(text: str, rules: str | None) -> str:
+    """Each ``[R12]`` of an escaped proof step as a link to its rule on the ``rules`` page (None: as it is)."""
+    if rules is None:
+        return text
+    return _RULE_ID.sub(lambda m: f'[<a class="bl-rule" href="{rules}#{m.group(1)}">{m.group(1)}</a>]', text)
+
+
+def analysis_html(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE, *, rules: str | None = None) -> str:
     """A claim proof: both sides of the flag (counterexample as ghosts) and the numbered steps.
+
+    ``rules``: where the rules page is (:data:`RULES_PAGE` in the lessons): each rule id of a step
+    then links to its rule; ``None`` (a page of its own, as ``battleline-lab show`` writes) leaves them text.
 
     >>> from battleline_lab import Position, analyse_claim
     >>> out = analysis_html(analyse_claim(Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}}), 5))
@@ -614,7 +632,7 @@ def analysis_html(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> str:
     for line in render_analysis(analysis, lang):
         # render_analysis numbers the lines itself; the list shows them as they are
         text = line.split(". ", 1)[1] if ". " in line else line
-        parts.append(f"<li>{escape(text)}</li>")
+        parts.append(f"<li>{_rule_links(escape(text), rules)}</li>")
     parts += ["</ol>", "</div>"]
     return "\n".join(parts)
 
@@ -713,4 +731,4 @@ def show_formation(formation: Formation, lang: str = DEFAULT_LANGUAGE) -> Pictur
 
 def show_analysis(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> Picture:
     """A claim proof (:func:`analysis_html`) as a :class:`Picture`; its text is the numbered proof."""
-    return Picture(analysis_html(analysis, lang), analysis.explain(lang), html=True)
+    return Picture(analysis_html(analysis, lang, rules=RULES_PAGE), analysis.explain(lang), html=True)

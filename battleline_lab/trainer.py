@@ -279,7 +279,10 @@ class Trainer:
         self._by_id = {p.id: p for p in self.all_puzzles}
         self._themes = {p.id: _theme(p) for p in self.all_puzzles}
         self.streak_mode = False
-        self._streak_seen: list[str] = []
+        self._streak_seen: list[str] = []  # the puzzles solved in the current (or last) streak, in order
+        self._streak_on: str | None = None  # the streak puzzle on show, not answered yet
+        self._streak_keys: dict[str, tuple[int, float]] = {}  # (level, rating) of each puzzle at the start
+        self.streak_ended: tuple[int, str] | None = None  # (solved, why) of the streak that ended last
         # the state computed from the rows read so far, and where reading got to (rows_since): each call
         # reads only the rows added since (by this trainer, another process or another browser tab)
         self._state: _Replay | None = None
@@ -467,15 +470,29 @@ class Trainer:
         self._after_record(puzzle_id, correct, hints)
 
     def session(self, puzzle: Puzzle | str, *, source: str = "gym") -> PuzzleSession:
-        """A session for one puzzle that records into this trainer's store."""
+        """A session for one puzzle that records into this trainer's store (a hint ends a streak)."""
         p = puzzle if isinstance(puzzle, Puzzle) else self._puzzle(puzzle)
-        return PuzzleSession(p, progress=self.progress, source=source, on_record=self._after_record)
+        return PuzzleSession(
+            p, progress=self.progress, source=source, on_record=self._after_record, on_hint=self._after_hint
+        )
 
     def _after_record(self, puzzle_id: str, correct: bool | None, hints: int) -> None:
-        if self.streak_mode and correct is not None:
+        if not self.streak_mode or puzzle_id != self._streak_on:
+            return  # another puzzle (or a retry of one solved): the streak goes on
+        if correct and not hints:
             self._streak_seen.append(puzzle_id)
-            if not correct or hints:
-                self.streak_mode = False
+            self._streak_on = None
+        else:
+            self._end_streak("hint" if correct else "miss" if correct is not None else "reveal")
+
+    def _after_hint(self, puzzle_id: str) -> None:
+        if self.streak_mode and puzzle_id == self._streak_on:
+            self._end_streak("hint")
+
+    def _end_streak(self, why: str) -> None:
+        self.streak_mode = False
+        self._streak_on = None
+        self.streak_ended = (len(self._streak_seen), why)
 
     # -- choosing --------------------------------------------------------
     def current(self) -> Puzzle | None:
@@ -506,7 +523,7 @@ class Trainer:
     def next(self) -> Puzzle:
         """The next puzzle: a due review, else the unseen one nearest 70% success, else the least recent.
 
-        In streak mode: the easiest puzzle harder than the last one of the streak.
+        In streak mode: the streak's next puzzle (see :meth:`start_streak`).
         """
         replay = self._replay()
         if self.streak_mode and self.puzzles:
@@ -526,28 +543,65 @@ class Trainer:
         others = [p for p in self.puzzles if p.id != last] or self.puzzles
         return min(others, key=lambda p: (replay.last_visit.get(p.id, 0), p.id))
 
+    def for_me(self, showing: str | None = None, *, answered: bool = True) -> tuple[Puzzle, str | None]:
+        """What "A puzzle for me" shows, and why the puzzle on show stays when it does.
+
+        ``showing``: the puzzle on show, ``answered``: whether it was answered (or its solution
+        shown).  The reason is ``"streak"`` (the streak's puzzle: answer it to go on) or
+        ``"unanswered"`` (the puzzle the trainer picks is the one on show, not answered yet), else
+        ``None`` (show the puzzle returned).
+        """
+        if self.streak_mode and showing is not None and showing == self._streak_on:
+            return self._puzzle(showing), "streak"
+        puzzle = self.next()
+        if showing is not None and puzzle.id == showing and not answered:
+            return puzzle, "unanswered"
+        return puzzle, None
+
     def start_streak(self) -> Puzzle:
-        """Start streak mode: puzzles harder and harder until the first mistake (or hint)."""
+        """Start streak mode: each puzzle at a level never lower than the last, none solved twice in
+        the streak, until the first mistake or hint.  During a streak: the streak puzzle on show
+        (pressing Streak again starts nothing new)."""
+        if self.streak_mode:
+            return self._next_in_streak()
         self.streak_mode = True
         self._streak_seen = []
+        self._streak_on = None
+        self.streak_ended = None
+        self._streak_keys = {p.id: self._streak_key(p) for p in self.puzzles}
         return self._next_in_streak()
 
     @property
     def streak_length(self) -> int:
         """Puzzles solved in the current (or last) streak."""
-        return len(self._streak_seen) - (0 if self.streak_mode else 1) if self._streak_seen else 0
+        return len(self._streak_seen)
+
+    @property
+    def streak_solved(self) -> tuple[str, ...]:
+        """The ids of the puzzles solved in the current (or last) streak, in order."""
+        return tuple(self._streak_seen)
+
+    def _streak_key(self, puzzle: Puzzle) -> tuple[int, float]:
+        return (puzzle.level or 0, self.puzzle_rating(puzzle.id))
 
     def _next_in_streak(self) -> Puzzle:
-        ordered = sorted(self.puzzles, key=lambda p: (self.puzzle_rating(p.id), p.id))
-        floor = self.puzzle_rating(self._streak_seen[-1]) if self._streak_seen else -math.inf
-        for p in ordered:
-            if p.id not in self._streak_seen and self.puzzle_rating(p.id) >= floor:
-                return p
-        left = [p for p in ordered if p.id not in self._streak_seen]
-        if not left:
-            self.streak_mode = False
-            return self.next()
-        return left[-1]
+        """The streak puzzle on show, else the easiest one not solved in this streak whose level (and,
+        within a level, rating at the streak's start) is not below the last one's; puzzles the learner
+        never solved come first within a level.  None left: the streak is complete."""
+        if self._streak_on is not None:
+            return self._puzzle(self._streak_on)
+        keys = self._streak_keys
+        floor = keys[self._streak_seen[-1]] if self._streak_seen else (-1, -math.inf)
+        records = self.progress.records()
+        left = [p for p in self.puzzles if p.id not in self._streak_seen and p.id in keys]
+        harder = [p for p in left if keys[p.id] >= floor] or [p for p in left if keys[p.id][0] >= floor[0]]
+        if not harder:
+            self._end_streak("complete")
+            raise LookupError("streak complete: every puzzle at this level or above was solved in it")
+        solved = {pid for pid, r in records.items() if r.solved}
+        pick = min(harder, key=lambda p: (keys[p.id][0], p.id in solved, keys[p.id][1], p.id))
+        self._streak_on = pick.id
+        return pick
 
     # -- what the learner sees ------------------------------------------
     def summary(self, puzzle_ids: Iterable[str] | None = None) -> Summary:
@@ -585,6 +639,8 @@ class Trainer:
         self.progress.reset()
         self.streak_mode = False
         self._streak_seen = []
+        self._streak_on = None
+        self.streak_ended = None
 
 
 class _Replay:
@@ -707,11 +763,13 @@ class PuzzleSession:
         source: str = "lesson",
         on_record: Callable[[str, bool | None, int], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        on_hint: Callable[[str], None] | None = None,
     ) -> None:
         self.puzzle = puzzle
         self.progress = progress
         self.source = source
         self.on_record = on_record
+        self.on_hint = on_hint
         self._clock = clock
         self.state = "waiting"
         self.attempts = 0
@@ -780,6 +838,8 @@ class PuzzleSession:
             return self.hint_level
         self.hint_level += 1
         self._unrecorded_hints += 1
+        if self.on_hint is not None and self.state != "right":
+            self.on_hint(self.puzzle.id)
         if self.hint_level >= HINT_LEVELS:
             self.reveal()
         return self.hint_level

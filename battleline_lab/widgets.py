@@ -720,8 +720,11 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         controls = W.HBox([self.tag_filter, self.level_filter, self.lang_toggle])
         nav = W.HBox([self.prev_button, self.status, self.next_button])
         trainer_row = W.HBox([self.for_me_button, self.streak_button, self.reset_button])
+        self.buttons_help = _classed(W.HTML(), "bl-gym-buttons-help")  # what each button does
         self.skipped = _classed(W.HTML(), "bl-gym-errors")
-        board = W.VBox([self.warning, self.stats, self.chart, self.lessons_note, trainer_row, self.reset_box])
+        board = W.VBox(
+            [self.warning, self.stats, self.chart, self.lessons_note, trainer_row, self.buttons_help, self.reset_box]
+        )
         _classed(board, "bl-gym-progress")
         super().__init__([controls, nav, self.skipped, board, self.holder])
         self.add_class("bl-gym")
@@ -759,6 +762,14 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.for_me_button.description = _t("trainer.button.for_me", lang)
         self.streak_button.description = _t("trainer.button.streak", lang)
         self.reset_button.description = _t("trainer.button.reset", lang)
+        helps = [(self.for_me_button, "for_me"), (self.streak_button, "streak"), (self.reset_button, "reset")]
+        for button, name in helps:
+            button.tooltip = _t(f"trainer.help.{name}", lang)
+        self.buttons_help.value = "".join(
+            f"<div><small><b>{_esc(_t(f'trainer.button.{name}', lang))}</b>{_esc(_t('trainer.help.sep', lang))}"
+            f"{_esc(_t(f'trainer.help.{name}', lang))}</small></div>"
+            for _button, name in helps
+        )
         self.reset_confirm.description = _t("trainer.button.reset_confirm", lang)
         self.reset_cancel.description = _t("trainer.button.reset_cancel", lang)
         self.reset_question.value = _esc(_t("trainer.reset.question", lang))
@@ -834,11 +845,20 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         return self.current
 
     def for_me(self) -> PuzzleWidget | None:
-        """Show the puzzle the trainer picks next (near the learner's rating, or a review that is due)."""
+        """Show the puzzle the trainer picks next (near the learner's rating, or a review that is due);
+        when that is the puzzle on show, unanswered (or a streak's puzzle), say why it stays."""
+        showing = self.current.session if self.current is not None else None
         try:
-            puzzle = self.trainer.next()
+            puzzle, stays = self.trainer.for_me(
+                showing.puzzle.id if showing is not None else None,
+                answered=showing is None or showing.state != "waiting" or showing.revealed,
+            )
         except LookupError:
             return None
+        if stays is not None:
+            self._message = _t(f"trainer.for_me.{stays}", self.lang)
+            self._status()
+            return self.current
         if self.trainer.is_from_games(puzzle.id):
             return self.show_game_puzzle(puzzle)
         return self.select(puzzle.id)
@@ -856,12 +876,42 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         return self.current
 
     def start_streak(self) -> PuzzleWidget | None:
-        """Streak mode: harder and harder puzzles until the first mistake."""
+        """Streak mode: a puzzle at once after each right answer, never easier, until the first
+        mistake or hint.  During a streak it starts nothing new: it says so and shows the streak's puzzle."""
+        running = self.trainer.streak_mode
         try:
             puzzle = self.trainer.start_streak()
-        except LookupError:
+        except LookupError:  # nothing to train with, or the streak is complete (the stats say so)
+            self._status()
             return None
+        if running:
+            self._message = _t("trainer.streak.running", self.lang, count=self.trainer.streak_length)
+            if self.current is not None and self.current.puzzle.id == puzzle.id:
+                self._status()
+                return self.current  # the streak's puzzle is on show: it stays as it is
         return self.select(puzzle.id)
+
+    def _streak_over(self) -> str:
+        """The ended streak in words: how many solved, why it ended and the best."""
+        ended = self.trainer.streak_ended
+        count, why = ended if ended is not None else (self.trainer.streak_length, "miss")
+        best = self.trainer.summary([p.id for p in self.puzzles]).best_streak
+        return _t(
+            "trainer.streak.over", self.lang, count=count, why=_t(f"trainer.streak.why.{why}", self.lang), best=best
+        )
+
+    def _streak_step(self, puzzle_id: str, correct: bool | None) -> bool:
+        """After a right answer in a streak: the next streak puzzle at once (True: it is on show)."""
+        trainer = self.trainer
+        if trainer.streak_mode and correct and trainer.streak_solved[-1:] == (puzzle_id,):
+            try:
+                puzzle = trainer.next()
+            except LookupError:  # every puzzle solved: the stats say the streak is over, and why
+                return False
+            self._message = _t("trainer.streak.next", self.lang, count=trainer.streak_length, level=puzzle.level or 0)
+            self.select(puzzle.id)
+            return True
+        return False
 
     def ask_reset(self) -> None:
         """Ask before resetting (the ``bl-gym-reset`` button)."""
@@ -879,8 +929,12 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.index = 0
         self._show()
 
-    def _answered(self, _puzzle_id: str, _correct: bool) -> None:
-        self._status()
+    def _answered(self, puzzle_id: str, correct: bool) -> None:
+        if not self._streak_step(puzzle_id, correct):
+            self._status()
+
+    def _hinted(self, _puzzle_id: str) -> None:
+        self._status()  # a hint on a streak puzzle has ended the streak (the trainer's session saw it)
 
     def _board_for(self, puzzle: Puzzle) -> PuzzleWidget:
         """A puzzle board in the gym: its answers and hints recorded by the trainer, status kept current."""
@@ -888,7 +942,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             puzzle,
             lang=self.lang,
             on_answer=self._answered,
-            on_hint=lambda _pid: self._status(),
+            on_hint=self._hinted,
             show_lang=False,
             session=self.trainer.session(puzzle, source="gym"),
         )
@@ -959,8 +1013,8 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         lines = [f'<div class="bl-gym-stats-line"><b>{_esc(_t("trainer.stats.sep", lang).join(parts))}</b></div>']
         if self.trainer.streak_mode:
             lines.append(_esc(_t("trainer.stats.streak_mode", lang, count=self.trainer.streak_length)))
-        elif self.trainer.streak_length:
-            lines.append(_esc(_t("trainer.stats.streak_over", lang, count=self.trainer.streak_length)))
+        elif self.trainer.streak_ended is not None:
+            lines.append(f'<div class="bl-gym-streak-over">{_esc(self._streak_over())}</div>')
         weak = [(t, r) for t, r, _n in summary.themes if r < summary.rating][:3]
         if weak:
             themes = _list((_t("trainer.stats.theme", lang, theme=t, rating=round(r)) for t, r in weak), lang)

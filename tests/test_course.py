@@ -22,7 +22,9 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
 def _lessons_in_checkout() -> list[Path]:
-    return sorted(p.relative_to(NOTEBOOKS) for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    """Every lesson, and the rules page beside them the lessons link to (notebooks/rules.md)."""
+    lessons = [p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts]
+    return sorted(p.relative_to(NOTEBOOKS) for p in [*lessons, NOTEBOOKS / "rules.md"])
 
 
 def test_the_course_is_every_lesson_of_the_checkout_and_nothing_else() -> None:

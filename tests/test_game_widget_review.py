@@ -53,7 +53,7 @@ def test_suggestion_only_on_request_and_only_when_playing() -> None:
     assert w.suggestion is not None and w.suggestion.action in legal_moves(w.state)
     text = w.message_text()
     assert "The expert's suggestion: South plays" in text
-    assert "times with this move" in text or "no other sensible move" in text
+    assert "tries in all" in text or "no other sensible move" in text
     w.set_lang("zh")
     assert "专家的建议" in w.message_text()
     w.click_action(w.suggestion.action)  # the suggestion is a legal play; the message goes with the next click

@@ -68,7 +68,37 @@ def test_a_puzzle_for_me_and_streak() -> None:
     s = gym.start_streak()
     assert s is not None and gym.trainer.streak_mode
     s.answer(s.puzzle.solve())
-    assert "Streak mode: 1 solved" in gym.stats.value
+    assert "Streak: 1 solved in a row" in gym.stats.value
+
+
+def test_the_gym_streak_flows_and_a_puzzle_for_me_says_why_it_stays() -> None:
+    """A right answer in a streak shows the next streak puzzle at once (level never lower); pressing
+    Streak again changes nothing; a miss ends it with the count and the best; "A puzzle for me" on an
+    unanswered puzzle keeps it and says why; the gym says what each button does (both languages)."""
+    gym = PuzzleGym("library", progress=Progress(store=MemoryStore()))
+    assert "Streak</b>: puzzles one after another" in gym.buttons_help.value
+    assert gym.streak_button.tooltip and gym.for_me_button.tooltip
+    first = gym.for_me()
+    assert first is not None and gym.for_me() is first and "This puzzle stays" in gym.stats.value
+    s = gym.start_streak()
+    assert s is not None
+    levels = []
+    for _ in range(5):
+        assert gym.current is s
+        levels.append(s.puzzle.level or 0)
+        s.answer(s.puzzle.solve())
+        assert gym.current is not s, "the next streak puzzle comes at once"
+        s = gym.current
+    assert levels == sorted(levels) and "The next streak puzzle" in gym.stats.value
+    assert gym.start_streak() is s and gym.current is s, "pressing Streak again: the same board, as it was"
+    assert gym.trainer.streak_length == 5 and "already running (5 solved)" in gym.stats.value
+    assert gym.for_me() is s and "You are in a streak" in gym.stats.value
+    right = s.puzzle.solve()
+    wrong = "b" if right == "a" else "a" if right == "b" else "host" if right != "host" else "wedge"
+    s.answer(not right if isinstance(right, bool) else wrong)
+    assert not gym.trainer.streak_mode and "Streak over after 5 solved (a wrong answer); your best: " in gym.stats.value
+    gym.set_lang("zh")
+    assert "连胜结束：共解出5题（答错了）" in gym.stats.value and "连胜模式</b>：一道接一道" in gym.buttons_help.value
 
 
 def test_reset_asks_first_and_destroys_nothing() -> None:

@@ -46,9 +46,54 @@ def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
         "02-comparing-and-the-tie-rule.zh.ipynb",
         "03-claim-proofs.zh.ipynb",
         "04-tactics-cards.zh.ipynb",
+        "05-puzzle-gym.zh.ipynb",
+        "06-play-a-game.zh.ipynb",
         "07-outs-and-odds.zh.ipynb",
     ]
     assert [p.name[:3] for p in sorted((NOTEBOOKS / "teachers").glob("*.ipynb"))] == ["01-", "02-"]
+    assert [p.name for p in sorted((NOTEBOOKS / "zh" / "teachers").glob("*.ipynb"))] == [
+        "01-writing-puzzles.zh.ipynb",
+        "02-puzzle-editor.zh.ipynb",
+    ]
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.relative_to(NOTEBOOKS).with_suffix("").as_posix())
+def test_every_lesson_says_first_to_run_the_cells(path: Path) -> None:
+    """A newcomer who opens a lesson sees, under its title, how to make it run (issue 26)."""
+    first = nbformat.read(path, as_version=4).cells[0]
+    assert first.cell_type == "markdown" and first.source.startswith("# ")
+    assert "Run ▸ Run All Cells" in first.source.split("\n\n")[1], f"{path.name}: say to run the cells under the title"
+
+
+LEARNER_LESSONS = [p for p in LESSONS if "teachers" not in p.parts]
+
+
+@pytest.mark.parametrize("path", LEARNER_LESSONS, ids=lambda p: p.relative_to(NOTEBOOKS).with_suffix("").as_posix())
+def test_no_visible_code_names_a_library_puzzle(path: Path) -> None:
+    """A library puzzle's id may tell its answer (``one-end-open``): the cell that builds its widget
+    shows no source (collapsed in JupyterLab); the widget shows only what the learner may see.
+    (The teachers' lessons open library puzzles by id on purpose.)"""
+    from battleline_lab import library
+
+    ids = set(library.ids())
+    for cell in _code_cells(path):
+        named = {m for m in re.findall(r"""["']([a-z0-9-]+)["']""", cell.source) if m in ids}
+        if named and not cell.metadata.get("jupyter", {}).get("source_hidden"):
+            pytest.fail(f"{path.name}: a visible cell names the library puzzle(s) {sorted(named)}")
+
+
+@pytest.mark.parametrize("path", [p for p in LESSONS if p.name.startswith("00-")], ids=lambda p: p.parent.name)
+def test_lesson_00_tells_the_game_as_a_story_with_the_result_last(path: Path) -> None:
+    """The game record is folded (its outputs collapsed) and shows no result; the result is printed
+    in the last section of the story, after every turn it tells."""
+    cells = _code_cells(path)
+    record = [c for c in cells if "record.to_yaml()" in c.source]
+    assert len(record) == 1 and record[0].metadata.get("jupyter", {}).get("outputs_hidden") is True
+    printed = "".join(o.get("text", "") for o in record[0].outputs)
+    assert "- south:" in printed and "result:" not in printed
+    shown = ["".join(o.get("text", "") for o in c.outputs) for c in cells]
+    first_result = next(i for i, text in enumerate(shown) if "breakthrough" in text or "突破" in text)
+    assert first_result > cells.index(record[0]) and first_result >= len(cells) - 3
 
 
 def _is_check(cell: nbformat.NotebookNode) -> bool:

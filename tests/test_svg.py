@@ -26,6 +26,7 @@ from battleline_lab.svg import (
     BOARD_MAX_WIDTH,
     COLUMN,
     MARGIN,
+    RULES_PAGE,
     WIDTH,
     analysis_html,
     board_svg,
@@ -233,7 +234,7 @@ def test_formation_svg_names_kind_sum_and_wildcards() -> None:
 def test_repr_hooks_on_core_values() -> None:
     assert SAMPLE._repr_svg_() == board_svg(SAMPLE)
     html = analyse_claim(SAMPLE, 5)._repr_html_()
-    assert html == analysis_html(analyse_claim(SAMPLE, 5))
+    assert html == analysis_html(analyse_claim(SAMPLE, 5), rules=RULES_PAGE)  # rule ids link the rules page
     assert '<ol class="bl-steps">' in html and html.count("<li>") == len(analyse_claim(SAMPLE, 5).steps)
 
 

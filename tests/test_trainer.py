@@ -130,17 +130,110 @@ def test_puzzles_solved_in_a_lesson_widget_count() -> None:
     assert t.next().id != "one-end-open"
 
 
+def _streak_key(t: Trainer, pid: str) -> tuple[int, float]:
+    return (t._puzzle(pid).level or 0, t.puzzle_rating(pid))
+
+
 def test_streak_gets_harder_until_the_first_mistake() -> None:
     t = Trainer(progress=memory())
     p = t.start_streak()
-    ratings = []
+    keys = []
     for _ in range(4):
-        ratings.append(t.puzzle_rating(p.id))
+        keys.append(_streak_key(t, p.id))
         t.record(p.id, correct=True)
         p = t.next()
-    assert ratings == sorted(ratings) and t.streak_mode and t.streak_length == 4
+    assert keys == sorted(keys) and t.streak_mode and t.streak_length == 4
     t.record(p.id, correct=False)
-    assert not t.streak_mode and t.streak_length == 4
+    assert not t.streak_mode and t.streak_length == 4 and t.streak_ended == (4, "miss")
+
+
+def test_streak_levels_never_go_down_and_no_puzzle_comes_twice() -> None:
+    """After each right answer the next streak puzzle is at a level never lower than the last (the
+    levels went 2 -> 1 -> 1 -> 1 before: the floor was the live rating, which a right answer lowers),
+    and none already solved in this streak comes back, even puzzles solved before the streak."""
+    progress = memory()
+    t = Trainer(progress=progress)
+    before = [p.id for p in t.puzzles if (p.level or 0) == 1][:3]
+    for pid in before:  # solved minutes before the streak
+        t.record(pid, correct=True)
+    p = t.start_streak()
+    served, levels = [], []
+    for _ in range(25):
+        served.append(p.id)
+        levels.append(p.level or 0)
+        t.record(p.id, correct=True)
+        p = t.next()
+    assert levels == sorted(levels) and levels[-1] > levels[0], levels
+    assert len(set(served)) == len(served) and t.streak_solved == tuple(served)
+    first_level = [pid for pid in served if t._puzzle(pid).level == levels[0]]
+    unsolved_first = [pid for pid in first_level if pid not in before]
+    assert first_level[: len(unsolved_first)] == unsolved_first, "puzzles never solved come first in a level"
+
+
+@pytest.mark.parametrize("how", ["miss", "hint", "reveal"])
+def test_a_miss_or_a_hint_ends_the_streak_with_its_count(how: str) -> None:
+    t = Trainer(progress=memory())
+    p = t.start_streak()
+    for _ in range(2):
+        t.session(p).answer(p.solve())
+        p = t.next()
+    s = t.session(p)
+    if how == "miss":
+        s.answer(_wrong_answer(p))
+    elif how == "hint":
+        s.hint()  # the hint itself ends it, before any answer
+    else:
+        for _ in range(3):
+            s.hint()
+    assert not t.streak_mode and t.streak_ended == (2, "hint" if how == "reveal" else how)
+    assert t.summary().best_streak >= 2
+
+
+def _wrong_answer(puzzle: object) -> object:
+    from battleline_lab.puzzle import Puzzle
+
+    assert isinstance(puzzle, Puzzle)
+    right = puzzle.solve()
+    if isinstance(right, bool):
+        return not right
+    if right in ("a", "b"):
+        return "b" if right == "a" else "a"
+    if isinstance(right, list):
+        return [n for n in range(1, 10) if n not in right][:1]
+    return "host" if right != "host" else "wedge"
+
+
+def test_pressing_streak_during_a_streak_starts_nothing_new() -> None:
+    t = Trainer(progress=memory())
+    p = t.start_streak()
+    t.record(p.id, correct=True)
+    q = t.next()
+    assert t.start_streak().id == q.id and t.streak_length == 1 and t.streak_mode
+    assert t.start_streak().id == q.id, "pressing it twice does not restart it either"
+
+
+def test_a_puzzle_for_me_on_an_unanswered_puzzle_says_why_it_stays() -> None:
+    t = Trainer("seed-examples", progress=memory())
+    p = t.next()
+    assert t.for_me(p.id, answered=False) == (p, "unanswered")
+    t.record(p.id, correct=True)
+    q, stays = t.for_me(p.id, answered=True)
+    assert stays is None and q.id != p.id
+    s = t.start_streak()
+    assert t.for_me(s.id, answered=False) == (s, "streak")
+    assert t.for_me(None) == (s, None), "from elsewhere, it goes back to the streak's puzzle"
+
+
+def test_a_streak_over_every_puzzle_is_complete() -> None:
+    t = Trainer("seed-examples", progress=memory())
+    p = t.start_streak()
+    for _ in range(len(t.puzzles)):
+        t.record(p.id, correct=True)
+        try:
+            p = t.next()
+        except LookupError:
+            break
+    assert not t.streak_mode and t.streak_ended == (len(t.puzzles), "complete")
 
 
 def test_rules_the_learner_misses_R13() -> None:

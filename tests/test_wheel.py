@@ -39,10 +39,12 @@ pytestmark = pytest.mark.wheel
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = sorted(p.relative_to(ROOT / "puzzles").as_posix() for p in iter_puzzle_files([ROOT / "puzzles"]))
 LESSONS = sorted(
-    p.relative_to(ROOT / "notebooks").as_posix()
-    for p in (ROOT / "notebooks").rglob("*.ipynb")
-    if ".ipynb_checkpoints" not in p.parts
+    [
+        *(p.relative_to(ROOT / "notebooks").as_posix() for p in (ROOT / "notebooks").rglob("*.ipynb")),
+        "rules.md",  # the rules page the lessons link to
+    ]
 )
+LESSONS = [name for name in LESSONS if ".ipynb_checkpoints" not in name]
 UV = [sys.executable, "-m", "uv"]
 
 
@@ -137,9 +139,9 @@ def test_a_learner_gets_the_whole_course_from_the_wheel(tmp_path: Path) -> None:
     out = _run(["battleline-lab", "lessons"], cwd=work, env=env)
     assert f": {len(LESSONS)}." in out and "battleline-lab lab battleline-lessons" in out
     course = work / "battleline-lessons"
-    copied = sorted(p.relative_to(course).as_posix() for p in course.rglob("*.ipynb"))
+    copied = sorted(p.relative_to(course).as_posix() for p in course.rglob("*") if p.suffix in (".ipynb", ".md"))
     assert copied == LESSONS
-    cells = sum(_code_cells(course / name) for name in LESSONS)
+    cells = sum(_code_cells(course / name) for name in LESSONS if name.endswith(".ipynb"))
     out = _run(
         [python, "-m", "pytest", "--nbval", "-p", "no:cacheprovider", "-q", "battleline-lessons"], cwd=work, env=env
     )

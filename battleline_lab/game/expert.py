@@ -199,6 +199,11 @@ class Suggestion:
     def rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
+    @property
+    def tries(self) -> int:
+        """The play-outs made in all, over every searched move (the ``rollouts`` budget, or just over)."""
+        return self.games + sum(games for _a, _w, games in self.alternatives)
+
 
 class ExpertBot(HeuristicBot):
     """Determinized Monte Carlo over the heuristic bot's best moves (see the module doc).
@@ -332,17 +337,51 @@ def suggestion_text(view: PlayerView, suggestion: Suggestion, lang: str = "en") 
         lines.append(message("review.coach.then_claim", lang, flags=flags))
     if suggestion.alternatives:
         other, wins, games = suggestion.alternatives[0]
+        other_rate = wins / games if games else 0.0
         lines.append(
             message(
                 {None: "review.coach.odds", 1: "expert.coach.odds_reply"}.get(suggestion.depth, "expert.coach.odds"),
                 lang,
                 depth=suggestion.depth,
+                moves=1 + len(suggestion.alternatives),
+                tries=suggestion.tries,
                 games=suggestion.games,
                 rate=round(100 * suggestion.rate),
-                other=other.notation,
-                other_rate=round(100 * wins / games) if games else 0,
+                other=_move_words(other, name, lang),
+                other_games=games,
+                other_rate=round(100 * other_rate),
             )
         )
+        lines.append(_why_preferred(suggestion.rate, other_rate, lang))
     else:
         lines.append(message("review.coach.only", lang))
     return lines
+
+
+def _move_words(action: Action, player: str, lang: str) -> str:
+    """A searched move in words, not notation: ``orange 7 on flag 7`` (a card play), else the log's sentence."""
+    from ..messages import card_label, message
+    from .actions import describe
+
+    if not isinstance(action, PlayCard):
+        return describe(action, player, lang)
+    card = action.card
+    if isinstance(card, Troop):
+        colour = message(f"colour.{card.colour.value}", lang)
+        words = message("expert.coach.troop", lang, colour=colour, value=card.value)
+    else:
+        words = card_label(card, lang)
+    return message("expert.coach.move", lang, card=words, flag=action.flag)
+
+
+def _why_preferred(rate: float, other_rate: float, lang: str) -> str:
+    """Why the suggestion beats the next best: its margin, or (level) the heuristic bot's order."""
+    from ..messages import message
+
+    points = round(100 * (rate - other_rate))
+    if points >= 1:
+        return message("expert.coach.ahead", lang, points=points)
+    if rate > other_rate:
+        return message("expert.coach.ahead_slightly", lang)
+    # level: the search keeps, among equal scores, the move the heuristic bot ranks first (see search)
+    return message("expert.coach.level", lang)

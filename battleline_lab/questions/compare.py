@@ -156,7 +156,9 @@ class CompareQuestion(Question[str, Comparison]):
                 caption = message("course.first.caption", lang, which=caption)
             if explained is not None:
                 formation = explained.a if which == "A" else explained.b
-                caption += ": " + formation_caption(formation, lang)
+                caption = message(
+                    "widget.compare.caption", lang, label=caption, caption=formation_caption(formation, lang)
+                )
             rows.append((cards, caption))
         return rows
 

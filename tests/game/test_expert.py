@@ -165,7 +165,7 @@ def test_R16_win_chance_scores_an_ended_game_and_claimed_flags_exactly() -> None
     ("depth", "en", "zh"),
     [
         (1, "answered for your opponent", "替对手应一手"),
-        (None, "played this position out", "模拟下完"),
+        (None, "played out to the end of the game", "下完整局"),
         (3, "played 3 more cards", "再出3张牌"),
     ],
 )
@@ -176,4 +176,31 @@ def test_coach_says_how_the_expert_searched(depth: int | None, en: str, zh: str)
     view, legal = PlayerView(state, state.turn), legal_moves(state)
     found = ExpertBot(2, rollouts=ROLLOUTS, depth=depth).search(view, legal)
     assert found.depth == depth and found.alternatives
-    assert en in suggestion_text(view, found)[-1] and zh in suggestion_text(view, found, "zh")[-1]
+    assert en in suggestion_text(view, found)[-2] and zh in suggestion_text(view, found, "zh")[-2]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_coach_reports_the_tries_made_and_why_in_words(seed: int) -> None:
+    """The tries said are the play-outs made over every searched move (the budget, not one move's
+    share); the next best move is said in words (no notation), and the last line says why the
+    suggestion is preferred: its margin in points, or, level, the heuristic bot's order."""
+    from battleline_lab.game.expert import suggestion_text
+    from battleline_lab.messages import message
+
+    state = _midgame(5)
+    view, legal = PlayerView(state, state.turn), legal_moves(state)
+    found = ExpertBot(seed, rollouts=ROLLOUTS).search(view, legal)
+    made = found.games + sum(games for _a, _w, games in found.alternatives)
+    assert found.tries == made and made >= ROLLOUTS
+    other, wins, games = found.alternatives[0]
+    for lang in ("en", "zh"):
+        *_, odds, why = suggestion_text(view, found, lang)
+        assert str(made) in odds and str(1 + len(found.alternatives)) in odds
+        assert other.notation not in odds, "the next best move in words, not notation"
+        margin = round(100 * (found.rate - wins / games))
+        if margin >= 1:
+            assert why == message("expert.coach.ahead", lang, points=margin)
+        elif found.rate > wins / games:
+            assert why == message("expert.coach.ahead_slightly", lang)
+        else:
+            assert why == message("expert.coach.level", lang)
