@@ -106,8 +106,12 @@ def _cap(text: str) -> str:
 
 
 def set_visible(widget: W.Widget, visible: bool) -> None:
-    """Show or hide a widget (it keeps its place in the tree)."""
-    widget.layout.display = None if visible else "none"
+    """Show or hide a widget (it keeps its place in the tree).
+
+    Shown is ``display: ""`` (the element's own display), never ``None``: JupyterLite's front end
+    keeps a widget whose display went from ``"none"`` to ``None`` hidden (docs/site.md).
+    """
+    widget.layout.display = "" if visible else "none"
 
 
 _Widget = TypeVar("_Widget", bound=W.Widget)
