@@ -327,25 +327,39 @@ def site_open(page: Page, url: str, lesson: str) -> None:
     """Open ``lesson`` (a path in the site's contents) in the site's lab view; wait for its kernel."""
     page.goto(f"{url}/lab/index.html?path={lesson}")
     page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
+    site_kernel_idle(page)
+
+
+def site_kernel_idle(page: Page) -> None:
+    """Wait until the site's kernel has started and is idle.  The notebook's indicator says idle for
+    a moment before the kernel starts (then "unknown" until Pyodide is up, 15-40 s): a Run All
+    given then waits in the queue, so the status bar's "Idle" is waited for too, twice, a second apart."""
+    for _ in range(2):
+        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
+        page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=KERNEL_START)
+        page.wait_for_timeout(1000)
 
 
 def site_run_all(page: Page) -> None:
     """Run > Run All Cells on the site, and wait until no cell is queued."""
     queued = page.locator(".jp-CodeCell .jp-InputPrompt").filter(has_text="*")
-    # queued cells show [*] at once; the run is over when none does.  A Run All given the moment
-    # the kernel first reports idle is now and then dropped by the page (no cell is ever queued,
-    # seen in about one run in three): give it again, at most twice more, only if nothing was queued.
+    busy = page.locator(".jp-Notebook-ExecutionIndicator[data-status='busy']")
+    # queued cells show [*] at once, and the kernel is busy; the run is over when no cell is queued
+    # and the kernel is idle (a cell whose code is collapsed draws no prompt: a lesson whose only
+    # code cell builds the gym shows no [*], only a busy kernel).  A Run All given the moment the
+    # kernel first reports idle is now and then dropped by the page (nothing is ever queued, seen
+    # in about one run in three): give it again, at most twice more, only if nothing was queued.
     for attempt in range(3):
         page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
         try:
-            expect(queued).not_to_have_count(0, timeout=10_000)
+            expect(queued.or_(busy).first).to_be_attached(timeout=10_000)
             break
         except AssertionError:
             if attempt == 2:
                 raise
     expect(queued).to_have_count(0, timeout=KERNEL_START)
+    expect(busy).to_have_count(0, timeout=KERNEL_START)
 
 
 def run_code(page: Page, code: str) -> str:

@@ -12,6 +12,7 @@ go to ``test-output/site-timings.json`` (docs/site.md reports them).
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -26,6 +27,7 @@ from tests.browser.conftest import (
     Offline,
     assert_no_widget_errors,
     run_code,
+    site_kernel_idle,
     site_open,
     site_run_all,
 )
@@ -86,7 +88,7 @@ def test_site_runs_lesson_three_offline_and_keeps_progress_over_a_reload(
 
         page.reload()
         page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
-        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
+        site_kernel_idle(page)
         shown = run_code(
             page,
             "from battleline_lab import progress; "
@@ -115,9 +117,7 @@ def test_site_runs_every_lesson_offline_without_an_error(offline_chromium: Brows
     page.set_default_timeout(60_000)
     started = time.monotonic()
     try:
-        page.goto(f"{site_url}/lab/index.html?path={lesson}")
-        page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
-        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
+        site_open(page, site_url, lesson)
         page.locator(".lm-MenuBar-item").get_by_text("Edit", exact=True).click()
         page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
         expect(page.locator(".jp-OutputArea-output")).to_have_count(0, timeout=30_000)
@@ -160,12 +160,15 @@ def test_front_page_fits_the_screen_and_its_links_open(offline_chromium: Browser
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
                 f"{name} scrolls at {width}"
             )
-            links = page.locator("a:visible")
-            hrefs = [str(h) for h in links.evaluate_all("els => els.map(e => e.getAttribute('href'))")]
-            lessons = [h for h in hrefs if "?path=" in h]
-            assert len(lessons) >= 9, hrefs  # path 00-04, gym, game, the two teachers' lessons
+            script = "els => els.map(e => e.getAttribute('href'))"
+            hrefs = [str(h) for h in page.locator("a:visible").evaluate_all(script)]
+            # the main link of each entry ("start here" and every lesson): on a phone the simple view
+            main = [str(h) for h in page.locator("a.start:visible, a.name:visible").evaluate_all(script)]
+            assert len(main) == 10, main  # start here, the path 00-04, gym, game, the two teachers' lessons
             app = "notebooks/index.html" if width <= 480 else "lab/index.html"
-            assert all(h.startswith(app) for h in lessons), (width, lessons)
+            assert all(h.startswith(app) for h in main), (width, main)
+            start = page.locator("a.start:visible").bounding_box()  # a block across the page, not a sliver
+            assert start is not None and start["width"] > min(width, 736) * 0.8, (width, start)
             for href in sorted(set(hrefs)):
                 response = page.request.get(f"{site_url}/{href}")
                 assert response.status == 200, href
@@ -183,6 +186,54 @@ def test_front_page_fits_the_screen_and_its_links_open(offline_chromium: Browser
         expect(page.locator(".jp-Notebook").first).to_be_visible(timeout=120_000)
         expect(page.locator(".jp-Notebook").first).to_contain_text("the game in ten minutes")
         assert ("/notebooks/" in page.url) == (width <= 480), page.url
+    finally:
+        offline.context.close()
+    assert offline.outside == [], f"requests to other hosts: {offline.outside}"
+
+
+def test_site_gym_saves_and_loads_progress_and_an_unedited_lesson_asks_nothing_on_reload(
+    offline_chromium: Browser, site_url: str, tmp_path: Path
+) -> None:
+    """A lesson only opened is not "modified": a reload asks nothing.  In the gym, "Save my progress"
+    downloads the export document and "Load progress" takes one back; the gym says that progress
+    is kept in this browser only."""
+    offline = Offline(offline_chromium)
+    page = offline.context.new_page()
+    page.set_default_timeout(60_000)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.type), dialog.accept()))
+    try:
+        site_open(page, site_url, "05-puzzle-gym.ipynb")
+        time.sleep(5)  # the kernel connects and reports its language_info
+        page.locator(".jp-MarkdownCell").first.click()  # a user gesture: Chromium asks only after one
+        page.reload()
+        page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
+        assert dialogs == [], f"an unedited lesson asked {dialogs} on reload"
+
+        site_kernel_idle(page)
+        site_run_all(page)
+        gym = page.locator(ui.GYM)
+        expect(gym).to_be_visible(timeout=60_000)
+        expect(gym.locator(ui.GYM_STORAGE)).to_contain_text("kept in this browser only")
+        gym.locator(ui.GYM_SAVE).click()
+        link = gym.locator(".bl-gym-download")
+        expect(link).to_be_visible()
+        with page.expect_download() as info:
+            link.click()
+        saved = tmp_path / info.value.suggested_filename
+        info.value.save_as(saved)
+        document = json.loads(saved.read_text(encoding="utf-8"))
+        assert saved.name == "battleline-progress-me.json" and document["format"] == "battleline-lab-progress"
+
+        row = {"learner": "ann", "puzzle_id": "one-end-open", "kind": "answer", "correct": True, "at": 1.0}
+        document["attempts"] = [row]
+        moved = tmp_path / "from-another-browser.json"
+        moved.write_text(json.dumps(document), encoding="utf-8")
+        with page.expect_file_chooser() as chooser:
+            gym.locator(ui.GYM_LOAD).click()
+        chooser.value.set_files(str(moved))
+        expect(gym.locator(".bl-gym-transfer")).to_contain_text("Loaded 1 attempts from from-another-browser.json")
+        assert_no_widget_errors(page)
     finally:
         offline.context.close()
     assert offline.outside == [], f"requests to other hosts: {offline.outside}"
