@@ -95,3 +95,18 @@ def test_the_gym_says_where_the_browser_keeps_progress(tmp_path: Path, monkeypat
     assert "隐私窗口" in gym.storage.value
     lost = PuzzleGym(SEEDS, progress=Progress(store=MemoryStore()))
     assert "cannot be kept in this browser" in lost.storage.value
+
+
+def test_a_puzzle_for_me_reads_the_store_a_few_times_not_once_per_puzzle(tmp_path: Path) -> None:
+    """On the site every read of the store is a round trip to the browser's drive (about 12 ms):
+    "A puzzle for me" read it twice per puzzle of the library (222 reads, seconds); now a few."""
+    store = JsonLinesStore(tmp_path / "progress.jsonl")
+    reads: list[int] = []
+    rows = store.rows
+    store.rows = lambda learner=None: (reads.append(1), rows(learner))[1]  # type: ignore[method-assign]
+    gym = PuzzleGym("library", progress=Progress(store=store))
+    assert gym.current is not None
+    gym.current.answer(gym.current.puzzle.solve())
+    reads.clear()
+    gym.trainer.next()
+    assert len(gym.puzzles) > 50 and len(reads) <= 3, len(reads)
