@@ -63,6 +63,7 @@ __all__ = [
     "CLASS_DIR_VARIABLE",
     "DATABASE_FILE",
     "DEFAULT_LEARNER",
+    "EXPORT_FORMAT",
     "JSONL_FILE",
     "LEGACY_FILE",
     "MIGRATIONS",
@@ -79,7 +80,11 @@ __all__ = [
     "PuzzleRecord",
     "SqliteStore",
     "StoreError",
+    "browser_storage",
     "data_dir",
+    "export_filename",
+    "import_export",
+    "in_browser",
     "open_store",
     "open_store_read_only",
     "review_dir",
@@ -1059,3 +1064,89 @@ def _locate(path: Path | str | None) -> tuple[Path, Path | None, Path | None]:
     if p.is_dir() or not p.suffix:
         return p, None, p / LEGACY_FILE
     return p.parent, p, None
+
+
+# -- moving progress between browsers (the gym's "Save my progress" / "Load progress") -----------
+
+#: The ``format`` of a progress export (``battleline-lab progress export``, the gym's download).
+EXPORT_FORMAT = "battleline-lab-progress"
+
+
+def in_browser() -> bool:
+    """True in Pyodide (JupyterLite): the learner's data is in the browser's storage."""
+    return sys.platform == "emscripten"
+
+
+def browser_storage(progress: Progress) -> str | None:
+    """Where a learner's progress is kept in the browser: ``drive`` (JupyterLite's drive, kept in
+    the browser's storage until its site data is cleared: a private window forgets it when it
+    closes), ``memory`` (not kept at all: lost on a reload), or None outside a browser."""
+    if not in_browser():
+        return None
+    store = progress.store
+    if isinstance(store, MemoryStore):
+        return "memory"
+    where = Path(getattr(store, "where", ""))
+    return "drive" if BROWSER_DRIVE in where.parents else "memory"
+
+
+def export_filename(learner: str) -> str:
+    """The download's file name: ``battleline-progress-<learner>.json`` (safe characters only)."""
+    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in learner).strip("-") or DEFAULT_LEARNER
+    return f"battleline-progress-{safe}.json"
+
+
+def _answer_text(value: Any) -> str | None:
+    """An export's answer (JSON-decoded there) as the store keeps it: JSON text."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            json.loads(value)
+            return value
+        except ValueError:
+            pass
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def import_export(progress: Progress, document: Any) -> tuple[int, int]:
+    """Add the attempts of an export document to this learner's store, as this learner.
+
+    Rows the store already holds (same puzzle, kind, time, answer) are not added twice, so
+    loading the same file again changes nothing.  Returns ``(added, skipped)``: skipped rows are
+    ones that are not attempts.  ValueError says why a document is not an export at all (then
+    nothing is added).
+
+    >>> p = Progress(store=MemoryStore())
+    >>> doc = {"format": EXPORT_FORMAT, "learner": "ann", "attempts": [
+    ...     {"learner": "ann", "puzzle_id": "w1", "kind": "answer", "correct": True, "at": 5.0, "answer": True},
+    ...     {"nonsense": 1}]}
+    >>> import_export(p, doc), import_export(p, doc), p.get("w1")
+    ((1, 1), (0, 1), PuzzleRecord(solved=True, attempts=1, hints=0))
+    """
+    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        raise ValueError(f'not a progress export (no "format": "{EXPORT_FORMAT}")')
+    rows = document.get("attempts")
+    if not isinstance(rows, list):
+        raise ValueError('a progress export needs "attempts" (a list)')
+
+    def key(row: Attempt) -> tuple[object, ...]:
+        return (row.puzzle_id, row.kind, row.at, row.answer, row.correct)
+
+    have = {key(row) for row in progress._safe_rows() if row.learner == progress.learner}
+    added = skipped = 0
+    for data in rows:
+        try:
+            if not isinstance(data, dict):
+                raise TypeError("an attempt is an object")
+            row = Attempt.from_json({**data, "learner": progress.learner, "answer": _answer_text(data.get("answer"))})
+        except (TypeError, ValueError):
+            skipped += 1
+            continue
+        if row.kind == "reset" or key(row) in have:
+            skipped += row.kind == "reset"
+            continue
+        have.add(key(row))
+        progress.add(row)
+        added += 1
+    return added, skipped

@@ -535,8 +535,13 @@ class Trainer:
         if not self.puzzles:
             raise LookupError("no puzzle to train with (none loaded, or all need a later lesson)")
         unseen = [p for p in self.puzzles if p.id not in replay.seen]
-        if unseen:
-            return min(unseen, key=lambda p: (abs(self.expected_success(p.id) - TARGET_SUCCESS), p.id))
+        if unseen:  # expected_success() from this one replay: each _replay() reads the store (docs/site.md)
+            rated = replay.puzzles
+
+            def success(p: Puzzle) -> float:
+                return expected(replay.learner, rated.get(p.id) or initial_rating(self._puzzle(p.id)))
+
+            return min(unseen, key=lambda p: (abs(success(p) - TARGET_SUCCESS), p.id))
         pending = [p for p in self.puzzles if p.id in replay.reviews and p.id != last]
         if pending:
             return min(pending, key=lambda p: (replay.last_visit.get(p.id, 0), p.id))

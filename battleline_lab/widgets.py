@@ -26,7 +26,9 @@ controls.
 
 from __future__ import annotations
 
+import base64
 import html
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -48,7 +50,7 @@ from .messages import (
     topic_name,
 )
 from .position import FLAGS, Position, Side
-from .progress import Progress, PuzzleRecord, data_dir
+from .progress import Progress, PuzzleRecord, browser_storage, data_dir, export_filename, import_export
 from .puzzle import Puzzle
 from .questions import CompareQuestion, Comparison, QuestionError, View
 from .svg import BOARD_MAX_WIDTH, board_svg, cards_svg, flag_grid_columns, formation_caption
@@ -95,8 +97,12 @@ def _cap(text: str) -> str:
 
 
 def set_visible(widget: W.Widget, visible: bool) -> None:
-    """Show or hide a widget (it keeps its place in the tree)."""
-    widget.layout.display = None if visible else "none"
+    """Show or hide a widget (it keeps its place in the tree).
+
+    Shown is ``display: ""`` (the element's own display), never ``None``: JupyterLite's front end
+    keeps a widget whose display went from ``"none"`` to ``None`` hidden (docs/site.md).
+    """
+    widget.layout.display = "" if visible else "none"
 
 
 _Widget = TypeVar("_Widget", bound=W.Widget)
@@ -701,6 +707,12 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.reset_question = _classed(W.HTML(), "bl-gym-reset-question")
         self.reset_box = W.VBox([self.reset_question, W.HBox([self.reset_confirm, self.reset_cancel])])
         set_visible(self.reset_box, False)
+        # moving progress: a download of the export document (what `report` reads), and its upload
+        self.save_button = _button("bl-gym-save", lambda: self.save_progress(), icon="download")
+        self.load_upload = _classed(W.FileUpload(accept=".json,application/json", multiple=False), "bl-gym-load")
+        self.load_upload.observe(lambda _c: self._uploaded(), names="value")
+        self.transfer = _classed(W.HTML(), "bl-gym-transfer")
+        self.storage = _classed(W.HTML(), "bl-gym-storage")
         self.status = _classed(W.HTML(), "bl-gym-status")
         self.stats = _classed(W.HTML(), "bl-gym-stats")
         self.chart = _classed(W.HTML(), "bl-gym-chart")
@@ -722,8 +734,10 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         trainer_row = W.HBox([self.for_me_button, self.streak_button, self.reset_button])
         self.buttons_help = _classed(W.HTML(), "bl-gym-buttons-help")  # what each button does
         self.skipped = _classed(W.HTML(), "bl-gym-errors")
+        transfer_row = W.HBox([self.save_button, self.load_upload], layout=W.Layout(flex_flow="row wrap"))
         board = W.VBox(
-            [self.warning, self.stats, self.chart, self.lessons_note, trainer_row, self.buttons_help, self.reset_box]
+            [self.warning, self.storage, self.stats, self.chart, self.lessons_note, trainer_row, self.buttons_help]
+            + [self.reset_box, transfer_row, self.transfer]
         )
         _classed(board, "bl-gym-progress")
         super().__init__([controls, nav, self.skipped, board, self.holder])
@@ -773,6 +787,10 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.reset_confirm.description = _t("trainer.button.reset_confirm", lang)
         self.reset_cancel.description = _t("trainer.button.reset_cancel", lang)
         self.reset_question.value = _esc(_t("trainer.reset.question", lang))
+        self.save_button.description = _t("transfer.button.save", lang)
+        self.load_upload.description = _t("transfer.button.load", lang)
+        where = browser_storage(self.progress)
+        self.storage.value = f"<small>{_esc(_t(f'transfer.storage.{where}', lang))}</small>" if where else ""
         taught = range(1, self.trainer.lessons + 1)
         lessons = f"1–{self.trainer.lessons}" if self.trainer.lessons > 1 else "1"
         names = _list((_t(f"trainer.lesson.{n}", lang) for n in taught), lang)
@@ -928,6 +946,47 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self._message = _t("trainer.reset.done", self.lang)
         self.index = 0
         self._show()
+
+    def save_progress(self) -> str:
+        """ "Save my progress": a download link for the export document (``progress export``'s JSON,
+        which ``report`` reads and "Load progress" takes back).  Returns the document's text."""
+        from .trainer import export_document
+
+        document = export_document(self.progress, self.trainer)
+        text = json.dumps(document, ensure_ascii=False, indent=1)
+        name = export_filename(self.progress.learner)
+        data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        count = len(document["attempts"]) if isinstance(document["attempts"], list) else 0
+        self.transfer.value = (
+            f'<a class="bl-gym-download" download="{_esc(name)}" href="data:application/json;base64,{data}">'
+            f"{_esc(_t('transfer.download', self.lang, file=name))}</a><br>"
+            f"<small>{_esc(_t('transfer.saved', self.lang, count=count))}</small>"
+        )
+        return text
+
+    def load_progress(self, content: bytes, name: str = "progress.json") -> tuple[int, int] | None:
+        """ "Load progress": add an export's attempts (as this learner; none twice), then show where
+        the learner stands.  A file that is not an export is refused with a message, nothing lost."""
+        try:
+            document = json.loads(content.decode("utf-8"))
+            added, skipped = import_export(self.progress, document)
+        except (UnicodeDecodeError, ValueError, RecursionError) as err:
+            problem = str(err).split("\n")[0][:200]
+            text = _t("transfer.load_error", self.lang, file=name, problem=problem)
+            self.transfer.value = f'<span class="bl-gym-load-error" style="color:#b71c1c">{_esc(text)}</span>'
+            return None
+        self.trainer = Trainer(self.puzzles, progress=self.progress, lessons=self.trainer.lessons, lang=self.lang)
+        self.transfer.value = _esc(_t("transfer.loaded", self.lang, added=added, skipped=skipped, file=name))
+        self._show()
+        return added, skipped
+
+    def _uploaded(self) -> None:
+        files = list(self.load_upload.value)
+        if not files:
+            return
+        upload = files[0]
+        self.load_progress(bytes(upload["content"]), str(upload.get("name") or "progress.json"))
+        self.load_upload.value = ()
 
     def _answered(self, puzzle_id: str, correct: bool) -> None:
         if not self._streak_step(puzzle_id, correct):

@@ -107,7 +107,7 @@ def test_reset_asks_first_and_destroys_nothing() -> None:
     assert gym.current is not None
     gym.current.answer(gym.current.puzzle.solve())
     gym.reset_button.click()
-    assert gym.reset_box.layout.display is None and "Nothing is deleted" in gym.reset_question.value
+    assert gym.reset_box.layout.display == "" and "Nothing is deleted" in gym.reset_question.value
     gym.reset_cancel.click()
     assert gym.trainer.summary().rated == 1 and gym.reset_box.layout.display == "none"
     gym.reset_button.click()

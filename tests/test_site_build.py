@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -39,6 +40,42 @@ def test_site_notebook_joins_list_outputs_trusts_them_and_names_the_pyodide_kern
     assert code["metadata"]["trusted"] is True
     assert "trusted" not in out["cells"][0]["metadata"]
     assert out["metadata"]["kernelspec"]["name"] == "python"
+    assert out["metadata"]["language_info"] == build_site.PYODIDE_LANGUAGE_INFO  # not modified on open
+    assert "jupyter" not in code["metadata"]  # prints as well as shows: its code stays in sight
+
+
+def test_cells_that_only_build_a_widget_are_collapsed_to_their_output() -> None:
+    widget = {"output_type": "display_data", "data": {build_site.WIDGET_VIEW: {"model_id": "x"}, "text/plain": "w"}}
+    printed = {"output_type": "stream", "name": "stdout", "text": "hi"}
+    cells = [
+        {"cell_type": "code", "metadata": {}, "source": "PuzzleWidget.from_file('x.yaml')", "outputs": [widget]},
+        {"cell_type": "code", "metadata": {}, "source": "print('hi'); w", "outputs": [printed, widget]},
+        {"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": []},
+    ]
+    out = build_site.site_notebook({"metadata": {}, "cells": cells})
+    hidden = [cell["metadata"].get("jupyter", {}).get("source_hidden", False) for cell in out["cells"]]
+    assert hidden == [True, False, False]
+
+
+def test_front_page_has_the_course_in_order_with_goals_both_languages_and_the_lite_config() -> None:
+    texts = json.loads((ROOT / "tools" / "site" / "course.json").read_text(encoding="utf-8"))
+    config = '<script id="jupyter-config-data" type="application/json" data-jupyter-lite-root=".">{}</script>'
+    en = build_site.front_page("en", texts, ROOT / "notebooks", config)
+    zh = build_site.front_page("zh", texts, ROOT / "notebooks", config)
+    assert config in en and "<script type" not in en.replace(config, "")  # JSON data only, no script runs
+    assert "http://" not in en and "https://" not in en  # nothing from another host
+    order = [en.index(f"path={name}") for name in build_site.PATH_LESSONS]
+    assert order == sorted(order) and en.index('id="practice"') > order[-1]
+    assert en.index('id="teachers"') > en.index('id="practice"')
+    assert 'href="lab/index.html?path=00-the-game-in-ten-minutes.ipynb"' in en  # start here, wide screens
+    assert 'href="notebooks/index.html?path=00-the-game-in-ten-minutes.ipynb"' in en  # and the simple view
+    assert 'href="rules.html"' in en and 'href="zh.html"' in en and 'href="index.html"' in zh
+    for goal in texts["en"]["goals"].values():
+        assert build_site._esc(goal) in en
+    assert "zh/03-claim-proofs.zh.ipynb" in zh and "05-puzzle-gym.ipynb" in zh and "（英文）" in zh
+    assert "古战阵" in zh and 'lang="zh"' in zh
+    for rel in [*build_site.PATH_LESSONS, *build_site.PRACTICE_LESSONS, *build_site.TEACHER_LESSONS]:
+        assert (ROOT / "notebooks" / rel).exists(), rel
 
 
 def test_lock_closure_follows_depends_and_rejects_unknown_packages() -> None:

@@ -52,7 +52,7 @@ def test_R12_wrong_yes_is_refuted_by_the_counterexample_as_ghost_cards() -> None
     w.no_button.click()
     assert w.state == "right" and w.attempts == 2
     assert "bl-state-right" in w.feedback._dom_classes and "bl-state-wrong" not in w.feedback._dom_classes
-    assert w.explanation.layout.display is None
+    assert w.explanation.layout.display == ""
     assert w.yes_button.disabled and w.no_button.disabled
 
 
@@ -101,7 +101,7 @@ def test_hint_ladder_vague_then_key_cards_then_solution() -> None:
     assert w.explanation.layout.display == "none"
     w.hint_button.click()
     assert "The solution: Yes" in w.hints_html.value
-    assert w.hint_button.disabled and w.explanation.layout.display is None and w.state == "waiting"
+    assert w.hint_button.disabled and w.explanation.layout.display == "" and w.state == "waiting"
     w.hint_button.click()  # nothing more to give
     assert w.hint_level == 3
 
@@ -255,7 +255,7 @@ def test_explorer_kinds_sums_wildcards_and_the_tie_rule() -> None:
     assert "Fog" in e.verdict.value and "22 beats 12" in e.verdict.value
     e.fog.value = False
     e.mud.value = True  # R25: four cards a side
-    assert e.slots[Side.YOU][3].layout.display is None and "Pick 4 cards" in e.verdict.value
+    assert e.slots[Side.YOU][3].layout.display == "" and "Pick 4 cards" in e.verdict.value
     e.set_cards("you", "r3 r4 r5 r6")
     e.set_cards("opponent", "b10 g10 y10 p10")
     assert "Phalanx, sum 40" in e.verdict.value and "You win" in e.verdict.value  # a 4-card Wedge beats it

@@ -86,6 +86,19 @@ def log(message: str) -> None:
     print(f"==> {message}", flush=True)
 
 
+#: What this build fetched from the registries (printed at the end; empty when all came from the cache).
+FETCHED: list[str] = []
+#: The build venv's Python (set by :func:`build_venv`): pip, uv and JupyterLite all run from it,
+#: never from the development venv.
+PYTHON: list[Path] = []
+
+
+def tool_python() -> Path:
+    if not PYTHON:
+        raise SystemExit("error: the build venv is not made yet")
+    return PYTHON[0]
+
+
 def run(cmd: Sequence[str | Path], *, cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
     result = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if result.returncode != 0:
@@ -102,18 +115,29 @@ def normalize(name: str) -> str:
 
 
 def build_venv(cache: Path) -> Path:
-    """The build venv (JupyterLite and friends), re-made only when the requirements change."""
-    stamp = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()[:16]
+    """The build venv (uv, JupyterLite and friends, from tools/site-requirements.txt), re-made only
+    when the requirements change.  Made with the standard library's ``venv`` by whatever Python
+    runs this script, so the site needs nothing of the development environment (``.venv``)."""
+    # the recipe is part of the stamp: a venv made another way (older builds: uv, no pip) is re-made
+    stamp = hashlib.sha256(REQUIREMENTS.read_bytes() + b"\nrecipe: stdlib venv + pip + uv").hexdigest()[:16]
     venv = cache / "venv"
     python = venv / "bin" / "python"
     marker = venv / f".installed-{stamp}"
     if not marker.exists():
-        log("build venv: " + ", ".join(line.split("#")[0].strip() for line in _requirement_lines()))
+        names = [line.split("#")[0].strip() for line in _requirement_lines()]
+        log("build venv: " + ", ".join(names))
         if venv.exists():
             shutil.rmtree(venv)
-        run([sys.executable, "-m", "uv", "venv", "-q", "--python", sys.executable, venv])
-        run([sys.executable, "-m", "uv", "pip", "install", "-q", "--python", python, "-r", REQUIREMENTS])
+        run([sys.executable, "-m", "venv", venv])
+        run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "uv"])
+        run([python, "-m", "uv", "pip", "install", "-q", "--python", python, "-r", REQUIREMENTS])
+        installed = subprocess.run(
+            [str(python), "-m", "uv", "pip", "list", "--python", str(python)], capture_output=True, text=True
+        ).stdout
+        count = max(0, len(installed.strip().splitlines()) - 2)
+        FETCHED.append(f"the build venv: {count} packages from PyPI (uv's cache first) for {', '.join(names)}")
         marker.touch()
+    PYTHON[:] = [python]
     return venv
 
 
@@ -142,6 +166,7 @@ def pyodide_core(cache: Path, version: str) -> Path:
             tarballs = list(Path(tmp).glob("pyodide-*.tgz"))
             if len(tarballs) != 1:
                 raise SystemExit("error: npm pack gave no pyodide tarball")
+            FETCHED.append(f"pyodide@{version} from npm ({tarballs[0].stat().st_size / 1e6:.1f} MB)")
             with tarfile.open(tarballs[0]) as tar:
                 tar.extractall(tmp, filter="data")
             staging = Path(tmp) / "package"
@@ -182,8 +207,9 @@ def download_wheels(cache: Path, wanted: dict[str, str], python: str) -> dict[st
     missing = [f"{name}=={version}" for name, version in wanted.items() if cached(name, version) is None]
     if missing:
         log(f"pip download {len(missing)} wheels")
+        FETCHED.append(f"{len(missing)} wheels from PyPI: {', '.join(missing)}")
         run(
-            [sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps"]
+            [tool_python(), "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps"]
             + ["--only-binary", ":all:", "--python-version", python, "--dest", folder, *missing]
             + ["--platform", "any", "--implementation", "py", "--abi", "none"]  # pure: psygnal also has compiled ones
         )
@@ -207,8 +233,9 @@ def pure_pyyaml(cache: Path) -> Path:
     if not wheels:
         log(f"building a pure PyYAML {PYYAML_VERSION} wheel")
         env = dict(os.environ, PYYAML_FORCE_LIBYAML="0")
+        FETCHED.append(f"the PyYAML {PYYAML_VERSION} sdist from PyPI (built here into a pure wheel)")
         run(
-            [sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check", "--no-deps"]
+            [tool_python(), "-m", "pip", "wheel", "-q", "--disable-pip-version-check", "--no-deps"]
             + ["--no-binary", "pyyaml", "--wheel-dir", folder, f"pyyaml=={PYYAML_VERSION}"],
             env=env,
         )
@@ -222,7 +249,7 @@ def package_wheel(work: Path) -> Path:
     """The battleline_lab wheel built from this checkout (puzzles and lessons inside)."""
     log("building the battleline_lab wheel")
     out = work / "dist"
-    run([sys.executable, "-m", "uv", "build", "-q", "--wheel", "--out-dir", out, ROOT])
+    run([tool_python(), "-m", "uv", "build", "-q", "--wheel", "--out-dir", out, ROOT])
     wheels = list(out.glob("battleline_lab-*-py3-none-any.whl"))
     if len(wheels) != 1:
         raise SystemExit(f"error: expected one battleline_lab wheel, got {[w.name for w in out.iterdir()]}")
@@ -248,17 +275,60 @@ def lock_entry(name: str, wheel: Path, imports: list[str], depends: list[str]) -
 PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: What the Pyodide kernel answers to ``kernel_info`` (its JavaScript; checked at build time by
+#: :func:`check_language_info`).  JupyterLab writes the kernel's ``language_info`` into the
+#: notebook when the kernel connects: a lesson saved by CPython (``"version": "3.11.7"``) was
+#: thereby *modified* as soon as it opened, and every reload asked "Leave site?".
+PYODIDE_LANGUAGE_INFO = {
+    "codemirror_mode": {"name": "python", "version": 3},
+    "file_extension": ".py",
+    "mimetype": "text/x-python",
+    "name": "python",
+    "nbconvert_exporter": "python",
+    "pygments_lexer": "ipython3",
+    "version": "3.8",
+}
+
+
+def _js(value: object) -> str:
+    """``value`` as the kernel's minified JavaScript writes it (``{name:"python",version:3}``)."""
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{_js(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value)
+
+
+def check_language_info(venv: Path) -> None:
+    """The installed Pyodide kernel still reports :data:`PYODIDE_LANGUAGE_INFO`."""
+    wanted = f"language_info:{_js(PYODIDE_LANGUAGE_INFO)}"
+    folder = venv / "share" / "jupyter" / "labextensions" / "@jupyterlite" / "pyodide-kernel-extension"
+    if not any(wanted in js.read_text(errors="replace") for js in folder.rglob("*.js")):
+        raise SystemExit(f"error: the Pyodide kernel no longer reports {wanted}: update PYODIDE_LANGUAGE_INFO")
+
+
+def builds_only_a_widget(cell: dict[str, Any]) -> bool:
+    """A code cell whose every saved output is a widget (a puzzle, the gym, the game, the editor...)."""
+    outputs = cell.get("outputs") or []
+    return bool(outputs) and all(WIDGET_VIEW in output.get("data", {}) for output in outputs)
+
+
 def site_notebook(notebook: dict[str, Any]) -> dict[str, Any]:
     """The lesson as the site serves it: outputs kept, each multi-line output (a list of lines)
-    joined into one string, its code cells with outputs marked trusted, and the Pyodide kernel
-    named as its kernel.
+    joined into one string, its code cells with outputs marked trusted, the code of cells that
+    only build a widget collapsed, and the Pyodide kernel named as its kernel, with the
+    ``language_info`` that kernel reports (so that opening a lesson does not modify it).
     """
     notebook.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
+    notebook["metadata"]["language_info"] = json.loads(json.dumps(PYODIDE_LANGUAGE_INFO))
     for cell in notebook.get("cells", []):
         if cell.get("cell_type") == "code" and cell.get("outputs"):
             # JupyterLite checks no notebook signatures: without this its sanitizer strips the
             # saved SVG boards out of the HTML outputs.  They are the checkout's own lessons' outputs.
             cell.setdefault("metadata", {})["trusted"] = True
+        if cell.get("cell_type") == "code" and builds_only_a_widget(cell):
+            # app mode: a cell that only shows a widget is collapsed to its output (the learner can
+            # open it), so its code neither distracts nor gives the puzzle's id away
+            cell.setdefault("metadata", {}).setdefault("jupyter", {})["source_hidden"] = True
     for cell in notebook.get("cells", []):
         for output in cell.get("outputs", []):
             if isinstance(output.get("text"), list):
@@ -289,11 +359,172 @@ def copy_tree(source: Path, target: Path, suffixes: tuple[str, ...]) -> list[Pat
     return copied
 
 
+#: The front page's texts and stylesheet (index.html in English, zh.html in Chinese, rules.html).
+FRONT = ROOT / "tools" / "site"
+#: The learner's path, the practice entries and the teachers' lessons, in order (paths in notebooks/;
+#: the Chinese page uses the ``zh/`` copy of a lesson where there is one).
+PATH_LESSONS = (
+    "00-the-game-in-ten-minutes.ipynb",
+    "01-cards-and-formations.ipynb",
+    "02-comparing-and-the-tie-rule.ipynb",
+    "03-claim-proofs.ipynb",
+    "04-tactics-cards.ipynb",
+)
+PRACTICE_LESSONS = ("05-puzzle-gym.ipynb", "06-play-a-game.ipynb")
+TEACHER_LESSONS = ("teachers/01-writing-puzzles.ipynb", "teachers/02-puzzle-editor.ipynb")
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def lesson_title(notebook: Path) -> str:
+    """A lesson's name: its first heading without "Lesson 3 —" / "第3课 ——"."""
+    book = json.loads(notebook.read_text(encoding="utf-8"))
+    for cell in book.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        for line in source.splitlines():
+            if line.startswith("# "):
+                title = line[2:].strip()
+                prefix = r"^(Lesson \d+|第\d+课|For teachers)\s*[—:-]+\s*"
+                while re.match(prefix, title, flags=re.IGNORECASE):
+                    title = re.sub(prefix, "", title, count=1, flags=re.IGNORECASE)
+                return title[:1].upper() + title[1:]
+    return notebook.stem
+
+
+def lesson_link(rel: str) -> tuple[str, str]:
+    """The two ways to open a lesson: JupyterLab (with the file browser) and the simple notebook view."""
+    return f"lab/index.html?path={rel}", f"notebooks/index.html?path={rel}"
+
+
+def front_page(lang: str, texts: dict[str, Any], notebooks: Path, config_script: str = "") -> str:
+    """The course's own page (static HTML: no script, no CDN) in ``lang``.
+
+    ``config_script``: JupyterLite's ``<script id="jupyter-config-data" type="application/json">``
+    from the root ``index.html`` it built.  Its apps (``lab/``, ``notebooks/``) read the site's
+    configuration from the root page, so the front page that replaces it must carry that element
+    (JSON data, never run); JupyterLite's redirect to its launcher (``config-utils.js``) is left out.
+    """
+    t = texts[lang]
+
+    def pick(name: str) -> tuple[str, bool]:
+        """The lesson to link for ``name`` in this language, and whether it is the English one on the zh page."""
+        if lang == "zh" and "/" not in name:
+            zh = f"zh/{name.removesuffix('.ipynb')}.zh.ipynb"
+            if (notebooks / zh).exists():
+                return zh, False
+        return name, lang == "zh"
+
+    def entry(name: str, number: int | None) -> str:
+        rel, english = pick(name)
+        lab, app = lesson_link(rel)
+        title = lesson_title(notebooks / rel)
+        if number is not None:
+            word = t["lesson_word"].format(n=number) if "{n}" in t["lesson_word"] else f"{t['lesson_word']} {number}"
+            title = f"{word} · {title}"
+        title += t["english_only"] if english else ""
+        goal = t["goals"].get(rel) or t["goals"].get(name, "")
+        return (
+            f'<li><a class="name wide" href="{_esc(lab)}">{_esc(title)}</a>'
+            f'<a class="name narrow" href="{_esc(app)}">{_esc(title)}</a>'
+            f'<a class="other" href="{_esc(app)}">{_esc(t["app_link"])}</a>'
+            f'<span class="goal">{_esc(goal)}</span></li>'
+        )
+
+    start_rel, _ = pick(PATH_LESSONS[0])
+    start_lab, start_app = lesson_link(start_rel)
+    start_inner = f"{_esc(t['start'])} →<small>{_esc(t['start_note'])}</small>"
+    path = "".join(entry(name, int(name[:2])) for name in PATH_LESSONS)
+    practice = "".join(entry(name, None) for name in PRACTICE_LESSONS)
+    teachers = "".join(entry(name, None) for name in TEACHER_LESSONS)
+    other = "en" if lang == "zh" else "zh"
+    return f"""<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_esc(t["title"])}</title>
+<link rel="stylesheet" href="site.css">
+{config_script}
+</head>
+<body>
+<main>
+<header><h1>{_esc(t["title"])}</h1>
+<a class="lang" href="{_esc(t["other_page"])}" hreflang="{other}">{_esc(t["other_lang"])}</a></header>
+<p class="tagline">{_esc(t["tagline"])}</p>
+<p class="about">{_esc(t["about"])}</p>
+<a class="start wide" id="start-here" href="{_esc(start_lab)}">{start_inner}</a>
+<a class="start narrow" id="start-here-phone" href="{_esc(start_app)}">{start_inner}</a>
+<p class="note">{_esc(t["how"])} {_esc(t["phone"])}</p>
+<h2>{_esc(t["path"])}</h2>
+<ol class="lessons" id="path">{path}</ol>
+<h2>{_esc(t["practice"])}</h2>
+<ul class="lessons" id="practice">{practice}</ul>
+<h2>{_esc(t["teachers"])}</h2>
+<ul class="lessons" id="teachers">{teachers}</ul>
+<h2>{_esc(t["rules"])}</h2>
+<p><a id="rules" href="rules.html">{_esc(t["rules"])}</a> — {_esc(t["rules_note"])}</p>
+</main>
+</body>
+</html>
+"""
+
+
+def rules_page(venv: Path, rules: Path) -> str:
+    """docs/rules.md as a page of the site, rendered with mistune (in the build venv, from nbconvert)."""
+    code = "import sys, mistune; sys.stdout.write(mistune.html(sys.stdin.read()))"
+    result = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", code],
+        input=rules.read_text(encoding="utf-8"),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise SystemExit(f"error: rendering {rules} failed: {result.stderr[-2000:]}")
+    # links to other docs pages the site does not ship become plain text
+    body = re.sub(r'<a href="(?!https?:|#)[^"]*\.md(#[^"]*)?">(.*?)</a>', r"\2", result.stdout)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Battle Line: the rules</title>
+<link rel="stylesheet" href="site.css">
+</head>
+<body>
+<main class="rules">
+<p><a href="index.html">← Battle Line Lab</a> · <a href="zh.html">古战阵实验室</a></p>
+{body}
+</main>
+</body>
+</html>
+"""
+
+
+def write_front_pages(out: Path, venv: Path) -> None:
+    """index.html (English; replaces JupyterLite's redirect to its launcher), zh.html, rules.html."""
+    texts = json.loads((FRONT / "course.json").read_text(encoding="utf-8"))
+    built = (out / "index.html").read_text(encoding="utf-8")
+    found = re.search(r'<script id="jupyter-config-data".*?</script>', built, flags=re.DOTALL)
+    if found is None:
+        raise SystemExit("error: JupyterLite's index.html has no jupyter-config-data (its apps need it)")
+    page = front_page("en", texts, ROOT / "notebooks", found.group(0))
+    (out / "index.html").write_text(page, encoding="utf-8")
+    (out / "zh.html").write_text(front_page("zh", texts, ROOT / "notebooks"), encoding="utf-8")
+    (out / "rules.html").write_text(rules_page(venv, ROOT / "docs" / "rules.md"), encoding="utf-8")
+    shutil.copyfile(FRONT / "style.css", out / "site.css")
+
+
 def build(out: Path, cache: Path) -> Path:
     started = time.monotonic()
     cache.mkdir(parents=True, exist_ok=True)
     venv = build_venv(cache)
     version = kernel_pyodide_version(venv)
+    check_language_info(venv)
     core = pyodide_core(cache, version)
     lock = json.loads((core / "pyodide-lock.json").read_text())
     kernel_names = lock_closure(lock, KERNEL_ROOTS)
@@ -358,10 +589,12 @@ def build(out: Path, cache: Path) -> Path:
         )
         for stray in (".jupyterlite.doit.db",):
             (staging / stray).unlink(missing_ok=True)
+        write_front_pages(staging, venv)
         if out.exists():
             shutil.rmtree(out)
         shutil.move(str(staging), out)
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    log("fetched: " + ("; ".join(FETCHED) if FETCHED else "nothing (everything came from the cache)"))
     log(f"built {out} ({size / 1e6:.1f} MB) in {time.monotonic() - started:.0f} s")
     return out
 

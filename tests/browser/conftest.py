@@ -9,12 +9,19 @@ user's own set-up or the checkout.  Chromium is Debian's ``/usr/bin/chromium``
 The helpers every test shares: :func:`open_and_run` (open a lesson, wait for its kernel, run
 all cells), :func:`until` (poll for an asynchronous widget update) and
 :func:`assert_no_widget_errors`; tests import them from ``tests.browser.conftest``.
+
+Both front ends: a test that takes the ``frontend`` fixture (and ``front_page``) runs twice, in
+JupyterLab and in the JupyterLite site that ``./dev site`` builds (``site``/``site_url``: built
+into a temporary folder, served on 127.0.0.1, opened in a Chromium whose every request to
+another host fails and is recorded; the test fails if there was one).  The selectors those
+tests use are in ``tests/browser/ui.py``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -22,12 +29,14 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Request, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
@@ -168,8 +177,17 @@ def lab_page(chromium: Browser) -> Iterator[Page]:
         context.close()
 
 
-def open_and_run(page: Page, lab: Lab, notebook: str) -> None:
-    """Open a notebook in a fresh workspace, wait for the kernel, then Run > Run All Cells."""
+def open_and_run(page: Page, lab: Lab | Front, notebook: str) -> None:
+    """Open a notebook in a fresh workspace, wait for the kernel, then Run > Run All Cells.
+
+    ``notebook`` is a path in the lab server's root (``notebooks/05-puzzle-gym.ipynb``); on the
+    site (a :class:`Front` named ``site``) the same lesson is opened there and this returns when
+    every cell has run.
+    """
+    if isinstance(lab, Front) and lab.name == "site":
+        site_open(page, lab.url, notebook.removeprefix("notebooks/"))
+        site_run_all(page)
+        return
     page.goto(f"{lab.url}/lab/tree/{notebook}?reset")
     page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=90_000)
     page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
@@ -197,3 +215,218 @@ def output_dir() -> Path:
     """Screenshots go to ``test-output/`` (gitignored)."""
     OUTPUT.mkdir(exist_ok=True)
     return OUTPUT
+
+
+# ---------------------------------------------------------------------------------------------
+# The JupyterLite site (``./dev site``), offline, and the two front ends as one fixture
+
+KERNEL_START = 240_000  # ms: Pyodide's kernel can take a long time on a loaded machine
+SITE_BUDGET_MB = 60
+
+
+def timing(key: str, value: float) -> None:
+    """Record a figure of the site in ``test-output/site-timings.json`` (docs/site.md reports them)."""
+    OUTPUT.mkdir(exist_ok=True)
+    path = OUTPUT / "site-timings.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data[key] = value
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"site: {key} = {value}")
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built as ``./dev site`` builds it (downloads cached in ``.site-cache/``)."""
+    out = tmp_path_factory.mktemp("site") / "_site"
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "build_site.py"), "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout[-4000:]
+    seconds = time.monotonic() - started
+    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    timing("build_seconds", round(seconds, 1))
+    timing("site_mb", round(size / 1e6, 1))
+    assert size < SITE_BUDGET_MB * 1e6, f"the site is {size / 1e6:.1f} MB (budget {SITE_BUDGET_MB} MB)"
+    return out
+
+
+def serve(folder: Path) -> tuple[str, subprocess.Popen[bytes]]:
+    """``python -m http.server`` on a free loopback port for ``folder``, once it answers."""
+    port = _free_port()
+    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(url + "/index.html", timeout=2).close()
+            return url, proc
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                raise RuntimeError("the static server did not start") from None
+            time.sleep(0.2)
+
+
+@pytest.fixture(scope="session")
+def site_url(site: Path) -> Iterator[str]:
+    url, proc = serve(site)
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def offline_chromium(sync_pw: Playwright) -> Iterator[Browser]:
+    """Chromium whose only way out is a proxy on a closed local port: every request to a host
+    other than 127.0.0.1 (loopback is never proxied) fails in the browser itself.
+
+    (Playwright's ``context.route``/``page.route`` cannot be used here: with any route installed
+    the Pyodide kernel's web worker never loads Pyodide, on Playwright 1.65 with JupyterLite's
+    service worker; blocking the service worker instead leaves the site without its file drive.)
+    """
+    browser = sync_pw.chromium.launch(
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        headless=True,
+        proxy={"server": f"http://127.0.0.1:{_free_port()}", "bypass": "127.0.0.1"},
+    )
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+class Offline:
+    """A browser context that records every request not to 127.0.0.1 (the proxy makes each fail)."""
+
+    def __init__(self, browser: Browser, viewport: tuple[int, int] = (1280, 1000)) -> None:
+        self.outside: list[str] = []
+        self.context: BrowserContext = browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]}, accept_downloads=True
+        )
+        self.context.on("request", self._seen)
+
+    @staticmethod
+    def local(url: str) -> bool:
+        parts = urlsplit(url)
+        return parts.scheme in ("data", "blob") or parts.hostname == "127.0.0.1"
+
+    def _seen(self, request: Request) -> None:
+        if not self.local(request.url) and request.url not in self.outside:
+            self.outside.append(request.url)
+
+
+def site_open(page: Page, url: str, lesson: str) -> None:
+    """Open ``lesson`` (a path in the site's contents) in the site's lab view; wait for its kernel."""
+    page.goto(f"{url}/lab/index.html?path={lesson}")
+    page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
+    site_kernel_idle(page)
+
+
+def site_kernel_idle(page: Page) -> None:
+    """Wait until the site's kernel has started and is idle.  The notebook's indicator says idle for
+    a moment before the kernel starts (then "unknown" until Pyodide is up, 15-40 s): a Run All
+    given then waits in the queue, so the status bar's "Idle" is waited for too, twice, a second apart."""
+    for _ in range(2):
+        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
+        page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=KERNEL_START)
+        page.wait_for_timeout(1000)
+
+
+def site_run_all(page: Page) -> None:
+    """Run > Run All Cells on the site, and wait until no cell is queued."""
+    queued = page.locator(".jp-CodeCell .jp-InputPrompt").filter(has_text="*")
+    busy = page.locator(".jp-Notebook-ExecutionIndicator[data-status='busy']")
+    # queued cells show [*] at once, and the kernel is busy; the run is over when no cell is queued
+    # and the kernel is idle (a cell whose code is collapsed draws no prompt: a lesson whose only
+    # code cell builds the gym shows no [*], only a busy kernel).  A Run All given the moment the
+    # kernel first reports idle is now and then dropped by the page (nothing is ever queued, seen
+    # in about one run in three): give it again, at most twice more, only if nothing was queued.
+    for attempt in range(3):
+        page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        try:
+            expect(queued.or_(busy).first).to_be_attached(timeout=10_000)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
+    expect(queued).to_have_count(0, timeout=KERNEL_START)
+    expect(busy).to_have_count(0, timeout=KERNEL_START)
+
+
+def run_code(page: Page, code: str) -> str:
+    """Add a cell under the last one, run ``code`` (one line) there, and return its output text.
+
+    The cell is found again by a marker comment typed with the code: after a reload JupyterLab may
+    not have drawn the last cell yet, so "the cell before the last" could be another one (seen: a
+    saved widget's "Loading widget..." read instead of the output).
+    """
+    marker = f"bl-probe-{uuid.uuid4().hex[:12]}"
+    # the prompt column of the last cell (a cell whose code is collapsed draws no input prompt)
+    page.locator(".jp-Cell").last.click(position={"x": 30, "y": 4})
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")  # a new cell below, in edit mode after Enter
+    page.keyboard.press("Enter")
+    page.keyboard.type(f"{code}  # {marker}")
+    page.keyboard.press("Shift+Enter")
+    cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text=marker))
+    output = cell.locator(".jp-OutputArea-output")
+    # the kernel may still be starting: after a (re)load the indicator can say idle before it has
+    expect(output.first).to_be_visible(timeout=KERNEL_START)
+    # the output area appears before its text; and inner_text() is empty for a cell JupyterLab has
+    # not drawn (off screen), so wait for text in the DOM and read it with text_content()
+    expect(output.first).to_contain_text(re.compile(r"\S"), timeout=60_000)
+    return output.first.text_content() or ""
+
+
+@dataclass(frozen=True)
+class Front:
+    """One of the two front ends a widget test runs in: ``lab`` (JupyterLab, a kernel on this
+    machine whose data folder is ``data_dir``) or ``site`` (the JupyterLite site, Pyodide in the
+    browser; the learner's data is on the browser's drive, ``data_dir`` is None)."""
+
+    name: str
+    url: str
+    data_dir: Path | None = None
+
+    @property
+    def site(self) -> bool:
+        return self.name == "site"
+
+
+FRONTENDS = ("lab", "site")
+
+
+@pytest.fixture(params=FRONTENDS)
+def frontend(request: pytest.FixtureRequest) -> Front:
+    """Runs the test in JupyterLab and on the site, from the same test code."""
+    if request.param == "lab":
+        lab: Lab = request.getfixturevalue("lab")
+        return Front("lab", lab.url, lab.data_dir)
+    return Front("site", request.getfixturevalue("site_url"))
+
+
+@pytest.fixture
+def front_page(frontend: Front, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A fresh page in the front end's browser: for the site the offline Chromium, and the test
+    fails if any request went to a host other than 127.0.0.1."""
+    if not frontend.site:
+        yield request.getfixturevalue("lab_page")
+        return
+    offline = Offline(request.getfixturevalue("offline_chromium"))
+    page = offline.context.new_page()
+    page.set_default_timeout(60_000)
+    page.on("dialog", lambda dialog: dialog.accept())  # "leave the page?" on reload: yes
+    try:
+        yield page
+    finally:
+        offline.context.close()
+    assert offline.outside == [], f"requests to other hosts: {offline.outside}"

@@ -3,7 +3,8 @@
 ``tests/test_editor.py`` and ``tests/test_editor_widget.py`` prove the session and the widget in
 the kernel; this shows that the editor renders in JupyterLab and that clicks on its card buttons,
 dropdowns and the Save button reach the session, and that what lands on disk loads, passes
-``check`` and holds the position that was clicked.
+``check`` and holds the position that was clicked.  It runs in JupyterLab and on the JupyterLite
+site (the ``frontend`` fixture; there the file is on the browser's drive, read back by a cell).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from battleline_lab.loader import check_answer, load_puzzle
-from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run, until
+from tests.browser import ui
+from tests.browser.conftest import Front, assert_no_widget_errors, open_and_run, run_code, site_open, until
 
 pytestmark = pytest.mark.browser
 
@@ -35,11 +37,19 @@ def _notebook(root: Path, target: Path) -> str:
     return name
 
 
-def test_build_a_puzzle_by_clicks_and_save_it(lab_page: Page, lab: Lab, tmp_path: Path, output_dir: Path) -> None:
-    page = lab_page
+def test_build_a_puzzle_by_clicks_and_save_it(
+    front_page: Page, frontend: Front, tmp_path: Path, output_dir: Path
+) -> None:
+    page = front_page
     page.set_viewport_size({"width": 1280, "height": 2000})
-    target = tmp_path / "clicked-tie.yaml"
-    open_and_run(page, lab, _notebook(lab.data_dir.parent / "root", target))
+    if frontend.data_dir is not None:
+        target = tmp_path / "clicked-tie.yaml"
+        open_and_run(page, frontend, _notebook(frontend.data_dir.parent / "root", target))
+    else:  # the site: the editor in a new cell of a lesson without widgets, saving to the browser's drive
+        target = Path("/drive/clicked-tie.yaml")
+        site_open(page, frontend.url, "00-the-game-in-ten-minutes.ipynb")
+        editor_code = "from battleline_lab.editor_widget import PuzzleEditor; "
+        run_code(page, editor_code + f"PuzzleEditor(puzzle_id='clicked-tie', save_path={str(target)!r})")
     editor = page.locator(".bl-editor").first
     expect(editor).to_be_visible(timeout=60_000)
     place = editor.locator(".bl-editor-place select")
@@ -65,20 +75,33 @@ def test_build_a_puzzle_by_clicks_and_save_it(lab_page: Page, lab: Lab, tmp_path
     title.fill("Who was first?")
     title.press("Enter")
     expect(editor.locator(".bl-editor-yaml")).to_contain_text("Who was first?", timeout=10_000)
-    editor.screenshot(path=str(output_dir / "editor-built.png"))
+    editor.screenshot(path=str(output_dir / f"editor-built-{frontend.name}.png"))
 
-    editor.locator(".bl-editor-save").click()
-    expect(editor.locator(".bl-editor-message")).to_contain_text("Saved")
-    until(target.exists, "the saved file")
-    puzzle = load_puzzle(target)
-    assert check_answer(puzzle, str(target)) == []
-    assert puzzle.id == "clicked-tie" and puzzle.title_text() == "Who was first?" and puzzle.answer is True
-    flag = puzzle.position.flag(4)
-    assert [c.notation for c in flag.you] == ["r8", "r9", "r10"]
-    assert [c.notation for c in flag.opponent] == ["g8", "g9", "g10"]
-    assert flag.first_complete is not None and flag.first_complete.value == "you"
+    overwrite = editor.locator(ui.EDITOR_OVERWRITE)
+    editor.locator(ui.EDITOR_SAVE).click()
+    expect(editor.locator(ui.EDITOR_MESSAGE)).to_contain_text("Saved")
+    expect(overwrite).to_be_hidden()
+    facts = (
+        "from battleline_lab.loader import check_answer, load_puzzle; "
+        f"p = load_puzzle({str(target)!r}); f = p.position.flag(4); "
+        f"print(check_answer(p, {str(target)!r}), p.id, p.title_text(), p.answer, "
+        "[c.notation for c in f.you], [c.notation for c in f.opponent], f.first_complete.value)"
+    )
+    if frontend.data_dir is not None:
+        until(target.exists, "the saved file")
+        puzzle = load_puzzle(target)
+        assert check_answer(puzzle, str(target)) == []
+        assert puzzle.id == "clicked-tie" and puzzle.title_text() == "Who was first?" and puzzle.answer is True
+        flag = puzzle.position.flag(4)
+        assert [c.notation for c in flag.you] == ["r8", "r9", "r10"]
+        assert [c.notation for c in flag.opponent] == ["g8", "g9", "g10"]
+        assert flag.first_complete is not None and flag.first_complete.value == "you"
+    else:
+        shown = run_code(page, facts)
+        want = "[] clicked-tie Who was first? True ['r8', 'r9', 'r10'] ['g8', 'g9', 'g10'] you"
+        assert want in shown, shown
 
     # a second save asks before it overwrites
-    editor.locator(".bl-editor-save").click()
-    expect(editor.locator(".bl-editor-overwrite")).to_be_visible()
+    editor.locator(ui.EDITOR_SAVE).click()
+    expect(overwrite).to_be_visible()
     assert_no_widget_errors(page)

@@ -1,8 +1,9 @@
 """Lesson 06 in a real browser: a learner plays a few moves of a game against the bot by tapping the board.
 
 nbval and ``tests/test_game_widget.py`` prove the kernel side; this shows that the game widget
-renders in JupyterLab and that taps on the board's hooks (``docs/widgets.md``) reach the kernel
-and come back as a new board, a new log and new choices.
+renders in JupyterLab and on the JupyterLite site (the ``frontend`` fixture), and that taps on
+the board's hooks (``docs/widgets.md``) reach the kernel and come back as a new board, a new log
+and new choices: the draw choice after each card, the coach when asked for.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run, until
+from tests.browser import ui
+from tests.browser.conftest import Front, assert_no_widget_errors, open_and_run, until
 
 pytestmark = pytest.mark.browser
 
@@ -23,10 +25,10 @@ def log_lines(game: Locator) -> list[str]:
     return [str(t) for t in game.locator(".bl-game-log .bl-log-line").all_inner_texts()]
 
 
-def test_play_a_few_moves_of_lesson_six_by_tapping(lab_page: Page, lab: Lab, output_dir: Path) -> None:
-    page = lab_page
+def test_play_a_few_moves_of_lesson_six_by_tapping(front_page: Page, frontend: Front, output_dir: Path) -> None:
+    page = front_page
     page.set_viewport_size({"width": 1280, "height": 1900})  # the whole game widget fits in a screenshot
-    open_and_run(page, lab, NOTEBOOK)
+    open_and_run(page, frontend, NOTEBOOK)
     game = page.locator(".bl-game").first
     expect(game).to_be_visible(timeout=60_000)
     # the lesson ran to its end (the last cell's output, the demo's puzzle dict, is there) ...
@@ -35,8 +37,10 @@ def test_play_a_few_moves_of_lesson_six_by_tapping(lab_page: Page, lab: Lab, out
     board = game.locator(".blb")
     expect(board.locator(".blb-prompt")).to_contain_text("play a card")
     assert log_lines(game) == []
-    game.locator(".bl-coach-toggle").click()  # the coach is off until the learner asks for it
-    expect(game.locator(".bl-coach")).to_contain_text("Coach for South")
+    expect(game.locator(ui.COACH)).to_be_hidden()
+    game.locator(ui.COACH_TOGGLE).click()  # the coach is off until the learner asks for it
+    expect(game.locator(ui.COACH)).to_be_visible()
+    expect(game.locator(ui.COACH)).to_contain_text("Coach for South")
 
     for move in range(3):
         if game.locator(".bl-game-over").is_visible():
@@ -53,7 +57,7 @@ def test_play_a_few_moves_of_lesson_six_by_tapping(lab_page: Page, lab: Lab, out
         expect(lit.first).to_be_visible()
         expect(board.locator(".blb-prompt")).to_contain_text("may go to flag")
         if move == 0:
-            game.screenshot(path=str(output_dir / "game-choose-flag.png"))
+            game.screenshot(path=str(output_dir / f"game-choose-flag-{frontend.name}.png"))
         flag = lit.first.get_attribute("data-flag")
         if move == 1:  # the second move by drag and drop: a second tap cancels, then drag the card there
             card.click()
@@ -70,7 +74,8 @@ def test_play_a_few_moves_of_lesson_six_by_tapping(lab_page: Page, lab: Lab, out
         if end.count():
             end.click()  # claims come after playing (R14); the test keeps playing
         draw = board.locator('[data-action="draw"][data-deck="troops"]:not([aria-disabled="true"])')
-        expect(draw).to_have_count(1)
+        expect(draw).to_have_count(1)  # the draw choice appears after the card (R6: the deck is far from empty)
+        expect(board.locator(".blb-prompt")).to_contain_text("draw")
         draw.click()
         count = before + 2  # at least our play and draw, then the bot's reply
         until(lambda: len(log_lines(game)) > count, f"move {move + 1} and the bot's reply in the log", timeout=20)  # noqa: B023
@@ -88,6 +93,6 @@ def test_play_a_few_moves_of_lesson_six_by_tapping(lab_page: Page, lab: Lab, out
     expect(feedback.locator("ol li").first).to_be_visible()
 
     game.scroll_into_view_if_needed()
-    game.screenshot(path=str(output_dir / "game-widget.png"))
-    page.screenshot(path=str(output_dir / "game-full-page.png"), full_page=True)
+    game.screenshot(path=str(output_dir / f"game-widget-{frontend.name}.png"))
+    page.screenshot(path=str(output_dir / f"game-full-page-{frontend.name}.png"), full_page=True)
     assert_no_widget_errors(page)

@@ -13,14 +13,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run, until
+from tests.browser import ui
+from tests.browser.conftest import Front, assert_no_widget_errors, open_and_run, until
 
 pytestmark = pytest.mark.browser
 
 
-def test_chinese_lesson_widget_and_language_toggle(lab_page: Page, lab: Lab, output_dir: Path) -> None:
-    page = lab_page
-    open_and_run(page, lab, "notebooks/zh/03-claim-proofs.zh.ipynb")
+def test_chinese_lesson_widget_and_language_toggle(front_page: Page, frontend: Front, output_dir: Path) -> None:
+    page = front_page
+    open_and_run(page, frontend, "notebooks/zh/03-claim-proofs.zh.ipynb")
     puzzle = page.locator(".bl-puzzle")
     expect(puzzle).to_be_visible(timeout=60_000)
     question = puzzle.locator(".bl-question")
@@ -34,7 +35,7 @@ def test_chinese_lesson_widget_and_language_toggle(lab_page: Page, lab: Lab, out
     until(lambda: puzzle.locator(".bl-board-view .bl-ghost").count() > 0, "the counterexample's dashed cards")
     ghosts = puzzle.locator(".bl-board-view .bl-ghost").count()
     puzzle.scroll_into_view_if_needed()
-    puzzle.screenshot(path=str(output_dir / "i18n-zh.png"))
+    puzzle.screenshot(path=str(output_dir / f"i18n-zh-{frontend.name}.png"))
 
     puzzle.locator(".bl-lang button", has_text="English").click()
     expect(question).to_contain_text("Can you claim flag 6 now?", timeout=15_000)
@@ -43,13 +44,14 @@ def test_chinese_lesson_widget_and_language_toggle(lab_page: Page, lab: Lab, out
     expect(puzzle.locator(".bl-title-text")).to_have_text("Can you claim flag 6?")  # still unsolved: no headline
     expect(puzzle.locator(".bl-answer-no")).to_have_text("No, not yet")
     assert puzzle.locator(".bl-board-view .bl-ghost").count() == ghosts, "switching language changed the board"
-    puzzle.screenshot(path=str(output_dir / "i18n-toggle-en.png"))
+    puzzle.screenshot(path=str(output_dir / f"i18n-toggle-en-{frontend.name}.png"))
 
     puzzle.locator(".bl-lang button", has_text="中文").click()
     expect(question).to_contain_text("你现在能宣称夺取6号旗吗？", timeout=15_000)
     puzzle.locator(".bl-answer-no").click()
     expect(feedback).to_contain_text("答对了", timeout=15_000)
     expect(puzzle.locator(".bl-title-text")).to_have_text("还有一端开着")  # the headline, once solved
+    expect(puzzle.locator(ui.EXPLANATION)).to_be_visible()  # the proof appears (it stayed hidden on the site)
     expect(puzzle.locator(".bl-step-text")).to_contain_text("你的阵型")
     expect(puzzle.locator(".bl-note")).to_contain_text("黄5亮在桌面上")
     assert_no_widget_errors(page)

@@ -3,10 +3,13 @@
 nbval proves the kernel side; only a browser shows that the widgets render and respond.  These
 tests do what a learner does: open the gym lesson, run it, answer a claim puzzle wrongly and see
 the counterexample, answer rightly, and step through the proof watching the highlights move.
+Each runs twice, in JupyterLab and on the JupyterLite site (the ``frontend`` fixture), and checks
+what appears: the proof, the reset confirmation, the explorer's Mud slot.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +21,8 @@ from battleline_lab.progress import Progress, PuzzleRecord
 from battleline_lab.puzzle import Puzzle
 from battleline_lab.questions import ClaimQuestion
 from battleline_lab.widgets import load_puzzles
-from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run, until
+from tests.browser import ui
+from tests.browser.conftest import Front, assert_no_widget_errors, open_and_run, run_code, until
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -41,15 +45,15 @@ def first_counterexample_puzzle() -> Puzzle:
 
 
 def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
-    lab_page: Page, lab: Lab, output_dir: Path
+    front_page: Page, frontend: Front, output_dir: Path
 ) -> None:
-    page = lab_page
+    page = front_page
     puzzle = first_counterexample_puzzle()
     question = puzzle.question
     assert isinstance(question, ClaimQuestion)
     analysis = analyse_claim(puzzle.position, question.flag, puzzle.position.turn)
 
-    open_and_run(page, lab, "notebooks/05-puzzle-gym.ipynb")
+    open_and_run(page, frontend, "notebooks/05-puzzle-gym.ipynb")
     gym = page.locator(".bl-gym")
     expect(gym).to_be_visible(timeout=60_000)
     gym.locator(".bl-filter-tag select").select_option(label=topic_name(TAG))
@@ -67,7 +71,7 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
         c.notation for c in analysis.counterexample
     ]
     expect(widget.locator(".bl-explanation")).to_be_hidden()
-    gym.screenshot(path=str(output_dir / "gym-wrong-answer.png"))
+    gym.screenshot(path=str(output_dir / f"gym-wrong-answer-{frontend.name}.png"))
 
     # the right answer opens the proof
     widget.locator(".bl-answer-no").click()
@@ -87,25 +91,39 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
         if i == counterexample_step:
             expect(ghosts).to_have_count(len(analysis.counterexample))
             widget.locator(".bl-explanation").evaluate("e => e.scrollIntoView({block: 'start'})")
-            page.screenshot(path=str(output_dir / "gym-proof-counterexample-step.png"))
+            page.screenshot(path=str(output_dir / f"gym-proof-counterexample-step-{frontend.name}.png"))
         if i < total - 1:
             widget.locator(".bl-next").click()
     assert len(set(lit)) >= 2, "the highlighted cards never changed"
     expect(widget.locator(".bl-next")).to_be_disabled()
     widget.locator(".bl-back").click()
     expect(widget.locator(".bl-step-counter")).to_contain_text(f"step {total - 1} of {total}")
-    page.screenshot(path=str(output_dir / "gym-full-page.png"), full_page=True)
+    expect(widget.locator(ui.STEP_TEXT)).to_contain_text(re.compile(r"\S"))
+    page.screenshot(path=str(output_dir / f"gym-full-page-{frontend.name}.png"), full_page=True)
     assert_no_widget_errors(page)
 
-    # the kernel saved the learner's progress in the (temporary) user data folder
-    saved = Progress(lab.data_dir).get(puzzle.id)
-    assert saved == PuzzleRecord(solved=True, attempts=2, hints=0)
-    expect(gym.locator(".bl-gym-status")).to_contain_text("solved")
+    # the kernel saved the learner's progress in the (temporary) user data folder / the browser's drive
+    expect(gym.locator(ui.GYM_STATUS)).to_contain_text("solved")
+    if frontend.data_dir is not None:
+        assert Progress(frontend.data_dir).get(puzzle.id) == PuzzleRecord(solved=True, attempts=2, hints=0)
+    else:
+        shown = run_code(page, f"from battleline_lab import progress; print(progress.Progress().get({puzzle.id!r}))")
+        assert "PuzzleRecord(solved=True, attempts=2, hints=0)" in shown, shown
+
+    # "Reset my progress" asks first; Cancel keeps everything
+    question_box = gym.locator(ui.GYM_RESET_QUESTION)
+    expect(question_box).to_be_hidden()
+    gym.locator(ui.GYM_RESET).click()
+    expect(question_box).to_be_visible()
+    expect(question_box).to_contain_text("Nothing is deleted")
+    gym.locator(ui.GYM_RESET_CANCEL).click()
+    expect(question_box).to_be_hidden()
+    expect(gym.locator(ui.GYM_STATUS)).to_contain_text("solved")
 
 
-def test_lesson_one_explorer_responds(lab_page: Page, lab: Lab, output_dir: Path) -> None:
-    page = lab_page
-    open_and_run(page, lab, "notebooks/01-cards-and-formations.ipynb")
+def test_lesson_one_explorer_responds(front_page: Page, frontend: Front, output_dir: Path) -> None:
+    page = front_page
+    open_and_run(page, frontend, "notebooks/01-cards-and-formations.ipynb")
     explorer = page.locator(".bl-explorer")
     expect(explorer).to_be_visible(timeout=60_000)
     verdict = explorer.locator(".bl-explorer-verdict")
@@ -113,5 +131,12 @@ def test_lesson_one_explorer_responds(lab_page: Page, lab: Lab, output_dir: Path
     explorer.locator(".bl-fog input").check()  # R24: only sums count
     expect(verdict).to_contain_text("under Fog only sums count")
     expect(page.locator("svg.bl-cards .bl-card").first).to_be_visible()
-    explorer.screenshot(path=str(output_dir / "explorer.png"))
+    # Mud: each side gets a fourth card slot (R25), shown only while Mud is ticked
+    mud_slot = explorer.locator(ui.MUD_SLOT)
+    expect(mud_slot).to_be_hidden()
+    explorer.locator(ui.MUD).check()
+    expect(mud_slot).to_be_visible()
+    explorer.screenshot(path=str(output_dir / f"explorer-{frontend.name}.png"))
+    explorer.locator(ui.MUD).uncheck()
+    expect(mud_slot).to_be_hidden()
     assert_no_widget_errors(page)

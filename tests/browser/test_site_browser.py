@@ -14,18 +14,24 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Request, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, OUTPUT, _free_port, assert_no_widget_errors
+from tests.browser import ui
+from tests.browser.conftest import (
+    KERNEL_START,
+    OUTPUT,
+    Offline,
+    assert_no_widget_errors,
+    run_code,
+    site_kernel_idle,
+    site_open,
+    site_run_all,
+)
+from tests.browser.conftest import timing as _timing
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -38,152 +44,20 @@ LESSONS = sorted(
     if ".ipynb_checkpoints" not in p.parts
 )
 PUZZLE = "one-end-open"  # lesson 3's puzzle: "Can you claim flag 6 now?" No (R12)
-KERNEL_START = 240_000  # ms: Pyodide's kernel can take a long time on a loaded machine
-BUDGET_MB = 60
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built as ``./dev site`` builds it (downloads cached in ``.site-cache/``)."""
-    out = tmp_path_factory.mktemp("site") / "_site"
-    started = time.monotonic()
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "build_site.py"), "--out", str(out)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert result.returncode == 0, result.stdout[-4000:]
-    seconds = time.monotonic() - started
-    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
-    _timing("build_seconds", round(seconds, 1))
-    _timing("site_mb", round(size / 1e6, 1))
-    assert size < BUDGET_MB * 1e6, f"the site is {size / 1e6:.1f} MB (budget {BUDGET_MB} MB)"
-    return out
-
-
-@pytest.fixture(scope="session")
-def site_url(site: Path) -> Iterator[str]:
-    port = _free_port()
-    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        import urllib.request
-
-        while True:
-            try:
-                urllib.request.urlopen(url + "/index.html", timeout=2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("the static server did not start") from None
-                time.sleep(0.2)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-def _timing(key: str, value: float) -> None:
-    OUTPUT.mkdir(exist_ok=True)
-    path = OUTPUT / "site-timings.json"
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data[key] = value
-    path.write_text(json.dumps(data, indent=1) + "\n")
-    print(f"site: {key} = {value}")
-
-
-@pytest.fixture(scope="session")
-def offline_chromium(sync_pw: Playwright) -> Iterator[Browser]:
-    """Chromium whose only way out is a proxy on a closed local port: every request to a host
-    other than 127.0.0.1 (loopback is never proxied) fails in the browser itself.
-
-    (Playwright's ``context.route``/``page.route`` cannot be used here: with any route installed
-    the Pyodide kernel's web worker never loads Pyodide, on Playwright 1.65 with JupyterLite's
-    service worker; blocking the service worker instead leaves the site without its file drive.)
-    """
-    browser = sync_pw.chromium.launch(
-        executable_path=CHROMIUM,
-        args=CHROMIUM_ARGS,
-        headless=True,
-        proxy={"server": f"http://127.0.0.1:{_free_port()}", "bypass": "127.0.0.1"},
-    )
-    try:
-        yield browser
-    finally:
-        browser.close()
-
-
-class Offline:
-    """A browser context that records every request not to 127.0.0.1 (the proxy makes each fail)."""
-
-    def __init__(self, browser: Browser) -> None:
-        self.outside: list[str] = []
-        self.context: BrowserContext = browser.new_context(viewport={"width": 1280, "height": 1000})
-        self.context.on("request", self._seen)
-
-    @staticmethod
-    def local(url: str) -> bool:
-        parts = urlsplit(url)
-        return parts.scheme in ("data", "blob") or parts.hostname == "127.0.0.1"
-
-    def _seen(self, request: Request) -> None:
-        if not self.local(request.url) and request.url not in self.outside:
-            self.outside.append(request.url)
 
 
 def _open_lesson(page: Page, url: str) -> float:
     """Open the lesson, wait for its kernel, Run All Cells; returns seconds until the widget is live."""
     started = time.monotonic()
-    page.goto(f"{url}/lab/index.html?path={LESSON}")
-    page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
+    site_open(page, url, LESSON)
     _run_all(page)
     return time.monotonic() - started
 
 
 def _run_all(page: Page, *, puzzle: bool = True) -> None:
-    queued = page.locator(".jp-CodeCell .jp-InputPrompt").filter(has_text="*")
-    # queued cells show [*] at once; the run is over when none does.  A Run All given the moment
-    # the kernel first reports idle is now and then dropped by the page (no cell is ever queued,
-    # seen in about one run in three): give it again, at most twice more, only if nothing was queued.
-    for attempt in range(3):
-        page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
-        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-        try:
-            expect(queued).not_to_have_count(0, timeout=10_000)
-            break
-        except AssertionError:
-            if attempt == 2:
-                raise
-    expect(queued).to_have_count(0, timeout=KERNEL_START)
+    site_run_all(page)
     if puzzle:
         expect(page.locator(".bl-puzzle").first).to_be_visible(timeout=60_000)
-
-
-def _run_code(page: Page, code: str) -> str:
-    """Add a cell under the last one, run ``code`` (one line) there, and return its output text.
-
-    The cell is found again by a marker comment typed with the code: after a reload JupyterLab may
-    not have drawn the last cell yet, so "the cell before the last" could be another one (seen: a
-    saved widget's "Loading widget..." read instead of the output).
-    """
-    marker = f"bl-probe-{uuid.uuid4().hex[:12]}"
-    page.locator(".jp-Cell").last.locator(".jp-InputPrompt").click()
-    page.keyboard.press("Escape")
-    page.keyboard.press("b")  # a new cell below, in edit mode after Enter
-    page.keyboard.press("Enter")
-    page.keyboard.type(f"{code}  # {marker}")
-    page.keyboard.press("Shift+Enter")
-    cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text=marker))
-    output = cell.locator(".jp-OutputArea-output")
-    expect(output.first).to_be_visible(timeout=60_000)
-    # the output area appears before its text; and inner_text() is empty for a cell JupyterLab has
-    # not drawn (off screen), so wait for text in the DOM and read it with text_content()
-    expect(output.first).to_contain_text(re.compile(r"\S"), timeout=60_000)
-    return output.first.text_content() or ""
 
 
 def test_site_runs_lesson_three_offline_and_keeps_progress_over_a_reload(
@@ -203,14 +77,19 @@ def test_site_runs_lesson_three_offline_and_keeps_progress_over_a_reload(
         widget.locator(".bl-answer-no").click()
         expect(widget.locator(".bl-feedback.bl-state-right")).to_be_visible(timeout=60_000)
         expect(widget.locator(".bl-title")).to_contain_text("One end still open")  # the headline, once solved
+        # the proof opens after the right answer, and Next steps through it
+        expect(widget.locator(ui.EXPLANATION)).to_be_visible()
+        expect(widget.locator(ui.STEP_COUNTER)).to_contain_text("step 1 of")
+        widget.locator(ui.STEP_NEXT).click()
+        expect(widget.locator(ui.STEP_COUNTER)).to_contain_text("step 2 of")
         assert_no_widget_errors(page)
         OUTPUT.mkdir(exist_ok=True)
         widget.screenshot(path=str(OUTPUT / "site-lesson-3.png"))
 
         page.reload()
         page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
-        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
-        shown = _run_code(
+        site_kernel_idle(page)
+        shown = run_code(
             page,
             "from battleline_lab import progress; "
             f"print(progress.data_dir(), progress.Progress().get({PUZZLE!r}), progress.open_store()[0].where)",
@@ -239,9 +118,7 @@ def test_site_runs_every_lesson_offline_without_an_error(offline_chromium: Brows
     page.set_default_timeout(60_000)
     started = time.monotonic()
     try:
-        page.goto(f"{site_url}/lab/index.html?path={lesson}")
-        page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
-        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
+        site_open(page, site_url, lesson)
         page.locator(".lm-MenuBar-item").get_by_text("Edit", exact=True).click()
         page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
         expect(page.locator(".jp-OutputArea-output")).to_have_count(0, timeout=30_000)
@@ -268,3 +145,96 @@ def test_site_runs_every_lesson_offline_without_an_error(offline_chromium: Brows
     finally:
         offline.context.close()
     assert offline.outside == [], f"{lesson}: requests to other hosts: {offline.outside}"
+
+
+@pytest.mark.parametrize("width", [320, 390, 1400])
+def test_front_page_fits_the_screen_and_its_links_open(offline_chromium: Browser, site_url: str, width: int) -> None:
+    """The course's own front page, English and Chinese: no horizontal scroll at 320 px, every link
+    shown at this width leads to a page of the site (a lesson link to a lesson the site has); on a
+    phone (<= 480 px) the lessons open in the simple notebook view, else in JupyterLab."""
+    offline = Offline(offline_chromium, viewport=(width, 800))
+    page = offline.context.new_page()
+    try:
+        for name, title in (("index.html", "Battle Line Lab"), ("zh.html", "古战阵实验室")):
+            page.goto(f"{site_url}/{name}")
+            expect(page.locator("h1")).to_have_text(title)
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
+                f"{name} scrolls at {width}"
+            )
+            script = "els => els.map(e => e.getAttribute('href'))"
+            hrefs = [str(h) for h in page.locator("a:visible").evaluate_all(script)]
+            # the main link of each entry ("start here" and every lesson): on a phone the simple view
+            main = [str(h) for h in page.locator("a.start:visible, a.name:visible").evaluate_all(script)]
+            assert len(main) == 10, main  # start here, the path 00-04, gym, game, the two teachers' lessons
+            app = "notebooks/index.html" if width <= 480 else "lab/index.html"
+            assert all(h.startswith(app) for h in main), (width, main)
+            start = page.locator("a.start:visible").bounding_box()  # a block across the page, not a sliver
+            assert start is not None and start["width"] > min(width, 736) * 0.8, (width, start)
+            for href in sorted(set(hrefs)):
+                response = page.request.get(f"{site_url}/{href}")
+                assert response.status == 200, href
+                if "?path=" in href:  # the lesson itself is in the site's contents
+                    lesson = href.split("?path=")[1]
+                    assert page.request.get(f"{site_url}/files/{lesson}").status == 200, lesson
+        page.goto(f"{site_url}/rules.html")
+        expect(page.locator("main")).to_contain_text("R12")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=str(OUTPUT / f"site-rules-{width}.png"))
+        page.goto(f"{site_url}/index.html")
+        page.screenshot(path=str(OUTPUT / f"site-front-{width}.png"), full_page=True)
+        # "start here" opens lesson 0 (the notebook view on a phone)
+        page.locator("a.start:visible").click()
+        expect(page.locator(".jp-Notebook").first).to_be_visible(timeout=120_000)
+        expect(page.locator(".jp-Notebook").first).to_contain_text("the game in ten minutes")
+        assert ("/notebooks/" in page.url) == (width <= 480), page.url
+    finally:
+        offline.context.close()
+    assert offline.outside == [], f"requests to other hosts: {offline.outside}"
+
+
+def test_site_gym_saves_and_loads_progress_and_an_unedited_lesson_asks_nothing_on_reload(
+    offline_chromium: Browser, site_url: str, tmp_path: Path
+) -> None:
+    """A lesson only opened is not "modified": a reload asks nothing.  In the gym, "Save my progress"
+    downloads the export document and "Load progress" takes one back; the gym says that progress
+    is kept in this browser only."""
+    offline = Offline(offline_chromium)
+    page = offline.context.new_page()
+    page.set_default_timeout(60_000)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.type), dialog.accept()))
+    try:
+        site_open(page, site_url, "05-puzzle-gym.ipynb")
+        time.sleep(5)  # the kernel connects and reports its language_info
+        page.locator(".jp-MarkdownCell").first.click()  # a user gesture: Chromium asks only after one
+        page.reload()
+        page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
+        assert dialogs == [], f"an unedited lesson asked {dialogs} on reload"
+
+        site_kernel_idle(page)
+        site_run_all(page)
+        gym = page.locator(ui.GYM)
+        expect(gym).to_be_visible(timeout=60_000)
+        expect(gym.locator(ui.GYM_STORAGE)).to_contain_text("kept in this browser only")
+        gym.locator(ui.GYM_SAVE).click()
+        link = gym.locator(".bl-gym-download")
+        expect(link).to_be_visible()
+        with page.expect_download() as info:
+            link.click()
+        saved = tmp_path / info.value.suggested_filename
+        info.value.save_as(saved)
+        document = json.loads(saved.read_text(encoding="utf-8"))
+        assert saved.name == "battleline-progress-me.json" and document["format"] == "battleline-lab-progress"
+
+        row = {"learner": "ann", "puzzle_id": "one-end-open", "kind": "answer", "correct": True, "at": 1.0}
+        document["attempts"] = [row]
+        moved = tmp_path / "from-another-browser.json"
+        moved.write_text(json.dumps(document), encoding="utf-8")
+        with page.expect_file_chooser() as chooser:
+            gym.locator(ui.GYM_LOAD).click()
+        chooser.value.set_files(str(moved))
+        expect(gym.locator(".bl-gym-transfer")).to_contain_text("Loaded 1 attempts from from-another-browser.json")
+        assert_no_widget_errors(page)
+    finally:
+        offline.context.close()
+    assert offline.outside == [], f"requests to other hosts: {offline.outside}"

@@ -1,0 +1,68 @@
+"""The CSS selectors the front-end-independent interaction tests look for, in one place.
+
+Every selector here is one of the package's own ``bl-*`` classes (``_classed`` in widgets.py), so
+the same test code finds them in JupyterLab and on the JupyterLite site.  When the widgets grow
+``data-*`` hooks, only this module changes.
+"""
+
+from __future__ import annotations
+
+# the puzzle board (PuzzleWidget)
+PUZZLE = ".bl-puzzle"
+TITLE = ".bl-title"
+ANSWER_YES = ".bl-answer-yes"
+ANSWER_NO = ".bl-answer-no"
+FEEDBACK_WAITING = ".bl-feedback.bl-state-waiting"
+FEEDBACK_WRONG = ".bl-feedback.bl-state-wrong"
+FEEDBACK_RIGHT = ".bl-feedback.bl-state-right"
+FEEDBACK = ".bl-feedback"
+EXPLANATION = ".bl-explanation"  # the proof, opened after a right answer
+STEP_COUNTER = ".bl-step-counter"
+STEP_TEXT = ".bl-step-text"
+STEP_NEXT = ".bl-next"
+STEP_BACK = ".bl-back"
+
+# the gym (PuzzleGym)
+GYM = ".bl-gym"
+GYM_PUZZLE = ".bl-gym-puzzle"
+GYM_STATUS = ".bl-gym-status"
+GYM_FOR_ME = ".bl-gym-for-me"
+GYM_RESET = ".bl-gym-reset"
+GYM_RESET_QUESTION = ".bl-gym-reset-question"  # the confirmation, shown by "Reset my progress"
+GYM_RESET_CANCEL = ".bl-gym-reset-cancel"
+GYM_SAVE = ".bl-gym-save"
+GYM_LOAD = ".bl-gym-load"
+GYM_STORAGE = ".bl-gym-storage"
+GYM_TAG_FILTER = ".bl-filter-tag select"
+
+# the explorer (FormationExplorer)
+EXPLORER = ".bl-explorer"
+EXPLORER_VERDICT = ".bl-explorer-verdict"
+FOG = ".bl-fog input"
+MUD = ".bl-mud input"
+MUD_SLOT = ".bl-slot-you-4"  # the fourth card of a side, only when Mud is ticked (R25)
+
+# the game (GameWidget): the board component's hooks (docs/widgets.md)
+GAME = ".bl-game"
+GAME_PROMPT = ".blb-prompt"
+GAME_LOG_LINE = ".bl-game-log .bl-log-line"
+HAND_CARD = '[data-zone="hand"]'
+FLAG_BUTTON = '.blb-flag[data-legal="true"]'
+DRAW_TROOPS = '[data-action="draw"][data-deck="troops"]'  # the draw choice after a card is played (R6)
+END_CLAIMS = '[data-action="end"]'
+COACH_TOGGLE = ".bl-coach-toggle"
+COACH = ".bl-coach"
+
+# the puzzle editor (PuzzleEditor)
+EDITOR = ".bl-editor"
+EDITOR_SAVE = ".bl-editor-save"
+EDITOR_MESSAGE = ".bl-editor-message"
+EDITOR_OVERWRITE = ".bl-editor-overwrite"  # "overwrite?" after a second save
+
+# JupyterLab / JupyterLite (the notebook around the widgets)
+STDERR = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+
+
+def enabled(selector: str) -> str:
+    """Only the buttons of ``selector`` that can be pressed."""
+    return f"{selector}:not([disabled])"
