@@ -54,6 +54,7 @@ from .formations import (
     Strength,
     evaluate,
     formation_size,
+    judged,
     plan_shape,
     shapes,
     side_strength,
@@ -545,20 +546,25 @@ class _Prover:
         only when read.
         """
         fill = _troops_of(witness) if witness > 0 else ()
-        if len(fill) > 1:
-            rank = side_strength(summarise(theirs + fill), self.size, self.fog)[0]
+        completed: Formation | None = None
+        if fill:
+            # the completed formation is judged once: its kind and sum are the ones evaluate takes
+            # from side_strength, and without morale cards there is nothing more for it to find
+            summary = summarise(theirs + fill)
+            rank, total = side_strength(summary, self.size, self.fog)
             if rank == _K_SKIRMISH:
                 fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
             elif rank == _K_BATTALION:
                 fill = fill[::-1]  # the best of the colour, highest first
             elif rank <= _K_HOST:
                 fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
+            completed = judged(theirs + fill, bool(summary.wilds), rank, total, self.fog, self.mud)
         position, pool, flag, side, cards = self.position, self.pool, self.flag, self.side, self.cards
 
         def ruled_out() -> tuple[Step, ...]:
             return _Prover(position, pool, flag, side, cards, search=True).run().ruled_out
 
-        analysis = self._refutation(formation, theirs, fill, ())
+        analysis = self._refutation(formation, theirs, fill, (), completed)
         del analysis.__dict__["ruled_out"]
         analysis.__dict__["_ruled_out_later"] = ruled_out
         return analysis
@@ -858,10 +864,19 @@ class _Prover:
         return self._refutation(formation, theirs, fill, ruled_out)
 
     def _refutation(
-        self, formation: Formation, theirs: tuple[Card, ...], fill: tuple[Troop, ...], ruled_out: tuple[Step, ...]
+        self,
+        formation: Formation,
+        theirs: tuple[Card, ...],
+        fill: tuple[Troop, ...],
+        ruled_out: tuple[Step, ...],
+        completed: Formation | None = None,
     ) -> ClaimAnalysis:
-        """The steps of a refutation: the completion that beats the claimer, and which of its troops are in hand."""
-        completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
+        """The steps of a refutation: the completion that beats the claimer, and which of its troops are in hand.
+
+        ``completed`` is ``evaluate(theirs + fill)`` when the caller has it already.
+        """
+        if completed is None:
+            completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
         self.step(
             _COUNTEREXAMPLE,
             cards=theirs,
@@ -1035,14 +1050,32 @@ class PositionAnalysis:
 
 def analyse_position(position: Position) -> PositionAnalysis:
     """Analyse every unclaimed flag for both sides (R12), sharing the unseen pool."""
-    pool = _Pool.of_position(position)
-    claims = {}
+    # one pass over the flags: each side's formation cards, Fog and Mud (as _flag_cards reads them),
+    # and the troops face up there, for the pool
+    visible = 0
+    read: list[tuple[int, _FlagCards]] = []
     for n, state in zip(FLAGS, position.flags):
-        if state.claimed_by is not None:
-            continue
-        cards = _flag_cards(state)
+        you: list[Card] = []
+        opponent: list[Card] = []
+        fog = mud = False
+        for cards, out in ((state.you, you), (state.opponent, opponent)):
+            for card in cards:
+                if type(card) is Troop:
+                    visible |= 1 << (card.colour.offset + card.value - 1)
+                    out.append(card)
+                elif card in WILD_MASK:
+                    out.append(card)
+                elif card is _FOG_CARD:
+                    fog = True
+                elif card is _MUD_CARD:
+                    mud = True
+        if state.claimed_by is None:
+            read.append((n, (tuple(you), tuple(opponent), fog, mud)))
+    pool = _Pool.of_flags(position, visible)
+    claims = {}
+    for n, flag_cards in read:
         for side in _SIDES:
-            claims[(side, n)] = _analyse(position, pool, n, side, cards)
+            claims[(side, n)] = _analyse(position, pool, n, side, flag_cards)
     return PositionAnalysis(position, claims)
 
 

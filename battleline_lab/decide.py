@@ -157,6 +157,11 @@ class Pool:
             for card in state.opponent:
                 if type(card) is Troop:
                     visible |= 1 << (card.colour.offset + card.value - 1)
+        return cls.of_flags(position, visible)
+
+    @classmethod
+    def of_flags(cls, position: Position, visible: int) -> Pool:
+        """:meth:`of_position` for a caller that has read the troops on the flags (``visible``, a bit set)."""
         in_discards = 0
         for card in position.discards_you + position.discards_opponent:
             if type(card) is Troop:
