@@ -472,7 +472,14 @@ class _Prover:
     """Builds the steps for one flag and one claiming side."""
 
     def __init__(
-        self, position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards, search: bool = False
+        self,
+        position: Position,
+        pool: _Pool,
+        flag: int,
+        side: Side,
+        cards: _FlagCards,
+        search: bool = False,
+        memo: list[_Judged | None] | None = None,
     ) -> None:
         self.position = position
         self.cards = cards
@@ -484,7 +491,20 @@ class _Prover:
         you, opponent, self.fog, self.mud = cards
         self.size = formation_size(self.mud)
         self.mine, self.theirs = (you, opponent) if side is _YOU else (opponent, you)
+        self.mine_at = 0 if side is _YOU else 1  # (this side's index in ``memo``, the other's is 1 - it)
+        # each complete side judged once a flag: the other side's proof judges the same two formations
+        self.memo: list[_Judged | None] = [None, None] if memo is None else memo
         self.steps: list[Step] = []
+
+    def judge(self, at: int) -> _Judged:
+        """A complete side (0: you, 1: the opponent) summarised and judged: what ``evaluate`` gives, and its key."""
+        got = self.memo[at]
+        if got is None:
+            cards = self.mine if at == self.mine_at else self.theirs
+            summary = summarise(cards)
+            rank, total = side_strength(summary, self.size, self.fog)  # what evaluate takes its kind and sum from
+            got = self.memo[at] = (rank, total, judged(cards, bool(summary.wilds), rank, total, self.fog, self.mud))
+        return got
 
     def step(self, reason: Reason, **fields: object) -> None:
         self.steps.append(_step(reason, self.side, self.flag, fields))
@@ -507,7 +527,7 @@ class _Prover:
         steps, flag = self.steps, self.flag
         if self.fog:
             steps.append(_step(_FOG, side, flag, {}))
-        formation = evaluate(mine, fog=self.fog, mud=self.mud)
+        rank, total, formation = self.judge(self.mine_at)
         steps.append(
             _step(
                 _YOUR_FORMATION,
@@ -533,7 +553,7 @@ class _Prover:
         )
         if not self.search:
             # the decision first (R12): a completion that beats the claimer is the whole refutation
-            witness = _decide.beating(summarise(theirs), size, self.fog, *_key(formation), self.pool)
+            witness = _decide.beating(summarise(theirs), size, self.fog, rank, total, self.pool)
             if witness:
                 return self._refuted(formation, theirs, witness)
         return self._search(formation, theirs, size, formation.strength)
@@ -571,9 +591,9 @@ class _Prover:
 
     def _complete(self, formation: Formation, theirs: tuple[Card, ...]) -> ClaimAnalysis:
         state = self.state
-        their = evaluate(theirs, fog=self.fog, mud=self.mud)
+        rank, total, their = self.judge(1 - self.mine_at)
         self.step(_THEIR_FORMATION, cards=theirs, kind=their.kind, total=their.total, wild=their.wild)
-        mine_key, their_key = _key(formation), _key(their)
+        mine_key, their_key = _key(formation), (rank, total)
         if mine_key > their_key:
             self.step(
                 _YOU_ARE_STRONGER,
@@ -953,6 +973,7 @@ _DECIDING_FIRST = (
 
 
 _FlagCards = tuple[tuple[Card, ...], tuple[Card, ...], bool, bool]
+_Judged = tuple[int, int, Formation]  # a complete side's (kind, sum) key (kind -1 under Fog) and its Formation
 _FOG_CARD, _MUD_CARD = Tactic.FOG, Tactic.MUD
 
 
@@ -975,7 +996,14 @@ def _flag_cards(state: FlagState) -> _FlagCards:
     return tuple(you), tuple(opponent), fog, mud
 
 
-def _analyse(position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards | None = None) -> ClaimAnalysis:
+def _analyse(
+    position: Position,
+    pool: _Pool,
+    flag: int,
+    side: Side,
+    cards: _FlagCards | None = None,
+    memo: list[_Judged | None] | None = None,
+) -> ClaimAnalysis:
     state = position.flags[flag - 1]
     if cards is None:
         cards = _flag_cards(state)
@@ -991,7 +1019,7 @@ def _analyse(position: Position, pool: _Pool, flag: int, side: Side, cards: _Fla
         analysis.__dict__.update(_INCOMPLETE_FIELDS)
         analysis.__dict__.update(flag=flag, side=side, steps=steps)
         return analysis
-    return _Prover(position, pool, flag, side, cards).run()
+    return _Prover(position, pool, flag, side, cards, memo=memo).run()
 
 
 # the steps every incomplete side's proof shares, one (immutable) value each per side and flag
@@ -1074,8 +1102,9 @@ def analyse_position(position: Position) -> PositionAnalysis:
     pool = _Pool.of_flags(position, visible)
     claims = {}
     for n, flag_cards in read:
+        memo: list[_Judged | None] = [None, None]  # the flag's complete sides, judged for both proofs
         for side in _SIDES:
-            claims[(side, n)] = _analyse(position, pool, n, side, flag_cards)
+            claims[(side, n)] = _analyse(position, pool, n, side, flag_cards, memo)
     return PositionAnalysis(position, claims)
 
 
