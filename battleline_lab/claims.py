@@ -1009,30 +1009,40 @@ def _analyse(
         cards = _flag_cards(state)
     mine = cards[0] if side is _YOU else cards[1]
     if state.claimed_by is None and len(mine) < (4 if cards[3] else 3):
-        # the commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)
-        size = 4 if cards[3] else 3
-        incomplete = _step(_SIDE_INCOMPLETE, side, flag, {"cards": mine, "count": size - len(mine), "size": size})
-        at = flag - 1 if side is _YOU else flag + 8
-        cannot = _CANNOT[at]
-        steps = (_MUD_STEP[at], incomplete, cannot) if cards[3] else (incomplete, cannot)
-        analysis = _new_object(ClaimAnalysis)
-        analysis.__dict__.update(_INCOMPLETE_FIELDS)
-        analysis.__dict__.update(flag=flag, side=side, steps=steps)
-        return analysis
+        return _incomplete(flag, side, mine, 4 if cards[3] else 3)
     return _Prover(position, pool, flag, side, cards, memo=memo).run()
+
+
+def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> ClaimAnalysis:
+    """The commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)."""
+    incomplete = _step(_SIDE_INCOMPLETE, side, flag, {"cards": mine, "count": size - len(mine), "size": size})
+    at = flag - 1 if side is _YOU else flag + 8
+    cannot = _CANNOT[at]
+    analysis = _new_object(ClaimAnalysis)
+    _set_dict(
+        analysis,
+        "__dict__",
+        {
+            "flag": flag,
+            "side": side,
+            "claimable": False,
+            "steps": (_MUD_STEP[at], incomplete, cannot) if size == 4 else (incomplete, cannot),
+            "formation": None,
+            "opponent_formation": None,
+            "counterexample": (),
+            "ruled_out": (),
+        },
+    )
+    return analysis
+
+
+_set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; a new instance dict is set in one go)
 
 
 # the steps every incomplete side's proof shares, one (immutable) value each per side and flag
 # (index: flag - 1 for you, 9 more for the opponent)
 _CANNOT = [_step(_CANNOT_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
 _MUD_STEP = [_step(_MUD, side, n, {"size": 4}) for side in _SIDES for n in FLAGS]
-_INCOMPLETE_FIELDS = {
-    "claimable": False,
-    "formation": None,
-    "opponent_formation": None,
-    "counterexample": (),
-    "ruled_out": (),
-}
 
 
 def analyse_claim(position: Position, flag: int, side: Side | str | None = None) -> ClaimAnalysis:
@@ -1103,8 +1113,12 @@ def analyse_position(position: Position) -> PositionAnalysis:
     claims = {}
     for n, flag_cards in read:
         memo: list[_Judged | None] = [None, None]  # the flag's complete sides, judged for both proofs
-        for side in _SIDES:
-            claims[(side, n)] = _analyse(position, pool, n, side, flag_cards, memo)
+        size = 4 if flag_cards[3] else 3
+        for side, mine in ((_YOU, flag_cards[0]), (_OPPONENT, flag_cards[1])):
+            if len(mine) < size:  # the commonest proof (see _analyse), said at once
+                claims[(side, n)] = _incomplete(n, side, mine, size)
+            else:
+                claims[(side, n)] = _Prover(position, pool, n, side, flag_cards, memo=memo).run()
     return PositionAnalysis(position, claims)
 
 
