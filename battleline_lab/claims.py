@@ -496,6 +496,29 @@ class _Prover:
         self.memo: list[_Judged | None] = [None, None] if memo is None else memo
         self.steps: list[Step] = []
 
+    def unseen(self) -> tuple[dict[str, object], int]:
+        """The unseen step's fields for this side (the same at every flag of the position), and its hand's troops
+        as a bit set: worked out once a position and side, kept on the pool."""
+        said = self.pool.said
+        side = self.side
+        got = said.get(side)
+        if got is None:
+            pool = self.pool
+            on_flags, in_discards = pool.counts
+            # the hand is said with the count: its cards are unseen like the deck's (R13)
+            hand = tuple(c for c in self.position.hand(side) if type(c) is Troop)
+            fields: dict[str, object] = {
+                "count": pool.count,
+                "total": on_flags,
+                "available": in_discards,
+                "cards": hand,
+            }
+            mask = 0
+            for t in hand:
+                mask |= 1 << (t.colour.offset + t.value - 1)
+            got = said[side] = (fields, mask)
+        return got
+
     def judge(self, at: int) -> _Judged:
         """A complete side (0: you, 1: the opponent) summarised and judged: what ``evaluate`` gives, and its key."""
         got = self.memo[at]
@@ -539,18 +562,7 @@ class _Prover:
         if len(theirs) >= size:
             return self._complete(formation, theirs)
         steps.append(_step(_THEY_NEED, side, flag, {"cards": theirs, "count": size - len(theirs), "size": size}))
-        pool = self.pool
-        on_flags, in_discards = pool.counts
-        # the hand is said with the count: its cards are unseen like the deck's (R13)
-        hand = tuple(c for c in self.position.hand(side) if type(c) is Troop)
-        steps.append(
-            _step(
-                _UNSEEN,
-                side,
-                flag,
-                {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand},
-            )
-        )
+        steps.append(_step(_UNSEEN, side, flag, self.unseen()[0]))
         if not self.search:
             # the decision first (R12): a completion that beats the claimer is the whole refutation
             witness = _decide.beating(summarise(theirs), size, self.fog, rank, total, self.pool)
@@ -905,7 +917,8 @@ class _Prover:
             total=completed.total,
             wild=completed.wild,
         )
-        in_hand = tuple(t for t in fill if t in self.position.hand(self.side))
+        hand = self.unseen()[1]
+        in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1)
         if in_hand:
             self.step(_HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
         return self.done(

@@ -130,7 +130,18 @@ class Pool:
     (57, '0b1111100011', (3, 0))
     """
 
-    __slots__ = ("mask", "colours", "values", "count", "position", "in_discards", "_top", "_top_troops", "_places")
+    __slots__ = (
+        "mask",
+        "colours",
+        "values",
+        "count",
+        "position",
+        "in_discards",
+        "_top",
+        "_top_troops",
+        "_places",
+        "said",
+    )
 
     def __init__(self, mask: int, position: Position | None = None, in_discards: int = 0) -> None:
         self.mask = mask = mask & _ALL
@@ -145,6 +156,8 @@ class Pool:
         self._top: list[int] | None = None
         self._top_troops: list[Troop] | None = None
         self._places: list[Location | None] | None = None
+        # what the proof says of the pool for each side, worked out once a position (claims._Prover.unseen)
+        self.said: dict[Side, tuple[dict[str, object], int]] = {}
 
     @classmethod
     def of_position(cls, position: Position) -> Pool:
