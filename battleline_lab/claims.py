@@ -267,6 +267,7 @@ _YOU = Side.YOU
 
 
 _new_object = object.__new__
+_set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; a new instance dict is set in one go)
 
 
 def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> Step:
@@ -276,12 +277,7 @@ def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> S
     what differs; equality, ``replace`` and ``repr`` read attributes and see the same step.
     """
     step = _new_object(Step)
-    d = step.__dict__
-    d["reason"] = reason
-    d["side"] = side
-    d["flag"] = flag
-    if fields:
-        d.update(fields)
+    _set_dict(step, "__dict__", {"reason": reason, "side": side, "flag": flag, **fields})
     return step
 
 
@@ -534,7 +530,24 @@ class _Prover:
 
     def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
         self.steps.append(_step(_CAN_CLAIM if claimable else _CANNOT_CLAIM, self.side, self.flag, {}))
-        return ClaimAnalysis(self.flag, self.side, claimable, tuple(self.steps), **extra)  # type: ignore[arg-type]
+        # ClaimAnalysis(...) with its instance dict set in one go (see _incomplete)
+        analysis = _new_object(ClaimAnalysis)
+        _set_dict(
+            analysis,
+            "__dict__",
+            {
+                "flag": self.flag,
+                "side": self.side,
+                "claimable": claimable,
+                "steps": tuple(self.steps),
+                "formation": None,
+                "opponent_formation": None,
+                "counterexample": (),
+                "ruled_out": (),
+                **extra,
+            },
+        )
+        return analysis
 
     def run(self) -> ClaimAnalysis:
         state, side = self.state, self.side
@@ -1047,9 +1060,6 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
         },
     )
     return analysis
-
-
-_set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; a new instance dict is set in one go)
 
 
 # the steps every incomplete side's proof shares, one (immutable) value each per side and flag
