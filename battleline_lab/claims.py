@@ -1092,8 +1092,14 @@ class PositionAnalysis:
     claims: Mapping[tuple[Side, int], ClaimAnalysis]
 
     def claimable(self, side: Side | str) -> tuple[int, ...]:
-        side = Side(side)
-        return tuple(n for n in FLAGS if (side, n) in self.claims and self.claims[(side, n)].claimable)
+        side = side if type(side) is Side else Side(side)  # (an Enum call is slow even for a member)
+        get = self.claims.get
+        out = []
+        for n in FLAGS:
+            analysis = get((side, n))
+            if analysis is not None and analysis.claimable:
+                out.append(n)
+        return tuple(out)
 
     def __getitem__(self, key: tuple[Side, int]) -> ClaimAnalysis:
         return self.claims[key]

@@ -145,11 +145,16 @@ class Pool:
 
     def __init__(self, mask: int, position: Position | None = None, in_discards: int = 0) -> None:
         self.mask = mask = mask & _ALL
-        self.colours = [(mask >> (10 * i)) & 0x3FF for i in range(6)]
-        values = 0
-        for m in self.colours:
-            values |= m
-        self.values = values  # the values some unseen troop still has
+        # one 10-bit mask per colour, written out (a comprehension over range(6) costs more than the masks)
+        self.colours = colours = [
+            mask & 0x3FF,
+            mask >> 10 & 0x3FF,
+            mask >> 20 & 0x3FF,
+            mask >> 30 & 0x3FF,
+            mask >> 40 & 0x3FF,
+            mask >> 50 & 0x3FF,
+        ]
+        self.values = colours[0] | colours[1] | colours[2] | colours[3] | colours[4] | colours[5]  # values still unseen
         self.count = mask.bit_count()
         self.position = position
         self.in_discards = in_discards
