@@ -529,7 +529,8 @@ class _Prover:
         self.steps.append(_step(reason, self.side, self.flag, fields))
 
     def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
-        self.steps.append(_step(_CAN_CLAIM if claimable else _CANNOT_CLAIM, self.side, self.flag, {}))
+        # the last step, one shared (immutable) value per side and flag
+        self.steps.append((_CAN if claimable else _CANNOT)[self.mine_at * 9 + self.flag - 1])
         # ClaimAnalysis(...) with its instance dict set in one go (see _incomplete)
         analysis = _new_object(ClaimAnalysis)
         _set_dict(
@@ -591,7 +592,6 @@ class _Prover:
         only when read.
         """
         fill = _troops_of(witness) if witness > 0 else ()
-        completed: Formation | None = None
         if fill:
             # the completed formation is judged once: its kind and sum are the ones evaluate takes
             # from side_strength, and without morale cards there is nothing more for it to find
@@ -604,14 +604,49 @@ class _Prover:
             elif rank <= _K_HOST:
                 fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
             completed = judged(theirs + fill, bool(summary.wilds), rank, total, self.fog, self.mud)
+        else:
+            completed = evaluate(theirs, fog=self.fog, mud=self.mud)
         position, pool, flag, side, cards = self.position, self.pool, self.flag, self.side, self.cards
 
         def ruled_out() -> tuple[Step, ...]:
             return _Prover(position, pool, flag, side, cards, search=True).run().ruled_out
 
-        analysis = self._refutation(formation, theirs, fill, (), completed)
-        del analysis.__dict__["ruled_out"]
-        analysis.__dict__["_ruled_out_later"] = ruled_out
+        # the steps of _refutation, said here at once: the completion, the troops of it in hand, the verdict
+        steps = self.steps
+        steps.append(
+            _step(
+                _COUNTEREXAMPLE,
+                side,
+                flag,
+                {
+                    "cards": theirs,
+                    "needed": fill,
+                    "kind": completed.kind,
+                    "total": completed.total,
+                    "wild": completed.wild,
+                },
+            )
+        )
+        hand = self.unseen()[1]
+        in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1)
+        if in_hand:
+            steps.append(_step(_HAND_NOT_EVIDENCE, side, flag, {"cards": in_hand, "needed": in_hand}))
+        steps.append(_CANNOT[self.mine_at * 9 + flag - 1])
+        analysis = _new_object(ClaimAnalysis)
+        _set_dict(
+            analysis,
+            "__dict__",
+            {
+                "flag": flag,
+                "side": side,
+                "claimable": False,
+                "steps": tuple(steps),
+                "formation": formation,
+                "opponent_formation": completed,
+                "counterexample": fill,
+                "_ruled_out_later": ruled_out,  # ``ruled_out`` is worked out when read
+            },
+        )
         return analysis
 
     def _complete(self, formation: Formation, theirs: tuple[Card, ...]) -> ClaimAnalysis:
@@ -1065,6 +1100,7 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
 # the steps every incomplete side's proof shares, one (immutable) value each per side and flag
 # (index: flag - 1 for you, 9 more for the opponent)
 _CANNOT = [_step(_CANNOT_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
+_CAN = [_step(_CAN_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
 _MUD_STEP = [_step(_MUD, side, n, {"size": 4}) for side in _SIDES for n in FLAGS]
 
 
