@@ -574,7 +574,7 @@ class _Prover:
             )
         )
         if len(theirs) >= size:
-            return self._complete(formation, theirs)
+            return self._complete(formation, theirs, (rank, total))
         steps.append(_step(_THEY_NEED, side, flag, {"cards": theirs, "count": size - len(theirs), "size": size}))
         steps.append(_step(_UNSEEN, side, flag, self.unseen()[0]))
         if not self.search:
@@ -649,34 +649,55 @@ class _Prover:
         )
         return analysis
 
-    def _complete(self, formation: Formation, theirs: tuple[Card, ...]) -> ClaimAnalysis:
-        state = self.state
+    def _complete(self, formation: Formation, theirs: tuple[Card, ...], mine_key: tuple[int, int]) -> ClaimAnalysis:
+        side, flag, steps = self.side, self.flag, self.steps
         rank, total, their = self.judge(1 - self.mine_at)
-        self.step(_THEIR_FORMATION, cards=theirs, kind=their.kind, total=their.total, wild=their.wild)
-        mine_key, their_key = _key(formation), (rank, total)
+        steps.append(
+            _step(
+                _THEIR_FORMATION,
+                side,
+                flag,
+                {"cards": theirs, "kind": their.kind, "total": their.total, "wild": their.wild},
+            )
+        )
+        their_key = (rank, total)
         if mine_key > their_key:
-            self.step(
-                _YOU_ARE_STRONGER,
-                kind=formation.kind,
-                total=formation.total,
-                other_kind=their.kind,
-                other_total=their.total,
+            steps.append(
+                _step(
+                    _YOU_ARE_STRONGER,
+                    side,
+                    flag,
+                    {
+                        "kind": formation.kind,
+                        "total": formation.total,
+                        "other_kind": their.kind,
+                        "other_total": their.total,
+                    },
+                )
             )
             return self.done(True, formation=formation, opponent_formation=their)
         if mine_key < their_key:
-            self.step(
-                _THEY_ARE_STRONGER,
-                kind=their.kind,
-                total=their.total,
-                other_kind=formation.kind,
-                other_total=formation.total,
+            steps.append(
+                _step(
+                    _THEY_ARE_STRONGER,
+                    side,
+                    flag,
+                    {
+                        "kind": their.kind,
+                        "total": their.total,
+                        "other_kind": formation.kind,
+                        "other_total": formation.total,
+                    },
+                )
             )
             return self.done(False, formation=formation, opponent_formation=their)
-        first = state.first_complete
+        first = self.state.first_complete
         if first is None:
-            _decide.undecided(self.flag, formation.total)  # raises UndecidedTieError
-        self.step(_TIE_FIRST_COMPLETE, other=first, kind=formation.kind, total=formation.total)
-        return self.done(first is self.side, formation=formation, opponent_formation=their)
+            _decide.undecided(flag, formation.total)  # raises UndecidedTieError
+        steps.append(
+            _step(_TIE_FIRST_COMPLETE, side, flag, {"other": first, "kind": formation.kind, "total": formation.total})
+        )
+        return self.done(first is side, formation=formation, opponent_formation=their)
 
     def _search(self, formation: Formation, theirs: tuple[Card, ...], size: int, target: Strength) -> ClaimAnalysis:
         kinds = (None,) if self.fog else _STRONGEST_KINDS
