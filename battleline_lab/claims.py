@@ -53,7 +53,6 @@ from .formations import (
     ShapePlan,
     Strength,
     evaluate,
-    formation_size,
     judged,
     plan_shape,
     shapes,
@@ -485,7 +484,7 @@ class _Prover:
         self.side = side
         self.state = position.flags[flag - 1]
         you, opponent, self.fog, self.mud = cards
-        self.size = formation_size(self.mud)
+        self.size = 4 if self.mud else 3  # formation_size (R25)
         self.mine, self.theirs = (you, opponent) if side is _YOU else (opponent, you)
         self.mine_at = 0 if side is _YOU else 1  # (this side's index in ``memo``, the other's is 1 - it)
         # each complete side judged once a flag: the other side's proof judges the same two formations
@@ -557,7 +556,7 @@ class _Prover:
             return self.done(False)
         mine, theirs, size = self.mine, self.theirs, self.size
         if self.mud:
-            self.step(_MUD, size=size)
+            self.steps.append(_MUD_STEP[self.mine_at * 9 + self.flag - 1])  # (one shared value per side and flag)
         if len(mine) < size:
             self.step(_SIDE_INCOMPLETE, cards=mine, count=size - len(mine), size=size)
             return self.done(False)
