@@ -53,7 +53,7 @@ from .formations import (
     ShapePlan,
     Strength,
     evaluate,
-    formation_size,
+    judged,
     plan_shape,
     shapes,
     side_strength,
@@ -266,6 +266,7 @@ _YOU = Side.YOU
 
 
 _new_object = object.__new__
+_set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; a new instance dict is set in one go)
 
 
 def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> Step:
@@ -275,12 +276,7 @@ def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> S
     what differs; equality, ``replace`` and ``repr`` read attributes and see the same step.
     """
     step = _new_object(Step)
-    d = step.__dict__
-    d["reason"] = reason
-    d["side"] = side
-    d["flag"] = flag
-    if fields:
-        d.update(fields)
+    _set_dict(step, "__dict__", {"reason": reason, "side": side, "flag": flag, **fields})
     return step
 
 
@@ -471,7 +467,14 @@ class _Prover:
     """Builds the steps for one flag and one claiming side."""
 
     def __init__(
-        self, position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards, search: bool = False
+        self,
+        position: Position,
+        pool: _Pool,
+        flag: int,
+        side: Side,
+        cards: _FlagCards,
+        search: bool = False,
+        memo: list[_Judged | None] | None = None,
     ) -> None:
         self.position = position
         self.cards = cards
@@ -481,16 +484,70 @@ class _Prover:
         self.side = side
         self.state = position.flags[flag - 1]
         you, opponent, self.fog, self.mud = cards
-        self.size = formation_size(self.mud)
+        self.size = 4 if self.mud else 3  # formation_size (R25)
         self.mine, self.theirs = (you, opponent) if side is _YOU else (opponent, you)
+        self.mine_at = 0 if side is _YOU else 1  # (this side's index in ``memo``, the other's is 1 - it)
+        # each complete side judged once a flag: the other side's proof judges the same two formations
+        self.memo: list[_Judged | None] = [None, None] if memo is None else memo
         self.steps: list[Step] = []
+
+    def unseen(self) -> tuple[dict[str, object], int]:
+        """The unseen step's fields for this side (the same at every flag of the position), and its hand's troops
+        as a bit set: worked out once a position and side, kept on the pool."""
+        said = self.pool.said
+        side = self.side
+        got = said.get(side)
+        if got is None:
+            pool = self.pool
+            on_flags, in_discards = pool.counts
+            # the hand is said with the count: its cards are unseen like the deck's (R13)
+            hand = tuple(c for c in self.position.hand(side) if type(c) is Troop)
+            fields: dict[str, object] = {
+                "count": pool.count,
+                "total": on_flags,
+                "available": in_discards,
+                "cards": hand,
+            }
+            mask = 0
+            for t in hand:
+                mask |= 1 << (t.colour.offset + t.value - 1)
+            got = said[side] = (fields, mask)
+        return got
+
+    def judge(self, at: int) -> _Judged:
+        """A complete side (0: you, 1: the opponent) summarised and judged: what ``evaluate`` gives, and its key."""
+        got = self.memo[at]
+        if got is None:
+            cards = self.mine if at == self.mine_at else self.theirs
+            summary = summarise(cards)
+            rank, total = side_strength(summary, self.size, self.fog)  # what evaluate takes its kind and sum from
+            got = self.memo[at] = (rank, total, judged(cards, bool(summary.wilds), rank, total, self.fog, self.mud))
+        return got
 
     def step(self, reason: Reason, **fields: object) -> None:
         self.steps.append(_step(reason, self.side, self.flag, fields))
 
     def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
-        self.steps.append(_step(_CAN_CLAIM if claimable else _CANNOT_CLAIM, self.side, self.flag, {}))
-        return ClaimAnalysis(self.flag, self.side, claimable, tuple(self.steps), **extra)  # type: ignore[arg-type]
+        # the last step, one shared (immutable) value per side and flag
+        self.steps.append((_CAN if claimable else _CANNOT)[self.mine_at * 9 + self.flag - 1])
+        # ClaimAnalysis(...) with its instance dict set in one go (see _incomplete)
+        analysis = _new_object(ClaimAnalysis)
+        _set_dict(
+            analysis,
+            "__dict__",
+            {
+                "flag": self.flag,
+                "side": self.side,
+                "claimable": claimable,
+                "steps": tuple(self.steps),
+                "formation": None,
+                "opponent_formation": None,
+                "counterexample": (),
+                "ruled_out": (),
+                **extra,
+            },
+        )
+        return analysis
 
     def run(self) -> ClaimAnalysis:
         state, side = self.state, self.side
@@ -499,14 +556,14 @@ class _Prover:
             return self.done(False)
         mine, theirs, size = self.mine, self.theirs, self.size
         if self.mud:
-            self.step(_MUD, size=size)
+            self.steps.append(_MUD_STEP[self.mine_at * 9 + self.flag - 1])  # (one shared value per side and flag)
         if len(mine) < size:
             self.step(_SIDE_INCOMPLETE, cards=mine, count=size - len(mine), size=size)
             return self.done(False)
         steps, flag = self.steps, self.flag
         if self.fog:
             steps.append(_step(_FOG, side, flag, {}))
-        formation = evaluate(mine, fog=self.fog, mud=self.mud)
+        rank, total, formation = self.judge(self.mine_at)
         steps.append(
             _step(
                 _YOUR_FORMATION,
@@ -516,23 +573,12 @@ class _Prover:
             )
         )
         if len(theirs) >= size:
-            return self._complete(formation, theirs)
+            return self._complete(formation, theirs, (rank, total))
         steps.append(_step(_THEY_NEED, side, flag, {"cards": theirs, "count": size - len(theirs), "size": size}))
-        pool = self.pool
-        on_flags, in_discards = pool.counts
-        # the hand is said with the count: its cards are unseen like the deck's (R13)
-        hand = tuple(c for c in self.position.hand(side) if type(c) is Troop)
-        steps.append(
-            _step(
-                _UNSEEN,
-                side,
-                flag,
-                {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand},
-            )
-        )
+        steps.append(_step(_UNSEEN, side, flag, self.unseen()[0]))
         if not self.search:
             # the decision first (R12): a completion that beats the claimer is the whole refutation
-            witness = _decide.beating(summarise(theirs), size, self.fog, *_key(formation), self.pool)
+            witness = _decide.beating(summarise(theirs), size, self.fog, rank, total, self.pool)
             if witness:
                 return self._refuted(formation, theirs, witness)
         return self._search(formation, theirs, size, formation.strength)
@@ -545,52 +591,112 @@ class _Prover:
         only when read.
         """
         fill = _troops_of(witness) if witness > 0 else ()
-        if len(fill) > 1:
-            rank = side_strength(summarise(theirs + fill), self.size, self.fog)[0]
+        if fill:
+            # the completed formation is judged once: its kind and sum are the ones evaluate takes
+            # from side_strength, and without morale cards there is nothing more for it to find
+            summary = summarise(theirs + fill)
+            rank, total = side_strength(summary, self.size, self.fog)
             if rank == _K_SKIRMISH:
                 fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
             elif rank == _K_BATTALION:
                 fill = fill[::-1]  # the best of the colour, highest first
             elif rank <= _K_HOST:
                 fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
+            completed = judged(theirs + fill, bool(summary.wilds), rank, total, self.fog, self.mud)
+        else:
+            completed = evaluate(theirs, fog=self.fog, mud=self.mud)
         position, pool, flag, side, cards = self.position, self.pool, self.flag, self.side, self.cards
 
         def ruled_out() -> tuple[Step, ...]:
             return _Prover(position, pool, flag, side, cards, search=True).run().ruled_out
 
-        analysis = self._refutation(formation, theirs, fill, ())
-        del analysis.__dict__["ruled_out"]
-        analysis.__dict__["_ruled_out_later"] = ruled_out
+        # the steps of _refutation, said here at once: the completion, the troops of it in hand, the verdict
+        steps = self.steps
+        steps.append(
+            _step(
+                _COUNTEREXAMPLE,
+                side,
+                flag,
+                {
+                    "cards": theirs,
+                    "needed": fill,
+                    "kind": completed.kind,
+                    "total": completed.total,
+                    "wild": completed.wild,
+                },
+            )
+        )
+        hand = self.unseen()[1]
+        in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1)
+        if in_hand:
+            steps.append(_step(_HAND_NOT_EVIDENCE, side, flag, {"cards": in_hand, "needed": in_hand}))
+        steps.append(_CANNOT[self.mine_at * 9 + flag - 1])
+        analysis = _new_object(ClaimAnalysis)
+        _set_dict(
+            analysis,
+            "__dict__",
+            {
+                "flag": flag,
+                "side": side,
+                "claimable": False,
+                "steps": tuple(steps),
+                "formation": formation,
+                "opponent_formation": completed,
+                "counterexample": fill,
+                "_ruled_out_later": ruled_out,  # ``ruled_out`` is worked out when read
+            },
+        )
         return analysis
 
-    def _complete(self, formation: Formation, theirs: tuple[Card, ...]) -> ClaimAnalysis:
-        state = self.state
-        their = evaluate(theirs, fog=self.fog, mud=self.mud)
-        self.step(_THEIR_FORMATION, cards=theirs, kind=their.kind, total=their.total, wild=their.wild)
-        mine_key, their_key = _key(formation), _key(their)
+    def _complete(self, formation: Formation, theirs: tuple[Card, ...], mine_key: tuple[int, int]) -> ClaimAnalysis:
+        side, flag, steps = self.side, self.flag, self.steps
+        rank, total, their = self.judge(1 - self.mine_at)
+        steps.append(
+            _step(
+                _THEIR_FORMATION,
+                side,
+                flag,
+                {"cards": theirs, "kind": their.kind, "total": their.total, "wild": their.wild},
+            )
+        )
+        their_key = (rank, total)
         if mine_key > their_key:
-            self.step(
-                _YOU_ARE_STRONGER,
-                kind=formation.kind,
-                total=formation.total,
-                other_kind=their.kind,
-                other_total=their.total,
+            steps.append(
+                _step(
+                    _YOU_ARE_STRONGER,
+                    side,
+                    flag,
+                    {
+                        "kind": formation.kind,
+                        "total": formation.total,
+                        "other_kind": their.kind,
+                        "other_total": their.total,
+                    },
+                )
             )
             return self.done(True, formation=formation, opponent_formation=their)
         if mine_key < their_key:
-            self.step(
-                _THEY_ARE_STRONGER,
-                kind=their.kind,
-                total=their.total,
-                other_kind=formation.kind,
-                other_total=formation.total,
+            steps.append(
+                _step(
+                    _THEY_ARE_STRONGER,
+                    side,
+                    flag,
+                    {
+                        "kind": their.kind,
+                        "total": their.total,
+                        "other_kind": formation.kind,
+                        "other_total": formation.total,
+                    },
+                )
             )
             return self.done(False, formation=formation, opponent_formation=their)
-        first = state.first_complete
+        first = self.state.first_complete
         if first is None:
-            _decide.undecided(self.flag, formation.total)  # raises UndecidedTieError
-        self.step(_TIE_FIRST_COMPLETE, other=first, kind=formation.kind, total=formation.total)
-        return self.done(first is self.side, formation=formation, opponent_formation=their)
+            _decide.undecided(flag, formation.total)  # raises UndecidedTieError
+        steps.append(
+            _step(_TIE_FIRST_COMPLETE, side, flag, {"other": first, "kind": formation.kind, "total": formation.total})
+        )
+        return self.done(first is side, formation=formation, opponent_formation=their)
 
     def _search(self, formation: Formation, theirs: tuple[Card, ...], size: int, target: Strength) -> ClaimAnalysis:
         kinds = (None,) if self.fog else _STRONGEST_KINDS
@@ -858,10 +964,19 @@ class _Prover:
         return self._refutation(formation, theirs, fill, ruled_out)
 
     def _refutation(
-        self, formation: Formation, theirs: tuple[Card, ...], fill: tuple[Troop, ...], ruled_out: tuple[Step, ...]
+        self,
+        formation: Formation,
+        theirs: tuple[Card, ...],
+        fill: tuple[Troop, ...],
+        ruled_out: tuple[Step, ...],
+        completed: Formation | None = None,
     ) -> ClaimAnalysis:
-        """The steps of a refutation: the completion that beats the claimer, and which of its troops are in hand."""
-        completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
+        """The steps of a refutation: the completion that beats the claimer, and which of its troops are in hand.
+
+        ``completed`` is ``evaluate(theirs + fill)`` when the caller has it already.
+        """
+        if completed is None:
+            completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
         self.step(
             _COUNTEREXAMPLE,
             cards=theirs,
@@ -870,7 +985,8 @@ class _Prover:
             total=completed.total,
             wild=completed.wild,
         )
-        in_hand = tuple(t for t in fill if t in self.position.hand(self.side))
+        hand = self.unseen()[1]
+        in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1)
         if in_hand:
             self.step(_HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
         return self.done(
@@ -938,6 +1054,7 @@ _DECIDING_FIRST = (
 
 
 _FlagCards = tuple[tuple[Card, ...], tuple[Card, ...], bool, bool]
+_Judged = tuple[int, int, Formation]  # a complete side's (kind, sum) key (kind -1 under Fog) and its Formation
 _FOG_CARD, _MUD_CARD = Tactic.FOG, Tactic.MUD
 
 
@@ -960,36 +1077,51 @@ def _flag_cards(state: FlagState) -> _FlagCards:
     return tuple(you), tuple(opponent), fog, mud
 
 
-def _analyse(position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards | None = None) -> ClaimAnalysis:
+def _analyse(
+    position: Position,
+    pool: _Pool,
+    flag: int,
+    side: Side,
+    cards: _FlagCards | None = None,
+    memo: list[_Judged | None] | None = None,
+) -> ClaimAnalysis:
     state = position.flags[flag - 1]
     if cards is None:
         cards = _flag_cards(state)
     mine = cards[0] if side is _YOU else cards[1]
     if state.claimed_by is None and len(mine) < (4 if cards[3] else 3):
-        # the commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)
-        size = 4 if cards[3] else 3
-        incomplete = _step(_SIDE_INCOMPLETE, side, flag, {"cards": mine, "count": size - len(mine), "size": size})
-        at = flag - 1 if side is _YOU else flag + 8
-        cannot = _CANNOT[at]
-        steps = (_MUD_STEP[at], incomplete, cannot) if cards[3] else (incomplete, cannot)
-        analysis = _new_object(ClaimAnalysis)
-        analysis.__dict__.update(_INCOMPLETE_FIELDS)
-        analysis.__dict__.update(flag=flag, side=side, steps=steps)
-        return analysis
-    return _Prover(position, pool, flag, side, cards).run()
+        return _incomplete(flag, side, mine, 4 if cards[3] else 3)
+    return _Prover(position, pool, flag, side, cards, memo=memo).run()
+
+
+def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> ClaimAnalysis:
+    """The commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)."""
+    incomplete = _step(_SIDE_INCOMPLETE, side, flag, {"cards": mine, "count": size - len(mine), "size": size})
+    at = flag - 1 if side is _YOU else flag + 8
+    cannot = _CANNOT[at]
+    analysis = _new_object(ClaimAnalysis)
+    _set_dict(
+        analysis,
+        "__dict__",
+        {
+            "flag": flag,
+            "side": side,
+            "claimable": False,
+            "steps": (_MUD_STEP[at], incomplete, cannot) if size == 4 else (incomplete, cannot),
+            "formation": None,
+            "opponent_formation": None,
+            "counterexample": (),
+            "ruled_out": (),
+        },
+    )
+    return analysis
 
 
 # the steps every incomplete side's proof shares, one (immutable) value each per side and flag
 # (index: flag - 1 for you, 9 more for the opponent)
 _CANNOT = [_step(_CANNOT_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
+_CAN = [_step(_CAN_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
 _MUD_STEP = [_step(_MUD, side, n, {"size": 4}) for side in _SIDES for n in FLAGS]
-_INCOMPLETE_FIELDS = {
-    "claimable": False,
-    "formation": None,
-    "opponent_formation": None,
-    "counterexample": (),
-    "ruled_out": (),
-}
 
 
 def analyse_claim(position: Position, flag: int, side: Side | str | None = None) -> ClaimAnalysis:
@@ -1016,8 +1148,14 @@ class PositionAnalysis:
     claims: Mapping[tuple[Side, int], ClaimAnalysis]
 
     def claimable(self, side: Side | str) -> tuple[int, ...]:
-        side = Side(side)
-        return tuple(n for n in FLAGS if (side, n) in self.claims and self.claims[(side, n)].claimable)
+        side = side if type(side) is Side else Side(side)  # (an Enum call is slow even for a member)
+        get = self.claims.get
+        out = []
+        for n in FLAGS:
+            analysis = get((side, n))
+            if analysis is not None and analysis.claimable:
+                out.append(n)
+        return tuple(out)
 
     def __getitem__(self, key: tuple[Side, int]) -> ClaimAnalysis:
         return self.claims[key]
@@ -1035,14 +1173,37 @@ class PositionAnalysis:
 
 def analyse_position(position: Position) -> PositionAnalysis:
     """Analyse every unclaimed flag for both sides (R12), sharing the unseen pool."""
-    pool = _Pool.of_position(position)
-    claims = {}
+    # one pass over the flags: each side's formation cards, Fog and Mud (as _flag_cards reads them),
+    # and the troops face up there, for the pool
+    visible = 0
+    read: list[tuple[int, _FlagCards]] = []
     for n, state in zip(FLAGS, position.flags):
-        if state.claimed_by is not None:
-            continue
-        cards = _flag_cards(state)
-        for side in _SIDES:
-            claims[(side, n)] = _analyse(position, pool, n, side, cards)
+        you: list[Card] = []
+        opponent: list[Card] = []
+        fog = mud = False
+        for cards, out in ((state.you, you), (state.opponent, opponent)):
+            for card in cards:
+                if type(card) is Troop:
+                    visible |= 1 << (card.colour.offset + card.value - 1)
+                    out.append(card)
+                elif card in WILD_MASK:
+                    out.append(card)
+                elif card is _FOG_CARD:
+                    fog = True
+                elif card is _MUD_CARD:
+                    mud = True
+        if state.claimed_by is None:
+            read.append((n, (tuple(you), tuple(opponent), fog, mud)))
+    pool = _Pool.of_flags(position, visible)
+    claims = {}
+    for n, flag_cards in read:
+        memo: list[_Judged | None] = [None, None]  # the flag's complete sides, judged for both proofs
+        size = 4 if flag_cards[3] else 3
+        for side, mine in ((_YOU, flag_cards[0]), (_OPPONENT, flag_cards[1])):
+            if len(mine) < size:  # the commonest proof (see _analyse), said at once
+                claims[(side, n)] = _incomplete(n, side, mine, size)
+            else:
+                claims[(side, n)] = _Prover(position, pool, n, side, flag_cards, memo=memo).run()
     return PositionAnalysis(position, claims)
 
 

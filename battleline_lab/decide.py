@@ -130,21 +130,39 @@ class Pool:
     (57, '0b1111100011', (3, 0))
     """
 
-    __slots__ = ("mask", "colours", "values", "count", "position", "in_discards", "_top", "_top_troops", "_places")
+    __slots__ = (
+        "mask",
+        "colours",
+        "values",
+        "count",
+        "position",
+        "in_discards",
+        "_top",
+        "_top_troops",
+        "_places",
+        "said",
+    )
 
     def __init__(self, mask: int, position: Position | None = None, in_discards: int = 0) -> None:
         self.mask = mask = mask & _ALL
-        self.colours = [(mask >> (10 * i)) & 0x3FF for i in range(6)]
-        values = 0
-        for m in self.colours:
-            values |= m
-        self.values = values  # the values some unseen troop still has
+        # one 10-bit mask per colour, written out (a comprehension over range(6) costs more than the masks)
+        self.colours = colours = [
+            mask & 0x3FF,
+            mask >> 10 & 0x3FF,
+            mask >> 20 & 0x3FF,
+            mask >> 30 & 0x3FF,
+            mask >> 40 & 0x3FF,
+            mask >> 50 & 0x3FF,
+        ]
+        self.values = colours[0] | colours[1] | colours[2] | colours[3] | colours[4] | colours[5]  # values still unseen
         self.count = mask.bit_count()
         self.position = position
         self.in_discards = in_discards
         self._top: list[int] | None = None
         self._top_troops: list[Troop] | None = None
         self._places: list[Location | None] | None = None
+        # what the proof says of the pool for each side, worked out once a position (claims._Prover.unseen)
+        self.said: dict[Side, tuple[dict[str, object], int]] = {}
 
     @classmethod
     def of_position(cls, position: Position) -> Pool:
@@ -157,6 +175,11 @@ class Pool:
             for card in state.opponent:
                 if type(card) is Troop:
                     visible |= 1 << (card.colour.offset + card.value - 1)
+        return cls.of_flags(position, visible)
+
+    @classmethod
+    def of_flags(cls, position: Position, visible: int) -> Pool:
+        """:meth:`of_position` for a caller that has read the troops on the flags (``visible``, a bit set)."""
         in_discards = 0
         for card in position.discards_you + position.discards_opponent:
             if type(card) is Troop:

@@ -576,6 +576,16 @@ def _evaluate(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
     return _evaluate_wild(cards, kind, fog, mud)
 
 
+def judged(cards: tuple[Card, ...], wild: bool, rank: int, total: int, fog: bool, mud: bool) -> Formation:
+    """``evaluate(cards, fog=fog, mud=mud)`` for cards already judged by :func:`side_strength`
+    (``rank``, ``total``; ``wild``: whether a morale card is among them): nothing is worked out
+    again (the claim proof says the completion the decision found).  Only morale cards need a
+    search: what each stands for."""
+    if not wild:
+        return _formation(cards, _KINDS[rank], total, (), fog, mud)
+    return _evaluate_wild(cards, _KINDS[rank], fog, mud)
+
+
 def _formation(
     cards: tuple[Card, ...],
     kind: FormationKind | None,

@@ -45,12 +45,20 @@ class Side(enum.Enum):
     YOU = "you"
     OPPONENT = "opponent"
 
+    # members are singletons: identity hashing is fast (Enum's __hash__ hashes the name, in Python),
+    # and the analyses are keyed by (side, flag)
+    __hash__ = object.__hash__
+
     @property
     def other(self) -> Side:
-        return Side.OPPONENT if self is Side.YOU else Side.YOU
+        # module globals: Python 3.11 reads ``Side.YOU`` through the metaclass's slow __getattr__ hook
+        return _OPPONENT_SIDE if self is _YOU_SIDE else _YOU_SIDE
 
     def __repr__(self) -> str:
         return f"Side.{self.name}"
+
+
+_YOU_SIDE, _OPPONENT_SIDE = Side.YOU, Side.OPPONENT
 
 
 class ClaimTiming(enum.Enum):
