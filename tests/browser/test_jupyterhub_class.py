@@ -13,6 +13,7 @@ then ``battleline-lab report CLASS_DIR`` shows both learners by their hub names.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -59,9 +60,13 @@ def _cache() -> Path:
 def _install(cache: Path) -> tuple[Path, Path]:
     """The hub's venv and configurable-http-proxy, installed in ``cache`` if missing."""
     venv, proxy = cache / "venv", cache / "chp" / "node_modules" / ".bin" / "configurable-http-proxy"
-    if not (venv / "bin" / "jupyterhub").exists():
+    # installed again whenever the package's dependencies change (a new one would be missing otherwise)
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()[:16]
+    stamp = venv / f".installed-{digest}"
+    if not stamp.exists():
         cache.mkdir(parents=True, exist_ok=True)
-        subprocess.run([*UV, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True, timeout=600)
+        if not (venv / "bin" / "python").exists():
+            subprocess.run([*UV, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True, timeout=600)
         subprocess.run(
             [
                 *UV,
@@ -76,6 +81,9 @@ def _install(cache: Path) -> tuple[Path, Path]:
             check=True,
             timeout=1200,
         )
+        for old_stamp in venv.glob(".installed-*"):
+            old_stamp.unlink()
+        stamp.touch()
     if not proxy.exists():
         npm = shutil.which("npm")
         if npm is None:
