@@ -72,7 +72,8 @@ def test_front_page_has_the_course_in_order_with_goals_both_languages_and_the_li
     assert 'href="rules.html"' in en and 'href="zh.html"' in en and 'href="index.html"' in zh
     for goal in texts["en"]["goals"].values():
         assert build_site._esc(goal) in en
-    assert "zh/03-claim-proofs.zh.ipynb" in zh and "05-puzzle-gym.ipynb" in zh and "（英文）" in zh
+    assert "zh/03-claim-proofs.zh.ipynb" in zh and "zh/05-puzzle-gym.zh.ipynb" in zh and "（英文）" in zh
+    assert "zh/teachers/01-writing-puzzles.zh.ipynb" in zh and "zh/07-outs-and-odds.zh.ipynb" in zh
     assert "古战阵" in zh and 'lang="zh"' in zh
     for rel in [*build_site.PATH_LESSONS, *build_site.PRACTICE_LESSONS, *build_site.TEACHER_LESSONS]:
         assert (ROOT / "notebooks" / rel).exists(), rel

@@ -369,6 +369,7 @@ PATH_LESSONS = (
     "02-comparing-and-the-tie-rule.ipynb",
     "03-claim-proofs.ipynb",
     "04-tactics-cards.ipynb",
+    "07-outs-and-odds.ipynb",  # after the game (lesson 06): what the unseen cards can still do
 )
 PRACTICE_LESSONS = ("05-puzzle-gym.ipynb", "06-play-a-game.ipynb")
 TEACHER_LESSONS = ("teachers/01-writing-puzzles.ipynb", "teachers/02-puzzle-editor.ipynb")
@@ -412,7 +413,7 @@ def front_page(lang: str, texts: dict[str, Any], notebooks: Path, config_script:
 
     def pick(name: str) -> tuple[str, bool]:
         """The lesson to link for ``name`` in this language, and whether it is the English one on the zh page."""
-        if lang == "zh" and "/" not in name:
+        if lang == "zh":  # 05-puzzle-gym.ipynb -> zh/05-puzzle-gym.zh.ipynb, teachers/01-... -> zh/teachers/01-...
             zh = f"zh/{name.removesuffix('.ipynb')}.zh.ipynb"
             if (notebooks / zh).exists():
                 return zh, False
