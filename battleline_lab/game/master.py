@@ -33,16 +33,14 @@ from __future__ import annotations
 
 import functools
 import math
-import random
 from collections.abc import Iterable, Sequence
 
 from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop
 from ..formations import FormationKind, ShapePlan, evaluate, plan_shape, shapes
 from .actions import Action, Pass, PlayCard
 from .bots import TACTIC_COST, HeuristicBot, _Board
-from .expert import MAX_ROLLOUT_ACTIONS, ExpertBot, Suggestion, determinize, win_chance
-from .rules import apply, legal_moves
-from .state import Deck, GameState, Phase, Player
+from .expert import ExpertBot
+from .state import Deck, Phase
 from .view import PlayerView
 
 __all__ = ["MasterBot", "OddsBot", "flag_chances", "game_chance"]
@@ -385,61 +383,3 @@ class MasterBot(ExpertBot):
             if a not in out:
                 out.append(a)
         return out
-
-    def search(self, view: PlayerView, legal: Sequence[Action]) -> Suggestion:
-        """The expert's search (sequential halving over determinizations, common random numbers),
-        with play-outs whose bots are seeded by role (the searcher, its opponent), not by seat."""
-        seed = self.rng.getrandbits(32)
-        candidates = self.ranked(view, legal)[: self.candidates]
-        if len(candidates) == 1:
-            return Suggestion(candidates[0], 0.0, 0, depth=self.depth)
-        stats = {a: [0.0, 0] for a in candidates}
-        sizes = [len(candidates)]
-        while sizes[-1] >= 4:
-            sizes.append(sizes[-1] // 2)
-        survivors = list(candidates)
-        used = 0
-        sample = 0
-        for r, size in enumerate(sizes):
-            survivors = survivors[:size]
-            per = max(1, (self.rollouts - used) // sum(sizes[r:]))
-            for _ in range(per):
-                det = determinize(view, random.Random(seed * 7919 + sample))
-                for action in survivors:
-                    game = det.copy()
-                    apply(game, action)
-                    stats[action][0] += _playout(game, view.player, seed + sample, self.depth)
-                    stats[action][1] += 1
-                    used += 1
-                sample += 1
-            survivors.sort(key=lambda a: (-stats[a][0] / stats[a][1], candidates.index(a)))
-        best = survivors[0]
-        others = sorted(
-            (a for a in candidates if a != best),
-            key=lambda a: (-stats[a][1], -stats[a][0] / max(1, stats[a][1]), candidates.index(a)),
-        )
-        return Suggestion(
-            best,
-            stats[best][0],
-            int(stats[best][1]),
-            tuple((a, stats[a][0], int(stats[a][1])) for a in others),
-            self.depth,
-        )
-
-
-def _playout(state: GameState, player: Player, seed: int, depth: int | None) -> float:
-    """:func:`battleline_lab.game.expert.playout` with the heuristic bots seeded by role, not seat."""
-    bots = {player: HeuristicBot(seed * 2), player.other: HeuristicBot(seed * 2 + 1)}
-    plays = 0
-    for _ in range(MAX_ROLLOUT_ACTIONS):
-        if state.over:
-            break
-        if state.phase is Phase.PLAY:
-            if depth is not None and plays >= depth:
-                return win_chance(state, player)
-            plays += 1
-        actor = state.to_act
-        apply(state, bots[actor].choose(PlayerView(state, actor), legal_moves(state)))
-    if not state.over or state.winner is None:
-        return 0.5
-    return 1.0 if state.winner is player else 0.0
