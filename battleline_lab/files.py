@@ -253,32 +253,14 @@ def write_new(
     no temporary file is left behind.
     """
     name = os.fspath(path)
-    if isinstance(data, str):
-        try:
-            payload = data.encode(encoding)
-        except UnicodeEncodeError as err:
-            raise UnencodableError(name, f"text cannot be encoded ({err.reason} at {err.start})") from None
-    else:
-        payload = data
+    payload = _encoded(name, data, encoding)
     inputs = list(inputs)
     check_new(name, force=force, inputs=inputs)
     # with force, a symlink is followed: the target is replaced, the link stays
     target = os.path.realpath(name) if force and os.path.islink(name) else name
     folder = os.path.dirname(os.path.abspath(target))
-    mode = _new_file_mode()
-    if force and os.path.exists(target):
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-    fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(target) + ".", suffix=".tmp", dir=folder)
+    temp = _write_temp(target, payload, force)
     try:
-        try:
-            view = memoryview(payload)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-            _fsync(fd)
-        finally:
-            os.close(fd)
-        os.chmod(temp, mode)
         for source in inputs:  # checked again right before the rename: the output must not be an input
             if _same_file(target, source):
                 raise SameAsInputError(name)
@@ -318,13 +300,7 @@ def write_all(
     seen: list[str] = []
     for path, data in outputs:
         name = os.fspath(path)
-        if isinstance(data, str):
-            try:
-                payload = data.encode(encoding)
-            except UnicodeEncodeError as err:
-                raise UnencodableError(name, f"text cannot be encoded ({err.reason} at {err.start})") from None
-        else:
-            payload = data
+        payload = _encoded(name, data, encoding)
         check_new(name, force=force, inputs=inputs)
         target = os.path.realpath(name) if force and os.path.islink(name) else name
         if any(_same_name(target, other) for other in seen):
@@ -384,6 +360,16 @@ def write_all(
 
 def _same_name(a: str, b: str) -> bool:
     return os.path.abspath(a) == os.path.abspath(b) or _same_file(a, b)
+
+
+def _encoded(name: str, data: str | bytes, encoding: str) -> bytes:
+    """``data`` as the bytes to write to ``name``; text that ``encoding`` cannot hold is refused."""
+    if not isinstance(data, str):
+        return data
+    try:
+        return data.encode(encoding)
+    except UnicodeEncodeError as err:
+        raise UnencodableError(name, f"text cannot be encoded ({err.reason} at {err.start})") from None
 
 
 def _write_temp(target: str, payload: bytes, force: bool) -> str:
