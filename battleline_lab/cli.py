@@ -56,7 +56,7 @@ from .claims import ClaimAnalysis, analyse_claim, state_unseen_once
 from .console import add_quiet_argument, progress_for
 from .decide import decide_position
 from .loader import Diagnostic, PuzzleFileError, check_answer, load_puzzle
-from .messages import DEFAULT_LANGUAGE, LANGUAGES, message, render_analysis
+from .messages import DEFAULT_LANGUAGE, LANGUAGES, THEMES, message, render_analysis, themed
 from .position import FLAGS, Side
 from .puzzle import Puzzle
 from .safe_yaml import ascii_int, escape_control
@@ -424,11 +424,41 @@ def build_parser(lang: str = DEFAULT_LANGUAGE, *, only: str | None = None) -> ar
             cast(Callable[..., Any], fn)(subparsers, lang=lang)
         else:
             fn(subparsers)
+    parser.add_argument(
+        "--theme",
+        dest="display_theme",
+        type=_theme_name(lang),
+        default=None,
+        metavar=_m("metavar.theme", lang),
+        help=_m("theme", lang),
+    )
     for sub in subparsers.choices.values():
         # --lang after the subcommand too; SUPPRESS keeps a --lang given before it
         if "--lang" not in sub._option_string_actions:
             sub.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=_m("lang", lang))
+        if "--theme" not in sub._option_string_actions:  # --theme: the Leaders' names (generate's is its own)
+            sub.add_argument(
+                "--theme",
+                dest="display_theme",
+                type=_theme_name(lang),
+                default=argparse.SUPPRESS,
+                metavar=_m("metavar.theme", lang),
+                help=_m("theme", lang),
+            )
     return parser
+
+
+def _theme_name(lang: str) -> Callable[[str], str]:
+    """The ``--theme`` type: a name of :data:`THEMES`, else a usage error in ``lang`` (exit 2)."""
+
+    def theme_name(text: str) -> str:
+        if text not in THEMES:
+            raise argparse.ArgumentTypeError(
+                _m("theme.unknown", lang, value=text, themes=message("list.sep", lang).join(THEMES))
+            )
+        return text
+
+    return theme_name
 
 
 def _command_in(arguments: Sequence[str]) -> str | None:
@@ -442,9 +472,9 @@ def _command_in(arguments: Sequence[str]) -> str | None:
     for arg in arguments:
         if skip:
             skip = False
-        elif arg == "--lang":
+        elif arg in ("--lang", "--theme"):
             skip = True
-        elif arg.startswith("--lang="):
+        elif arg.startswith(("--lang=", "--theme=")):
             continue
         elif arg.startswith("-"):
             return None  # help or an unknown option before the command: the full parser answers
@@ -464,6 +494,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args = parser.parse_args(arguments)
             except SystemExit as exit_:
                 return exit_.code if isinstance(exit_.code, int) else EXIT_BAD_INPUT
+        args.lang = themed(
+            args.lang, getattr(args, "display_theme", None)
+        )  # a theme rides on the language (messages.Theme)
         status: int = args.func(args)
         return status
     except KeyboardInterrupt:

@@ -55,7 +55,7 @@ from .game.expert import Suggestion, suggestion_text
 from .game.record import illegal_reason
 from .game.review import Review
 from .game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Offer, Say, Token, action_path
-from .messages import DEFAULT_LANGUAGE, card_label, catalogue, message, render_analysis
+from .messages import DEFAULT_LANGUAGE, Theme, card_label, catalogue, message, render_analysis, themed
 from .position import ClaimTiming, Side
 from .svg import board_svg
 from .widgets import language_toggle, set_visible, switch_lang
@@ -101,8 +101,9 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         you_start: bool = True,
         lang: str = DEFAULT_LANGUAGE,
         claim_timing: str | ClaimTiming = ClaimTiming.AFTER_PLAY,
+        theme: Theme | str | None = None,
     ) -> None:
-        self.lang = lang
+        self.lang = themed(lang, theme)  # the theme (classic, chuhan) names the Leaders; it rides on the language
         #: the game and every decision about it; the widget draws it and forwards clicks
         self.session = GameSession(bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing)
         self._offer: Offer | None = None  # what the buttons on show offer (drawn by refresh())

@@ -33,8 +33,11 @@ __all__ = [
     "Joined",
     "KindArticle",
     "LANGUAGES",
+    "CLASSIC",
     "Msg",
     "PLURAL_CATEGORIES",
+    "THEMES",
+    "Theme",
     "card_label",
     "card_short",
     "cards_text",
@@ -54,6 +57,8 @@ __all__ = [
     "rule_msg",
     "shape_name",
     "shapes_name",
+    "theme_of",
+    "themed",
     "topic_name",
 ]
 
@@ -100,6 +105,89 @@ def plural_category(lang: str, count: int) -> str:
     return "other"
 
 
+#: The themes (display only: the names of cards, never their ids or the notation), ``locale/<lang>/theme-<name>.json``.
+THEMES = ("classic", "chuhan")
+
+
+@dataclass(frozen=True)
+class Theme:
+    """A display theme, chosen by name: ``classic`` (Alexander and Darius) or ``chuhan`` (the FreeKill
+    version's 楚汉 skin in the seeds: 刘邦 and 项羽 as the two Leaders; Liu Bang and Xiang Yu in English).
+
+    A theme only renames: its catalogue entries ``theme.<name>.<key>`` (``locale/<lang>/theme-<name>.json``)
+    are said instead of ``<key>``. The engine's card ids (``alexander``, ``darius``), the notation and the
+    puzzle files never change.
+
+    >>> Theme("chuhan").title("zh"), Theme.named("classic") == CLASSIC
+    ('楚汉', True)
+    >>> Theme("napoleon")
+    Traceback (most recent call last):
+    ValueError: unknown theme 'napoleon'; available: classic, chuhan
+    """
+
+    name: str = "classic"
+
+    def __post_init__(self) -> None:
+        if self.name not in THEMES:
+            raise ValueError(f"unknown theme {self.name!r}; available: {', '.join(THEMES)}")
+
+    @classmethod
+    def named(cls, theme: Theme | str | None) -> Theme:
+        """A theme from its name (``None`` is the classic one)."""
+        if isinstance(theme, Theme):
+            return theme
+        return CLASSIC if theme is None else cls(theme)
+
+    def title(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The theme's name as a learner reads it (``classic`` / ``经典``, ``Chu-Han`` / ``楚汉``)."""
+        return message(f"theme.title.{self.name}", lang)
+
+
+CLASSIC = Theme()
+
+
+class _ThemedLanguage(str):
+    """A language code that carries a theme: equal to (and hashed as) its plain code, so every
+    ``lang == "zh"`` and catalogue lookup behaves as before, while :func:`message` reads the theme.
+    It travels wherever ``lang`` is passed down (proofs, boards, widgets, CLI output)."""
+
+    theme: str
+
+    def __new__(cls, lang: str, theme: str) -> _ThemedLanguage:
+        made = super().__new__(cls, lang)
+        made.theme = theme
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_ThemedLanguage, (str(self), self.theme))
+
+
+def themed(lang: str, theme: Theme | str | None) -> str:
+    """``lang`` with ``theme`` (a :class:`Theme`, its name, or ``None`` to keep ``lang``'s own).
+
+    What a renderer's ``theme=`` parameter does: the result is still ``lang`` for every
+    comparison, but the texts are said in the theme.
+
+    >>> from battleline_lab.cards import parse_card
+    >>> lang = themed("zh", "chuhan")
+    >>> lang == "zh", theme_of(lang).name, card_short(parse_card("alexander"), lang)
+    (True, 'chuhan', '刘邦')
+    >>> theme_of(themed(lang, None)).name, theme_of(themed(lang, "classic")).name
+    ('chuhan', 'classic')
+    """
+    if theme is None:
+        return lang
+    name = Theme.named(theme).name
+    if name == CLASSIC.name:
+        return str(lang) if isinstance(lang, _ThemedLanguage) else lang
+    return _ThemedLanguage(lang, name)
+
+
+def theme_of(lang: str) -> Theme:
+    """The theme a language code carries (:data:`CLASSIC` for a plain code)."""
+    return Theme(getattr(lang, "theme", CLASSIC.name))
+
+
 def message(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
     """The text for ``key`` with its placeholders filled.
 
@@ -111,7 +199,10 @@ def message(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
     ('1 puzzle', '3 puzzles', '1道谜题')
     """
     texts = catalogue(lang)
-    template = texts.get(key)
+    theme = getattr(lang, "theme", None)
+    template = texts.get(f"theme.{theme}.{key}") if theme is not None else None
+    if template is None:
+        template = texts.get(key)
     if template is None:
         if f"{key}.other" not in texts:
             raise KeyError(key)
@@ -125,8 +216,9 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def card_label(card: Card, lang: str = DEFAULT_LANGUAGE) -> str:
-    """A card for screen readers and tooltips: ``blue 8, Heavy Cavalry``."""
+def card_label(card: Card, lang: str = DEFAULT_LANGUAGE, *, theme: Theme | str | None = None) -> str:
+    """A card for screen readers and tooltips: ``blue 8, Heavy Cavalry``; a Leader in ``theme``'s name."""
+    lang = themed(lang, theme)
     if isinstance(card, Troop):
         return message(
             "card.label",
@@ -138,21 +230,25 @@ def card_label(card: Card, lang: str = DEFAULT_LANGUAGE) -> str:
     return message(f"tactic.{card.value}", lang)
 
 
-def card_short(card: Card, lang: str = DEFAULT_LANGUAGE) -> str:
+def card_short(card: Card, lang: str = DEFAULT_LANGUAGE, *, theme: Theme | str | None = None) -> str:
     """A card inside a sentence: the notation in English (``b8``), ``蓝8`` in Chinese.
 
     >>> from battleline_lab.cards import parse_card
     >>> card_short(parse_card("b8")), card_short(parse_card("b8"), "zh"), card_short(parse_card("alexander"), "zh")
     ('b8', '蓝8', '亚历山大')
+    >>> card_short(parse_card("darius"), "zh", theme="chuhan"), card_short(parse_card("darius"), theme="chuhan")
+    ('项羽', 'darius')
     """
+    lang = themed(lang, theme)
     if isinstance(card, Troop):
         colour = message(f"colour.{card.colour.letter}", lang)
         return message("card.short", lang, notation=card.notation, colour=colour, value=card.value)
     return message("card.short.tactic", lang, notation=card.notation, name=message(f"tactic.{card.value}", lang))
 
 
-def cards_text(cards: Iterable[Card], lang: str = DEFAULT_LANGUAGE) -> str:
+def cards_text(cards: Iterable[Card], lang: str = DEFAULT_LANGUAGE, *, theme: Theme | str | None = None) -> str:
     """Cards inside a sentence, joined the language's way: ``r3, r4 and r5`` / ``红3、红4和红5``."""
+    lang = themed(lang, theme)
     return _join([card_short(c, lang) for c in cards], lang)
 
 
@@ -163,8 +259,7 @@ def topic_name(word: str, lang: str = DEFAULT_LANGUAGE) -> str:
     ('反例', 'my-own-tag')
     """
     key = f"topic.{word}"
-    texts = catalogue(lang)
-    return texts[key] if key in texts else word
+    return message(key, lang) if key in catalogue(lang) else word
 
 
 def kind_name(kind: FormationKind | None, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -388,8 +483,11 @@ def _wild_help(step: Step, lang: str) -> str:
     return message("wild.help", lang, count=step.count)
 
 
-def render_analysis(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> list[str]:
-    """The proof as numbered lines, each ending in the rule it rests on."""
+def render_analysis(
+    analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE, *, theme: Theme | str | None = None
+) -> list[str]:
+    """The proof as numbered lines, each ending in the rule it rests on (Leaders named in ``theme``)."""
+    lang = themed(lang, theme)
     my_total = analysis.formation.total if analysis.formation is not None else None
     size = 4 if any(s.reason is Reason.MUD for s in analysis.steps) else 3
     lines = []

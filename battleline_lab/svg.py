@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import Card, Colour, TacticGroup, Troop
 from .claims import ClaimAnalysis, PositionAnalysis, Reason
 from .formations import Formation
-from .messages import DEFAULT_LANGUAGE, card_label, card_short, kind_name, message, render_analysis
+from .messages import DEFAULT_LANGUAGE, Theme, card_label, card_short, kind_name, message, render_analysis, themed
 from .position import FLAGS, Position, Side
 
 if TYPE_CHECKING:  # the question layer sits above rendering: no import at run time
@@ -171,6 +171,7 @@ def card_svg(
     highlight: bool = False,
     ghost: bool = False,
     lang: str = DEFAULT_LANGUAGE,
+    theme: Theme | str | None = None,
     extra_class: str = "",
 ) -> str:
     """One card as an SVG group at (x, y), ``CARD_W`` x ``CARD_H`` pixels.
@@ -186,6 +187,7 @@ def card_svg(
     >>> 'bl-ghost' in card_svg(parse_card("b9"), 0, 0, ghost=True)
     True
     """
+    lang = themed(lang, theme)
     label = card_label(card, lang)
     classes = ["bl-card"]
     if isinstance(card, Troop):
@@ -395,6 +397,7 @@ def board_svg(
     ghosts: Mapping[tuple[int, Side], Sequence[Card]] | None = None,
     focus: Iterable[int] = (),
     lang: str = DEFAULT_LANGUAGE,
+    theme: Theme | str | None = None,
 ) -> str:
     """The whole board: nine flags, both sides, claimed flags, discards and hands.
 
@@ -417,6 +420,7 @@ def board_svg(
     >>> svg.count("bl-ghost"), "bl-claimed-you" in svg
     (2, True)
     """
+    lang = themed(lang, theme)
     highlight = frozenset(highlight)
     ghosts = ghosts or {}
     focus = frozenset(focus)
@@ -510,6 +514,7 @@ def cards_svg(
     highlight: Iterable[Card] = (),
     caption: str = "",
     lang: str = DEFAULT_LANGUAGE,
+    theme: Theme | str | None = None,
 ) -> str:
     """A row of cards (then ghost cards) with an optional caption underneath.
 
@@ -517,6 +522,7 @@ def cards_svg(
     >>> cards_svg(parse_cards("r3 r4"), caption="<b>").count("&lt;b&gt;")
     1
     """
+    lang = themed(lang, theme)
     highlight = frozenset(highlight)
     every = list(cards) + list(ghosts)
     # wide enough for the caption too (about 7 px a character at 12 px)
@@ -547,13 +553,14 @@ def cards_svg(
     return "\n".join(out)
 
 
-def formation_caption(formation: Formation, lang: str = DEFAULT_LANGUAGE) -> str:
+def formation_caption(formation: Formation, lang: str = DEFAULT_LANGUAGE, *, theme: Theme | str | None = None) -> str:
     """``Wedge, sum 12`` plus what each wildcard became.
 
     >>> from battleline_lab import evaluate
     >>> formation_caption(evaluate("alexander g5 g6"))
     'Wedge, sum 18 (Alexander as g7)'
     """
+    lang = themed(lang, theme)
     if formation.kind is None:  # Fog: only the sum counts (R24)
         text = _t("board.formation.fog", lang, total=formation.total)
     else:
@@ -566,13 +573,14 @@ def formation_caption(formation: Formation, lang: str = DEFAULT_LANGUAGE) -> str
     return text
 
 
-def formation_svg(formation: Formation, lang: str = DEFAULT_LANGUAGE) -> str:
+def formation_svg(formation: Formation, lang: str = DEFAULT_LANGUAGE, *, theme: Theme | str | None = None) -> str:
     """A formation's cards and what they make (kind, sum, wildcards).
 
     >>> from battleline_lab import evaluate
     >>> "Wedge, sum 12" in formation_svg(evaluate("r3 r4 r5"))
     True
     """
+    lang = themed(lang, theme)
     return cards_svg(formation.cards, caption=formation_caption(formation, lang), lang=lang)
 
 
@@ -596,7 +604,9 @@ def _rule_links(text: str, rules: str | None) -> str:
     return _RULE_ID.sub(lambda m: f'[<a class="bl-rule" href="{rules}#{m.group(1)}">{m.group(1)}</a>]', text)
 
 
-def analysis_html(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE, *, rules: str | None = None) -> str:
+def analysis_html(
+    analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE, *, rules: str | None = None, theme: Theme | str | None = None
+) -> str:
     """A claim proof: both sides of the flag (counterexample as ghosts) and the numbered steps.
 
     ``rules``: where the rules page is (:data:`RULES_PAGE` in the lessons): each rule id of a step
@@ -607,6 +617,7 @@ def analysis_html(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE, *, rule
     >>> out.count("bl-ghost"), "<ol" in out
     (2, True)
     """
+    lang = themed(lang, theme)
     mine = analysis.formation.cards if analysis.formation is not None else ()
     for step in analysis.steps:
         if step.reason is Reason.SIDE_INCOMPLETE:
@@ -637,7 +648,9 @@ def analysis_html(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE, *, rule
     return "\n".join(parts)
 
 
-def position_analysis_html(analysis: PositionAnalysis, lang: str = DEFAULT_LANGUAGE) -> str:
+def position_analysis_html(
+    analysis: PositionAnalysis, lang: str = DEFAULT_LANGUAGE, *, theme: Theme | str | None = None
+) -> str:
     """The board with the flags the side to move can claim shaded, and both sides' claimable flags.
 
     >>> from battleline_lab import Position, analyse_position
@@ -645,6 +658,7 @@ def position_analysis_html(analysis: PositionAnalysis, lang: str = DEFAULT_LANGU
     >>> "Flags you can claim now: 5" in out and "bl-focus" in out
     True
     """
+    lang = themed(lang, theme)
     position = analysis.position
     lines = []
     for side in (position.turn, position.turn.other):
@@ -654,7 +668,7 @@ def position_analysis_html(analysis: PositionAnalysis, lang: str = DEFAULT_LANGU
     return f'<div class="bl-position-analysis">\n{board}\n<ul>{"".join(lines)}</ul>\n</div>'
 
 
-def comparison_html(comparison: Comparison, lang: str = DEFAULT_LANGUAGE) -> str:
+def comparison_html(comparison: Comparison, lang: str = DEFAULT_LANGUAGE, *, theme: Theme | str | None = None) -> str:
     """Two complete formations side by side (the one completed first says so) and which wins, by which rule.
 
     >>> from battleline_lab.questions import question_from_data
@@ -664,6 +678,7 @@ def comparison_html(comparison: Comparison, lang: str = DEFAULT_LANGUAGE) -> str
     >>> "B, completed first" in out and "Formation B wins: R11" in out
     True
     """
+    lang = themed(lang, theme)
     parts = ['<div class="bl-comparison">']
     for which, formation in (("A", comparison.a), ("B", comparison.b)):
         caption = which
@@ -707,28 +722,38 @@ class Picture:
         return self.text
 
 
-def show_board(position: Position, *, lang: str = DEFAULT_LANGUAGE, **options: Any) -> Picture:
+def show_board(
+    position: Position, *, lang: str = DEFAULT_LANGUAGE, theme: Theme | str | None = None, **options: Any
+) -> Picture:
     """The board (:func:`board_svg`, same options) as a :class:`Picture`; its text is the position in card notation."""
+    lang = themed(lang, theme)
     return Picture(board_svg(position, lang=lang, **options), repr(position))
 
 
-def show_cards(cards: Sequence[Card], *, caption: str = "", lang: str = DEFAULT_LANGUAGE) -> Picture:
+def show_cards(
+    cards: Sequence[Card], *, caption: str = "", lang: str = DEFAULT_LANGUAGE, theme: Theme | str | None = None
+) -> Picture:
     """A row of cards (:func:`cards_svg`) as a :class:`Picture`; its text is the cards' notation."""
+    lang = themed(lang, theme)
     text = " ".join(c.notation for c in cards) + (f": {caption}" if caption else "")
     return Picture(cards_svg(cards, caption=caption, lang=lang), text)
 
 
-def show_formation(formation: Formation, lang: str = DEFAULT_LANGUAGE) -> Picture:
+def show_formation(formation: Formation, lang: str = DEFAULT_LANGUAGE, *, theme: Theme | str | None = None) -> Picture:
     """A formation (:func:`formation_svg`) as a :class:`Picture`: ``r3 r4 r5: Wedge, sum 12``.
 
     >>> from battleline_lab import evaluate
     >>> show_formation(evaluate("r3 r4 r5"), "zh")
     r3 r4 r5: 楔形阵，总和12
     """
+    lang = themed(lang, theme)
     text = " ".join(c.notation for c in formation.cards) + ": " + formation_caption(formation, lang)
     return Picture(formation_svg(formation, lang), text)
 
 
-def show_analysis(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> Picture:
+def show_analysis(
+    analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE, *, theme: Theme | str | None = None
+) -> Picture:
     """A claim proof (:func:`analysis_html`) as a :class:`Picture`; its text is the numbered proof."""
+    lang = themed(lang, theme)
     return Picture(analysis_html(analysis, lang, rules=RULES_PAGE), analysis.explain(lang), html=True)

@@ -41,12 +41,15 @@ from .hints import hint_ladder, solution_summary
 from .messages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
+    Theme,
     card_label,
     card_short,
     comparison_why,
     first_complete_note,
     message,
     render_msg,
+    theme_of,
+    themed,
     topic_name,
 )
 from .position import FLAGS, Position, Side
@@ -188,7 +191,7 @@ def switch_lang(widget: _Multilingual, lang: str) -> bool:
     """
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
-    widget.lang = lang
+    widget.lang = themed(lang, theme_of(widget.lang))  # a theme (PuzzleWidget(theme=)) survives the switch
     if widget.lang_toggle.value != lang:
         widget.lang_toggle.value = lang  # calls back set_lang once more, with nothing left to change
         return False
@@ -261,6 +264,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         puzzle: Puzzle | str | Path,
         *,
         lang: str = DEFAULT_LANGUAGE,
+        theme: Theme | str | None = None,
         on_answer: Callable[[str, bool], None] | None = None,
         on_hint: Callable[[str], None] | None = None,
         show_lang: bool = True,
@@ -274,7 +278,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
 
             puzzle = load_puzzle(resolve(puzzle))
         self.puzzle = puzzle
-        self.lang = lang
+        self.lang = themed(lang, theme)  # the theme (classic, chuhan) names the Leaders; it rides on the language
         self.on_answer = on_answer
         self.on_hint = on_hint
         if session is None:
@@ -681,11 +685,12 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         source: str | Path | Iterable[Puzzle],
         *,
         lang: str = DEFAULT_LANGUAGE,
+        theme: Theme | str | None = None,
         progress: Progress | None = None,
         lessons: int = max(LESSONS),
         learner: str | None = None,
     ) -> None:
-        self.lang = lang
+        self.lang = lang = themed(lang, theme)  # every puzzle on show gets the theme with the language
         self.source = source if isinstance(source, (str, Path)) else None
         self.errors: list[str] = []
         self.puzzles = load_puzzles(source, self.errors)

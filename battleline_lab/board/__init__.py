@@ -33,7 +33,7 @@ import anywidget
 import traitlets
 
 from ..cards import Card, Tactic, Troop
-from ..messages import DEFAULT_LANGUAGE, card_label, message
+from ..messages import DEFAULT_LANGUAGE, Theme, card_label, message, themed
 from ..position import Position, Side
 from ..svg import COLOURS, TACTIC_COLOURS
 
@@ -109,12 +109,15 @@ def card_view(
     side: Side | None = None,
     highlight: bool = False,
     ghost: bool = False,
+    theme: Theme | str | None = None,
 ) -> dict[str, Any]:
     """One card as the component draws it: notation, colours, value, letter, name, accessible name.
 
     The accessible name says where the card lies when ``flag`` and ``side`` are given
     (``red 7, Light Cavalry, on flag 3, your side``); a ghost card says it could still come.
+    A Leader is named in ``theme`` (:class:`battleline_lab.messages.Theme`; the id stays ``alexander``).
     """
+    lang = themed(lang, theme)
     label = card_label(card, lang)
     out: dict[str, Any] = {"id": card.notation}
     if isinstance(card, Troop):
@@ -154,6 +157,7 @@ def flag_views(
     highlight: Iterable[Card] = (),
     ghosts: Mapping[tuple[int, Side], Sequence[Card]] | None = None,
     focus: Iterable[int] = (),
+    theme: Theme | str | None = None,
 ) -> list[dict[str, Any]]:
     """The nine flags of ``position`` as the component draws them (from your side, R3, R6).
 
@@ -161,8 +165,9 @@ def flag_views(
     (``you``, ``opponent``), the environment cards (``env``), the number of slots a side has
     (3, or 4 with Mud, R25), who claimed it (``owner``, R15), the side that completed first on
     an open flag (``first``, R11), the ghost cards that could still come to the opponent's side
-    (``ghosts``) and whether a question is about it (``focus``).
+    (``ghosts``) and whether a question is about it (``focus``); Leaders named in ``theme``.
     """
+    lang = themed(lang, theme)
     lit = frozenset(highlight)
     ghosts = ghosts or {}
     shown = frozenset(focus)
