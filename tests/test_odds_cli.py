@@ -54,7 +54,7 @@ def test_text_in_both_languages_states_the_tie_rule(
     assert "Wedge, best sum 24: 2 way(s), outs (3): b6 b7 b9" in out
     assert "counts half to each side" in out
     status, out, _ = run(capsys, "--lang", "zh", "odds", SEVEN, "--flag", "5")
-    assert "5号旗：你赢的机会99.9%，对手0.1%（精确值）" in out
+    assert "5号旗：你的胜率99.9%，对手0.1%（精确值）" in out
     assert "楔形阵，最大总和24：2种补法，补牌（3张）：蓝6 蓝7 蓝9" in out
     assert "打平各算一半" in out
 

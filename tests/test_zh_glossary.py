@@ -32,6 +32,13 @@ VARIANTS = [
     ("这一局", "这局棋", "a game of a card game (not chess)"),
     ("阵型A", "阵型 A", "formation A of a compare question (no space, as 5号旗 and 蓝8)"),
     ("阵型B", "阵型 B", "formation B of a compare question"),
+    ("补牌", "出路", "outs: the unseen troops (R13) that complete a formation at a flag (odds, issue 27)"),
+    ("胜率", "赢的机会", "the chance a side wins a flag (odds, issue 27)"),
+    ("胜率", "获胜概率", "the chance a side wins a flag (odds, issue 27)"),
+    ("胜率", "胜算", "the chance a side wins a flag (odds, issue 27)"),
+    ("抽牌", "摸牌", "drawing a card (R5; 补牌 means outs)"),
+    ("抽牌", "补牌之", "drawing a card (R5, R14: 抽牌之前/之后; 补牌 means outs)"),
+    ("抽一张", "补一张", "drawing a card (R5; 补牌 means outs)"),
 ]
 
 
