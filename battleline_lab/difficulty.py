@@ -364,6 +364,10 @@ def estimate(position: Position, question: Question[Any, Any]) -> Difficulty:
         score = _score(features)
     elif isinstance(data, Mapping):
         features, score = _claimable_features(position, data)
-    else:  # pragma: no cover - a new question kind must teach this module its data
-        raise TypeError(f"no difficulty measure for {question.kind!r} questions ({type(data).__name__})")
+    else:  # a kind of its own says what a learner weighs (Question.difficulty_features)
+        measured = question.difficulty_features(position, data)
+        if measured is None:  # pragma: no cover - a new question kind must say its features
+            raise TypeError(f"no difficulty measure for {question.kind!r} questions ({type(data).__name__})")
+        features = measured
+        score = _score(features)
     return Difficulty(level_for(score), score, features)

@@ -28,7 +28,7 @@ ROOT = Path(__file__).parent.parent
 FILES = list(iter_puzzle_files([ROOT / "puzzles"]))
 SEEDS = ROOT / "puzzles" / "seed-examples"
 # the puzzles of the format issue (other folders belong to the puzzle library)
-CORE_SETS = ["seed-examples", "formations", "fog-mud", "wildcards", "claimable"]
+CORE_SETS = ["seed-examples", "formations", "fog-mud", "wildcards", "claimable", "odds"]
 
 
 def _id(path: Path) -> str:

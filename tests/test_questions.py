@@ -44,7 +44,15 @@ from battleline_lab.trainer import PuzzleSession, Trainer, miss_reason, required
 from battleline_lab.widgets import PuzzleWidget
 
 PACKAGE = Path(__file__).resolve().parents[1] / "battleline_lab"
-QUESTION_CLASSES = {"Question", "ClaimQuestion", "ClaimableQuestion", "CompareQuestion", "FormationQuestion"}
+QUESTION_CLASSES = {
+    "Question",
+    "ClaimQuestion",
+    "ClaimableQuestion",
+    "CompareQuestion",
+    "FormationQuestion",
+    "SafestFlagQuestion",
+    "OutsQuestion",
+}
 RULES = ("R9", "R10", "R11", "R12", "R13", "R15", "R24", "R25")
 
 
@@ -99,6 +107,9 @@ EXPECTED_RULE: Mapping[str, str] = {
     "compare_kind": "R10",
     "compare_tie": "R11",
     "formation_kind": "R9",
+    "odds_lower": "R13",  # safest-flag: the chance from the unseen troops (questions/odds.py)
+    "outs_too_few": "R13",  # outs: a troop not face up, in a hand too, is unseen
+    "outs_too_many": "R13",  # outs: a troop face up cannot come
 }
 
 

@@ -10,7 +10,9 @@ generic in its answer and its explanation (:class:`Question`), registered in
 - ``claimable`` (:mod:`.claimable`): which flags?  ``list[int]``, the analyses per flag;
 - ``compare`` (:mod:`.compare`): which of two formations wins?  ``"a"``/``"b"``, a :class:`Comparison`;
 - ``formation`` (:mod:`.formation`): what kind is it?  the kind key, a
-  :class:`~battleline_lab.formations.Formation`.
+  :class:`~battleline_lab.formations.Formation`;
+- ``safest-flag`` and ``outs`` (:mod:`.odds`): which flag is safest to play this card on, how
+  many outs?  a flag number / a count, judged by :mod:`battleline_lab.odds`.
 
 A kind knows which fields it takes and how to read them (:meth:`Question.from_data`
 reports *every* problem as a :class:`~battleline_lab.position.Problem` whose path is
@@ -55,6 +57,7 @@ from .claim import ClaimQuestion
 from .claimable import ClaimableQuestion
 from .compare import CompareQuestion, Comparison
 from .formation import FormationQuestion
+from .odds import OutsQuestion, SafestFlagQuestion
 
 if TYPE_CHECKING:
     from ..position import Position
@@ -67,9 +70,11 @@ __all__ = [
     "Comparison",
     "Feedback",
     "FormationQuestion",
+    "OutsQuestion",
     "QUESTION_KINDS",
     "Question",
     "QuestionError",
+    "SafestFlagQuestion",
     "View",
     "first_complete_note",
     "question_from_data",

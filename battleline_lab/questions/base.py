@@ -30,11 +30,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from ..cards import Card, CardNotationError, Tactic, parse_card
 from ..messages import Joined, Msg, render_msg, rule_msg
 from ..position import Position, Problem, Side
+
+if TYPE_CHECKING:  # difficulty sits above the questions: no import at run time
+    from ..difficulty import Features
 
 __all__ = [
     "Choice",
@@ -259,6 +262,10 @@ class Question(Generic[A, E]):
     def cli_lines(self, position: Position, lang: str) -> list[str] | None:
         """What ``battleline-lab explain`` prints; None: the claim proofs of :meth:`proof_targets`."""
         return self.key_lines(position, lang) or None
+
+    def difficulty_features(self, position: Position, explained: E) -> Features | None:
+        """What a learner must weigh, for :func:`battleline_lab.difficulty.estimate` (None: the kinds it knows)."""
+        return None
 
     def proof_targets(self, position: Position) -> tuple[tuple[int, ...] | None, Side | None]:
         """The claim proofs ``explain`` shows without ``--flag``: (flags or every complete one, side or both)."""
