@@ -188,6 +188,13 @@ def test_widgets_take_a_theme_and_keep_it_across_the_language_toggle() -> None:
     widget.lang_toggle.value = "zh"  # the bl-lang toggle, as a click does
     assert "刘邦" in widget.board.value
     assert "亚历山大" in PuzzleWidget(load_puzzle(LEADER_PUZZLE), lang="zh", record=False).board.value
+    hinted = PuzzleWidget(load_puzzle(LEADER_PUZZLE), lang="zh", theme="chuhan", record=False)
+    hinted.hint()
+    hinted.hint()  # the second rung names the Leader on the opponent's side
+    assert "刘邦" in hinted.hints_html.value and "亚历山大" not in hinted.hints_html.value
+    hinted.hint()  # the third shows the solution, a proof naming the Leader step by step
+    steps = " ".join(view.text for view in hinted._solution_views())
+    assert "刘邦" in steps and "亚历山大" not in steps
 
     gym = PuzzleSet([load_puzzle(LEADER_PUZZLE)], lang="zh", theme="chuhan", progress=None, learner="theme-test")
     shown = gym.select(load_puzzle(LEADER_PUZZLE).id)
