@@ -163,6 +163,7 @@ POSITION = """flags:
   2: {you: [g1, g2, g3], opponent: [p4], claimed_by: you}
   3: {opponent: [o5, o6]}
   4: {you: [fog, y5], opponent: [r7]}
+  9: {you: [alexander], opponent: [shield]}
 hand: {you: [b7]}
 """
 
@@ -205,6 +206,11 @@ BAD = [
         "{kind: safest-flag, card: b7, flags: [5, 6]}",
         "flags 5 and 6 are too close to call (58.1% and 58.1%): the question needs one safest flag",
         "flags: ",
+    ),
+    (
+        "{kind: safest-flag, card: darius}",
+        "you have played alexander already: a player may play only one Leader (R20), so darius cannot be played",
+        "card: ",
     ),
     ("{kind: safest-flag, card: [b7]}", "card must be one card written as text, like b7, not '['b7']'", "card: "),
 ]

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..cards import Card, CardNotationError, Troop, parse_card
+from ..cards import Card, CardNotationError, Tactic, Troop, parse_card
 from ..formations import FormationKind, evaluate
 from ..messages import Msg, card_short, kind_name, message
 from ..odds import SAMPLED_ERROR, FlagOdds, KindOuts, SideOuts, flag_odds, outs
@@ -155,6 +155,13 @@ class SafestFlagQuestion(Question[int, SafestFlag]):
         if self.card in position.visible:
             out.append(Problem("odds_card_face_up", ("card",), (("card", self.card),)))
             return out
+        if isinstance(self.card, Tactic) and self.card.is_leader:
+            played_leaders = [c for n in FLAGS for c in position.flag(n).you if isinstance(c, Tactic) and c.is_leader]
+            if played_leaders:  # R20: one Leader a player
+                out.append(
+                    Problem("odds_second_leader", ("card",), (("card", self.card), ("played", played_leaders[0])))
+                )
+                return out
         for i, n in enumerate(self.flags):
             if not _open_for_you(position.flag(n)):
                 out.append(Problem("odds_flag_closed", ("flags", i), (("flag", n),)))
