@@ -51,6 +51,16 @@ function cardClasses(card, extra) {
   return css.join(" ");
 }
 
+// the coach's odds on a contested flag (view model: flag.odds, made in Python from odds.py)
+function oddsBadge(f) {
+  const o = f.odds;
+  if (!o) return null;
+  return h("div", { class: "blb-odds", "data-role": "odds", "data-flag": f.n, role: "note", "aria-label": o.label, title: o.label }, [
+    h("span", { class: "blb-odds-chance", "aria-hidden": "true", text: o.text }),
+    h("span", { class: "blb-odds-outs", "aria-hidden": "true", text: o.outs }),
+  ]);
+}
+
 function render({ model, el }) {
   const root = h("div", { class: "blb", tabindex: "-1" });
   el.classList.add("blb-host");
@@ -131,7 +141,7 @@ function render({ model, el }) {
       return chip;
     });
     const first = f.first ? h("span", { class: `blb-first blb-first-${f.first}`, title: f.first_label || "", text: f.first_text || "1st" }) : null;
-    return h("div", { class: "blb-flagcell" }, [button, ...env, first]);
+    return h("div", { class: "blb-flagcell" }, [button, ...env, first, oddsBadge(f)]);
   }
 
   function buttonFor(item, nav) {
@@ -200,6 +210,7 @@ function render({ model, el }) {
       board.append(col);
     }
     parts.push(board);
+    if (v.odds_note) parts.push(h("div", { class: "blb-odds-note", "data-role": "odds-note", text: v.odds_note }));
     if (v.question) parts.push(h("div", { class: "blb-question", text: v.question }));
     const bar = h("div", { class: "blb-bar" });
     for (const d of v.decks || []) bar.append(buttonFor({ ...d, action: "draw" }, "choices"));
