@@ -257,7 +257,7 @@ class Taps:
             if n not in (self._hand(card) or {}).get("flags", ()):
                 raise ValueError(f"flag {n} is not legal for {card}")  # the browser cancels the selection
             self.board.intent({"play": [card, n]})
-        elif entry.get("legal"):
+        elif entry.get("legal") or entry.get("choose"):
             self.board.intent({"flag": n})
         elif entry.get("claim"):
             self.board.intent({"claim": n})
