@@ -23,6 +23,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import Front, Lab, assert_no_widget_errors, open_and_run, run_code, site_open
+from tests.browser.test_layout_a11y_browser import axe_script  # noqa: F401  (the fixture: axe-core, cached)
 
 pytestmark = pytest.mark.browser
 
@@ -274,9 +275,15 @@ def test_the_board_fits_every_cell_width_from_320_to_1600(lab_page: Page, lab: L
     assert_no_widget_errors(page)
 
 
-def test_the_coach_shows_each_contested_flags_odds_on_the_board(lab_page: Page, lab: Lab, output_dir: Path) -> None:
+def test_the_coach_shows_each_contested_flags_odds_on_the_board(
+    lab_page: Page,
+    lab: Lab,
+    output_dir: Path,
+    axe_script: Path,  # noqa: F811
+) -> None:
     """Issue 27: with the coach on, every open flag with a card shows the learner's odds and outs
-    (``data-role="odds"`` with ``data-flag``), the tie rule beside them; with it off, none."""
+    (``data-role="odds"`` with ``data-flag``), the tie rule beside them; with it off, none.  The
+    game with the coach's odds on passes the axe-core audit (nothing serious or critical)."""
     page = lab_page
     page.set_viewport_size({"width": 1400, "height": 1000})
     source = "from battleline_lab.game_widget import GameWidget\nw = GameWidget(bot='random', seed=5)\nw"
@@ -309,6 +316,15 @@ def test_the_coach_shows_each_contested_flags_odds_on_the_board(lab_page: Page, 
     assert "counts half" in str(first.get_attribute("aria-label"))
     expect(board.locator('[data-role="odds-note"]')).to_contain_text("counts half to each side")
     game.screenshot(path=str(output_dir / "board-odds.png"))
+    page.add_script_tag(path=str(axe_script))
+    found = page.evaluate(
+        """async () => {
+            const include = [...document.querySelectorAll('.bl-game')];
+            const r = await axe.run({include}, {resultTypes: ['violations']});
+            return r.violations.filter(v => v.impact === 'critical' || v.impact === 'serious').map(v => v.id);
+        }"""
+    )
+    assert found == [], found
     game.locator(".bl-coach-toggle").click()
     expect(odds).to_have_count(0)
     assert_no_widget_errors(page)
