@@ -314,7 +314,10 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
     def _on_intent(self, name: str, value: Any) -> None:
         """The board's intents: ``place`` a card, ``take`` one off, ``flag`` (choose it for the marks)."""
         places = {self._place_key(p): p for p in self.session.places()}
+        ids = {c.notation for c in ALL_CARDS}  # a stale or forged message changes nothing
         if name == "place" and isinstance(value, list) and len(value) == 2 and str(value[1]) in places:
+            if str(value[0]) not in ids:
+                return
             place = places[str(value[1])]
             self._syncing = True
             try:  # the typed cards go where the teacher last put one
@@ -322,9 +325,9 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             finally:
                 self._syncing = False
             self._toggle_card(str(value[0]), place)
-        elif name == "take" and isinstance(value, str):
+        elif name == "take" and value in ids:
             self._do(lambda: self.session.remove_card(value))
-        elif name == "flag" and value in FLAGS:
+        elif name == "flag" and type(value) is int and value in FLAGS:
             self.flag.value = int(value)  # observed: the marks show that flag, the board redraws
 
     def board_view(self, position: Position) -> dict[str, Any]:

@@ -1099,6 +1099,7 @@ PuzzleGym = PuzzleSet
 
 _NONE = ""
 _PICKABLE: tuple[Card, ...] = ALL_TROOPS + tuple(c for c in ALL_TACTICS if c.is_wild)
+_PICKABLE_IDS = frozenset(c.notation for c in _PICKABLE)
 
 
 class FormationExplorer(W.VBox):  # type: ignore[misc]
@@ -1192,7 +1193,9 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         if name == "place" and isinstance(value, list) and len(value) == 2:
             card, place = str(value[0]), str(value[1])
             side = place.partition(":")[2]
-            if side not in (s.value for s in Side) or len(self.picked[Side(side)][: self._size()]) >= self._size():
+            if card not in _PICKABLE_IDS or side not in (s.value for s in Side):
+                return  # not a card of the palette, not a side: a stale or forged tap changes nothing
+            if len(self.picked[Side(side)][: self._size()]) >= self._size():
                 return
             for cards in self.picked.values():
                 if card in cards:

@@ -79,6 +79,10 @@ def test_a_palette_card_toggles_at_a_place_and_marks_where_cards_are() -> None:
     w.taps.escape()  # Escape cancels the pick: the next tap on a slot does nothing
     w.taps.place("3:opponent")
     assert w.session.where("r7") is None
+    text = w.session.text()
+    for intent in ({"place": ["zz9", "3:you"]}, {"place": ["r7", "10:you"]}, {"take": "zz9"}, {"flag": True}):
+        w.board.intent(intent)  # a stale or forged message changes nothing, never a traceback
+    assert w.session.text() == text and w.flag.value == 5
 
 
 def test_typed_cards_and_a_bad_token() -> None:

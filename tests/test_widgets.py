@@ -304,6 +304,15 @@ def test_R9_R25_the_explorer_places_cards_by_taps_on_the_board() -> None:
     assert e.taps.places() == ["1:opponent", "1:you"] and [c["id"] for c in e.board.view["flags"][0]["env"]] == ["mud"]
     with pytest.raises(ValueError):
         e.taps.pick("fog")  # not a formation card: not in the palette
+    before = (list(e.picked[Side.YOU]), list(e.picked[Side.OPPONENT]))
+    for intent in (
+        {"place": ["zz9", "1:you"]},
+        {"place": ["fog", "1:you"]},
+        {"place": ["g7", "1:nobody"]},
+        {"take": "zz"},
+    ):
+        e.board.intent(intent)  # a stale or forged message changes nothing, never a traceback
+    assert (e.picked[Side.YOU], e.picked[Side.OPPONENT]) == before
 
 
 def test_widget_strings_come_from_the_catalogue() -> None:
