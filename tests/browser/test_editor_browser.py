@@ -114,7 +114,7 @@ def test_build_a_puzzle_by_clicks_and_save_it(
 
     overwrite = editor.locator(ui.EDITOR_OVERWRITE)
     editor.locator(ui.EDITOR_SAVE).click()
-    expect(editor.locator(ui.EDITOR_MESSAGE)).to_contain_text("Saved")
+    expect(editor.locator(ui.EDITOR_MESSAGE)).to_contain_text("Saved", timeout=30_000)  # Pyodide writes the drive
     expect(overwrite).to_be_hidden()
     facts = (
         "from battleline_lab.loader import check_answer, load_puzzle; "
