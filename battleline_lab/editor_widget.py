@@ -1,19 +1,21 @@
 """The puzzle editor widget: a thin ipywidgets view over :class:`~battleline_lab.authoring.editor.EditorSession`.
 
-A teacher picks a place (a side of any flag, the discards, the hand), then clicks
-cards among the 70 (or types them in card notation); marks Fog/Mud, who completed
-first and who claimed each flag; fills in the question, the answer, the title,
-note, level and tags; and saves.  After every change :meth:`PuzzleEditor.refresh`
-draws everything again from the session's report: the board (:mod:`battleline_lab.svg`),
-what the loader says, the engine's answer with its proof, the difficulty estimate,
-a reviewer's warnings and the YAML that would be saved.  The widget keeps no state
-the session does not know; all text comes from the catalogue (``locale/*/editor.json``).
-Stable CSS classes ``bl-editor-*`` let browser tests find the controls.
+The board is the board component (:class:`~battleline_lab.board.Board`, place mode): a
+teacher taps a card among the 70 (the palette, ``data-zone="palette"``), then an empty slot of
+any flag's side or a place (a hand, the discards; ``data-action="place"``), and taps a placed
+card to take it off (``data-action="take"``); tapping a flag chooses it for the marks
+(``data-flag``).  Cards can also be typed in card notation for the place chosen in *Where*.
+Fog/Mud, who completed first and who claimed each flag, the question, the answer, the title,
+note, level and tags are fields; then Save.  After every change :meth:`PuzzleEditor.refresh`
+draws everything again from the session's report: the board, what the loader says, the
+engine's answer with its proof, the difficulty estimate, a reviewer's warnings and the YAML
+that would be saved.  The widget keeps no state the session does not know; all text comes
+from the catalogue (``locale/*/editor.json``).  Stable CSS classes ``bl-editor-*`` and the
+board's hooks (``docs/widgets.md``) let browser tests find the controls.
 
 >>> w = PuzzleEditor(puzzle_id="demo")
->>> w.place.value = ("flags", 5, "you")
 >>> for card in ("r2", "r3", "r4"):
-...     w.card_buttons[card].click()
+...     w.taps.pick(card); w.taps.place("5:you")
 >>> w.place.value = ("flags", 5, "opponent")
 >>> w.card_text.value = "r6 g6"
 >>> w.put_button.click()
@@ -37,13 +39,14 @@ from typing import Any
 import ipywidgets as W
 
 from .authoring.editor import EditorError, EditorReport, EditorSession, Place
-from .cards import ALL_CARDS, parse_card
+from .board import Board, Taps, card_view, flag_views
+from .cards import ALL_CARDS, CardNotationError, parse_card
 from .claims import ClaimAnalysis
 from .formations import Formation
 from .messages import DEFAULT_LANGUAGE, card_short, message, render_analysis
-from .position import FLAGS
+from .position import FLAGS, Position
 from .questions import Comparison
-from .svg import board_svg, formation_caption
+from .svg import formation_caption
 from .widgets import _button, _classed, _comparison_text, language_toggle, set_visible, switch_lang
 
 __all__ = ["EditorSession", "PuzzleEditor"]
@@ -66,6 +69,14 @@ def _answer_text(answer: object) -> str:
     if isinstance(answer, list):
         return "[" + ", ".join(str(a) for a in answer) + "]"
     return "" if answer is None else str(answer)
+
+
+def _parses(token: object) -> bool:
+    try:
+        parse_card(str(token))
+    except CardNotationError:
+        return False
+    return True
 
 
 def _tokens(text: str) -> list[str]:
@@ -101,32 +112,14 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
 
         self.lang_toggle = language_toggle(lang, self.set_lang)
         self.heading = _classed(W.HTML(), "bl-editor-heading")
-        self.board = _classed(W.HTML(), "bl-editor-board")
+        #: the board component in place mode: tap a palette card, then a slot or a place
+        self.board = _classed(Board(on_intent=self._on_intent), "bl-editor-board")
+        self.taps = Taps(self.board)
         # where cards go, and the cards
         self.place = _classed(W.Dropdown(), "bl-editor-place")
         self.card_text = _classed(W.Text(continuous_update=False), "bl-editor-cards")
         self.put_button = _button("bl-editor-put", self._put)
         self.remove_button = _button("bl-editor-remove", self._remove)
-        self.card_buttons: dict[str, W.Button] = {}
-        # one layout and one style for all 70 buttons: fewer widget models to sync and save
-        card_layout = W.Layout(width="auto", min_width="44px", height="28px", padding="0 4px")
-        card_style = W.ButtonStyle()
-        for card in ALL_CARDS:
-            button = _button(
-                f"bl-editor-card-{card.notation}",
-                self._card_clicker(card.notation),
-                layout=card_layout,
-                style=card_style,
-            )
-            button.add_class("bl-editor-card")
-            self.card_buttons[card.notation] = button
-        self.card_grid = _classed(
-            W.GridBox(
-                list(self.card_buttons.values()),
-                layout=W.Layout(grid_template_columns="repeat(10, auto)", grid_gap="2px"),
-            ),
-            "bl-editor-card-grid",
-        )
         # flag marks
         self.flag = _classed(W.Dropdown(options=list(FLAGS), value=5), "bl-editor-flag")
         self.fog = _classed(W.Checkbox(indent=False), "bl-editor-fog")
@@ -194,7 +187,6 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
                 self.board,
                 W.HBox([label("editor.place.label", self.place), label("editor.card.label", self.card_text)]),
                 W.HBox([self.put_button, self.remove_button]),
-                self.card_grid,
                 W.HBox(
                     [
                         label("editor.flag.label", self.flag),
@@ -307,16 +299,79 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
 
         self._do(remove)
 
-    def _card_clicker(self, notation: str) -> Callable[[], None]:
-        return lambda: self._toggle_card(notation)
-
-    def _toggle_card(self, notation: str) -> None:
-        """A card button: put the card at the chosen place, or take it off if it is already there."""
-        place: Place = self.place.value
+    def _toggle_card(self, notation: str, place: Place) -> None:
+        """A card put at a place: there it goes (moved if it lay elsewhere), or off if it is already there."""
         if self.session.where(notation) == place:
             self._do(lambda: self.session.remove_card(notation))
         else:
             self._do(lambda: self.session.add_card(place, notation))
+
+    @staticmethod
+    def _place_key(place: Place) -> str:
+        """A place as the board names it: ``5:you`` for a side of a flag, ``hand:you``, ``discards:opponent``."""
+        return f"{place[1]}:{place[2]}" if place[0] == "flags" else f"{place[0]}:{place[1]}"
+
+    def _on_intent(self, name: str, value: Any) -> None:
+        """The board's intents: ``place`` a card, ``take`` one off, ``flag`` (choose it for the marks)."""
+        places = {self._place_key(p): p for p in self.session.places()}
+        ids = {c.notation for c in ALL_CARDS}  # a stale or forged message changes nothing
+        if name == "place" and isinstance(value, list) and len(value) == 2 and str(value[1]) in places:
+            if str(value[0]) not in ids:
+                return
+            place = places[str(value[1])]
+            self._syncing = True
+            try:  # the typed cards go where the teacher last put one
+                self.place.value = place
+            finally:
+                self._syncing = False
+            self._toggle_card(str(value[0]), place)
+        elif name == "take" and value in ids:
+            self._do(lambda: self.session.remove_card(value))
+        elif name == "flag" and type(value) is int and value in FLAGS:
+            self.flag.value = int(value)  # observed: the marks show that flag, the board redraws
+
+    def board_view(self, position: Position) -> dict[str, Any]:
+        """The board's view model: the nine flags with their slots, the chosen flag, the places, the palette."""
+        lang = self.lang
+        flags = flag_views(position, lang, focus=[self.flag.value])
+        for f in flags:
+            f["choose"] = True
+            f["label"] = _t("editor.board.flag", lang, flag=f["n"])
+        where = {str(c).lower(): p for p in self.session.places() for c in self.session.cards_at(p)}
+        palette = []
+        for card in ALL_CARDS:
+            item = card_view(card, lang)
+            place = where.get(card.notation)
+            if place is not None:
+                item["placed"] = True
+                item["label"] = _t("editor.board.placed", lang, card=item["label"], place=self._place_name(place))
+            palette.append(item)
+        places = []
+        for p in self.session.places():
+            if p[0] == "flags":
+                continue
+            cards = ", ".join(card_short(parse_card(c), lang) for c in self.session.cards_at(p) if _parses(c))
+            name = self._place_name(p)
+            places.append(
+                {
+                    "value": self._place_key(p),
+                    "label": f"{name}: {cards}" if cards else name,
+                    "aria": _t("editor.board.place", lang, place=name, cards=cards or _t("editor.board.none", lang)),
+                }
+            )
+        return {
+            "mode": "editor",
+            "lang": lang,
+            "place_mode": True,
+            "prompt": _t("editor.board.prompt", lang),
+            "board_label": _t("editor.board.label", lang),
+            "flags": flags,
+            "places": places,
+            "places_label": _t("editor.board.places", lang),
+            "slot_text": _t("editor.board.slot", lang, side="{side}", slot="{slot}"),
+            "pick_text": _t("editor.board.pick_text", lang, card="{card}"),
+            "palette": {"label": _t("editor.board.palette", lang), "cards": palette},
+        }
 
     def _engine_answer(self) -> None:
         self._do(self.session.use_engine_answer)
@@ -376,9 +431,6 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             widget.placeholder = name
         for widget in (self.title_zh, self.note_zh):
             widget.placeholder = "中文"
-        for notation, button in self.card_buttons.items():
-            button.description = card_short(parse_card(notation), lang)
-            button.tooltip = notation
         self._syncing = True
         try:
             where = self.place.value  # the teacher's selection survives the relabelling
@@ -468,12 +520,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         title = self.session.data.get("id", "")
         self.heading.value = f"<b>{_esc(_t('editor.title', lang))}</b>: <code>{_esc(title)}</code>"
         position = report.puzzle.position if report.puzzle is not None else self.session.board_position()
-        focus = [self.flag.value]
-        self.board.value = board_svg(position, focus=focus, lang=lang)
-        placed = {str(c).lower() for p in self.session.places() for c in self.session.cards_at(p)}
-        here = {str(c).lower() for c in self.session.cards_at(self.place.value)} if self.place.value else set()
-        for notation, button in self.card_buttons.items():
-            button.button_style = "success" if notation in here else ("info" if notation in placed else "")
+        self.board.show(self.board_view(position))
         if self._message is not None:
             key, params = self._message
             self.message_html.value = f"<b>{_esc(_t(key, lang, **params))}</b>"

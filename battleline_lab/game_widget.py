@@ -55,8 +55,9 @@ from .game.expert import Suggestion, suggestion_text
 from .game.record import illegal_reason
 from .game.review import Review
 from .game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Offer, Say, Token, action_path
-from .messages import DEFAULT_LANGUAGE, Theme, card_label, catalogue, message, render_analysis, themed
-from .position import ClaimTiming, Side
+from .messages import DEFAULT_LANGUAGE, Theme, card_label, catalogue, kind_name, message, render_analysis, themed
+from .odds import FlagOdds, SideOuts, flag_odds, outs
+from .position import ClaimTiming, Position, Side
 from .svg import board_svg
 from .widgets import language_toggle, set_visible, switch_lang
 
@@ -107,6 +108,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         #: the game and every decision about it; the widget draws it and forwards clicks
         self.session = GameSession(bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing)
         self._offer: Offer | None = None  # what the buttons on show offer (drawn by refresh())
+        self._odds: tuple[Position, dict[int, tuple[FlagOdds, SideOuts]]] | None = None  # the coach's odds of a table
         self._said: tuple[Notice, str, dict[str, Any]] | None = None  # the notice drawn last, in a language (a cache)
         self._drawn_moment: tuple[Review, int] | None = None  # the review moment whose puzzle is on show
 
@@ -505,6 +507,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                 f["label"] = self._t("boardui.flag_claim_label", flag=n)
             if n in offer.claims:
                 f["claim"] = True
+        if session.coach_visible:
+            self._add_odds(position, flags)
         moves = session.card_moves(offer)
         hand = []
         for card in session.hand():
@@ -572,7 +576,49 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             "decks": decks,
             "choices": choices,
             "feedback": self._feedback(),
+            **({"odds_note": self._t("odds.tie_rule")} if any("odds" in f for f in flags) else {}),
         }
+
+    def _add_odds(self, position: Position, flags: list[dict[str, Any]]) -> None:
+        """The coach's odds on the board: each contested flag's ``odds`` (the learner's win chance, outs).
+
+        A contested flag is open (R15) with a card on either side.  The chance is
+        :func:`~battleline_lab.odds.flag_odds` of the public table only (``position`` holds no
+        hand, and the odds count every hand as unseen, R13); the outs line is the learner's
+        strongest kind still reachable (:func:`~battleline_lab.odds.outs`) and how many unseen
+        troops complete it.  Texts from ``odds.json``; a tie counts half where neither side is
+        complete (the note ``odds_note`` says so, R11).
+        """
+        cached = self._odds
+        if cached is None or cached[0] != position:  # a redraw of the same table counts nothing again
+            found: dict[int, tuple[FlagOdds, SideOuts]] = {}
+            for n in range(1, 10):
+                state = position.flag(n)
+                if state.claimed_by is None and (
+                    state.formation_cards(Side.YOU) or state.formation_cards(Side.OPPONENT)
+                ):
+                    found[n] = (flag_odds(position, n), outs(position, n, Side.YOU))
+            cached = self._odds = (position, found)
+        for f in flags:
+            n = f["n"]
+            if n not in cached[1]:
+                continue
+            odds, mine = cached[1][n]
+            percent = self._t("odds.percent", value=f"{100 * float(odds.you):.0f}")
+            if not mine.kinds:
+                line = self._t("odds.board.no_outs")
+            elif mine.missing == 0:
+                line = self._t("odds.board.complete", kind=kind_name(mine.kinds[0].kind, self.lang))
+            else:
+                best = mine.kinds[0]
+                line = self._t("odds.board.outs", kind=kind_name(best.kind, self.lang), count=best.count)
+            f["odds"] = {
+                "you": float(odds.you),
+                "text": self._t("odds.board.chance", percent=percent),
+                "outs": line,
+                "label": self._t("odds.board.label", flag=n, percent=percent, outs=line, tie=self._t("odds.tie_rule")),
+                "exact": odds.exact,
+            }
 
     def message_text(self) -> str:
         """The notice on show (``data-role="feedback"``) as plain text: its sentence, then its lines."""

@@ -1104,43 +1104,36 @@ PuzzleGym = PuzzleSet
 
 _NONE = ""
 _PICKABLE: tuple[Card, ...] = ALL_TROOPS + tuple(c for c in ALL_TACTICS if c.is_wild)
+_PICKABLE_IDS = frozenset(c.notation for c in _PICKABLE)
 
 
 class FormationExplorer(W.VBox):  # type: ignore[misc]
-    """Pick cards for two sides (wildcards too), Fog and Mud, and see kinds, sums, wildcards and the winner.
+    """Place cards for two sides (wildcards too), Fog and Mud, and see kinds, sums, wildcards and the winner.
 
-    The engine judges (a compare question, R9-R11, R20-R25); this widget only
-    shows.  ``set_cards("you", "r3 r4 r5")`` fills a side from notation.
+    The cards are placed on the board component (:class:`~battleline_lab.board.Board`, place
+    mode): tap a card of the palette, then an empty slot of a side (``data-action="place"``);
+    tap a placed card to take it off (``data-action="take"``); Mud (R25) draws a fourth slot a
+    side.  The engine judges (a compare question, R9-R11, R20-R25); this widget only shows.
+    ``set_cards("you", "r3 r4 r5")`` fills a side from notation; :attr:`taps` taps the board.
 
     >>> e = FormationExplorer()
     >>> e.set_cards("you", "r3 r4 r5"); e.set_cards("opponent", "b8 b9 alexander")
     >>> e.verdict.value.count("Wedge") >= 2
     True
+    >>> e.taps.take("alexander"); e.taps.pick("b10"); e.taps.place("1:opponent")
+    >>> format_cards(e.cards("opponent"))
+    'b8 b9 b10'
     """
 
     def __init__(self, *, lang: str = DEFAULT_LANGUAGE, you: str = "", opponent: str = "") -> None:
+        from .board import Board, Taps  # the board component (anywidget)
+
         self.lang = lang
         self._busy = True
-        options = self._slot_options()
-        self.slots: dict[Side, list[W.Dropdown]] = {}
-        self.side_labels: dict[Side, W.HTML] = {}
-        rows = []
-        for side in Side:
-            slots = [
-                W.Dropdown(
-                    options=options,
-                    value=_NONE,
-                    layout=W.Layout(width="230px"),
-                    style={"description_width": "initial"},
-                )
-                for _ in range(4)
-            ]
-            for i, slot in enumerate(slots):
-                slot.add_class(f"bl-slot-{side.value}-{i + 1}")
-                slot.observe(lambda _c: self._update(), names="value")
-            self.slots[side] = slots
-            self.side_labels[side] = W.HTML()
-            rows.append(W.HBox([self.side_labels[side], *slots]))
+        #: the cards placed on each side, in order (a fourth is kept but not counted without Mud)
+        self.picked: dict[Side, list[str]] = {side: [] for side in Side}
+        self.board = _classed(Board(on_intent=self._on_intent), "bl-explorer-board")
+        self.taps = Taps(self.board)
         self.fog = _classed(W.Checkbox(value=False, indent=False), "bl-fog")
         self.mud = _classed(W.Checkbox(value=False, indent=False), "bl-mud")
         self.first = W.ToggleButtons(
@@ -1151,12 +1144,11 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         self.first.add_class("bl-first-complete")
         for control in (self.fog, self.mud, self.first):
             control.observe(lambda _c: self._update(), names="value")
-        self.view = _classed(W.HTML(), "bl-explorer-cards")
         self.verdict = _classed(W.HTML(), "bl-explorer-verdict")
         self.fog.layout.width = self.mud.layout.width = "130px"
         self.lang_toggle = language_toggle(lang, self.set_lang)
-        controls = W.HBox([self.fog, self.mud, self.first, self.lang_toggle])
-        super().__init__([rows[1], rows[0], controls, self.view, self.verdict])
+        controls = W.HBox([self.fog, self.mud, self.first, self.lang_toggle], layout=W.Layout(flex_flow="row wrap"))
+        super().__init__([controls, self.board, self.verdict])
         self.add_class("bl-explorer")
         self._label()
         self._busy = False
@@ -1166,36 +1158,21 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
             self.set_cards("opponent", opponent)
         self._update()
 
-    def _slot_options(self) -> list[tuple[str, str]]:
-        return [(_t("widget.explorer.empty_slot", self.lang), _NONE)] + [
-            (f"{c.notation} \u2013 {card_label(c, self.lang)}", c.notation) for c in _PICKABLE
-        ]
-
     def _first_options(self) -> list[tuple[str, str]]:
         return [(_cap(_t(f"side.{s.value}", self.lang)), s.value) for s in Side]
 
     def _label(self) -> None:
         lang = self.lang
-        for side, label in self.side_labels.items():
-            label.value = f"<b>{_esc(_cap(_t(f'board.side_of.{side.value}', lang)))}</b>"
-        for slots in self.slots.values():
-            for i, slot in enumerate(slots):  # each <select> gets a label (its accessible name)
-                slot.description = _t("a11y.slot", lang, n=i + 1)
         self.fog.description = _t("widget.explorer.fog", lang)
         self.mud.description = _t("widget.explorer.mud", lang)
         self.first.description = _t("widget.explorer.first", lang)
 
     def set_lang(self, lang: str) -> None:
-        """Switch every label and the verdict to ``lang`` (the ``bl-lang`` toggle); the cards picked stay."""
+        """Switch every label and the verdict to ``lang`` (the ``bl-lang`` toggle); the cards placed stay."""
         if not switch_lang(self, lang):
             return
         self._busy = True
-        try:  # new option labels, same values: the picks must not change
-            options = self._slot_options()
-            for slot in (s for slots in self.slots.values() for s in slots):
-                value = slot.value
-                slot.options = options
-                slot.value = value
+        try:  # new option labels, same value
             first = self.first.value
             self.first.options = self._first_options()
             self.first.value = first
@@ -1205,41 +1182,99 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         self._update()
 
     def set_cards(self, side: Side | str, cards: str) -> None:
-        """Fill a side's slots from card notation (the rest emptied)."""
-        chosen = [parse_card(t).notation for t in cards.replace(",", " ").split()]
-        self._busy = True
-        try:
-            for i, slot in enumerate(self.slots[Side(side)]):
-                slot.value = chosen[i] if i < len(chosen) else _NONE
-        finally:
-            self._busy = False
+        """Fill a side from card notation (what was there goes; at most four cards)."""
+        self.picked[Side(side)] = [parse_card(t).notation for t in cards.replace(",", " ").split()][:4]
         self._update()
 
     def cards(self, side: Side | str) -> tuple[Card, ...]:
-        """The cards picked for a side (only the slots the flag has: 3, or 4 with Mud)."""
-        size = 4 if self.mud.value else 3
-        return tuple(parse_card(s.value) for s in self.slots[Side(side)][:size] if s.value != _NONE)
+        """The cards placed on a side (only the slots the flag has: 3, or 4 with Mud)."""
+        return tuple(parse_card(c) for c in self.picked[Side(side)][: self._size()])
+
+    def _size(self) -> int:
+        return 4 if self.mud.value else 3
+
+    def _on_intent(self, name: str, value: Any) -> None:
+        """The board's intents: ``place`` a palette card on a side (moved if it lay elsewhere), ``take`` one off."""
+        if name == "place" and isinstance(value, list) and len(value) == 2:
+            card, place = str(value[0]), str(value[1])
+            side = place.partition(":")[2]
+            if card not in _PICKABLE_IDS or side not in (s.value for s in Side):
+                return  # not a card of the palette, not a side: a stale or forged tap changes nothing
+            if len(self.picked[Side(side)][: self._size()]) >= self._size():
+                return
+            for cards in self.picked.values():
+                if card in cards:
+                    cards.remove(card)  # a card lies in one place
+            self.picked[Side(side)] = self.picked[Side(side)][: self._size()] + [card]
+        elif name == "take":
+            for cards in self.picked.values():
+                if str(value) in cards:
+                    cards.remove(str(value))
+        else:
+            return
+        self._update()
+
+    def board_view(self) -> dict[str, Any]:
+        """The board's view model: one flag, both sides' cards and empty slots, Fog and Mud, the palette."""
+        from .board import card_view
+
+        lang = self.lang
+        size = self._size()
+        flag: dict[str, Any] = {"n": 1, "label": _t("widget.explorer.flag", lang), "slots": size, "inert": True}
+        for side in Side:
+            title = _cap(_t(f"board.side_of.{side.value}", lang))
+            flag[f"{side.value}_label"] = title
+            flag[side.value] = [
+                {
+                    **card_view(c, lang),
+                    "label": _t("widget.explorer.placed", lang, card=card_label(c, lang), side=title),
+                }
+                for c in self.cards(side)
+            ]
+        flag["env"] = [
+            card_view(t, lang) for t, on in ((Tactic.FOG, self.fog.value), (Tactic.MUD, self.mud.value)) if on
+        ]
+        placed = {c for cards in self.picked.values() for c in cards[:size]}
+        palette = []
+        for c in _PICKABLE:
+            item = card_view(c, lang)
+            if c.notation in placed:
+                item["placed"] = True
+                item["label"] = _t("widget.explorer.in_use", lang, card=item["label"])
+            palette.append(item)
+        return {
+            "mode": "explorer",
+            "lang": lang,
+            "place_mode": True,
+            "prompt": _t("widget.explorer.prompt", lang),
+            "board_label": _t("widget.explorer.board", lang),
+            "flags": [flag],
+            "slot_text": _t("widget.explorer.slot", lang, side="{side}", slot="{slot}"),
+            "pick_text": _t("widget.explorer.pick_text", lang, card="{card}"),
+            "palette": {"label": _t("widget.explorer.palette", lang), "cards": palette},
+        }
 
     def _update(self) -> None:
         if self._busy:
             return
         lang = self.lang
-        size = 4 if self.mud.value else 3
-        for side in Side:
-            set_visible(self.slots[side][3], size == 4)
+        size = self._size()
+        self.board.show(self.board_view())
         you, opp = self.cards(Side.YOU), self.cards(Side.OPPONENT)
         environment = [c for c, on in (("fog", self.fog.value), ("mud", self.mud.value)) if on]
-        parts = []
-        for side, cards in ((Side.OPPONENT, opp), (Side.YOU, you)):
-            title = _cap(_t(f"board.side_of.{side.value}", lang))
-            if len(cards) < size:
-                caption = _t("widget.explorer.pick", lang, title=title, count=size - len(cards))
-            else:
-                caption = title
-            parts.append(cards_svg(cards, caption=caption, lang=lang))
-        self.view.value = "".join(parts)
         if len(you) < size or len(opp) < size:
-            self.verdict.value = _esc(_t("widget.explorer.incomplete", lang, size=size))
+            missing = [
+                _t(
+                    "widget.explorer.pick",
+                    lang,
+                    title=_cap(_t(f"board.side_of.{side.value}", lang)),
+                    count=size - len(cards),
+                )
+                for side, cards in ((Side.OPPONENT, opp), (Side.YOU, you))
+                if len(cards) < size
+            ]
+            lines = [_t("widget.explorer.incomplete", lang, size=size), *missing]
+            self.verdict.value = "".join(f'<div class="bl-explorer-line">{_esc(line)}</div>' for line in lines)
             return
         data = {
             "kind": "compare",

@@ -16,14 +16,22 @@ def _visible(widget: object) -> bool:
 def test_build_a_puzzle_by_clicks_and_save(tmp_path: Path) -> None:
     target = tmp_path / "tie-on-four.yaml"
     w = PuzzleEditor(puzzle_id="tie-on-four", save_path=target)
-    w.place.value = ("flags", 4, "you")
-    for card in ("r8", "r9", "r10"):
-        w.card_buttons[card].click()
-    w.place.value = ("flags", 4, "opponent")
+    for card in ("r8", "r9", "r10"):  # tap a card of the palette, then an empty slot of flag 4
+        w.taps.pick(card)
+        w.taps.place("4:you")
     for card in ("g8", "g9", "g10"):
-        w.card_buttons[card].click()
+        w.taps.pick(card)
+        w.taps.place("4:opponent")
+    flag = w.board.view["flags"][3]
+    assert [c["id"] for c in flag["you"]] == ["r8", "r9", "r10"] and [c["id"] for c in flag["opponent"]] == [
+        "g8",
+        "g9",
+        "g10",
+    ]
+    assert "4:you" not in w.taps.places()  # no empty slot left there
     assert "R11" in w.problems.value  # a tie without first_complete
-    w.flag.value = 4
+    w.taps.flag(4)  # tap the flag: the marks are flag 4's
+    assert w.flag.value == 4 and w.board.view["flags"][3].get("focus")
     w.first_complete.value = "you"
     assert "bl-editor-ok" in w.problems.value
     w.kind.value = "claim"
@@ -43,19 +51,38 @@ def test_build_a_puzzle_by_clicks_and_save(tmp_path: Path) -> None:
     assert puzzle.position.flag(4).first_complete is not None and puzzle.title["zh"] == "谁先完成？"
 
 
-def test_a_card_button_toggles_and_marks_where_cards_are() -> None:
+def palette(w: PuzzleEditor, card: str) -> dict[str, object]:
+    return next(c for c in w.board.view["palette"]["cards"] if c["id"] == card)
+
+
+def test_a_palette_card_toggles_at_a_place_and_marks_where_cards_are() -> None:
     w = PuzzleEditor()
-    w.place.value = ("hand", "you")
-    w.card_buttons["alexander"].click()
-    assert w.session.cards_at(("hand", "you")) == ["alexander"]
-    assert w.card_buttons["alexander"].button_style == "success"
-    w.place.value = ("discards", "opponent")
-    w.refresh()
-    assert w.card_buttons["alexander"].button_style == "info"
-    w.card_buttons["alexander"].click()  # moves it: a card lies in one place
+    assert len(w.board.view["palette"]["cards"]) == 70 and not palette(w, "alexander").get("placed")
+    w.taps.pick("alexander")
+    w.taps.place("hand:you")
+    assert w.session.cards_at(("hand", "you")) == ["alexander"] and w.place.value == ("hand", "you")
+    assert palette(w, "alexander")["placed"] and "hand, you" in str(palette(w, "alexander")["label"])
+    hand = next(p for p in w.board.view["places"] if p["value"] == "hand:you")
+    assert hand["label"] == "hand, you: alexander"
+    w.taps.pick("alexander")
+    w.taps.place("discards:opponent")  # moves it: a card lies in one place
     assert w.session.where("alexander") == ("discards", "opponent")
-    w.card_buttons["alexander"].click()  # clicked where it is: taken off
-    assert w.session.where("alexander") is None
+    w.taps.pick("alexander")
+    w.taps.place("discards:opponent")  # put where it is: taken off
+    assert w.session.where("alexander") is None and not palette(w, "alexander").get("placed")
+    w.taps.pick("r7")
+    w.taps.place("3:opponent")
+    assert [c["id"] for c in w.board.view["flags"][2]["opponent"]] == ["r7"]
+    w.taps.take("r7")  # tap a placed card: taken off
+    assert w.session.where("r7") is None
+    w.taps.pick("r7")
+    w.taps.escape()  # Escape cancels the pick: the next tap on a slot does nothing
+    w.taps.place("3:opponent")
+    assert w.session.where("r7") is None
+    text = w.session.text()
+    for intent in ({"place": ["zz9", "3:you"]}, {"place": ["r7", "10:you"]}, {"take": "zz9"}, {"flag": True}):
+        w.board.intent(intent)  # a stale or forged message changes nothing, never a traceback
+    assert w.session.text() == text and w.flag.value == 5
 
 
 def test_typed_cards_and_a_bad_token() -> None:
@@ -139,8 +166,7 @@ def test_a_wrong_answer_is_refused_and_one_click_takes_the_engines(tmp_path: Pat
     mine = tmp_path / "mine.yaml"
     mine.write_bytes(path.read_bytes())
     w = PuzzleEditor(mine)
-    w.place.value = ("flags", 2, "opponent")
-    w.card_buttons["b10"].click()  # b10 is there: the click takes it off; the Wedge b8-b9-b10 can come
+    w.taps.take("b10")  # tap b10 on the board: taken off; the Wedge b8-b9-b10 can come
     assert not _visible(w.take_answer_button)
     w.save_button.click()
     w.overwrite_button.click()
@@ -194,7 +220,7 @@ def test_language_toggle_relabels_everything() -> None:
     w.lang_toggle.value = "zh"
     assert w.lang == "zh" and w.save_button.description == "保存"
     assert w.problems.value != english and "R20" in w.problems.value
-    assert "亚历山大" in w.card_buttons["alexander"].description
+    assert "亚历山大" in str(palette(w, "alexander")["label"])
     assert dict((v, k) for k, v in w.kind.options)["compare"] == "compare：哪个阵型获胜？"
     assert w.place.value == ("flags", 1, "you")
 

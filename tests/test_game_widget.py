@@ -539,3 +539,64 @@ def test_the_language_toggle_relabels_everything_live_and_keeps_the_game() -> No
     assert w.state.history[len(history)][2] == PlayCard(card, 9)
     with pytest.raises(ValueError, match="unknown language"):
         w.set_lang("fr")
+
+
+# -- the coach's odds on the board (issue 27) ------------------------------------------------------
+
+
+def odds_table() -> GameState:
+    """Flag 5 claimable (R12: odds 1), flag 2 open with a counterexample, flag 7 claimed (R15), the rest empty."""
+    state = seeded_table()
+    place(state, 7, Player.SOUTH, "g1 g2 g3")
+    place(state, 7, Player.NORTH, "p1 o2 y9")
+    state.claimed[6] = Player.SOUTH
+    return state
+
+
+def test_R12_R13_the_coach_shows_each_contested_flags_odds_and_outs_from_the_public_table() -> None:
+    from battleline_lab.game import to_position
+    from battleline_lab.messages import kind_name
+    from battleline_lab.odds import flag_odds, outs
+
+    w = GameWidget(bot="heuristic", seed=0)
+    w.state = odds_table()
+    w.refresh()
+    assert not any("odds" in f for f in view(w)["flags"]) and "odds_note" not in view(w)  # the coach is off
+    w.coach_toggle.value = True
+    flags = {f["n"]: f for f in view(w)["flags"]}
+    assert sorted(n for n, f in flags.items() if "odds" in f) == [2, 5]  # contested: open, a card on the table
+    public = to_position(w.state, Player.SOUTH, hand=False)
+    with_hand = to_position(w.state, Player.SOUTH, hand=True)
+    for n in (2, 5):
+        odds = flags[n]["odds"]
+        # exactly what flag_odds says of the public table; the learner's hand changes nothing (R13)
+        assert odds["you"] == float(flag_odds(public, n).you) == float(flag_odds(with_hand, n).you)
+        assert odds["text"] == f"you {100 * odds['you']:.0f}%"
+        best = outs(public, n, "you").kinds[0]
+        assert odds["outs"] == f"complete: {kind_name(best.kind, 'en')}"  # your side is complete at both
+        assert "counts half" in odds["label"] and f"flag {n}" in odds["label"]
+    assert flags[5]["odds"]["you"] == 1.0  # a claimable flag: odds 1 for the claimer
+    assert flags[2]["odds"]["you"] < 1.0  # a counterexample exists: never 1
+    assert "counts half to each side" in view(w)["odds_note"]
+    w.set_lang("zh")
+    zh = {f["n"]: f for f in view(w)["flags"]}
+    assert zh[5]["odds"]["text"] == "你100%" and "打平各算一半" in zh[5]["odds"]["label"]
+    w.coach_toggle.value = False
+    assert not any("odds" in f for f in view(w)["flags"])
+
+
+def test_the_odds_outs_line_names_the_learners_best_kind_and_its_unseen_troops() -> None:
+    from battleline_lab.game import to_position
+    from battleline_lab.odds import outs
+
+    w = GameWidget(bot="heuristic", seed=0)
+    state = new_game(0, Options(first=Player.SOUTH))
+    place(state, 3, Player.SOUTH, "r8 r9")
+    place(state, 3, Player.NORTH, "b2")
+    w.state = state
+    w.show_coach(True)
+    odds = next(f["odds"] for f in view(w)["flags"] if f["n"] == 3)
+    best = outs(to_position(w.state, Player.SOUTH, hand=False), 3, "you").kinds[0]
+    assert best.kind is not None and best.kind.key == "wedge" and best.count == 2  # r7 and r10 (R9)
+    assert odds["outs"] == "Wedge: 2 out(s)"
+    assert 0 < odds["you"] < 1

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from battleline_lab import Position, Side, analyse_claim
+from battleline_lab.cards import format_cards
 from battleline_lab.loader import iter_puzzle_files, load_puzzle
 from battleline_lab.messages import catalogue
 from battleline_lab.progress import DATABASE_FILE, PROGRESS_FILE, Progress, PuzzleRecord, data_dir
@@ -254,14 +255,64 @@ def test_explorer_kinds_sums_wildcards_and_the_tie_rule() -> None:
     e.fog.value = True  # R24: sums only
     assert "Fog" in e.verdict.value and "22 beats 12" in e.verdict.value
     e.fog.value = False
-    e.mud.value = True  # R25: four cards a side
-    assert e.slots[Side.YOU][3].layout.display == "" and "Pick 4 cards" in e.verdict.value
+    assert e.board.view["flags"][0]["slots"] == 3
+    e.mud.value = True  # R25: four cards a side, the fourth slot drawn
+    assert e.board.view["flags"][0]["slots"] == 4 and "Pick 4 cards" in e.verdict.value
     e.set_cards("you", "r3 r4 r5 r6")
     e.set_cards("opponent", "b10 g10 y10 p10")
     assert "Phalanx, sum 40" in e.verdict.value and "You win" in e.verdict.value  # a 4-card Wedge beats it
     e.mud.value = False
     e.set_cards("opponent", "r3 b4 b5")  # the same card twice
     assert "r3" in e.verdict.value and "wins" not in e.verdict.value
+
+
+def test_R9_R25_the_explorer_places_cards_by_taps_on_the_board() -> None:
+    """Tap a palette card, then an empty slot (``data-action="place"``); tap a placed card to take it off."""
+    e = FormationExplorer()
+    view = e.board.view
+    assert view["place_mode"] and len(view["palette"]["cards"]) == 64  # 60 troops and the four morale cards
+    assert e.taps.places() == ["1:opponent", "1:you"]
+    e.taps.place("1:you")  # nothing picked: the slot does nothing
+    assert e.cards("you") == ()
+    for card in ("r3", "r4", "r5"):
+        e.taps.pick(card)
+        e.taps.place("1:you")
+    for card in ("b8", "b9", "alexander"):
+        e.taps.pick(card)
+        e.taps.place("1:opponent")
+    assert format_cards(e.cards("you")) == "r3 r4 r5" and "The opponent wins" in e.verdict.value  # R10, R20
+    assert e.taps.places() == []  # both sides full: no empty slot
+    flag = e.board.view["flags"][0]
+    assert [c["id"] for c in flag["you"]] == ["r3", "r4", "r5"] and "your side" in flag["you"][0]["label"].lower()
+    assert {c["id"] for c in e.board.view["palette"]["cards"] if c.get("placed")} == {
+        "r3",
+        "r4",
+        "r5",
+        "b8",
+        "b9",
+        "alexander",
+    }
+    e.taps.take("alexander")
+    assert format_cards(e.cards("opponent")) == "b8 b9" and "Pick 3 cards" in e.verdict.value
+    e.taps.pick("r5")  # a card lies in one place: placing it moves it
+    e.taps.place("1:opponent")
+    assert format_cards(e.cards("you")) == "r3 r4" and format_cards(e.cards("opponent")) == "b8 b9 r5"
+    e.taps.pick("g7")
+    e.taps.escape()  # Escape (or a second tap) cancels the pick
+    assert e.taps.picked is None
+    e.mud.value = True  # R25: a fourth slot a side
+    assert e.taps.places() == ["1:opponent", "1:you"] and [c["id"] for c in e.board.view["flags"][0]["env"]] == ["mud"]
+    with pytest.raises(ValueError):
+        e.taps.pick("fog")  # not a formation card: not in the palette
+    before = (list(e.picked[Side.YOU]), list(e.picked[Side.OPPONENT]))
+    for intent in (
+        {"place": ["zz9", "1:you"]},
+        {"place": ["fog", "1:you"]},
+        {"place": ["g7", "1:nobody"]},
+        {"take": "zz"},
+    ):
+        e.board.intent(intent)  # a stale or forged message changes nothing, never a traceback
+    assert (e.picked[Side.YOU], e.picked[Side.OPPONENT]) == before
 
 
 def test_widget_strings_come_from_the_catalogue() -> None:

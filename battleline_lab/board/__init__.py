@@ -52,6 +52,8 @@ INTENTS: Mapping[str, str] = {
     "answer": "value: yes, no, a, b, tie, a flag number or a formation kind",
     "hint": "true: the next hint",
     "step": "+1 or -1: the next or previous proof step",
+    "place": "[card, place]: a palette card put at a place ('N:you', 'N:opponent', 'hand:you', ...; explorer, editor)",
+    "take": "card: a placed card taken off (explorer, editor)",
 }
 
 
@@ -213,6 +215,7 @@ class Taps:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.selected: str | None = None
+        self.picked: str | None = None  # the palette card tapped (place mode: explorer, editor)
 
     @property
     def view(self) -> dict[str, Any]:
@@ -259,7 +262,7 @@ class Taps:
             if n not in (self._hand(card) or {}).get("flags", ()):
                 raise ValueError(f"flag {n} is not legal for {card}")  # the browser cancels the selection
             self.board.intent({"play": [card, n]})
-        elif entry.get("legal"):
+        elif entry.get("legal") or entry.get("choose"):
             self.board.intent({"flag": n})
         elif entry.get("claim"):
             self.board.intent({"claim": n})
@@ -305,6 +308,47 @@ class Taps:
         else:
             self.board.intent({"do": action})
 
+    def pick(self, card: str) -> None:
+        """Tap a palette card (``data-zone="palette"``, place mode): pick it; a second tap cancels."""
+        if card not in [c["id"] for c in (self.view.get("palette") or {}).get("cards", ())]:
+            raise ValueError(f"{card} is not in the palette")
+        self.picked = None if self.picked == card else card
+
+    def places(self) -> list[str]:
+        """The places a picked card may be put (``data-action="place"``: empty slots, then the other places)."""
+        view = self.view
+        if not view.get("place_mode"):
+            return []
+        out = []
+        for f in view.get("flags", ()):
+            for side in ("opponent", "you"):
+                if len(f.get(side, ())) < int(f.get("slots", 3)):
+                    out.append(f"{f['n']}:{side}")
+        return out + [p["value"] for p in view.get("places", ())]
+
+    def place(self, place: str) -> None:
+        """Tap a slot or a place (``data-action="place" data-place=...``): put the picked card there."""
+        if place not in self.places():
+            raise ValueError(f"{place} is not a place on the board")
+        card, self.picked = self.picked, None
+        if card is not None:  # with nothing picked the tap does nothing (the slot is aria-disabled)
+            self.board.intent({"place": [card, place]})
+
+    def take(self, card: str, flag: int | None = None) -> None:
+        """Tap a placed card (``data-action="take"``): take it off."""
+        if not self.view.get("place_mode"):
+            raise ValueError("nothing can be taken off here")
+        placed = [
+            c["id"]
+            for f in self.view.get("flags", ())
+            if flag in (None, f["n"])
+            for s in ("you", "opponent")
+            for c in f.get(s, ())
+        ]
+        if card not in placed:
+            raise ValueError(f"{card} is not on the board")
+        self.board.intent({"take": card})
+
     def step(self, delta: int) -> None:
         """Step the proof (``data-action="step-next|step-back"``, j/k, arrows)."""
         if not self.view.get("proof"):
@@ -312,8 +356,10 @@ class Taps:
         self.board.intent({"step": delta})
 
     def escape(self) -> None:
-        """Escape: drop the tapped card, else the session's choice."""
-        if self.selected is not None:
+        """Escape: drop the tapped (or picked) card, else the session's choice."""
+        if self.picked is not None:
+            self.picked = None
+        elif self.selected is not None:
             self.selected = None
         elif self.view.get("selection"):
             self.board.intent({"cancel": True})

@@ -51,11 +51,89 @@ function cardClasses(card, extra) {
   return css.join(" ");
 }
 
+// -- place mode (the formation explorer, the puzzle editor) -------------------------------------
+// view.place_mode: the empty slots are tap targets (data-action="place", data-place="N:side"),
+// a placed card is one too (data-action="take": take it off); view.palette is the cards to
+// place (data-zone="palette"), view.places more places (a hand, the discards).  Tap a palette
+// card, then a slot or a place: the intent {"place": [card, place]}; the session decides.
+function slotTarget(v, f, who, i) {
+  const label = (v.slot_text || "{side}, slot {slot}").replace("{side}", f[`${who}_label`] || who).replace("{slot}", String(i + 1));
+  return h("button", {
+    type: "button",
+    class: "blb-slot blb-slot-target",
+    "data-action": "place",
+    "data-place": `${f.n}:${who}`,
+    "data-flag": f.n,
+    "data-side": who,
+    "data-slot": i + 1,
+    "data-key": `place:${f.n}:${who}:${i + 1}`,
+    "data-nav": "slots",
+    "aria-label": label,
+    title: label,
+  });
+}
+
+function paletteRow(p) {
+  const row = h("div", { class: "blb-palette", role: "group", "aria-label": p.label || "" });
+  if (p.label) row.append(h("div", { class: "blb-caption", text: p.label }));
+  const cards = h("div", { class: "blb-palette-cards" });
+  for (const c of p.cards || []) {
+    const el = h(
+      "button",
+      {
+        type: "button",
+        class: cardClasses(c, `blb-pal-card${c.placed ? " blb-placed" : ""}`),
+        "data-card": c.id,
+        "data-zone": "palette",
+        "data-key": `pal:${c.id}`,
+        "data-nav": "palette",
+        "aria-label": c.label,
+        title: c.label,
+        "aria-pressed": "false",
+      },
+      cardFace(c),
+    );
+    paint(el, c);
+    cards.append(el);
+  }
+  row.append(cards);
+  return row;
+}
+
+function placesRow(v) {
+  const row = h("div", { class: "blb-places", role: "group", "aria-label": v.places_label || "" });
+  for (const p of v.places || []) {
+    row.append(
+      h("button", {
+        type: "button",
+        class: "blb-button blb-place",
+        "data-action": "place",
+        "data-place": p.value,
+        "data-key": `place:${p.value}`,
+        "data-nav": "places",
+        "aria-label": p.aria || p.label,
+        title: p.aria || p.label,
+      }, [h("span", { text: p.label })]),
+    );
+  }
+  return row;
+}
+
+// the coach's odds on a contested flag (view model: flag.odds, made in Python from odds.py)
+function oddsBadge(f) {
+  const o = f.odds;
+  if (!o) return null;
+  return h("div", { class: "blb-odds", "data-role": "odds", "data-flag": f.n, role: "note", "aria-label": o.label, title: o.label }, [
+    h("span", { class: "blb-odds-chance", "aria-hidden": "true", text: o.text }),
+    h("span", { class: "blb-odds-outs", "aria-hidden": "true", text: o.outs }),
+  ]);
+}
+
 function render({ model, el }) {
   const root = h("div", { class: "blb", tabindex: "-1" });
   el.classList.add("blb-host");
   el.append(root);
-  const ui = { sel: null, roving: {}, view: {} };
+  const ui = { sel: null, pick: null, roving: {}, view: {} };
   const send = (intent) => {
     root.dataset.busy = "true";
     model.send({ intent });
@@ -68,8 +146,9 @@ function render({ model, el }) {
   };
 
   // -- drawing -------------------------------------------------------------------------------
-  function boardCard(card, f, side) {
+  function boardCard(card, f, side, slot) {
     const target = (ui.view.targets || []).includes(card.id) && !card.ghost;
+    const take = Boolean(ui.view.place_mode) && !card.ghost && !target;
     const attrs = {
       class: cardClasses(card, target ? "blb-target" : ""),
       "data-card": card.id,
@@ -78,9 +157,12 @@ function render({ model, el }) {
       "data-side": side,
       "aria-label": card.label,
       title: card.label,
+      "data-slot": ui.view.place_mode ? slot : null,
     };
     let el;
-    if (target) {
+    if (take) {
+      el = h("button", { ...attrs, type: "button", "data-action": "take", "data-nav": "slots", "data-key": `take:${card.id}:${f.n}:${side}` }, cardFace(card));
+    } else if (target) {
       el = h("button", { ...attrs, type: "button", "data-action": "target", "data-nav": "targets", "data-key": `target:${card.id}` }, cardFace(card));
     } else {
       el = h("div", { ...attrs, role: "img" }, cardFace(card));
@@ -94,9 +176,11 @@ function render({ model, el }) {
     const ghosts = who === "opponent" ? f.ghosts || [] : [];
     const slots = Math.max(f.slots || 3, cards.length + ghosts.length);
     const out = h("div", { class: `blb-side blb-${who}`, role: "group", "aria-label": f[`${who}_label`] || who });
-    for (const c of cards) out.append(boardCard(c, f, who));
+    cards.forEach((c, i) => out.append(boardCard(c, f, who, i + 1)));
     for (const c of ghosts) out.append(boardCard({ ...c, ghost: true }, f, who));
-    for (let i = cards.length + ghosts.length; i < slots; i += 1) out.append(h("div", { class: "blb-slot", "aria-hidden": "true" }));
+    for (let i = cards.length + ghosts.length; i < slots; i += 1) {
+      out.append(ui.view.place_mode ? slotTarget(ui.view, f, who, i) : h("div", { class: "blb-slot", "aria-hidden": "true" }));
+    }
     return out;
   }
 
@@ -131,7 +215,7 @@ function render({ model, el }) {
       return chip;
     });
     const first = f.first ? h("span", { class: `blb-first blb-first-${f.first}`, title: f.first_label || "", text: f.first_text || "1st" }) : null;
-    return h("div", { class: "blb-flagcell" }, [button, ...env, first]);
+    return h("div", { class: "blb-flagcell" }, [button, ...env, first, oddsBadge(f)]);
   }
 
   function buttonFor(item, nav) {
@@ -200,6 +284,9 @@ function render({ model, el }) {
       board.append(col);
     }
     parts.push(board);
+    if (v.places) parts.push(placesRow(v));
+    if (v.palette) parts.push(paletteRow(v.palette));
+    if (v.odds_note) parts.push(h("div", { class: "blb-odds-note", "data-role": "odds-note", text: v.odds_note }));
     if (v.question) parts.push(h("div", { class: "blb-question", text: v.question }));
     const bar = h("div", { class: "blb-bar" });
     for (const d of v.decks || []) bar.append(buttonFor({ ...d, action: "draw" }, "choices"));
@@ -288,10 +375,18 @@ function render({ model, el }) {
       const c = handCard(b.dataset.card);
       b.setAttribute("aria-pressed", b.dataset.card === ui.sel || (c && c.chosen) ? "true" : "false");
     }
-    root.dataset.selected = ui.sel || "";
+    for (const s of root.querySelectorAll('[data-action="place"]')) {
+      if (ui.pick) s.dataset.legal = "true";
+      else delete s.dataset.legal;
+      s.setAttribute("aria-disabled", ui.pick ? "false" : "true");
+    }
+    for (const b of root.querySelectorAll('[data-zone="palette"]')) b.setAttribute("aria-pressed", b.dataset.card === ui.pick ? "true" : "false");
+    root.dataset.selected = ui.sel || ui.pick || "";
     // the prompt says what the tapped card may do (drawn here: no round trip), and is announced
     const c = ui.sel ? handCard(ui.sel) : null;
-    const said = c && ui.view.chosen_text ? ui.view.chosen_text.replace("{card}", c.label).replace("{flags}", c.flags.join(", ")) : "";
+    const picked = ui.pick ? ((ui.view.palette || {}).cards || []).find((p) => p.id === ui.pick) : null;
+    let said = c && ui.view.chosen_text ? ui.view.chosen_text.replace("{card}", c.label).replace("{flags}", c.flags.join(", ")) : "";
+    if (picked && ui.view.pick_text) said = ui.view.pick_text.replace("{card}", picked.label);
     const live = root.querySelector(".blb-sr");
     if (live) live.textContent = said;
     const prompt = root.querySelector(".blb-prompt");
@@ -306,6 +401,7 @@ function render({ model, el }) {
     const nav = hadFocus && active !== root ? active.dataset.nav : null;
     ui.view = v;
     if (ui.sel && !(handCard(ui.sel) && handCard(ui.sel).flags)) ui.sel = null;
+    if (ui.pick && !((v.palette || {}).cards || []).some((p) => p.id === ui.pick)) ui.pick = null;
     root.replaceChildren(...build(v));
     root.dataset.mode = v.mode || "game";
     root.dataset.rev = String(v.rev || 0);
@@ -324,7 +420,10 @@ function render({ model, el }) {
 
   // -- what a tap does -------------------------------------------------------------------------
   function cancel() {
-    if (ui.sel) {
+    if (ui.pick) {
+      ui.pick = null;
+      applySelection();
+    } else if (ui.sel) {
       ui.sel = null;
       applySelection();
     } else if (ui.view.selection) {
@@ -346,13 +445,27 @@ function render({ model, el }) {
       applySelection(); // a tap on a flag it may not go to cancels
       return;
     }
-    if (f.legal) send({ flag: n });
+    if (f.legal || f.choose) send({ flag: n });
     else if (f.claim) send({ claim: n });
   }
 
   function activate(t) {
-    if (t.getAttribute("aria-disabled") === "true") return;
     const action = t.dataset.action;
+    if (action === "place") {
+      const id = ui.pick;
+      ui.pick = null;
+      if (id) send({ place: [id, t.dataset.place] });
+      applySelection();
+      return;
+    }
+    if (t.getAttribute("aria-disabled") === "true") return;
+    if (t.dataset.zone === "palette") {
+      ui.pick = ui.pick === t.dataset.card ? null : t.dataset.card; // a second tap cancels
+      ui.sel = null;
+      applySelection();
+      return;
+    }
+    if (action === "take") return send({ take: t.dataset.card });
     if (t.dataset.zone === "hand") {
       const c = handCard(t.dataset.card);
       if (!c) return;

@@ -1,4 +1,4 @@
-"""The board component in JupyterLab: whole games by taps alone and by keyboard alone, at 360 and 1400 px.
+"""The board component in JupyterLab and on the site: whole games by taps alone and by keys alone, 360 and 1400 px.
 
 Everything goes through the component's hooks (a contract, ``docs/widgets.md``): ``data-card``
 with ``data-zone``, ``data-flag`` with ``data-legal`` / ``data-claimable``, ``data-action``
@@ -6,18 +6,22 @@ with ``data-zone``, ``data-flag`` with ``data-legal`` / ``data-claimable``, ``da
 ``data-role="feedback"``.  The learner's policy is simple and needs no rules: claim what is
 marked claimable, draw when a deck is on offer, else play the first card that has a lit flag.
 The game is against the seeded random bot; the kernel decides everything, the test only taps.
+The four whole games (360 / 1400 px, taps / keys) run in JupyterLab and on the built JupyterLite
+site (the ``frontend`` fixture; the site offline, Pyodide in the browser): eight games in all.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run
+from tests.browser.conftest import Front, Lab, assert_no_widget_errors, open_and_run, run_code, site_open
+from tests.browser.test_layout_a11y_browser import axe_script  # noqa: F401  (the fixture: axe-core, cached)
 
 pytestmark = pytest.mark.browser
 
@@ -179,20 +183,28 @@ def check_fits(page: Page, game: Locator, width: int) -> None:
     assert scroll <= 1, f"the notebook scrolls sideways at {width} px"
 
 
+def open_game(page: Page, frontend: Front, name: str, code: str) -> None:
+    """Show a widget made by ``code`` (one line): in JupyterLab a one-cell notebook of its own, on the
+    site a new cell under a lesson without widgets (the site's files are its build)."""
+    if frontend.site:
+        site_open(page, frontend.url, "00-the-game-in-ten-minutes.ipynb")
+        run_code(page, code)
+    else:
+        lab = Lab(frontend.url, frontend.data_dir) if frontend.data_dir is not None else None
+        assert lab is not None
+        open_and_run(page, lab, write_notebook(lab, name, code.replace("; ", "\n")))
+
+
 #: 1400: the window (a cell of about 1000 px beside the file browser); 360: the widget's cell itself
 @pytest.mark.parametrize(("width", "keyboard"), [(1400, False), (360, False), (1400, True), (360, True)])
 def test_a_whole_game_by_taps_or_keys_alone(
-    lab_page: Page, lab: Lab, output_dir: Path, width: int, keyboard: bool
+    front_page: Page, frontend: Front, output_dir: Path, width: int, keyboard: bool
 ) -> None:
-    page = lab_page
+    page = front_page
     page.set_viewport_size({"width": max(width, 1000), "height": 900})
     seed = 3 if keyboard else 2
-    name = write_notebook(
-        lab,
-        f"board-game-{width}-{int(keyboard)}.ipynb",
-        f"from battleline_lab.game_widget import GameWidget\nGameWidget(bot='random', seed={seed})",
-    )
-    open_and_run(page, lab, name)
+    code = f"from battleline_lab.game_widget import GameWidget; GameWidget(bot='random', seed={seed})"
+    open_game(page, frontend, f"board-game-{width}-{int(keyboard)}.ipynb", code)
     game = page.locator(".bl-game").first
     expect(game.locator(".blb [data-zone='hand']").first).to_be_visible(timeout=60_000)
     if width < 600:  # the issue's "360 px cell"
@@ -210,14 +222,15 @@ def test_a_whole_game_by_taps_or_keys_alone(
         page.set_viewport_size({"width": width, "height": 900})
     # empty slots are drawn from the start: three a side per flag
     assert game.locator(".blb-slot").count() >= 9 * 6 - 8
-    page.screenshot(path=str(output_dir / f"board-game-{width}-start.png"))
+    page.screenshot(path=str(output_dir / f"board-game-{frontend.name}-{width}-start.png"))
     start = time.monotonic()
     taps = play_game(page, game, keyboard=keyboard)
     assert over(game)
     # at the end the bot's hand is shown (never before, R13)
     expect(game.locator('.blb [data-zone="opponent-hand"]').first).to_be_visible()
-    page.screenshot(path=str(output_dir / f"board-game-{width}-{'keys' if keyboard else 'taps'}-end.png"))
-    print(f"{width} px {'keys' if keyboard else 'taps'}: {taps} in {time.monotonic() - start:.1f} s")
+    how = "keys" if keyboard else "taps"
+    page.screenshot(path=str(output_dir / f"board-game-{frontend.name}-{width}-{how}-end.png"))
+    print(f"{frontend.name} {width} px {how}: {taps} in {time.monotonic() - start:.1f} s")
     assert_no_widget_errors(page)
 
 
@@ -245,4 +258,59 @@ def test_the_board_fits_every_cell_width_from_320_to_1600(lab_page: Page, lab: L
         assert box is not None
         assert rows == (9 if box["width"] < 800 else 1), (width, box["width"], rows)  # it turns below 800 px
         game.screenshot(path=str(output_dir / f"board-width-{width}.png"))
+    assert_no_widget_errors(page)
+
+
+def test_the_coach_shows_each_contested_flags_odds_on_the_board(
+    lab_page: Page,
+    lab: Lab,
+    output_dir: Path,
+    axe_script: Path,  # noqa: F811
+) -> None:
+    """Issue 27: with the coach on, every open flag with a card shows the learner's odds and outs
+    (``data-role="odds"`` with ``data-flag``), the tie rule beside them; with it off, none.  The
+    game with the coach's odds on passes the axe-core audit (nothing serious or critical)."""
+    page = lab_page
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    source = "from battleline_lab.game_widget import GameWidget\nw = GameWidget(bot='random', seed=5)\nw"
+    open_and_run(page, lab, write_notebook(lab, "board-odds.ipynb", source))
+    game = page.locator(".bl-game").first
+    board = game.locator(".blb")
+    expect(board.locator("[data-zone='hand']").first).to_be_visible(timeout=60_000)
+    odds = board.locator('[data-role="odds"]')
+    for _ in range(2):  # two cards and draws by taps: the bot answers, the table has cards
+        before = rev(board)
+        board.locator('[data-zone="hand"]:not([aria-disabled="true"])').first.click()
+        board.locator('.blb-flag[data-legal="true"]').first.click()
+        wait_redraw(page, board, before)
+        end = board.locator('[data-action="end"]')
+        if end.count():
+            before = rev(board)
+            end.click()
+            wait_redraw(page, board, before)
+        before = rev(board)
+        board.locator('[data-action="draw"]:not([aria-disabled="true"])').first.click()
+        wait_redraw(page, board, before)
+    assert odds.count() == 0, "no odds while the coach is off"
+    game.locator(".bl-coach-toggle").click()
+    expect(odds.first).to_be_visible()
+    played = {str(c.get_attribute("data-flag")) for c in board.locator('.blb-side [data-zone="board"]').all()}
+    shown = {str(o.get_attribute("data-flag")) for o in odds.all()}
+    assert shown == played, (shown, played)  # each contested flag, and only those
+    first = odds.first
+    assert re.fullmatch(r"you \d+%", first.locator(".blb-odds-chance").inner_text())
+    assert "counts half" in str(first.get_attribute("aria-label"))
+    expect(board.locator('[data-role="odds-note"]')).to_contain_text("counts half to each side")
+    game.screenshot(path=str(output_dir / "board-odds.png"))
+    page.add_script_tag(path=str(axe_script))
+    found = page.evaluate(
+        """async () => {
+            const include = [...document.querySelectorAll('.bl-game')];
+            const r = await axe.run({include}, {resultTypes: ['violations']});
+            return r.violations.filter(v => v.impact === 'critical' || v.impact === 'serious').map(v => v.id);
+        }"""
+    )
+    assert found == [], found
+    game.locator(".bl-coach-toggle").click()
+    expect(odds).to_have_count(0)
     assert_no_widget_errors(page)

@@ -1,10 +1,12 @@
 """The puzzle editor in a real browser: a teacher builds a puzzle by clicks, saves it, and the file is right.
 
 ``tests/test_editor.py`` and ``tests/test_editor_widget.py`` prove the session and the widget in
-the kernel; this shows that the editor renders in JupyterLab and that clicks on its card buttons,
-dropdowns and the Save button reach the session, and that what lands on disk loads, passes
-``check`` and holds the position that was clicked.  It runs in JupyterLab and on the JupyterLite
-site (the ``frontend`` fixture; there the file is on the browser's drive, read back by a cell).
+the kernel; this shows that the editor renders in JupyterLab and that taps on its board (a card
+of the palette, ``data-zone="palette"``, then an empty slot, ``data-action="place"``; one card
+placed by keyboard alone), its dropdowns and the Save button reach the session, and that what
+lands on disk loads, passes ``check`` and holds the position that was tapped.  It runs in
+JupyterLab and on the JupyterLite site (the ``frontend`` fixture; there the file is on the
+browser's drive, read back by a cell).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from battleline_lab.loader import check_answer, load_puzzle
 from tests.browser import ui
@@ -52,18 +54,51 @@ def test_build_a_puzzle_by_clicks_and_save_it(
         run_code(page, editor_code + f"PuzzleEditor(puzzle_id='clicked-tie', save_path={str(target)!r})")
     editor = page.locator(".bl-editor").first
     expect(editor).to_be_visible(timeout=60_000)
-    place = editor.locator(".bl-editor-place select")
+    board = editor.locator(".bl-editor-board .blb")
+    expect(board.locator('[data-zone="palette"]')).to_have_count(70)
 
-    place.select_option(label="flag 4, you")
-    for card in ("r8", "r9", "r10"):
-        editor.locator(f".bl-editor-card-{card}").click()
-    expect(editor.locator('.bl-editor-board .bl-flag-4 .bl-side-you [data-card="r10"]')).to_have_count(1)
-    place.select_option(label="flag 4, the opponent")
+    def placed(card: str, side: str) -> Locator:
+        return board.locator(f'[data-card="{card}"][data-zone="board"][data-flag="4"][data-side="{side}"]')
+
+    for card in ("r8", "r9"):  # tap a card, then an empty slot of flag 4 on your side
+        board.locator(f'[data-zone="palette"][data-card="{card}"]').click()
+        expect(board.locator('[data-action="place"][data-legal="true"]').first).to_be_visible()  # lit at once
+        board.locator('[data-action="place"][data-place="4:you"]').first.click()
+        expect(placed(card, "you")).to_have_count(1)
+    # the red 10 by keyboard alone: Enter on the card, arrows to the slot, Enter
+    board.locator('[data-zone="palette"][data-card="r8"]').focus()
+    for _ in range(4):
+        if page.evaluate("() => document.activeElement.dataset.card") == "r10":
+            break
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    expect(board.locator('[data-zone="palette"][data-card="r10"]')).to_have_attribute("aria-pressed", "true")
+    for _ in range(6):  # ArrowDown: from the palette to the next group of targets (the slots)
+        page.keyboard.press("ArrowDown")
+        if page.evaluate("() => document.activeElement.dataset.nav") == "slots":
+            break
+    for _ in range(80):
+        if page.evaluate("() => document.activeElement.dataset.key") == "place:4:you:3":
+            break
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    expect(placed("r10", "you")).to_have_count(1)
+    label = str(placed("r10", "you").get_attribute("aria-label"))
+    assert "red 10" in label and "flag 4" in label and "your side" in label, label
     for card in ("g8", "g9", "g10"):
-        editor.locator(f".bl-editor-card-{card}").click()
+        board.locator(f'[data-zone="palette"][data-card="{card}"]').click()
+        board.locator('[data-action="place"][data-place="4:opponent"]').first.click()
+        expect(placed(card, "opponent")).to_have_count(1)
     expect(editor.locator(".bl-editor-problems")).to_contain_text("R11")  # a tie without first_complete
+    # a placed card tapped is taken off; tapped again from the palette it comes back
+    placed("g10", "opponent").click()
+    expect(placed("g10", "opponent")).to_have_count(0)
+    board.locator('[data-zone="palette"][data-card="g10"]').click()
+    board.locator('[data-action="place"][data-place="4:opponent"]').first.click()
+    expect(placed("g10", "opponent")).to_have_count(1)
 
-    editor.locator(".bl-editor-flag select").select_option("4")
+    board.locator('.blb-flag[data-flag="4"]').click()  # tap the flag: the marks are flag 4's
+    expect(editor.locator(".bl-editor-flag select")).to_have_value("4")
     editor.locator(".bl-editor-first select").select_option(label="you")
     expect(editor.locator(".bl-editor-problems .bl-editor-ok")).to_be_visible()
 
@@ -79,7 +114,7 @@ def test_build_a_puzzle_by_clicks_and_save_it(
 
     overwrite = editor.locator(ui.EDITOR_OVERWRITE)
     editor.locator(ui.EDITOR_SAVE).click()
-    expect(editor.locator(ui.EDITOR_MESSAGE)).to_contain_text("Saved")
+    expect(editor.locator(ui.EDITOR_MESSAGE)).to_contain_text("Saved", timeout=30_000)  # Pyodide writes the drive
     expect(overwrite).to_be_hidden()
     facts = (
         "from battleline_lab.loader import check_answer, load_puzzle; "

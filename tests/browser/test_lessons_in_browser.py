@@ -130,7 +130,14 @@ def test_lesson_one_explorer_responds(front_page: Page, frontend: Front, output_
     expect(verdict).to_contain_text("The opponent wins")
     explorer.locator(".bl-fog input").check()  # R24: only sums count
     expect(verdict).to_contain_text("under Fog only sums count")
-    expect(page.locator("svg.bl-cards .bl-card").first).to_be_visible()
+    expect(explorer.locator('.blb [data-card][data-zone="board"]').first).to_be_visible()
+    # tap a placed card: taken off; tap a card of the palette, then the empty slot: placed (R20 gone)
+    explorer.locator(f'{ui.TAKE}[data-card="alexander"]').click()
+    expect(verdict).to_contain_text("Pick 3 cards")
+    explorer.locator(f'{ui.PALETTE_CARD}[data-card="b10"]').click()
+    explorer.locator(f'{ui.PLACE}[data-side="opponent"]').first.click()
+    expect(explorer.locator('.blb [data-card="b10"][data-zone="board"][data-side="opponent"]')).to_have_count(1)
+    expect(verdict).to_contain_text("27 beats 12")
     # Mud: each side gets a fourth card slot (R25), shown only while Mud is ticked
     mud_slot = explorer.locator(ui.MUD_SLOT)
     expect(mud_slot).to_be_hidden()

@@ -40,7 +40,10 @@ EXPLORER = ".bl-explorer"
 EXPLORER_VERDICT = ".bl-explorer-verdict"
 FOG = ".bl-fog input"
 MUD = ".bl-mud input"
-MUD_SLOT = ".bl-slot-you-4"  # the fourth card of a side, only when Mud is ticked (R25)
+MUD_SLOT = '.blb [data-side="you"][data-slot="4"]'  # the fourth slot of a side, only when Mud is ticked (R25)
+PALETTE_CARD = '.blb [data-zone="palette"]'  # the cards to place (explorer, editor); then a slot:
+PLACE = '.blb [data-action="place"]'  # an empty slot (data-place="N:side") or a place
+TAKE = '.blb [data-action="take"]'  # a placed card: a tap takes it off
 
 # the game (GameWidget): the board component's hooks (docs/widgets.md)
 GAME = ".bl-game"
