@@ -38,7 +38,7 @@ from .bots import make_bot
 from .rules import apply, claimable
 from .view import PlayerView, to_position
 
-__all__ = ["ADVISER", "Advice", "advice_text", "advise"]
+__all__ = ["ADVISER", "Advice", "advice_text", "advise", "explain"]
 
 ADVISER = "master"  # the strongest bot (docs/game.md: master beats the expert)
 SHOWN_OUTS = 4  # troops named in an outs sentence; the rest are counted ("and 3 more")
@@ -88,7 +88,12 @@ def _flags_touched(action: Action, view: PlayerView) -> tuple[int, ...]:
 
 def advise(view: PlayerView, legal: Sequence[Action], *, seed: int = 0) -> Advice:
     """The strongest bot's play for ``view.player`` now, with the odds and outs that explain it."""
-    action = make_bot(ADVISER, seed).choose(view, legal)
+    return explain(view, make_bot(ADVISER, seed).choose(view, legal))
+
+
+def explain(view: PlayerView, action: Action, bot: str = ADVISER) -> Advice:
+    """What ``action`` (a legal move of ``view.player``) does to the odds and outs of the flag it
+    changes most, and which flags it lets the player prove (R12); ``bot`` names who suggests it."""
     before_pos = view.position()
     from .expert import determinize  # the expert builds on the bots module, as this one does
 
@@ -105,7 +110,7 @@ def advise(view: PlayerView, legal: Sequence[Action], *, seed: int = 0) -> Advic
         state = after_pos.flag(flag)
         cards = (len(state.formation_cards(Side.YOU)), len(state.formation_cards(Side.OPPONENT)))
     unseen = len(after_pos.unseen_troops())
-    return Advice(action, ADVISER, flag, before, after, mine, theirs, then_claim, unseen, cards)
+    return Advice(action, bot, flag, before, after, mine, theirs, then_claim, unseen, cards)
 
 
 def _most_changed(

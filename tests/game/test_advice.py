@@ -11,8 +11,21 @@ import re
 
 import pytest
 
-from battleline_lab.game import Phase, PlayCard, Player, PlayerView, apply, legal_moves, new_game
-from battleline_lab.game.advice import ADVISER, SHOWN_OUTS, Advice, advice_text, advise
+from battleline_lab.game import (
+    Action,
+    Deserter,
+    Phase,
+    PlayCard,
+    Player,
+    PlayerView,
+    PlayScout,
+    Redeploy,
+    Traitor,
+    apply,
+    legal_moves,
+    new_game,
+)
+from battleline_lab.game.advice import ADVISER, SHOWN_OUTS, Advice, advice_text, advise, explain
 from battleline_lab.game.bots import make_bot
 from battleline_lab.game.expert import determinize
 from battleline_lab.game.session import GameSession
@@ -116,3 +129,44 @@ def test_the_session_suggests_the_strongest_bots_play_on_request() -> None:
     assert en[0].startswith("The master's suggestion (the strongest bot): South plays")
     assert zh[0].startswith("大师（最强的机器人）的建议：南方")
     assert len(en) == len(zh)
+
+
+def _first_with(kind: type, seeds: range = range(1, 40)) -> tuple[GameState, Action]:
+    """The first position of seeded random-bot games where a move of ``kind`` is legal, and that move."""
+    for seed in seeds:
+        state = new_game(seed, Options(first=Player.SOUTH))
+        bots = {p: make_bot("random", seed + i) for i, p in enumerate(Player)}
+        while not state.over:
+            legal = legal_moves(state)
+            found = [a for a in legal if isinstance(a, kind)]
+            if state.phase is Phase.PLAY and found:
+                return state, found[-1]
+            apply(state, bots[state.to_act].choose(PlayerView(state, state.to_act), legal))
+    raise AssertionError(f"no position with a legal {kind.__name__}")
+
+
+@pytest.mark.parametrize("kind", [Deserter, Traitor, Redeploy, PlayScout])
+def test_R28_R30_a_tactics_move_is_explained_at_the_flag_it_changes(kind: type) -> None:
+    state, action = _first_with(kind)
+    me = state.turn
+    view = PlayerView(state, me)
+    advice = explain(view, action)
+    after_state = state.copy()
+    apply(after_state, action)
+    if isinstance(action, PlayScout):  # R27: no card on a flag moves
+        assert advice.flag is None and message("coach.no_flag") in advice_text(view, advice)
+        return
+    assert isinstance(action, (Deserter, Traitor, Redeploy))
+    owner = me if isinstance(action, Redeploy) else me.other
+    source = next(n for n in range(1, 10) if action.target in state.cards[n - 1][owner] + state.env[n - 1][owner])
+    to = getattr(action, "to", None)
+    assert advice.flag in {source, to} - {None}
+    assert advice.flag is not None and advice.after == flag_odds(to_position(after_state, me), advice.flag)
+    other = ({source, to} - {None, advice.flag}).pop() if len({source, to} - {None}) == 2 else None
+    if other is not None:  # the flag said is the one whose odds change most
+        change = abs(float(advice.after.you) - float(advice.before.you)) if advice.before else 0.0
+        before_other = flag_odds(view.position(), other).you
+        after_other = flag_odds(to_position(after_state, me), other).you
+        assert change >= abs(float(after_other) - float(before_other))
+    for lang in ("en", "zh"):
+        assert not NOTATION.search("\n".join(advice_text(view, advice, lang)))
