@@ -50,8 +50,8 @@ import ipywidgets as W
 from .board import Board, Taps, card_view, flag_views
 from .cards import Tactic, Troop
 from .game import Action, Deck, GameState, Player, describe, parse_action, to_position
+from .game.advice import Advice, advice_text
 from .game.bots import Bot
-from .game.expert import Suggestion, suggestion_text
 from .game.record import illegal_reason
 from .game.review import Review
 from .game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Offer, Say, Token, action_path
@@ -213,8 +213,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         return self.session.selection
 
     @property
-    def suggestion(self) -> Suggestion | None:
-        """The expert's last suggestion (given on request)."""
+    def suggestion(self) -> Advice | None:
+        """The strongest bot's last suggestion (given on request)."""
         return self.session.suggestion
 
     @property
@@ -442,7 +442,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             return self._t("review.coach.not_now"), [], []
         if kind == "suggestion":
             assert notice.view is not None and notice.suggestion is not None
-            first, *rest = suggestion_text(notice.view, notice.suggestion, lang)
+            first, *rest = advice_text(notice.view, notice.suggestion, lang)
             return first, [], list(rest)
         assert kind == "refused" and notice.error is not None
         analysis = notice.analysis

@@ -1,7 +1,7 @@
-"""The game widget's opponent choice, the expert's suggestion on request and the review at game end.
+"""The game widget's opponent choice, the strongest bot's suggestion on request and the review at game end.
 
 The widget only draws and forwards clicks: each check compares what it shows with the game
-package (``review``, ``suggest``, ``make_bot``).
+package (``review``, ``advise``, ``make_bot``).
 """
 
 from __future__ import annotations
@@ -47,17 +47,17 @@ def test_bot_choice_offers_four_bots_and_applies_before_the_first_move() -> None
 def test_suggestion_only_on_request_and_only_when_playing() -> None:
     w = GameWidget(bot="heuristic", seed=5)
     w.coach_toggle.value = True
-    assert w.suggestion is None and "expert" not in w.message_text()  # never unasked
+    assert w.suggestion is None and "master" not in w.message_text()  # never unasked
     assert w.state.phase is Phase.PLAY
     w.suggest_button.click()
     assert w.suggestion is not None and w.suggestion.action in legal_moves(w.state)
     text = w.message_text()
-    assert "The expert's suggestion: South plays" in text
-    assert "tries in all" in text or "no other sensible move" in text
+    assert "The master's suggestion (the strongest bot): South plays" in text
+    assert "Your chance of winning flag" in text and "unseen troops" in text  # the flag's odds and outs, in words
     w.set_lang("zh")
-    assert "专家的建议" in w.message_text()
+    assert "大师（最强的机器人）的建议" in w.message_text()
     w.click_action(w.suggestion.action)  # the suggestion is a legal play; the message goes with the next click
-    assert "专家的建议" not in w.message_text()
+    assert "大师（最强的机器人）的建议" not in w.message_text()
     assert w.state.phase is not Phase.PLAY  # south draws now: nothing to suggest, and it says so
     w.suggest_button.click()
     assert "轮到你出牌时再问" in w.message_text()

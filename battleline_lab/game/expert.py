@@ -50,6 +50,7 @@ __all__ = [
     "ExpertBot",
     "Suggestion",
     "determinize",
+    "effect_lines",
     "suggest",
     "suggestion_text",
 ]
@@ -303,8 +304,7 @@ def suggestion_text(view: PlayerView, suggestion: Suggestion, lang: str = "en") 
     "What it does" comes from the formation rules (R9, R10) on the table after the
     move, and "then you can prove" from the claim engine (R12) on that table.
     """
-    from ..formations import evaluate
-    from ..messages import card_label, kind_name, message
+    from ..messages import message
     from .actions import describe
     from .rules import claimable
 
@@ -312,22 +312,7 @@ def suggestion_text(view: PlayerView, suggestion: Suggestion, lang: str = "en") 
     action = suggestion.action
     name = message(f"review.player.{me.value}", lang)
     lines = [message("review.coach.play", lang, move=describe(action, name, lang))]
-    if isinstance(action, PlayCard):
-        n = action.flag
-        mine = view.flag_cards(n, me)
-        card = action.card
-        if isinstance(card, Tactic) and card.is_environment:
-            lines.append(message("review.coach.tactic", lang, card=card_label(card, lang), flag=n))
-        elif len(mine) + 1 >= view.size(n):
-            formation = evaluate((*mine, card), fog=view.fog(n), mud=view.mud(n))
-            kind = formation.kind
-            key = "review.coach.completes" if kind is not None else "review.coach.completes_sum"
-            lines.append(message(key, lang, kind=kind_name(kind, lang), flag=n, total=formation.total))
-        elif mine:
-            cards = message("review.list_sep", lang).join(card_label(c, lang) for c in mine)
-            lines.append(message("review.coach.builds", lang, flag=n, cards=cards))
-        else:
-            lines.append(message("review.coach.opens", lang, flag=n))
+    lines.extend(effect_lines(view, action, lang))
     table = determinize(view, random.Random(0))  # the hidden cards do not matter to a claim (R13)
     before = set(claimable(table, me))
     apply(table, action)
@@ -355,6 +340,33 @@ def suggestion_text(view: PlayerView, suggestion: Suggestion, lang: str = "en") 
         lines.append(_why_preferred(suggestion.rate, other_rate, lang))
     else:
         lines.append(message("review.coach.only", lang))
+    return lines
+
+
+def effect_lines(view: PlayerView, action: Action, lang: str = "en") -> list[str]:
+    """What a card play does at its flag, in ``lang`` (R9, R10 on the table after it): completes a
+    formation, joins cards, opens the flag, or puts an environment card there; nothing for other moves."""
+    from ..formations import evaluate
+    from ..messages import card_label, kind_name, message
+
+    me = view.player
+    lines: list[str] = []
+    if isinstance(action, PlayCard):
+        n = action.flag
+        mine = view.flag_cards(n, me)
+        card = action.card
+        if isinstance(card, Tactic) and card.is_environment:
+            lines.append(message("review.coach.tactic", lang, card=card_label(card, lang), flag=n))
+        elif len(mine) + 1 >= view.size(n):
+            formation = evaluate((*mine, card), fog=view.fog(n), mud=view.mud(n))
+            kind = formation.kind
+            key = "review.coach.completes" if kind is not None else "review.coach.completes_sum"
+            lines.append(message(key, lang, kind=kind_name(kind, lang), flag=n, total=formation.total))
+        elif mine:
+            cards = message("review.list_sep", lang).join(card_label(c, lang) for c in mine)
+            lines.append(message("review.coach.builds", lang, flag=n, cards=cards))
+        else:
+            lines.append(message("review.coach.opens", lang, flag=n))
     return lines
 
 

@@ -5,7 +5,7 @@ answering the learner, and the learner's half-made choice (a card chosen, then a
 flag).  It answers every question a view asks, as data: which next clicks the legal moves allow
 (:meth:`GameSession.offered`, grouped as the board shows them in :meth:`GameSession.offer`), what a
 click does (:meth:`GameSession.choose`, :meth:`GameSession.claim`), the prompt, the flag tally, the
-outcome and the bot's hand once the game is over, the coach's findings, the expert's suggestion on
+outcome and the bot's hand once the game is over, the coach's findings, the strongest bot's suggestion on
 request, the choice of opponent, the review at game end and the log.  No ipywidgets, no HTML and
 no language here: a notice is data (its kind, the engine's proof or error), the prompt a message
 key with its parameters, and the view picks the words.  So game
@@ -52,8 +52,8 @@ from .actions import (
     ReturnCard,
     Traitor,
 )
+from .advice import Advice, advise
 from .bots import BOTS, Bot, make_bot
-from .expert import Suggestion, suggest
 from .review import Review, review, save_for_learner
 from .rules import IllegalMoveError, MalformedActionError, apply, claimable, explain_claim, legal_moves, score
 from .state import EndReason, GameState, Options, Phase, Player, new_game
@@ -130,7 +130,8 @@ class Notice:
     ``kind``: ``chosen``, ``played``, ``claimed``, ``refused`` (with the engine's ``error``, and
     for a claim its proof ``analysis`` and counterexample ``ghosts``), ``not_offered``, ``over``,
     ``bot_next`` (the opponent ``bot`` plays from the next game), ``not_now`` (no suggestion
-    now) and ``suggestion`` (the expert's ``suggestion`` for the player of ``view``).
+    now) and ``suggestion`` (the strongest bot's :class:`~battleline_lab.game.advice.Advice` for the
+    player of ``view``: its play and the flag's odds and outs that explain it).
     :attr:`GameSession.notice` keeps the one a view shows until the next click.
     """
 
@@ -140,7 +141,7 @@ class Notice:
     analysis: ClaimAnalysis | None = None
     ghosts: tuple[Card, ...] = field(default=())
     bot: str | None = None
-    suggestion: Suggestion | None = None
+    suggestion: Advice | None = None
     view: PlayerView | None = None
 
     @property
@@ -230,7 +231,7 @@ class GameSession:
         self.last_seen = 0  # history length when the viewer last acted (what the bot did since)
         self.notice: Notice | None = None
         self.coach_shown = False
-        self.suggestion: Suggestion | None = None
+        self.suggestion: Advice | None = None
         self.review: Review | None = None
         self.saved: tuple[str, str] | None = None  # ("saved", folder) or ("save_failed", reason)
         self.moment: int | None = None  # the review moment opened as a puzzle
@@ -434,15 +435,16 @@ class GameSession:
         return self.coach_shown and not self.state.over
 
     def suggest_move(self) -> Notice:
-        """The expert's play for the learner, with its reason: only on request (it is a hint), and only
-        when it is their turn to play a card; else a ``not_now`` notice."""
+        """The strongest bot's play for the learner, with the flag's odds and outs that explain it
+        (:func:`~battleline_lab.game.advice.advise`): only on request (it is a hint), and only when it
+        is their turn to play a card; else a ``not_now`` notice."""
         state = self.state
         player = state.to_act
         if state.over or state.phase is not Phase.PLAY or (self.bot is not None and player is not self.human):
             self.notice = Notice("not_now")
             return self.notice
         view = PlayerView(state, player)
-        self.suggestion = suggest(view, self.legal(), seed=self.seed * 1000 + state.turn_number)
+        self.suggestion = advise(view, self.legal(), seed=self.seed * 1000 + state.turn_number)
         self.notice = Notice("suggestion", suggestion=self.suggestion, view=view)
         return self.notice
 

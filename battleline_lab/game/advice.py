@@ -1,0 +1,188 @@
+"""The coach's suggestion: the strongest bot's play, and why, in words: the flag's odds and outs.
+
+:func:`advise` asks the strongest bot (``master``) what it would play for the player of a
+:class:`~battleline_lab.game.view.PlayerView` (only what that player sees), and measures what the
+move does with :mod:`battleline_lab.odds`: the chance of winning the flag it changes most (its
+:func:`~battleline_lab.odds.flag_odds` before and after, public information only, R13), and at
+that flag each side's *outs* after the move (:func:`~battleline_lab.odds.outs`: the strongest
+formation kind still reachable, its best sum and how many unseen troops complete it).
+:func:`advice_text` says it in sentences of the message catalogue, in English or Chinese, with
+cards named in words (``red 6``), never in notation.
+
+The hidden cards never matter: the table after the move is the player's own view with the move
+applied (the opponent's hand and the decks do not enter a claim or an odds figure, R13).
+
+>>> from battleline_lab.game.state import new_game, Player, Options
+>>> from battleline_lab.game.rules import legal_moves
+>>> state = new_game(5, Options(first=Player.SOUTH))
+>>> view = PlayerView(state, Player.SOUTH)
+>>> advice = advise(view, legal_moves(state))
+>>> advice.action in legal_moves(state), advice.flag is not None
+(True, True)
+>>> advice_text(view, advice)[0].startswith("The master's suggestion (the strongest bot): South plays")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..cards import Troop
+from ..odds import FlagOdds, SideOuts, flag_odds, outs
+from ..position import Position, Side
+from .actions import Action, Deserter, PlayCard, Redeploy, Traitor
+from .bots import make_bot
+from .rules import apply, claimable
+from .view import PlayerView, to_position
+
+__all__ = ["ADVISER", "Advice", "advice_text", "advise", "explain"]
+
+ADVISER = "master"  # the strongest bot (docs/game.md: master beats the expert)
+SHOWN_OUTS = 4  # troops named in an outs sentence; the rest are counted ("and 3 more")
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The strongest bot's play for a player, and what it does to the odds.
+
+    ``flag`` is the flag the move changes most (the flag it is played to, for a card play), None
+    when it changes no flag (a Scout, a pass); ``before``/``after`` are that flag's odds
+    (:class:`~battleline_lab.odds.FlagOdds`, the player being ``you``) before and after the move,
+    ``mine``/``theirs`` each side's outs there after it; ``then_claim`` the flags the player can
+    prove after the move that they could not before (R12); ``unseen`` the number of unseen troops
+    (R13) after the move; ``cards`` the formation cards on each side of ``flag`` after it (yours,
+    the opponent's).
+    """
+
+    action: Action
+    bot: str
+    flag: int | None
+    before: FlagOdds | None
+    after: FlagOdds | None
+    mine: SideOuts | None
+    theirs: SideOuts | None
+    then_claim: tuple[int, ...]
+    unseen: int
+    cards: tuple[int, int] = (0, 0)
+
+
+def _flags_touched(action: Action, view: PlayerView) -> tuple[int, ...]:
+    """The flags a move can change (in the order they are considered)."""
+    if isinstance(action, PlayCard):
+        return (action.flag,)
+    if isinstance(action, (Redeploy, Deserter, Traitor)):
+        me = view.player
+        owner = me if isinstance(action, Redeploy) else me.other
+        source = tuple(
+            n
+            for n in range(1, 10)
+            if action.target in view.flag_cards(n, owner) or action.target in view.flag_env(n, owner)
+        )
+        to = getattr(action, "to", None)
+        return source + ((to,) if to is not None and to not in source else ())
+    return ()
+
+
+def advise(view: PlayerView, legal: Sequence[Action], *, seed: int = 0) -> Advice:
+    """The strongest bot's play for ``view.player`` now, with the odds and outs that explain it."""
+    return explain(view, make_bot(ADVISER, seed).choose(view, legal))
+
+
+def explain(view: PlayerView, action: Action, bot: str = ADVISER) -> Advice:
+    """What ``action`` (a legal move of ``view.player``) does to the odds and outs of the flag it
+    changes most, and which flags it lets the player prove (R12); ``bot`` names who suggests it."""
+    before_pos = view.position()
+    from .expert import determinize  # the expert builds on the bots module, as this one does
+
+    table = determinize(view, random.Random(0))  # the hidden cards change no claim and no odds (R13)
+    proved = set(claimable(table, view.player))
+    apply(table, action)
+    after_pos = to_position(table, view.player)
+    then_claim = tuple(n for n in claimable(table, view.player) if n not in proved) if not table.over else ()
+    flag, before, after = _most_changed(_flags_touched(action, view), before_pos, after_pos)
+    mine = theirs = None
+    cards = (0, 0)
+    if flag is not None:
+        mine, theirs = outs(after_pos, flag, Side.YOU), outs(after_pos, flag, Side.OPPONENT)
+        state = after_pos.flag(flag)
+        cards = (len(state.formation_cards(Side.YOU)), len(state.formation_cards(Side.OPPONENT)))
+    unseen = len(after_pos.unseen_troops())
+    return Advice(action, bot, flag, before, after, mine, theirs, then_claim, unseen, cards)
+
+
+def _most_changed(
+    flags: tuple[int, ...], before: Position, after: Position
+) -> tuple[int | None, FlagOdds | None, FlagOdds | None]:
+    best: tuple[int | None, FlagOdds | None, FlagOdds | None] = (None, None, None)
+    change = -1.0
+    for n in flags:
+        b, a = flag_odds(before, n), flag_odds(after, n)
+        d = abs(float(a.you) - float(b.you))
+        if d > change:
+            best, change = (n, b, a), d
+    return best
+
+
+def _percent(p: Fraction | float) -> int:
+    return round(100 * float(p))
+
+
+def _troop_words(troop: Troop, lang: str) -> str:
+    from ..messages import message
+
+    return message("expert.coach.troop", lang, colour=message(f"colour.{troop.colour.value}", lang), value=troop.value)
+
+
+def _outs_line(side: SideOuts, cards: int, unseen: int, lang: str) -> str:
+    """One side's outs at the flag in a sentence: complete, its best hope and its troops, or none."""
+    from ..messages import kind_name, message
+
+    who = "you" if side.side is Side.YOU else "opponent"
+    if side.claimed:
+        return ""
+    if cards == 0:
+        return message(f"coach.outs.empty.{who}", lang, unseen=unseen)
+    if not side.kinds:
+        return message(f"coach.outs.none.{who}", lang)
+    top = side.kinds[0]
+    kind = kind_name(top.kind, lang)
+    if side.missing == 0:
+        return message(f"coach.outs.complete.{who}", lang, kind=kind, best=top.best)
+    shown = [_troop_words(t, lang) for t in top.troops[:SHOWN_OUTS]]
+    troops = message("review.list_sep", lang).join(shown)
+    if top.count > SHOWN_OUTS:
+        troops += message("coach.outs.more", lang, count=top.count - SHOWN_OUTS)
+    key = "coach.outs.sum" if top.kind is None else "coach.outs.kind"
+    return message(f"{key}.{who}", lang, kind=kind, best=top.best, count=top.count, unseen=unseen, troops=troops)
+
+
+def advice_text(view: PlayerView, advice: Advice, lang: str = "en") -> list[str]:
+    """Why the strongest bot suggests its play, in ``lang``: the move, what it does at its flag, the
+    flag's odds before and after it (R13, R11 for ties), each side's outs there, the claims it opens."""
+    from ..messages import message
+    from .actions import describe
+    from .expert import effect_lines
+
+    name = message(f"review.player.{view.player.value}", lang)
+    bot = message(f"review.widget.bot.{advice.bot}", lang)
+    lines = [message("coach.play", lang, bot=bot, move=describe(advice.action, name, lang))]
+    lines.extend(effect_lines(view, advice.action, lang))
+    if advice.flag is None or advice.before is None or advice.after is None:
+        lines.append(message("coach.no_flag", lang))
+    else:
+        b, a = _percent(advice.before.you), _percent(advice.after.you)
+        key = "coach.odds.up" if a > b else "coach.odds.down" if a < b else "coach.odds.same"
+        lines.append(message(key, lang, flag=advice.flag, before=b, after=a, unseen=advice.unseen))
+        for side, cards in zip((advice.mine, advice.theirs), advice.cards):
+            if side is not None:
+                line = _outs_line(side, cards, advice.unseen, lang)
+                if line:
+                    lines.append(line)
+        lines.append(message("coach.tie_rule", lang))
+    if advice.then_claim:
+        flags = message("review.list_sep", lang).join(map(str, advice.then_claim))
+        lines.append(message("review.coach.then_claim", lang, flags=flags))
+    return lines
