@@ -51,6 +51,7 @@ from .formations import (
     Shape,
     ShapeFilter,
     ShapePlan,
+    SideSummary,
     Strength,
     evaluate,
     judged,
@@ -266,6 +267,7 @@ _YOU = Side.YOU
 
 
 _new_object = object.__new__
+_new_tuple = tuple.__new__
 _set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; a new instance dict is set in one go)
 
 
@@ -329,7 +331,7 @@ class ClaimAnalysis:
     if not TYPE_CHECKING:  # (hidden from mypy, which would otherwise accept any attribute name)
 
         def __getattr__(self, name: str) -> tuple[Step, ...]:
-            # ``ruled_out`` of a refutation is worked out when first read (see ``_Prover._refuted``)
+            # ``ruled_out`` of a refutation is worked out when first read (see ``_against``)
             later = self.__dict__.get("_ruled_out_later") if name == "ruled_out" else None
             if later is None:
                 raise AttributeError(name)
@@ -492,27 +494,8 @@ class _Prover:
         self.steps: list[Step] = []
 
     def unseen(self) -> tuple[dict[str, object], int]:
-        """The unseen step's fields for this side (the same at every flag of the position), and its hand's troops
-        as a bit set: worked out once a position and side, kept on the pool."""
-        said = self.pool.said
-        side = self.side
-        got = said.get(side)
-        if got is None:
-            pool = self.pool
-            on_flags, in_discards = pool.counts
-            # the hand is said with the count: its cards are unseen like the deck's (R13)
-            hand = tuple(c for c in self.position.hand(side) if type(c) is Troop)
-            fields: dict[str, object] = {
-                "count": pool.count,
-                "total": on_flags,
-                "available": in_discards,
-                "cards": hand,
-            }
-            mask = 0
-            for t in hand:
-                mask |= 1 << (t.colour.offset + t.value - 1)
-            got = said[side] = (fields, mask)
-        return got
+        """The unseen step's fields for this side and its hand's troops as a bit set (see :func:`_unseen`)."""
+        return _unseen(self.pool, self.position, self.side)
 
     def judge(self, at: int) -> _Judged:
         """A complete side (0: you, 1: the opponent) summarised and judged: what ``evaluate`` gives, and its key."""
@@ -576,77 +559,7 @@ class _Prover:
             return self._complete(formation, theirs, (rank, total))
         steps.append(_step(_THEY_NEED, side, flag, {"cards": theirs, "count": size - len(theirs), "size": size}))
         steps.append(_step(_UNSEEN, side, flag, self.unseen()[0]))
-        if not self.search:
-            # the decision first (R12): a completion that beats the claimer is the whole refutation
-            witness = _decide.beating(summarise(theirs), size, self.fog, rank, total, self.pool)
-            if witness:
-                return self._refuted(formation, theirs, witness)
         return self._search(formation, theirs, size, formation.strength)
-
-    def _refuted(self, formation: Formation, theirs: tuple[Card, ...], witness: int) -> ClaimAnalysis:
-        """The refutation by the decision's beating completion (``witness``, a bit set of unseen troops).
-
-        Its troops are put in the order of the shape's plan (the order the proof's search names
-        them in); the shapes the search would rule out before it (``ruled_out``) are worked out
-        only when read.
-        """
-        fill = _troops_of(witness) if witness > 0 else ()
-        if fill:
-            # the completed formation is judged once: its kind and sum are the ones evaluate takes
-            # from side_strength, and without morale cards there is nothing more for it to find
-            summary = summarise(theirs + fill)
-            rank, total = side_strength(summary, self.size, self.fog)
-            if rank == _K_SKIRMISH:
-                fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
-            elif rank == _K_BATTALION:
-                fill = fill[::-1]  # the best of the colour, highest first
-            elif rank <= _K_HOST:
-                fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
-            completed = judged(theirs + fill, bool(summary.wilds), rank, total, self.fog, self.mud)
-        else:
-            completed = evaluate(theirs, fog=self.fog, mud=self.mud)
-        position, pool, flag, side, cards = self.position, self.pool, self.flag, self.side, self.cards
-
-        def ruled_out() -> tuple[Step, ...]:
-            return _Prover(position, pool, flag, side, cards, search=True).run().ruled_out
-
-        # the steps of _refutation, said here at once: the completion, the troops of it in hand, the verdict
-        steps = self.steps
-        steps.append(
-            _step(
-                _COUNTEREXAMPLE,
-                side,
-                flag,
-                {
-                    "cards": theirs,
-                    "needed": fill,
-                    "kind": completed.kind,
-                    "total": completed.total,
-                    "wild": completed.wild,
-                },
-            )
-        )
-        hand = self.unseen()[1]
-        in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1)
-        if in_hand:
-            steps.append(_step(_HAND_NOT_EVIDENCE, side, flag, {"cards": in_hand, "needed": in_hand}))
-        steps.append(_CANNOT[self.mine_at * 9 + flag - 1])
-        analysis = _new_object(ClaimAnalysis)
-        _set_dict(
-            analysis,
-            "__dict__",
-            {
-                "flag": flag,
-                "side": side,
-                "claimable": False,
-                "steps": tuple(steps),
-                "formation": formation,
-                "opponent_formation": completed,
-                "counterexample": fill,
-                "_ruled_out_later": ruled_out,  # ``ruled_out`` is worked out when read
-            },
-        )
-        return analysis
 
     def _complete(self, formation: Formation, theirs: tuple[Card, ...], mine_key: tuple[int, int]) -> ClaimAnalysis:
         side, flag, steps = self.side, self.flag, self.steps
@@ -1077,28 +990,40 @@ def _flag_cards(state: FlagState) -> _FlagCards:
     return tuple(you), tuple(opponent), fog, mud
 
 
-def _analyse(
-    position: Position,
-    pool: _Pool,
-    flag: int,
-    side: Side,
-    cards: _FlagCards | None = None,
-    memo: list[_Judged | None] | None = None,
-) -> ClaimAnalysis:
+def _analyse(position: Position, pool: _Pool, flag: int, side: Side) -> ClaimAnalysis:
+    """One flag's proof for one side: the flat proof of its case (see :func:`analyse_position`)."""
     state = position.flags[flag - 1]
-    if cards is None:
-        cards = _flag_cards(state)
-    mine = cards[0] if side is _YOU else cards[1]
-    if state.claimed_by is None and len(mine) < (4 if cards[3] else 3):
-        return _incomplete(flag, side, mine, 4 if cards[3] else 3)
-    return _Prover(position, pool, flag, side, cards, memo=memo).run()
+    cards = _flag_cards(state)
+    if state.claimed_by is not None:
+        return _Prover(position, pool, flag, side, cards).run()
+    you, opponent, fog, mud = cards
+    size = 4 if mud else 3
+    mine, theirs = (you, opponent) if side is _YOU else (opponent, you)
+    if len(mine) < size:
+        return _incomplete(flag, side, mine, size)
+    if len(theirs) >= size:
+        return _both(state, flag, you, opponent, fog, mud)[0 if side is _YOU else 1]
+    return _against(position, pool, flag, side, cards, mine, theirs)
 
 
 def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> ClaimAnalysis:
     """The commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)."""
-    incomplete = _step(_SIDE_INCOMPLETE, side, flag, {"cards": mine, "count": size - len(mine), "size": size})
     at = flag - 1 if side is _YOU else flag + 8
-    cannot = _CANNOT[at]
+    if not mine:  # an empty side: one (immutable) analysis per side, flag and size
+        return _EMPTY[at * 2 + (size == 4)]
+    incomplete = _new_object(Step)
+    _set_dict(
+        incomplete,
+        "__dict__",
+        {
+            "reason": _SIDE_INCOMPLETE,
+            "side": side,
+            "flag": flag,
+            "cards": mine,
+            "count": size - len(mine),
+            "size": size,
+        },
+    )
     analysis = _new_object(ClaimAnalysis)
     _set_dict(
         analysis,
@@ -1107,7 +1032,7 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
             "flag": flag,
             "side": side,
             "claimable": False,
-            "steps": (_MUD_STEP[at], incomplete, cannot) if size == 4 else (incomplete, cannot),
+            "steps": (_MUD_STEP[at], incomplete, _CANNOT[at]) if size == 4 else (incomplete, _CANNOT[at]),
             "formation": None,
             "opponent_formation": None,
             "counterexample": (),
@@ -1117,11 +1042,309 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
     return analysis
 
 
-# the steps every incomplete side's proof shares, one (immutable) value each per side and flag
+def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, object], int]:
+    """The unseen step's fields for ``side`` (the same at every flag of the position), and its hand's troops
+    as a bit set: worked out once a position and side, kept on the pool."""
+    got = pool.said.get(side)
+    if got is None:
+        on_flags, in_discards = pool.counts
+        # the hand is said with the count: its cards are unseen like the deck's (R13)
+        hand = tuple(c for c in position.hand(side) if type(c) is Troop)
+        fields: dict[str, object] = {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand}
+        mask = 0
+        for t in hand:
+            mask |= 1 << (t.colour.offset + t.value - 1)
+        got = pool.said[side] = (fields, mask)
+    return got
+
+
+def _both(
+    state: FlagState, flag: int, you: tuple[Card, ...], opponent: tuple[Card, ...], fog: bool, mud: bool
+) -> tuple[ClaimAnalysis, ClaimAnalysis]:
+    """Both sides' proofs at a flag where both are complete (R10, R11): each formation judged once for both."""
+    size = 4 if mud else 3
+    summary = summarise(you)
+    you_key = side_strength(summary, size, fog)
+    you_formation = judged(you, bool(summary.wilds), you_key[0], you_key[1], fog, mud)
+    summary = summarise(opponent)
+    opponent_key = side_strength(summary, size, fog)
+    opponent_formation = judged(opponent, bool(summary.wilds), opponent_key[0], opponent_key[1], fog, mud)
+    out = []
+    for side, at, mine, formation, key, theirs, their, their_key in (
+        (_YOU, flag - 1, you, you_formation, you_key, opponent, opponent_formation, opponent_key),
+        (_OPPONENT, flag + 8, opponent, opponent_formation, opponent_key, you, you_formation, you_key),
+    ):
+        steps: list[Step] = []
+        if mud:
+            steps.append(_MUD_STEP[at])
+        if fog:
+            steps.append(_FOG_STEP[at])
+        kind, total, other_kind, other_total = formation.kind, formation.total, their.kind, their.total
+        step = _new_object(Step)
+        _set_dict(
+            step,
+            "__dict__",
+            {
+                "reason": _YOUR_FORMATION,
+                "side": side,
+                "flag": flag,
+                "cards": mine,
+                "kind": kind,
+                "total": total,
+                "wild": formation.wild,
+            },
+        )
+        steps.append(step)
+        step = _new_object(Step)
+        _set_dict(
+            step,
+            "__dict__",
+            {
+                "reason": _THEIR_FORMATION,
+                "side": side,
+                "flag": flag,
+                "cards": theirs,
+                "kind": other_kind,
+                "total": other_total,
+                "wild": their.wild,
+            },
+        )
+        steps.append(step)
+        step = _new_object(Step)
+        if key > their_key:
+            claimable = True
+            fields = {
+                "reason": _YOU_ARE_STRONGER,
+                "side": side,
+                "flag": flag,
+                "kind": kind,
+                "total": total,
+                "other_kind": other_kind,
+                "other_total": other_total,
+            }
+        elif key < their_key:
+            claimable = False
+            fields = {
+                "reason": _THEY_ARE_STRONGER,
+                "side": side,
+                "flag": flag,
+                "kind": other_kind,
+                "total": other_total,
+                "other_kind": kind,
+                "other_total": total,
+            }
+        else:
+            first = state.first_complete
+            if first is None:
+                _decide.undecided(flag, total)  # raises UndecidedTieError
+            claimable = first is side
+            fields = {
+                "reason": _TIE_FIRST_COMPLETE,
+                "side": side,
+                "flag": flag,
+                "other": first,
+                "kind": kind,
+                "total": total,
+            }
+        _set_dict(step, "__dict__", fields)
+        steps.append(step)
+        steps.append((_CAN if claimable else _CANNOT)[at])
+        analysis = _new_object(ClaimAnalysis)
+        _set_dict(
+            analysis,
+            "__dict__",
+            {
+                "flag": flag,
+                "side": side,
+                "claimable": claimable,
+                "steps": tuple(steps),
+                "formation": formation,
+                "opponent_formation": their,
+                "counterexample": (),
+                "ruled_out": (),
+            },
+        )
+        out.append(analysis)
+    return out[0], out[1]
+
+
+def _ruled_out(position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> tuple[Step, ...]:
+    """What the search rules out before a refutation's completion (``ClaimAnalysis.ruled_out``, read lazily)."""
+    return _Prover(position, pool, flag, side, cards, search=True).run().ruled_out
+
+
+def _against(
+    position: Position,
+    pool: _Pool,
+    flag: int,
+    side: Side,
+    cards: _FlagCards,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+) -> ClaimAnalysis:
+    """The proof of a complete side against an incomplete one (R12, R13), flat.
+
+    The decision first (:func:`~battleline_lab.decide.beating`): a completion that beats the
+    claimer is the whole refutation, its troops put in the order of the shape's plan (the
+    order the proof's search names them in); the shapes the search would rule out before it
+    (``ruled_out``) are worked out only when read.  When none beats the claimer, the search
+    over every shape (``_Prover._search``) says why.
+    """
+    _, _, fog, mud = cards
+    size = 4 if mud else 3
+    at = flag - 1 if side is _YOU else flag + 8
+    steps: list[Step] = []
+    if mud:
+        steps.append(_MUD_STEP[at])
+    if fog:
+        steps.append(_FOG_STEP[at])
+    summary = summarise(mine)
+    rank, total = side_strength(summary, size, fog)
+    formation = judged(mine, bool(summary.wilds), rank, total, fog, mud)
+    step = _new_object(Step)
+    _set_dict(
+        step,
+        "__dict__",
+        {
+            "reason": _YOUR_FORMATION,
+            "side": side,
+            "flag": flag,
+            "cards": mine,
+            "kind": formation.kind,
+            "total": formation.total,
+            "wild": formation.wild,
+        },
+    )
+    steps.append(step)
+    step = _new_object(Step)
+    _set_dict(
+        step,
+        "__dict__",
+        {"reason": _THEY_NEED, "side": side, "flag": flag, "cards": theirs, "count": size - len(theirs), "size": size},
+    )
+    steps.append(step)
+    said = pool.said.get(side)
+    fields, hand = _unseen(pool, position, side) if said is None else said
+    step = _new_object(Step)
+    _set_dict(step, "__dict__", {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
+    steps.append(step)
+    their_summary = summarise(theirs)
+    witness = _decide.beating(their_summary, size, fog, rank, total, pool)
+    if not witness:
+        prover = _Prover(position, pool, flag, side, cards)
+        prover.steps = steps
+        return prover._search(formation, theirs, size, formation.strength)
+    if witness > 0:
+        fill = _troops_of(witness)
+        # the completed formation is judged once: its kind and sum are the ones evaluate takes from
+        # side_strength (its summary is theirs with the fill's troops added, as summarise reads them)
+        count, values, sum_, colour, distinct, wilds, wsum, _, env, filled, bits = their_summary
+        for t in fill:
+            v = t.value
+            bit = 1 << (v - 1)
+            if values & bit:
+                distinct = False
+            values |= bit
+            sum_ += v
+            ci = t.colour.offset // 10
+            if colour != ci:
+                colour = ci if colour == -1 else -2
+        completed_cards = theirs + fill
+        count += len(fill)
+        summary = _new_tuple(
+            SideSummary,
+            (
+                count,
+                values,
+                sum_,
+                colour,
+                distinct,
+                wilds,
+                wsum,
+                completed_cards,
+                env,
+                filled + len(fill),
+                bits | witness,
+            ),
+        )
+        rank, total = side_strength(summary, size, fog)
+        if rank == _K_SKIRMISH:
+            fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
+        elif rank == _K_BATTALION:
+            fill = fill[::-1]  # the best of the colour, highest first
+        elif rank <= _K_HOST:
+            fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
+        completed = judged(theirs + fill, bool(wilds), rank, total, fog, mud)
+    else:
+        fill = ()
+        completed = evaluate(theirs, fog=fog, mud=mud)
+    step = _new_object(Step)
+    _set_dict(
+        step,
+        "__dict__",
+        {
+            "reason": _COUNTEREXAMPLE,
+            "side": side,
+            "flag": flag,
+            "cards": theirs,
+            "needed": fill,
+            "kind": completed.kind,
+            "total": completed.total,
+            "wild": completed.wild,
+        },
+    )
+    steps.append(step)
+    if hand:
+        in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1)
+        if in_hand:
+            step = _new_object(Step)
+            _set_dict(
+                step,
+                "__dict__",
+                {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand},
+            )
+            steps.append(step)
+    steps.append(_CANNOT[at])
+    analysis = _new_object(ClaimAnalysis)
+    _set_dict(
+        analysis,
+        "__dict__",
+        {
+            "flag": flag,
+            "side": side,
+            "claimable": False,
+            "steps": tuple(steps),
+            "formation": formation,
+            "opponent_formation": completed,
+            "counterexample": fill,
+            # ``ruled_out`` is worked out when read
+            "_ruled_out_later": functools.partial(_ruled_out, position, pool, flag, side, cards),
+        },
+    )
+    return analysis
+
+
+# the steps every proof of a side and flag shares, one (immutable) value each
 # (index: flag - 1 for you, 9 more for the opponent)
 _CANNOT = [_step(_CANNOT_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
 _CAN = [_step(_CAN_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
 _MUD_STEP = [_step(_MUD, side, n, {"size": 4}) for side in _SIDES for n in FLAGS]
+_FOG_STEP = [_step(_FOG, side, n, {}) for side in _SIDES for n in FLAGS]
+# the proof of an empty side, one (immutable) value per side, flag and size (index: 2 * the above, + 1 at Mud)
+_EMPTY = [
+    ClaimAnalysis(
+        n,
+        side,
+        False,
+        (
+            *((_MUD_STEP[at],) if size == 4 else ()),
+            _step(_SIDE_INCOMPLETE, side, n, {"cards": (), "count": size, "size": size}),
+            _CANNOT[at],
+        ),
+    )
+    for at, (side, n) in enumerate((side, n) for side in _SIDES for n in FLAGS)
+    for size in (3, 4)
+]
 
 
 def analyse_claim(position: Position, flag: int, side: Side | str | None = None) -> ClaimAnalysis:
@@ -1173,37 +1396,43 @@ class PositionAnalysis:
 
 def analyse_position(position: Position) -> PositionAnalysis:
     """Analyse every unclaimed flag for both sides (R12), sharing the unseen pool."""
-    # one pass over the flags: each side's formation cards, Fog and Mud (as _flag_cards reads them),
-    # and the troops face up there, for the pool
+    # one pass over the flags: the troops face up there, for the pool, and each side's formation
+    # cards, Fog and Mud (a side of troops alone is its own formation cards; else as _flag_cards reads them)
     visible = 0
-    read: list[tuple[int, _FlagCards]] = []
+    read: list[tuple[int, FlagState, _FlagCards]] = []
     for n, state in zip(FLAGS, position.flags):
-        you: list[Card] = []
-        opponent: list[Card] = []
-        fog = mud = False
-        for cards, out in ((state.you, you), (state.opponent, opponent)):
-            for card in cards:
-                if type(card) is Troop:
-                    visible |= 1 << (card.colour.offset + card.value - 1)
-                    out.append(card)
-                elif card in WILD_MASK:
-                    out.append(card)
-                elif card is _FOG_CARD:
-                    fog = True
-                elif card is _MUD_CARD:
-                    mud = True
+        you, opponent = state.you, state.opponent
+        special = False
+        for card in you:
+            if type(card) is Troop:
+                visible |= 1 << (card.colour.offset + card.value - 1)
+            else:
+                special = True
+        for card in opponent:
+            if type(card) is Troop:
+                visible |= 1 << (card.colour.offset + card.value - 1)
+            else:
+                special = True
         if state.claimed_by is None:
-            read.append((n, (tuple(you), tuple(opponent), fog, mud)))
+            read.append((n, state, _flag_cards(state) if special else (you, opponent, False, False)))
     pool = _Pool.of_flags(position, visible)
     claims = {}
-    for n, flag_cards in read:
-        memo: list[_Judged | None] = [None, None]  # the flag's complete sides, judged for both proofs
-        size = 4 if flag_cards[3] else 3
-        for side, mine in ((_YOU, flag_cards[0]), (_OPPONENT, flag_cards[1])):
-            if len(mine) < size:  # the commonest proof (see _analyse), said at once
-                claims[(side, n)] = _incomplete(n, side, mine, size)
+    for n, state, flag_cards in read:
+        you, opponent, fog, mud = flag_cards
+        size = 4 if mud else 3
+        if len(you) >= size:
+            if len(opponent) >= size:
+                claims[(_YOU, n)], claims[(_OPPONENT, n)] = _both(state, n, you, opponent, fog, mud)
             else:
-                claims[(side, n)] = _Prover(position, pool, n, side, flag_cards, memo=memo).run()
+                claims[(_YOU, n)] = _against(position, pool, n, _YOU, flag_cards, you, opponent)
+                claims[(_OPPONENT, n)] = _incomplete(n, _OPPONENT, opponent, size)
+        else:
+            claims[(_YOU, n)] = _incomplete(n, _YOU, you, size)
+            claims[(_OPPONENT, n)] = (
+                _against(position, pool, n, _OPPONENT, flag_cards, opponent, you)
+                if len(opponent) >= size
+                else _incomplete(n, _OPPONENT, opponent, size)
+            )
     return PositionAnalysis(position, claims)
 
 
