@@ -54,6 +54,7 @@ from .formations import (
     SideSummary,
     Strength,
     evaluate,
+    judge,
     judged,
     plan_shape,
     shapes,
@@ -402,6 +403,7 @@ del ClaimAnalysis.ruled_out
 _VALUE_BITS, _COLOUR_BITS = _decide.VALUE_BITS, _decide.COLOUR_BITS
 _troop_bits = _decide.troop_mask
 _troops_of = _decide.troops_of
+_BY_INDEX = _decide.BY_INDEX
 _Pool = _decide.Pool
 _SIDES = (_YOU, _OPPONENT)
 
@@ -1063,12 +1065,10 @@ def _both(
 ) -> tuple[ClaimAnalysis, ClaimAnalysis]:
     """Both sides' proofs at a flag where both are complete (R10, R11): each formation judged once for both."""
     size = 4 if mud else 3
-    summary = summarise(you)
-    you_key = side_strength(summary, size, fog)
-    you_formation = judged(you, bool(summary.wilds), you_key[0], you_key[1], fog, mud)
-    summary = summarise(opponent)
-    opponent_key = side_strength(summary, size, fog)
-    opponent_formation = judged(opponent, bool(summary.wilds), opponent_key[0], opponent_key[1], fog, mud)
+    rank, total, you_formation = judge(you, size, fog, mud)
+    you_key = (rank, total)
+    rank, total, opponent_formation = judge(opponent, size, fog, mud)
+    opponent_key = (rank, total)
     out = []
     for side, at, mine, formation, key, theirs, their, their_key in (
         (_YOU, flag - 1, you, you_formation, you_key, opponent, opponent_formation, opponent_key),
@@ -1193,17 +1193,10 @@ def _against(
     _, _, fog, mud = cards
     size = 4 if mud else 3
     at = flag - 1 if side is _YOU else flag + 8
-    steps: list[Step] = []
-    if mud:
-        steps.append(_MUD_STEP[at])
-    if fog:
-        steps.append(_FOG_STEP[at])
-    summary = summarise(mine)
-    rank, total = side_strength(summary, size, fog)
-    formation = judged(mine, bool(summary.wilds), rank, total, fog, mud)
-    step = _new_object(Step)
+    rank, total, formation = judge(mine, size, fog, mud)
+    yours = _new_object(Step)
     _set_dict(
-        step,
+        yours,
         "__dict__",
         {
             "reason": _YOUR_FORMATION,
@@ -1215,59 +1208,65 @@ def _against(
             "wild": formation.wild,
         },
     )
-    steps.append(step)
-    step = _new_object(Step)
+    need = _new_object(Step)
     _set_dict(
-        step,
+        need,
         "__dict__",
         {"reason": _THEY_NEED, "side": side, "flag": flag, "cards": theirs, "count": size - len(theirs), "size": size},
     )
-    steps.append(step)
     said = pool.said.get(side)
     fields, hand = _unseen(pool, position, side) if said is None else said
-    step = _new_object(Step)
-    _set_dict(step, "__dict__", {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
-    steps.append(step)
+    unseen = _new_object(Step)
+    _set_dict(unseen, "__dict__", {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
     their_summary = summarise(theirs)
     witness = _decide.beating(their_summary, size, fog, rank, total, pool)
     if not witness:
         prover = _Prover(position, pool, flag, side, cards)
-        prover.steps = steps
+        prover.steps = [*_head(at, fog, mud), yours, need, unseen]
         return prover._search(formation, theirs, size, formation.strength)
     if witness > 0:
-        fill = _troops_of(witness)
         # the completed formation is judged once: its kind and sum are the ones evaluate takes from
-        # side_strength (its summary is theirs with the fill's troops added, as summarise reads them)
+        # side_strength, its summary theirs with the fill's troops added (as summarise reads them)
         count, values, sum_, colour, distinct, wilds, wsum, _, env, filled, bits = their_summary
-        for t in fill:
-            v = t.value
-            bit = 1 << (v - 1)
+        if colour >= 0:
+            colour *= 10  # (colours as offsets in the loop, -1 none, -2 mixed)
+        troops = []
+        w = witness
+        while w:
+            low = w & -w
+            w ^= low
+            i = low.bit_length() - 1  # Troop.index: colour * 10 + value - 1
+            troops.append(_BY_INDEX[i])
+            bit = 1 << i % 10
             if values & bit:
                 distinct = False
             values |= bit
-            sum_ += v
-            ci = t.colour.offset // 10
+            sum_ += i % 10 + 1
+            ci = i - i % 10  # the colour's offset, as judge reads it (summarise's index, times 10)
             if colour != ci:
-                colour = ci if colour == -1 else -2
-        completed_cards = theirs + fill
-        count += len(fill)
-        summary = _new_tuple(
-            SideSummary,
-            (
-                count,
-                values,
-                sum_,
-                colour,
-                distinct,
-                wilds,
-                wsum,
-                completed_cards,
-                env,
-                filled + len(fill),
-                bits | witness,
+                colour = -2 if colour != -1 else ci
+            count += 1
+        fill = tuple(troops)  # card order, as troops_of gives them
+        rank, total = side_strength(
+            _new_tuple(
+                SideSummary,
+                (
+                    count,
+                    values,
+                    sum_,
+                    colour if colour < 0 else colour // 10,
+                    distinct,
+                    wilds,
+                    wsum,
+                    theirs + fill,
+                    env,
+                    filled + count - their_summary[0],
+                    bits | witness,
+                ),
             ),
+            size,
+            fog,
         )
-        rank, total = side_strength(summary, size, fog)
         if rank == _K_SKIRMISH:
             fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
         elif rank == _K_BATTALION:
@@ -1278,9 +1277,9 @@ def _against(
     else:
         fill = ()
         completed = evaluate(theirs, fog=fog, mud=mud)
-    step = _new_object(Step)
+    counter = _new_object(Step)
     _set_dict(
-        step,
+        counter,
         "__dict__",
         {
             "reason": _COUNTEREXAMPLE,
@@ -1293,18 +1292,19 @@ def _against(
             "wild": completed.wild,
         },
     )
-    steps.append(step)
-    if hand:
-        in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1)
-        if in_hand:
-            step = _new_object(Step)
-            _set_dict(
-                step,
-                "__dict__",
-                {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand},
-            )
-            steps.append(step)
-    steps.append(_CANNOT[at])
+    in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1) if hand else ()
+    if in_hand:
+        evidence = _new_object(Step)
+        _set_dict(
+            evidence,
+            "__dict__",
+            {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand},
+        )
+        steps = (*_head(at, fog, mud), yours, need, unseen, counter, evidence, _CANNOT[at])
+    elif fog or mud:
+        steps = (*_head(at, fog, mud), yours, need, unseen, counter, _CANNOT[at])
+    else:
+        steps = (yours, need, unseen, counter, _CANNOT[at])
     analysis = _new_object(ClaimAnalysis)
     _set_dict(
         analysis,
@@ -1313,7 +1313,7 @@ def _against(
             "flag": flag,
             "side": side,
             "claimable": False,
-            "steps": tuple(steps),
+            "steps": steps,
             "formation": formation,
             "opponent_formation": completed,
             "counterexample": fill,
@@ -1322,6 +1322,13 @@ def _against(
         },
     )
     return analysis
+
+
+def _head(at: int, fog: bool, mud: bool) -> tuple[Step, ...]:
+    """The steps a complete side's proof opens with: Mud (R25), then Fog (R24)."""
+    if mud:
+        return (_MUD_STEP[at], _FOG_STEP[at]) if fog else (_MUD_STEP[at],)
+    return (_FOG_STEP[at],) if fog else ()
 
 
 # the steps every proof of a side and flag shares, one (immutable) value each
@@ -1396,10 +1403,12 @@ class PositionAnalysis:
 
 def analyse_position(position: Position) -> PositionAnalysis:
     """Analyse every unclaimed flag for both sides (R12), sharing the unseen pool."""
-    # one pass over the flags: the troops face up there, for the pool, and each side's formation
-    # cards, Fog and Mud (a side of troops alone is its own formation cards; else as _flag_cards reads them)
+    # one pass over the flags: the troops face up there (for the pool), each side's formation cards,
+    # Fog and Mud (a side of troops alone is its own formation cards; else as _flag_cards reads them),
+    # and every proof that needs no pool; a complete side against an incomplete one waits for the pool
     visible = 0
-    read: list[tuple[int, FlagState, _FlagCards]] = []
+    claims: dict[tuple[Side, int], ClaimAnalysis] = {}
+    later: list[tuple[Side, int, _FlagCards, tuple[Card, ...], tuple[Card, ...]]] = []
     for n, state in zip(FLAGS, position.flags):
         you, opponent = state.you, state.opponent
         special = False
@@ -1413,27 +1422,37 @@ def analyse_position(position: Position) -> PositionAnalysis:
                 visible |= 1 << (card.colour.offset + card.value - 1)
             else:
                 special = True
-        if state.claimed_by is None:
-            read.append((n, state, _flag_cards(state) if special else (you, opponent, False, False)))
-    pool = _Pool.of_flags(position, visible)
-    claims = {}
-    for n, state, flag_cards in read:
-        you, opponent, fog, mud = flag_cards
-        size = 4 if mud else 3
+        if state.claimed_by is not None:
+            continue
+        if special:
+            flag_cards = _flag_cards(state)
+            you, opponent, fog, mud = flag_cards
+            size = 4 if mud else 3
+        else:
+            flag_cards = (you, opponent, False, False)
+            fog = mud = False
+            size = 3
         if len(you) >= size:
             if len(opponent) >= size:
                 claims[(_YOU, n)], claims[(_OPPONENT, n)] = _both(state, n, you, opponent, fog, mud)
             else:
-                claims[(_YOU, n)] = _against(position, pool, n, _YOU, flag_cards, you, opponent)
+                claims[(_YOU, n)] = None  # type: ignore[assignment]  # (its place in the order; said below)
+                later.append((_YOU, n, flag_cards, you, opponent))
                 claims[(_OPPONENT, n)] = _incomplete(n, _OPPONENT, opponent, size)
         else:
             claims[(_YOU, n)] = _incomplete(n, _YOU, you, size)
-            claims[(_OPPONENT, n)] = (
-                _against(position, pool, n, _OPPONENT, flag_cards, opponent, you)
-                if len(opponent) >= size
-                else _incomplete(n, _OPPONENT, opponent, size)
-            )
-    return PositionAnalysis(position, claims)
+            if len(opponent) >= size:
+                claims[(_OPPONENT, n)] = None  # type: ignore[assignment]
+                later.append((_OPPONENT, n, flag_cards, opponent, you))
+            else:
+                claims[(_OPPONENT, n)] = _incomplete(n, _OPPONENT, opponent, size)
+    if later:
+        pool = _Pool.of_flags(position, visible)
+        for side, n, flag_cards, mine, theirs in later:
+            claims[(side, n)] = _against(position, pool, n, side, flag_cards, mine, theirs)
+    analysis = _new_object(PositionAnalysis)  # PositionAnalysis(position, claims), its dict set in one go
+    _set_dict(analysis, "__dict__", {"position": position, "claims": claims})
+    return analysis
 
 
 def claimable_flags(position: Position, side: Side | str | None = None) -> tuple[int, ...]:

@@ -66,7 +66,7 @@ __all__ = [
 
 _ALL = (1 << 60) - 1
 _BIT: dict[Card, int] = {t: 1 << t.index for t in ALL_TROOPS}
-_BY_INDEX = tuple(sorted(ALL_TROOPS, key=lambda t: t.index))
+BY_INDEX = _BY_INDEX = tuple(sorted(ALL_TROOPS, key=lambda t: t.index))  # each troop at its index (bit)
 VALUE_BITS = {v: sum(1 << t.index for t in ALL_TROOPS if t.value == v) for v in range(1, 11)}
 COLOUR_BITS = {c: sum(1 << t.index for t in ALL_TROOPS if t.colour is c) for c in Colour}
 _WEDGE, _PHALANX, _BATTALION, _SKIRMISH, _HOST = 4, 3, 2, 1, 0
