@@ -332,17 +332,19 @@ class ClaimAnalysis:
     if not TYPE_CHECKING:  # (hidden from mypy, which would otherwise accept any attribute name)
 
         def __getattr__(self, name: str) -> tuple[Step, ...]:
-            # ``ruled_out`` of a refutation is worked out when first read (see ``_against``)
-            later = self.__dict__.get("_ruled_out_later") if name == "ruled_out" else None
+            # a refutation's ``ruled_out``, and the ``steps`` of the proofs analyse_position says flat
+            # (a refusal by a completion, two complete sides), are worked out when first read
+            later = self.__dict__.pop(_LATER.get(name, ""), None)
             if later is None:
                 raise AttributeError(name)
-            ruled_out: tuple[Step, ...] = later()
-            self.__dict__["ruled_out"] = ruled_out
-            del self.__dict__["_ruled_out_later"]
-            return ruled_out
+            value: tuple[Step, ...] = later()
+            self.__dict__[name] = value
+            return value
 
     def __getstate__(self) -> dict[str, object]:
-        self.ruled_out  # noqa: B018 (work it out: a pickled or copied analysis carries no search with it)
+        # work them out: a pickled or copied analysis carries no search with it
+        self.steps  # noqa: B018
+        self.ruled_out  # noqa: B018
         return self.__dict__
 
     @property
@@ -395,6 +397,8 @@ class ClaimAnalysis:
 
         return analysis_html(self, rules=RULES_PAGE)  # each rule id a link to the lessons' rules page
 
+
+_LATER = {"steps": "_steps_later", "ruled_out": "_ruled_out_later"}  # a field and what works it out when read
 
 # No class default for ``ruled_out`` (the __init__ always sets it): a refutation may leave it to
 # ``__getattr__`` to work out when read, which a class attribute would shadow.
@@ -1004,7 +1008,7 @@ def _analyse(position: Position, pool: _Pool, flag: int, side: Side) -> ClaimAna
     if len(mine) < size:
         return _incomplete(flag, side, mine, size)
     if len(theirs) >= size:
-        return _both(state, flag, you, opponent, fog, mud)[0 if side is _YOU else 1]
+        return _both(state, flag, you, opponent, fog, mud, side)[0 if side is _YOU else 1]
     return _against(position, pool, flag, side, cards, mine, theirs)
 
 
@@ -1061,94 +1065,38 @@ def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, obje
 
 
 def _both(
-    state: FlagState, flag: int, you: tuple[Card, ...], opponent: tuple[Card, ...], fog: bool, mud: bool
+    state: FlagState,
+    flag: int,
+    you: tuple[Card, ...],
+    opponent: tuple[Card, ...],
+    fog: bool,
+    mud: bool,
+    asked: Side = _YOU,
 ) -> tuple[ClaimAnalysis, ClaimAnalysis]:
-    """Both sides' proofs at a flag where both are complete (R10, R11): each formation judged once for both."""
+    """Both sides' proofs at a flag where both are complete (R10, R11): each formation judged once for both.
+
+    The verdicts are said at once; the steps (:func:`_complete_steps`) when read."""
     size = 4 if mud else 3
     rank, total, you_formation = judge(you, size, fog, mud)
     you_key = (rank, total)
     rank, total, opponent_formation = judge(opponent, size, fog, mud)
     opponent_key = (rank, total)
+    if you_key == opponent_key:
+        first = state.first_complete
+        if first is None:
+            # raises UndecidedTieError, with the total of the side asked about
+            _decide.undecided(flag, (you_formation if asked is _YOU else opponent_formation).total)
+        order = 0
+        you_win = first is _YOU
+    else:
+        first = None
+        you_win = you_key > opponent_key
+        order = 1 if you_win else -1
     out = []
-    for side, at, mine, formation, key, theirs, their, their_key in (
-        (_YOU, flag - 1, you, you_formation, you_key, opponent, opponent_formation, opponent_key),
-        (_OPPONENT, flag + 8, opponent, opponent_formation, opponent_key, you, you_formation, you_key),
+    for side, mine, formation, theirs, their, claimable, sign in (
+        (_YOU, you, you_formation, opponent, opponent_formation, you_win, order),
+        (_OPPONENT, opponent, opponent_formation, you, you_formation, not you_win, -order),
     ):
-        steps: list[Step] = []
-        if mud:
-            steps.append(_MUD_STEP[at])
-        if fog:
-            steps.append(_FOG_STEP[at])
-        kind, total, other_kind, other_total = formation.kind, formation.total, their.kind, their.total
-        step = _new_object(Step)
-        _set_dict(
-            step,
-            "__dict__",
-            {
-                "reason": _YOUR_FORMATION,
-                "side": side,
-                "flag": flag,
-                "cards": mine,
-                "kind": kind,
-                "total": total,
-                "wild": formation.wild,
-            },
-        )
-        steps.append(step)
-        step = _new_object(Step)
-        _set_dict(
-            step,
-            "__dict__",
-            {
-                "reason": _THEIR_FORMATION,
-                "side": side,
-                "flag": flag,
-                "cards": theirs,
-                "kind": other_kind,
-                "total": other_total,
-                "wild": their.wild,
-            },
-        )
-        steps.append(step)
-        step = _new_object(Step)
-        if key > their_key:
-            claimable = True
-            fields = {
-                "reason": _YOU_ARE_STRONGER,
-                "side": side,
-                "flag": flag,
-                "kind": kind,
-                "total": total,
-                "other_kind": other_kind,
-                "other_total": other_total,
-            }
-        elif key < their_key:
-            claimable = False
-            fields = {
-                "reason": _THEY_ARE_STRONGER,
-                "side": side,
-                "flag": flag,
-                "kind": other_kind,
-                "total": other_total,
-                "other_kind": kind,
-                "other_total": total,
-            }
-        else:
-            first = state.first_complete
-            if first is None:
-                _decide.undecided(flag, total)  # raises UndecidedTieError
-            claimable = first is side
-            fields = {
-                "reason": _TIE_FIRST_COMPLETE,
-                "side": side,
-                "flag": flag,
-                "other": first,
-                "kind": kind,
-                "total": total,
-            }
-        _set_dict(step, "__dict__", fields)
-        steps.append(step)
-        steps.append((_CAN if claimable else _CANNOT)[at])
         analysis = _new_object(ClaimAnalysis)
         _set_dict(
             analysis,
@@ -1157,7 +1105,9 @@ def _both(
                 "flag": flag,
                 "side": side,
                 "claimable": claimable,
-                "steps": tuple(steps),
+                "_steps_later": functools.partial(
+                    _complete_steps, side, flag, fog, mud, mine, theirs, formation, their, sign, first
+                ),
                 "formation": formation,
                 "opponent_formation": their,
                 "counterexample": (),
@@ -1166,6 +1116,92 @@ def _both(
         )
         out.append(analysis)
     return out[0], out[1]
+
+
+def _complete_steps(
+    side: Side,
+    flag: int,
+    fog: bool,
+    mud: bool,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+    formation: Formation,
+    their: Formation,
+    order: int,
+    first: Side | None,
+) -> tuple[Step, ...]:
+    """The steps of a proof between two complete sides: Mud (R25), Fog (R24), both formations (R9),
+    which is stronger (R10, ``order`` 1 or -1) or the tie and who completed first (R11, 0), the verdict."""
+    at = flag - 1 if side is _YOU else flag + 8
+    kind, total, other_kind, other_total = formation.kind, formation.total, their.kind, their.total
+    yours = _new_object(Step)
+    _set_dict(
+        yours,
+        "__dict__",
+        {
+            "reason": _YOUR_FORMATION,
+            "side": side,
+            "flag": flag,
+            "cards": mine,
+            "kind": kind,
+            "total": total,
+            "wild": formation.wild,
+        },
+    )
+    others = _new_object(Step)
+    _set_dict(
+        others,
+        "__dict__",
+        {
+            "reason": _THEIR_FORMATION,
+            "side": side,
+            "flag": flag,
+            "cards": theirs,
+            "kind": other_kind,
+            "total": other_total,
+            "wild": their.wild,
+        },
+    )
+    compared = _new_object(Step)
+    if order > 0:
+        claimable = True
+        fields = {
+            "reason": _YOU_ARE_STRONGER,
+            "side": side,
+            "flag": flag,
+            "kind": kind,
+            "total": total,
+            "other_kind": other_kind,
+            "other_total": other_total,
+        }
+    elif order < 0:
+        claimable = False
+        fields = {
+            "reason": _THEY_ARE_STRONGER,
+            "side": side,
+            "flag": flag,
+            "kind": other_kind,
+            "total": other_total,
+            "other_kind": kind,
+            "other_total": total,
+        }
+    else:
+        claimable = first is side
+        fields = {
+            "reason": _TIE_FIRST_COMPLETE,
+            "side": side,
+            "flag": flag,
+            "other": first,
+            "kind": kind,
+            "total": total,
+        }
+    _set_dict(compared, "__dict__", fields)
+    verdict = (_CAN if claimable else _CANNOT)[at]
+    if mud:
+        if fog:
+            return (_MUD_STEP[at], _FOG_STEP[at], yours, others, compared, verdict)
+        return (_MUD_STEP[at], yours, others, compared, verdict)
+    return (_FOG_STEP[at], yours, others, compared, verdict) if fog else (yours, others, compared, verdict)
 
 
 def _ruled_out(position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> tuple[Step, ...]:
@@ -1186,43 +1222,20 @@ def _against(
 
     The decision first (:func:`~battleline_lab.decide.beating`): a completion that beats the
     claimer is the whole refutation, its troops put in the order of the shape's plan (the
-    order the proof's search names them in); the shapes the search would rule out before it
-    (``ruled_out``) are worked out only when read.  When none beats the claimer, the search
-    over every shape (``_Prover._search``) says why.
+    order the proof's search names them in); its steps (:func:`_refutation_steps`) and the shapes
+    the search would rule out before it (``ruled_out``) are worked out when read.  When none
+    beats the claimer, the search over every shape (``_Prover._search``) says why.
     """
     _, _, fog, mud = cards
     size = 4 if mud else 3
-    at = flag - 1 if side is _YOU else flag + 8
     rank, total, formation = judge(mine, size, fog, mud)
-    yours = _new_object(Step)
-    _set_dict(
-        yours,
-        "__dict__",
-        {
-            "reason": _YOUR_FORMATION,
-            "side": side,
-            "flag": flag,
-            "cards": mine,
-            "kind": formation.kind,
-            "total": formation.total,
-            "wild": formation.wild,
-        },
-    )
-    need = _new_object(Step)
-    _set_dict(
-        need,
-        "__dict__",
-        {"reason": _THEY_NEED, "side": side, "flag": flag, "cards": theirs, "count": size - len(theirs), "size": size},
-    )
     said = pool.said.get(side)
     fields, hand = _unseen(pool, position, side) if said is None else said
-    unseen = _new_object(Step)
-    _set_dict(unseen, "__dict__", {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
     their_summary = summarise(theirs)
     witness = _decide.beating(their_summary, size, fog, rank, total, pool)
     if not witness:
         prover = _Prover(position, pool, flag, side, cards)
-        prover.steps = [*_head(at, fog, mud), yours, need, unseen]
+        prover.steps = list(_opening(side, flag, fog, mud, mine, theirs, formation, fields))
         return prover._search(formation, theirs, size, formation.strength)
     if witness > 0:
         # the completed formation is judged once: its kind and sum are the ones evaluate takes from
@@ -1277,6 +1290,83 @@ def _against(
     else:
         fill = ()
         completed = evaluate(theirs, fog=fog, mud=mud)
+    analysis = _new_object(ClaimAnalysis)
+    _set_dict(
+        analysis,
+        "__dict__",
+        {
+            "flag": flag,
+            "side": side,
+            "claimable": False,
+            # ``steps`` and ``ruled_out`` are worked out when read
+            "_steps_later": functools.partial(
+                _refutation_steps, side, flag, fog, mud, mine, theirs, formation, fields, hand, fill, completed
+            ),
+            "formation": formation,
+            "opponent_formation": completed,
+            "counterexample": fill,
+            "_ruled_out_later": functools.partial(_ruled_out, position, pool, flag, side, cards),
+        },
+    )
+    return analysis
+
+
+def _opening(
+    side: Side,
+    flag: int,
+    fog: bool,
+    mud: bool,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+    formation: Formation,
+    fields: dict[str, object],
+) -> tuple[Step, ...]:
+    """The first steps of a complete side's proof against an incomplete one: Mud (R25), Fog (R24),
+    the claimer's formation (R9), what the other side needs (R12) and the unseen count (R13)."""
+    at = flag - 1 if side is _YOU else flag + 8
+    yours = _new_object(Step)
+    _set_dict(
+        yours,
+        "__dict__",
+        {
+            "reason": _YOUR_FORMATION,
+            "side": side,
+            "flag": flag,
+            "cards": mine,
+            "kind": formation.kind,
+            "total": formation.total,
+            "wild": formation.wild,
+        },
+    )
+    size = 4 if mud else 3
+    need = _new_object(Step)
+    _set_dict(
+        need,
+        "__dict__",
+        {"reason": _THEY_NEED, "side": side, "flag": flag, "cards": theirs, "count": size - len(theirs), "size": size},
+    )
+    unseen = _new_object(Step)
+    _set_dict(unseen, "__dict__", {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
+    if mud:
+        return (_MUD_STEP[at], _FOG_STEP[at], yours, need, unseen) if fog else (_MUD_STEP[at], yours, need, unseen)
+    return (_FOG_STEP[at], yours, need, unseen) if fog else (yours, need, unseen)
+
+
+def _refutation_steps(
+    side: Side,
+    flag: int,
+    fog: bool,
+    mud: bool,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+    formation: Formation,
+    fields: dict[str, object],
+    hand: int,
+    fill: tuple[Troop, ...],
+    completed: Formation,
+) -> tuple[Step, ...]:
+    """The steps of a refusal by a completion that beats the claimer (R12): the opening, the
+    completion, which of its troops are in hand (R13: not evidence), the verdict."""
     counter = _new_object(Step)
     _set_dict(
         counter,
@@ -1292,43 +1382,18 @@ def _against(
             "wild": completed.wild,
         },
     )
+    cannot = _CANNOT[flag - 1 if side is _YOU else flag + 8]
+    opening = _opening(side, flag, fog, mud, mine, theirs, formation, fields)
     in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1) if hand else ()
-    if in_hand:
-        evidence = _new_object(Step)
-        _set_dict(
-            evidence,
-            "__dict__",
-            {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand},
-        )
-        steps = (*_head(at, fog, mud), yours, need, unseen, counter, evidence, _CANNOT[at])
-    elif fog or mud:
-        steps = (*_head(at, fog, mud), yours, need, unseen, counter, _CANNOT[at])
-    else:
-        steps = (yours, need, unseen, counter, _CANNOT[at])
-    analysis = _new_object(ClaimAnalysis)
+    if not in_hand:
+        return (*opening, counter, cannot)
+    evidence = _new_object(Step)
     _set_dict(
-        analysis,
+        evidence,
         "__dict__",
-        {
-            "flag": flag,
-            "side": side,
-            "claimable": False,
-            "steps": steps,
-            "formation": formation,
-            "opponent_formation": completed,
-            "counterexample": fill,
-            # ``ruled_out`` is worked out when read
-            "_ruled_out_later": functools.partial(_ruled_out, position, pool, flag, side, cards),
-        },
+        {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand},
     )
-    return analysis
-
-
-def _head(at: int, fog: bool, mud: bool) -> tuple[Step, ...]:
-    """The steps a complete side's proof opens with: Mud (R25), then Fog (R24)."""
-    if mud:
-        return (_MUD_STEP[at], _FOG_STEP[at]) if fog else (_MUD_STEP[at],)
-    return (_FOG_STEP[at],) if fog else ()
+    return (*opening, counter, evidence, cannot)
 
 
 # the steps every proof of a side and flag shares, one (immutable) value each

@@ -617,7 +617,13 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
     if len(cards) != size:
         side_strength(summarise(cards), size, fog)  # raises FormationError
     rank = -1 if fog else _troops_kind(values, distinct, colour >= 0, size)
-    return rank, total, _formation(cards, _KINDS[rank], total, (), fog, mud)
+    formation = _new_object(Formation)  # _formation(...), its dict set in one go
+    _set_dict(
+        formation,
+        "__dict__",
+        {"cards": cards, "kind": _KINDS[rank], "total": total, "wild": (), "fog": fog, "mud": mud},
+    )
+    return rank, total, formation
 
 
 def _formation(
@@ -635,6 +641,7 @@ def _formation(
 
 
 _new_object = object.__new__
+_set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; its instance dict is set in one go)
 
 
 @functools.lru_cache(maxsize=8192)
