@@ -1229,13 +1229,11 @@ def _against(
     _, _, fog, mud = cards
     size = 4 if mud else 3
     rank, total, formation = judge(mine, size, fog, mud)
-    said = pool.said.get(side)
-    fields, hand = _unseen(pool, position, side) if said is None else said
     their_summary = summarise(theirs)
     witness = _decide.beating(their_summary, size, fog, rank, total, pool)
     if not witness:
         prover = _Prover(position, pool, flag, side, cards)
-        prover.steps = list(_opening(side, flag, fog, mud, mine, theirs, formation, fields))
+        prover.steps = list(_opening(side, flag, fog, mud, mine, theirs, formation, _unseen(pool, position, side)[0]))
         return prover._search(formation, theirs, size, formation.strength)
     if witness > 0:
         # the completed formation is judged once: its kind and sum are the ones evaluate takes from
@@ -1300,7 +1298,7 @@ def _against(
             "claimable": False,
             # ``steps`` and ``ruled_out`` are worked out when read
             "_steps_later": functools.partial(
-                _refutation_steps, side, flag, fog, mud, mine, theirs, formation, fields, hand, fill, completed
+                _refutation_steps, position, pool, side, flag, fog, mud, mine, theirs, formation, fill, completed
             ),
             "formation": formation,
             "opponent_formation": completed,
@@ -1353,6 +1351,8 @@ def _opening(
 
 
 def _refutation_steps(
+    position: Position,
+    pool: _Pool,
     side: Side,
     flag: int,
     fog: bool,
@@ -1360,13 +1360,12 @@ def _refutation_steps(
     mine: tuple[Card, ...],
     theirs: tuple[Card, ...],
     formation: Formation,
-    fields: dict[str, object],
-    hand: int,
     fill: tuple[Troop, ...],
     completed: Formation,
 ) -> tuple[Step, ...]:
     """The steps of a refusal by a completion that beats the claimer (R12): the opening, the
     completion, which of its troops are in hand (R13: not evidence), the verdict."""
+    fields, hand = _unseen(pool, position, side)
     counter = _new_object(Step)
     _set_dict(
         counter,
@@ -1402,6 +1401,7 @@ _CANNOT = [_step(_CANNOT_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
 _CAN = [_step(_CAN_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
 _MUD_STEP = [_step(_MUD, side, n, {"size": 4}) for side in _SIDES for n in FLAGS]
 _FOG_STEP = [_step(_FOG, side, n, {}) for side in _SIDES for n in FLAGS]
+_KEYS = [(side, n) for side in _SIDES for n in FLAGS]  # a PositionAnalysis's keys, likewise
 # the proof of an empty side, one (immutable) value per side, flag and size (index: 2 * the above, + 1 at Mud)
 _EMPTY = [
     ClaimAnalysis(
@@ -1499,22 +1499,24 @@ def analyse_position(position: Position) -> PositionAnalysis:
             size = 3
         if len(you) >= size:
             if len(opponent) >= size:
-                claims[(_YOU, n)], claims[(_OPPONENT, n)] = _both(state, n, you, opponent, fog, mud)
+                claims[_KEYS[n - 1]], claims[_KEYS[n + 8]] = _both(state, n, you, opponent, fog, mud)
             else:
-                claims[(_YOU, n)] = None  # type: ignore[assignment]  # (its place in the order; said below)
+                claims[_KEYS[n - 1]] = None  # type: ignore[assignment]  # (its place in the order; said below)
                 later.append((_YOU, n, flag_cards, you, opponent))
-                claims[(_OPPONENT, n)] = _incomplete(n, _OPPONENT, opponent, size)
+                claims[_KEYS[n + 8]] = _incomplete(n, _OPPONENT, opponent, size)
         else:
-            claims[(_YOU, n)] = _incomplete(n, _YOU, you, size)
+            claims[_KEYS[n - 1]] = _incomplete(n, _YOU, you, size)
             if len(opponent) >= size:
-                claims[(_OPPONENT, n)] = None  # type: ignore[assignment]
+                claims[_KEYS[n + 8]] = None  # type: ignore[assignment]
                 later.append((_OPPONENT, n, flag_cards, opponent, you))
             else:
-                claims[(_OPPONENT, n)] = _incomplete(n, _OPPONENT, opponent, size)
+                claims[_KEYS[n + 8]] = _incomplete(n, _OPPONENT, opponent, size)
     if later:
         pool = _Pool.of_flags(position, visible)
         for side, n, flag_cards, mine, theirs in later:
-            claims[(side, n)] = _against(position, pool, n, side, flag_cards, mine, theirs)
+            claims[_KEYS[n - 1 if side is _YOU else n + 8]] = _against(
+                position, pool, n, side, flag_cards, mine, theirs
+            )
     analysis = _new_object(PositionAnalysis)  # PositionAnalysis(position, claims), its dict set in one go
     _set_dict(analysis, "__dict__", {"position": position, "claims": claims})
     return analysis
