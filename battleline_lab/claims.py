@@ -53,6 +53,7 @@ from .formations import (
     ShapePlan,
     SideSummary,
     Strength,
+    _troops_kind,  # the one classifier of troops (side_strength's, for troops alone)
     evaluate,
     judge,
     judged,
@@ -1258,26 +1259,29 @@ def _against(
                 colour = -2 if colour != -1 else ci
             count += 1
         fill = tuple(troops)  # card order, as troops_of gives them
-        rank, total = side_strength(
-            _new_tuple(
-                SideSummary,
-                (
-                    count,
-                    values,
-                    sum_,
-                    colour if colour < 0 else colour // 10,
-                    distinct,
-                    wilds,
-                    wsum,
-                    theirs + fill,
-                    env,
-                    filled + count - their_summary[0],
-                    bits | witness,
+        if not wilds:  # troops alone: side_strength's kind and sum, read off the summary's fields
+            rank, total = (-1 if fog else _troops_kind(values, distinct, colour >= 0, size)), sum_
+        else:
+            rank, total = side_strength(
+                _new_tuple(
+                    SideSummary,
+                    (
+                        count,
+                        values,
+                        sum_,
+                        colour if colour < 0 else colour // 10,
+                        distinct,
+                        wilds,
+                        wsum,
+                        theirs + fill,
+                        env,
+                        filled + count - their_summary[0],
+                        bits | witness,
+                    ),
                 ),
-            ),
-            size,
-            fog,
-        )
+                size,
+                fog,
+            )
         if rank == _K_SKIRMISH:
             fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
         elif rank == _K_BATTALION:
