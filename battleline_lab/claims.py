@@ -1477,7 +1477,7 @@ def analyse_position(position: Position) -> PositionAnalysis:
     # and every proof that needs no pool; a complete side against an incomplete one waits for the pool
     visible = 0
     claims: dict[tuple[Side, int], ClaimAnalysis] = {}
-    later: list[tuple[Side, int, _FlagCards, tuple[Card, ...], tuple[Card, ...]]] = []
+    later: list[tuple[int, Side, int, _FlagCards, tuple[Card, ...], tuple[Card, ...]]] = []
     for n, state in zip(FLAGS, position.flags):
         you, opponent = state.you, state.opponent
         special = False
@@ -1506,21 +1506,23 @@ def analyse_position(position: Position) -> PositionAnalysis:
                 claims[_KEYS[n - 1]], claims[_KEYS[n + 8]] = _both(state, n, you, opponent, fog, mud)
             else:
                 claims[_KEYS[n - 1]] = None  # type: ignore[assignment]  # (its place in the order; said below)
-                later.append((_YOU, n, flag_cards, you, opponent))
-                claims[_KEYS[n + 8]] = _incomplete(n, _OPPONENT, opponent, size)
+                later.append((n - 1, _YOU, n, flag_cards, you, opponent))
+                claims[_KEYS[n + 8]] = (
+                    _incomplete(n, _OPPONENT, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
+                )
         else:
-            claims[_KEYS[n - 1]] = _incomplete(n, _YOU, you, size)
+            claims[_KEYS[n - 1]] = _incomplete(n, _YOU, you, size) if you else _EMPTY[(n - 1) * 2 + (size == 4)]
             if len(opponent) >= size:
                 claims[_KEYS[n + 8]] = None  # type: ignore[assignment]
-                later.append((_OPPONENT, n, flag_cards, opponent, you))
+                later.append((n + 8, _OPPONENT, n, flag_cards, opponent, you))
             else:
-                claims[_KEYS[n + 8]] = _incomplete(n, _OPPONENT, opponent, size)
+                claims[_KEYS[n + 8]] = (
+                    _incomplete(n, _OPPONENT, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
+                )
     if later:
         pool = _Pool.of_flags(position, visible)
-        for side, n, flag_cards, mine, theirs in later:
-            claims[_KEYS[n - 1 if side is _YOU else n + 8]] = _against(
-                position, pool, n, side, flag_cards, mine, theirs
-            )
+        for at, side, n, flag_cards, mine, theirs in later:
+            claims[_KEYS[at]] = _against(position, pool, n, side, flag_cards, mine, theirs)
     analysis = _new_object(PositionAnalysis)  # PositionAnalysis(position, claims), its dict set in one go
     _set_dict(analysis, "__dict__", {"position": position, "claims": claims})
     return analysis
