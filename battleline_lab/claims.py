@@ -19,7 +19,9 @@ The proof explains the decision rather than redoing it: the decision path
 (:func:`battleline_lab.decide.beating`) finds the completion that beats the
 claimer, and a refusal is that completion said as steps; the shapes a search
 would rule out before reaching it (``ClaimAnalysis.ruled_out``) are worked out
-only when read.  A proof that holds walks every shape: its steps are the proof.
+only when read, and so are the steps of a refusal and of two complete sides
+(the verdict, formations and counterexample are there at once).  A proof that
+holds walks every shape: its steps are the proof.
 
 The result is data: a :class:`ClaimAnalysis` whose ``steps`` are
 :class:`Step` values, each a :class:`Reason` from a closed vocabulary plus the
@@ -473,21 +475,16 @@ def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
 
 
 class _Prover:
-    """Builds the steps for one flag and one claiming side."""
+    """Builds the steps for one flag and one claiming side, eagerly, by the walk over every shape.
 
-    def __init__(
-        self,
-        position: Position,
-        pool: _Pool,
-        flag: int,
-        side: Side,
-        cards: _FlagCards,
-        search: bool = False,
-        memo: list[_Judged | None] | None = None,
-    ) -> None:
+    ``analyse_position`` and ``analyse_claim`` say most proofs with flat functions (``_incomplete``,
+    ``_both``, ``_against``); the walk is left for a proof that holds, a claimed flag and a
+    refutation's ``ruled_out`` (the shapes ruled out before its completion).
+    """
+
+    def __init__(self, position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> None:
         self.position = position
         self.cards = cards
-        self.search = search  # walk every shape up to the counterexample (for ``ruled_out``)
         self.pool = pool
         self.flag = flag
         self.side = side
@@ -496,8 +493,7 @@ class _Prover:
         self.size = 4 if self.mud else 3  # formation_size (R25)
         self.mine, self.theirs = (you, opponent) if side is _YOU else (opponent, you)
         self.mine_at = 0 if side is _YOU else 1  # (this side's index in ``memo``, the other's is 1 - it)
-        # each complete side judged once a flag: the other side's proof judges the same two formations
-        self.memo: list[_Judged | None] = [None, None] if memo is None else memo
+        self.memo: list[_Judged | None] = [None, None]  # each complete side judged once
         self.steps: list[Step] = []
 
     def unseen(self) -> tuple[dict[str, object], int]:
@@ -1207,7 +1203,7 @@ def _complete_steps(
 
 def _ruled_out(position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> tuple[Step, ...]:
     """What the search rules out before a refutation's completion (``ClaimAnalysis.ruled_out``, read lazily)."""
-    return _Prover(position, pool, flag, side, cards, search=True).run().ruled_out
+    return _Prover(position, pool, flag, side, cards).run().ruled_out
 
 
 def _against(
