@@ -337,11 +337,16 @@ class ClaimAnalysis:
         def __getattr__(self, name: str) -> tuple[Step, ...]:
             # a refutation's ``ruled_out``, and the ``steps`` of the proofs analyse_position says flat
             # (a refusal by a completion, two complete sides), are worked out when first read
-            later = self.__dict__.pop(_LATER.get(name, ""), None)
+            state = self.__dict__
+            key = _LATER.get(name)
+            later = state.get(key) if key is not None else None
             if later is None:
+                if key is not None and name in state:  # worked out meanwhile (by another thread)
+                    return state[name]
                 raise AttributeError(name)
             value: tuple[Step, ...] = later()
-            self.__dict__[name] = value
+            state[name] = value
+            state.pop(key, None)  # (set before the maker goes: a reader never finds neither)
             return value
 
     def __getstate__(self) -> dict[str, object]:
