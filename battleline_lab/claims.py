@@ -19,7 +19,9 @@ The proof explains the decision rather than redoing it: the decision path
 (:func:`battleline_lab.decide.beating`) finds the completion that beats the
 claimer, and a refusal is that completion said as steps; the shapes a search
 would rule out before reaching it (``ClaimAnalysis.ruled_out``) are worked out
-only when read.  A proof that holds walks every shape: its steps are the proof.
+only when read, and so are the steps of a refusal and of two complete sides
+(the verdict, formations and counterexample are there at once).  A proof that
+holds walks every shape: its steps are the proof.
 
 The result is data: a :class:`ClaimAnalysis` whose ``steps`` are
 :class:`Step` values, each a :class:`Reason` from a closed vocabulary plus the
@@ -51,8 +53,11 @@ from .formations import (
     Shape,
     ShapeFilter,
     ShapePlan,
+    SideSummary,
     Strength,
+    _troops_kind,  # the one classifier of troops (side_strength's, for troops alone)
     evaluate,
+    judge,
     judged,
     plan_shape,
     shapes,
@@ -266,6 +271,7 @@ _YOU = Side.YOU
 
 
 _new_object = object.__new__
+_new_tuple = tuple.__new__
 _set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; a new instance dict is set in one go)
 
 
@@ -329,17 +335,24 @@ class ClaimAnalysis:
     if not TYPE_CHECKING:  # (hidden from mypy, which would otherwise accept any attribute name)
 
         def __getattr__(self, name: str) -> tuple[Step, ...]:
-            # ``ruled_out`` of a refutation is worked out when first read (see ``_Prover._refuted``)
-            later = self.__dict__.get("_ruled_out_later") if name == "ruled_out" else None
+            # a refutation's ``ruled_out``, and the ``steps`` of the proofs analyse_position says flat
+            # (a refusal by a completion, two complete sides), are worked out when first read
+            state = self.__dict__
+            key = _LATER.get(name)
+            later = state.get(key) if key is not None else None
             if later is None:
+                if key is not None and name in state:  # worked out meanwhile (by another thread)
+                    return state[name]
                 raise AttributeError(name)
-            ruled_out: tuple[Step, ...] = later()
-            self.__dict__["ruled_out"] = ruled_out
-            del self.__dict__["_ruled_out_later"]
-            return ruled_out
+            value: tuple[Step, ...] = later()
+            state[name] = value
+            state.pop(key, None)  # (set before the maker goes: a reader never finds neither)
+            return value
 
     def __getstate__(self) -> dict[str, object]:
-        self.ruled_out  # noqa: B018 (work it out: a pickled or copied analysis carries no search with it)
+        # work them out: a pickled or copied analysis carries no search with it
+        self.steps  # noqa: B018
+        self.ruled_out  # noqa: B018
         return self.__dict__
 
     @property
@@ -393,6 +406,8 @@ class ClaimAnalysis:
         return analysis_html(self, rules=RULES_PAGE)  # each rule id a link to the lessons' rules page
 
 
+_LATER = {"steps": "_steps_later", "ruled_out": "_ruled_out_later"}  # a field and what works it out when read
+
 # No class default for ``ruled_out`` (the __init__ always sets it): a refutation may leave it to
 # ``__getattr__`` to work out when read, which a class attribute would shadow.
 del ClaimAnalysis.ruled_out
@@ -400,6 +415,7 @@ del ClaimAnalysis.ruled_out
 _VALUE_BITS, _COLOUR_BITS = _decide.VALUE_BITS, _decide.COLOUR_BITS
 _troop_bits = _decide.troop_mask
 _troops_of = _decide.troops_of
+_BY_INDEX = _decide.BY_INDEX
 _Pool = _decide.Pool
 _SIDES = (_YOU, _OPPONENT)
 
@@ -464,21 +480,16 @@ def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
 
 
 class _Prover:
-    """Builds the steps for one flag and one claiming side."""
+    """Builds the steps for one flag and one claiming side, eagerly, by the walk over every shape.
 
-    def __init__(
-        self,
-        position: Position,
-        pool: _Pool,
-        flag: int,
-        side: Side,
-        cards: _FlagCards,
-        search: bool = False,
-        memo: list[_Judged | None] | None = None,
-    ) -> None:
+    ``analyse_position`` and ``analyse_claim`` say most proofs with flat functions (``_incomplete``,
+    ``_both``, ``_against``); the walk is left for a proof that holds, a claimed flag and a
+    refutation's ``ruled_out`` (the shapes ruled out before its completion).
+    """
+
+    def __init__(self, position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> None:
         self.position = position
         self.cards = cards
-        self.search = search  # walk every shape up to the counterexample (for ``ruled_out``)
         self.pool = pool
         self.flag = flag
         self.side = side
@@ -487,32 +498,12 @@ class _Prover:
         self.size = 4 if self.mud else 3  # formation_size (R25)
         self.mine, self.theirs = (you, opponent) if side is _YOU else (opponent, you)
         self.mine_at = 0 if side is _YOU else 1  # (this side's index in ``memo``, the other's is 1 - it)
-        # each complete side judged once a flag: the other side's proof judges the same two formations
-        self.memo: list[_Judged | None] = [None, None] if memo is None else memo
+        self.memo: list[_Judged | None] = [None, None]  # each complete side judged once
         self.steps: list[Step] = []
 
     def unseen(self) -> tuple[dict[str, object], int]:
-        """The unseen step's fields for this side (the same at every flag of the position), and its hand's troops
-        as a bit set: worked out once a position and side, kept on the pool."""
-        said = self.pool.said
-        side = self.side
-        got = said.get(side)
-        if got is None:
-            pool = self.pool
-            on_flags, in_discards = pool.counts
-            # the hand is said with the count: its cards are unseen like the deck's (R13)
-            hand = tuple(c for c in self.position.hand(side) if type(c) is Troop)
-            fields: dict[str, object] = {
-                "count": pool.count,
-                "total": on_flags,
-                "available": in_discards,
-                "cards": hand,
-            }
-            mask = 0
-            for t in hand:
-                mask |= 1 << (t.colour.offset + t.value - 1)
-            got = said[side] = (fields, mask)
-        return got
+        """The unseen step's fields for this side and its hand's troops as a bit set (see :func:`_unseen`)."""
+        return _unseen(self.pool, self.position, self.side)
 
     def judge(self, at: int) -> _Judged:
         """A complete side (0: you, 1: the opponent) summarised and judged: what ``evaluate`` gives, and its key."""
@@ -576,77 +567,7 @@ class _Prover:
             return self._complete(formation, theirs, (rank, total))
         steps.append(_step(_THEY_NEED, side, flag, {"cards": theirs, "count": size - len(theirs), "size": size}))
         steps.append(_step(_UNSEEN, side, flag, self.unseen()[0]))
-        if not self.search:
-            # the decision first (R12): a completion that beats the claimer is the whole refutation
-            witness = _decide.beating(summarise(theirs), size, self.fog, rank, total, self.pool)
-            if witness:
-                return self._refuted(formation, theirs, witness)
         return self._search(formation, theirs, size, formation.strength)
-
-    def _refuted(self, formation: Formation, theirs: tuple[Card, ...], witness: int) -> ClaimAnalysis:
-        """The refutation by the decision's beating completion (``witness``, a bit set of unseen troops).
-
-        Its troops are put in the order of the shape's plan (the order the proof's search names
-        them in); the shapes the search would rule out before it (``ruled_out``) are worked out
-        only when read.
-        """
-        fill = _troops_of(witness) if witness > 0 else ()
-        if fill:
-            # the completed formation is judged once: its kind and sum are the ones evaluate takes
-            # from side_strength, and without morale cards there is nothing more for it to find
-            summary = summarise(theirs + fill)
-            rank, total = side_strength(summary, self.size, self.fog)
-            if rank == _K_SKIRMISH:
-                fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
-            elif rank == _K_BATTALION:
-                fill = fill[::-1]  # the best of the colour, highest first
-            elif rank <= _K_HOST:
-                fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
-            completed = judged(theirs + fill, bool(summary.wilds), rank, total, self.fog, self.mud)
-        else:
-            completed = evaluate(theirs, fog=self.fog, mud=self.mud)
-        position, pool, flag, side, cards = self.position, self.pool, self.flag, self.side, self.cards
-
-        def ruled_out() -> tuple[Step, ...]:
-            return _Prover(position, pool, flag, side, cards, search=True).run().ruled_out
-
-        # the steps of _refutation, said here at once: the completion, the troops of it in hand, the verdict
-        steps = self.steps
-        steps.append(
-            _step(
-                _COUNTEREXAMPLE,
-                side,
-                flag,
-                {
-                    "cards": theirs,
-                    "needed": fill,
-                    "kind": completed.kind,
-                    "total": completed.total,
-                    "wild": completed.wild,
-                },
-            )
-        )
-        hand = self.unseen()[1]
-        in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1)
-        if in_hand:
-            steps.append(_step(_HAND_NOT_EVIDENCE, side, flag, {"cards": in_hand, "needed": in_hand}))
-        steps.append(_CANNOT[self.mine_at * 9 + flag - 1])
-        analysis = _new_object(ClaimAnalysis)
-        _set_dict(
-            analysis,
-            "__dict__",
-            {
-                "flag": flag,
-                "side": side,
-                "claimable": False,
-                "steps": tuple(steps),
-                "formation": formation,
-                "opponent_formation": completed,
-                "counterexample": fill,
-                "_ruled_out_later": ruled_out,  # ``ruled_out`` is worked out when read
-            },
-        )
-        return analysis
 
     def _complete(self, formation: Formation, theirs: tuple[Card, ...], mine_key: tuple[int, int]) -> ClaimAnalysis:
         side, flag, steps = self.side, self.flag, self.steps
@@ -1077,28 +998,40 @@ def _flag_cards(state: FlagState) -> _FlagCards:
     return tuple(you), tuple(opponent), fog, mud
 
 
-def _analyse(
-    position: Position,
-    pool: _Pool,
-    flag: int,
-    side: Side,
-    cards: _FlagCards | None = None,
-    memo: list[_Judged | None] | None = None,
-) -> ClaimAnalysis:
+def _analyse(position: Position, pool: _Pool, flag: int, side: Side) -> ClaimAnalysis:
+    """One flag's proof for one side: the flat proof of its case (see :func:`analyse_position`)."""
     state = position.flags[flag - 1]
-    if cards is None:
-        cards = _flag_cards(state)
-    mine = cards[0] if side is _YOU else cards[1]
-    if state.claimed_by is None and len(mine) < (4 if cards[3] else 3):
-        return _incomplete(flag, side, mine, 4 if cards[3] else 3)
-    return _Prover(position, pool, flag, side, cards, memo=memo).run()
+    cards = _flag_cards(state)
+    if state.claimed_by is not None:
+        return _Prover(position, pool, flag, side, cards).run()
+    you, opponent, fog, mud = cards
+    size = 4 if mud else 3
+    mine, theirs = (you, opponent) if side is _YOU else (opponent, you)
+    if len(mine) < size:
+        return _incomplete(flag, side, mine, size)
+    if len(theirs) >= size:
+        return _both(state, flag, you, opponent, fog, mud, side)[0 if side is _YOU else 1]
+    return _against(position, pool, flag, side, cards, mine, theirs)
 
 
 def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> ClaimAnalysis:
     """The commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)."""
-    incomplete = _step(_SIDE_INCOMPLETE, side, flag, {"cards": mine, "count": size - len(mine), "size": size})
     at = flag - 1 if side is _YOU else flag + 8
-    cannot = _CANNOT[at]
+    if not mine:  # an empty side: one (immutable) analysis per side, flag and size
+        return _EMPTY[at * 2 + (size == 4)]
+    incomplete = _new_object(Step)
+    _set_dict(
+        incomplete,
+        "__dict__",
+        {
+            "reason": _SIDE_INCOMPLETE,
+            "side": side,
+            "flag": flag,
+            "cards": mine,
+            "count": size - len(mine),
+            "size": size,
+        },
+    )
     analysis = _new_object(ClaimAnalysis)
     _set_dict(
         analysis,
@@ -1107,7 +1040,7 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
             "flag": flag,
             "side": side,
             "claimable": False,
-            "steps": (_MUD_STEP[at], incomplete, cannot) if size == 4 else (incomplete, cannot),
+            "steps": (_MUD_STEP[at], incomplete, _CANNOT[at]) if size == 4 else (incomplete, _CANNOT[at]),
             "formation": None,
             "opponent_formation": None,
             "counterexample": (),
@@ -1117,11 +1050,378 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
     return analysis
 
 
-# the steps every incomplete side's proof shares, one (immutable) value each per side and flag
+def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, object], int]:
+    """The unseen step's fields for ``side`` (the same at every flag of the position), and its hand's troops
+    as a bit set: worked out once a position and side, kept on the pool."""
+    got = pool.said.get(side)
+    if got is None:
+        on_flags, in_discards = pool.counts
+        # the hand is said with the count: its cards are unseen like the deck's (R13)
+        hand = tuple(c for c in position.hand(side) if type(c) is Troop)
+        fields: dict[str, object] = {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand}
+        mask = 0
+        for t in hand:
+            mask |= 1 << (t.colour.offset + t.value - 1)
+        got = pool.said[side] = (fields, mask)
+    return got
+
+
+def _both(
+    state: FlagState,
+    flag: int,
+    you: tuple[Card, ...],
+    opponent: tuple[Card, ...],
+    fog: bool,
+    mud: bool,
+    asked: Side = _YOU,
+) -> tuple[ClaimAnalysis, ClaimAnalysis]:
+    """Both sides' proofs at a flag where both are complete (R10, R11): each formation judged once for both.
+
+    The verdicts are said at once; the steps (:func:`_complete_steps`) when read."""
+    size = 4 if mud else 3
+    rank, total, you_formation = judge(you, size, fog, mud)
+    you_key = (rank, total)
+    rank, total, opponent_formation = judge(opponent, size, fog, mud)
+    opponent_key = (rank, total)
+    if you_key == opponent_key:
+        first = state.first_complete
+        if first is None:
+            # raises UndecidedTieError, with the total of the side asked about
+            _decide.undecided(flag, (you_formation if asked is _YOU else opponent_formation).total)
+        order = 0
+        you_win = first is _YOU
+    else:
+        first = None
+        you_win = you_key > opponent_key
+        order = 1 if you_win else -1
+    out = []
+    for side, mine, formation, theirs, their, claimable, sign in (
+        (_YOU, you, you_formation, opponent, opponent_formation, you_win, order),
+        (_OPPONENT, opponent, opponent_formation, you, you_formation, not you_win, -order),
+    ):
+        analysis = _new_object(ClaimAnalysis)
+        _set_dict(
+            analysis,
+            "__dict__",
+            {
+                "flag": flag,
+                "side": side,
+                "claimable": claimable,
+                "_steps_later": functools.partial(
+                    _complete_steps, side, flag, fog, mud, mine, theirs, formation, their, sign, first
+                ),
+                "formation": formation,
+                "opponent_formation": their,
+                "counterexample": (),
+                "ruled_out": (),
+            },
+        )
+        out.append(analysis)
+    return out[0], out[1]
+
+
+def _complete_steps(
+    side: Side,
+    flag: int,
+    fog: bool,
+    mud: bool,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+    formation: Formation,
+    their: Formation,
+    order: int,
+    first: Side | None,
+) -> tuple[Step, ...]:
+    """The steps of a proof between two complete sides: Mud (R25), Fog (R24), both formations (R9),
+    which is stronger (R10, ``order`` 1 or -1) or the tie and who completed first (R11, 0), the verdict."""
+    at = flag - 1 if side is _YOU else flag + 8
+    kind, total, other_kind, other_total = formation.kind, formation.total, their.kind, their.total
+    yours = _new_object(Step)
+    _set_dict(
+        yours,
+        "__dict__",
+        {
+            "reason": _YOUR_FORMATION,
+            "side": side,
+            "flag": flag,
+            "cards": mine,
+            "kind": kind,
+            "total": total,
+            "wild": formation.wild,
+        },
+    )
+    others = _new_object(Step)
+    _set_dict(
+        others,
+        "__dict__",
+        {
+            "reason": _THEIR_FORMATION,
+            "side": side,
+            "flag": flag,
+            "cards": theirs,
+            "kind": other_kind,
+            "total": other_total,
+            "wild": their.wild,
+        },
+    )
+    compared = _new_object(Step)
+    if order > 0:
+        claimable = True
+        fields = {
+            "reason": _YOU_ARE_STRONGER,
+            "side": side,
+            "flag": flag,
+            "kind": kind,
+            "total": total,
+            "other_kind": other_kind,
+            "other_total": other_total,
+        }
+    elif order < 0:
+        claimable = False
+        fields = {
+            "reason": _THEY_ARE_STRONGER,
+            "side": side,
+            "flag": flag,
+            "kind": other_kind,
+            "total": other_total,
+            "other_kind": kind,
+            "other_total": total,
+        }
+    else:
+        claimable = first is side
+        fields = {
+            "reason": _TIE_FIRST_COMPLETE,
+            "side": side,
+            "flag": flag,
+            "other": first,
+            "kind": kind,
+            "total": total,
+        }
+    _set_dict(compared, "__dict__", fields)
+    verdict = (_CAN if claimable else _CANNOT)[at]
+    if mud:
+        if fog:
+            return (_MUD_STEP[at], _FOG_STEP[at], yours, others, compared, verdict)
+        return (_MUD_STEP[at], yours, others, compared, verdict)
+    return (_FOG_STEP[at], yours, others, compared, verdict) if fog else (yours, others, compared, verdict)
+
+
+def _ruled_out(position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> tuple[Step, ...]:
+    """What the search rules out before a refutation's completion (``ClaimAnalysis.ruled_out``, read lazily)."""
+    return _Prover(position, pool, flag, side, cards).run().ruled_out
+
+
+def _against(
+    position: Position,
+    pool: _Pool,
+    flag: int,
+    side: Side,
+    cards: _FlagCards,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+) -> ClaimAnalysis:
+    """The proof of a complete side against an incomplete one (R12, R13), flat.
+
+    The decision first (:func:`~battleline_lab.decide.beating`): a completion that beats the
+    claimer is the whole refutation, its troops put in the order of the shape's plan (the
+    order the proof's search names them in); its steps (:func:`_refutation_steps`) and the shapes
+    the search would rule out before it (``ruled_out``) are worked out when read.  When none
+    beats the claimer, the search over every shape (``_Prover._search``) says why.
+    """
+    _, _, fog, mud = cards
+    size = 4 if mud else 3
+    rank, total, formation = judge(mine, size, fog, mud)
+    their_summary = summarise(theirs)
+    witness = _decide.beating(their_summary, size, fog, rank, total, pool)
+    if not witness:
+        prover = _Prover(position, pool, flag, side, cards)
+        prover.steps = list(_opening(side, flag, fog, mud, mine, theirs, formation, _unseen(pool, position, side)[0]))
+        return prover._search(formation, theirs, size, formation.strength)
+    if witness > 0:
+        # the completed formation is judged once: its kind and sum are the ones evaluate takes from
+        # side_strength, its summary theirs with the fill's troops added (as summarise reads them)
+        count, values, sum_, colour, distinct, wilds, wsum, _, env, filled, bits = their_summary
+        if colour >= 0:
+            colour *= 10  # (colours as offsets in the loop, -1 none, -2 mixed)
+        troops = []
+        w = witness
+        while w:
+            low = w & -w
+            w ^= low
+            i = low.bit_length() - 1  # Troop.index: colour * 10 + value - 1
+            troops.append(_BY_INDEX[i])
+            bit = 1 << i % 10
+            if values & bit:
+                distinct = False
+            values |= bit
+            sum_ += i % 10 + 1
+            ci = i - i % 10  # the colour's offset, as judge reads it (summarise's index, times 10)
+            if colour != ci:
+                colour = -2 if colour != -1 else ci
+            count += 1
+        fill = tuple(troops)  # card order, as troops_of gives them
+        if not wilds:  # troops alone: side_strength's kind and sum, read off the summary's fields
+            rank, total = (-1 if fog else _troops_kind(values, distinct, colour >= 0, size)), sum_
+        else:
+            rank, total = side_strength(
+                _new_tuple(
+                    SideSummary,
+                    (
+                        count,
+                        values,
+                        sum_,
+                        colour if colour < 0 else colour // 10,
+                        distinct,
+                        wilds,
+                        wsum,
+                        theirs + fill,
+                        env,
+                        filled + count - their_summary[0],
+                        bits | witness,
+                    ),
+                ),
+                size,
+                fog,
+            )
+        if rank == _K_SKIRMISH:
+            fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
+        elif rank == _K_BATTALION:
+            fill = fill[::-1]  # the best of the colour, highest first
+        elif rank <= _K_HOST:
+            fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
+        completed = judged(theirs + fill, bool(wilds), rank, total, fog, mud)
+    else:
+        fill = ()
+        completed = evaluate(theirs, fog=fog, mud=mud)
+    analysis = _new_object(ClaimAnalysis)
+    _set_dict(
+        analysis,
+        "__dict__",
+        {
+            "flag": flag,
+            "side": side,
+            "claimable": False,
+            # ``steps`` and ``ruled_out`` are worked out when read
+            "_steps_later": functools.partial(
+                _refutation_steps, position, pool, side, flag, fog, mud, mine, theirs, formation, fill, completed
+            ),
+            "formation": formation,
+            "opponent_formation": completed,
+            "counterexample": fill,
+            "_ruled_out_later": functools.partial(_ruled_out, position, pool, flag, side, cards),
+        },
+    )
+    return analysis
+
+
+def _opening(
+    side: Side,
+    flag: int,
+    fog: bool,
+    mud: bool,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+    formation: Formation,
+    fields: dict[str, object],
+) -> tuple[Step, ...]:
+    """The first steps of a complete side's proof against an incomplete one: Mud (R25), Fog (R24),
+    the claimer's formation (R9), what the other side needs (R12) and the unseen count (R13)."""
+    at = flag - 1 if side is _YOU else flag + 8
+    yours = _new_object(Step)
+    _set_dict(
+        yours,
+        "__dict__",
+        {
+            "reason": _YOUR_FORMATION,
+            "side": side,
+            "flag": flag,
+            "cards": mine,
+            "kind": formation.kind,
+            "total": formation.total,
+            "wild": formation.wild,
+        },
+    )
+    size = 4 if mud else 3
+    need = _new_object(Step)
+    _set_dict(
+        need,
+        "__dict__",
+        {"reason": _THEY_NEED, "side": side, "flag": flag, "cards": theirs, "count": size - len(theirs), "size": size},
+    )
+    unseen = _new_object(Step)
+    _set_dict(unseen, "__dict__", {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
+    if mud:
+        return (_MUD_STEP[at], _FOG_STEP[at], yours, need, unseen) if fog else (_MUD_STEP[at], yours, need, unseen)
+    return (_FOG_STEP[at], yours, need, unseen) if fog else (yours, need, unseen)
+
+
+def _refutation_steps(
+    position: Position,
+    pool: _Pool,
+    side: Side,
+    flag: int,
+    fog: bool,
+    mud: bool,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+    formation: Formation,
+    fill: tuple[Troop, ...],
+    completed: Formation,
+) -> tuple[Step, ...]:
+    """The steps of a refusal by a completion that beats the claimer (R12): the opening, the
+    completion, which of its troops are in hand (R13: not evidence), the verdict."""
+    fields, hand = _unseen(pool, position, side)
+    counter = _new_object(Step)
+    _set_dict(
+        counter,
+        "__dict__",
+        {
+            "reason": _COUNTEREXAMPLE,
+            "side": side,
+            "flag": flag,
+            "cards": theirs,
+            "needed": fill,
+            "kind": completed.kind,
+            "total": completed.total,
+            "wild": completed.wild,
+        },
+    )
+    cannot = _CANNOT[flag - 1 if side is _YOU else flag + 8]
+    opening = _opening(side, flag, fog, mud, mine, theirs, formation, fields)
+    in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1) if hand else ()
+    if not in_hand:
+        return (*opening, counter, cannot)
+    evidence = _new_object(Step)
+    _set_dict(
+        evidence,
+        "__dict__",
+        {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand},
+    )
+    return (*opening, counter, evidence, cannot)
+
+
+# the steps every proof of a side and flag shares, one (immutable) value each
 # (index: flag - 1 for you, 9 more for the opponent)
 _CANNOT = [_step(_CANNOT_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
 _CAN = [_step(_CAN_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
 _MUD_STEP = [_step(_MUD, side, n, {"size": 4}) for side in _SIDES for n in FLAGS]
+_FOG_STEP = [_step(_FOG, side, n, {}) for side in _SIDES for n in FLAGS]
+_KEYS = [(side, n) for side in _SIDES for n in FLAGS]  # a PositionAnalysis's keys, likewise
+# the proof of an empty side, one (immutable) value per side, flag and size (index: 2 * the above, + 1 at Mud)
+_EMPTY = [
+    ClaimAnalysis(
+        n,
+        side,
+        False,
+        (
+            *((_MUD_STEP[at],) if size == 4 else ()),
+            _step(_SIDE_INCOMPLETE, side, n, {"cards": (), "count": size, "size": size}),
+            _CANNOT[at],
+        ),
+    )
+    for at, (side, n) in enumerate((side, n) for side in _SIDES for n in FLAGS)
+    for size in (3, 4)
+]
 
 
 def analyse_claim(position: Position, flag: int, side: Side | str | None = None) -> ClaimAnalysis:
@@ -1173,38 +1473,60 @@ class PositionAnalysis:
 
 def analyse_position(position: Position) -> PositionAnalysis:
     """Analyse every unclaimed flag for both sides (R12), sharing the unseen pool."""
-    # one pass over the flags: each side's formation cards, Fog and Mud (as _flag_cards reads them),
-    # and the troops face up there, for the pool
+    # one pass over the flags: the troops face up there (for the pool), each side's formation cards,
+    # Fog and Mud (a side of troops alone is its own formation cards; else as _flag_cards reads them),
+    # and every proof that needs no pool; a complete side against an incomplete one waits for the pool
     visible = 0
-    read: list[tuple[int, _FlagCards]] = []
+    claims: dict[tuple[Side, int], ClaimAnalysis] = {}
+    later: list[tuple[int, Side, int, _FlagCards, tuple[Card, ...], tuple[Card, ...]]] = []
     for n, state in zip(FLAGS, position.flags):
-        you: list[Card] = []
-        opponent: list[Card] = []
-        fog = mud = False
-        for cards, out in ((state.you, you), (state.opponent, opponent)):
-            for card in cards:
-                if type(card) is Troop:
-                    visible |= 1 << (card.colour.offset + card.value - 1)
-                    out.append(card)
-                elif card in WILD_MASK:
-                    out.append(card)
-                elif card is _FOG_CARD:
-                    fog = True
-                elif card is _MUD_CARD:
-                    mud = True
-        if state.claimed_by is None:
-            read.append((n, (tuple(you), tuple(opponent), fog, mud)))
-    pool = _Pool.of_flags(position, visible)
-    claims = {}
-    for n, flag_cards in read:
-        memo: list[_Judged | None] = [None, None]  # the flag's complete sides, judged for both proofs
-        size = 4 if flag_cards[3] else 3
-        for side, mine in ((_YOU, flag_cards[0]), (_OPPONENT, flag_cards[1])):
-            if len(mine) < size:  # the commonest proof (see _analyse), said at once
-                claims[(side, n)] = _incomplete(n, side, mine, size)
+        you, opponent = state.you, state.opponent
+        special = False
+        for card in you:
+            if type(card) is Troop:
+                visible |= 1 << (card.colour.offset + card.value - 1)
             else:
-                claims[(side, n)] = _Prover(position, pool, n, side, flag_cards, memo=memo).run()
-    return PositionAnalysis(position, claims)
+                special = True
+        for card in opponent:
+            if type(card) is Troop:
+                visible |= 1 << (card.colour.offset + card.value - 1)
+            else:
+                special = True
+        if state.claimed_by is not None:
+            continue
+        if special:
+            flag_cards = _flag_cards(state)
+            you, opponent, fog, mud = flag_cards
+            size = 4 if mud else 3
+        else:
+            flag_cards = (you, opponent, False, False)
+            fog = mud = False
+            size = 3
+        if len(you) >= size:
+            if len(opponent) >= size:
+                claims[_KEYS[n - 1]], claims[_KEYS[n + 8]] = _both(state, n, you, opponent, fog, mud)
+            else:
+                claims[_KEYS[n - 1]] = None  # type: ignore[assignment]  # (its place in the order; said below)
+                later.append((n - 1, _YOU, n, flag_cards, you, opponent))
+                claims[_KEYS[n + 8]] = (
+                    _incomplete(n, _OPPONENT, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
+                )
+        else:
+            claims[_KEYS[n - 1]] = _incomplete(n, _YOU, you, size) if you else _EMPTY[(n - 1) * 2 + (size == 4)]
+            if len(opponent) >= size:
+                claims[_KEYS[n + 8]] = None  # type: ignore[assignment]
+                later.append((n + 8, _OPPONENT, n, flag_cards, opponent, you))
+            else:
+                claims[_KEYS[n + 8]] = (
+                    _incomplete(n, _OPPONENT, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
+                )
+    if later:
+        pool = _Pool.of_flags(position, visible)
+        for at, side, n, flag_cards, mine, theirs in later:
+            claims[_KEYS[at]] = _against(position, pool, n, side, flag_cards, mine, theirs)
+    analysis = _new_object(PositionAnalysis)  # PositionAnalysis(position, claims), its dict set in one go
+    _set_dict(analysis, "__dict__", {"position": position, "claims": claims})
+    return analysis
 
 
 def claimable_flags(position: Position, side: Side | str | None = None) -> tuple[int, ...]:

@@ -66,7 +66,7 @@ __all__ = [
 
 _ALL = (1 << 60) - 1
 _BIT: dict[Card, int] = {t: 1 << t.index for t in ALL_TROOPS}
-_BY_INDEX = tuple(sorted(ALL_TROOPS, key=lambda t: t.index))
+BY_INDEX = _BY_INDEX = tuple(sorted(ALL_TROOPS, key=lambda t: t.index))  # each troop at its index (bit)
 VALUE_BITS = {v: sum(1 << t.index for t in ALL_TROOPS if t.value == v) for v in range(1, 11)}
 COLOUR_BITS = {c: sum(1 << t.index for t in ALL_TROOPS if t.colour is c) for c in Colour}
 _WEDGE, _PHALANX, _BATTALION, _SKIRMISH, _HOST = 4, 3, 2, 1, 0
@@ -333,7 +333,24 @@ def beating(theirs: SideSummary, size: int, fog: bool, kind: int, total: int, po
     high = tvalues.bit_length()  # the highest troop value, 0 if none
     low = (tvalues & -tvalues).bit_length() or 10  # the lowest, 10 if none
     first, last = max(1, high - size + 1), min(low, 11 - size)  # where a run holding them may start
-    if distinct and colours:
+    if distinct and colours and not wilds:
+        # Wedge (R9) of troops alone: the highest run start that some colour's unseen troops (with theirs)
+        # cover, the lowest such colour (the order of the loop below), all colours read at once
+        lowest = first if kind != _WEDGE else max(first, (total - size * (size - 1) // 2) // size + 1)
+        if lowest <= last:
+            window = ((1 << (last - lowest + 1)) - 1) << (lowest - 1)  # bit start - 1 of each start allowed
+            best = found = 0
+            pool_colours = pool.colours
+            for ci in colours:
+                m = pool_colours[ci] | tvalues
+                runs = m & m >> 1 & m >> 2 & window
+                if size == 4:
+                    runs &= m >> 3
+                if runs and runs.bit_length() > best:
+                    best, found = runs.bit_length(), ci
+            if best:
+                return ((run_free << (best - 1)) & ~tvalues) << (found * 10)
+    elif distinct and colours:
         # Wedge (R9): one colour, consecutive values; runs strongest first
         for start in range(last, first - 1, -1):
             if kind == _WEDGE and size * start + size * (size - 1) // 2 <= total:

@@ -586,6 +586,46 @@ def judged(cards: tuple[Card, ...], wild: bool, rank: int, total: int, fog: bool
     return _evaluate_wild(cards, _KINDS[rank], fog, mud)
 
 
+def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int, int, Formation]:
+    """A complete side's (kind, sum) as :func:`side_strength` gives it (kind -1 under Fog) and its
+    :class:`Formation`, as :func:`judged` builds it: ``summarise``, ``side_strength`` and ``judged`` in one.
+
+    A side of troops alone (the commonest) is read in one loop, with no summary; one with a
+    morale card takes the three steps.
+
+    >>> from battleline_lab.cards import parse_cards
+    >>> judge(parse_cards("r3 r5 r4"), 3, False, False)[:2], judge(parse_cards("r3 b3 g3"), 3, True, False)[:2]
+    ((4, 12), (-1, 9))
+    """
+    values = total = 0
+    colour = -1
+    distinct = True
+    for card in cards:
+        if type(card) is not Troop:
+            side = summarise(cards)
+            rank, total = side_strength(side, size, fog)
+            return rank, total, judged(cards, bool(side.wilds), rank, total, fog, mud)
+        v = card.value
+        bit = 1 << (v - 1)
+        if values & bit:
+            distinct = False
+        values |= bit
+        total += v
+        offset = card.colour.offset
+        if colour != offset:
+            colour = offset if colour == -1 else -2
+    if len(cards) != size:
+        side_strength(summarise(cards), size, fog)  # raises FormationError
+    rank = -1 if fog else _troops_kind(values, distinct, colour >= 0, size)
+    formation = _new_object(Formation)  # _formation(...), its dict set in one go
+    _set_dict(
+        formation,
+        "__dict__",
+        {"cards": cards, "kind": _KINDS[rank], "total": total, "wild": (), "fog": fog, "mud": mud},
+    )
+    return rank, total, formation
+
+
 def _formation(
     cards: tuple[Card, ...],
     kind: FormationKind | None,
@@ -601,6 +641,7 @@ def _formation(
 
 
 _new_object = object.__new__
+_set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; its instance dict is set in one go)
 
 
 @functools.lru_cache(maxsize=8192)

@@ -36,6 +36,7 @@ never asserted: the figures go in ``docs/performance.md``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import importlib.util
 import json
@@ -176,6 +177,16 @@ def _full_verdicts(position: Position) -> dict[Side, tuple[int, ...]]:
     return {side: analysis.claimable(side) for side in Side}
 
 
+def _read_steps(position: Position) -> float:
+    """CPU seconds to read every proof's steps of a fresh copy's ``analyse_position`` (built untimed first):
+    the steps of a refusal by a completion and of two complete sides are said only when first read."""
+    analysis = analyse_position(fresh(position))
+    start = time.process_time()
+    for claim in analysis.claims.values():
+        claim.steps  # noqa: B018
+    return time.process_time() - start
+
+
 @dataclass(frozen=True)
 class Profile:
     """CPU seconds per whole position, for one stage: decision path, full analysis, naive reference."""
@@ -184,6 +195,7 @@ class Profile:
     decide: list[float]
     full: list[float]
     naive: list[float]
+    read: list[float] = dataclasses.field(default_factory=list)  # ``full`` plus reading every proof's steps
 
 
 def _timed(fn: Callable[[Position], Any], position: Position) -> tuple[float, Any]:
@@ -195,7 +207,7 @@ def _timed(fn: Callable[[Position], Any], position: Position) -> tuple[float, An
 
 def random_profile(count: int, stage: str = "mid", naive: bool = True) -> Profile:
     """Time each of ``count`` seeded random positions once with each engine, checking they agree."""
-    decide, full, slow = [], [], []
+    decide, full, slow, read = [], [], [], []
     for position in random_positions(count, stage=stage):
         t_decide, verdicts = _timed(decide_position, position)
         t_full, verdicts_full = _timed(_full_verdicts, position)
@@ -203,12 +215,13 @@ def random_profile(count: int, stage: str = "mid", naive: bool = True) -> Profil
             raise SystemExit(f"verdicts differ (decision {verdicts}, proof {verdicts_full}): {position!r}")
         decide.append(t_decide)
         full.append(t_full)
+        read.append(t_full + _read_steps(position))  # the full analysis, and then every step read
         if naive:
             t_naive, verdicts_naive = _timed(naive_position, position)
             if verdicts != verdicts_naive:
                 raise SystemExit(f"verdicts differ (decision {verdicts}, naive {verdicts_naive}): {position!r}")
             slow.append(t_naive)
-    return Profile(stage, decide, full, slow)
+    return Profile(stage, decide, full, slow, read)
 
 
 def run(quick: bool = False, path: Path = POSITIONS) -> list[Row]:
@@ -278,6 +291,7 @@ def profile_report(profiles: Sequence[Profile]) -> str:
         [t for p in profiles for t in p.decide],
         [t for p in profiles for t in p.full],
         [t for p in profiles for t in p.naive],
+        [t for p in profiles for t in p.read],
     )
     lines = [
         "",
@@ -285,7 +299,12 @@ def profile_report(profiles: Sequence[Profile]) -> str:
         f"{'set':<9} {'engine':<18} {'count':>6} {'median us':>10} {'90th pct us':>12} {'worst us':>10}",
     ]
     for p in [*profiles, everything]:
-        for name, times in (("decide_position", p.decide), ("analyse_position", p.full), ("naive reference", p.naive)):
+        for name, times in (
+            ("decide_position", p.decide),
+            ("analyse_position", p.full),
+            ("analyse + steps", p.read),
+            ("naive reference", p.naive),
+        ):
             if times:
                 lines.append(
                     f"{p.stage:<9} {name:<18} {len(times):>6} {statistics.median(times) * 1e6:>10.1f} "
@@ -307,6 +326,11 @@ def profile_report(profiles: Sequence[Profile]) -> str:
         lines.append(
             f"naive/full proof at the median: {_times(full)} (median naive / median analyse_position; target >= "
             f"{FULL_RATIO_TARGET:g}x: {_met(full >= FULL_RATIO_TARGET)})"
+        )
+        lines.append(
+            f"naive/full proof with every step read, at the median: "
+            f"{_times(statistics.median(everything.naive) / statistics.median(everything.read))} (the steps of a "
+            "refusal by a completion and of two complete sides are said when first read; not a target)"
         )
         lines.append(
             f"naive/decision at the median: {_times(ratio)} (median naive / median decision; target >= "
