@@ -51,6 +51,38 @@ function cardClasses(card, extra) {
   return css.join(" ");
 }
 
+// A rule link of a proof step (puzzle mode): the view model gives it relative to the notebook
+// ("rules.md#R12" in notebooks/, "../rules.md#R12" in notebooks/zh/); a page knows where the
+// notebook is: JupyterLab's address is .../tree/<notebook path>, JupyterLite's ...?path=<path>.
+// The link opens the rules page in the same front end (a new tab), at the rule.
+function ruleHref(href) {
+  const [file, anchor] = href.split("#");
+  if (/^[a-z][a-z0-9+.-]*:/i.test(file) || file.startsWith("/")) return href;
+  const here = new URL(window.location.href);
+  const join = (notebook) => {
+    const dir = notebook.split("/").slice(0, -1);
+    for (const part of file.split("/")) {
+      if (part === "..") dir.pop();
+      else if (part && part !== ".") dir.push(part);
+    }
+    return dir.join("/");
+  };
+  const lite = here.searchParams.get("path");
+  if (lite) {
+    const url = new URL(here.href);
+    url.searchParams.set("path", join(lite));
+    url.hash = anchor ? `#${anchor}` : "";
+    return url.href;
+  }
+  const at = here.pathname.indexOf("/tree/");
+  if (at >= 0) {
+    const notebook = decodeURIComponent(here.pathname.slice(at + "/tree/".length));
+    const path = join(notebook).split("/").map(encodeURIComponent).join("/");
+    return `${here.origin}${here.pathname.slice(0, at)}/tree/${path}${anchor ? `#${anchor}` : ""}`;
+  }
+  return href;
+}
+
 function render({ model, el }) {
   const root = h("div", { class: "blb", tabindex: "-1" });
   el.classList.add("blb-host");
@@ -174,7 +206,98 @@ function render({ model, el }) {
     return el;
   }
 
+  // -- puzzle mode (the puzzle widget and the gym; board-puzzle) ---------------------------------
+  // The same board, the same hooks; below it, in fixed places: the question, the answers (Yes/No,
+  // A/B, the kinds; a "which flags" question is answered by tapping the flags, then Check), the
+  // hint button, the proof panel (its height reserved before the answer: nothing moves when the
+  // puzzle is answered), the feedback, the hints.  Python judges every answer.
+  function heldRow(held) {
+    const row = h("div", { class: "blb-opp-hand blb-held", role: "group", "aria-label": held.label }, [h("span", { class: "blb-caption", text: held.label })]);
+    for (const c of held.cards || []) {
+      const zone = held.side === "you" ? "hand" : "opponent-hand";
+      const el = h("div", { class: cardClasses(c, "blb-mini"), role: "img", "data-card": c.id, "data-zone": zone, "aria-label": c.label, title: c.label }, cardFace(c));
+      paint(el, c);
+      row.append(el);
+    }
+    return row;
+  }
+
+  function cardRow(row) {
+    const cards = h("div", { class: "blb-row-cards" });
+    for (const c of row.cards || []) {
+      const el = h("div", { class: cardClasses(c, "blb-mini"), role: "img", "data-card": c.id, "data-zone": "question", "aria-label": c.label, title: c.label }, cardFace(c));
+      paint(el, c);
+      cards.append(el);
+    }
+    return h("div", { class: "blb-row", role: "group", "aria-label": row.caption }, [h("div", { class: "blb-row-caption", text: row.caption }), cards]);
+  }
+
+  function puzzleProof(v) {
+    const p = v.proof;
+    const steps = p ? p.steps || [] : [];
+    const step = h("div", { class: "blb-proof-step", "data-role": "proof-step", "aria-live": "polite", "data-waiting": p ? null : "true" });
+    if (p) {
+      for (const part of steps[p.index] || []) {
+        if (part.href) {
+          const label = (p.rule_label || "{rule}").replace("{rule}", part.rule);
+          step.append(h("a", { class: "blb-rule", href: ruleHref(part.href), target: "_blank", rel: "noopener", title: label, "aria-label": label, text: part.text }));
+        } else {
+          step.append(document.createTextNode(part.text));
+        }
+      }
+    } else {
+      step.append(h("span", { class: "blb-proof-waiting", text: v.proof_waiting || "" }));
+    }
+    const body = h("div", { class: "blb-proof-body" }, [step, p && p.note ? h("div", { class: "blb-note", text: p.note }) : null]);
+    return h("div", { class: "blb-proof blb-proof-fixed", role: "group", "aria-label": v.proof_label || "" }, [
+      h("div", { class: "blb-proof-title", text: v.proof_label || "" }),
+      h("div", { class: "blb-proof-head" }, [
+        buttonFor({ action: "step-back", label: v.step_back || "◀", enabled: Boolean(p) && p.index > 0, aria: v.step_back_label }, "proof"),
+        h("span", { class: "blb-step-counter", text: p ? p.counter || "" : "" }),
+        buttonFor({ action: "step-next", label: v.step_next || "▶", enabled: Boolean(p) && p.index < steps.length - 1, aria: v.step_next_label }, "proof"),
+      ]),
+      body,
+    ]);
+  }
+
+  function buildPuzzle(v) {
+    const parts = [];
+    for (const held of v.held || []) if (held.side !== "you") parts.push(heldRow(held));
+    if (v.flags && v.flags.length) {
+      const board = h("div", { class: "blb-board", role: "group", "aria-label": v.board_label || "board" });
+      for (const f of v.flags) {
+        board.append(h("div", { class: `blb-col${f.focus ? " blb-focus" : ""}`, "data-col": f.n }, [side(f, "opponent"), flagCell(f), side(f, "you")]));
+      }
+      parts.push(board);
+    }
+    for (const held of v.held || []) if (held.side === "you") parts.push(heldRow(held));
+    if (v.rows && v.rows.length) parts.push(h("div", { class: "blb-rows" }, v.rows.map(cardRow)));
+    if (v.environment) parts.push(h("div", { class: "blb-environment-note", text: v.environment }));
+    if (v.question) parts.push(h("div", { class: "blb-question", "data-role": "question", text: v.question }));
+    const row = h("div", { class: "blb-answers", role: "group", "aria-label": v.answers_label || "" });
+    for (const a of v.answers || []) row.append(buttonFor({ ...a, action: a.action || "answer" }, "choices"));
+    if (v.hint) row.append(buttonFor({ ...v.hint, action: "hint", state: "hint" }, "choices"));
+    parts.push(row);
+    parts.push(puzzleProof(v));
+    const fb = v.feedback || {};
+    const feedback = h("div", { class: `blb-feedback blb-tone-${fb.tone || "none"}`, "data-role": "feedback", "data-state": fb.state || null, role: "status", "aria-live": "polite" }, [
+      fb.text ? h("div", { class: "blb-feedback-text", text: fb.text }) : null,
+    ]);
+    if (fb.items && fb.items.length) {
+      const ul = h("ul", { class: "blb-lines" });
+      for (const line of fb.items) ul.append(h("li", { text: line }));
+      feedback.append(ul);
+    }
+    parts.push(feedback);
+    const ol = h("ol", { class: "blb-hint-list", "aria-live": "polite" });
+    for (const line of v.hints || []) ol.append(h("li", { text: line }));
+    parts.push(h("div", { class: "blb-hints" }, [ol]));
+    parts.push(h("div", { class: "blb-sr", "aria-live": "polite", "data-role": "selection" }));
+    return parts;
+  }
+
   function build(v) {
+    if (v.mode === "puzzle") return buildPuzzle(v);
     const parts = [];
     if (v.prompt || v.status) {
       parts.push(
@@ -284,7 +407,7 @@ function render({ model, el }) {
         delete col.dataset.legal;
       }
     }
-    for (const b of root.querySelectorAll('[data-zone="hand"]')) {
+    for (const b of root.querySelectorAll('button[data-zone="hand"]')) {
       const c = handCard(b.dataset.card);
       b.setAttribute("aria-pressed", b.dataset.card === ui.sel || (c && c.chosen) ? "true" : "false");
     }
