@@ -536,6 +536,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                     f["inert"] = True
                 if choice is not None:
                     f["answer"] = f["n"] in self._picked
+                    f["css"] = f"bl-flag-toggle {choice.css}"
                     f["label"] = f"{f['label']}: {render_msg(choice.label, lang)}"
             out["flags"] = flags
             lit = frozenset(highlight)
@@ -569,11 +570,21 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         answers: list[dict[str, Any]] = []
         if self.answer_style == "flags":
             answers.append(
-                {"action": "check", "label": _t("widget.answer.check", lang), "primary": True, "enabled": not solved}
+                {
+                    "action": "check",
+                    "label": _t("widget.answer.check", lang),
+                    "primary": True,
+                    "enabled": not solved,
+                    "css": "bl-check",
+                }
             )
         else:
             for choice in self._choices:
-                item: dict[str, Any] = {"value": _choice_key(choice.value), "label": render_msg(choice.label, lang)}
+                item: dict[str, Any] = {
+                    "value": _choice_key(choice.value),
+                    "label": render_msg(choice.label, lang),
+                    "css": f"bl-answer {choice.css}",
+                }
                 if choice.disabled or solved:
                     item["enabled"] = False
                 if self._last_answer is not None and choice.value == self._last_answer:
@@ -583,7 +594,8 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         out["answers_label"] = _t("widget.answers", lang)
         if question is not None:
             done = solved or self.hint_level >= 3
-            out["hint"] = {"label": _t(f"widget.hint.button.{min(self.hint_level + 1, 3)}", lang), "enabled": not done}
+            label = _t(f"widget.hint.button.{min(self.hint_level + 1, 3)}", lang)
+            out["hint"] = {"label": label, "enabled": not done, "hidden": done}
         out["hints"] = list(self._hints)
         out["feedback"] = self._feedback_view()
         out["proof_label"] = _t("widget.step.heading", lang)

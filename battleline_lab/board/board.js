@@ -232,10 +232,17 @@ function render({ model, el }) {
     return h("div", { class: "blb-row", role: "group", "aria-label": row.caption }, [h("div", { class: "blb-row-caption", text: row.caption }), cards]);
   }
 
+  // the puzzle widget's own classes (bl-answer-yes, bl-feedback bl-state-right, bl-next, ...) on the
+  // same elements, beside the hooks: older tests and lessons' styles find them by these
+  const also = (el, css) => {
+    for (const c of String(css || "").split(/\s+/)) if (c) el.classList.add(c);
+    return el;
+  };
+
   function puzzleProof(v) {
     const p = v.proof;
     const steps = p ? p.steps || [] : [];
-    const step = h("div", { class: "blb-proof-step", "data-role": "proof-step", "aria-live": "polite", "data-waiting": p ? null : "true" });
+    const step = h("div", { class: "blb-proof-step bl-step-text", "data-role": "proof-step", "aria-live": "polite", "data-waiting": p ? null : "true" });
     if (p) {
       for (const part of steps[p.index] || []) {
         if (part.href) {
@@ -249,25 +256,31 @@ function render({ model, el }) {
       step.append(h("span", { class: "blb-proof-waiting", text: v.proof_waiting || "" }));
     }
     const body = h("div", { class: "blb-proof-body" }, [step, p && p.note ? h("div", { class: "blb-note", text: p.note }) : null]);
-    return h("div", { class: "blb-proof blb-proof-fixed", role: "group", "aria-label": v.proof_label || "" }, [
+    const panel = h("div", { class: `blb-proof blb-proof-fixed${p ? " bl-explanation" : ""}`, role: "group", "aria-label": v.proof_label || "" }, [
       h("div", { class: "blb-proof-title", text: v.proof_label || "" }),
       h("div", { class: "blb-proof-head" }, [
-        buttonFor({ action: "step-back", label: v.step_back || "◀", enabled: Boolean(p) && p.index > 0, aria: v.step_back_label }, "proof"),
-        h("span", { class: "blb-step-counter", text: p ? p.counter || "" : "" }),
-        buttonFor({ action: "step-next", label: v.step_next || "▶", enabled: Boolean(p) && p.index < steps.length - 1, aria: v.step_next_label }, "proof"),
+        also(buttonFor({ action: "step-back", label: v.step_back || "◀", enabled: Boolean(p) && p.index > 0, aria: v.step_back_label }, "proof"), "bl-back"),
+        h("span", { class: "blb-step-counter bl-step-counter", text: p ? p.counter || "" : "" }),
+        also(buttonFor({ action: "step-next", label: v.step_next || "▶", enabled: Boolean(p) && p.index < steps.length - 1, aria: v.step_next_label }, "proof"), "bl-next"),
       ]),
       body,
     ]);
+    return panel;
   }
 
   function buildPuzzle(v) {
     const parts = [];
     for (const held of v.held || []) if (held.side !== "you") parts.push(heldRow(held));
     if (v.flags && v.flags.length) {
-      const board = h("div", { class: "blb-board", role: "group", "aria-label": v.board_label || "board" });
+      const board = h("div", { class: "blb-board bl-board-view", role: "group", "aria-label": v.board_label || "board" });
       for (const f of v.flags) {
-        board.append(h("div", { class: `blb-col${f.focus ? " blb-focus" : ""}`, "data-col": f.n }, [side(f, "opponent"), flagCell(f), side(f, "you")]));
+        const col = h("div", { class: `blb-col${f.focus ? " blb-focus" : ""}`, "data-col": f.n }, [side(f, "opponent"), flagCell(f), side(f, "you")]);
+        also(col.querySelector(".blb-flag"), f.css);
+        board.append(col);
       }
+      for (const c of board.querySelectorAll(".blb-card")) c.classList.add("bl-card");
+      for (const c of board.querySelectorAll(".blb-ghost")) c.classList.add("bl-ghost");
+      for (const c of board.querySelectorAll(".blb-highlight")) c.classList.add("bl-highlight");
       parts.push(board);
     }
     for (const held of v.held || []) if (held.side === "you") parts.push(heldRow(held));
@@ -275,12 +288,16 @@ function render({ model, el }) {
     if (v.environment) parts.push(h("div", { class: "blb-environment-note", text: v.environment }));
     if (v.question) parts.push(h("div", { class: "blb-question", "data-role": "question", text: v.question }));
     const row = h("div", { class: "blb-answers", role: "group", "aria-label": v.answers_label || "" });
-    for (const a of v.answers || []) row.append(buttonFor({ ...a, action: a.action || "answer" }, "choices"));
-    if (v.hint) row.append(buttonFor({ ...v.hint, action: "hint", state: "hint" }, "choices"));
+    for (const a of v.answers || []) row.append(also(buttonFor({ ...a, action: a.action || "answer" }, "choices"), a.css));
+    if (v.hint) {
+      const hint = also(buttonFor({ ...v.hint, action: "hint", state: "hint" }, "choices"), "bl-hint");
+      if (v.hint.hidden) hint.style.visibility = "hidden"; // it keeps its place: nothing moves
+      row.append(hint);
+    }
     parts.push(row);
     parts.push(puzzleProof(v));
     const fb = v.feedback || {};
-    const feedback = h("div", { class: `blb-feedback blb-tone-${fb.tone || "none"}`, "data-role": "feedback", "data-state": fb.state || null, role: "status", "aria-live": "polite" }, [
+    const feedback = h("div", { class: `blb-feedback blb-tone-${fb.tone || "none"} bl-feedback bl-state-${fb.state || "waiting"}`, "data-role": "feedback", "data-state": fb.state || null, role: "status", "aria-live": "polite" }, [
       fb.text ? h("div", { class: "blb-feedback-text", text: fb.text }) : null,
     ]);
     if (fb.items && fb.items.length) {
@@ -291,7 +308,7 @@ function render({ model, el }) {
     parts.push(feedback);
     const ol = h("ol", { class: "blb-hint-list", "aria-live": "polite" });
     for (const line of v.hints || []) ol.append(h("li", { text: line }));
-    parts.push(h("div", { class: "blb-hints" }, [ol]));
+    parts.push(h("div", { class: "blb-hints bl-hints" }, [ol]));
     parts.push(h("div", { class: "blb-sr", "aria-live": "polite", "data-role": "selection" }));
     return parts;
   }
