@@ -255,7 +255,7 @@ function render({ model, el }) {
     } else {
       step.append(h("span", { class: "blb-proof-waiting", text: v.proof_waiting || "" }));
     }
-    const body = h("div", { class: "blb-proof-body" }, [step, p && p.note ? h("div", { class: "blb-note", text: p.note }) : null]);
+    const body = h("div", { class: "blb-proof-body" }, [step, p && p.note ? h("div", { class: "blb-note bl-note", text: p.note }) : null]);
     const panel = h("div", { class: `blb-proof blb-proof-fixed${p ? " bl-explanation" : ""}`, role: "group", "aria-label": v.proof_label || "" }, [
       h("div", { class: "blb-proof-title", text: v.proof_label || "" }),
       h("div", { class: "blb-proof-head" }, [
@@ -286,7 +286,7 @@ function render({ model, el }) {
     for (const held of v.held || []) if (held.side === "you") parts.push(heldRow(held));
     if (v.rows && v.rows.length) parts.push(h("div", { class: "blb-rows" }, v.rows.map(cardRow)));
     if (v.environment) parts.push(h("div", { class: "blb-environment-note", text: v.environment }));
-    if (v.question) parts.push(h("div", { class: "blb-question", "data-role": "question", text: v.question }));
+    if (v.question) parts.push(h("div", { class: "blb-question bl-question", "data-role": "question", text: v.question }));
     const row = h("div", { class: "blb-answers", role: "group", "aria-label": v.answers_label || "" });
     for (const a of v.answers || []) row.append(also(buttonFor({ ...a, action: a.action || "answer" }, "choices"), a.css));
     if (v.hint) {

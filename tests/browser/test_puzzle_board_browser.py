@@ -65,6 +65,8 @@ def draw_puzzles(page: Page, tag: str) -> Locator:
 def boxes(puzzle: Locator) -> list[tuple[float, ...] | None]:
     """Where the still parts are: the board and the answers whole; the proof step and the feedback
     by their top-left corner and width (their text may grow downwards, in their own place)."""
+    origin = puzzle.bounding_box()  # relative to the widget: the notebook may scroll (a tap near the edge)
+    assert origin is not None
     out: list[tuple[float, ...] | None] = []
     for i, selector in enumerate(STILL):
         found = puzzle.locator(selector)
@@ -72,9 +74,9 @@ def boxes(puzzle: Locator) -> list[tuple[float, ...] | None]:
         if box is None:
             out.append(None)
         elif i < 2:
-            out.append((box["x"], box["y"], box["width"], box["height"]))
+            out.append((box["x"] - origin["x"], box["y"] - origin["y"], box["width"], box["height"]))
         else:
-            out.append((box["x"], box["y"], box["width"]))
+            out.append((box["x"] - origin["x"], box["y"] - origin["y"], box["width"]))
     return out
 
 
