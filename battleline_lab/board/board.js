@@ -52,35 +52,46 @@ function cardClasses(card, extra) {
 }
 
 // A rule link of a proof step (puzzle mode): the view model gives it relative to the notebook
-// ("rules.md#R12" in notebooks/, "../rules.md#R12" in notebooks/zh/); a page knows where the
-// notebook is: JupyterLab's address is .../tree/<notebook path>, JupyterLite's ...?path=<path>.
-// The link opens the rules page in the same front end (a new tab), at the rule.
-function ruleHref(href) {
+// ("rules.md#R12" in notebooks/, "../rules.md#R12" in notebooks/zh/).  Where the notebook is,
+// the page says: its tab's caption ("Name: ...\nPath: zh/03-claim-proofs.zh.ipynb"), else
+// JupyterLab's address (.../lab/tree/<path>) or JupyterLite's (...?path=<path>).  The link is
+// made an address of the same front end (JupyterLab .../lab/tree/<file>, JupyterLite
+// .../lab/index.html?path=<file>), opened in a new tab; anything else is left as it is.
+function notebookPath(node) {
+  const panel = node && node.closest ? node.closest(".jp-NotebookPanel, .jp-Document") : null;
+  if (panel && panel.id) {
+    const tab = document.querySelector(`.lm-TabBar-tab[data-id="${CSS.escape(panel.id)}"]`);
+    const found = tab ? /Path:\s*([^\n]+)/.exec(tab.getAttribute("title") || "") : null;
+    if (found) return found[1].trim();
+  }
+  const here = new URL(window.location.href);
+  if (here.searchParams.get("path")) return here.searchParams.get("path");
+  const at = here.pathname.indexOf("/tree/");
+  return at >= 0 ? decodeURIComponent(here.pathname.slice(at + "/tree/".length)) : null;
+}
+
+function ruleHref(href, node) {
   const [file, anchor] = href.split("#");
   if (/^[a-z][a-z0-9+.-]*:/i.test(file) || file.startsWith("/")) return href;
+  const notebook = notebookPath(node);
+  if (notebook === null) return href;
+  const dir = notebook.split("/").slice(0, -1);
+  for (const part of file.split("/")) {
+    if (part === "..") dir.pop();
+    else if (part && part !== ".") dir.push(part);
+  }
+  const path = dir.join("/");
   const here = new URL(window.location.href);
-  const join = (notebook) => {
-    const dir = notebook.split("/").slice(0, -1);
-    for (const part of file.split("/")) {
-      if (part === "..") dir.pop();
-      else if (part && part !== ".") dir.push(part);
-    }
-    return dir.join("/");
-  };
-  const lite = here.searchParams.get("path");
-  if (lite) {
-    const url = new URL(here.href);
-    url.searchParams.set("path", join(lite));
-    url.hash = anchor ? `#${anchor}` : "";
+  const hash = anchor ? `#${anchor}` : "";
+  const lab = here.pathname.indexOf("/lab");
+  if (here.pathname.endsWith("/index.html") || lab < 0) {
+    const url = new URL(here.href); // JupyterLite: the same page, opening the file
+    url.search = `?path=${encodeURIComponent(path)}`;
+    url.hash = hash;
     return url.href;
   }
-  const at = here.pathname.indexOf("/tree/");
-  if (at >= 0) {
-    const notebook = decodeURIComponent(here.pathname.slice(at + "/tree/".length));
-    const path = join(notebook).split("/").map(encodeURIComponent).join("/");
-    return `${here.origin}${here.pathname.slice(0, at)}/tree/${path}${anchor ? `#${anchor}` : ""}`;
-  }
-  return href;
+  const tree = path.split("/").map(encodeURIComponent).join("/");
+  return `${here.origin}${here.pathname.slice(0, lab)}/lab/tree/${tree}${hash}`;
 }
 
 function render({ model, el }) {
@@ -247,7 +258,7 @@ function render({ model, el }) {
       for (const part of steps[p.index] || []) {
         if (part.href) {
           const label = (p.rule_label || "{rule}").replace("{rule}", part.rule);
-          step.append(h("a", { class: "blb-rule", href: ruleHref(part.href), target: "_blank", rel: "noopener", title: label, "aria-label": label, text: part.text }));
+          step.append(h("a", { class: "blb-rule", href: ruleHref(part.href, el), "data-href": part.href, target: "_blank", rel: "noopener", title: label, "aria-label": label, text: part.text }));
         } else {
           step.append(document.createTextNode(part.text));
         }
@@ -518,6 +529,11 @@ function render({ model, el }) {
   }
 
   root.addEventListener("click", (e) => {
+    const rule = e.target.closest && e.target.closest("a.blb-rule");
+    if (rule && root.contains(rule)) {
+      rule.href = ruleHref(rule.dataset.href, el); // where the notebook is, now that it is on the page
+      return;
+    }
     const t = e.target.closest("[data-key]");
     if (t && root.contains(t)) {
       activate(t);
