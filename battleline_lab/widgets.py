@@ -196,18 +196,6 @@ def switch_lang(widget: _Multilingual, lang: str) -> bool:
     return True
 
 
-def _note_html(puzzle: Puzzle, lang: str) -> str:
-    """The author's note under the proof, escaped, in italics (empty without a note)."""
-    note = puzzle.note_text(lang)
-    return f"<i>{_esc(note)}</i>" if note else ""
-
-
-def _environment_html(environment: Iterable[Card], lang: str) -> str:
-    """The environment cards (Fog, Mud) of a compare/formation question, escaped (empty without any)."""
-    env = _list((card_label(c, lang) for c in environment), lang)
-    return f"<div>{_esc(_t('widget.environment', lang, cards=env))}</div>" if env else ""
-
-
 #: What the language toggle (``bl-lang``) offers: each language in its own words.
 LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "zh": "中文"}
 
