@@ -80,6 +80,18 @@ def boxes(puzzle: Locator) -> list[tuple[float, ...] | None]:
     return out
 
 
+def settled(page: Page, puzzle: Locator) -> list[tuple[float, ...] | None]:
+    """:func:`boxes` once the widget is drawn and still (the site lays its cell out in steps)."""
+    last = boxes(puzzle)
+    for _ in range(40):
+        page.wait_for_timeout(250)
+        now = boxes(puzzle)
+        if now == last:
+            return now
+        last = now
+    raise AssertionError("the puzzle never stopped moving")
+
+
 def rev(board: Locator) -> str:
     return str(board.get_attribute("data-rev"))
 
@@ -144,7 +156,7 @@ def solve(page: Page, puzzle: Locator, wrong: object, right: object, keyboard: b
     expect(feedback).to_have_attribute("data-state", "waiting")
     expect(step).to_have_attribute("data-waiting", "true")  # its place is kept, empty of proof
     puzzle.scroll_into_view_if_needed()
-    before = boxes(puzzle)
+    before = settled(page, puzzle)
     if keyboard:  # enter the widget once (one Tab stop); from here on only keys
         board.locator('[data-nav][tabindex="0"]').first.focus()
     give(page, board, wrong, keyboard)
@@ -207,7 +219,10 @@ def check_rule_link(page: Page, frontend: Front, puzzle: Locator) -> None:
         link.click()
     rules = opened.value
     rules.wait_for_load_state()
-    expect(rules.locator(".jp-RenderedMarkdown, .jp-FileEditor").first).to_contain_text(rule, timeout=120_000)
+    # the front end opens the rules page in a tab of its own (a lesson may be restored beside it)
+    expect(rules.locator(".lm-TabBar-tab", has_text="rules.md").first).to_be_visible(timeout=120_000)
+    shown = rules.locator(".jp-MainAreaWidget:not(.jp-NotebookPanel):not(.lm-mod-hidden)").filter(has_text=rule)
+    expect(shown.first).to_be_visible(timeout=60_000)
     rules.close()
 
 
