@@ -281,20 +281,22 @@ function render({ model, el }) {
 
   function buildPuzzle(v) {
     const parts = [];
-    for (const held of v.held || []) if (held.side !== "you") parts.push(heldRow(held));
+    const view = h("div", { class: "blb-board-view bl-board-view" }); // the table and both hands
+    for (const held of v.held || []) if (held.side !== "you") view.append(heldRow(held));
     if (v.flags && v.flags.length) {
-      const board = h("div", { class: "blb-board bl-board-view", role: "group", "aria-label": v.board_label || "board" });
+      const board = h("div", { class: "blb-board", role: "group", "aria-label": v.board_label || "board" });
       for (const f of v.flags) {
         const col = h("div", { class: `blb-col${f.focus ? " blb-focus" : ""}`, "data-col": f.n }, [side(f, "opponent"), flagCell(f), side(f, "you")]);
         also(col.querySelector(".blb-flag"), f.css);
         board.append(col);
       }
-      for (const c of board.querySelectorAll(".blb-card")) c.classList.add("bl-card");
-      for (const c of board.querySelectorAll(".blb-ghost")) c.classList.add("bl-ghost");
-      for (const c of board.querySelectorAll(".blb-highlight")) c.classList.add("bl-highlight");
-      parts.push(board);
+      view.append(board);
     }
-    for (const held of v.held || []) if (held.side === "you") parts.push(heldRow(held));
+    for (const held of v.held || []) if (held.side === "you") view.append(heldRow(held));
+    for (const c of view.querySelectorAll(".blb-card")) c.classList.add("bl-card");
+    for (const c of view.querySelectorAll(".blb-ghost")) c.classList.add("bl-ghost");
+    for (const c of view.querySelectorAll(".blb-highlight")) c.classList.add("bl-highlight");
+    if (view.childElementCount) parts.push(view);
     if (v.rows && v.rows.length) parts.push(h("div", { class: "blb-rows" }, v.rows.map(cardRow)));
     if (v.environment) parts.push(h("div", { class: "blb-environment-note", text: v.environment }));
     if (v.question) parts.push(h("div", { class: "blb-question bl-question", "data-role": "question", text: v.question }));
