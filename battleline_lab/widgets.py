@@ -1,13 +1,13 @@
 """Jupyter widgets for the lessons: a puzzle, a puzzle gym and a formation explorer.
 
-Built on ipywidgets (see ``docs/widgets.md`` for why): no JavaScript of our
-own, and every control can be driven from Python, so tests set values and call
-``.click()``.  The widgets hold *no rule logic*: they ask the engine (a
-:class:`~battleline_lab.puzzle.Puzzle`, its question, the claim analysis) and
-re-render the board with :mod:`battleline_lab.svg`.  Every string comes from
-the message catalogue (``locale/<lang>/widgets.json``); everything an author
-wrote is escaped.  Stable CSS classes (``bl-...``) let browser tests find the
-controls.
+A puzzle (and the gym's puzzle) is drawn by the board component (:class:`battleline_lab.board.Board`,
+an anywidget, in puzzle mode); the gym's filters and the explorer are ipywidgets (see
+``docs/widgets.md``).  The widgets hold *no rule logic*: they ask the engine (a
+:class:`~battleline_lab.puzzle.Puzzle`, its question, the claim analysis) and draw what it
+says; every tap on the board comes back as an intent the session decides, and every control
+can be driven from Python (:class:`~battleline_lab.board.Taps` taps the board's hooks as a
+learner does).  Every string comes from the message catalogue
+(``locale/<lang>/widgets.json``); everything an author wrote is escaped.
 
 >>> from battleline_lab import Position
 >>> from battleline_lab.puzzle import Puzzle
@@ -16,10 +16,10 @@ controls.
 ...     {5: {"you": "r3 r4 r5", "opponent": "b8"}}), question=ClaimQuestion(5), answer=False), record=False)
 >>> w
 <PuzzleWidget wedge: waiting>
->>> w.yes_button.click()
->>> w.state, w.board.value.count("bl-ghost")
-('wrong', 2)
->>> w.no_button.click()
+>>> w.taps.action("answer", "yes")
+>>> w.state, [g["id"] for f in w.board.view["flags"] for g in f["ghosts"]]
+('wrong', ['b9', 'b10'])
+>>> w.taps.action("answer", "no")
 >>> w.state, w.step_index
 ('right', 0)
 """
@@ -29,13 +29,14 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import ipywidgets as W
 
-from .board import StepKeys
+from .board import Board, Taps, card_view, flag_views
 from .cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop, format_cards, parse_card
 from .hints import hint_ladder, solution_summary
 from .messages import (
@@ -56,7 +57,7 @@ from .position import FLAGS, Position, Side
 from .progress import Progress, PuzzleRecord, browser_storage, data_dir, export_filename, import_export
 from .puzzle import Puzzle
 from .questions import CompareQuestion, Comparison, QuestionError, View
-from .svg import BOARD_MAX_WIDTH, board_svg, cards_svg, flag_grid_columns, formation_caption
+from .svg import BOARD_MAX_WIDTH, RULES_PAGE, board_svg, cards_svg, flag_grid_columns, formation_caption
 from .trainer import LESSONS, PuzzleSession, Summary, Trainer, rating_chart_svg, rule_text
 
 __all__ = [
@@ -198,18 +199,6 @@ def switch_lang(widget: _Multilingual, lang: str) -> bool:
     return True
 
 
-def _note_html(puzzle: Puzzle, lang: str) -> str:
-    """The author's note under the proof, escaped, in italics (empty without a note)."""
-    note = puzzle.note_text(lang)
-    return f"<i>{_esc(note)}</i>" if note else ""
-
-
-def _environment_html(environment: Iterable[Card], lang: str) -> str:
-    """The environment cards (Fog, Mud) of a compare/formation question, escaped (empty without any)."""
-    env = _list((card_label(c, lang) for c in environment), lang)
-    return f"<div>{_esc(_t('widget.environment', lang, cards=env))}</div>" if env else ""
-
-
 #: What the language toggle (``bl-lang``) offers: each language in its own words.
 LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "zh": "中文"}
 
@@ -246,7 +235,7 @@ def default_progress() -> Progress:
 
 
 class PuzzleWidget(W.VBox):  # type: ignore[misc]
-    """One puzzle: title, board, question, answer controls, feedback, hints and the proof step by step.
+    """One puzzle on the board component: title, board, question, answers, proof step by step, feedback, hints.
 
     ``puzzle`` is a :class:`~battleline_lab.puzzle.Puzzle`, a library puzzle id or the path of a
     puzzle file.  The widget is a view over a :class:`~battleline_lab.trainer.PuzzleSession`
@@ -257,6 +246,11 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
     Feedback states: ``waiting``, ``right``, ``wrong``.  The ``bl-lang``
     toggle (``lang_toggle``; hidden with ``show_lang=False``, as in the gym)
     switches every label, feedback, hint and proof step live: :meth:`set_lang`.
+
+    Everything but the title and the language toggle is drawn by :attr:`board`, a
+    :class:`~battleline_lab.board.Board` in puzzle mode: Python sets its view model
+    (:meth:`board_view`) and decides every intent it sends back (``answer``, ``do: check``,
+    ``hint``, ``step``); :attr:`taps` taps its hooks from Python as a learner does.
     """
 
     def __init__(
@@ -287,86 +281,28 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                 store = progress if progress is not None else default_progress
             session = PuzzleSession(puzzle, progress=store, source="lesson")
         self.session = session
-        self._shown_state = "waiting"
         self._highlight: tuple[Card, ...] = ()
         self._ghosts: Ghosts = {}
         self._hints: list[str] = []
         self._views: list[View] = []
         self._last_answer: object = None
+        #: the flags picked so far for a "which flags" question (the session judges them at Check)
+        self._picked: set[int] = set()
+        self.rules_page = rules_page_link()
         question = puzzle.question
         position = puzzle.position
+        self.focus: tuple[int, ...] = question.focus(position) if question is not None else ()
+        self._choices = question.choices(position) if question is not None else ()
 
         self.lang_toggle = language_toggle(lang, self.set_lang)
         set_visible(self.lang_toggle, show_lang)
         self.title = _classed(W.HTML(), "bl-title")
-        self.board = board_view()
-        self.question_html = _classed(W.HTML(), "bl-question")
-        self.feedback = _classed(W.HTML(), "bl-feedback")
-        self.hint_button = _button("bl-hint", lambda: self.hint())
-        self.hints_html = _classed(W.HTML(), "bl-hints")
-        self.back_button = _button("bl-back", lambda: self.go(-1), icon="arrow-left")
-        self.next_button = _button("bl-next", lambda: self.go(1), icon="arrow-right")
-        self.step_counter = _classed(W.HTML(), "bl-step-counter")
-        # the keyboard way through the proof: a focused slider moves with the arrow keys (and
-        # Home/End); it mirrors Back/Next, as j/k do (step_keys: a component, no script in HTML)
-        self.step_slider = _classed(
-            W.IntSlider(value=1, min=1, max=1, readout=False, layout=W.Layout(width="180px")), "bl-step-slider"
-        )
-        self.step_slider.observe(self._slid, names="value")
-        self.step_html = _classed(W.HTML(), "bl-step-text")
-        self.note_html = _classed(W.HTML(), "bl-note")
-        self.step_heading = W.HTML()
-        self.explanation = W.VBox(
-            [
-                self.step_heading,
-                W.HBox([self.back_button, self.step_counter, self.next_button, self.step_slider]),
-                self.step_html,
-                self.note_html,
-            ]
-        )
-        _classed(self.explanation, "bl-explanation")
-        set_visible(self.explanation, False)
-
-        self.yes_button = self.no_button = None
-        self.flag_toggles: dict[int, W.ToggleButton] = {}
-        self.answer_buttons: dict[str, W.Button] = {}
-        self.check_button: W.Button | None = None
-        self.cards_html = _classed(W.HTML(), "bl-question-cards")
-        answers: list[W.Widget] = []
-        self.focus: tuple[int, ...] = question.focus(position) if question is not None else ()
-        self._choices = question.choices(position) if question is not None else ()
-        if question is not None and question.answer_style == "flags":
-            for choice in self._choices:
-                assert isinstance(choice.value, int)
-                toggle = _classed(W.ToggleButton(description=str(choice.value)), "bl-flag-toggle", choice.css)
-                toggle.disabled = choice.disabled
-                self.flag_toggles[choice.value] = toggle
-            self.check_button = _button("bl-check", lambda: self.answer(self.selected_flags()), button_style="primary")
-            # the toggles sit under their flags' columns when the board is shown (flag_grid)
-            answers = [self.check_button]
-        else:
-            for choice in self._choices:
-                button = self._answer_button(choice.css, choice.value)
-                if choice.value is True:
-                    self.yes_button = button
-                elif choice.value is False:
-                    self.no_button = button
-                else:
-                    self.answer_buttons[str(choice.value)] = button
-                answers.append(button)
-        self.answers = _classed(W.HBox(answers, layout=W.Layout(flex_flow="row wrap")), "bl-answers")
-        hint_row = W.VBox([self.hint_button, self.hints_html])
-        set_visible(hint_row, question is not None)
-        # calm layout: nothing above the feedback moves when the puzzle is answered; the proof
-        # stepper opens in its fixed place below the hints (the board stays where it was)
-        self.step_keys = StepKeys(on_step=self.go)
-        children = [_classed(W.HTML(FOCUS_STYLE), "bl-style"), self.step_keys, self.lang_toggle, self.title]
-        if self._board_matters():
-            children.append(self.board)
-        if self.flag_toggles:
-            toggles = list(self.flag_toggles.values())
-            children.append(flag_grid(toggles, "bl-flag-toggles") if self._board_matters() else W.HBox(toggles))
-        children += [self.cards_html, self.question_html, self.answers, self.feedback, hint_row, self.explanation]
+        #: the board component the puzzle is drawn on (its view model: :meth:`board_view`)
+        self.board = Board(on_intent=self._on_intent)
+        self.board.add_class("bl-puzzle-board")
+        #: taps on the board from Python, decided as the browser decides them
+        self.taps = Taps(self.board)
+        children = [_classed(W.HTML(FOCUS_STYLE), "bl-style"), self.lang_toggle, self.title, self.board]
         super().__init__(children)
         self.add_class("bl-puzzle")
         self._label()
@@ -392,6 +328,12 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         """The proof step on show (None while the proof is closed)."""
         return self.session.step_index
 
+    @property
+    def answer_style(self) -> str:
+        """``buttons`` (one answer button per choice) or ``flags`` (tap the flags, then Check)."""
+        question = self.puzzle.question
+        return question.answer_style if question is not None else "buttons"
+
     def set_lang(self, lang: str) -> None:
         """Switch every text to ``lang`` (also what the ``bl-lang`` toggle does); the state is kept."""
         if switch_lang(self, lang):
@@ -399,62 +341,25 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
 
     def _label(self) -> None:
         """Every text of the widget in ``self.lang``, from its state (answers, hints, step)."""
-        lang, puzzle, question = self.lang, self.puzzle, self.puzzle.question
+        lang, puzzle = self.lang, self.puzzle
         meta = []
         if puzzle.level is not None:
             meta.append(_esc(_t("widget.level", lang, level=puzzle.level)))
-        # topics before the answer; tags and the headline only once it is solved or revealed (they may give it away)
-        answered = self.state == "right" or self.step_index is not None
+        # topics only: tags and the headline come with the answer, in the feedback (they may give it
+        # away), so the title above the board keeps its height (nothing moves when answered)
         if puzzle.topics:
             meta.append(
                 _esc(_t("widget.topics", lang, topics=_list((topic_name(t, lang) for t in puzzle.topics), lang)))
             )
-        if puzzle.tags and answered:
-            meta.append(_esc(_t("widget.tags", lang, tags=_list((topic_name(t, lang) for t in puzzle.tags), lang))))
         meta_html = f'<div class="bl-meta">{" · ".join(meta)}</div>' if meta else ""
-        title = puzzle.title_after_answer(lang) if answered else puzzle.title_before_answer(lang)
-        self.title.value = f'<h3 class="bl-title-text">{_esc(title)}</h3>{meta_html}'
-        self.hint_button.description = _t(f"widget.hint.button.{min(self.hint_level + 1, 3)}", lang)
-        self.back_button.description = _t("widget.step.back", lang)
-        self.next_button.description = _t("widget.step.next", lang)
-        self.step_heading.value = f"<b>{_esc(_t('widget.step.heading', lang))}</b>"
-        if question is not None:
-            self.question_html.value = _esc(render_msg(question.prompt(puzzle.position), lang))
-            if self.check_button is not None:
-                self.check_button.description = _t("widget.answer.check", lang)
-            for choice in self._choices:  # each control says its choice's label
-                control: W.Widget | None
-                if choice.value is True or choice.value is False:
-                    control = self.yes_button if choice.value else self.no_button
-                elif isinstance(choice.value, int) and choice.value in self.flag_toggles:
-                    control = self.flag_toggles[choice.value]
-                else:
-                    control = self.answer_buttons.get(str(choice.value))
-                if control is not None:
-                    control.description = render_msg(choice.label, lang)
-        else:
-            self.question_html.value = _esc(_t("widget.question.none", lang))
-        tie_note = first_complete_note(question, puzzle.position, lang)  # a tie can decide: who was first (R11)
-        if tie_note:
-            sep = _t("course.question.sep", lang)
-            self.question_html.value += f'{sep}<span class="bl-first-note">{_esc(tie_note)}</span>'
-        if self.state in ("right", "wrong"):
-            self._set_feedback(self.state, self._feedback_text())
-        else:
-            self._set_feedback("waiting", _t("widget.feedback.waiting", lang))
+        self.title.value = f'<h3 class="bl-title-text">{_esc(puzzle.title_before_answer(lang))}</h3>{meta_html}'
         if self.hint_level:
             self._hints = [view.text for view in self._hint_views()[: self.hint_level]]
         if self.step_index is not None:
             self._views = self._solution_views()
-            self.note_html.value = _note_html(puzzle, lang)
         self._render()
 
-    # -- construction helpers ------------------------------------------
-    def _answer_button(self, css: str, value: object) -> W.Button:
-        button = _classed(W.Button(layout=W.Layout(width="auto")), "bl-answer", css)
-        button.on_click(lambda _b: self.answer(value))
-        return button
-
+    # -- engine data (computed once, lazily) ----------------------------
     def _board_matters(self) -> bool:
         position = self.puzzle.position
         empty = all(s.is_empty for s in position.flags) and not (
@@ -463,7 +368,6 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         question = self.puzzle.question
         return not (empty and question is not None and question.board_optional)
 
-    # -- engine data (computed once, lazily) ----------------------------
     def _explained(self) -> object:
         if not hasattr(self, "_explanation"):
             self._explanation = self.puzzle.explain()
@@ -483,35 +387,53 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         """The hint ladder (:func:`battleline_lab.hints.hint_ladder`): vague, key cards, then the full solution."""
         return [View(h.text, h.highlight) for h in hint_ladder(self.puzzle, self.lang, self._explained())]
 
+    # -- what the board sends -------------------------------------------
+    def _on_intent(self, name: str, value: Any) -> None:
+        """An intent from the board (a tap or a key in the browser, or :attr:`taps`): the session decides."""
+        if name == "answer":
+            self._tapped(str(value))
+        elif name == "do" and value == "check" and self.answer_style == "flags":
+            self.answer(self.selected_flags())
+        elif name == "hint":
+            self.hint()
+        elif name == "step" and value in (1, -1):
+            self.go(int(value))
+
+    def _tapped(self, value: str) -> None:
+        """An answer tapped: a flag of a "which flags" question is picked or dropped, else the choice is the answer."""
+        if self.answer_style == "flags":
+            if self.state == "right" or not value.isdigit():
+                return
+            n = int(value)
+            if any(c.value == n and not c.disabled for c in self._choices):
+                self._picked ^= {n}
+                self._render()
+            return
+        choice = next((c for c in self._choices if _choice_key(c.value) == value), None)
+        if choice is not None:
+            self.answer(choice.value)
+
     # -- actions ---------------------------------------------------------
     def selected_flags(self) -> list[int]:
-        """The flags toggled on (claimable questions)."""
-        return [n for n, t in self.flag_toggles.items() if t.value]
+        """The flags picked (claimable questions), in order."""
+        return sorted(self._picked)
 
     def answer(self, value: object) -> bool:
-        """Give an answer (as the buttons do); returns whether it was right."""
+        """Give an answer (as a tap does); returns whether it was right."""
         if self.state == "right":
             return True
+        if self.answer_style == "flags" and isinstance(value, (list, tuple, set, frozenset)):
+            self._picked = {int(n) for n in value}
         feedback = self.session.answer(value)
         correct = feedback.verdict == "right"
         self._last_answer = value
         self._ghosts = dict(feedback.ghosts)
-        self._set_feedback(feedback.verdict, self._feedback_text())
         if correct:
             self._reveal()
-            for button in self._answer_widgets():
-                button.disabled = True
         if self.on_answer is not None:
             self.on_answer(self.puzzle.id, correct)
         self._render()
         return correct
-
-    def _answer_widgets(self) -> list[W.Widget]:
-        out: list[W.Widget] = [b for b in (self.yes_button, self.no_button) if b is not None]
-        out += list(self.answer_buttons.values()) + list(self.flag_toggles.values())
-        if self.check_button is not None:
-            out.append(self.check_button)
-        return out
 
     def _feedback_text(self) -> str:
         """The session's :class:`~battleline_lab.questions.Feedback` on the last answer, rendered by the catalogue.
@@ -536,10 +458,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         if view.highlight and self.step_index is None:
             self._highlight = view.highlight
         if self.hint_level >= len(views):
-            self.hint_button.disabled = True
             self._reveal()
-        else:
-            self.hint_button.description = _t(f"widget.hint.button.{self.hint_level + 1}", self.lang)
         if self.on_hint is not None:
             self.on_hint(self.puzzle.id)
         self._render()
@@ -549,9 +468,6 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.session.reveal(record=False)
         if not self._views:
             self._views = self._solution_views()
-            self.note_html.value = _note_html(self.puzzle, self.lang)
-            set_visible(self.explanation, True)
-            self._label()  # the headline and the tags may show now
 
     def go(self, delta: int) -> None:
         """Step the explanation forward (+1) or back (-1)."""
@@ -560,73 +476,220 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self.session.step(delta, len(self._views))
         self._render()
 
-    def _slid(self, change: Mapping[str, Any]) -> None:
-        """The step slider moved (arrow keys or the mouse): show that step."""
-        if self.step_index is None or not self._views:
-            return
-        delta = int(change["new"]) - 1 - self.step_index
-        if delta:
-            self.go(delta)
-
-    # -- rendering -------------------------------------------------------
-    def _set_feedback(self, state: str, text: str) -> None:
-        self.feedback.remove_class(f"bl-state-{self._shown_state}")
-        self._shown_state = state
-        self.feedback.add_class(f"bl-state-{state}")
-        colour = {"waiting": "#607d8b", "right": "#2e7d32", "wrong": "#c62828"}[state]
-        icon = {"waiting": "\u2026", "right": "\u2714", "wrong": "\u2718"}[state]
-        self.feedback.value = (
-            f'<div class="bl-feedback-text bl-feedback-{state}" role="status" aria-live="polite" '
-            f'style="border-left:5px solid {colour};'
-            f'padding:4px 8px;margin:4px 0"><b style="color:{colour}">{icon}</b> {_esc(text)}</div>'
-        )
-
+    # -- what is shown ----------------------------------------------------
     def current_view(self) -> View | None:
         """The explanation step on show, if any."""
         if self.step_index is None or not self._views:
             return None
         return self._views[self.step_index]
 
+    def feedback_text(self) -> str:
+        """The feedback on show (``data-role="feedback"``) as plain text: its sentence, then its lines."""
+        fb = self.board.view.get("feedback") or {}
+        return "\n".join([fb.get("text", ""), *fb.get("items", ())]).strip()
+
+    def question_text(self) -> str:
+        """The question on show, with the tie note when a tie can decide (R11)."""
+        return str(self.board.view.get("question", ""))
+
+    def step_text(self) -> str:
+        """The proof step on show (``data-role="proof-step"``) as plain text; empty while the proof is closed."""
+        proof = self.board.view.get("proof")
+        if not proof:
+            return ""
+        return "".join(part["text"] for part in proof["steps"][proof["index"]])
+
+    def hints_text(self) -> list[str]:
+        """The hints given so far, in order."""
+        return list(self.board.view.get("hints", ()))
+
+    def cards_text(self) -> str:
+        """The captions of the loose cards a compare or formation question shows (once solved, the kinds)."""
+        return "\n".join(row["caption"] for row in self.board.view.get("rows", ()))
+
     def _render(self) -> None:
-        lang = self.lang
+        self.board.show(self.board_view())
+
+    def board_view(self) -> dict[str, Any]:
+        """The board's view model now (puzzle mode), from the session's state, named in :attr:`lang`."""
+        lang, puzzle, question = self.lang, self.puzzle, self.puzzle.question
         view = self.current_view()
         highlight = view.highlight if view is not None else self._highlight
         ghosts: Ghosts = dict(view.ghosts) if view is not None and view.ghosts else self._ghosts
-        if view is not None:
-            total = len(self._views)
-            assert self.step_index is not None
-            self.step_counter.value = _esc(_t("widget.step.counter", lang, number=self.step_index + 1, total=total))
-            self.step_html.value = f'<div class="bl-step-line" aria-live="polite">{_esc(view.text)}</div>'
-            self.back_button.disabled = self.step_index == 0
-            self.next_button.disabled = self.step_index >= total - 1
-            self.step_slider.max = max(total, 1)
-            self.step_slider.value = self.step_index + 1
-            self.step_slider.description = _t("a11y.step_slider", lang)
-        self.step_keys.active = view is not None
-        # controls that no longer apply disappear, keeping their place (nothing below moves)
-        done = self.state == "right" or self.hint_level >= 3
-        self.hint_button.layout.visibility = "hidden" if done else "visible"
-        self.hints_html.value = "".join(f'<div class="bl-hint-text">{_esc(h)}</div>' for h in self._hints)
+        solved = self.state == "right"
+        out: dict[str, Any] = {"mode": "puzzle", "lang": lang, "board_label": _t("boardui.board", lang)}
         if self._board_matters():
-            self.board.value = board_svg(
-                self.puzzle.position, highlight=highlight, ghosts=ghosts, focus=self.focus, lang=lang
+            position = puzzle.position
+            flags = flag_views(position, lang, highlight=highlight, ghosts=ghosts, focus=self.focus)
+            offered = {c.value: c for c in self._choices} if self.answer_style == "flags" else {}
+            for f in flags:
+                choice = offered.get(f["n"])
+                if choice is None or choice.disabled or solved:
+                    f["inert"] = True
+                if choice is not None:
+                    f["answer"] = f["n"] in self._picked
+                    f["css"] = f"bl-flag-toggle {choice.css}"
+                    f["label"] = f"{f['label']}: {render_msg(choice.label, lang)}"
+            out["flags"] = flags
+            lit = frozenset(highlight)
+            held = []
+            for side, cards in ((Side.OPPONENT, position.hand_opponent), (Side.YOU, position.hand_you)):
+                if cards:
+                    held.append(
+                        {
+                            "side": side.value,
+                            "label": _t(f"board.hand.{side.value}", lang),
+                            "cards": [card_view(c, lang, highlight=c in lit) for c in cards],
+                        }
+                    )
+            out["held"] = held
+        rows = question.card_rows(self._explained() if self.step_index is not None else None, lang) if question else []
+        if rows:
+            out["rows"] = [
+                {"caption": caption, "cards": [card_view(c, lang) for c in cards]} for cards, caption in rows
+            ]
+            environment = _list((card_label(c, lang) for c in question.environment_cards()), lang) if question else ""
+            if environment:
+                out["environment"] = _t("widget.environment", lang, cards=environment)
+        if question is not None:
+            text = render_msg(question.prompt(puzzle.position), lang)
+            tie_note = first_complete_note(question, puzzle.position, lang)  # a tie can decide: who was first (R11)
+            if tie_note:
+                text += _t("course.question.sep", lang) + tie_note
+            out["question"] = text
+        else:
+            out["question"] = _t("widget.question.none", lang)
+        answers: list[dict[str, Any]] = []
+        if self.answer_style == "flags":
+            answers.append(
+                {
+                    "action": "check",
+                    "label": _t("widget.answer.check", lang),
+                    "primary": True,
+                    "enabled": not solved,
+                    "css": "bl-check",
+                }
             )
-        self.cards_html.value = self._question_cards()
+        else:
+            for choice in self._choices:
+                item: dict[str, Any] = {
+                    "value": _choice_key(choice.value),
+                    "label": render_msg(choice.label, lang),
+                    "css": f"bl-answer {choice.css}",
+                }
+                if choice.disabled or solved:
+                    item["enabled"] = False
+                if self._last_answer is not None and choice.value == self._last_answer:
+                    item["state"] = "right" if solved else "wrong" if self.state == "wrong" else None
+                answers.append(item)
+        out["answers"] = answers
+        out["answers_label"] = _t("widget.answers", lang)
+        if question is not None:
+            done = solved or self.hint_level >= 3
+            label = _t(f"widget.hint.button.{min(self.hint_level + 1, 3)}", lang)
+            out["hint"] = {"label": label, "enabled": not done, "hidden": done}
+        out["hints"] = list(self._hints)
+        out["feedback"] = self._feedback_view()
+        out["proof_label"] = _t("widget.step.heading", lang)
+        out["proof_waiting"] = _t("widget.proof.waiting", lang)
+        out["step_back"] = _t("widget.step.back", lang)
+        out["step_next"] = _t("widget.step.next", lang)
+        out["step_back_label"] = _t("widget.step.back_label", lang)
+        out["step_next_label"] = _t("widget.step.next_label", lang)
+        if view is not None:
+            assert self.step_index is not None
+            total = len(self._views)
+            note = puzzle.note_text(lang)
+            out["proof"] = {
+                "index": self.step_index,
+                "steps": [rule_links(v.text, self.rules_page) for v in self._views],
+                "counter": _t("widget.step.counter", lang, number=self.step_index + 1, total=total),
+                "rule_label": _t("widget.rule_link", lang, rule="{rule}"),
+                "note": note or "",
+            }
+        return out
 
-    def _question_cards(self) -> str:
-        """The formations a compare/formation question asks about (captions once solved)."""
-        lang, question = self.lang, self.puzzle.question
-        if question is None:
-            return ""
-        explained = self._explained() if self.step_index is not None else None
-        rows = question.card_rows(explained, lang)
-        if not rows:
-            return ""
-        parts = [cards_svg(cards, caption=caption, lang=lang) for cards, caption in rows]
-        return "".join(parts) + _environment_html(question.environment_cards(), lang)
+    def _feedback_view(self) -> dict[str, Any]:
+        lang, puzzle = self.lang, self.puzzle
+        if self.state not in ("right", "wrong"):
+            return {"tone": "info", "state": "waiting", "text": _t("widget.feedback.waiting", lang)}
+        out: dict[str, Any] = {"tone": self.state, "state": self.state, "text": self._feedback_text()}
+        if self.state == "right" or self.step_index is not None:  # the headline and the tags: the answer is out
+            items = [puzzle.title_after_answer(lang)]
+            if puzzle.tags:
+                items.append(_t("widget.tags", lang, tags=_list((topic_name(t, lang) for t in puzzle.tags), lang)))
+            out["items"] = items
+        return out
+
+    def picture(self) -> str:
+        """The puzzle as an SVG picture (what a saved notebook shows before anything runs)."""
+        view = self.current_view()
+        highlight = view.highlight if view is not None else self._highlight
+        ghosts: Ghosts = dict(view.ghosts) if view is not None and view.ghosts else self._ghosts
+        if self._board_matters():
+            return board_svg(self.puzzle.position, highlight=highlight, ghosts=ghosts, focus=self.focus, lang=self.lang)
+        question = self.puzzle.question
+        rows = question.card_rows(None, self.lang) if question is not None else []
+        return "".join(cards_svg(cards, caption=caption, lang=self.lang) for cards, caption in rows) or board_svg(
+            self.puzzle.position, lang=self.lang
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if not isinstance(bundle, dict):
+            return None
+        return {**bundle, "image/svg+xml": self.picture()}
 
     def __repr__(self) -> str:
         return f"<PuzzleWidget {self.puzzle.id}: {self.state}>"
+
+
+def _choice_key(value: object) -> str:
+    """An answer's ``data-value``: ``yes``/``no`` for a claim, else the choice as written (``a``, ``wedge``, ``5``)."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
+
+
+#: A rule id in a proof step's text: ``[R12]``, ``（R12）``, ``R10, R11``.
+_RULE_ID = re.compile(r"(?<![A-Za-z0-9])(R\d{1,2})(?![0-9])")
+
+
+def rules_page_link(start: Path | None = None) -> str:
+    """Where the rules page is, relative to the notebook running (its kernel's folder, or ``start``).
+
+    Lessons live in ``notebooks/`` and ``notebooks/zh/`` and the page is ``notebooks/rules.md``, so
+    a lesson links ``rules.md`` or ``../rules.md``; anywhere else, :data:`~battleline_lab.svg.RULES_PAGE`.
+    """
+    here = Path.cwd() if start is None else start
+    for up, folder in enumerate([here, *list(here.parents)[:2]]):
+        if (folder / "rules.md").is_file() and (folder / "rules.md").read_text(encoding="utf-8").startswith(
+            "<!-- made by tools/rules_page.py"
+        ):
+            return "../" * up + "rules.md"
+    return RULES_PAGE
+
+
+def rule_links(text: str, page: str = RULES_PAGE) -> list[dict[str, str]]:
+    """A proof step as the board draws it: text parts, each rule id a link to its rule on ``page``.
+
+    >>> rule_links("A Wedge, sum 12. [R9]", "rules.md")
+    [{'text': 'A Wedge, sum 12. ['}, {'text': 'R9', 'rule': 'R9', 'href': 'rules.md#R9'}, {'text': ']'}]
+    """
+    parts: list[dict[str, str]] = []
+    at = 0
+    for found in _RULE_ID.finditer(text):
+        if found.start() > at:
+            parts.append({"text": text[at : found.start()]})
+        rule = found.group(1)
+        parts.append({"text": rule, "rule": rule, "href": f"{page}#{rule}"})
+        at = found.end()
+    if at < len(text) or not parts:
+        parts.append({"text": text[at:]})
+    return parts
 
 
 def _comparison_text(data: Comparison, lang: str) -> str:
@@ -1095,6 +1158,15 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
     def __repr__(self) -> str:
         # stable while the puzzle library grows (nbval compares it)
         return f"<PuzzleSet {Path(self.source).as_posix()}>" if self.source is not None else "<PuzzleSet>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        """The widget view, plus the puzzle on show as SVG beside it (what a cold open shows)."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if not isinstance(bundle, dict):
+            return None
+        if self.current is None:
+            return bundle
+        return {**bundle, "image/svg+xml": self.current.picture()}
 
 
 PuzzleGym = PuzzleSet

@@ -117,13 +117,13 @@ def test_the_library_has_puzzles_a_tie_decides() -> None:
 def test_R11_where_a_tie_decides_the_question_and_the_board_say_who_completed_first(puzzle: Puzzle, lang: str) -> None:
     widget = PuzzleWidget(puzzle, lang=lang)
     note = first_complete_note(puzzle.question, puzzle.position, lang)
-    assert note and note in widget.question_html.value
+    assert note and note in widget.question_text()
     question = puzzle.question
     if isinstance(question, CompareQuestion):
         assert question.first_complete is not None
         first = question.first_complete.upper()
         assert message("course.first.caption", lang, which=message("widget.compare.label", lang, which=first)) in (
-            widget.cards_html.value
+            widget.cards_text()
         )
     else:
         flags = [question.flag] if isinstance(question, ClaimQuestion) else []

@@ -404,8 +404,7 @@ def test_puzzle_widget_toggle_switches_every_text() -> None:
     from battleline_lab.widgets import PuzzleWidget
 
     widget = PuzzleWidget(SEEDS / "3-blue-seven-in-your-hand.yaml")
-    assert widget.yes_button is not None and widget.no_button is not None
-    widget.yes_button.click()  # wrong: a counterexample
+    widget.taps.action("answer", "yes")  # wrong: a counterexample
     widget.hint()
     english = _texts(widget)
     assert widget.lang_toggle.value == "en"
@@ -415,14 +414,14 @@ def test_puzzle_widget_toggle_switches_every_text() -> None:
     for text in chinese:
         words = [w for w in ENGLISH_WORD.findall(_strip_markup(text)) if not re.fullmatch(r"R\d+", w)]
         assert words == [], text
-    widget.no_button.click()
-    assert widget.state == "right" and "上一步" in widget.back_button.description
-    assert CJK.search(widget.step_html.value) and CJK.search(widget.feedback.value)
+    widget.taps.action("answer", "no")
+    assert widget.state == "right" and "上一步" == widget.board.view["step_back"]
+    assert CJK.search(widget.step_text()) and CJK.search(widget.feedback_text())
     widget.lang_toggle.value = "en"
-    assert "Back" == widget.back_button.description and "Right!" in widget.feedback.value
-    # once answered, the title that gives the answer away and the tags show (not before)
-    assert "Can you claim flag 5?" in english[0] and "tags" not in english[0]
-    assert "The cards in your hand do not count" in _texts(widget)[0]
+    assert "Back" == widget.board.view["step_back"] and "Right!" in widget.feedback_text()
+    # once answered, the headline that gives the answer away and the tags show (not before), in the feedback
+    assert "Can you claim flag 5?" in english[0] and "tags" not in english[0] + english[2]
+    assert "The cards in your hand do not count" in _texts(widget)[2]
 
 
 def _strip_markup(text: str) -> str:
@@ -432,9 +431,10 @@ def _strip_markup(text: str) -> str:
 
 
 def _texts(widget: Any) -> list[str]:
-    out = [widget.title.value, widget.question_html.value, widget.feedback.value, widget.hints_html.value]
-    out += [b.description for b in widget._answer_widgets()]
-    out += [widget.hint_button.description]
+    view = widget.board.view
+    out = [widget.title.value, widget.question_text(), widget.feedback_text(), *widget.hints_text()]
+    out += [a["label"] for a in view["answers"]] + [view["hint"]["label"], view["proof_waiting"], view["answers_label"]]
+    out += [view["step_back"], view["step_next"], view["step_back_label"], view["step_next_label"], view["proof_label"]]
     return out
 
 
@@ -447,7 +447,7 @@ def test_gym_and_explorer_toggle(tmp_path: Path) -> None:
     assert gym.next_button.description == "下一题" and CJK.search(gym.status.value)
     assert gym.current is not None and gym.current.lang == "zh"
     gym.move(1)
-    assert gym.current.lang == "zh" and CJK.search(gym.current.question_html.value)
+    assert gym.current.lang == "zh" and CJK.search(gym.current.question_text())
 
     explorer = FormationExplorer(you="r3 r4 r5", opponent="b8 b9 b10")
     explorer.lang_toggle.value = "zh"

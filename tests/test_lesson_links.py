@@ -45,9 +45,19 @@ def _page_anchors(path: Path) -> set[str]:
     return _anchors(path.read_text(encoding="utf-8"))
 
 
+def _hrefs(value: object) -> list[str]:
+    """Every ``href`` of a widget's saved state (the board's view model: a proof step's rule links)."""
+    if isinstance(value, dict):
+        own = [value["href"]] if isinstance(value.get("href"), str) else []
+        return own + [link for v in value.values() for link in _hrefs(v)]
+    if isinstance(value, list):
+        return [link for v in value for link in _hrefs(v)]
+    return []
+
+
 def _links(path: Path) -> list[tuple[str, str]]:
     book = nbformat.read(path, as_version=4)
-    found = []
+    found = [("widget state", link) for link in _hrefs(book.metadata.get("widgets", {}))]
     for number, cell in enumerate(book.cells):
         if cell.cell_type == "markdown":
             found += [(f"cell {number}", link) for link in MARKDOWN_LINK.findall(cell.source)]
@@ -65,10 +75,10 @@ def test_the_rules_page_is_up_to_date_and_has_every_rule() -> None:
     assert len(rules) >= 31 and rules <= _page_anchors(page)
 
 
-@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.relative_to(NOTEBOOKS).with_suffix("").as_posix())
-def test_every_link_in_a_lesson_opens(lesson: Path) -> None:
+def _broken(lesson: Path, links: list[tuple[str, str]]) -> list[str]:
+    """The links of ``lesson`` that do not open (a relative one resolved from the lesson's folder)."""
     broken = []
-    for where, link in _links(lesson):
+    for where, link in links:
         if re.match(r"^[a-z][a-z0-9+.-]*:", link) or link.startswith("#") and len(link) == 1:
             continue  # https://..., mailto:: not a file of the course
         target, _, anchor = link.partition("#")
@@ -81,7 +91,32 @@ def test_every_link_in_a_lesson_opens(lesson: Path) -> None:
             broken.append(f"{where}: {link}: no such file")
         elif anchor and anchor not in _page_anchors(path):
             broken.append(f"{where}: {link}: no heading {anchor!r} there")
-    assert broken == []
+    return broken
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.relative_to(NOTEBOOKS).with_suffix("").as_posix())
+def test_every_link_in_a_lesson_opens(lesson: Path) -> None:
+    assert _broken(lesson, _links(lesson)) == []
+
+
+@pytest.mark.parametrize("folder", ["", "zh"])
+def test_every_rule_id_of_a_proof_step_on_the_board_links_to_its_rule(
+    folder: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A puzzle solved in a lesson (its kernel runs in the lesson's folder: notebooks/ or notebooks/zh/)
+    shows each step's rule ids as links (issue 26); each one is followed as a lesson's link is."""
+    from battleline_lab.widgets import PuzzleWidget
+
+    lesson = next(p for p in LESSONS if p.parent == NOTEBOOKS / folder)  # a lesson of that folder
+    monkeypatch.chdir(lesson.parent)
+    widget = PuzzleWidget("seed-wedge-against-two-sixes", lang=folder or "en", record=False)
+    widget.taps.action("answer", "yes")
+    steps = widget.board.view["proof"]["steps"]
+    links = [("proof step", part["href"]) for step in steps for part in step if "href" in part]
+    rules = [part["rule"] for step in steps for part in step if "href" in part]
+    assert len(links) >= 2 and all(link.endswith(f"#{rule}") for (_w, link), rule in zip(links, rules, strict=True))
+    assert all(link.startswith("../rules.md#" if folder else "rules.md#") for _w, link in links)
+    assert _broken(lesson, links) == []
 
 
 def test_every_rule_id_of_a_shown_proof_links_to_its_rule() -> None:

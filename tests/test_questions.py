@@ -133,7 +133,7 @@ def test_feedback_to_every_wrong_choice_names_the_rule_the_engine_found(lang: st
             if reason == "compare_sum":  # the sum decides: R10, or R24 under Fog
                 assert rule == ("R24" if "fog" in puzzle.question.to_data().get("environment", []) else "R10")
             assert not widget.answer(answer), (puzzle.id, answer)
-            shown = _text(widget.feedback.value)
+            shown = _text(widget.feedback_text())
             assert rule in re.findall(r"R\d+", shown), (puzzle.id, answer, rule, shown)
             assert set(re.findall(r"R\d+", shown)) == {rule}, (puzzle.id, answer, rule, shown)  # no other rule cited
             assert rule_sentences[rule] in shown, (puzzle.id, answer, shown)
@@ -160,7 +160,7 @@ def test_the_feedback_is_the_sessions_reason(puzzle_id: str, answer: object, rul
     widget.answer(answer)
     feedback = widget.session.feedback
     assert feedback is not None and (feedback.reason, feedback.rule) == (reason, rule)
-    shown = _text(widget.feedback.value)
+    shown = _text(widget.feedback_text())
     assert render_msg(feedback.msg, lang) in shown and rule in shown
     assert message(f"trainer.rule.{rule}", lang) in shown
 
@@ -168,8 +168,8 @@ def test_the_feedback_is_the_sessions_reason(puzzle_id: str, answer: object, rul
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_mirror_wedges_says_the_tie_rule(lang: str) -> None:
     widget = PuzzleWidget("same-wedge-sum-compare", lang=lang, record=False)
-    widget.answer_buttons["a"].click()
-    shown = _text(widget.feedback.value)
+    widget.taps.action("answer", "a")
+    shown = _text(widget.feedback_text())
     assert "R11" in shown and "R10" not in shown
     expected = {"en": "the side that completed first wins", "zh": "先完成的一方获胜"}[lang]
     assert expected in shown and ("Look again at what" not in shown)
@@ -315,15 +315,14 @@ def test_a_new_kind_goes_through_trainer_hints_widget_cli_and_worksheet(
     assert [h.text for h in ladder] == ["把数值一个个加起来。", "数值加起来是13。", "答案：总和13是奇数。"]
 
     widget = PuzzleWidget(puzzle, record=False)
-    assert [b.description for b in widget.answer_buttons.values()] == [] and widget.yes_button is not None
-    assert widget.yes_button.description == "Even" and widget.board not in widget.children
-    widget.yes_button.click()
+    labels = {a["value"]: a["label"] for a in widget.board.view["answers"]}
+    assert list(labels) == ["yes", "no"] and labels["yes"] == "Even" and "flags" not in widget.board.view
+    widget.taps.action("answer", "yes")
     assert "Add them again: 13. What decides it: every troop card has a value from 1 to 10 (R8)." in _text(
-        widget.feedback.value
+        widget.feedback_text()
     )
-    assert widget.no_button is not None
-    widget.no_button.click()
-    assert widget.state == "right" and "The values add up to 13." in _text(widget.step_html.value)
+    widget.taps.action("answer", "no")
+    assert widget.state == "right" and "The values add up to 13." in _text(widget.step_text())
 
     assert main(["explain", str(path)]) == 0
     assert "The values add up to 13." in capsys.readouterr().out

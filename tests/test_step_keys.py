@@ -1,38 +1,45 @@
-"""The j/k keys of the proof stepper (issues 9, 21): a component in every puzzle widget, no script in HTML.
+"""The j/k keys of the proof (issues 9, 21): the board component's own keys, no script in HTML.
 
-The keys come from :class:`battleline_lab.board.StepKeys` (an anywidget: ``keys.js``), which
-sends the intent ``{"step": +1 | -1}``; the widget steps through its session as for a click on
-Next / Back.  Its behaviour in the browser (j/k step the proof, JupyterLab's cell stays, text
-fields keep their keys) is checked in ``tests/browser/test_layout_a11y_browser.py``.
+The puzzle widget is drawn by the board component (``board.js``), whose one key listener per
+page sends the intent ``{"step": +1 | -1}`` for j/k (and ←/→ on the proof's buttons) while a
+proof is shown; the widget steps through its session as for a tap on step-next / step-back.
+:class:`battleline_lab.board.StepKeys` is the invisible component that did this before, kept for
+any widget without a board.  The browser side is in ``tests/browser/test_puzzle_board_browser.py``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from battleline_lab.board import StepKeys
+from battleline_lab.board import Board, StepKeys
 from battleline_lab.loader import iter_puzzle_files, load_puzzle
 from battleline_lab.widgets import PuzzleWidget
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
 
-def test_every_puzzle_widget_carries_one_step_keys_component() -> None:
+def test_every_puzzle_widget_steps_its_proof_through_its_board() -> None:
     w = PuzzleWidget(load_puzzle(min(iter_puzzle_files([PUZZLES]))), record=False)
-    assert sum(isinstance(child, StepKeys) for child in w.children) == 1
-    script = StepKeys._esm
-    for part in ('"j"', '"k"', "input,textarea,select,[contenteditable]", "isContentEditable", ".bl-puzzle"):
+    assert sum(isinstance(child, Board) for child in w.children) == 1
+    assert not any(isinstance(child, StepKeys) for child in w.children)
+    script = Board._esm
+    for part in ('key === "j"', 'key === "k"', "input, textarea, select, [contenteditable]", "send({ step:"):
         assert part in script
+    for part in ('"j"', '"k"', "input,textarea,select,[contenteditable]", "isContentEditable"):
+        assert part in StepKeys._esm
 
 
 def test_j_and_k_step_the_proof_only_while_it_is_shown() -> None:
     w = PuzzleWidget(load_puzzle(min(iter_puzzle_files([PUZZLES]))), record=False)
-    keys = w.step_keys
-    assert not keys.active and not keys.intent({"step": 1})  # no proof shown: the keys do nothing
+    assert "proof" not in w.board.view  # the board sends j/k only while view.proof is set
+    w.board.intent({"step": 1})
+    assert w.step_index is None  # no proof shown: the keys do nothing
     while w.hint_level < 3:  # the last hint opens the proof
         w.hint()
-    assert keys.active and w.step_index == 0
+    assert w.board.view["proof"]["index"] == 0 and w.step_index == 0
     if len(w._views) > 1:
-        assert keys.intent({"step": 1}) and w.step_index == 1  # j
-        assert keys.intent({"step": -1}) and w.step_index == 0  # k
-    assert not keys.intent({"step": 5}) and not keys.intent({"play": 1})  # only one step at a time
+        assert w.board.intent({"step": 1}) and w.step_index == 1  # j
+        assert w.board.intent({"step": -1}) and w.step_index == 0  # k
+    w.board.intent({"step": 5})  # only one step at a time
+    w.board.intent({"play": ["r3", 1]})  # not a puzzle's intent: nothing happens
+    assert w.step_index == 0 and not w.board.intent({"format": "c:"})

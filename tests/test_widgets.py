@@ -34,90 +34,119 @@ def claim_puzzle(position: Position = BLUE_EIGHT, flag: int = 5, **extra: object
 
 
 def ghosts(w: PuzzleWidget) -> list[str]:
-    return re.findall(r'class="bl-card[^"]*bl-ghost[^"]*" data-card="(\w+)"', w.board.value)
+    """The ghost cards the board draws (a counterexample's cards still to come, R12)."""
+    return [g["id"] for f in w.board.view.get("flags", ()) for g in f["ghosts"]]
 
 
 def highlighted(w: PuzzleWidget) -> set[str]:
-    return set(re.findall(r'class="bl-card[^"]*bl-highlight[^"]*" data-card="(\w+)"', w.board.value))
+    """The cards the board highlights, on the flags and in the hands."""
+    view = w.board.view
+    cards = [c for f in view.get("flags", ()) for c in (*f["you"], *f["opponent"], *f["env"])]
+    cards += [c for held in view.get("held", ()) for c in held["cards"]]
+    return {c["id"] for c in cards if c.get("highlight")}
+
+
+def step_counter(w: PuzzleWidget) -> str:
+    return str((w.board.view.get("proof") or {}).get("counter", ""))
+
+
+def step_enabled(w: PuzzleWidget, delta: int) -> bool:
+    """Whether step-next (+1) or step-back (-1) is on offer (the board draws it aria-disabled otherwise)."""
+    proof = w.board.view.get("proof")
+    if not proof:
+        return False
+    return proof["index"] + delta in range(len(proof["steps"]))
+
+
+def answer_enabled(w: PuzzleWidget, value: str) -> bool:
+    return any(a.get("value") == value and a.get("enabled", True) for a in w.board.view["answers"])
 
 
 def test_R12_wrong_yes_is_refuted_by_the_counterexample_as_ghost_cards() -> None:
     w = PuzzleWidget(claim_puzzle())
-    assert w.state == "waiting" and "bl-state-waiting" in w.feedback._dom_classes
-    assert w.yes_button is not None and w.no_button is not None
-    w.yes_button.click()
-    assert w.state == "wrong" and "bl-state-wrong" in w.feedback._dom_classes
+    assert w.state == "waiting" and w.board.view["feedback"]["state"] == "waiting"
+    assert [a["value"] for a in w.board.view["answers"]] == ["yes", "no"]
+    w.taps.action("answer", "yes")
+    assert w.state == "wrong" and w.board.view["feedback"]["tone"] == "wrong"
     assert ghosts(w) == ["b9", "b10"]
-    assert "b9 b10" in w.feedback.value and "Try again" in w.feedback.value
-    assert w.explanation.layout.display == "none"  # the proof is not given away yet
-    w.no_button.click()
+    assert "b9 b10" in w.feedback_text() and "Try again" in w.feedback_text()
+    assert "proof" not in w.board.view and w.step_text() == ""  # the proof is not given away yet
+    w.taps.action("answer", "no")
     assert w.state == "right" and w.attempts == 2
-    assert "bl-state-right" in w.feedback._dom_classes and "bl-state-wrong" not in w.feedback._dom_classes
-    assert w.explanation.layout.display == ""
-    assert w.yes_button.disabled and w.no_button.disabled
+    assert w.board.view["feedback"]["tone"] == "right"
+    assert w.board.view["proof"]["index"] == 0 and w.step_text()
+    assert not answer_enabled(w, "yes") and not answer_enabled(w, "no")
+    with pytest.raises(ValueError, match="aria-disabled"):
+        w.taps.action("answer", "yes")  # answered: the buttons stay (focus stays) but are off
 
 
 def test_R13_next_and_back_step_through_the_proof_highlighting_its_cards() -> None:
     w = PuzzleWidget(claim_puzzle(BLOCKED))
-    w.yes_button.click()
+    w.taps.action("answer", "yes")
     analysis = analyse_claim(BLOCKED, 5)
     assert w.state == "right" and w.step_index == 0
-    assert w.back_button.disabled
+    assert not step_enabled(w, -1)
     seen = []
     for i, step in enumerate(analysis.steps):
         assert w.step_index == i
-        assert f"step {i + 1} of {len(analysis.steps)}" in w.step_counter.value
+        assert f"step {i + 1} of {len(analysis.steps)}" in step_counter(w)
         assert highlighted(w) == {c.notation for c in step.highlight}
         seen.append(frozenset(highlighted(w)))
-        w.next_button.click()
-    assert w.next_button.disabled and w.step_index == len(analysis.steps) - 1
+        w.taps.step(1)
+    assert not step_enabled(w, 1) and w.step_index == len(analysis.steps) - 1
     assert len(set(seen)) >= 4  # the highlighted cards change as the proof goes on
-    w.back_button.click()
+    w.taps.step(-1)
     assert w.step_index == len(analysis.steps) - 2
 
 
 def test_R12_counterexample_step_draws_ghosts() -> None:
     w = PuzzleWidget(claim_puzzle())
-    w.no_button.click()
+    w.taps.action("answer", "no")
     reasons = [s.reason.value for s in analyse_claim(BLUE_EIGHT, 5).steps]
     for _ in range(reasons.index("counterexample")):
-        w.next_button.click()
-    assert ghosts(w) == ["b9", "b10"] and "Counterexample" in w.step_html.value
+        w.taps.step(1)
+    assert ghosts(w) == ["b9", "b10"] and "Counterexample" in w.step_text()
 
 
 def test_wrong_no_gives_a_nudge_without_ghosts() -> None:
     w = PuzzleWidget(claim_puzzle(BLOCKED))
-    w.no_button.click()
+    w.taps.action("answer", "no")
     assert w.state == "wrong" and ghosts(w) == []
-    assert "Look again" in w.feedback.value
+    assert "Look again" in w.feedback_text()
 
 
 def test_hint_ladder_vague_then_key_cards_then_solution() -> None:
     w = PuzzleWidget(claim_puzzle(BLOCKED))
-    w.hint_button.click()
-    assert "Wedge" in w.hints_html.value and highlighted(w) == set()
-    assert w.hint_button.description == "Another hint"
-    w.hint_button.click()
+    w.taps.action("hint")
+    assert "Wedge" in " ".join(w.hints_text()) and highlighted(w) == set()
+    assert w.board.view["hint"]["label"] == "Another hint"
+    w.taps.action("hint")
     assert highlighted(w) == {"b8", "b9", "b10", "b7"}  # their card, the hand card, the blockers (R13)
-    assert w.explanation.layout.display == "none"
-    w.hint_button.click()
-    assert "The solution: Yes" in w.hints_html.value
-    assert w.hint_button.disabled and w.explanation.layout.display == "" and w.state == "waiting"
-    w.hint_button.click()  # nothing more to give
+    assert "proof" not in w.board.view
+    w.taps.action("hint")
+    assert "The solution: Yes" in " ".join(w.hints_text())
+    assert w.board.view["hint"]["enabled"] is False and "proof" in w.board.view and w.state == "waiting"
+    with pytest.raises(ValueError, match="aria-disabled"):
+        w.taps.action("hint")  # nothing more to give
+    w.hint()
     assert w.hint_level == 3
 
 
 def test_claimable_question_is_answered_by_clicking_flags() -> None:
     pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "r6 g6"}, 7: {"you": "y1 y2 y3", "opponent": "b9"}})
     w = PuzzleWidget(Puzzle("c", {"en": "which"}, position=pos, question=ClaimableQuestion(), answer=[5]))
-    w.flag_toggles[7].value = True
-    assert w.check_button is not None
-    w.check_button.click()
+    w.taps.flag(7)  # data-action="answer" data-value="7": picked, not judged yet
+    assert w.state == "waiting" and w.selected_flags() == [7]
+    assert [f["answer"] for f in w.board.view["flags"] if f["n"] == 7] == [True]
+    w.taps.action("check")
     assert w.state == "wrong" and ghosts(w)  # flag 7: the counterexample is drawn
-    w.flag_toggles[7].value = False
-    w.flag_toggles[5].value = True
-    w.check_button.click()
-    assert w.state == "right" and "Flag 5:" in w.step_html.value
+    w.taps.flag(7)
+    w.taps.flag(5)
+    assert w.selected_flags() == [5]
+    w.taps.action("check")
+    assert w.state == "right" and "Flag 5:" in w.step_text()
+    with pytest.raises(ValueError, match="not on offer"):
+        w.taps.flag(7)  # solved: the flags are no longer answers to tap
 
 
 @pytest.mark.parametrize(
@@ -131,25 +160,28 @@ def test_claimable_question_is_answered_by_clicking_flags() -> None:
 def test_compare_and_formation_questions(question: dict[str, object], right: str, wrong: str, words: str) -> None:
     q = question_from_data(question)
     w = PuzzleWidget(Puzzle("q", {"en": "q"}, question=q, answer=right))
-    assert w.board not in w.children  # no empty board for questions about loose cards
-    w.answer_buttons[wrong].click()
-    assert w.state == "wrong" and "Try again" in w.feedback.value
-    w.answer_buttons[right].click()
+    assert "flags" not in w.board.view and w.board.view["rows"]  # no empty board for questions about loose cards
+    w.taps.action("answer", wrong)
+    assert w.state == "wrong" and "Try again" in w.feedback_text()
+    w.taps.action("answer", right)
     assert w.state == "right"
-    while not w.next_button.disabled:
-        w.next_button.click()
-    assert words in w.step_html.value + w.cards_html.value
+    shown = w.step_text()
+    while step_enabled(w, 1):
+        w.taps.step(1)
+        shown += w.step_text()
+    assert words in shown + w.cards_text()
 
 
 def test_author_text_is_escaped_in_the_widget() -> None:
     w = PuzzleWidget(claim_puzzle(note={"en": XSS}))
     w2 = PuzzleWidget(Puzzle("x", {"en": XSS}, tags=(XSS,), position=BLUE_EIGHT, question=ClaimQuestion(5)))
     for widget in (w, w2):
-        widget.no_button.click()
-        text = widget.title.value + widget.note_html.value
-        assert "<img" not in text
+        widget.taps.action("answer", "no")
+        assert "<img" not in widget.title.value
     assert "&lt;img src=x onerror=alert(1)&gt;" in w2.title.value
-    assert "&lt;img" in w.note_html.value
+    # the board draws every text with textContent: the author's note and tags arrive as plain text
+    assert w.board.view["proof"]["note"] == XSS and XSS in w2.feedback_text()
+    assert "innerHTML" not in (ROOT / "battleline_lab" / "board" / "board.js").read_text()
 
 
 def test_widget_from_a_path_and_repr_without_addresses() -> None:
@@ -165,23 +197,25 @@ def test_every_committed_puzzle_can_be_solved_and_explained(path: Path) -> None:
     puzzle = load_puzzle(path)
     w = PuzzleWidget(puzzle)
     for _ in range(2):
-        w.hint_button.click()
+        w.taps.action("hint")
     assert w.answer(puzzle.solve()) and w.state == "right"
     steps = 1
-    while not w.next_button.disabled:
-        w.next_button.click()
+    while step_enabled(w, 1):
+        w.taps.step(1)
         steps += 1
+        assert "Error" not in w.step_text()
     assert steps == len(w._views) >= 1
-    assert "Error" not in w.step_html.value
 
 
 def test_spoiler_title_and_tags_wait_for_the_answer() -> None:
     widget = PuzzleWidget(PUZZLES / "seed-examples" / "3-blue-seven-in-your-hand.yaml")
     before = widget.title.value
     assert "Can you claim flag 5?" in before and "own hand" not in before and "topics: claim" in before
-    assert widget.no_button is not None
-    widget.no_button.click()
-    assert "The cards in your hand do not count" in widget.title.value and "tags: " in widget.title.value
+    assert "do not count" not in widget.feedback_text() and "tags: " not in widget.feedback_text()
+    widget.taps.action("answer", "no")
+    # with the answer, in the feedback (the title above the board keeps its place: nothing moves)
+    assert "The cards in your hand do not count" in widget.feedback_text() and "tags: " in widget.feedback_text()
+    assert widget.title.value == before
 
 
 def test_gym_filters_navigates_and_keeps_progress(tmp_path: Path) -> None:
@@ -353,9 +387,8 @@ def test_R25_claimable_proof_skips_flags_where_your_side_is_incomplete() -> None
     """A Mud flag with three of your cards is incomplete (R25): the proof does not walk through it."""
     pos = Position.build({2: {"you": "p7 p8 p9 mud", "opponent": "o2"}, 5: {"you": "r3 r4 r5", "opponent": "r6 g6"}})
     w = PuzzleWidget(Puzzle("m", {"en": "which"}, position=pos, question=ClaimableQuestion(), answer=[5]))
-    w.flag_toggles[5].value = True
-    assert w.check_button is not None
-    w.check_button.click()
+    w.taps.flag(5)
+    w.taps.action("check")
     assert w.state == "right"
     assert w._views and all(v.text.startswith("Flag 5: ") for v in w._views)
 
@@ -384,7 +417,7 @@ def test_the_first_hint_adds_something_the_wrong_answer_feedback_did_not_say(lan
         widget = PuzzleWidget(path, lang=lang)
         widget.answer(_wrong_answer(widget.puzzle))
         assert widget.state == "wrong", path
-        feedback = widget.feedback.value
+        feedback = widget.feedback_text()
         widget.hint()
         first = widget._hints[0]
         assert _sentences(first) and not (_sentences(first) & _sentences(feedback)), (path, first, feedback)

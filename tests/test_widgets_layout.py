@@ -1,70 +1,119 @@
-"""The puzzle widget's calm layout, keyboard stepper and announcements (issue 9), in the kernel.
+"""The puzzle widget's calm layout, keyboard and announcements (issues 9, 21), in the kernel.
 
-The browser side (widths, focus, axe-core) is in ``tests/browser/test_layout_a11y_browser.py``.
+The puzzle is drawn by the board component (puzzle mode): the order and the fixed places of
+its parts are the view model's and ``board.js``'s.  The browser side (bounding boxes before and
+after an answer, widths, focus, axe-core) is in ``tests/browser/test_puzzle_board_browser.py``
+and ``tests/browser/test_layout_a11y_browser.py``.
 """
 
 from __future__ import annotations
 
-import ipywidgets as W
+import re
+from pathlib import Path
+
+import pytest
 
 from battleline_lab import Position
 from battleline_lab.puzzle import Puzzle
 from battleline_lab.questions import ClaimableQuestion, ClaimQuestion
-from battleline_lab.svg import flag_grid_columns
 from battleline_lab.widgets import PuzzleWidget
 
 BLUE_EIGHT = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}})
+BOARD = Path(__file__).resolve().parents[1] / "battleline_lab" / "board"
+BOARD_JS = (BOARD / "board.js").read_text()
 
 
 def claim_widget() -> PuzzleWidget:
     return PuzzleWidget(Puzzle("p", {"en": "Flag 5"}, position=BLUE_EIGHT, question=ClaimQuestion(5)), record=False)
 
 
+def puzzle_js() -> str:
+    """The body of ``buildPuzzle`` in board.js (what puzzle mode draws, in order)."""
+    start = BOARD_JS.index("function buildPuzzle(v)")
+    return BOARD_JS[start : BOARD_JS.index("\n  }\n", start)]
+
+
 def test_nothing_above_the_feedback_moves_when_the_puzzle_is_answered() -> None:
     w = claim_widget()
-    before = list(w.children)
-    board_at = before.index(w.board)
-    assert before.index(w.explanation) > before.index(w.feedback) > board_at  # the stepper's fixed place
-    w.no_button.click()  # type: ignore[union-attr]
-    assert w.state == "right" and list(w.children) == before
-    assert w.explanation.layout.display != "none"
+    children = list(w.children)
+    before = w.board.view
+    w.taps.action("answer", "no")
+    after = w.board.view
+    assert w.state == "right" and list(w.children) == children  # the same widgets, the same order
+    assert w.title.value and "proof" not in before and after["proof"]["index"] == 0
+    # the same parts above the feedback, with the same cards: only their states change
+    for key in ("flags", "question", "answers_label", "proof_label", "step_back", "step_next"):
+        assert (key in before) == (key in after), key
+    assert [a["value"] for a in before["answers"]] == [a["value"] for a in after["answers"]]
+    assert [len(f["you"]) + len(f["opponent"]) for f in before["flags"]] == [
+        len(f["you"]) + len(f["opponent"]) for f in after["flags"]
+    ]
+    # board.js draws the proof panel (its height reserved) before the feedback, always, answered or not
+    js = puzzle_js()
+    assert js.index("parts.push(puzzleProof(v))") < js.index("parts.push(feedback)")
+    assert js.index("parts.push(row)") < js.index("parts.push(puzzleProof(v))")
+    css = (BOARD / "board.css").read_text()
+    assert re.search(r"\.blb-proof-body \{ height: [\d.]+em; overflow-y: auto", css)
 
 
 def test_hint_and_show_the_solution_disappear_once_solved() -> None:
     w = claim_widget()
-    assert w.hint_button.layout.visibility == "visible"
-    w.no_button.click()  # type: ignore[union-attr]
-    assert w.hint_button.layout.visibility == "hidden"
+    assert w.board.view["hint"]["enabled"] is True
+    w.taps.action("answer", "no")
+    assert w.board.view["hint"]["enabled"] is False  # it keeps its place, aria-disabled
     w2 = claim_widget()
     for _ in range(3):
-        w2.hint_button.click()
-    assert w2.hint_level == 3 and w2.hint_button.layout.visibility == "hidden"
+        w2.taps.action("hint")
+    assert w2.hint_level == 3 and w2.board.view["hint"]["enabled"] is False
 
 
-def test_R12_step_slider_and_buttons_move_through_the_same_proof() -> None:
+def test_R12_step_next_and_back_and_the_keys_move_through_the_same_proof() -> None:
     w = claim_widget()
-    w.no_button.click()  # type: ignore[union-attr]
-    total = w.step_slider.max
-    assert total >= 2 and w.step_slider.value == 1
-    w.step_slider.value = total  # what the End key does
-    assert w.step_index == total - 1 and w.next_button.disabled
-    w.back_button.click()
-    assert w.step_slider.value == total - 1 and w.step_index == total - 2
+    w.taps.action("answer", "no")
+    total = len(w.board.view["proof"]["steps"])
+    assert total >= 2 and w.board.view["proof"]["index"] == 0
+    for _ in range(total + 2):  # j or the step-next button, past the end: it stays at the last step
+        w.board.intent({"step": 1})
+    assert w.step_index == total - 1 and w.board.view["proof"]["counter"] == f"step {total} of {total}"
+    w.taps.step(-1)
+    assert w.step_index == total - 2
+    w.board.intent({"step": 5})  # not one step: ignored
+    assert w.step_index == total - 2
 
 
 def test_feedback_and_steps_are_announced() -> None:
+    js = puzzle_js()
+    assert re.search(r'"data-role": "feedback",[^)]*role: "status", "aria-live": "polite"', js)
+    assert '"data-role": "proof-step", "aria-live": "polite"' in BOARD_JS
+    assert '"aria-live": "polite"' in js.split("blb-hint-list")[1][:40]
     w = claim_widget()
-    assert 'role="status"' in w.feedback.value and 'aria-live="polite"' in w.feedback.value
-    w.yes_button.click()  # type: ignore[union-attr]
-    assert 'aria-live="polite"' in w.feedback.value
-    w.no_button.click()  # type: ignore[union-attr]
-    assert 'aria-live="polite"' in w.step_html.value
+    w.taps.action("answer", "yes")
+    assert w.board.view["feedback"]["tone"] == "wrong" and w.feedback_text()
+    w.taps.action("answer", "no")
+    assert w.step_text() and w.board.view["feedback"]["tone"] == "right"
 
 
-def test_claimable_toggles_sit_in_the_board_column_grid() -> None:
+def test_R12_which_flags_is_answered_on_the_board_flags_themselves() -> None:
     pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "g8 g9 g10", "opponent": "p1 p2 p3"}})
     w = PuzzleWidget(Puzzle("c", {"en": "which"}, position=pos, question=ClaimableQuestion()), record=False)
-    grids = [c for c in w.children if isinstance(c, W.GridBox)]
-    assert len(grids) == 1 and grids[0].layout.grid_template_columns == flag_grid_columns()
-    assert list(grids[0].children[1:10]) == [w.flag_toggles[n] for n in range(1, 10)]
-    assert list(w.children).index(grids[0]) == list(w.children).index(w.board) + 1
+    flags = {f["n"]: f for f in w.board.view["flags"]}
+    assert all(f["answer"] is False and not f.get("inert") for f in flags.values())  # data-action="answer"
+    assert [a["action"] for a in w.board.view["answers"]] == ["check"]
+    w.taps.flag(2)
+    assert {f["n"]: f["answer"] for f in w.board.view["flags"]}[2] is True  # aria-pressed
+    assert "flag 2" in flags[2]["label"] and ":" in flags[2]["label"]  # its accessible name says the choice
+    assert "if (f.answer !== undefined && f.answer !== null) {\n      send({ answer: String(n) });" in BOARD_JS
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_rule_id_of_a_shown_step_is_a_link_to_its_rule(lang: str) -> None:
+    w = claim_widget()
+    w.set_lang(lang)
+    w.taps.action("answer", "no")
+    steps = w.board.view["proof"]["steps"]
+    for step in steps:
+        text = "".join(p["text"] for p in step)
+        linked = [p["rule"] for p in step if "href" in p]
+        assert linked == re.findall(r"R\d+", text)
+        assert all(p["href"].endswith(f"rules.md#{p['rule']}") for p in step if "href" in p)
+    assert any(p.get("href") for step in steps for p in step)

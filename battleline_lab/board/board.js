@@ -129,6 +129,49 @@ function oddsBadge(f) {
   ]);
 }
 
+// A rule link of a proof step (puzzle mode): the view model gives it relative to the notebook
+// ("rules.md#R12" in notebooks/, "../rules.md#R12" in notebooks/zh/).  Where the notebook is,
+// the page says: its tab's caption ("Name: ...\nPath: zh/03-claim-proofs.zh.ipynb"), else
+// JupyterLab's address (.../lab/tree/<path>) or JupyterLite's (...?path=<path>).  The link is
+// made an address of the same front end (JupyterLab .../lab/tree/<file>, JupyterLite
+// .../lab/index.html?path=<file>), opened in a new tab; anything else is left as it is.
+function notebookPath(node) {
+  const panel = node && node.closest ? node.closest(".jp-NotebookPanel, .jp-Document") : null;
+  if (panel && panel.id) {
+    const tab = document.querySelector(`.lm-TabBar-tab[data-id="${CSS.escape(panel.id)}"]`);
+    const found = tab ? /Path:\s*([^\n]+)/.exec(tab.getAttribute("title") || "") : null;
+    if (found) return found[1].trim();
+  }
+  const here = new URL(window.location.href);
+  if (here.searchParams.get("path")) return here.searchParams.get("path");
+  const at = here.pathname.indexOf("/tree/");
+  return at >= 0 ? decodeURIComponent(here.pathname.slice(at + "/tree/".length)) : null;
+}
+
+function ruleHref(href, node) {
+  const [file, anchor] = href.split("#");
+  if (/^[a-z][a-z0-9+.-]*:/i.test(file) || file.startsWith("/")) return href;
+  const notebook = notebookPath(node);
+  if (notebook === null) return href;
+  const dir = notebook.split("/").slice(0, -1);
+  for (const part of file.split("/")) {
+    if (part === "..") dir.pop();
+    else if (part && part !== ".") dir.push(part);
+  }
+  const path = dir.join("/");
+  const here = new URL(window.location.href);
+  const hash = anchor ? `#${anchor}` : "";
+  const lab = here.pathname.indexOf("/lab");
+  if (here.pathname.endsWith("/index.html") || lab < 0) {
+    const url = new URL(here.href); // JupyterLite: the same page, opening the file
+    url.search = `?path=${encodeURIComponent(path)}`;
+    url.hash = hash;
+    return url.href;
+  }
+  const tree = path.split("/").map(encodeURIComponent).join("/");
+  return `${here.origin}${here.pathname.slice(0, lab)}/lab/tree/${tree}${hash}`;
+}
+
 function render({ model, el }) {
   const root = h("div", { class: "blb", tabindex: "-1" });
   el.classList.add("blb-host");
@@ -258,7 +301,117 @@ function render({ model, el }) {
     return el;
   }
 
+  // -- puzzle mode (the puzzle widget and the gym; board-puzzle) ---------------------------------
+  // The same board, the same hooks; below it, in fixed places: the question, the answers (Yes/No,
+  // A/B, the kinds; a "which flags" question is answered by tapping the flags, then Check), the
+  // hint button, the proof panel (its height reserved before the answer: nothing moves when the
+  // puzzle is answered), the feedback, the hints.  Python judges every answer.
+  function heldRow(held) {
+    const row = h("div", { class: "blb-opp-hand blb-held", role: "group", "aria-label": held.label }, [h("span", { class: "blb-caption", text: held.label })]);
+    for (const c of held.cards || []) {
+      const zone = held.side === "you" ? "hand" : "opponent-hand";
+      const el = h("div", { class: cardClasses(c, "blb-mini"), role: "img", "data-card": c.id, "data-zone": zone, "aria-label": c.label, title: c.label }, cardFace(c));
+      paint(el, c);
+      row.append(el);
+    }
+    return row;
+  }
+
+  function cardRow(row) {
+    const cards = h("div", { class: "blb-row-cards" });
+    for (const c of row.cards || []) {
+      const el = h("div", { class: cardClasses(c, "blb-mini"), role: "img", "data-card": c.id, "data-zone": "question", "aria-label": c.label, title: c.label }, cardFace(c));
+      paint(el, c);
+      cards.append(el);
+    }
+    return h("div", { class: "blb-row", role: "group", "aria-label": row.caption }, [h("div", { class: "blb-row-caption", text: row.caption }), cards]);
+  }
+
+  // the puzzle widget's own classes (bl-answer-yes, bl-feedback bl-state-right, bl-next, ...) on the
+  // same elements, beside the hooks: older tests and lessons' styles find them by these
+  const also = (el, css) => {
+    for (const c of String(css || "").split(/\s+/)) if (c) el.classList.add(c);
+    return el;
+  };
+
+  function puzzleProof(v) {
+    const p = v.proof;
+    const steps = p ? p.steps || [] : [];
+    const step = h("div", { class: "blb-proof-step bl-step-text", "data-role": "proof-step", "aria-live": "polite", "data-waiting": p ? null : "true" });
+    if (p) {
+      for (const part of steps[p.index] || []) {
+        if (part.href) {
+          const label = (p.rule_label || "{rule}").replace("{rule}", part.rule);
+          step.append(h("a", { class: "blb-rule", href: ruleHref(part.href, el), "data-href": part.href, target: "_blank", rel: "noopener", title: label, "aria-label": label, text: part.text }));
+        } else {
+          step.append(document.createTextNode(part.text));
+        }
+      }
+    } else {
+      step.append(h("span", { class: "blb-proof-waiting", text: v.proof_waiting || "" }));
+    }
+    const body = h("div", { class: "blb-proof-body" }, [step, p && p.note ? h("div", { class: "blb-note bl-note", text: p.note }) : null]);
+    const panel = h("div", { class: `blb-proof blb-proof-fixed${p ? " bl-explanation" : ""}`, role: "group", "aria-label": v.proof_label || "" }, [
+      h("div", { class: "blb-proof-title", text: v.proof_label || "" }),
+      h("div", { class: "blb-proof-head" }, [
+        also(buttonFor({ action: "step-back", label: v.step_back || "◀", enabled: Boolean(p) && p.index > 0, aria: v.step_back_label }, "proof"), "bl-back"),
+        h("span", { class: "blb-step-counter bl-step-counter", text: p ? p.counter || "" : "" }),
+        also(buttonFor({ action: "step-next", label: v.step_next || "▶", enabled: Boolean(p) && p.index < steps.length - 1, aria: v.step_next_label }, "proof"), "bl-next"),
+      ]),
+      body,
+    ]);
+    return panel;
+  }
+
+  function buildPuzzle(v) {
+    const parts = [];
+    const view = h("div", { class: "blb-board-view bl-board-view" }); // the table and both hands
+    for (const held of v.held || []) if (held.side !== "you") view.append(heldRow(held));
+    if (v.flags && v.flags.length) {
+      const board = h("div", { class: "blb-board", role: "group", "aria-label": v.board_label || "board" });
+      for (const f of v.flags) {
+        const col = h("div", { class: `blb-col${f.focus ? " blb-focus" : ""}`, "data-col": f.n }, [side(f, "opponent"), flagCell(f), side(f, "you")]);
+        also(col.querySelector(".blb-flag"), f.css);
+        board.append(col);
+      }
+      view.append(board);
+    }
+    for (const held of v.held || []) if (held.side === "you") view.append(heldRow(held));
+    for (const c of view.querySelectorAll(".blb-card")) c.classList.add("bl-card");
+    for (const c of view.querySelectorAll(".blb-ghost")) c.classList.add("bl-ghost");
+    for (const c of view.querySelectorAll(".blb-highlight")) c.classList.add("bl-highlight");
+    if (view.childElementCount) parts.push(view);
+    if (v.rows && v.rows.length) parts.push(h("div", { class: "blb-rows" }, v.rows.map(cardRow)));
+    if (v.environment) parts.push(h("div", { class: "blb-environment-note", text: v.environment }));
+    if (v.question) parts.push(h("div", { class: "blb-question bl-question", "data-role": "question", text: v.question }));
+    const row = h("div", { class: "blb-answers", role: "group", "aria-label": v.answers_label || "" });
+    for (const a of v.answers || []) row.append(also(buttonFor({ ...a, action: a.action || "answer" }, "choices"), a.css));
+    if (v.hint) {
+      const hint = also(buttonFor({ ...v.hint, action: "hint", state: "hint" }, "choices"), "bl-hint");
+      if (v.hint.hidden) hint.style.visibility = "hidden"; // it keeps its place: nothing moves
+      row.append(hint);
+    }
+    parts.push(row);
+    parts.push(puzzleProof(v));
+    const fb = v.feedback || {};
+    const feedback = h("div", { class: `blb-feedback blb-tone-${fb.tone || "none"} bl-feedback bl-state-${fb.state || "waiting"}`, "data-role": "feedback", "data-state": fb.state || null, role: "status", "aria-live": "polite" }, [
+      fb.text ? h("div", { class: "blb-feedback-text", text: fb.text }) : null,
+    ]);
+    if (fb.items && fb.items.length) {
+      const ul = h("ul", { class: "blb-lines" });
+      for (const line of fb.items) ul.append(h("li", { text: line }));
+      feedback.append(ul);
+    }
+    parts.push(feedback);
+    const ol = h("ol", { class: "blb-hint-list", "aria-live": "polite" });
+    for (const line of v.hints || []) ol.append(h("li", { text: line }));
+    parts.push(h("div", { class: "blb-hints bl-hints" }, [ol]));
+    parts.push(h("div", { class: "blb-sr", "aria-live": "polite", "data-role": "selection" }));
+    return parts;
+  }
+
   function build(v) {
+    if (v.mode === "puzzle") return buildPuzzle(v);
     const parts = [];
     if (v.prompt || v.status) {
       parts.push(
@@ -371,7 +524,7 @@ function render({ model, el }) {
         delete col.dataset.legal;
       }
     }
-    for (const b of root.querySelectorAll('[data-zone="hand"]')) {
+    for (const b of root.querySelectorAll('button[data-zone="hand"]')) {
       const c = handCard(b.dataset.card);
       b.setAttribute("aria-pressed", b.dataset.card === ui.sel || (c && c.chosen) ? "true" : "false");
     }
@@ -491,6 +644,11 @@ function render({ model, el }) {
   }
 
   root.addEventListener("click", (e) => {
+    const rule = e.target.closest && e.target.closest("a.blb-rule");
+    if (rule && root.contains(rule)) {
+      rule.href = ruleHref(rule.dataset.href, el); // where the notebook is, now that it is on the page
+      return;
+    }
     const t = e.target.closest("[data-key]");
     if (t && root.contains(t)) {
       activate(t);

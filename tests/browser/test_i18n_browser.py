@@ -50,7 +50,9 @@ def test_chinese_lesson_widget_and_language_toggle(front_page: Page, frontend: F
     expect(question).to_contain_text("你现在能宣称夺取6号旗吗？", timeout=15_000)
     puzzle.locator(".bl-answer-no").click()
     expect(feedback).to_contain_text("答对了", timeout=15_000)
-    expect(puzzle.locator(".bl-title-text")).to_have_text("还有一端开着")  # the headline, once solved
+    # the headline, once solved, with the feedback (the title above the board keeps its place)
+    expect(feedback).to_contain_text("还有一端开着")
+    expect(puzzle.locator(".bl-title-text")).to_have_text("你能宣称夺取6号旗吗？")
     expect(puzzle.locator(ui.EXPLANATION)).to_be_visible()  # the proof appears (it stayed hidden on the site)
     expect(puzzle.locator(".bl-step-text")).to_contain_text("你的阵型")
     expect(puzzle.locator(".bl-note")).to_contain_text("黄5亮在桌面上")

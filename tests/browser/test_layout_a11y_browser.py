@@ -1,10 +1,10 @@
 """Issue 9 in a real browser: any width, the keyboard, calm layout and an axe-core audit.
 
 - At 600, 1024 and 1400 px the widgets never overflow sideways, each of the game board's flag
-  targets lies in its own column and a puzzle's flag toggles sit under their board column,
+  targets lies in its own column and so does each flag a puzzle asks about ("which flags"),
   measured with bounding boxes; screenshots in ``test-output/layout-*.png``.
-- A puzzle answered by keyboard (focus + Enter), the proof stepped with the arrow keys (the
-  step slider) and with j/k (not in a text field, and not moving JupyterLab's cell), visible
+- A puzzle answered by keyboard (focus + Enter), the proof stepped with the arrow keys (on its
+  step buttons) and with j/k (not in a text field, and not moving JupyterLab's cell), visible
   focus, and nothing above the feedback moving when it is answered.
 - axe-core (the npm package, fetched once with ``npm pack`` into ``.cache/axe``, injected
   from the file; never a CDN) over every lesson after it runs, scoped to the package's
@@ -19,9 +19,8 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
-from battleline_lab.svg import COLUMN, MARGIN, WIDTH
 from tests.browser.conftest import ROOT, Lab, assert_no_widget_errors, open_and_run, until
 
 pytestmark = pytest.mark.browser
@@ -83,26 +82,6 @@ def no_sideways_overflow(page: Page) -> None:
     assert report == [], report
 
 
-def assert_under_columns(board: Locator, controls: dict[int, Locator], what: str) -> None:
-    """The n-th control's centre lies inside the n-th flag column of the board (bounding boxes)."""
-    box = board.locator("svg.bl-board").bounding_box()
-    assert box is not None
-    scale = box["width"] / WIDTH
-    for n, control in controls.items():
-        if not control.is_visible():
-            continue
-        cb = control.bounding_box()
-        assert cb is not None
-        centre = cb["x"] + cb["width"] / 2
-        left = box["x"] + (MARGIN + (n - 1) * COLUMN) * scale
-        assert left <= centre <= left + COLUMN * scale, (
-            f"{what} {n} at {centre:.0f} px, its column {left:.0f}-{left + COLUMN * scale:.0f}"
-        )
-        assert cb["x"] >= left - 1 and cb["x"] + cb["width"] <= left + COLUMN * scale + 1, (
-            f"{what} {n} spills over its column"
-        )
-
-
 def test_game_fits_600_1024_1400_with_every_flag_target_in_its_own_column(
     lab_page: Page, lab: Lab, output_dir: Path
 ) -> None:
@@ -130,9 +109,10 @@ def test_game_fits_600_1024_1400_with_every_flag_target_in_its_own_column(
 
 
 def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(lab_page: Page, lab: Lab, output_dir: Path) -> None:
+    """The puzzles of lesson 03 on the board component (puzzle mode, docs/widgets.md)."""
     page = lab_page
     open_and_run(page, lab, "notebooks/03-claim-proofs.ipynb")
-    expect(page.locator(".bl-puzzle").first).to_be_visible(timeout=60_000)
+    expect(page.locator(".bl-puzzle .blb").first).to_be_visible(timeout=60_000)
     until(lambda: page.locator(".bl-puzzle").count() > 0, "the lesson's puzzles")
     page.wait_for_timeout(1500)
     for width in WIDTHS:
@@ -140,41 +120,56 @@ def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(lab_page: Page
         page.wait_for_timeout(400)
         page.screenshot(path=str(output_dir / f"layout-lesson03-{width}.png"))
         no_sideways_overflow(page)
-        for puzzle in page.locator(".bl-puzzle:has(.bl-flag-toggles)").all():
-            toggles = {n: puzzle.locator(f".bl-flag-toggle-{n}") for n in range(1, 10)}
-            assert_under_columns(puzzle.locator(".bl-board-view"), toggles, "flag toggle")
+        # "which flags": each flag's answer target lies inside its own flag's column (or row)
+        for puzzle in page.locator('.bl-puzzle:has(.blb-flag[data-action="answer"])').all():
+            for n in range(1, 10):
+                column = puzzle.locator(f'.blb-col[data-col="{n}"]').bounding_box()
+                target = puzzle.locator(f'.blb-flag[data-flag="{n}"]').bounding_box()
+                assert column is not None and target is not None
+                assert (
+                    column["x"] - 1 <= target["x"]
+                    and target["x"] + target["width"] <= column["x"] + column["width"] + 1
+                )
+                assert target["width"] >= 36 and target["height"] >= 36, (width, n, target)
 
     # answer a claim puzzle with the keyboard: try both answers, focus + Enter only
     puzzle = page.locator(".bl-puzzle:has(.bl-answer-yes)").first
     puzzle.scroll_into_view_if_needed()
-    board_before = puzzle.locator(".bl-board-view").bounding_box()
-    feedback_before = puzzle.locator(".bl-feedback").bounding_box()
+
+    def where(selector: str) -> tuple[float, float]:
+        box, origin = puzzle.locator(selector).first.bounding_box(), puzzle.bounding_box()
+        assert box is not None and origin is not None
+        return box["y"] - origin["y"], box["height"]
+
+    board_before = where(".blb-board")
+    feedback_before = where('[data-role="feedback"]')
     for answer in ("yes", "no"):
-        button = puzzle.locator(f".bl-answer-{answer}")
-        if button.is_disabled():
+        button = puzzle.locator(f'[data-action="answer"][data-value="{answer}"]')
+        if button.get_attribute("aria-disabled") == "true":
             break
         button.focus()
         outline = button.evaluate("b => getComputedStyle(b).outlineStyle + ' ' + getComputedStyle(b).outlineWidth")
         assert not outline.startswith("none"), f"no visible focus on the answer button: {outline}"
         page.keyboard.press("Enter")
         page.wait_for_timeout(300)
-        if puzzle.locator(".bl-feedback.bl-state-right").count():
+        if puzzle.locator('[data-role="feedback"][data-state="right"]').count():
             break
-    expect(puzzle.locator(".bl-feedback.bl-state-right")).to_be_visible()
-    expect(puzzle.locator(".bl-feedback [aria-live]")).to_have_count(1)
-    # calm: the board and the feedback did not move; Hint is gone; the stepper opened below
-    assert puzzle.locator(".bl-board-view").bounding_box() == board_before
-    assert puzzle.locator(".bl-feedback").bounding_box()["y"] == feedback_before["y"]  # type: ignore[index]
-    expect(puzzle.locator(".bl-hint")).to_be_hidden()
+    expect(puzzle.locator('[data-role="feedback"][data-state="right"]')).to_be_visible()
+    expect(puzzle.locator('[data-role="feedback"][aria-live]')).to_have_count(1)
+    assert puzzle.evaluate("p => p.contains(document.activeElement)"), "the focus left the puzzle"
+    # calm: the board and the feedback did not move; Hint is gone (its place kept); the proof shows in its place
+    assert where(".blb-board") == board_before
+    assert where('[data-role="feedback"]')[0] == feedback_before[0]
+    expect(puzzle.locator('[data-action="hint"]')).to_be_hidden()
     expect(puzzle.locator(".bl-explanation")).to_be_visible()
-    # step the proof with the arrow keys on the step slider
-    counter = puzzle.locator(".bl-step-counter")
+    # step the proof with the arrow keys on its buttons
+    counter = puzzle.locator(".blb-step-counter")
     expect(counter).to_contain_text("step 1 of")
-    handle = puzzle.locator(".bl-step-slider .noUi-handle")
-    handle.focus()
+    step_next = puzzle.locator('[data-action="step-next"]')
+    step_next.focus()
     page.keyboard.press("ArrowRight")
     expect(counter).to_contain_text("step 2 of")
-    expect(puzzle.locator(".bl-step-line[aria-live]")).to_have_count(1)
+    expect(puzzle.locator('[data-role="proof-step"][aria-live]')).to_have_count(1)
     page.keyboard.press("ArrowLeft")
     expect(counter).to_contain_text("step 1 of")
     # j (next) and k (back) too, from any control of the puzzle; JupyterLab's own j/k (next/previous
@@ -186,12 +181,12 @@ def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(lab_page: Page
     cell_before = page.evaluate(active)
     page.keyboard.press("j")
     expect(counter).to_contain_text("step 2 of")
-    puzzle.locator(".bl-next").focus()  # from another control of the puzzle
+    puzzle.locator('[data-action="answer"]').first.focus()  # from another control of the puzzle
     page.keyboard.press("k")
     expect(counter).to_contain_text("step 1 of")
     page.keyboard.press("j")
     expect(counter).to_contain_text("step 2 of")
-    handle.focus()
+    step_next.focus()
     page.keyboard.press("k")
     expect(counter).to_contain_text("step 1 of")
     assert page.evaluate(active) == cell_before, "j/k moved JupyterLab's active cell"

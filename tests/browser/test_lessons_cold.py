@@ -69,7 +69,8 @@ def test_a_lesson_opened_cold_shows_pictures(lab_page: Page, lab: Lab, output_di
     until(lambda: count(".jp-OutputArea-output .jupyter-widgets.widget-box") >= widgets, f"{widgets} widgets", 60)
     # the widgets drawn from their saved state carry their boards and cards (SVG, or the board component)
     if widgets:
-        boards = ".jupyter-widgets svg.bl-board, .jupyter-widgets svg.bl-cards, .jupyter-widgets .blb .blb-board"
+        # (a puzzle about loose cards, as the gym's first, draws its cards on the board component, no table)
+        boards = ".jupyter-widgets svg.bl-board, .jupyter-widgets svg.bl-cards, .jupyter-widgets .blb [data-card]"
         until(lambda: count(boards) >= 1, "a widget board", 30)
     name = path.relative_to(NOTEBOOKS).with_suffix("").as_posix().replace("/", "-")
     if widgets:

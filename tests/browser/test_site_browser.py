@@ -76,7 +76,8 @@ def test_site_runs_lesson_three_offline_and_keeps_progress_over_a_reload(
         expect(widget.locator(".bl-feedback.bl-state-wrong")).to_be_visible(timeout=60_000)
         widget.locator(".bl-answer-no").click()
         expect(widget.locator(".bl-feedback.bl-state-right")).to_be_visible(timeout=60_000)
-        expect(widget.locator(".bl-title")).to_contain_text("One end still open")  # the headline, once solved
+        # the headline, once solved, with the feedback (the title above the board keeps its place)
+        expect(widget.locator(".bl-feedback")).to_contain_text("One end still open")
         # the proof opens after the right answer, and Next steps through it
         expect(widget.locator(ui.EXPLANATION)).to_be_visible()
         expect(widget.locator(ui.STEP_COUNTER)).to_contain_text("step 1 of")

@@ -21,6 +21,16 @@ STEP_COUNTER = ".bl-step-counter"
 STEP_TEXT = ".bl-step-text"
 STEP_NEXT = ".bl-next"
 STEP_BACK = ".bl-back"
+# the puzzle on the board component (puzzle mode): its hooks (docs/widgets.md, "Puzzles on the board")
+PUZZLE_ANSWER = '[data-action="answer"]'  # with data-value="yes|no|a|b|tie|N|wedge|...": one answer
+PUZZLE_CHECK = '[data-action="check"]'  # "which flags": after tapping the flags (data-value="N")
+PUZZLE_HINT = '[data-action="hint"]'
+PUZZLE_STEP_NEXT = '[data-action="step-next"]'
+PUZZLE_STEP_BACK = '[data-action="step-back"]'
+PUZZLE_FEEDBACK = '[data-role="feedback"]'  # data-state="waiting|wrong|right"
+PROOF_STEP = '[data-role="proof-step"]'  # data-waiting="true" until the proof is shown
+PUZZLE_STEP_COUNTER = ".blb-step-counter"
+RULE_LINK = "a.blb-rule"  # a rule id of the shown step: a link to its rule on the rules page
 
 # the gym (PuzzleGym)
 GYM = ".bl-gym"
@@ -68,4 +78,4 @@ STDERR = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']
 
 def enabled(selector: str) -> str:
     """Only the buttons of ``selector`` that can be pressed."""
-    return f"{selector}:not([disabled])"
+    return f"{selector}:not([disabled]):not([aria-disabled='true'])"

@@ -1,0 +1,247 @@
+"""Puzzles on the board component, in JupyterLab and on the site, at 360 and 1400 px (issue 21).
+
+Every kind of question is solved through the hooks alone (``docs/widgets.md``), once by taps and
+once by keys: a claim (``data-action="answer"`` ``yes``/``no``), "which flags" (the flags
+themselves, ``data-value="N"``, then Check), a comparison (``a``/``b``) and a formation (the
+kind).  Each time the test checks the feedback (``data-role="feedback"``), that the proof step
+appears (``data-role="proof-step"``) and steps with ``step-next``/``step-back`` and j/k (and
+←/→ on the proof's buttons, by keys), that focus stays inside the widget after an answer, and
+that nothing moves when the puzzle is answered: the bounding boxes of the board, the answers,
+the proof step and the feedback are the same before the first answer and after the right one.
+A rule id of a shown step is a link that opens the rules page in the same front end.
+
+One page per front end, reused: a lesson is opened (not run) and one cell draws four fresh
+puzzles for each width and way of answering.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser import ui
+from tests.browser.conftest import Front, assert_no_widget_errors, run_code, site_open
+from tests.browser.test_board_browser import size_cell
+
+pytestmark = pytest.mark.browser
+
+#: one puzzle of each kind: (library id, a wrong answer, the right answer); flags as lists
+PUZZLES = (
+    ("seed-wedge-against-two-sixes", "no", "yes"),  # claim (R12)
+    ("which-flags-are-yours", [1], [1, 7]),  # which flags (R12)
+    ("battalion-beats-skirmish", "b", "a"),  # compare (R10)
+    ("run-in-two-colours", "wedge", "skirmish"),  # formation (R9)
+)
+LESSON = "notebooks/03-claim-proofs.ipynb"
+#: the parts of a puzzle that must not move when it is answered
+STILL = (".blb-board", ".blb-answers", ui.PROOF_STEP, ui.PUZZLE_FEEDBACK)
+
+
+def open_lesson(page: Page, frontend: Front) -> None:
+    if frontend.site:
+        site_open(page, frontend.url, LESSON.removeprefix("notebooks/"))
+        return
+    page.goto(f"{frontend.url}/lab/tree/{LESSON}?reset")
+    page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=90_000)
+
+
+def draw_puzzles(page: Page, tag: str) -> Locator:
+    """A new cell drawing the four puzzles, fresh; returns their box (found by ``tag``)."""
+    ids = ", ".join(repr(p[0]) for p in PUZZLES)
+    code = (
+        "import ipywidgets as W; from battleline_lab.widgets import PuzzleWidget as P; "
+        f"W.VBox([P(i, record=False) for i in ({ids})]).add_class({tag!r})"
+    )
+    run_code(page, code)
+    box = page.locator(f".{tag}").first
+    expect(box.locator(ui.PUZZLE)).to_have_count(len(PUZZLES), timeout=60_000)
+    expect(box.locator(f"{ui.PUZZLE} .blb")).to_have_count(len(PUZZLES), timeout=60_000)
+    return box
+
+
+def boxes(puzzle: Locator) -> list[tuple[float, ...] | None]:
+    """Where the still parts are: the board and the answers whole; the proof step and the feedback
+    by their top-left corner and width (their text may grow downwards, in their own place)."""
+    origin = puzzle.bounding_box()  # relative to the widget: the notebook may scroll (a tap near the edge)
+    assert origin is not None
+    out: list[tuple[float, ...] | None] = []
+    for i, selector in enumerate(STILL):
+        found = puzzle.locator(selector)
+        box = found.first.bounding_box() if found.count() else None
+        if box is None:
+            out.append(None)
+        elif i < 2:
+            out.append((box["x"] - origin["x"], box["y"] - origin["y"], box["width"], box["height"]))
+        else:
+            out.append((box["x"] - origin["x"], box["y"] - origin["y"], box["width"]))
+    return out
+
+
+def settled(page: Page, puzzle: Locator) -> list[tuple[float, ...] | None]:
+    """:func:`boxes` once the widget is drawn and still (the site lays its cell out in steps)."""
+    last = boxes(puzzle)
+    for _ in range(40):
+        page.wait_for_timeout(250)
+        now = boxes(puzzle)
+        if now == last:
+            return now
+        last = now
+    raise AssertionError("the puzzle never stopped moving")
+
+
+def rev(board: Locator) -> str:
+    return str(board.get_attribute("data-rev"))
+
+
+def redrawn(page: Page, board: Locator, before: str) -> None:
+    page.wait_for_function(
+        "([el, r]) => el.dataset.rev !== r && !el.dataset.busy", arg=[board.element_handle(), before], timeout=60_000
+    )
+
+
+def focus_group(page: Page, group: str | None) -> None:
+    """Move the focus into a group of the board (flags, choices, proof) with ArrowDown only."""
+    for _ in range(8):
+        if page.evaluate("() => document.activeElement && document.activeElement.dataset.nav") == group:
+            return
+        page.keyboard.press("ArrowDown")
+    raise AssertionError(f"group {group} not reached by ArrowDown")
+
+
+def focus_to(page: Page, target: Locator) -> None:
+    """Move the focus to ``target`` with the arrow keys only (Down between groups, Right within)."""
+    key = target.get_attribute("data-key")
+    focus_group(page, target.get_attribute("data-nav"))
+    for _ in range(12):
+        if page.evaluate("() => document.activeElement && document.activeElement.dataset.key") == key:
+            return
+        page.keyboard.press("ArrowRight")
+    raise AssertionError(f"{key} not reached by ArrowRight")
+
+
+def focus_inside(page: Page, board: Locator) -> bool:
+    return bool(board.evaluate("b => b.contains(document.activeElement) && document.activeElement !== b"))
+
+
+def tap(page: Page, board: Locator, target: Locator, keyboard: bool, key: str = "Enter") -> None:
+    before = rev(board)
+    if keyboard:
+        focus_to(page, target)
+        page.keyboard.press(key)
+    else:
+        target.click()
+    redrawn(page, board, before)
+
+
+def give(page: Page, board: Locator, answer: object, keyboard: bool) -> None:
+    """Answer through the hooks: the flags then Check, or the one answer button."""
+    if isinstance(answer, list):
+        for n in answer:
+            flag = board.locator(f'.blb-flag[data-action="answer"][data-value="{n}"]')
+            if flag.get_attribute("aria-pressed") != "true":
+                tap(page, board, flag, keyboard, key=" ")
+            expect(flag).to_have_attribute("aria-pressed", "true")
+        tap(page, board, board.locator('[data-action="check"]'), keyboard)
+    else:
+        tap(page, board, board.locator(f'[data-action="answer"][data-value="{answer}"]'), keyboard)
+
+
+def solve(page: Page, puzzle: Locator, wrong: object, right: object, keyboard: bool) -> None:
+    board = puzzle.locator(".blb")
+    feedback = puzzle.locator(ui.PUZZLE_FEEDBACK)
+    step = puzzle.locator(ui.PROOF_STEP)
+    expect(feedback).to_have_attribute("data-state", "waiting")
+    expect(step).to_have_attribute("data-waiting", "true")  # its place is kept, empty of proof
+    puzzle.scroll_into_view_if_needed()
+    before = settled(page, puzzle)
+    if keyboard:  # enter the widget once (one Tab stop); from here on only keys
+        board.locator('[data-nav][tabindex="0"]').first.focus()
+    give(page, board, wrong, keyboard)
+    expect(feedback).to_have_attribute("data-state", "wrong")
+    assert boxes(puzzle) == before, "the puzzle moved on a wrong answer"
+    give(page, board, right, keyboard)
+    expect(feedback).to_have_attribute("data-state", "right")
+    expect(step).not_to_have_attribute("data-waiting", "true")
+    expect(step).to_contain_text(re.compile(r"\S"))
+    assert boxes(puzzle) == before, "the puzzle moved when it was answered"
+    if keyboard:
+        assert focus_inside(page, board), "the focus left the widget after the answer"
+        ring = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+        assert ring != "none", "no visible focus ring"
+    counter = puzzle.locator(ui.PUZZLE_STEP_COUNTER)
+    total = int(re.findall(r"\d+", counter.inner_text())[-1])
+    expect(counter).to_contain_text("1")
+    if total < 2:
+        return
+    first = step.inner_text()
+    # the buttons (taps or ←/→ on them), then j/k with the focus anywhere in the widget
+    nxt, back = board.locator('[data-action="step-next"]'), board.locator('[data-action="step-back"]')
+    if keyboard:  # ←/→ on the proof's buttons step it (whichever of the two has the focus)
+        focus_group(page, "proof")
+        before_rev = rev(board)
+        page.keyboard.press("ArrowRight")
+        redrawn(page, board, before_rev)
+    else:
+        tap(page, board, nxt, False)
+    expect(counter).to_contain_text("2")
+    assert step.inner_text() != first
+    if keyboard:
+        before_rev = rev(board)
+        page.keyboard.press("ArrowLeft")
+        redrawn(page, board, before_rev)
+    else:
+        tap(page, board, back, False)
+    expect(counter).to_contain_text("1")
+    expect(step).to_have_text(first)
+    for key, number in (("j", "2"), ("k", "1")):
+        before_rev = rev(board)
+        page.keyboard.press(key)
+        redrawn(page, board, before_rev)
+        expect(counter).to_contain_text(number)
+    assert boxes(puzzle)[:2] == before[:2], "stepping the proof moved the board or the answers"
+
+
+def check_rule_link(page: Page, frontend: Front, puzzle: Locator) -> None:
+    """The first rule id of the shown step links to its rule; it opens the rules page in the same front end."""
+    link = puzzle.locator(f"{ui.PROOF_STEP} a.blb-rule").first
+    expect(link).to_have_text(re.compile(r"^R\d+$"))
+    rule = link.inner_text()
+    href = str(link.get_attribute("href"))
+    assert href.endswith(f"#{rule}") and "rules.md" in href, href
+    if frontend.site:
+        assert "path=rules.md" in href, href  # the site's lab view, opening rules.md beside the lessons
+    else:
+        assert "/lab/tree/notebooks/rules.md#" in href, href  # the lessons' folder: notebooks/rules.md
+    with page.context.expect_page() as opened:
+        link.click()
+    rules = opened.value
+    rules.wait_for_load_state()
+    # the front end opens the rules page in a tab of its own (a lesson may be restored beside it)
+    expect(rules.locator(".lm-TabBar-tab", has_text="rules.md").first).to_be_visible(timeout=120_000)
+    shown = rules.locator(".jp-MainAreaWidget:not(.jp-NotebookPanel):not(.lm-mod-hidden)").filter(has_text=rule)
+    expect(shown.first).to_be_visible(timeout=60_000)
+    rules.close()
+
+
+@pytest.mark.parametrize("width", [1400, 360])
+def test_puzzles_of_every_kind_by_taps_and_by_keys(
+    front_page: Page, frontend: Front, width: int, output_dir: Path
+) -> None:
+    page = front_page
+    page.set_viewport_size({"width": max(width, 1000), "height": 1000})
+    open_lesson(page, frontend)
+    for keyboard in (False, True):
+        box = draw_puzzles(page, f"bl-test-puzzles-{width}-{int(keyboard)}")
+        if width < 600:
+            size_cell(page, box, width)
+        for (pid, wrong, right), puzzle in zip(PUZZLES, box.locator(ui.PUZZLE).all(), strict=True):
+            solve(page, puzzle, wrong, right, keyboard)
+            puzzle.screenshot(path=str(output_dir / f"puzzle-board-{frontend.name}-{width}-{pid}-{int(keyboard)}.png"))
+        if width == 1400 and not keyboard:
+            check_rule_link(page, frontend, box.locator(ui.PUZZLE).first)
+        page.set_viewport_size({"width": max(width, 1000), "height": 1000})
+    if not frontend.site:
+        assert_no_widget_errors(page)
