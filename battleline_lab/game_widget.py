@@ -57,6 +57,7 @@ from .game.review import Review
 from .game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Offer, Say, Token, action_path
 from .messages import DEFAULT_LANGUAGE, card_label, catalogue, message, render_analysis
 from .position import ClaimTiming, Side
+from .progress import Progress
 from .svg import board_svg
 from .widgets import language_toggle, set_visible, switch_lang
 
@@ -101,10 +102,13 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         you_start: bool = True,
         lang: str = DEFAULT_LANGUAGE,
         claim_timing: str | ClaimTiming = ClaimTiming.AFTER_PLAY,
+        progress: Progress | None = None,
     ) -> None:
         self.lang = lang
         #: the game and every decision about it; the widget draws it and forwards clicks
-        self.session = GameSession(bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing)
+        self.session = GameSession(
+            bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing, progress=progress
+        )
         self._offer: Offer | None = None  # what the buttons on show offer (drawn by refresh())
         self._said: tuple[Notice, str, dict[str, Any]] | None = None  # the notice drawn last, in a language (a cache)
         self._drawn_moment: tuple[Review, int] | None = None  # the review moment whose puzzle is on show
@@ -135,6 +139,10 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.bot_choice.add_class("bl-bot-choice")
         self.bot_choice.observe(lambda c: self.choose_bot(c["new"]), names="value")
         set_visible(self.bot_choice, bot is not None)
+        # "an opponent at my level": the rated bot nearest the learner's game rating (game/ladder.py)
+        self.level_button = self._button("", ("bl-bot-level",))
+        self.level_button.on_click(lambda _b: self.choose_level())
+        set_visible(self.level_button, bot is not None)
         # the review at game end: moments on a timeline, each opens as a puzzle
         self.review_button = self._button("", ("bl-review",), style="info")
         self.review_button.on_click(lambda _b: self.open_review())
@@ -160,6 +168,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                         self.suggest_button,
                         self.new_game_button,
                         self.bot_choice,
+                        self.level_button,
                         self.lang_toggle,
                     ],
                     layout=W.Layout(flex_flow="row wrap"),
@@ -241,6 +250,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             self.bot_choice.description = t("review.widget.bot")
         finally:
             self._relabelling = False
+        self.level_button.description = t("ladder.level_button")
 
     # -- construction helpers ----------------------------------------------
     def _t(self, key: str, /, **params: object) -> str:
@@ -329,6 +339,27 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         if self._relabelling:
             return
         self.session.choose_bot(name)
+        self._render()
+
+    def choose_level(self) -> None:
+        """``bl-bot-level``: the opponent at the learner's level (:meth:`GameSession.choose_level`); the
+        button's tooltip says the learner's rating and the bot's."""
+        from .game.ladder import bot_ratings
+
+        name = self.session.choose_level()
+        rating = self.session.learner_rating()
+        self.level_button.tooltip = self._t(
+            "ladder.level",
+            rating=round(rating.rating),
+            rd=round(rating.rd),
+            bot=self._t(f"review.widget.bot.{name}"),
+            bot_rating=round(bot_ratings()[name].rating),
+        )
+        self._relabelling = True
+        try:
+            self.bot_choice.value = self.session.bot_name
+        finally:
+            self._relabelling = False
         self._render()
 
     def suggest_move(self) -> None:
