@@ -754,10 +754,10 @@ def _master(seed: int | None = None) -> Bot:
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
-    "gentle": GentleBot,
     "heuristic": HeuristicBot,
     "expert": _expert,
     "master": _master,
+    "gentle": GentleBot,  # the ladder's order is game/ladder.py's LADDER
 }
 
 
