@@ -58,6 +58,7 @@ from .game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Offer,
 from .messages import DEFAULT_LANGUAGE, Theme, card_label, catalogue, kind_name, message, render_analysis, themed
 from .odds import FlagOdds, SideOuts, flag_odds, outs
 from .position import ClaimTiming, Position, Side
+from .progress import Progress
 from .svg import board_svg
 from .widgets import language_toggle, set_visible, switch_lang
 
@@ -103,10 +104,13 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         lang: str = DEFAULT_LANGUAGE,
         claim_timing: str | ClaimTiming = ClaimTiming.AFTER_PLAY,
         theme: Theme | str | None = None,
+        progress: Progress | None = None,
     ) -> None:
         self.lang = themed(lang, theme)  # the theme (classic, chuhan) names the Leaders; it rides on the language
         #: the game and every decision about it; the widget draws it and forwards clicks
-        self.session = GameSession(bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing)
+        self.session = GameSession(
+            bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing, progress=progress
+        )
         self._offer: Offer | None = None  # what the buttons on show offer (drawn by refresh())
         self._odds: tuple[Position, dict[int, tuple[FlagOdds, SideOuts]]] | None = None  # the coach's odds of a table
         self._said: tuple[Notice, str, dict[str, Any]] | None = None  # the notice drawn last, in a language (a cache)
@@ -138,6 +142,10 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.bot_choice.add_class("bl-bot-choice")
         self.bot_choice.observe(lambda c: self.choose_bot(c["new"]), names="value")
         set_visible(self.bot_choice, bot is not None)
+        # "an opponent at my level": the rated bot nearest the learner's game rating (game/ladder.py)
+        self.level_button = self._button("", ("bl-bot-level",))
+        self.level_button.on_click(lambda _b: self.choose_level())
+        set_visible(self.level_button, bot is not None)
         # the review at game end: moments on a timeline, each opens as a puzzle
         self.review_button = self._button("", ("bl-review",), style="info")
         self.review_button.on_click(lambda _b: self.open_review())
@@ -163,6 +171,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                         self.suggest_button,
                         self.new_game_button,
                         self.bot_choice,
+                        self.level_button,
                         self.lang_toggle,
                     ],
                     layout=W.Layout(flex_flow="row wrap"),
@@ -244,6 +253,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             self.bot_choice.description = t("review.widget.bot")
         finally:
             self._relabelling = False
+        self.level_button.description = t("ladder.level_button")
 
     # -- construction helpers ----------------------------------------------
     def _t(self, key: str, /, **params: object) -> str:
@@ -332,6 +342,27 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         if self._relabelling:
             return
         self.session.choose_bot(name)
+        self._render()
+
+    def choose_level(self) -> None:
+        """``bl-bot-level``: the opponent at the learner's level (:meth:`GameSession.choose_level`); the
+        button's tooltip says the learner's rating and the bot's."""
+        from .game.ladder import bot_ratings
+
+        name = self.session.choose_level()
+        rating = self.session.learner_rating()
+        self.level_button.tooltip = self._t(
+            "ladder.level",
+            rating=round(rating.rating),
+            rd=round(rating.rd),
+            bot=self._t(f"review.widget.bot.{name}"),
+            bot_rating=round(bot_ratings()[name].rating),
+        )
+        self._relabelling = True
+        try:
+            self.bot_choice.value = self.session.bot_name
+        finally:
+            self._relabelling = False
         self._render()
 
     def suggest_move(self) -> None:

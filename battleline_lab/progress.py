@@ -64,6 +64,7 @@ __all__ = [
     "DATABASE_FILE",
     "DEFAULT_LEARNER",
     "EXPORT_FORMAT",
+    "GAME_KIND",
     "JSONL_FILE",
     "LEGACY_FILE",
     "MIGRATIONS",
@@ -71,6 +72,7 @@ __all__ = [
     "REVIEW_FOLDER",
     "Attempt",
     "AttemptStore",
+    "GameResult",
     "JsonLinesStore",
     "MemoryStore",
     "Progress",
@@ -83,6 +85,7 @@ __all__ = [
     "browser_storage",
     "data_dir",
     "export_filename",
+    "game_results",
     "import_export",
     "in_browser",
     "open_store",
@@ -184,9 +187,11 @@ class Attempt:
 
     ``kind`` is ``answer`` (``correct`` says how it went), ``hint`` (one hint
     taken without answering), ``reveal`` (the solution shown before a right
-    answer: a miss) or ``reset`` (the learner started over; earlier rows are
-    kept but no longer counted).  ``hints`` are the hints taken since the
-    previous row of the same puzzle visit; ``answer`` is the answer as JSON
+    answer: a miss), ``reset`` (the learner started over; earlier rows are
+    kept but no longer counted) or ``game`` (a game against a bot: ``puzzle_id``
+    is ``game:<bot>``, ``answer`` the JSON ``{"bot", "score", "seed"}``, score 1 a
+    win, 0.5 a draw, 0 a loss; no puzzle's record counts it, :func:`game_results` reads it).
+    ``hints`` are the hints taken since the previous row of the same puzzle visit; ``answer`` is the answer as JSON
     text; ``reason``/``rule`` the engine's reason code and rule id (``R13``)
     behind a wrong answer; ``at`` seconds since the epoch; ``source`` who
     recorded it (``gym``, ``lesson``, ``import``...).
@@ -832,6 +837,46 @@ def legacy_attempts(text: str, learner: str, *, at: float) -> list[Attempt]:
     return out
 
 
+#: The kind of a row that records a game against a bot (see :class:`Attempt`).
+GAME_KIND = "game"
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game of the learner against a bot: its name, the learner's score (1, 0.5 or 0), when."""
+
+    bot: str
+    score: float
+    seed: int | None = None
+    at: float = 0.0
+
+
+def game_results(rows: Iterable[Attempt]) -> list[GameResult]:
+    """The games among ``rows`` (after the last reset, as :meth:`Progress.attempts` gives them), oldest
+    first; a game row that cannot be read is skipped (the other rows are kept).
+
+    >>> rows = [Attempt("me", "w1"), Attempt("me", "game:expert", GAME_KIND, correct=True, at=3.0,
+    ...          answer='{"bot": "expert", "score": 1.0, "seed": 7}'), Attempt("me", "game:x", GAME_KIND, answer="[")]
+    >>> game_results(rows)
+    [GameResult(bot='expert', score=1.0, seed=7, at=3.0)]
+    """
+    out: list[GameResult] = []
+    for row in rows:
+        if row.kind != GAME_KIND or row.answer is None:
+            continue
+        try:
+            data = json.loads(row.answer)
+        except ValueError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        bot, score, seed = data.get("bot"), data.get("score"), data.get("seed")
+        if not isinstance(bot, str) or score not in (0, 0.5, 1) or isinstance(score, bool):
+            continue
+        out.append(GameResult(bot, float(score), seed if type(seed) is int else None, row.at))
+    return out
+
+
 @dataclass(frozen=True)
 class PuzzleRecord:
     """One puzzle's record: solved yet, answers given, hints taken."""
@@ -845,6 +890,8 @@ def records(rows: Iterable[Attempt]) -> dict[str, PuzzleRecord]:
     """Per puzzle id: solved, answers, hints, from rows (after the last reset)."""
     out: dict[str, PuzzleRecord] = {}
     for row in rows:
+        if row.kind == GAME_KIND:
+            continue
         rec = out.get(row.puzzle_id, PuzzleRecord())
         answered = row.kind == "answer"
         out[row.puzzle_id] = PuzzleRecord(
@@ -1024,6 +1071,26 @@ class Progress:
                 source=source,
             )
         )
+
+    def record_game(self, bot: str, score: float, *, seed: int | None = None, source: str = "game") -> None:
+        """Record one finished game against the bot ``bot``: ``score`` 1 (won), 0.5 (a draw) or 0 (lost).
+
+        One row (kind ``game``), added like every other row: never overwriting, a failing write
+        kept in memory with a warning (:meth:`add`).
+        """
+        if score not in (0, 0.5, 1):
+            raise ValueError(f"a game's score is 1, 0.5 or 0, not {score!r}")
+        answer = json.dumps({"bot": bot, "score": float(score), "seed": seed}, ensure_ascii=False)
+        correct = None if score == 0.5 else score == 1
+        self.add(
+            Attempt(
+                self.learner, f"game:{bot}", GAME_KIND, correct=correct, at=time.time(), answer=answer, source=source
+            )
+        )
+
+    def games(self) -> list[GameResult]:
+        """This learner's games against bots since the last reset, oldest first."""
+        return game_results(self.attempts())
 
     def solved(self, puzzle_ids: Iterable[str]) -> int:
         """How many of these puzzles are solved."""

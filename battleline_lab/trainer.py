@@ -673,6 +673,8 @@ class _Replay:
         hints_before = self._hints_before
         records = self.records
         for row in rows:
+            if row.kind == "game":  # a game against a bot (progress.GAME_KIND): no puzzle's visit
+                continue
             pid = row.puzzle_id
             record = records.get(pid)
             answered = row.kind == "answer"

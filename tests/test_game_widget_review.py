@@ -21,10 +21,10 @@ def _finished(widget: GameWidget, seed: int = 17) -> None:
     widget.refresh()
 
 
-def test_bot_choice_offers_four_bots_and_applies_before_the_first_move() -> None:
+def test_bot_choice_offers_the_five_rungs_of_the_ladder_and_applies_before_the_first_move() -> None:
     w = GameWidget(bot="heuristic", seed=3)
     assert [value for _label, value in w.bot_choice.options] == list(BOT_CHOICES)
-    assert list(BOT_CHOICES) == ["random", "heuristic", "expert", "master"]
+    assert list(BOT_CHOICES) == ["random", "gentle", "heuristic", "expert", "master"]
     w.bot_choice.value = "random"
     assert w.bot is not None and w.bot.name == "random" and w.state.turn_number == 1
     w.click_action(legal_moves(w.state)[0])
@@ -38,10 +38,30 @@ def test_bot_choice_offers_four_bots_and_applies_before_the_first_move() -> None
     w.set_lang("zh")
     assert [label for label, _v in w.bot_choice.options] == [
         "随机",
+        "温和",
         "启发式",
         "专家",
         "大师",
     ] and w.bot_choice.value == "expert"
+
+
+def test_opponent_at_my_level_button_picks_the_sessions_level_bot() -> None:
+    from battleline_lab.game.ladder import bot_ratings
+    from battleline_lab.progress import MemoryStore, Progress
+
+    progress = Progress(store=MemoryStore())
+    for _ in range(12):
+        progress.record_game("random", 0.0)  # a learner who loses to the random bot
+    w = GameWidget(bot="expert", seed=3, progress=progress)
+    assert w.level_button.description == "Opponent at my level"
+    w.level_button.click()
+    assert w.bot_choice.value == "random" == w.session.bot_name and w.bot is not None and w.bot.name == "random"
+    rating = round(w.session.learner_rating().rating)
+    assert f"Your game rating: {rating}" in w.level_button.tooltip
+    assert f"({round(bot_ratings()['random'].rating)})" in w.level_button.tooltip
+    w.set_lang("zh")
+    assert w.level_button.description == "与我水平相当的对手"
+    assert GameWidget(bot=None, seed=3).level_button.layout.display == "none"
 
 
 def test_suggestion_only_on_request_and_only_when_playing() -> None:

@@ -57,7 +57,7 @@ from .actions import (
 from .state import Deck, Phase, Player
 from .view import PlayerView
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "GentleBot", "HeuristicBot", "RandomBot", "make_bot"]
 
 
 class Bot(Protocol):
@@ -721,6 +721,25 @@ class HeuristicBot(RandomBot):
         return max((a for a in legal if isinstance(a, MudDiscard)), key=keep)
 
 
+class GentleBot(HeuristicBot):
+    """The heuristic bot, except that one card play in two (by its seeded generator) is any legal
+    play at random: a first opponent for learners (the ladder's second rung, ``game/ladder.json``).
+    It claims, draws and answers like the heuristic bot; the same seed gives the same moves.
+
+    >>> from battleline_lab.game.match import play_game
+    >>> play_game(GentleBot(1), RandomBot(2), seed=3).over
+    True
+    """
+
+    name = "gentle"
+    SLIP = 0.5  # the share of card plays made at random
+
+    def _play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        if self.rng.random() < self.SLIP:
+            return legal[self.rng.randrange(len(legal))]
+        return super()._play(view, legal)
+
+
 def _expert(seed: int | None = None, rollouts: int | None = None) -> Bot:
     from .expert import DEFAULT_ROLLOUTS, ExpertBot  # the expert builds on this module
 
@@ -738,6 +757,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "heuristic": HeuristicBot,
     "expert": _expert,
     "master": _master,
+    "gentle": GentleBot,  # the ladder's order is game/ladder.py's LADDER
 }
 
 

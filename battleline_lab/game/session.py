@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..cards import Card, Tactic, card_sort_key
 from ..claims import ClaimAnalysis, Reason
@@ -59,6 +59,10 @@ from .rules import IllegalMoveError, MalformedActionError, apply, claimable, exp
 from .state import EndReason, GameState, Options, Phase, Player, new_game
 from .view import PlayerView
 
+if TYPE_CHECKING:
+    from ..glicko2 import Rating
+    from ..progress import Progress
+
 __all__ = [
     "BOT_CHOICES",
     "CoachFinding",
@@ -71,8 +75,8 @@ __all__ = [
     "action_path",
 ]
 
-#: The opponents a learner can choose, weakest first.
-BOT_CHOICES = ("random", "heuristic", "expert", "master")
+#: The opponents a learner can choose, weakest first (the ladder of ``game/ladder.py``).
+BOT_CHOICES = ("random", "gentle", "heuristic", "expert", "master")
 
 #: Words to show, as data: a message key and its parameters.  A parameter may be a
 #: :class:`~battleline_lab.game.state.Player` or a card (or ``None``): the view names them in its language.
@@ -219,7 +223,11 @@ class GameSession:
         human: Player = Player.SOUTH,
         you_start: bool = True,
         claim_timing: ClaimTiming | str = ClaimTiming.AFTER_PLAY,
+        progress: Progress | None = None,
     ) -> None:
+        #: where a finished game against a bot is recorded (one ``game`` row), for the learner's rating
+        self.progress = progress
+        self.recorded = False  # this game's result is in the progress store
         self.bot_name = bot
         self.human = human
         self.you_start = you_start
@@ -246,6 +254,7 @@ class GameSession:
         self.state = new_game(self.seed, Options(claim_timing=self.claim_timing, first=first))
         self.bot = make_bot(self.bot_name, self.seed) if self.bot_name else None
         self.last_seen = 0
+        self.recorded = False
         self._drop()
         self.play_bots()
 
@@ -274,6 +283,38 @@ class GameSession:
         state = self.state
         while not state.over and state.to_act is not self.human:
             apply(state, self.bot.choose(PlayerView(state, state.to_act), legal_moves(state)))
+        if state.over:
+            self._record_result()
+
+    # -- levels: the learner's game rating and an opponent at their level (game/ladder.py) --------
+    def _record_result(self) -> None:
+        """Once per game, a finished game against a bot goes in the progress store (if there is one)."""
+        if self.recorded or self.progress is None or self.bot_name is None:
+            return
+        winner = self.state.winner
+        points = 0.5 if winner is None else 1.0 if winner is self.human else 0.0
+        self.progress.record_game(self.bot_name, points, seed=self.seed)
+        self.recorded = True
+
+    def learner_rating(self) -> Rating:
+        """The learner's Glicko-2 game rating from their games against rated bots (1500 without a store)."""
+        from ..glicko2 import Rating
+        from .ladder import learner_rating
+
+        return learner_rating(self.progress.games()) if self.progress is not None else Rating()
+
+    def level_bot(self) -> str:
+        """The rated bot whose published rating is nearest the learner's game rating."""
+        from .ladder import nearest_bot
+
+        return nearest_bot(self.learner_rating().rating)
+
+    def choose_level(self) -> str:
+        """ "An opponent at my level": :meth:`choose_bot` with :meth:`level_bot`; returns its name."""
+        name = self.level_bot()
+        if self.bot_name is not None:
+            self.choose_bot(name)
+        return name
 
     @property
     def viewer(self) -> Player:
