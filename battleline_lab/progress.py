@@ -26,7 +26,9 @@ page reload, so the default there is ``battleline-data/`` at the top of
 JupyterLite's file browser (``/drive``, kept in the browser's storage).  An old ``progress.json`` beside it is
 imported once (nothing lost; the file itself is left alone).  A damaged
 database is moved aside under a new name (``progress.sqlite3.damaged-...``,
-never over an older one) with a warning, and a fresh one starts.  Symlinks are
+never over an older one) with a warning, and a fresh one starts; damaged lines of a JSON-lines
+store are set aside the same way (the file copied to ``progress.jsonl.damaged-...``, the lines
+blanked, every other row kept: :attr:`Progress.set_aside`).  Symlinks are
 followed, never replaced; a store that is a FIFO, a device or a link to one is
 never opened (memory, one warning).  Rows are always read in the order they were
 added, never by their time stamps (a clock may jump).  Readers that only read
@@ -340,7 +342,9 @@ class JsonLinesStore:
     if the file does not end with a newline (a torn last line, after a crash or a full
     disk), the row's write starts with one, so the torn line never swallows it.  A line
     that does not parse (a torn write, a hand edit) is skipped when reading, the rest is
-    kept, and its line number is in :attr:`damaged` (:class:`Progress` warns once, located).
+    kept, and its line number is in :attr:`damaged`; :class:`Progress`, opening the store,
+    sets such lines aside (:meth:`set_aside_damaged`: the file as it was copied under a new
+    name, the lines blanked) and warns once, located.
     ``read_only`` (``progress export``): the file must exist; nothing is created or written.
     """
 

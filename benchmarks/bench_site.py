@@ -87,7 +87,8 @@ def chromium_cpu_seconds() -> float:
             continue
         name = text[text.index("(") + 1 : text.rindex(")")]
         fields = text[text.rindex(")") + 2 :].split()
-        procs[int(entry)] = (int(fields[1]), name, (int(fields[11]) + int(fields[12])) / tick)
+        # utime + stime, and cutime + cstime: a renderer that ended (a closed context) counts in its parent
+        procs[int(entry)] = (int(fields[1]), name, sum(int(f) for f in fields[11:15]) / tick)
     me, total = os.getpid(), 0.0
     for parent, name, cpu in procs.values():
         for _ in range(50):  # up the parent chain to this process
