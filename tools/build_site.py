@@ -11,15 +11,18 @@ Everything comes from the package registries the project already uses, at build 
 - a pure PyYAML wheel built here from its sdist, and the battleline_lab wheel built from this
   checkout (it carries the puzzles and the lessons).
 
-Pyodide's lock is cut down to what is shipped, with each wheel's real ``sha256``, and the
-package, PyYAML and the widgets are preloaded (``jupyter-lite.json``), so the site fetches
-nothing from any other host at run time.  Downloads are cached in ``.site-cache/``
+Every wheel is shipped with its bytecode, compiled by Pyodide itself in Node.js
+(``tools/site/compile_wheels.mjs``; ``--no-bytecode`` to leave it out).  Pyodide's lock is cut
+down to what is shipped, with each wheel's real ``sha256``, and the package, PyYAML, the
+widgets and the kernel's own start-up packages are preloaded (``jupyter-lite.json``), so the
+site fetches nothing from any other host at run time, and the kernel installs nothing after
+Pyodide is up.  Downloads are cached in ``.site-cache/``
 (gitignored): a second build needs no network and is much faster.
 
 The lessons are copied with their outputs, each multi-line output joined into one string (a
 list of lines renders with stray commas in JupyterLite before the cell is re-run).
 
-Usage: ``python tools/build_site.py [--out _site] [--cache .site-cache]``.
+Usage: ``python tools/build_site.py [--out _site] [--cache .site-cache] [--no-bytecode]``.
 """
 
 from __future__ import annotations
