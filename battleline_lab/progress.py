@@ -26,7 +26,9 @@ page reload, so the default there is ``battleline-data/`` at the top of
 JupyterLite's file browser (``/drive``, kept in the browser's storage).  An old ``progress.json`` beside it is
 imported once (nothing lost; the file itself is left alone).  A damaged
 database is moved aside under a new name (``progress.sqlite3.damaged-...``,
-never over an older one) with a warning, and a fresh one starts.  Symlinks are
+never over an older one) with a warning, and a fresh one starts; damaged lines of a JSON-lines
+store are set aside the same way (the file copied to ``progress.jsonl.damaged-...``, the lines
+blanked, every other row kept: :attr:`Progress.set_aside`).  Symlinks are
 followed, never replaced; a store that is a FIFO, a device or a link to one is
 never opened (memory, one warning).  Rows are always read in the order they were
 added, never by their time stamps (a clock may jump).  Readers that only read
@@ -77,6 +79,7 @@ __all__ = [
     "MemoryStore",
     "Progress",
     "ProgressWarning",
+    "SetAside",
     "class_dir",
     "class_learner",
     "PuzzleRecord",
@@ -344,7 +347,9 @@ class JsonLinesStore:
     if the file does not end with a newline (a torn last line, after a crash or a full
     disk), the row's write starts with one, so the torn line never swallows it.  A line
     that does not parse (a torn write, a hand edit) is skipped when reading, the rest is
-    kept, and its line number is in :attr:`damaged` (:class:`Progress` warns once, located).
+    kept, and its line number is in :attr:`damaged`; :class:`Progress`, opening the store,
+    sets such lines aside (:meth:`set_aside_damaged`: the file as it was copied under a new
+    name, the lines blanked) and warns once, located.
     ``read_only`` (``progress export``): the file must exist; nothing is created or written.
     """
 
@@ -395,16 +400,105 @@ class JsonLinesStore:
     def _parse(data: bytes, learner: str | None, first_line: int) -> tuple[list[Attempt], list[int]]:
         out, damaged = [], []
         for number, raw in enumerate(data.split(b"\n"), start=first_line):
-            if not raw.strip():
-                continue
-            try:
-                row = Attempt.from_json(json.loads(raw.decode("utf-8", errors="replace")))
-            except (ValueError, TypeError, RecursionError):
-                damaged.append(number)
+            row = _row(raw)
+            if row is None:
+                if raw.strip():
+                    damaged.append(number)
                 continue
             if learner is None or row.learner == learner:
                 out.append(row)
         return out, damaged
+
+    def set_aside_damaged(self) -> SetAside | None:
+        """Set the lines that do not parse aside, so that they are never silently lost or read again.
+
+        The whole file as it is now is copied to a new name beside it
+        (``progress.jsonl.damaged-TIME``, never over an older one), then each damaged line of the
+        store is overwritten in place with spaces (a blank line, which reading skips): the store
+        keeps its size and every other row at its byte offset, so another tab's trainer, which
+        reads on from an offset, reads on correctly.  A last line without its newline may still
+        be being written and is left alone.  Returns None if no line was damaged, or if the file
+        changed while this ran (then nothing is overwritten; the lines are set aside next time).
+        Raises OSError if the copy cannot be written (then the store is left as it was).
+        """
+        if self.read_only:
+            return None
+        with os.fdopen(_open_regular(self.path, os.O_RDONLY), "rb") as file:
+            whole = file.read()
+        complete = whole[: whole.rfind(b"\n") + 1]
+        spans, kept, lines, start = [], 0, [], 0
+        for number, raw in enumerate(complete.split(b"\n")[:-1], start=1):
+            if _row(raw) is not None:
+                kept += 1
+            elif raw.strip():
+                spans.append((start, len(raw)))
+                lines.append(number)
+            start += len(raw) + 1
+        if not spans:
+            return None
+        aside = _unique_aside(self.path, "damaged")
+        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        try:
+            view = memoryview(whole)
+            while view:
+                view = view[os.write(fd, view) :]
+            _fsync(fd)
+        finally:
+            os.close(fd)
+        fd = _open_regular(self.path, os.O_RDWR)
+        try:
+            if os.read(fd, len(complete) + 1)[: len(complete)] != complete:
+                return None  # rewritten meanwhile (not appended to): leave it, the copy is kept
+            for offset, length in spans:
+                os.lseek(fd, offset, os.SEEK_SET)
+                os.write(fd, b" " * length)
+            _fsync(fd)
+        finally:
+            os.close(fd)
+        self.damaged = []
+        return SetAside(self.where, str(aside), tuple(lines), kept)
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """Damaged lines of a JSON-lines store, set aside when it was opened (:meth:`JsonLinesStore.set_aside_damaged`).
+
+    ``where``: the store; ``aside``: the copy of the whole file as it was (nothing deleted);
+    ``lines``: the 1-based numbers of the damaged lines (now blank in the store); ``kept``: how
+    many rows did read, and are still in the store.
+    """
+
+    where: str
+    aside: str
+    lines: tuple[int, ...]
+    kept: int
+
+    @property
+    def shown_aside(self) -> str:
+        """The copy's name as a learner finds it: in the browser, the path in JupyterLite's file browser.
+
+        >>> SetAside("/drive/d/p.jsonl", "/drive/d/p.jsonl.damaged-1", (1,), 0).shown_aside
+        'd/p.jsonl.damaged-1'
+        """
+        path = Path(self.aside)
+        return path.relative_to(BROWSER_DRIVE).as_posix() if BROWSER_DRIVE in path.parents else self.aside
+
+
+def _row(raw: bytes) -> Attempt | None:
+    """The row of one line of a JSON-lines store, or None (blank, or damaged if it is not blank)."""
+    if not raw.strip():
+        return None
+    try:
+        return Attempt.from_json(json.loads(raw.decode("utf-8", errors="replace")))
+    except (ValueError, TypeError, RecursionError):
+        return None
+
+
+def _fsync(fd: int) -> None:
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - a file system without fsync (some in-browser ones)
+        pass
 
 
 def _open_regular(path: Path, flags: int) -> int:
@@ -916,6 +1010,8 @@ class Progress:
     learner: str = DEFAULT_LEARNER
     store: AttemptStore | None = None
     problem: str | None = field(default=None, init=False)
+    #: the damaged lines of a JSON-lines store set aside when it was opened (None: none were)
+    set_aside: SetAside | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.store is not None:
@@ -930,7 +1026,13 @@ class Progress:
             self._say_damaged(self.store)
 
     def _say_damaged(self, store: JsonLinesStore) -> None:
-        """On opening a JSON-lines store, say once (located) that lines were damaged and skipped."""
+        """On opening a JSON-lines store, set its damaged lines aside and say so once (located).
+
+        The file as it was is copied under a new name and the damaged lines are blanked
+        (:meth:`JsonLinesStore.set_aside_damaged`); :attr:`set_aside` says what was done (the
+        gym shows it in the learner's language).  If the copy cannot be written, the lines stay
+        and are skipped when reading, and the message says that.
+        """
         try:
             store.rows()
         except OSError:
@@ -940,9 +1042,16 @@ class Progress:
 
             first, count = store.damaged[0], len(store.damaged)
             more = f" ({count} damaged lines)" if count > 1 else ""
+            try:
+                self.set_aside = store.set_aside_damaged()
+            except OSError as err:
+                self.set_aside, kept = None, f" (they could not be copied aside: {err})"
+            else:
+                kept = "" if self.set_aside is None else f"; the file as it was is kept as {self.set_aside.aside}"
+            done = "set aside" if self.set_aside is not None else "skipped"
             self.problem = (
-                f"{escape_control(store.where)}:{first}:1: warning: a damaged line was skipped{more}; "
-                "the other rows are kept"
+                f"{escape_control(store.where)}:{first}:1: warning: a damaged line was {done}{more}"
+                f"{escape_control(kept)}; the other rows are kept"
             )
             warnings.warn(self.problem, ProgressWarning, stacklevel=4)
 

@@ -880,7 +880,12 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         problem = self.progress.problem
         if not problem:
             return ""
-        if "damaged" in problem:
+        aside = self.progress.set_aside  # damaged lines of the browser's JSON-lines store, set aside
+        if aside is not None:
+            key = "trainer.warning.set_aside" if aside.kept else "trainer.warning.set_aside_all"
+            where = Path(aside.where).name
+            text = _t(key, self.lang, count=len(aside.lines), where=where, aside=aside.shown_aside, kept=aside.kept)
+        elif "damaged" in problem:
             text = _t("trainer.warning.damaged", self.lang, problem=problem)
         else:
             text = _t("trainer.warning.memory", self.lang, where=data_dir())

@@ -269,3 +269,121 @@ def test_a_store_opened_in_one_thread_is_written_from_another(tmp_path: Path) ->
             t.join()
     assert not errors and p.problem is None and isinstance(p.store, SqliteStore)
     assert len(SqliteStore(tmp_path / DATABASE_FILE).rows()) == 100
+
+
+# -- a damaged JSON-lines store (the site's store) is set aside with a message, never emptied ---------
+
+GOOD = [Attempt("me", "a", correct=False, at=1.0), Attempt("me", "a", correct=True, at=2.0)]
+#: (id, what the damaged file holds: bytes with "{a}" / "{b}" where the two good rows go, damaged line numbers)
+DAMAGED_STORES = [
+    ("torn-row", b'{a}\n{"learner": "me", "puzzle_id": "x", "ki\n{b}\n', [2]),
+    ("garbage-lines", b"{a}\nnot json at all\n\x00\x00\x00\n{b}\n", [2, 3]),
+    ("wrong-types", b'{a}\n[1, 2]\n42\n"text"\n{"learner": 5, "puzzle_id": []}\n{b}\n', [2, 3, 4, 5]),
+    ("not-utf8", b"{a}\n\xff\xfe\x00garbage\n{b}\n", [2]),
+    ("not-json-file", b"\x89PNG\r\n\x1a\nIHDR\x00\x00\x01\n", [1, 2, 3]),
+    ("a-json-document", b'{\n "format": "battleline-lab-progress",\n "attempts": []\n}\n', [1, 2, 3, 4]),
+]
+
+
+def _line(attempt: Attempt) -> bytes:
+    return json.dumps(attempt.to_json()).encode()
+
+
+@pytest.mark.parametrize(("content", "damaged"), [c[1:] for c in DAMAGED_STORES], ids=[c[0] for c in DAMAGED_STORES])
+def test_a_damaged_jsonl_store_is_set_aside_with_a_message(tmp_path: Path, content: bytes, damaged: list[int]) -> None:
+    path = tmp_path / "progress.jsonl"
+    original = content.replace(b"{a}", _line(GOOD[0])).replace(b"{b}", _line(GOOD[1]))
+    path.write_bytes(original)
+    before = JsonLinesStore(path)
+    _rows, cursor = before.rows_after("me", 0)  # another tab's trainer, reading on from an offset
+    with pytest.warns(ProgressWarning, match=r"progress\.jsonl:\d+:1: warning: a damaged line was set aside"):
+        p = Progress(path)
+    aside = p.set_aside
+    assert aside is not None and list(aside.lines) == damaged and aside.where == str(path)
+    kept = 2 if b"{a}" in content else 0
+    assert aside.kept == kept and [r.correct for r in p.attempts()] == [False, True][:kept]
+    # the file as it was is kept, byte for byte, under a new name beside the store; the message names it
+    copies = sorted(tmp_path.glob("progress.jsonl.damaged-*"))
+    assert [c.read_bytes() for c in copies] == [original] and aside.aside == str(copies[0])
+    assert p.problem is not None and str(copies[0]) in p.problem and f":{damaged[0]}:1:" in p.problem
+    # the damaged lines are blank in the store, which keeps its size: nothing is read twice or lost
+    assert path.stat().st_size == len(original)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # opened again: nothing damaged, nothing said, no second copy
+        again = Progress(path)
+        again.record_attempt("b", correct=True)
+    assert again.set_aside is None and len(list(tmp_path.glob("progress.jsonl.damaged-*"))) == 1
+    assert [r.puzzle_id for r in again.attempts()] == ["a", "a"][:kept] + ["b"]
+    # the other tab's offset still points at a line's start: it reads the new row, and only that
+    assert [r.puzzle_id for r in before.rows_after("me", cursor)[0]] == ["b"]
+
+
+def test_a_second_damage_gets_its_own_copy_never_over_the_first(tmp_path: Path) -> None:
+    path = tmp_path / "progress.jsonl"
+    path.write_bytes(_line(GOOD[0]) + b"\ngarbage\n")
+    with pytest.warns(ProgressWarning):
+        Progress(path)
+    with open(path, "ab") as out:
+        out.write(b"more garbage\n")
+    with pytest.warns(ProgressWarning):
+        second = Progress(path)
+    assert second.set_aside is not None and second.set_aside.lines == (3,)
+    copies = sorted(tmp_path.glob("progress.jsonl.damaged-*"))
+    assert len(copies) == 2 and sorted(b"more garbage" in c.read_bytes() for c in copies) == [False, True]
+
+
+def test_a_last_line_still_being_written_is_not_set_aside(tmp_path: Path) -> None:
+    path = tmp_path / "progress.jsonl"
+    path.write_bytes(_line(GOOD[0]) + b'\n{"learner": "me", "puz')  # no newline yet: a write under way
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p = Progress(path)
+    assert p.set_aside is None and not list(tmp_path.glob("*.damaged-*"))
+
+
+def test_when_the_copy_cannot_be_written_the_damaged_lines_stay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "progress.jsonl"
+    original = _line(GOOD[0]) + b"\ngarbage\n"
+    path.write_bytes(original)
+    monkeypatch.setattr("battleline_lab.progress._unique_aside", lambda p, label: tmp_path / "no-such-folder" / "x")
+    with pytest.warns(ProgressWarning, match="a damaged line was skipped .*could not be copied aside"):
+        p = Progress(path)
+    assert p.set_aside is None and path.read_bytes() == original and p.get("a").attempts == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "content", "said"),
+    [
+        (
+            "en",
+            b"{a}\ngarbage\n",
+            ["(1 in all)", "set aside", "progress.jsonl.damaged-", "The other 1 entries are kept"],
+        ),
+        ("zh", b"{a}\ngarbage\n", ["有 1 行已损坏", "移到一旁", "progress.jsonl.damaged-", "其余 1 条记录"]),
+        ("en", b"garbage\n", ["none of it could be read", "progress.jsonl.damaged-", "nothing was deleted"]),
+        ("zh", b"garbage\n", ["一点也读不出来", "progress.jsonl.damaged-", "没有删除任何内容"]),
+    ],
+)
+def test_the_gym_says_in_the_learners_language_that_damaged_progress_was_set_aside(
+    tmp_path: Path, lang: str, content: bytes, said: list[str]
+) -> None:
+    from battleline_lab.widgets import PuzzleGym
+
+    path = tmp_path / "progress.jsonl"
+    path.write_bytes(content.replace(b"{a}", _line(GOOD[0])))
+    with pytest.warns(ProgressWarning):
+        progress = Progress(path)
+    gym = PuzzleGym("library", progress=progress, lang=lang)
+    shown = html_unescape(gym.warning.value)
+    assert all(text in shown for text in said), shown
+    other = "zh" if lang == "en" else "en"
+    gym.set_lang(other)  # the language toggle says it again in the other language
+    assert html_unescape(gym.warning.value) != shown and "progress.jsonl.damaged-" in gym.warning.value
+
+
+def html_unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)

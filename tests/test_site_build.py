@@ -98,3 +98,80 @@ def test_data_dir_in_pyodide_is_on_the_browser_drive(monkeypatch: pytest.MonkeyP
     assert store.path == (tmp_path / "battleline-data" / "progress.jsonl").resolve()
     monkeypatch.setenv("BATTLELINE_LAB_DATA", str(tmp_path / "mine"))
     assert progress.data_dir() == tmp_path / "mine"  # an explicit folder still wins
+
+
+def _widget_state(board_hidden: bool = False) -> dict[str, object]:
+    """A saved gym-like tree: a box holding a title, a board (SVG) and a hidden box with another SVG."""
+
+    def model(name: str, **state: object) -> dict[str, object]:
+        return {"model_name": name, "state": state}
+
+    return {
+        "box": model("VBoxModel", children=["IPY_MODEL_title", "IPY_MODEL_board", "IPY_MODEL_hidden"]),
+        "title": model("HTMLModel", value="<b>Can you claim flag 6?</b>"),
+        "board": model("HTMLModel", value='<svg class="bl-board">board</svg>', layout="IPY_MODEL_shown"),
+        "shown": model("LayoutModel", display="none" if board_hidden else None),
+        "hidden": model("VBoxModel", children=["IPY_MODEL_other"], layout="IPY_MODEL_off"),
+        "off": model("LayoutModel", display="none"),
+        "other": model("HTMLModel", value="<svg>not shown</svg>"),
+    }
+
+
+COLD_OUTPUTS = [  # (id, the saved output's data, what the site's copy shows, the picture's SVGs)
+    ("game: its own SVG", {"image/svg+xml": "<svg>game</svg>", "text/plain": "g"}, "image/svg+xml", ""),
+    ("gym: boards of its state", {"text/plain": "gym"}, "text/html", '<svg class="bl-board">board</svg>'),
+]
+
+
+@pytest.mark.parametrize(("data", "shown", "svg"), [c[1:] for c in COLD_OUTPUTS], ids=[c[0] for c in COLD_OUTPUTS])
+def test_a_saved_widget_shows_as_its_picture_on_a_cold_open(data: dict[str, object], shown: str, svg: str) -> None:
+    """On the site a saved widget would say "Loading widget..." until the kernel is up (15-40 s):
+    the site's copy keeps the picture (or makes one from the saved boards) and drops the view."""
+    data = {build_site.WIDGET_VIEW: {"model_id": "box", "version_major": 2}, **data}
+    cell = {
+        "cell_type": "code",
+        "metadata": {},
+        "source": "g",
+        "outputs": [{"output_type": "display_data", "data": data}],
+    }
+    state = {build_site.WIDGET_STATE: {"state": _widget_state(), "version_major": 2}}
+    for lang in ("en", "zh"):
+        fresh = json.loads(json.dumps({"metadata": {"widgets": state}, "cells": [cell]}))
+        out = build_site.site_notebook(fresh, lang)
+        saved = out["cells"][0]["outputs"][0]["data"]
+        assert build_site.WIDGET_VIEW not in saved and shown in saved
+        assert "widgets" not in out["metadata"]  # no saved view is drawn from the state any more
+        assert out["cells"][0]["metadata"]["jupyter"]["source_hidden"] is True  # still only a widget's cell
+        if svg:
+            assert svg in saved[shown] and "not shown" not in saved[shown] and "Can you claim" not in saved[shown]
+            assert build_site.COLD_NOTE[lang] in saved[shown]
+
+
+def test_a_saved_widget_without_a_picture_stays_a_widget() -> None:
+    data = {build_site.WIDGET_VIEW: {"model_id": "box"}, "text/plain": "w"}
+    state = _widget_state(board_hidden=True)  # its only board hidden: no picture to show
+    assert build_site.saved_pictures(state, "box") == []
+    output = {"output_type": "display_data", "data": dict(data)}
+    assert build_site.cold_picture(output, state, "note") is False and output["data"] == data
+    notebook = {
+        "metadata": {"widgets": {build_site.WIDGET_STATE: {"state": state}}},
+        "cells": [{"cell_type": "code", "metadata": {}, "source": "w", "outputs": [output]}],
+    }
+    assert "widgets" in build_site.site_notebook(notebook)["metadata"]  # its view still needs the state
+
+
+#: The learners' lessons whose widgets have a board: each opens on the site showing its picture.
+BOARD_LESSONS = ["03-claim-proofs", "05-puzzle-gym", "06-play-a-game"]
+
+
+@pytest.mark.parametrize("lesson", [*BOARD_LESSONS, *(f"zh/{name}.zh" for name in BOARD_LESSONS)])
+def test_the_lessons_with_a_board_open_on_the_site_without_a_loader(lesson: str) -> None:
+    path = ROOT / "notebooks" / f"{lesson}.ipynb"
+    book = json.loads(path.read_text(encoding="utf-8"))
+    assert any(build_site.WIDGET_VIEW in o.get("data", {}) for c in book["cells"] for o in c.get("outputs", []))
+    out = build_site.site_notebook(book, "zh" if lesson.startswith("zh/") else "en")
+    left = [o for c in out["cells"] for o in c.get("outputs", []) if build_site.WIDGET_VIEW in o.get("data", {})]
+    assert left == [], f"{lesson}: a saved widget with no picture"
+    hidden = [c for c in out["cells"] if c.get("metadata", {}).get("jupyter", {}).get("source_hidden")]
+    shown = [o["data"] for c in hidden for o in c["outputs"] if "data" in o]
+    assert all("<svg" in str(d.get("text/html", d.get("image/svg+xml", ""))) for d in shown), lesson

@@ -11,15 +11,18 @@ Everything comes from the package registries the project already uses, at build 
 - a pure PyYAML wheel built here from its sdist, and the battleline_lab wheel built from this
   checkout (it carries the puzzles and the lessons).
 
-Pyodide's lock is cut down to what is shipped, with each wheel's real ``sha256``, and the
-package, PyYAML and the widgets are preloaded (``jupyter-lite.json``), so the site fetches
-nothing from any other host at run time.  Downloads are cached in ``.site-cache/``
+Every wheel is shipped with its bytecode, compiled by Pyodide itself in Node.js
+(``tools/site/compile_wheels.mjs``; ``--no-bytecode`` to leave it out).  Pyodide's lock is cut
+down to what is shipped, with each wheel's real ``sha256``, and the package, PyYAML, the
+widgets and the kernel's own start-up packages are preloaded (``jupyter-lite.json``), so the
+site fetches nothing from any other host at run time, and the kernel installs nothing after
+Pyodide is up.  Downloads are cached in ``.site-cache/``
 (gitignored): a second build needs no network and is much faster.
 
 The lessons are copied with their outputs, each multi-line output joined into one string (a
 list of lines renders with stray commas in JupyterLite before the cell is re-run).
 
-Usage: ``python tools/build_site.py [--out _site] [--cache .site-cache]``.
+Usage: ``python tools/build_site.py [--out _site] [--cache .site-cache] [--no-bytecode]``.
 """
 
 from __future__ import annotations
@@ -67,6 +70,18 @@ KERNEL_ROOTS = ("micropip", "packaging", "ipython", "jedi")
 #: ``battleline-lab``; ``battleline_lab`` is "No known package").
 PRELOAD: tuple[str, ...] = ("battleline-lab", "pyyaml", "ipywidgets", "comm", "jupyterlab-widgets")
 PRELOAD += ("anywidget", "psygnal", "typing-extensions")  # the board component
+#: The kernel's own start-up, preloaded with the rest (one parallel fetch and install): without
+#: them in the list, the kernel installs each one after Pyodide is up, one after another
+#: (``loadPackage("micropip")``, ``micropip.install(piplite)``, then ``piplite.install`` of
+#: ipykernel, comm, pyodide-kernel, jedi and ipython, each resolved by micropip), about 3 s.
+KERNEL_PRELOAD = ("micropip", "piplite", "ipykernel", "pyodide-kernel", "jedi", "ipython")
+#: The kernel's own wheels (in its extension's ``static/pypi/``, which piplite installs from):
+#: put into Pyodide's lock so that they can be preloaded.  {lock name: (imports, depends)}
+KERNEL_OWN_WHEELS = {
+    "piplite": (["piplite"], ["micropip"]),
+    "ipykernel": (["ipykernel"], ["pyodide-kernel"]),
+    "pyodide-kernel": (["pyodide_kernel"], ["comm", "ipython"]),
+}
 #: The files of Pyodide's core (from the npm package) the site needs.
 CORE_FILES = (
     "pyodide.mjs",
@@ -256,6 +271,50 @@ def package_wheel(work: Path) -> Path:
     return wheels[0]
 
 
+def kernel_own_wheels(venv: Path) -> dict[str, Path]:
+    """``{lock name: wheel}`` of :data:`KERNEL_OWN_WHEELS`, from the installed kernel's extension."""
+    folder = venv / "share" / "jupyter" / "labextensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
+    out = {}
+    for name in KERNEL_OWN_WHEELS:
+        wheels = [w for w in (folder / "pypi").glob("*.whl") if normalize(w.name.split("-")[0]) == name]
+        if len(wheels) != 1:
+            raise SystemExit(f"error: the Pyodide kernel's extension has no single {name} wheel ({wheels})")
+        out[name] = wheels[0]
+    return out
+
+
+#: Pre-compiles the shipped wheels to bytecode with Pyodide itself, in Node.js (see the script).
+COMPILE_SCRIPT = ROOT / "tools" / "site" / "compile_wheels.mjs"
+
+
+def compiled_wheels(cache: Path, core: Path, wheels: list[Path]) -> dict[Path, Path]:
+    """``{wheel: the same wheel with bytecode}``: each ``.py`` gets its ``__pycache__/*.cpython-314.pyc``.
+
+    In the browser Pyodide compiles every module it imports from source, every time (its drive
+    is in memory): IPython, prompt_toolkit, jedi, ipywidgets and battleline_lab are most of what
+    the kernel does before it is ready.  The bytecode is made by the site's own Python (Pyodide
+    from the npm package, run by Node.js: no other CPython has its magic number), as
+    "unchecked-hash" pycs, which are read without the source being looked at again (the source
+    stays, for tracebacks).  Cached in ``.site-cache/compiled/`` by the wheel's sha256.
+    """
+    folder = cache / "compiled"
+    folder.mkdir(parents=True, exist_ok=True)
+    recipe = hashlib.sha256(COMPILE_SCRIPT.read_bytes() + core.name.encode()).hexdigest()[:8]
+    out = {wheel: folder / f"{sha256(wheel)[:16]}-{recipe}" / wheel.name for wheel in wheels}
+    jobs = [[str(w), str(c)] for w, c in out.items() if not c.exists()]
+    if jobs:
+        log(f"compiling {len(jobs)} wheels to bytecode (Pyodide in Node.js)")
+        for _wheel, target in jobs:
+            Path(target).parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", suffix=".json", dir=cache, delete=False) as file:
+            json.dump(jobs, file)
+        try:
+            run(["node", COMPILE_SCRIPT, core, file.name])
+        finally:
+            os.unlink(file.name)
+    return out
+
+
 def lock_entry(name: str, wheel: Path, imports: list[str], depends: list[str]) -> dict[str, Any]:
     version = wheel.name.split("-")[1]
     return {
@@ -312,7 +371,66 @@ def builds_only_a_widget(cell: dict[str, Any]) -> bool:
     return bool(outputs) and all(WIDGET_VIEW in output.get("data", {}) for output in outputs)
 
 
-def site_notebook(notebook: dict[str, Any]) -> dict[str, Any]:
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+#: A saved output's pictures, which a cold open can show at once.
+PICTURES = ("image/svg+xml", "text/html", "image/png")
+
+
+def saved_pictures(state: dict[str, Any], model_id: str) -> list[str]:
+    """The SVG pictures (a board, cards) in the saved state of a widget and its shown children, in order."""
+    found: list[str] = []
+    seen: set[str] = set()
+
+    def walk(ref: object) -> None:
+        key = ref.removeprefix("IPY_MODEL_") if isinstance(ref, str) else ""
+        model = state.get(key)
+        if model is None or key in seen:
+            return
+        seen.add(key)
+        values = model.get("state", {})
+        layout = state.get(str(values.get("layout", "")).removeprefix("IPY_MODEL_"), {}).get("state", {})
+        if layout.get("display") == "none":
+            return  # hidden when saved
+        value = values.get("value")
+        if model.get("model_name") == "HTMLModel" and isinstance(value, str) and "<svg" in value:
+            found.append(value)
+        for child in values.get("children", []):
+            walk(child)
+
+    walk(model_id)
+    return found
+
+
+def cold_picture(output: dict[str, Any], state: dict[str, Any], note: str) -> bool:
+    """Show a saved widget output as its picture on a cold open (nothing run yet); True if it does now.
+
+    In the site the saved widgets wait for the kernel (15-40 s) before JupyterLab's widget
+    manager draws them from the saved state, and until then show "Loading widget...".  An output
+    that saved a picture beside its widget (the game's board as SVG) keeps only the picture; one
+    that did not (the gym) gets the SVG boards of its saved state as its picture, with ``note``
+    (run the cell to use it).  Running the cell replaces the output with the live widget.
+    """
+    data = output.get("data", {})
+    view = data.get(WIDGET_VIEW)
+    if not isinstance(view, dict):
+        return False
+    if not any(mime in data for mime in PICTURES):
+        svgs = saved_pictures(state, str(view.get("model_id", "")))
+        if not svgs:
+            return False
+        data["text/html"] = f'<div class="bl-saved-picture">{"".join(svgs)}<p><small>{_esc(note)}</small></p></div>'
+    del data[WIDGET_VIEW]
+    return True
+
+
+#: What the picture of a saved widget says under it (the lesson's language: zh/ lessons in Chinese).
+COLD_NOTE = {
+    "en": "The widget as it was saved: run the cell (Run ▸ Run All Cells) to use it.",
+    "zh": "这是保存时的画面：运行这个单元格（Run ▸ Run All Cells）后就能操作。",
+}
+
+
+def site_notebook(notebook: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     """The lesson as the site serves it: outputs kept, each multi-line output (a list of lines)
     joined into one string, its code cells with outputs marked trusted, the code of cells that
     only build a widget collapsed, and the Pyodide kernel named as its kernel, with the
@@ -329,6 +447,14 @@ def site_notebook(notebook: dict[str, Any]) -> dict[str, Any]:
             # app mode: a cell that only shows a widget is collapsed to its output (the learner can
             # open it), so its code neither distracts nor gives the puzzle's id away
             cell.setdefault("metadata", {}).setdefault("jupyter", {})["source_hidden"] = True
+    # a cold open shows saved widgets as their pictures, not "Loading widget..." until the kernel is up
+    metadata_widgets = notebook["metadata"].get("widgets", {})
+    state = metadata_widgets.get(WIDGET_STATE, {}).get("state", {})
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []):
+            cold_picture(output, state, COLD_NOTE[lang])
+    if not any(WIDGET_VIEW in o.get("data", {}) for c in notebook.get("cells", []) for o in c.get("outputs", [])):
+        notebook["metadata"].pop("widgets", None)  # no saved widget is drawn from it any more
     for cell in notebook.get("cells", []):
         for output in cell.get("outputs", []):
             if isinstance(output.get("text"), list):
@@ -351,7 +477,8 @@ def copy_tree(source: Path, target: Path, suffixes: tuple[str, ...]) -> list[Pat
         destination = target / rel
         destination.parent.mkdir(parents=True, exist_ok=True)
         if path.suffix == ".ipynb":
-            notebook = site_notebook(json.loads(path.read_text(encoding="utf-8")))
+            lang = "zh" if "zh" in rel.parts else "en"
+            notebook = site_notebook(json.loads(path.read_text(encoding="utf-8")), lang)
             destination.write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         else:
             shutil.copyfile(path, destination)
@@ -520,7 +647,7 @@ def write_front_pages(out: Path, venv: Path) -> None:
     shutil.copyfile(FRONT / "style.css", out / "site.css")
 
 
-def build(out: Path, cache: Path) -> Path:
+def build(out: Path, cache: Path, *, bytecode: bool = True) -> Path:
     started = time.monotonic()
     cache.mkdir(parents=True, exist_ok=True)
     venv = build_venv(cache)
@@ -543,19 +670,31 @@ def build(out: Path, cache: Path) -> Path:
         for name in CORE_FILES:
             shutil.copyfile(core / name, static / name)
 
+        own = kernel_own_wheels(venv)
+        if bytecode:
+            everything = [*kernel_wheels.values(), *widget_wheels.values(), *own.values(), pyyaml, ours]
+            compiled = compiled_wheels(cache, core, everything)
+            kernel_wheels = {name: compiled[wheel] for name, wheel in kernel_wheels.items()}
+            widget_wheels = {name: compiled[wheel] for name, wheel in widget_wheels.items()}
+            own = {name: compiled[wheel] for name, wheel in own.items()}
+            pyyaml, ours = compiled[pyyaml], compiled[ours]
+
         packages: dict[str, Any] = {}
         for name, wheel in kernel_wheels.items():
             entry = dict(lock["packages"][name], file_name=wheel.name, sha256=sha256(wheel), unvendored_tests=False)
             packages[name] = entry
         for name, wheel in widget_wheels.items():
             packages[name] = lock_entry(name, wheel, WIDGET_IMPORTS[name], WIDGET_DEPENDS[name])
+        for name, wheel in own.items():
+            imports, depends = KERNEL_OWN_WHEELS[name]
+            packages[name] = lock_entry(name, wheel, imports, depends)
         packages["pyyaml"] = lock_entry("pyyaml", pyyaml, ["yaml"], [])
         packages["battleline-lab"] = lock_entry("battleline-lab", ours, ["battleline_lab"], OUR_DEPENDS)
         for name, entry in packages.items():
             missing = [d for d in entry["depends"] if normalize(d) not in packages]
             if missing:
                 raise SystemExit(f"error: {name} depends on {missing}, which the site would not ship")
-        for wheel in [*kernel_wheels.values(), *widget_wheels.values(), pyyaml, ours]:
+        for wheel in [*kernel_wheels.values(), *widget_wheels.values(), *own.values(), pyyaml, ours]:
             shutil.copyfile(wheel, static / wheel.name)
         (static / "pyodide-lock.json").write_text(json.dumps({"info": lock["info"], "packages": packages}, indent=1))
 
@@ -568,7 +707,7 @@ def build(out: Path, cache: Path) -> Path:
                         "litePluginSettings": {
                             "@jupyterlite/pyodide-kernel-extension:kernel": {
                                 "disablePyPIFallback": True,
-                                "loadPyodideOptions": {"packages": list(PRELOAD)},
+                                "loadPyodideOptions": {"packages": [*KERNEL_PRELOAD, *PRELOAD]},
                             }
                         },
                     },
@@ -604,8 +743,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, default=ROOT / "_site", help="the site's folder (replaced)")
     parser.add_argument("--cache", type=Path, default=ROOT / ".site-cache", help="downloads and the build venv")
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="ship the wheels without pre-compiled bytecode (slower kernel start)"
+    )
     args = parser.parse_args(argv)
-    build(args.out.resolve(), args.cache.resolve())
+    build(args.out.resolve(), args.cache.resolve(), bytecode=not args.no_bytecode)
     return 0
 
 

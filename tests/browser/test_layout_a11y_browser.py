@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ROOT, Lab, assert_no_widget_errors, open_and_run, until
+from tests.browser.conftest import ROOT, Front, Lab, assert_no_widget_errors, open_and_run, until
 
 pytestmark = pytest.mark.browser
 
@@ -83,9 +83,9 @@ def no_sideways_overflow(page: Page) -> None:
 
 
 def test_game_fits_600_1024_1400_with_every_flag_target_in_its_own_column(
-    lab_page: Page, lab: Lab, output_dir: Path
+    front_page: Page, frontend: Front, output_dir: Path
 ) -> None:
-    page = lab_page
+    page, lab = front_page, frontend  # JupyterLab and the site
     open_and_run(page, lab, "notebooks/06-play-a-game.ipynb")
     game = page.locator(".bl-game").first
     expect(game).to_be_visible(timeout=60_000)
@@ -97,7 +97,7 @@ def test_game_fits_600_1024_1400_with_every_flag_target_in_its_own_column(
         page.set_viewport_size({"width": width, "height": 1000})
         page.wait_for_timeout(400)  # JupyterLab re-lays out its panels
         game.scroll_into_view_if_needed()
-        game.screenshot(path=str(output_dir / f"layout-game-{width}.png"))
+        game.screenshot(path=str(output_dir / f"layout-game-{frontend.name}-{width}.png"))
         no_sideways_overflow(page)
         for n in range(1, 10):  # each flag's tap target lies inside its own flag's column (or row)
             column = game.locator(f'.blb-col[data-col="{n}"]').bounding_box()
@@ -108,9 +108,11 @@ def test_game_fits_600_1024_1400_with_every_flag_target_in_its_own_column(
     assert_no_widget_errors(page)
 
 
-def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(lab_page: Page, lab: Lab, output_dir: Path) -> None:
+def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(
+    front_page: Page, frontend: Front, output_dir: Path
+) -> None:
     """The puzzles of lesson 03 on the board component (puzzle mode, docs/widgets.md)."""
-    page = lab_page
+    page, lab = front_page, frontend  # JupyterLab and the site
     open_and_run(page, lab, "notebooks/03-claim-proofs.ipynb")
     expect(page.locator(".bl-puzzle .blb").first).to_be_visible(timeout=60_000)
     until(lambda: page.locator(".bl-puzzle").count() > 0, "the lesson's puzzles")
@@ -118,7 +120,7 @@ def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(lab_page: Page
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 1000})
         page.wait_for_timeout(400)
-        page.screenshot(path=str(output_dir / f"layout-lesson03-{width}.png"))
+        page.screenshot(path=str(output_dir / f"layout-lesson03-{frontend.name}-{width}.png"))
         no_sideways_overflow(page)
         # "which flags": each flag's answer target lies inside its own flag's column (or row)
         for puzzle in page.locator('.bl-puzzle:has(.blb-flag[data-action="answer"])').all():
@@ -199,7 +201,7 @@ def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(lab_page: Page
     page.wait_for_timeout(500)
     expect(counter).to_contain_text("step 1 of")
     field.evaluate("i => i.remove()")
-    puzzle.screenshot(path=str(output_dir / "layout-puzzle-keyboard.png"))
+    puzzle.screenshot(path=str(output_dir / f"layout-puzzle-keyboard-{frontend.name}.png"))
     assert_no_widget_errors(page)
 
 

@@ -239,3 +239,144 @@ def test_site_gym_saves_and_loads_progress_and_an_unedited_lesson_asks_nothing_o
     finally:
         offline.context.close()
     assert offline.outside == [], f"requests to other hosts: {offline.outside}"
+
+
+#: A damaged store as a torn write, a hand edit or another program could leave it: one good row,
+#: a torn row, garbage and bytes that are not UTF-8 (lines 2-4 damaged).
+DAMAGED_STORE = (
+    b'{"learner": "me", "puzzle_id": "one-end-open", "kind": "answer", "correct": true, "at": 1.0}\n'
+    b'{"learner": "me", "puzzle_id": "x", "ki\n'
+    b"not json at all\n"
+    b"\xff\xfe\x00\n"
+)
+
+
+def test_site_gym_sets_a_damaged_store_aside_and_says_so(offline_chromium: Browser, site_url: str) -> None:
+    """A damaged ``progress.jsonl`` on the browser's drive: the gym opens, says on screen (English,
+    then Chinese by its language toggle) that the damaged lines were set aside and under which
+    name, and the file as it was is still on the drive, byte for byte, under that name."""
+    import base64
+    import hashlib
+
+    offline = Offline(offline_chromium)
+    page = offline.context.new_page()
+    page.set_default_timeout(60_000)
+    page.on("dialog", lambda dialog: dialog.accept())
+    try:
+        # written into the drive by a kernel of the gym's lesson; the reload starts the kernel that
+        # opens it (written once: a lesson kept with this cell writes nothing again)
+        site_open(page, site_url, "05-puzzle-gym.ipynb")
+        encoded = base64.b64encode(DAMAGED_STORE).decode()
+        shown = run_code(
+            page,
+            "import pathlib, base64; d = pathlib.Path('/drive/battleline-data'); d.mkdir(exist_ok=True); "
+            "new = not list(d.glob('progress.jsonl.damaged-*')); "
+            f"new and (d / 'progress.jsonl').write_bytes(base64.b64decode('{encoded}')); print('written', new)",
+        )
+        assert "written True" in shown, shown
+        page.reload()
+        page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
+        site_kernel_idle(page)
+        site_run_all(page)
+        gym = page.locator(ui.GYM)
+        expect(gym).to_be_visible(timeout=60_000)
+        warning = gym.locator(".bl-gym-warning")
+        expect(warning).to_contain_text("had damaged lines that could not be read (3 in all)")
+        expect(warning).to_contain_text("The other 1 entries are kept")
+        text = warning.inner_text()
+        found = re.search(r"kept as (battleline-data/progress\.jsonl\.damaged-[\w-]+)", text)
+        assert found, text
+        gym.locator(".bl-lang button", has_text="中文").first.click()
+        expect(warning).to_contain_text("有 3 行已损坏")
+        expect(warning).to_contain_text(found.group(1))
+        # the original bytes, on the drive under the name the gym said; the store reads clean now
+        shown = run_code(
+            page,
+            "import hashlib, pathlib; from battleline_lab import progress; "
+            f"print('sha', hashlib.sha256(pathlib.Path('/drive/{found.group(1)}').read_bytes()).hexdigest(), "
+            "progress.Progress().get('one-end-open'), progress.Progress().problem)",
+        )
+        assert f"sha {hashlib.sha256(DAMAGED_STORE).hexdigest()}" in shown, shown
+        assert "PuzzleRecord(solved=True, attempts=1, hints=0) None" in shown, shown
+        OUTPUT.mkdir(exist_ok=True)
+        warning.screenshot(path=str(OUTPUT / "site-gym-damaged-store.png"))
+    finally:
+        offline.context.close()
+    assert offline.outside == [], f"requests to other hosts: {offline.outside}"
+
+
+def _saved_widgets(lesson: str) -> int:
+    book = json.loads((ROOT / "notebooks" / lesson).read_text(encoding="utf-8"))
+    return sum(
+        "application/vnd.jupyter.widget-view+json" in out.get("data", {})
+        for cell in book["cells"]
+        for out in cell.get("outputs", [])
+    )
+
+
+#: The learners' lessons whose saved widgets have a board (the gym, the game, lesson 3's puzzle), in
+#: both languages.  (The teachers' editor lessons save no board picture: they still wait for the kernel.)
+WIDGET_LESSONS = [
+    lesson
+    for name in ("03-claim-proofs", "05-puzzle-gym", "06-play-a-game")
+    for lesson in (f"{name}.ipynb", f"zh/{name}.zh.ipynb")
+]
+
+
+def test_the_cold_list_has_the_gym_and_the_game() -> None:
+    assert all(_saved_widgets(lesson) for lesson in WIDGET_LESSONS)
+
+
+@pytest.mark.parametrize("lesson", WIDGET_LESSONS)
+def test_site_lesson_opened_cold_shows_its_saved_widgets_as_pictures(
+    offline_chromium: Browser, site_url: str, lesson: str
+) -> None:
+    """A lesson opened on the site and not run shows each saved widget as its picture (the board's
+    SVG) at once, never "Loading widget..." while the kernel starts (it takes 15-40 s)."""
+    offline = Offline(offline_chromium)
+    page = offline.context.new_page()
+    try:
+        page.goto(f"{site_url}/lab/index.html?path={lesson}")
+        notebook = page.locator(".jp-Notebook").first
+        notebook.wait_for(timeout=120_000)
+        pictures = notebook.locator(".jp-RenderedSVG img, .jp-RenderedHTMLCommon .bl-saved-picture svg")
+        expect(pictures.first).to_be_attached(timeout=30_000)
+        page.wait_for_timeout(2000)  # outputs further down are drawn too
+        text = notebook.text_content() or ""
+        assert "Loading widget" not in text and "Error displaying widget" not in text, lesson
+        assert notebook.locator(".jupyter-widgets").count() == 0  # nothing waits for a kernel to draw it
+        picture = notebook.locator(".bl-saved-picture, .jp-RenderedSVG").last
+        picture.scroll_into_view_if_needed()
+        name = lesson.removesuffix(".ipynb").replace("/", "-")
+        picture.screenshot(path=str(OUTPUT / f"site-cold-{name}.png"))
+    finally:
+        offline.context.close()
+    assert offline.outside == [], f"{lesson}: requests to other hosts: {offline.outside}"
+
+
+def test_site_wheels_carry_bytecode_and_the_lock_names_them(site: Path) -> None:
+    """Every shipped wheel has its modules pre-compiled by the site's own Python (Pyodide, 3.14):
+    a ``__pycache__/*.cpython-314.pyc`` beside each ``.py`` outside tests; the lock's sha256 is the
+    file's, and the kernel's own start-up packages are preloaded with ours."""
+    import hashlib
+    import zipfile
+
+    static = site / "static" / "pyodide"
+    lock = json.loads((static / "pyodide-lock.json").read_text())["packages"]
+    preload = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]["litePluginSettings"]
+    packages = preload["@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]["packages"]
+    assert {"battleline-lab", "ipywidgets", "micropip", "piplite", "ipykernel", "pyodide-kernel"} <= set(packages)
+    assert all(name in lock for name in packages), packages
+    for name, entry in lock.items():
+        wheel = static / entry["file_name"]
+        assert hashlib.sha256(wheel.read_bytes()).hexdigest() == entry["sha256"], name
+        names = set(zipfile.ZipFile(wheel).namelist())
+        sources = [n for n in names if n.endswith(".py") and not re.search(r"(^|/)tests?/", n)]
+        missing = [n for n in sources if _pyc(n) not in names]
+        assert sources and not missing, (name, missing[:3])
+
+
+def _pyc(source: str) -> str:
+    """``pkg/mod.py`` -> ``pkg/__pycache__/mod.cpython-314.pyc`` (the bytecode Pyodide's Python reads)."""
+    folder, _, name = source.rpartition("/")
+    return f"{folder}/__pycache__/{name[:-3]}.cpython-314.pyc".lstrip("/")
