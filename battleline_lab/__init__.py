@@ -12,6 +12,11 @@ True
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import warnings
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # type checkers see the real imports; at run time they load on first use
@@ -80,6 +85,45 @@ _LAZY: dict[str, str] = {  # public name -> the module that defines it
     "parse_card": "cards",
     "parse_cards": "cards",
 }
+
+
+#: Modules that moved: former path -> where it lives now.  Importing the former path gives the very
+#: same module object (``sys.modules`` holds it under both names), with a DeprecationWarning.
+MOVED: dict[str, str] = {
+    "battleline_lab.game.cli": "battleline_lab.cli.game",
+    "battleline_lab.odds_cli": "battleline_lab.cli.odds",
+}
+
+
+class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """The one alias mechanism for moved modules (docs/architecture.md): a meta-path finder that
+    answers for the former names in :data:`MOVED` and hands back the module at its new place."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, importlib.machinery.ModuleSpec | None] = {}
+
+    def find_spec(
+        self, fullname: str, path: Any = None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in MOVED:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        new = MOVED[spec.name]
+        warnings.warn(f"{spec.name} is now {new}", DeprecationWarning, stacklevel=2)
+        module = importlib.import_module(new)
+        self._specs[new] = module.__spec__
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        """Nothing to run (the module at its new place is loaded); the import machinery has just set
+        its ``__spec__`` to the former name's: put back its own."""
+        module.__spec__ = self._specs[module.__name__]
+
+
+if not any(isinstance(finder, _MovedModules) for finder in sys.meta_path):
+    sys.meta_path.insert(0, _MovedModules())
 
 
 def __getattr__(name: str) -> Any:

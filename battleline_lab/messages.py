@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .cards import Card, Colour, Tactic, Troop
 from .claims import ClaimAnalysis, Reason, Step
@@ -52,6 +52,8 @@ __all__ = [
     "render_problem",
     "render_step",
     "rule_msg",
+    "Scoped",
+    "scoped",
     "shape_name",
     "shapes_name",
     "topic_name",
@@ -119,6 +121,29 @@ def message(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
             raise TypeError(f"message {key!r} has plural forms: pass count=")
         template = texts.get(f"{key}.{plural_category(lang, int(params['count']))}", texts[f"{key}.other"])
     return template.format(**params) if params else template
+
+
+class Scoped(Protocol):
+    """A :func:`message` lookup under one key prefix (see :func:`scoped`)."""
+
+    def __call__(self, key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str: ...
+
+
+def scoped(prefix: str) -> Scoped:
+    """The one message helper: ``message(f"{prefix}.{key}", lang, **params)`` as a function.
+
+    A module that reads its texts under one prefix says ``_m = scoped("odds")`` once, instead of
+    writing its own lookup (they used to differ in signature from module to module).
+
+    >>> _m = scoped("words")
+    >>> _m("puzzles", "en", count=2), _m("puzzles", "zh", count=2)
+    ('2 puzzles', '2道谜题')
+    """
+
+    def lookup(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
+        return message(f"{prefix}.{key}", lang, **params)
+
+    return lookup
 
 
 def _cap(text: str) -> str:

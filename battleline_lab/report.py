@@ -18,26 +18,22 @@ True
 
 from __future__ import annotations
 
-import argparse
 import html
 import json
 import math
 import re
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .class_report import SORT_SCRIPT, SORT_SCRIPT_NAME
-from .files import FileTooBigError, OutputExistsError, describe, read_regular, write_new
-from .messages import DEFAULT_LANGUAGE, LANGUAGES, message
-from .progress import DEFAULT_LEARNER, Progress, StoreError, open_store_read_only
+from .class_report import SORT_SCRIPT
+from .files import FileTooBigError, describe, read_regular, write_new
+from .messages import DEFAULT_LANGUAGE, message
 from .puzzle import Puzzle
-from .safe_yaml import Diagnostic, escape_control
+from .safe_yaml import Diagnostic
 
-__all__ = ["class_level", "load_export", "register_progress", "register_report", "report_html"]
+__all__ = ["class_level", "class_puzzles", "load_export", "report_html"]
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
 #: Fewer learners than this: no level suggestion for a puzzle.
 MIN_LEARNERS = 3
 
@@ -47,47 +43,6 @@ def _m(key: str, lang: str, **params: object) -> str:
 
 
 # -- export -------------------------------------------------------------------------------------
-
-
-def register_progress(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
-) -> argparse.ArgumentParser:
-    """Add ``progress export``."""
-    parser = subparsers.add_parser("progress", help=_m("cli.progress.help", lang), prog="battleline-lab progress")
-    actions = parser.add_subparsers(dest="action", required=True)
-    export = actions.add_parser("export", help=_m("cli.export.help", lang), prog="battleline-lab progress export")
-    export.add_argument("--data", metavar="DIR", help=_m("cli.export.data", lang))
-    export.add_argument(
-        "--learner", default=DEFAULT_LEARNER, help=_m("cli.export.learner", lang, learner=DEFAULT_LEARNER)
-    )
-    export.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=message("cli.lang", lang))
-    export.add_argument("--puzzles", nargs="+", metavar="DIR", default=[], help=message("class.cli.puzzles", lang))
-    export.set_defaults(func=run_export)
-    return parser
-
-
-def run_export(args: argparse.Namespace) -> int:
-    """Print the export of one learner (exit 2 if the folder holds no progress)."""
-    from .progress import data_dir
-    from .trainer import Trainer, export_document
-
-    lang = getattr(args, "lang", DEFAULT_LANGUAGE)
-    folder = Path(args.data) if args.data else data_dir()
-    try:  # read only: nothing is moved, renamed or created beside the store
-        store = open_store_read_only(folder)
-    except StoreError as err:
-        print(Diagnostic(err.where, 1, 1, _m("cli.error.export", lang, problem=err.reason)), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
-    if problems:
-        for problem in problems:
-            print(problem, file=sys.stderr)
-        return EXIT_BAD_INPUT
-    progress = Progress(folder, learner=args.learner, store=store)
-    document = export_document(progress, Trainer(puzzles, progress=progress))
-    _describe_puzzles(document, puzzles)
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
-    return EXIT_OK
 
 
 def class_puzzles(folders: Sequence[str], lang: str = DEFAULT_LANGUAGE) -> tuple[list[Puzzle], list[Diagnostic]]:
@@ -117,7 +72,7 @@ def class_puzzles(folders: Sequence[str], lang: str = DEFAULT_LANGUAGE) -> tuple
     return list(chosen.values()), problems
 
 
-def _describe_puzzles(document: dict[str, Any], puzzles: Sequence[Puzzle]) -> None:
+def describe_puzzles(document: dict[str, Any], puzzles: Sequence[Puzzle]) -> None:
     """Add each tried puzzle's title and topics to an export (the report shows them without the files)."""
     by_id = {p.id: p for p in puzzles}
     for pid, meta in _dict(document.get("puzzles")).items():
@@ -241,7 +196,7 @@ def class_level(first_try_rate: float) -> int:
     return 5
 
 
-def _puzzle_table(exports: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def puzzle_table(exports: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     stats: dict[str, dict[str, Any]] = {}
     for export in exports:
         learner = str(export.get("learner"))
@@ -307,7 +262,7 @@ def report_html(
         puzzles = [p for p in library.puzzles() if p.question is not None]
 
     none = _m("report.none", lang)
-    table = _puzzle_table(exports)
+    table = puzzle_table(exports)
     attempts = sum(len(e.get("attempts", [])) for e in exports)
     out = [
         f'<!DOCTYPE html><html lang="{esc(lang)}"><head><meta charset="utf-8">',
@@ -374,79 +329,14 @@ def report_html(
     return "".join(out)
 
 
-def register_report(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
-) -> argparse.ArgumentParser:
-    """Add ``report``."""
-    parser = subparsers.add_parser("report", help=_m("cli.report.help", lang), prog="battleline-lab report")
-    parser.add_argument("exports", nargs="+", metavar="EXPORT", help=_m("cli.report.exports", lang))
-    parser.add_argument("--out", required=True, metavar="HTML", help=_m("cli.report.out", lang))
-    parser.add_argument("--force", action="store_true", help=_m("cli.report.force", lang))
-    parser.add_argument("--puzzles", nargs="+", metavar="DIR", default=[], help=message("class.cli.puzzles", lang))
-    parser.set_defaults(func=run_report)
-    return parser
-
-
-def _export_files(paths: Iterable[str]) -> list[Path]:
-    files: list[Path] = []
-    for name in paths:
-        p = Path(name)
-        files += sorted(p.glob("*.json")) if p.is_dir() else [p]
-    return files
-
-
-def run_report(args: argparse.Namespace) -> int:
-    """Read the exports (all errors at once, exit 2) and write the page (never over a file without --force)."""
-    lang = getattr(args, "lang", DEFAULT_LANGUAGE)
-    out = Path(args.out)
-    exports, errors = [], []
-    puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
-    # a class folder (BATTLELINE_CLASS_DIR: one data folder per learner) is read directly, no exports
-    from .class_report import class_folder_exports, is_class_folder
-
-    folders = [name for name in args.exports if is_class_folder(Path(name))]
-    for folder in folders:
-        exports += class_folder_exports(Path(folder), puzzles)
-    files = _export_files([name for name in args.exports if name not in folders])
-    for file in files:
-        try:
-            exports.append(load_export(file, lang))
-        except ExportError as err:
-            errors.append(Diagnostic(str(file), err.line, err.col, _m("cli.error.export", lang, problem=str(err))))
-    if not files and not exports:
-        errors.append(Diagnostic(str(args.exports[0]), 1, 1, _m("cli.error.none", lang)))
-    if out.exists() and not args.force:
-        errors.append(Diagnostic(str(out), 1, 1, _m("cli.error.exists", lang, path=str(out))))
-    errors += problems
-    script = out.parent / SORT_SCRIPT_NAME
-    if errors:
-        for error in errors:
-            print(error, file=sys.stderr)
-        return EXIT_BAD_INPUT
-    own = {p.id for p in puzzles if p.source and any(_inside(p.source, f) for f in getattr(args, "puzzles", []))}
-    page = report_html(exports, lang, puzzles, shown=sorted(own))
-    try:
-        write_new(out, page, force=args.force, inputs=files)
-    except OutputExistsError:
-        print(Diagnostic(str(out), 1, 1, _m("cli.error.exists", lang, path=str(out))), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except OSError as err:
-        print(Diagnostic(str(out), 1, 1, describe(err, lang)), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    _write_script(script)
-    shown = escape_control(str(out))
-    print(_m("cli.wrote", lang, path=shown, learners=len(exports), puzzles=len(_puzzle_table(exports))))
-    return EXIT_OK
-
-
-def _inside(source: str, folder: str) -> bool:
+def inside_folder(source: str, folder: str) -> bool:
     try:
         return Path(source).resolve().is_relative_to(Path(folder).resolve())
     except OSError:  # pragma: no cover
         return False
 
 
-def _write_script(path: Path) -> None:
+def write_sort_script(path: Path) -> None:
     """The page's sorting script next to it (the same text every time: an existing copy is left alone)."""
     try:
         if path.is_file() and path.read_text(encoding="utf-8") == SORT_SCRIPT:

@@ -32,7 +32,7 @@ PUBLIC_MODULES = {
     "battleline_lab.game_widget",
     "battleline_lab.editor_widget",
     "battleline_lab.odds",  # lesson 07: outs and odds (issue 27)
-    "battleline_lab.odds_cli",
+    "battleline_lab.cli.odds",  # lesson 07 prints the odds command's text (odds_lines)
 }
 #: The lessons whose prose about positions the engine checks (hidden ``check`` cells, see below).
 CHECKED = [p for p in LESSONS if p.name[:3] in ("00-", "01-", "02-", "03-", "04-", "07-") and "teachers" not in p.parts]

@@ -20,28 +20,20 @@ shows as text.
 
 from __future__ import annotations
 
-import argparse
 import html
 import json
 import re
-import sys
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from ..claims import UndecidedTieError
-from ..files import SameAsInputError, describe, write_new
-from ..loader import Diagnostic, PuzzleFileError, load_puzzle
 from ..messages import DEFAULT_LANGUAGE, message, render_msg
 from ..position import Position, Side
 from ..puzzle import Puzzle
-from ..safe_yaml import escape_control
 from ..svg import board_svg, escape
 
-__all__ = ["preview_html", "register", "run"]
+__all__ = ["preview_html", "question_board_svg"]
 
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
 
 _CSS = """
 :root { color-scheme: light; }
@@ -224,50 +216,3 @@ def preview_html(
         parts += [f"<h2>{escape(_m('heading.note', lang))}</h2>", f'<p class="bl-note">{escape(note)}</p>']
     parts += [f"<footer>{escape(_m('footer', lang))}</footer>", "</main>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"
-
-
-# -- the command --------------------------------------------------------------------------------
-
-
-def register(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
-) -> argparse.ArgumentParser:
-    """Add the ``show`` subcommand (help texts in ``lang``)."""
-    parser = subparsers.add_parser(
-        "show",
-        help=_m("help", lang),
-        description=_m("description", lang),
-        prog="battleline-lab show",
-    )
-    parser.add_argument("file", metavar=message("cli.metavar.file", lang), help=_m("file", lang))
-    parser.add_argument("-o", "--output", metavar=message("cli.metavar.html", lang), help=_m("output", lang))
-    parser.add_argument("--question", action="store_true", help=message("teachers.show.question", lang))
-    parser.add_argument("--force", action="store_true", help=message("files.force_help", lang))
-    parser.set_defaults(func=run)
-    return parser
-
-
-def run(args: argparse.Namespace) -> int:
-    """Run ``show``: load the puzzle (errors as ``FILE:LINE:COL: error:``, exit 2), write the page."""
-    lang = getattr(args, "lang", DEFAULT_LANGUAGE)
-    try:
-        puzzle = load_puzzle(args.file, lang=lang)
-    except PuzzleFileError as err:
-        for diagnostic in err.diagnostics:
-            print(diagnostic, file=sys.stderr)
-        return EXIT_BAD_INPUT
-    page = preview_html(puzzle, lang, source=args.file, question_only=getattr(args, "question", False))
-    if args.output == "-":
-        sys.stdout.write(page)
-        return EXIT_OK
-    out = Path(args.output) if args.output else Path.cwd() / f"{Path(args.file).stem}.html"
-    try:  # never over the puzzle itself (even a hard link to it), never over a file without --force, atomically
-        write_new(out, page, force=getattr(args, "force", False), inputs=[args.file])
-    except SameAsInputError:
-        print(Diagnostic(str(out), 1, 1, _m("same_file", lang)), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except OSError as err:
-        print(Diagnostic(str(out), 1, 1, describe(err, lang)), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    print(_m("wrote", lang, file=escape_control(str(out))))
-    return EXIT_OK

@@ -17,21 +17,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from .loader import PuzzleFileError, load_puzzle
-from .messages import card_short, kind_name, message
-from .odds import FlagOdds, SideOuts, flag_odds, outs
-from .position import FLAGS, Position, Side
+from ..loader import PuzzleFileError, load_puzzle
+from ..messages import card_short, kind_name, message, scoped
+from ..odds import FlagOdds, SideOuts, flag_odds, outs
+from ..position import FLAGS, Position, Side
+from .base import PROG, ExitCode, SubParsers, print_diagnostics
 
 __all__ = ["odds_data", "odds_lines", "register"]
 
 MAX_TROOPS_SHOWN = 10  # in the text output; --json lists them all
 
 
-def _m(key: str, lang: str, /, **params: Any) -> str:
-    return message(f"odds.{key}", lang, **params)
+_m = scoped("odds")
 
 
 def odds_data(position: Position, flags: list[int]) -> dict[str, Any]:
@@ -111,18 +110,17 @@ def _run(args: argparse.Namespace) -> int:
     try:
         puzzle = load_puzzle(args.file, lang=lang)
     except PuzzleFileError as err:
-        for diagnostic in err.diagnostics:
-            print(diagnostic, file=sys.stderr)
-        return 2
+        print_diagnostics(err.diagnostics)
+        return ExitCode.BAD_INPUT
     flags = [args.flag] if args.flag is not None else list(FLAGS)
     if args.json:
         print(json.dumps({"file": args.file, "flags": odds_data(puzzle.position, flags)}))
     else:
         print("\n".join([args.file, *odds_lines(puzzle.position, flags, lang)]))
-    return 0
+    return ExitCode.OK
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en") -> None:
+def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> None:
     """Add the ``odds`` subcommand (battleline_lab.cli.COMMANDS)."""
 
     def flag_number(text: str) -> int:
@@ -132,7 +130,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], la
         return value
 
     parser = subparsers.add_parser(
-        "odds", help=_m("cli.help", lang), description=_m("cli.description", lang), prog="battleline-lab odds"
+        "odds", help=_m("cli.help", lang), description=_m("cli.description", lang), prog=f"{PROG} odds"
     )
     parser.add_argument("file", metavar=message("cli.metavar.file", lang), help=_m("cli.file", lang))
     parser.add_argument("--flag", type=flag_number, metavar="N", help=_m("cli.flag", lang))

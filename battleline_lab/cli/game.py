@@ -2,7 +2,7 @@
 
 ``register(subparsers)`` adds ``match``; ``register_replay(subparsers)`` adds
 ``replay``.  The main ``battleline-lab`` parser plugs them in; :func:`main`
-runs them standalone (for tests and ``python -m battleline_lab.game.cli``).
+runs them standalone (for tests; ``battleline_lab.game.cli`` is the former name of this module).
 
 ::
 
@@ -28,28 +28,23 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from ..console import add_quiet_argument, progress_for
 from ..files import FileProblem, check_new, describe, write_new
-from ..messages import message
+from ..game.bots import BOTS
+from ..game.match import run_match
+from ..game.record import RecordError, dump_record, load_record
+from ..game.state import GameState, Options, Player
+from ..messages import message, scoped
 from ..position import ClaimTiming
 from ..safe_yaml import MAX_ERRORS, ascii_int, escape_control
-from .bots import BOTS
-from .match import run_match
-from .record import RecordError, dump_record, load_record
-from .state import GameState, Options, Player
+from .base import PROG, ExitCode, SubParsers
 
 __all__ = ["main", "register", "register_replay", "register_review"]
 
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
-
-
-def _m(key: str, /, lang: str = "en", **params: Any) -> str:
-    return message(f"game.cli.{key}", lang, **params)
+_m = scoped("game.cli")
 
 
 #: The upper bounds of the numeric options (issue 24: ``--games 99999999999999999999`` ran for ever);
@@ -97,9 +92,7 @@ def _metavar(key: str, lang: str) -> str:
     return message(f"cli.metavar.{key}", lang)
 
 
-def register(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en"
-) -> argparse.ArgumentParser:
+def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> argparse.ArgumentParser:
     """Add the ``match`` subcommand (help texts in ``lang``)."""
     parser = subparsers.add_parser("match", help=_m("match.help", lang), description=_m("match.description", lang))
     bots = ", ".join(BOTS)
@@ -142,9 +135,7 @@ def register(
     return parser
 
 
-def register_replay(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en"
-) -> argparse.ArgumentParser:
+def register_replay(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> argparse.ArgumentParser:
     """Add the ``replay`` subcommand (check that game records replay; help texts in ``lang``)."""
     parser = subparsers.add_parser("replay", help=_m("replay.help", lang), description=_m("replay.help", lang))
     parser.add_argument("files", metavar=_metavar("file", lang), nargs="+", help=_m("replay.file", lang))
@@ -159,9 +150,7 @@ def register_replay(
     return parser
 
 
-def register_review(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en"
-) -> argparse.ArgumentParser:
+def register_review(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> argparse.ArgumentParser:
     """Add the ``review`` subcommand (a game's claim moments as text, JSON or puzzle files)."""
     from ..messages import message as msg
 
@@ -180,7 +169,7 @@ def register_review(
 
 
 def run_review_command(args: argparse.Namespace) -> int:
-    from .review import review, save_puzzles
+    from ..game.review import review, save_puzzles
 
     lang = getattr(args, "lang", "en")
     try:
@@ -188,7 +177,7 @@ def run_review_command(args: argparse.Namespace) -> int:
     except RecordError as exc:
         for line in exc.lines():
             print(line, file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     result = review(record, Player(args.player))
     if args.json:
         print(json.dumps(result.as_dict(lang), ensure_ascii=False))
@@ -201,14 +190,14 @@ def run_review_command(args: argparse.Namespace) -> int:
         except FileExistsError as exc:
             where = escape_control(str(exc.filename or args.out))
             print(f"{where}:1:1: error: {message('review.cli.exists', lang, path=where)}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return ExitCode.BAD_INPUT
         except OSError as exc:
             where = escape_control(str(exc.filename or args.out))
             print(f"{where}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return ExitCode.BAD_INPUT
         if not args.json:
             print(message("review.cli.wrote", lang, folder=escape_control(str(args.out)), count=len(written)))
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def run_match_command(args: argparse.Namespace) -> int:
@@ -224,7 +213,7 @@ def run_match_command(args: argparse.Namespace) -> int:
                 f"{args.records}:1:1: error: {_m('match.records_error', lang, reason=exc.strerror or exc)}",
                 file=sys.stderr,
             )
-            return EXIT_BAD_INPUT
+            return ExitCode.BAD_INPUT
 
         force = getattr(args, "force", False)
         refused = []
@@ -239,7 +228,7 @@ def run_match_command(args: argparse.Namespace) -> int:
             if len(refused) > MAX_ERRORS:
                 more = message("files.more_errors", lang, count=len(refused) - MAX_ERRORS, shown=MAX_ERRORS)
                 print(f"{args.records}:1:1: error: {more}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return ExitCode.BAD_INPUT
 
         def write_record(k: int, state: GameState, names: dict[Player, str]) -> None:
             write_new(_record_path(folder, args.seed, k), dump_record(state, names), force=force)
@@ -269,10 +258,10 @@ def run_match_command(args: argparse.Namespace) -> int:
             bar.clear()
             name = exc.filename if isinstance(exc, FileProblem) else args.records
             print(f"{name}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return ExitCode.BAD_INPUT
     if args.json:
         print(json.dumps(result.as_dict()))
-        return EXIT_OK
+        return ExitCode.OK
     print(_m("match.title", lang, a=args.bot_a, b=args.bot_b, games=result.games, seed=args.seed))
     print(_m("match.wins", lang, a=result.wins["A"], b=result.wins["B"], draws=result.draws))
     print(_m("match.length", lang, turns=f"{result.average_turns:.1f}", actions=f"{result.actions / result.games:.1f}"))
@@ -283,7 +272,7 @@ def run_match_command(args: argparse.Namespace) -> int:
     print(
         _m("match.speed", lang, seconds=f"{result.seconds:.2f}", rate=f"{result.games / max(result.seconds, 1e-9):.1f}")
     )
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _record_path(folder: Path, seed: int, k: int) -> Path:
@@ -292,14 +281,14 @@ def _record_path(folder: Path, seed: int, k: int) -> Path:
 
 def run_replay_command(args: argparse.Namespace) -> int:
     lang = getattr(args, "lang", "en")
-    status = EXIT_OK
+    status = ExitCode.OK
     for name in args.files:
         try:
             record = load_record(name, lang)
         except RecordError as exc:
             for line in exc.lines():
                 print(line, file=sys.stderr)
-            status = EXIT_BAD_INPUT
+            status = ExitCode.BAD_INPUT
             continue
         if args.at is not None:
             try:
@@ -308,7 +297,7 @@ def run_replay_command(args: argparse.Namespace) -> int:
                 )
             except ValueError as exc:
                 print(f"{escape_control(name)}:1:1: error: {escape_control(str(exc))}", file=sys.stderr)
-                status = EXIT_BAD_INPUT
+                status = ExitCode.BAD_INPUT
                 continue
             print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None), end="")
             continue
@@ -333,7 +322,7 @@ def run_replay_command(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``match`` or ``replay`` as a standalone program."""
-    parser = argparse.ArgumentParser(prog="battleline-lab")
+    parser = argparse.ArgumentParser(prog=PROG)
     subparsers = parser.add_subparsers(dest="command", required=True)
     register(subparsers)
     register_replay(subparsers)
@@ -343,7 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     result: int = args.func(args)
-    return result
+    return int(result)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,257 @@
+"""The ``battleline-lab`` command line: one package, one module per command (or family of commands).
+
+Subcommands, each a module of this package, in the order ``--help`` lists them (:data:`COMMANDS`)::
+
+    battleline-lab claims FILE... [--json]     flags each side can claim by proof now (R12)   claims.py
+    battleline-lab explain FILE [--flag N] [--side you|opponent]                               explain.py
+                                               the step-by-step proof or counterexample
+    battleline-lab check PATH... [--strict]    validate puzzles and verify their answers      check.py
+    battleline-lab odds FILE [--flag N]        each flag's odds and outs                      odds.py
+    battleline-lab match | replay | review     bots' games, game records, a game's claims    game.py
+    battleline-lab generate | show | worksheet the teachers' tools           generate.py, show.py, worksheet.py
+    battleline-lab lessons [DIR] | lab         the lessons, copied out / in JupyterLab        lessons.py
+    battleline-lab progress | report           a learner's export, a class report             progress.py
+
+``claims --json`` prints exactly one JSON object per line per file, e.g.
+``{"file": "p.yaml", "you": [5], "opponent": []}``: this output is a contract.
+
+Exit status (:class:`battleline_lab.exitcodes.ExitCode`): 0 success; 1 ``check`` found a wrong
+answer (or a repeated id) in otherwise valid files; 2 bad input (every error as
+``FILE:LINE:COL: error: message`` on stderr) or bad usage; 3 an internal error (one line on
+stderr, never a traceback); 130 interrupted.
+
+A command is a ``(name, register)`` pair in :data:`COMMANDS`, a real import: ``register(subparsers,
+lang=...)`` adds its parser (``subparsers.add_parser(name, ...)``) and sets ``func``
+(``parser.set_defaults(func=run)``, ``run(args) -> int``); a ``register`` without a ``lang``
+parameter is called with the subparsers alone.  The command modules import the engine inside
+their functions, so starting one command loads only what it needs.
+
+The language is ``--lang`` wherever it stands in the arguments (before or
+after the subcommand; :func:`language_in` finds it before the parser is
+built).  Help, usage and usage errors are then in that language, argparse's
+own phrases ("usage:", "options", "error: ...") included (see
+:func:`argparse_language`); a usage error still exits 2 without a traceback.
+
+>>> main(["claims", "--help"]) == 0  # doctest: +ELLIPSIS
+usage: battleline-lab claims ...
+True
+>>> main(["claims", "--help", "--lang", "zh"]) == 0  # doctest: +ELLIPSIS
+用法：battleline-lab claims ...
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from .. import __version__
+from ..messages import DEFAULT_LANGUAGE, LANGUAGES, message
+from . import check, claims, explain, game, generate, lessons, odds, progress, show, worksheet
+from .base import PROG, ExitCode, Register, m
+
+__all__ = ["COMMANDS", "PROG", "ExitCode", "Register", "argparse_language", "build_parser", "language_in", "main"]
+
+#: Subcommands in the order ``--help`` lists them (append ``(name, register)`` to add one).
+COMMANDS: list[tuple[str, Register]] = [
+    ("claims", claims.register),
+    ("explain", explain.register),
+    ("check", check.register),
+    ("odds", odds.register),
+    ("match", game.register),
+    ("replay", game.register_replay),
+    ("review", game.register_review),
+    ("generate", generate.register),
+    ("show", show.register),
+    ("worksheet", worksheet.register),
+    ("lessons", lessons.register_lessons),
+    ("lab", lessons.register_lab),
+    ("progress", progress.register_progress),
+    ("report", progress.register_report),
+]
+
+
+def _takes_lang(register: Register) -> bool:
+    try:
+        return "lang" in inspect.signature(register).parameters
+    except (TypeError, ValueError):  # a callable without a signature: the plain contract
+        return False
+
+
+def language_in(argv: Sequence[str]) -> str:
+    """The language ``--lang`` asks for anywhere in ``argv`` (the last one wins), else English.
+
+    Found before the parser is built, so that the parser itself (help, usage, errors) speaks it;
+    a value that is no language is left for the parser to refuse.
+
+    >>> language_in(["explain", "p.yaml", "--lang", "zh"]), language_in(["--lang=zh", "check", "."])
+    ('zh', 'zh')
+    >>> language_in(["--lang", "fr", "check"]), language_in(["check", "--", "--lang", "zh"])
+    ('en', 'en')
+    """
+    lang = DEFAULT_LANGUAGE
+    args = iter(argv)
+    for arg in args:
+        if arg == "--":
+            break
+        if arg == "--lang":
+            value = next(args, "")
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        else:
+            continue
+        if value in LANGUAGES:
+            lang = value
+    return lang
+
+
+#: argparse's own fixed phrases (its gettext message ids, Python 3.10-3.13) and their catalogue keys
+#: (``cli.argparse.<key>``).  A phrase missing here (a newer Python's) stays English.
+ARGPARSE_PHRASES: dict[str, str] = {
+    "usage: ": "usage",
+    "positional arguments": "positionals",
+    "options": "options",
+    "optional arguments": "options",
+    "show this help message and exit": "help",
+    "%(prog)s: error: %(message)s\n": "error",
+    "argument %(argument_name)s: %(message)s": "argument",
+    "the following arguments are required: %s": "required",
+    "unrecognized arguments: %s": "unrecognized",
+    "invalid choice: %(value)r (choose from %(choices)s)": "invalid_choice",
+    "invalid %(type)s value: %(value)r": "invalid_value",
+    "ambiguous option: %(option)s could match %(matches)s": "ambiguous",
+    "expected one argument": "expected_one",
+    "expected at least one argument": "expected_at_least_one",
+    "expected at most one argument": "expected_at_most_one",
+    "expected %s argument": "expected_n",
+    "expected %s arguments": "expected_n",
+    "ignored explicit argument %r": "ignored_explicit",
+    "one of the arguments %s is required": "one_required",
+    "not allowed with argument %s": "not_allowed_with",
+    "unknown parser %(parser_name)r (choices: %(choices)s)": "unknown_parser",
+    "can't open '%(filename)s': %(error)s": "cannot_open",
+}
+
+
+def _argparse_text(msgid: str, lang: str) -> str:
+    key = ARGPARSE_PHRASES.get(msgid)
+    return message(f"cli.argparse.{key}", lang) if key else msgid
+
+
+@contextmanager
+def argparse_language(lang: str) -> Iterator[None]:
+    """Within the block, argparse's own phrases are in ``lang`` (from the catalogue).
+
+    argparse looks its phrases up through ``argparse._`` (``gettext.gettext``) and
+    ``argparse.ngettext`` each time it builds a parser, formats help or reports an
+    error; the block puts a catalogue lookup in their place and restores them after
+    (the CLI runs one command at a time; not meant for threads parsing at once).
+
+    >>> with argparse_language("zh"):
+    ...     argparse.ArgumentParser(prog="p").format_usage()
+    '用法：p [-h]\\n'
+    >>> argparse.ArgumentParser(prog="p").format_usage()
+    'usage: p [-h]\\n'
+    """
+    if lang == DEFAULT_LANGUAGE:
+        yield
+        return
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+
+    def gettext(msgid: str) -> str:
+        return _argparse_text(msgid, lang)
+
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return _argparse_text(singular if n == 1 else plural, lang)
+
+    setattr(argparse, "_", gettext)  # noqa: B010 - a module global argparse reads at call time
+    setattr(argparse, "ngettext", ngettext)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(argparse, "_", saved[0])  # noqa: B010
+        setattr(argparse, "ngettext", saved[1])  # noqa: B010
+
+
+def build_parser(lang: str = DEFAULT_LANGUAGE, *, only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every registered subcommand; help texts in ``lang``.
+
+    ``only`` registers that subcommand alone (the one being run: the others' modules are then
+    not imported, which keeps start-up short).  For argparse's own phrases in ``lang`` too,
+    build (and use) it inside :func:`argparse_language`.
+    """
+    parser = argparse.ArgumentParser(prog=PROG, description=m("description", lang))
+    parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help=m("lang", lang))
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}", help=message("package.version", lang)
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar=m("metavar.command", lang), required=True)
+    for _name, register in COMMANDS:
+        if only is not None and _name != only:
+            continue
+        if _takes_lang(register):
+            register(subparsers, lang=lang)
+        else:
+            register(subparsers)
+    for sub in subparsers.choices.values():
+        # --lang after the subcommand too; SUPPRESS keeps a --lang given before it
+        if "--lang" not in sub._option_string_actions:
+            sub.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=m("lang", lang))
+    return parser
+
+
+def _command_in(arguments: Sequence[str]) -> str | None:
+    """The registered subcommand the arguments run, if they name one before any help option.
+
+    >>> _command_in(["--lang", "zh", "claims", "a.yaml"]), _command_in(["-h", "claims"]), _command_in(["nope"])
+    ('claims', None, None)
+    """
+    names = {name for name, _ in COMMANDS}
+    skip = False
+    for arg in arguments:
+        if skip:
+            skip = False
+        elif arg == "--lang":
+            skip = True
+        elif arg.startswith("--lang="):
+            continue
+        elif arg.startswith("-"):
+            return None  # help or an unknown option before the command: the full parser answers
+        else:
+            return arg if arg in names else None
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (never raises, never prints a traceback)."""
+    try:
+        arguments = list(argv) if argv is not None else sys.argv[1:]
+        lang = language_in(arguments)
+        with argparse_language(lang):
+            parser = build_parser(lang, only=_command_in(arguments))
+            try:
+                args = parser.parse_args(arguments)
+            except SystemExit as exit_:
+                return int(exit_.code) if isinstance(exit_.code, int) else int(ExitCode.BAD_INPUT)
+        status: int = args.func(args)
+        return int(status)  # a plain int (not the ExitCode member), as printed in the lessons
+    except KeyboardInterrupt:
+        from ..entry import interrupted_line
+
+        print(interrupted_line(), file=sys.stderr)  # one line, never a traceback (issue 24)
+        return int(ExitCode.INTERRUPTED)
+    except BrokenPipeError:
+        return int(ExitCode.OK)
+    except Exception as err:  # noqa: BLE001 - the one place that turns any bug into one line
+        print(f"{PROG}: {_internal_error_text()}: {type(err).__name__}: {err}", file=sys.stderr)
+        return int(ExitCode.INTERNAL)
+
+
+def _internal_error_text() -> str:
+    try:
+        return m("internal_error")
+    except Exception:  # noqa: BLE001 - the catalogue itself may be what failed
+        return "internal error"
