@@ -29,8 +29,8 @@ their functions, so starting one command loads only what it needs.
 The language is ``--lang`` wherever it stands in the arguments (before or
 after the subcommand; :func:`language_in` finds it before the parser is
 built).  Help, usage and usage errors are then in that language, argparse's
-own phrases ("usage:", "options", "error: ...") included (see
-:func:`argparse_language`); a usage error still exits 2 without a traceback.
+own phrases ("usage:", "options", "error: ...") included, through argparse's public hooks
+(:mod:`battleline_lab.cli.parser`); a usage error still exits 2 without a traceback.
 
 >>> main(["claims", "--help"]) == 0  # doctest: +ELLIPSIS
 usage: battleline-lab claims ...
@@ -45,15 +45,15 @@ from __future__ import annotations
 import argparse
 import inspect
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 from .. import __version__
 from ..messages import DEFAULT_LANGUAGE, LANGUAGES, message
 from . import check, claims, explain, game, generate, lessons, odds, progress, show, worksheet
 from .base import PROG, ExitCode, Register, m
+from .parser import Parser, parser_class
 
-__all__ = ["COMMANDS", "PROG", "ExitCode", "Register", "argparse_language", "build_parser", "language_in", "main"]
+__all__ = ["COMMANDS", "PROG", "ExitCode", "Register", "build_parser", "language_in", "main"]
 
 #: Subcommands in the order ``--help`` lists them (append ``(name, register)`` to add one).
 COMMANDS: list[tuple[str, Register]] = [
@@ -108,82 +108,13 @@ def language_in(argv: Sequence[str]) -> str:
     return lang
 
 
-#: argparse's own fixed phrases (its gettext message ids, Python 3.10-3.13) and their catalogue keys
-#: (``cli.argparse.<key>``).  A phrase missing here (a newer Python's) stays English.
-ARGPARSE_PHRASES: dict[str, str] = {
-    "usage: ": "usage",
-    "positional arguments": "positionals",
-    "options": "options",
-    "optional arguments": "options",
-    "show this help message and exit": "help",
-    "%(prog)s: error: %(message)s\n": "error",
-    "argument %(argument_name)s: %(message)s": "argument",
-    "the following arguments are required: %s": "required",
-    "unrecognized arguments: %s": "unrecognized",
-    "invalid choice: %(value)r (choose from %(choices)s)": "invalid_choice",
-    "invalid %(type)s value: %(value)r": "invalid_value",
-    "ambiguous option: %(option)s could match %(matches)s": "ambiguous",
-    "expected one argument": "expected_one",
-    "expected at least one argument": "expected_at_least_one",
-    "expected at most one argument": "expected_at_most_one",
-    "expected %s argument": "expected_n",
-    "expected %s arguments": "expected_n",
-    "ignored explicit argument %r": "ignored_explicit",
-    "one of the arguments %s is required": "one_required",
-    "not allowed with argument %s": "not_allowed_with",
-    "unknown parser %(parser_name)r (choices: %(choices)s)": "unknown_parser",
-    "can't open '%(filename)s': %(error)s": "cannot_open",
-}
-
-
-def _argparse_text(msgid: str, lang: str) -> str:
-    key = ARGPARSE_PHRASES.get(msgid)
-    return message(f"cli.argparse.{key}", lang) if key else msgid
-
-
-@contextmanager
-def argparse_language(lang: str) -> Iterator[None]:
-    """Within the block, argparse's own phrases are in ``lang`` (from the catalogue).
-
-    argparse looks its phrases up through ``argparse._`` (``gettext.gettext``) and
-    ``argparse.ngettext`` each time it builds a parser, formats help or reports an
-    error; the block puts a catalogue lookup in their place and restores them after
-    (the CLI runs one command at a time; not meant for threads parsing at once).
-
-    >>> with argparse_language("zh"):
-    ...     argparse.ArgumentParser(prog="p").format_usage()
-    '用法：p [-h]\\n'
-    >>> argparse.ArgumentParser(prog="p").format_usage()
-    'usage: p [-h]\\n'
-    """
-    if lang == DEFAULT_LANGUAGE:
-        yield
-        return
-    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
-
-    def gettext(msgid: str) -> str:
-        return _argparse_text(msgid, lang)
-
-    def ngettext(singular: str, plural: str, n: int) -> str:
-        return _argparse_text(singular if n == 1 else plural, lang)
-
-    setattr(argparse, "_", gettext)  # noqa: B010 - a module global argparse reads at call time
-    setattr(argparse, "ngettext", ngettext)  # noqa: B010
-    try:
-        yield
-    finally:
-        setattr(argparse, "_", saved[0])  # noqa: B010
-        setattr(argparse, "ngettext", saved[1])  # noqa: B010
-
-
 def build_parser(lang: str = DEFAULT_LANGUAGE, *, only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every registered subcommand; help texts in ``lang``.
 
-    ``only`` registers that subcommand alone (the one being run: the others' modules are then
-    not imported, which keeps start-up short).  For argparse's own phrases in ``lang`` too,
-    build (and use) it inside :func:`argparse_language`.
+    ``only`` registers that subcommand alone (the one being run).  argparse's own phrases are in
+    ``lang`` too (the parser is of :func:`battleline_lab.cli.parser.parser_class`).
     """
-    parser = argparse.ArgumentParser(prog=PROG, description=m("description", lang))
+    parser = parser_class(lang)(prog=PROG, description=m("description", lang))
     parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help=m("lang", lang))
     parser.add_argument(
         "--version", action="version", version=f"%(prog)s {__version__}", help=message("package.version", lang)
@@ -198,8 +129,10 @@ def build_parser(lang: str = DEFAULT_LANGUAGE, *, only: str | None = None) -> ar
             register(subparsers)
     for sub in subparsers.choices.values():
         # --lang after the subcommand too; SUPPRESS keeps a --lang given before it
-        if "--lang" not in sub._option_string_actions:
+        try:
             sub.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=m("lang", lang))
+        except argparse.ArgumentError:
+            pass  # the subcommand has its own --lang
     return parser
 
 
@@ -230,12 +163,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         arguments = list(argv) if argv is not None else sys.argv[1:]
         lang = language_in(arguments)
-        with argparse_language(lang):
-            parser = build_parser(lang, only=_command_in(arguments))
-            try:
-                args = parser.parse_args(arguments)
-            except SystemExit as exit_:
-                return int(exit_.code) if isinstance(exit_.code, int) else int(ExitCode.BAD_INPUT)
+        parser = build_parser(lang, only=_command_in(arguments))
+        try:
+            if isinstance(parser, Parser):  # an unknown subcommand, refused in the parser's language
+                parser.check_command(arguments, (name for name, _ in COMMANDS), ("--lang",))
+            args = parser.parse_args(arguments)
+        except SystemExit as exit_:
+            return int(exit_.code) if isinstance(exit_.code, int) else int(ExitCode.BAD_INPUT)
         status: int = args.func(args)
         return int(status)  # a plain int (not the ExitCode member), as printed in the lessons
     except KeyboardInterrupt:
