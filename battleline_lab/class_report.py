@@ -426,8 +426,7 @@ def _th(text: str, sortable: bool = True, extra: str = "", klass: str = "") -> s
 
 def class_html(data: ClassData, lang: str) -> str:
     """The sections of the page about learners and puzzles (escaped: every text from a file is)."""
-    from .messages import message, topic_name
-    from .trainer import rule_text
+    from .messages import message, rule_text, topic_name
 
     none = _c("none", lang)
     sep = message("widget.list_sep", lang)

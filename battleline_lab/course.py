@@ -33,11 +33,10 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .files import OutputExistsError, write_new
 from .library import lessons_root
-from .messages import DEFAULT_LANGUAGE, message
+from .messages import scoped
 
 __all__ = ["DEFAULT_FOLDER", "CopyReport", "copy_course", "course_files", "lab_command", "missing_lab_modules"]
 
@@ -50,8 +49,7 @@ SKIPPED_PARTS = {".ipynb_checkpoints", "__pycache__", ".pytest_cache"}
 LAB_MODULES = ("jupyterlab", "ipykernel", "ipywidgets")
 
 
-def _m(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
-    return message(f"package.{key}", lang, **params)
+_m = scoped("package")
 
 
 def course_files(root: Path | None = None) -> list[Path]:

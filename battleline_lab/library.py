@@ -73,18 +73,13 @@ def lessons_root() -> Path:
 def _index(folder: Path) -> Mapping[str, tuple[Puzzle, Path]]:
     import warnings
 
-    from .loader import PuzzleFileError, iter_puzzle_files, load_puzzle
+    from .loader import PuzzleFileError, load_folder
 
-    found: dict[str, tuple[Puzzle, Path]] = {}
-    for file in iter_puzzle_files([folder]):
-        try:
-            puzzle = load_puzzle(file)
-        except PuzzleFileError as err:  # one bad file is skipped, located, never the whole library lost
-            for line in err.diagnostics:
-                warnings.warn(str(line), UserWarning, stacklevel=2)
-            continue
-        found[puzzle.id] = (puzzle, file)
-    return found
+    def skipped(_file: Path, err: PuzzleFileError) -> None:  # one bad file located, never the library lost
+        for line in err.diagnostics:
+            warnings.warn(str(line), UserWarning, stacklevel=5)
+
+    return {puzzle.id: (puzzle, file) for file, puzzle in load_folder([folder], on_error=skipped)}
 
 
 def _library() -> Mapping[str, tuple[Puzzle, Path]]:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
@@ -47,7 +47,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .cards import ALL_CARDS, Card, CardNotationError, Tactic, Troop, parse_card
 from .claims import UndecidedTieError
-from .messages import card_short, message, render_problem
+from .messages import DEFAULT_LANGUAGE, card_short, message, render_problem
 from .position import FLAGS, ClaimTiming, FlagState, Position, Problem, Side
 from .puzzle import Puzzle
 from .questions import QUESTION_KINDS, Question, QuestionError, question_from_data
@@ -78,6 +78,7 @@ __all__ = [
     "TOP_LEVEL_KEYS",
     "check_answer",
     "iter_puzzle_files",
+    "load_folder",
     "load_puzzle",
     "load_puzzle_text",
     "locate",
@@ -677,6 +678,33 @@ def iter_puzzle_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]
             yield from sorted(found)
         else:
             yield p
+
+
+def load_folder(
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    lang: str = DEFAULT_LANGUAGE,
+    on_error: Callable[[Path, PuzzleFileError], object] | None = None,
+) -> Iterator[tuple[Path, Puzzle]]:
+    """Every puzzle under the paths (:func:`iter_puzzle_files`) that loads, with its file: the one
+    "load a folder of puzzles, skip the bad files".  A file that does not load is skipped, after
+    ``on_error(file, error)`` if given (its ``error.diagnostics`` say where and why).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "bad.yaml").write_text("id: [", encoding="utf-8")
+    >>> [p.id for _, p in load_folder([folder], on_error=lambda f, e: print(f.name, len(e.diagnostics)))]
+    bad.yaml 1
+    []
+    """
+    for file in iter_puzzle_files(paths):
+        try:
+            puzzle = load_puzzle(file, lang=lang)
+        except PuzzleFileError as err:
+            if on_error is not None:
+                on_error(file, err)
+            continue
+        yield file, puzzle
 
 
 def locate(puzzle: Puzzle, path: tuple[str | int, ...]) -> tuple[int, int]:

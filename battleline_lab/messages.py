@@ -52,6 +52,7 @@ __all__ = [
     "render_problem",
     "render_step",
     "rule_msg",
+    "rule_text",
     "Scoped",
     "scoped",
     "shape_name",
@@ -640,3 +641,15 @@ def first_complete_note(question: Question[Any, Any] | None, position: Position,
     """
     note = question.tie_note(position) if question is not None else None
     return render_msg(note, lang) if note is not None else ""
+
+
+def rule_text(rule: str, lang: str = "en") -> str:
+    """What a rule says, in a few words, for "you miss R13: ..." (``trainer.rule.<id>``).
+
+    >>> rule_text("R13")
+    'cards in your hand are not proof: only cards face up on the table count'
+    """
+    try:
+        return message(f"trainer.rule.{rule}", lang)
+    except KeyError:
+        return message("trainer.rule.fallback", lang, rule=rule)

@@ -28,7 +28,7 @@ from typing import Any
 
 from .class_report import SORT_SCRIPT
 from .files import FileTooBigError, describe, read_regular, write_new
-from .messages import DEFAULT_LANGUAGE, message
+from .messages import DEFAULT_LANGUAGE, message, scoped
 from .puzzle import Puzzle
 from .safe_yaml import Diagnostic
 
@@ -38,8 +38,7 @@ __all__ = ["class_level", "class_puzzles", "load_export", "report_html"]
 MIN_LEARNERS = 3
 
 
-def _m(key: str, lang: str, **params: object) -> str:
-    return message(f"trainer.{key}", lang, **params)
+_m = scoped("trainer")
 
 
 # -- export -------------------------------------------------------------------------------------
@@ -52,7 +51,7 @@ def class_puzzles(folders: Sequence[str], lang: str = DEFAULT_LANGUAGE) -> tuple
     out (``battleline-lab check`` says why), as the trainer leaves them out.
     """
     from . import library
-    from .loader import PuzzleFileError, iter_puzzle_files, load_puzzle
+    from .loader import load_folder
 
     problems = []
     own: dict[str, Puzzle] = {}
@@ -60,11 +59,7 @@ def class_puzzles(folders: Sequence[str], lang: str = DEFAULT_LANGUAGE) -> tuple
         if not Path(folder).exists():
             problems.append(Diagnostic(folder, 1, 1, message("class.cli.no_folder", lang, path=folder)))
             continue
-        for file in iter_puzzle_files([Path(folder)]):
-            try:
-                puzzle = load_puzzle(file)
-            except PuzzleFileError:
-                continue
+        for _file, puzzle in load_folder([Path(folder)]):
             if puzzle.question is not None:
                 own.setdefault(puzzle.id, puzzle)
     chosen = {p.id: p for p in library.puzzles() if p.question is not None}
@@ -254,7 +249,7 @@ def report_html(
     column in the learner x puzzle grid even if nobody tried them (the teacher's own).
     """
     from .class_report import class_data, class_html
-    from .trainer import rule_text
+    from .messages import rule_text
 
     if puzzles is None:
         from . import library

@@ -51,6 +51,7 @@ __all__ = [
     "analysis_html",
     "comparison_html",
     "position_analysis_html",
+    "rating_chart_svg",
     "board_svg",
     "card_svg",
     "cards_svg",
@@ -732,3 +733,44 @@ def show_formation(formation: Formation, lang: str = DEFAULT_LANGUAGE) -> Pictur
 def show_analysis(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) -> Picture:
     """A claim proof (:func:`analysis_html`) as a :class:`Picture`; its text is the numbered proof."""
     return Picture(analysis_html(analysis, lang, rules=RULES_PAGE), analysis.explain(lang), html=True)
+
+
+# -- the rating chart (the trainer's gym) ------------------------------------------------------
+
+
+def rating_chart_svg(history: Sequence[float], *, title: str = "", width: int = 360, height: int = 120) -> str:
+    """A small line chart of the rating after each rated puzzle, as SVG text (deterministic).
+
+    ``title`` is the accessible label (already in the learner's language; escaped here).
+
+    >>> svg = rating_chart_svg([1500, 1580, 1540], title="Rating <3")
+    >>> svg.startswith("<svg") and "Rating &lt;3" in svg and svg.count("<circle") == 3
+    True
+    """
+    pad = 28
+    points = [1500.0, *history]
+    low, high = min(points), max(points)
+    if high - low < 100:
+        mid = (high + low) / 2
+        low, high = mid - 50, mid + 50
+    inner_w, inner_h = width - 2 * pad, height - 2 * 12
+
+    def xy(i: int, value: float) -> tuple[float, float]:
+        x = pad + (inner_w * i / max(1, len(points) - 1))
+        y = 12 + inner_h * (high - value) / (high - low)
+        return round(x, 1), round(y, 1)
+
+    coords = [xy(i, v) for i, v in enumerate(points)]
+    path = " ".join(f"{x},{y}" for x, y in coords)
+    label = html.escape(title, quote=True)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="bl-rating-chart" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{label}"><title>{label}</title>',
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fafafa" stroke="#ddd"/>',
+        f'<text x="4" y="16" font-size="10" fill="#555">{round(high)}</text>',
+        f'<text x="4" y="{height - 6}" font-size="10" fill="#555">{round(low)}</text>',
+        f'<polyline fill="none" stroke="#1565c0" stroke-width="2" points="{path}"/>',
+    ]
+    parts += [f'<circle cx="{x}" cy="{y}" r="2.5" fill="#1565c0"/>' for x, y in coords[1:]]
+    parts.append("</svg>")
+    return "".join(parts)

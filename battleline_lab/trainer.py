@@ -77,9 +77,7 @@ __all__ = [
     "content_hash",
     "initial_rating",
     "miss_reason",
-    "rating_chart_svg",
     "required_lesson",
-    "rule_text",
 ]
 
 #: The success rate :meth:`Trainer.next` aims for.
@@ -178,16 +176,11 @@ def _theme(puzzle: Puzzle) -> str:
 
 def _load(puzzles: str | os.PathLike[str] | Iterable[Puzzle | str] | None) -> list[Puzzle]:
     from . import library
-    from .loader import PuzzleFileError, iter_puzzle_files, load_puzzle
+    from .loader import load_folder
 
     def from_source(source: str | os.PathLike[str]) -> list[Puzzle]:
-        found = []
-        for file in iter_puzzle_files([library.resolve(source)]):
-            try:
-                found.append(load_puzzle(file))
-            except PuzzleFileError:
-                continue  # the gym reports files that do not load; the trainer just leaves them out
-        return found
+        # the gym reports files that do not load; the trainer just leaves them out
+        return [puzzle for _file, puzzle in load_folder([library.resolve(source)])]
 
     if puzzles is None:
         out = library.puzzles()
@@ -888,63 +881,6 @@ def _ghosts(puzzle: Puzzle, value: object) -> tuple[tuple[tuple[int, Side], tupl
 
 
 _WRONG = "widget.feedback.wrong"
-
-
-def rule_text(rule: str, lang: str = "en") -> str:
-    """What a rule says, in a few words, for "you miss R13: ..." (``trainer.rule.<id>``).
-
-    >>> rule_text("R13")
-    'cards in your hand are not proof: only cards face up on the table count'
-    """
-    from .messages import message
-
-    try:
-        return message(f"trainer.rule.{rule}", lang)
-    except KeyError:
-        return message("trainer.rule.fallback", lang, rule=rule)
-
-
-# -- the rating chart -----------------------------------------------------
-
-
-def rating_chart_svg(history: Sequence[float], *, title: str = "", width: int = 360, height: int = 120) -> str:
-    """A small line chart of the rating after each rated puzzle, as SVG text (deterministic).
-
-    ``title`` is the accessible label (already in the learner's language; escaped here).
-
-    >>> svg = rating_chart_svg([1500, 1580, 1540], title="Rating <3")
-    >>> svg.startswith("<svg") and "Rating &lt;3" in svg and svg.count("<circle") == 3
-    True
-    """
-    from html import escape
-
-    pad = 28
-    points = [1500.0, *history]
-    low, high = min(points), max(points)
-    if high - low < 100:
-        mid = (high + low) / 2
-        low, high = mid - 50, mid + 50
-    inner_w, inner_h = width - 2 * pad, height - 2 * 12
-
-    def xy(i: int, value: float) -> tuple[float, float]:
-        x = pad + (inner_w * i / max(1, len(points) - 1))
-        y = 12 + inner_h * (high - value) / (high - low)
-        return round(x, 1), round(y, 1)
-
-    coords = [xy(i, v) for i, v in enumerate(points)]
-    path = " ".join(f"{x},{y}" for x, y in coords)
-    label = escape(title, quote=True)
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="bl-rating-chart" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" role="img" aria-label="{label}"><title>{label}</title>',
-        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fafafa" stroke="#ddd"/>',
-        f'<text x="4" y="16" font-size="10" fill="#555">{round(high)}</text>',
-        f'<text x="4" y="{height - 6}" font-size="10" fill="#555">{round(low)}</text>',
-        f'<polyline fill="none" stroke="#1565c0" stroke-width="2" points="{path}"/>',
-    ]
-    parts += [f'<circle cx="{x}" cy="{y}" r="2.5" fill="#1565c0"/>' for x, y in coords[1:]]
-    parts.append("</svg>")
-    return "".join(parts)
 
 
 def export_document(progress: Progress, trainer: Trainer | None = None) -> dict[str, object]:

@@ -47,14 +47,15 @@ from .messages import (
     first_complete_note,
     message,
     render_msg,
+    rule_text,
     topic_name,
 )
 from .position import FLAGS, Position, Side
 from .progress import Progress, PuzzleRecord, browser_storage, data_dir, export_filename, import_export
 from .puzzle import Puzzle
 from .questions import CompareQuestion, Comparison, QuestionError, View
-from .svg import BOARD_MAX_WIDTH, board_svg, cards_svg, flag_grid_columns, formation_caption
-from .trainer import LESSONS, PuzzleSession, Summary, Trainer, rating_chart_svg, rule_text
+from .svg import BOARD_MAX_WIDTH, board_svg, cards_svg, flag_grid_columns, formation_caption, rating_chart_svg
+from .trainer import LESSONS, PuzzleSession, Summary, Trainer
 
 __all__ = [
     "LANGUAGE_NAMES",
@@ -641,20 +642,18 @@ def load_puzzles(source: str | Path | Iterable[Puzzle], errors: list[str] | None
     """
     if isinstance(source, (str, Path)):
         from .library import resolve
-        from .loader import PuzzleFileError, iter_puzzle_files, load_puzzle
+        from .loader import PuzzleFileError, load_folder
 
-        puzzles = []
-        for path in iter_puzzle_files([resolve(source)]):
-            try:
-                puzzles.append(load_puzzle(path))
-            except PuzzleFileError as err:
-                if errors is None:
-                    import warnings
+        def skipped(_path: Path, err: PuzzleFileError) -> None:
+            if errors is None:
+                import warnings
 
-                    for line in err.diagnostics:
-                        warnings.warn(str(line), UserWarning, stacklevel=2)
-                else:
-                    errors.extend(str(d) for d in err.diagnostics)
+                for line in err.diagnostics:
+                    warnings.warn(str(line), UserWarning, stacklevel=5)
+            else:
+                errors.extend(str(d) for d in err.diagnostics)
+
+        puzzles = [puzzle for _path, puzzle in load_folder([resolve(source)], on_error=skipped)]
     else:
         puzzles = list(source)
     return sorted(puzzles, key=lambda p: (p.level if p.level is not None else 0, p.id))

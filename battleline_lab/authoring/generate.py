@@ -47,8 +47,8 @@ from ..claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim
 from ..decide import can_claim
 from ..difficulty import Features, claim_features, estimate
 from ..formations import FormationKind
-from ..loader import PuzzleFileError, iter_puzzle_files, load_puzzle, load_puzzle_text
-from ..messages import LANGUAGES, message
+from ..loader import load_folder, load_puzzle_text
+from ..messages import LANGUAGES, message, scoped
 from ..position import FLAGS, FlagState, Position, Side
 from ..questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, FormationQuestion, Question
 from ..reachability import cards_played, unreachable
@@ -75,8 +75,7 @@ MAX_CANDIDATES = 4000
 MAX_GAMES = 12
 
 
-def _m(key: str, lang: str = "en", /, **params: Any) -> str:
-    return message(f"authoring.{key}", lang, **params)
+_m = scoped("authoring")
 
 
 def _texts(key: str, /, **params: Any) -> dict[str, str]:
@@ -976,10 +975,4 @@ def _generate_questions(
 
 def avoid_keys(folder: str) -> set[Hashable]:
     """The position keys of every puzzle under ``folder`` that loads (files that do not load are skipped)."""
-    keys: set[Hashable] = set()
-    for path in iter_puzzle_files([folder]):
-        try:
-            keys.add(position_key(load_puzzle(path).position))
-        except PuzzleFileError:
-            continue
-    return keys
+    return {position_key(puzzle.position) for _path, puzzle in load_folder([folder])}

@@ -24,10 +24,9 @@ import html
 import json
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from ..claims import UndecidedTieError
-from ..messages import DEFAULT_LANGUAGE, message, render_msg
+from ..messages import DEFAULT_LANGUAGE, message, render_msg, scoped
 from ..position import Position, Side
 from ..puzzle import Puzzle
 from ..svg import board_svg, escape
@@ -65,8 +64,7 @@ footer { color: #777; font-size: 0.8em; margin-top: 28px; overflow-wrap: anywher
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
-def _m(key: str, lang: str, /, **params: Any) -> str:
-    return message(f"authoring.preview.{key}", lang, **params)
+_m = scoped("authoring.preview")
 
 
 def _who(side: Side, lang: str) -> str:

@@ -25,10 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from ..claims import UndecidedTieError
-from ..messages import DEFAULT_LANGUAGE, message
+from ..messages import DEFAULT_LANGUAGE, message, scoped
 from ..puzzle import Puzzle
 from ..svg import escape
 from .preview import _CSP, _answer_text, _focus, _question_html, _who, question_board_svg, question_once
@@ -75,8 +74,7 @@ footer { color: #555; font-size: 0.75em; margin-top: 10px; }
 """
 
 
-def _m(key: str, lang: str, /, **params: Any) -> str:
-    return message(f"teachers.worksheet.{key}", lang, **params)
+_m = scoped("teachers.worksheet")
 
 
 def _document(title: str, body: list[str], lang: str) -> str:

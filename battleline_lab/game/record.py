@@ -49,7 +49,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .. import safe_yaml
 from ..cards import CardNotationError, parse_card
-from ..messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, message
+from ..messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, message, scoped
 from ..position import ClaimTiming
 from .actions import Action, ActionNotationError, Draw, parse_action
 from .rules import IllegalMoveError, apply
@@ -71,8 +71,7 @@ OPTION_KEYS = ("claim_timing", "first")
 RESULT_KEYS = ("winner", "reason", "turns")
 
 
-def _m(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
-    return message(f"record.{key}", lang, **params)
+_m = scoped("record")
 
 
 def _notation_error(exc: ActionNotationError, lang: str) -> str:
