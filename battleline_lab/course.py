@@ -1,6 +1,6 @@
 """The course from an installed package: ``battleline-lab lessons`` copies it out, ``battleline-lab lab`` opens it.
 
-The lessons ship inside the package (:func:`battleline_lab.library.lessons_root`;
+The lessons ship inside the package (:func:`battleline_lab.quiz.library.lessons_root`;
 ``notebooks/`` in a checkout).  A learner works on a copy in a folder of their
 own; copying again is safe: a file that is missing is written, one that is
 already there and identical is left alone, and one that differs (the
@@ -34,9 +34,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .files import OutputExistsError, write_new
-from .library import lessons_root
-from .messages import scoped
+from .formats.files import OutputExistsError, write_new
+from .quiz.library import lessons_root
+from .text.messages import scoped
 
 __all__ = ["DEFAULT_FOLDER", "CopyReport", "copy_course", "course_files", "lab_command", "missing_lab_modules"]
 
@@ -80,7 +80,7 @@ class CopyReport:
 
 
 def _write_whole(target: Path, data: bytes, *, replace: bool, source: Path | None = None) -> bool:
-    """Write ``data`` to ``target`` atomically (:func:`battleline_lab.files.write_new`).
+    """Write ``data`` to ``target`` atomically (:func:`battleline_lab.formats.files.write_new`).
 
     Without ``replace``, never over a file that exists: returns False and writes nothing.
     Never over ``source`` (the bundled lesson it is copied from), not even through a link.

@@ -20,7 +20,7 @@ def interrupted_line() -> str:
     """``battleline-lab: interrupted``, in the catalogue's words when it can still be read."""
     try:
         from .cli import PROG
-        from .messages import message
+        from .text.messages import message
 
         return f"{PROG}: {message('entry.interrupted')}"
     except BaseException:  # noqa: BLE001 - a second interrupt, or a half-imported package

@@ -20,7 +20,7 @@ claim), their answers spread.  A title is neutral and in words ("Flag 5: red 3,
 red 4 and red 5. Can you claim it now?"): the teaching point ("At best a tie")
 would give the answer away, so it is the ``headline``, shown after answering;
 topics use the library's words (puzzles/FORMAT.md).  Its level comes from
-:func:`battleline_lab.difficulty.estimate`, its note says it was generated and
+:func:`battleline_lab.quiz.difficulty.estimate`, its note says it was generated and
 from what (seed, candidate, game and turn); title and note are written in
 every language of the catalogue (``title: {en: ..., zh: ...}``), so a
 reviewed puzzle can join the library as it is.  Positions are legal
@@ -42,16 +42,16 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence, Se
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key, troop
-from ..claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim
-from ..decide import can_claim
-from ..difficulty import Features, claim_features, estimate
-from ..formations import FormationKind
-from ..loader import load_folder, load_puzzle_text
-from ..messages import LANGUAGES, message, scoped
-from ..position import FLAGS, FlagState, Position, Side
-from ..questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, FormationQuestion, Question
-from ..reachability import cards_played, unreachable
+from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key, troop
+from ..core.claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim
+from ..core.decide import can_claim
+from ..core.formations import FormationKind
+from ..core.position import FLAGS, FlagState, Position, Side
+from ..core.reachability import cards_played, unreachable
+from ..quiz.difficulty import Features, claim_features, estimate
+from ..quiz.loader import load_folder, load_puzzle_text
+from ..quiz.questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, FormationQuestion, Question
+from ..text.messages import LANGUAGES, message, scoped
 from .writer import dump_puzzle, position_data, position_key
 
 __all__ = [
@@ -609,7 +609,7 @@ def _point_key(theme: str, position: Position, flag: int) -> str:
 def cards_in_words(cards: Sequence[Card], lang: str) -> str:
     """Cards as a learner reads them: ``red 3, red 4 and red 5`` / ``红3、红4和红5`` (never notation).
 
-    >>> from battleline_lab.cards import parse_card
+    >>> from battleline_lab.core.cards import parse_card
     >>> cards_in_words([parse_card("r3"), parse_card("b10"), Tactic.FOG], "en")
     'red 3, blue 10 and Fog'
     """
@@ -900,7 +900,7 @@ def _question_texts(
 
 
 def kind_name_for(key: str, lang: str) -> str:
-    from ..messages import kind_name
+    from ..text.messages import kind_name
 
     return next((kind_name(k, lang) for k in FormationKind if k.key == key), key)
 

@@ -1,14 +1,14 @@
 """``battleline-lab show``: a puzzle as one standalone HTML page, for review without Jupyter.
 
 The page holds the title, id, level and tags, the question, the board (SVG from
-:mod:`battleline_lab.svg`), the author's answer next to the engine's, the full
+:mod:`battleline_lab.render.svg`), the author's answer next to the engine's, the full
 explanation (every proof step, R12-R13; the comparison or the formation) and
 the author's note.  It needs nothing else: the CSS is inline, there is no
 script at all, and a Content-Security-Policy forbids loading anything.  Every
 text an author wrote is escaped, so a title ``<img src=x onerror=alert(1)>``
 shows as text.
 
->>> from battleline_lab.loader import load_puzzle_text
+>>> from battleline_lab.quiz.loader import load_puzzle_text
 >>> page = preview_html(load_puzzle_text(
 ...     "title: <b>bold?</b>\\nflags: {5: {you: [r3, r4, r5], opponent: [b8]}}\\n"
 ...     "question: {kind: claim, flag: 5}\\nanswer: true\\n"))
@@ -25,11 +25,11 @@ import json
 import re
 from collections.abc import Iterable
 
-from ..claims import UndecidedTieError
-from ..messages import DEFAULT_LANGUAGE, message, render_msg, scoped
-from ..position import Position, Side
-from ..puzzle import Puzzle
-from ..svg import board_svg, escape
+from ..core.claims import UndecidedTieError
+from ..core.position import Position, Side
+from ..quiz.puzzle import Puzzle
+from ..render.svg import board_svg, escape
+from ..text.messages import DEFAULT_LANGUAGE, message, render_msg, scoped
 
 __all__ = ["preview_html", "question_board_svg"]
 

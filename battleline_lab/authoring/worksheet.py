@@ -11,7 +11,7 @@ new page), ``separate`` (the key in a second file, ``NAME.key.html``) or
 ``none``.  Like ``battleline-lab show`` the page runs no script, loads nothing
 and escapes every text an author wrote.
 
->>> from battleline_lab.loader import load_puzzle_text
+>>> from battleline_lab.quiz.loader import load_puzzle_text
 >>> p = load_puzzle_text("title: <i>Wedge</i>\\nflags: {5: {you: [r3, r4, r5], opponent: [r6, g6]}}\\n"
 ...                      "question: {kind: claim, flag: 5}\\nanswer: true\\n", "p.yaml")
 >>> sheet = worksheet_html([p])
@@ -26,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..claims import UndecidedTieError
-from ..messages import DEFAULT_LANGUAGE, message, scoped
-from ..puzzle import Puzzle
-from ..svg import escape
+from ..core.claims import UndecidedTieError
+from ..quiz.puzzle import Puzzle
+from ..render.svg import escape
+from ..text.messages import DEFAULT_LANGUAGE, message, scoped
 from .preview import _CSP, _answer_text, _focus, _question_html, _who, question_board_svg, question_once
 
 __all__ = ["ANSWERS", "PER_PAGE", "answer_key_html", "key_entries", "key_path", "worksheet_html"]

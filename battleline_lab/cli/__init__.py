@@ -48,7 +48,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from ..messages import DEFAULT_LANGUAGE, LANGUAGES, message
+from ..text.messages import DEFAULT_LANGUAGE, LANGUAGES, message
 from . import check, claims, explain, game, generate, lessons, odds, progress, show, worksheet
 from .base import PROG, ExitCode, Register, m
 from .parser import Parser, parser_class

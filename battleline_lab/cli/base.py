@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from ..exitcodes import ExitCode
-from ..messages import scoped
+from ..text.messages import scoped
 
 if TYPE_CHECKING:
-    from ..safe_yaml import Diagnostic
+    from ..formats.safe_yaml import Diagnostic
 
 __all__ = ["PROG", "ExitCode", "Register", "SubParsers", "m", "print_diagnostics"]
 

@@ -1,6 +1,6 @@
 """``battleline-lab check PATH... [--strict]``: validate puzzles and verify their answers.
 
-The one check, shared with the pytest plugin (battleline_lab.checks); ``library``, a theme or an
+The one check, shared with the pytest plugin (battleline_lab.quiz.checks); ``library``, a theme or an
 id checks the bundled library's puzzles.  Exit 1: a wrong answer (or a repeated id) in otherwise
 valid files; 2: a bad file.
 """
@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import argparse
 
-from ..console import add_quiet_argument, progress_for
-from ..messages import message
+from ..text.messages import message
 from .base import PROG, ExitCode, SubParsers, m, print_diagnostics
+from .console import add_quiet_argument, progress_for
 
 __all__ = ["register", "run"]
 
 
 def run(args: argparse.Namespace) -> int:
     """Check the files and folders, print every diagnostic and one summary line."""
-    from ..checks import check_files, collect_files
+    from ..quiz.checks import check_files, collect_files
 
     lang = args.lang
     files, missing = collect_files(args.paths, lang=lang)

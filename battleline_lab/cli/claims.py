@@ -10,11 +10,11 @@ import argparse
 import json
 from collections.abc import Sequence
 
-from ..decide import decide_position
-from ..loader import PuzzleFileError, load_puzzle
-from ..messages import message
-from ..position import Side
-from ..safe_yaml import escape_control
+from ..core.decide import decide_position
+from ..core.position import Side
+from ..formats.safe_yaml import escape_control
+from ..quiz.loader import PuzzleFileError, load_puzzle
+from ..text.messages import message
 from .base import PROG, ExitCode, SubParsers, m, print_diagnostics
 
 __all__ = ["flags_text", "register", "run"]

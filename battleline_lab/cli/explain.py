@@ -12,12 +12,12 @@ import json
 import sys
 from collections.abc import Callable
 
-from ..claims import ClaimAnalysis, analyse_claim, state_unseen_once
-from ..loader import PuzzleFileError, check_answer, load_puzzle
-from ..messages import message, render_analysis
-from ..position import FLAGS, Side
-from ..puzzle import Puzzle
-from ..safe_yaml import ascii_int, escape_control
+from ..core.claims import ClaimAnalysis, analyse_claim, state_unseen_once
+from ..core.position import FLAGS, Side
+from ..formats.safe_yaml import ascii_int, escape_control
+from ..quiz.loader import PuzzleFileError, check_answer, load_puzzle
+from ..quiz.puzzle import Puzzle
+from ..text.messages import message, render_analysis
 from .base import PROG, ExitCode, SubParsers, m, print_diagnostics
 
 __all__ = ["analysis_lines", "claim_targets", "register", "run"]
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _warn_about_answer(puzzle: Puzzle, name: str, lang: str) -> None:
     """``explain`` still explains a puzzle whose stated answer is wrong, but says so (on stderr)."""
-    from ..checks import CheckWarning
+    from ..quiz.checks import CheckWarning
 
     question = puzzle.question
     if question is None or not check_answer(puzzle, name, lang):

@@ -31,16 +31,16 @@ from pathlib import Path
 
 import yaml
 
-from ..console import add_quiet_argument, progress_for
-from ..files import FileProblem, check_new, describe, write_new
+from ..core.position import ClaimTiming
+from ..formats.files import FileProblem, check_new, describe, write_new
+from ..formats.safe_yaml import MAX_ERRORS, ascii_int, escape_control
 from ..game.bots import BOTS
 from ..game.match import run_match
 from ..game.record import RecordError, dump_record, load_record
 from ..game.state import GameState, Options, Player
-from ..messages import message, scoped
-from ..position import ClaimTiming
-from ..safe_yaml import MAX_ERRORS, ascii_int, escape_control
+from ..text.messages import message, scoped
 from .base import PROG, ExitCode, SubParsers
+from .console import add_quiet_argument, progress_for
 
 __all__ = ["main", "register", "register_replay", "register_review"]
 
@@ -152,7 +152,7 @@ def register_replay(subparsers: SubParsers[argparse.ArgumentParser], lang: str =
 
 def register_review(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> argparse.ArgumentParser:
     """Add the ``review`` subcommand (a game's claim moments as text, JSON or puzzle files)."""
-    from ..messages import message as msg
+    from ..text.messages import message as msg
 
     parser = subparsers.add_parser(
         "review", help=msg("review.cli.help", lang), description=msg("review.cli.help", lang)

@@ -14,12 +14,12 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 
 from ..authoring.generate import QUESTION_THEMES, SOURCES, THEMES, answer_word, avoid_keys, generate
-from ..console import add_quiet_argument, progress_for
-from ..files import FileProblem, check_new, describe, write_all
-from ..loader import Diagnostic, iter_puzzle_files
-from ..messages import message, scoped
-from ..safe_yaml import ascii_int, escape_control
+from ..formats.files import FileProblem, check_new, describe, write_all
+from ..formats.safe_yaml import ascii_int, escape_control
+from ..quiz.loader import Diagnostic, iter_puzzle_files
+from ..text.messages import message, scoped
 from .base import PROG, ExitCode, SubParsers
+from .console import add_quiet_argument, progress_for
 
 __all__ = ["register", "run"]
 

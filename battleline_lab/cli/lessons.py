@@ -13,10 +13,10 @@ from pathlib import Path
 
 from .. import course
 from ..course import DEFAULT_FOLDER, CopyReport, copy_course, course_files, lab_command
-from ..library import lessons_root
-from ..loader import Diagnostic
-from ..messages import DEFAULT_LANGUAGE, message, scoped
-from ..safe_yaml import escape_control
+from ..formats.safe_yaml import escape_control
+from ..quiz.library import lessons_root
+from ..quiz.loader import Diagnostic
+from ..text.messages import DEFAULT_LANGUAGE, message, scoped
 from .base import PROG, ExitCode, SubParsers
 
 __all__ = ["register_lab", "register_lessons", "run_lab", "run_lessons"]

@@ -1,4 +1,4 @@
-"""``battleline-lab odds FILE [--flag N] [--json]``: each flag's odds and outs (battleline_lab.odds).
+"""``battleline-lab odds FILE [--flag N] [--json]``: each flag's odds and outs (battleline_lab.core.odds).
 
 The text is in the chosen language (``--lang``); ``--json`` prints exactly one object per file,
 the same in every language::
@@ -19,10 +19,10 @@ import argparse
 import json
 from typing import Any
 
-from ..loader import PuzzleFileError, load_puzzle
-from ..messages import card_short, kind_name, message, scoped
-from ..odds import FlagOdds, SideOuts, flag_odds, outs
-from ..position import FLAGS, Position, Side
+from ..core.odds import FlagOdds, SideOuts, flag_odds, outs
+from ..core.position import FLAGS, Position, Side
+from ..quiz.loader import PuzzleFileError, load_puzzle
+from ..text.messages import card_short, kind_name, message, scoped
 from .base import PROG, ExitCode, SubParsers, print_diagnostics
 
 __all__ = ["odds_data", "odds_lines", "register"]

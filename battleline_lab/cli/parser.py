@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any, NoReturn
 
-from ..messages import DEFAULT_LANGUAGE, message
+from ..text.messages import DEFAULT_LANGUAGE, message
 
 __all__ = ["Parser", "formatter_class", "parser_class"]
 

@@ -1,7 +1,7 @@
 """``battleline-lab progress export`` and ``battleline-lab report``: a learner's export, a class's page.
 
 ``progress export`` prints one learner's progress as one JSON document; ``report`` reads exports (or a
-class folder) and writes one HTML page (battleline_lab.report).
+class folder) and writes one HTML page (battleline_lab.training.report).
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..class_report import SORT_SCRIPT_NAME
-from ..files import OutputExistsError, describe, write_new
-from ..messages import DEFAULT_LANGUAGE, LANGUAGES, message, scoped
-from ..progress import DEFAULT_LEARNER, Progress, StoreError, open_store_read_only
-from ..report import (
+from ..formats.files import OutputExistsError, describe, write_new
+from ..formats.safe_yaml import Diagnostic, escape_control
+from ..text.messages import DEFAULT_LANGUAGE, LANGUAGES, message, scoped
+from ..training.class_report import SORT_SCRIPT_NAME
+from ..training.progress import DEFAULT_LEARNER, Progress, StoreError, open_store_read_only
+from ..training.report import (
     ExportError,
     class_puzzles,
     describe_puzzles,
@@ -26,7 +27,6 @@ from ..report import (
     report_html,
     write_sort_script,
 )
-from ..safe_yaml import Diagnostic, escape_control
 from .base import PROG, ExitCode, SubParsers
 
 __all__ = ["register_progress", "register_report", "run_export", "run_report"]
@@ -53,8 +53,8 @@ def register_progress(
 
 def run_export(args: argparse.Namespace) -> int:
     """Print the export of one learner (exit 2 if the folder holds no progress)."""
-    from ..progress import data_dir
-    from ..trainer import Trainer, export_document
+    from ..training.progress import data_dir
+    from ..training.trainer import Trainer, export_document
 
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
     folder = Path(args.data) if args.data else data_dir()
@@ -103,7 +103,7 @@ def run_report(args: argparse.Namespace) -> int:
     exports, errors = [], []
     puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
     # a class folder (BATTLELINE_CLASS_DIR: one data folder per learner) is read directly, no exports
-    from ..class_report import class_folder_exports, is_class_folder
+    from ..training.class_report import class_folder_exports, is_class_folder
 
     folders = [name for name in args.exports if is_class_folder(Path(name))]
     for folder in folders:

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 from ..authoring.preview import preview_html
-from ..files import SameAsInputError, describe, write_new
-from ..loader import Diagnostic, PuzzleFileError, load_puzzle
-from ..messages import DEFAULT_LANGUAGE, message, scoped
-from ..safe_yaml import escape_control
+from ..formats.files import SameAsInputError, describe, write_new
+from ..formats.safe_yaml import escape_control
+from ..quiz.loader import Diagnostic, PuzzleFileError, load_puzzle
+from ..text.messages import DEFAULT_LANGUAGE, message, scoped
 from .base import PROG, ExitCode, SubParsers, print_diagnostics
 
 __all__ = ["register", "run"]

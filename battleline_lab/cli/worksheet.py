@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 
 from ..authoring.worksheet import ANSWERS, PER_PAGE, answer_key_html, key_path, worksheet_html
-from ..checks import check_paths
-from ..files import OutputExistsError, check_new, describe, write_all
-from ..loader import Diagnostic
-from ..messages import DEFAULT_LANGUAGE, message, scoped
-from ..safe_yaml import escape_control
+from ..formats.files import OutputExistsError, check_new, describe, write_all
+from ..formats.safe_yaml import escape_control
+from ..quiz.checks import check_paths
+from ..quiz.loader import Diagnostic
+from ..text.messages import DEFAULT_LANGUAGE, message, scoped
 from .base import PROG, ExitCode, SubParsers
 
 __all__ = ["register", "run"]

@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from ..cards import Card, Tactic, card_sort_key
-from ..claims import ClaimAnalysis, Reason
-from ..position import FLAGS, ClaimTiming
+from ..core.cards import Card, Tactic, card_sort_key
+from ..core.claims import ClaimAnalysis, Reason
+from ..core.position import FLAGS, ClaimTiming
 from .actions import (
     Action,
     Claim,
