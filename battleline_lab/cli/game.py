@@ -29,15 +29,9 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import yaml
-
 from ..core.position import ClaimTiming
 from ..formats.files import FileProblem, check_new, describe, write_new
 from ..formats.safe_yaml import MAX_ERRORS, ascii_int, escape_control
-from ..game.bots import BOTS
-from ..game.match import run_match
-from ..game.record import RecordError, dump_record, load_record
-from ..game.state import GameState, Options, Player
 from ..text.messages import message, scoped
 from .base import PROG, ExitCode, SubParsers
 from .console import add_quiet_argument, progress_for
@@ -94,6 +88,8 @@ def _metavar(key: str, lang: str) -> str:
 
 def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> argparse.ArgumentParser:
     """Add the ``match`` subcommand (help texts in ``lang``)."""
+    from ..game.bots import BOTS
+
     parser = subparsers.add_parser("match", help=_m("match.help", lang), description=_m("match.description", lang))
     bots = ", ".join(BOTS)
     for dest, metavar in (("bot_a", "bot_a"), ("bot_b", "bot_b")):
@@ -137,6 +133,8 @@ def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") 
 
 def register_replay(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> argparse.ArgumentParser:
     """Add the ``replay`` subcommand (check that game records replay; help texts in ``lang``)."""
+    from ..game.state import Player
+
     parser = subparsers.add_parser("replay", help=_m("replay.help", lang), description=_m("replay.help", lang))
     parser.add_argument("files", metavar=_metavar("file", lang), nargs="+", help=_m("replay.file", lang))
     parser.add_argument(
@@ -152,6 +150,7 @@ def register_replay(subparsers: SubParsers[argparse.ArgumentParser], lang: str =
 
 def register_review(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> argparse.ArgumentParser:
     """Add the ``review`` subcommand (a game's claim moments as text, JSON or puzzle files)."""
+    from ..game.state import Player
     from ..text.messages import message as msg
 
     parser = subparsers.add_parser(
@@ -169,7 +168,9 @@ def register_review(subparsers: SubParsers[argparse.ArgumentParser], lang: str =
 
 
 def run_review_command(args: argparse.Namespace) -> int:
+    from ..game.record import RecordError, load_record
     from ..game.review import review, save_puzzles
+    from ..game.state import Player
 
     lang = getattr(args, "lang", "en")
     try:
@@ -201,6 +202,10 @@ def run_review_command(args: argparse.Namespace) -> int:
 
 
 def run_match_command(args: argparse.Namespace) -> int:
+    from ..game.match import run_match
+    from ..game.record import dump_record
+    from ..game.state import GameState, Options, Player
+
     lang = getattr(args, "lang", "en")
     options = Options(claim_timing=ClaimTiming(args.claim_timing))
     on_game: Callable[[int, GameState, dict[Player, str]], None] | None = None
@@ -280,6 +285,11 @@ def _record_path(folder: Path, seed: int, k: int) -> Path:
 
 
 def run_replay_command(args: argparse.Namespace) -> int:
+    import yaml
+
+    from ..game.record import RecordError, load_record
+    from ..game.state import Player
+
     lang = getattr(args, "lang", "en")
     status = ExitCode.OK
     for name in args.files:

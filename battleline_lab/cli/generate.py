@@ -13,7 +13,6 @@ import sys
 from collections.abc import Callable, Hashable
 from pathlib import Path
 
-from ..authoring.generate import QUESTION_THEMES, SOURCES, THEMES, answer_word, avoid_keys, generate
 from ..formats.files import FileProblem, check_new, describe, write_all
 from ..formats.safe_yaml import ascii_int, escape_control
 from ..quiz.loader import Diagnostic, iter_puzzle_files
@@ -27,6 +26,8 @@ _m = scoped("authoring")
 
 
 def _theme(lang: str) -> Callable[[str], str]:
+    from ..authoring.generate import QUESTION_THEMES, THEMES
+
     def theme(text: str) -> str:
         if text not in THEMES and text not in QUESTION_THEMES:
             themes = ", ".join([*THEMES, *QUESTION_THEMES])
@@ -70,6 +71,8 @@ def _seed(lang: str) -> Callable[[str], int]:
 
 def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> argparse.ArgumentParser:
     """Add the ``generate`` subcommand (help texts in ``lang``)."""
+    from ..authoring.generate import SOURCES, THEMES
+
     folder = message("cli.metavar.dir", lang)
     parser = subparsers.add_parser(
         "generate",
@@ -98,6 +101,8 @@ def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``generate``: find the puzzles, refuse to overwrite (unless ``--force``), write them."""
+    from ..authoring.generate import answer_word, avoid_keys, generate
+
     lang = getattr(args, "lang", "en")
     out = Path(args.out)
     if out.exists() and not out.is_dir():

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.odds import FlagOdds, SideOuts, flag_odds, outs
 from ..core.position import FLAGS, Position, Side
 from ..quiz.loader import PuzzleFileError, load_puzzle
 from ..text.messages import card_short, kind_name, message, scoped
+
+if TYPE_CHECKING:
+    from ..core.odds import FlagOdds, SideOuts
+
 from .base import PROG, ExitCode, SubParsers, print_diagnostics
 
 __all__ = ["odds_data", "odds_lines", "register"]
@@ -35,6 +38,8 @@ _m = scoped("odds")
 
 def odds_data(position: Position, flags: list[int]) -> dict[str, Any]:
     """The JSON ``flags`` object for these flags."""
+    from ..core.odds import flag_odds, outs
+
     out: dict[str, Any] = {}
     for n in flags:
         odds = flag_odds(position, n)
@@ -78,6 +83,8 @@ def _side_line(side_outs: SideOuts, lang: str) -> str:
 
 def odds_lines(position: Position, flags: list[int], lang: str = "en") -> list[str]:
     """The text output for these flags, in ``lang``."""
+    from ..core.odds import flag_odds, outs
+
     lines = []
     for n in flags:
         state = position.flag(n)

@@ -15,18 +15,6 @@ from pathlib import Path
 from ..formats.files import OutputExistsError, describe, write_new
 from ..formats.safe_yaml import Diagnostic, escape_control
 from ..text.messages import DEFAULT_LANGUAGE, LANGUAGES, message, scoped
-from ..training.class_report import SORT_SCRIPT_NAME
-from ..training.progress import DEFAULT_LEARNER, Progress, StoreError, open_store_read_only
-from ..training.report import (
-    ExportError,
-    class_puzzles,
-    describe_puzzles,
-    inside_folder,
-    load_export,
-    puzzle_table,
-    report_html,
-    write_sort_script,
-)
 from .base import PROG, ExitCode, SubParsers
 
 __all__ = ["register_progress", "register_report", "run_export", "run_report"]
@@ -38,6 +26,8 @@ def register_progress(
     subparsers: SubParsers[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
 ) -> argparse.ArgumentParser:
     """Add ``progress export``."""
+    from ..training.progress import DEFAULT_LEARNER
+
     parser = subparsers.add_parser("progress", help=_m("cli.progress.help", lang), prog=f"{PROG} progress")
     actions = parser.add_subparsers(dest="action", required=True)
     export = actions.add_parser("export", help=_m("cli.export.help", lang), prog=f"{PROG} progress export")
@@ -53,7 +43,11 @@ def register_progress(
 
 def run_export(args: argparse.Namespace) -> int:
     """Print the export of one learner (exit 2 if the folder holds no progress)."""
-    from ..training.progress import data_dir
+    from ..training.progress import Progress, StoreError, data_dir, open_store_read_only
+    from ..training.report import (
+        class_puzzles,
+        describe_puzzles,
+    )
     from ..training.trainer import Trainer, export_document
 
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
@@ -98,6 +92,17 @@ def _export_files(paths: Iterable[str]) -> list[Path]:
 
 def run_report(args: argparse.Namespace) -> int:
     """Read the exports (all errors at once, exit 2) and write the page (never over a file without --force)."""
+    from ..training.class_report import SORT_SCRIPT_NAME
+    from ..training.report import (
+        ExportError,
+        class_puzzles,
+        inside_folder,
+        load_export,
+        puzzle_table,
+        report_html,
+        write_sort_script,
+    )
+
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
     out = Path(args.out)
     exports, errors = [], []

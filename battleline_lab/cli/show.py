@@ -9,7 +9,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..authoring.preview import preview_html
 from ..formats.files import SameAsInputError, describe, write_new
 from ..formats.safe_yaml import escape_control
 from ..quiz.loader import Diagnostic, PuzzleFileError, load_puzzle
@@ -39,6 +38,8 @@ def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = DEFAUL
 
 def run(args: argparse.Namespace) -> int:
     """Run ``show``: load the puzzle (errors as ``FILE:LINE:COL: error:``, exit 2), write the page."""
+    from ..authoring.preview import preview_html
+
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
     try:
         puzzle = load_puzzle(args.file, lang=lang)

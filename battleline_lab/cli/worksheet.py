@@ -12,10 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..authoring.worksheet import ANSWERS, PER_PAGE, answer_key_html, key_path, worksheet_html
 from ..formats.files import OutputExistsError, check_new, describe, write_all
 from ..formats.safe_yaml import escape_control
-from ..quiz.checks import check_paths
 from ..quiz.loader import Diagnostic
 from ..text.messages import DEFAULT_LANGUAGE, message, scoped
 from .base import PROG, ExitCode, SubParsers
@@ -27,6 +25,8 @@ _m = scoped("teachers.worksheet")
 
 def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     """Add the ``worksheet`` subcommand (help texts in ``lang``)."""
+    from ..authoring.worksheet import ANSWERS, PER_PAGE
+
     parser = subparsers.add_parser(
         "worksheet", help=_m("help", lang), description=_m("description", lang), prog=f"{PROG} worksheet"
     )
@@ -41,6 +41,9 @@ def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = DEFAUL
 
 def run(args: argparse.Namespace) -> int:
     """Check the puzzles (the one check: errors stop it), then write the sheet (and the key) without overwriting."""
+    from ..authoring.worksheet import answer_key_html, key_path, worksheet_html
+    from ..quiz.checks import check_paths
+
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
     reports = check_paths(args.paths, lang=lang)
     errors = [d for r in reports for d in r.errors]
