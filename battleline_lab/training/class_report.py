@@ -16,7 +16,7 @@ flag under Fog, R25 under Mud, R11 for a tie, R13 for cards in a hand, and only
 then the claim rule R12.  Everything here is plain data; :mod:`battleline_lab.training.report`
 writes the page.
 
->>> from battleline_lab import library
+>>> from battleline_lab.quiz import library
 >>> miss_rule(library.get("seed-blue-seven-in-your-hand"), True)
 'R13'
 """

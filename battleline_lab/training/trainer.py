@@ -110,7 +110,7 @@ def _cards_of(puzzle: Puzzle) -> list[Card]:
 def required_lesson(puzzle: Puzzle) -> int:
     """The lesson a puzzle needs: 4 with a tactics card anywhere, 3 for claims, 2 comparing, 1 formations.
 
-    >>> from battleline_lab import library
+    >>> from battleline_lab.quiz import library
     >>> [required_lesson(library.get(i)) for i in ("one-end-open",)]
     [3]
     """
@@ -144,7 +144,7 @@ def initial_rating(puzzle: Puzzle) -> Rating:
 def miss_reason(puzzle: Puzzle, answer: object) -> tuple[str | None, str | None]:
     """For a wrong answer: the engine's reason code and the rule id (``R13``) the learner missed.
 
-    >>> from battleline_lab import library
+    >>> from battleline_lab.quiz import library
     >>> miss_reason(library.get("seed-blue-seven-in-your-hand"), True)
     ('hand_not_evidence', 'R13')
     """
@@ -744,7 +744,7 @@ class PuzzleSession:
     widget nobody answers opens no database); ``on_record(puzzle_id, correct,
     hints)`` is called after each.
 
-    >>> from battleline_lab import library
+    >>> from battleline_lab.quiz import library
     >>> s = PuzzleSession(library.get("seed-blue-seven-in-your-hand"))
     >>> f = s.answer(True)
     >>> f.verdict, f.reason, f.rule, s.state
