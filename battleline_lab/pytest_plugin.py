@@ -1,7 +1,7 @@
 """A pytest plugin: every puzzle file is a test item, so a folder of puzzles gets CI the way notebooks get nbval.
 
 Each puzzle file becomes one test item.  The items of a run are checked as one
-set by :func:`battleline_lab.checks.check_files`, the very function behind
+set by :func:`battleline_lab.quiz.checks.check_files`, the very function behind
 ``battleline-lab check``: the file loads, its stated answer is the engine's, its
 id is used by no other collected file, and its position can arise in a game
 (a warning, shown in pytest's warnings summary; an error with
@@ -37,8 +37,8 @@ from typing import Any
 
 import pytest
 
-from .checks import FileReport, check_files
-from .loader import SUFFIXES, Diagnostic, check_answer
+from .quiz.checks import FileReport, check_files
+from .quiz.loader import SUFFIXES, Diagnostic, check_answer
 
 __all__ = ["PuzzleCheckError", "PuzzleFile", "PuzzleItem", "PuzzleWarning", "check_answer"]
 

@@ -356,7 +356,9 @@ def _import_before(directory: Path) -> tuple[Any, Any, Any]:
         spec.loader.exec_module(module)
     elif str(directory) not in sys.path:
         sys.path.insert(0, str(directory))
-    return tuple(importlib.import_module(f"{name}.{m}") for m in ("claims", "decide", "position"))  # type: ignore[return-value]
+    # a checkout from before the layers (flat modules) or after them (core/, docs/architecture.md)
+    core = f"{name}.core" if (package / "core" / "claims.py").is_file() else name
+    return tuple(importlib.import_module(f"{core}.{m}") for m in ("claims", "decide", "position"))  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

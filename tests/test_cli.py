@@ -255,7 +255,7 @@ def test_internal_error_is_one_line_exit_3(capsys: pytest.CaptureFixture[str], m
     def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli, "decide_position", broken)
+    monkeypatch.setattr(cli.claims, "decide_position", broken)
     status, _, err = run(capsys, "claims", "puzzles/seed-examples/2-blue-eight-blocked.yaml")
     assert status == 3
     assert err == "battleline-lab: internal error: RuntimeError: boom\n"
@@ -268,8 +268,7 @@ def _hello(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def test_plug_in_commands(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "COMMANDS", [*cli.COMMANDS, ("hello", _hello), ("hello2", f"{__name__}:_hello2")])
-    monkeypatch.setitem(sys.modules, __name__, sys.modules[__name__])
+    monkeypatch.setattr(cli, "COMMANDS", [*cli.COMMANDS, ("hello", _hello), ("hello2", _hello2)])
     status, out, _ = run(capsys, "hello", "--times", "2")
     assert (status, out) == (7, "hello hello \n")
     assert run(capsys, "hello2")[0] == 0

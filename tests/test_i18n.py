@@ -595,16 +595,43 @@ def test_cli_usage_error_in_chinese_in_a_subprocess() -> None:
 
 def test_argparse_speaks_english_again_after_a_chinese_run(capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
-
-    from battleline_lab.cli import argparse_language
+    import gettext
 
     assert main(["--lang", "zh", "check", "--help"]) == 0
     assert main(["--lang", "zh", "nothing"]) == 2
     capsys.readouterr()
     assert argparse.ArgumentParser(prog="p").format_help().startswith("usage: p [-h]\n\noptions:")
-    with pytest.raises(KeyError), argparse_language("zh"):
-        raise KeyError("an error inside the block")
     assert "show this help message" in argparse.ArgumentParser(prog="p").format_help()
+    # argparse itself is never patched: its own message lookups are still gettext's
+    assert (argparse._, argparse.ngettext) == (gettext.gettext, gettext.ngettext)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["explain", "p.yaml", "--flag"], "参数 --flag：需要一个参数值"),  # the action's nargs, not argparse's words
+        (["claims"], "缺少以下参数：文件"),
+        ([], "缺少以下参数：命令"),
+        (["worksheet", "a", "--out", "x", "--per-page", "y"], "参数 --per-page：无效的int值：'y'"),
+        (["worksheet", "a", "--out", "x", "--per-page", "3"], "参数 --per-page：无效的选择：3"),
+        (["progress", "export", "--bogus"], "无法识别的参数：--bogus"),
+    ],
+)
+def test_cli_usage_errors_in_chinese_from_the_parsers_own_facts(
+    argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--lang", "zh", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("用法：battleline-lab") and expected in err and "：错误：" in err, err
+
+
+def test_the_chinese_parser_keeps_argparse_s_usage_and_help_layout(capsys: pytest.CaptureFixture[str]) -> None:
+    """Required options stay required in the usage (they are checked after parsing, not by argparse)."""
+    assert main(["--lang", "zh", "generate", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--theme 主题" in out.split("\n\n")[0] and "[--theme" not in out
+    assert main(["--lang", "zh", "generate", "--out", "x"]) == 2
+    assert "缺少以下参数：--theme" in capsys.readouterr().err
 
 
 def _record(moves: str, options: str = "{first: south}") -> str:

@@ -59,4 +59,4 @@ def test_importing_the_package_loads_none_of_the_engine() -> None:
     assert out.stdout.strip() == "['battleline_lab']"
     code = "from battleline_lab import Position, analyse_claim; print(Position.__module__, analyse_claim.__module__)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
-    assert out.stdout.split() == ["battleline_lab.position", "battleline_lab.claims"]
+    assert out.stdout.split() == ["battleline_lab.core.position", "battleline_lab.core.claims"]

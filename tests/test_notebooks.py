@@ -32,7 +32,14 @@ PUBLIC_MODULES = {
     "battleline_lab.game_widget",
     "battleline_lab.editor_widget",
     "battleline_lab.odds",  # lesson 07: outs and odds (issue 27)
-    "battleline_lab.odds_cli",
+    "battleline_lab.cli.odds",  # lesson 07 prints the odds command's text (odds_lines)
+    "battleline_lab.core.odds",  # the new place of a moved module (docs/architecture.md)
+    "battleline_lab.core.reachability",  # the new place of a moved module (docs/architecture.md)
+    "battleline_lab.quiz.checks",  # the new place of a moved module (docs/architecture.md)
+    "battleline_lab.quiz.loader",  # the new place of a moved module (docs/architecture.md)
+    "battleline_lab.render.svg",  # the new place of a moved module (docs/architecture.md)
+    "battleline_lab.widgets.editor",  # the new place of a moved module (docs/architecture.md)
+    "battleline_lab.widgets.game",  # the new place of a moved module (docs/architecture.md)
 }
 #: The lessons whose prose about positions the engine checks (hidden ``check`` cells, see below).
 CHECKED = [p for p in LESSONS if p.name[:3] in ("00-", "01-", "02-", "03-", "04-", "07-") and "teachers" not in p.parts]

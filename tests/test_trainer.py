@@ -9,6 +9,7 @@ import pytest
 from battleline_lab import library
 from battleline_lab.cards import Tactic
 from battleline_lab.progress import MemoryStore, Progress
+from battleline_lab.svg import rating_chart_svg
 from battleline_lab.trainer import (
     SPACING,
     TARGET_SUCCESS,
@@ -17,7 +18,6 @@ from battleline_lab.trainer import (
     _cards_of,
     content_hash,
     miss_reason,
-    rating_chart_svg,
     required_lesson,
 )
 

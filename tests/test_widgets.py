@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from battleline_lab import Position, Side, analyse_claim
-from battleline_lab.cards import format_cards
-from battleline_lab.loader import iter_puzzle_files, load_puzzle
-from battleline_lab.messages import catalogue
-from battleline_lab.progress import DATABASE_FILE, PROGRESS_FILE, Progress, PuzzleRecord, data_dir
-from battleline_lab.puzzle import Puzzle
-from battleline_lab.questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, question_from_data
+from battleline_lab.core.cards import format_cards
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
+from battleline_lab.quiz.puzzle import Puzzle
+from battleline_lab.quiz.questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, question_from_data
+from battleline_lab.text.messages import catalogue
+from battleline_lab.training.progress import DATABASE_FILE, PROGRESS_FILE, Progress, PuzzleRecord, data_dir
 from battleline_lab.widgets import FormationExplorer, PuzzleSet, PuzzleWidget
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -350,7 +350,8 @@ def test_R9_R25_the_explorer_places_cards_by_taps_on_the_board() -> None:
 
 
 def test_widget_strings_come_from_the_catalogue() -> None:
-    source = (ROOT / "battleline_lab" / "widgets.py").read_text() + (ROOT / "battleline_lab" / "svg.py").read_text()
+    package = ROOT / "battleline_lab"
+    source = (package / "widgets" / "__init__.py").read_text() + (package / "render" / "svg.py").read_text()
     keys = set(re.findall(r'"((?:widget|board)\.[a-z_.]+[a-z_])"', source))
     assert keys and keys <= set(catalogue("en"))
 

@@ -1,7 +1,7 @@
 """The puzzle editor's session: a puzzle being built or edited, checked after every change.
 
 No front end lives here (no ipywidgets; it runs unchanged in Pyodide): the
-:class:`~battleline_lab.editor_widget.PuzzleEditor` widget and the teachers'
+:class:`~battleline_lab.widgets.editor.PuzzleEditor` widget and the teachers'
 lesson are views over an :class:`EditorSession`.  The session holds the
 puzzle as the plain data of its file (``id``, ``title``, ``flags``, ...) and,
 for a file it opened, the file's text.  After every change :meth:`EditorSession.report`
@@ -50,16 +50,16 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..cards import Card, CardNotationError, Tactic, parse_card
-from ..checks import CheckWarning, check_puzzle
-from ..claims import UndecidedTieError
-from ..difficulty import Difficulty, estimate
-from ..files import OutputExistsError, write_new
-from ..loader import TOP_LEVEL_KEYS, PuzzleFileError, load_puzzle_text
-from ..messages import DEFAULT_LANGUAGE, kind_name, message
-from ..position import FLAGS, Position
-from ..puzzle import Puzzle
-from ..safe_yaml import ComposeError, Diagnostic, compose, decode_utf8, read_limited, scalar_value
+from ..core.cards import Card, CardNotationError, Tactic, parse_card
+from ..core.claims import UndecidedTieError
+from ..core.position import FLAGS, Position
+from ..formats.files import OutputExistsError, write_new
+from ..formats.safe_yaml import ComposeError, Diagnostic, compose, decode_utf8, read_limited, scalar_value
+from ..quiz.checks import CheckWarning, check_puzzle
+from ..quiz.difficulty import Difficulty, estimate
+from ..quiz.loader import TOP_LEVEL_KEYS, PuzzleFileError, load_puzzle_text
+from ..quiz.puzzle import Puzzle
+from ..text.messages import DEFAULT_LANGUAGE, kind_name, message
 from .writer import _flag_lines, dump_puzzle, position_key, puzzle_key
 
 __all__ = [
@@ -114,7 +114,7 @@ class EditorReport:
     ``problems`` are the loader's diagnostics for the text :meth:`EditorSession.text`
     (the same located errors ``battleline-lab check`` prints, ``FILE:LINE:COL``
     in that text); ``puzzle`` is the loaded puzzle when there are none.  Then
-    ``engine_answer`` and ``proof`` (the question's :meth:`~battleline_lab.questions.Question.explain`
+    ``engine_answer`` and ``proof`` (the question's :meth:`~battleline_lab.quiz.questions.Question.explain`
     data) or ``engine_error`` (an undecidable tie, ...), ``difficulty``, ``answer_problems``
     (what ``check`` says about the author's answer) and ``warnings``.
     """
@@ -170,7 +170,7 @@ def library_keys() -> Mapping[Hashable, str]:
     """Review key -> id of the bundled library's puzzles (computed once)."""
     global _LIBRARY_KEYS
     if _LIBRARY_KEYS is None:
-        from .. import library
+        from ..quiz import library
 
         keys: dict[Hashable, str] = {}
         for puzzle in library.puzzles():
@@ -239,7 +239,7 @@ def _title_states(kind: str, answer: object, titles: Mapping[str, str]) -> str |
 
 
 def kind_name_for(key: str, lang: str) -> str:
-    from ..formations import FormationKind
+    from ..core.formations import FormationKind
 
     for kind in FormationKind:
         if kind.key == key:
@@ -425,7 +425,7 @@ def patch_text(text: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> str
 
 
 def atomic_write(path: str | os.PathLike[str], text: str, *, force: bool = False) -> None:
-    """Write ``text`` to ``path`` with the project's one writer (:func:`battleline_lab.files.write_new`).
+    """Write ``text`` to ``path`` with the project's one writer (:func:`battleline_lab.formats.files.write_new`).
 
     Atomic (a temporary file in the same folder, then a link or rename); refuses
     (:class:`EditorError` ``exists``) an existing file unless ``force``, including one that
@@ -491,7 +491,7 @@ class EditorSession:
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> EditorSession:
         """A session over a puzzle file (a library id is accepted too)."""
-        from ..library import resolve
+        from ..quiz.library import resolve
 
         target = resolve(path) if not Path(path).exists() else Path(path)
         try:
@@ -911,7 +911,7 @@ class EditorSession:
 
     @staticmethod
     def _is_library_file(target: Path) -> bool:
-        from .. import library
+        from ..quiz import library
 
         try:
             return target.resolve().is_relative_to(library.root().resolve())
@@ -920,7 +920,7 @@ class EditorSession:
 
 
 def _library_ids() -> frozenset[str]:
-    from .. import library
+    from ..quiz import library
 
     return frozenset(library.ids())
 

@@ -20,7 +20,7 @@ claim), their answers spread.  A title is neutral and in words ("Flag 5: red 3,
 red 4 and red 5. Can you claim it now?"): the teaching point ("At best a tie")
 would give the answer away, so it is the ``headline``, shown after answering;
 topics use the library's words (puzzles/FORMAT.md).  Its level comes from
-:func:`battleline_lab.difficulty.estimate`, its note says it was generated and
+:func:`battleline_lab.quiz.difficulty.estimate`, its note says it was generated and
 from what (seed, candidate, game and turn); title and note are written in
 every language of the catalogue (``title: {en: ..., zh: ...}``), so a
 reviewed puzzle can join the library as it is.  Positions are legal
@@ -36,28 +36,22 @@ theme, seed and count always give the same files.
 
 from __future__ import annotations
 
-import argparse
 import random
-import sys
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
-from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key, troop
-from ..claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim
-from ..console import add_quiet_argument, progress_for
-from ..decide import can_claim
-from ..difficulty import Features, claim_features, estimate
-from ..files import FileProblem, check_new, describe, write_all
-from ..formations import FormationKind
-from ..loader import Diagnostic, PuzzleFileError, iter_puzzle_files, load_puzzle, load_puzzle_text
-from ..messages import LANGUAGES, message
-from ..position import FLAGS, FlagState, Position, Side
-from ..questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, FormationQuestion, Question
-from ..reachability import cards_played, unreachable
-from ..safe_yaml import ascii_int, escape_control
+from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key, troop
+from ..core.claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim
+from ..core.decide import can_claim
+from ..core.formations import FormationKind
+from ..core.position import FLAGS, FlagState, Position, Side
+from ..core.reachability import cards_played, unreachable
+from ..quiz.difficulty import Features, claim_features, estimate
+from ..quiz.loader import load_folder, load_puzzle_text
+from ..quiz.questions import ClaimableQuestion, ClaimQuestion, CompareQuestion, FormationQuestion, Question
+from ..text.messages import LANGUAGES, message, scoped
 from .writer import dump_puzzle, position_data, position_key
 
 __all__ = [
@@ -69,14 +63,9 @@ __all__ = [
     "avoid_keys",
     "environment_matters",
     "generate",
-    "register",
-    "run",
     "title_texts",
 ]
 
-EXIT_OK = 0
-EXIT_SHORT = 1
-EXIT_BAD_INPUT = 2
 
 #: Where candidates come from.
 SOURCES = ("construct", "games")
@@ -86,8 +75,7 @@ MAX_CANDIDATES = 4000
 MAX_GAMES = 12
 
 
-def _m(key: str, lang: str = "en", /, **params: Any) -> str:
-    return message(f"authoring.{key}", lang, **params)
+_m = scoped("authoring")
 
 
 def _texts(key: str, /, **params: Any) -> dict[str, str]:
@@ -621,7 +609,7 @@ def _point_key(theme: str, position: Position, flag: int) -> str:
 def cards_in_words(cards: Sequence[Card], lang: str) -> str:
     """Cards as a learner reads them: ``red 3, red 4 and red 5`` / ``红3、红4和红5`` (never notation).
 
-    >>> from battleline_lab.cards import parse_card
+    >>> from battleline_lab.core.cards import parse_card
     >>> cards_in_words([parse_card("r3"), parse_card("b10"), Tactic.FOG], "en")
     'red 3, blue 10 and Fog'
     """
@@ -883,7 +871,7 @@ def _question_candidates(theme: str, rng: random.Random, limit: int) -> Iterator
                 yield made[0], ClaimableQuestion()
 
 
-def _answer_word(answer: object) -> str:
+def answer_word(answer: object) -> str:
     if isinstance(answer, bool):
         return "true" if answer else "false"
     if isinstance(answer, list):
@@ -912,7 +900,7 @@ def _question_texts(
 
 
 def kind_name_for(key: str, lang: str) -> str:
-    from ..messages import kind_name
+    from ..text.messages import kind_name
 
     return next((kind_name(k, lang) for k in FormationKind if k.key == key), key)
 
@@ -944,7 +932,7 @@ def _generate_questions(
             answer = question.solve(position)
         except (UndecidedTieError, ValueError):
             continue
-        word = _answer_word(answer)
+        word = answer_word(answer)
         # no answer more than its share: a set whose answers are mostly one word teaches guessing
         if answers.get(word, 0) >= max(2, (count + 1) // 2 if theme == "compare" else count // 3):
             continue
@@ -987,142 +975,4 @@ def _generate_questions(
 
 def avoid_keys(folder: str) -> set[Hashable]:
     """The position keys of every puzzle under ``folder`` that loads (files that do not load are skipped)."""
-    keys: set[Hashable] = set()
-    for path in iter_puzzle_files([folder]):
-        try:
-            keys.add(position_key(load_puzzle(path).position))
-        except PuzzleFileError:
-            continue
-    return keys
-
-
-# -- the command --------------------------------------------------------------------------------
-
-
-def _theme(lang: str) -> Callable[[str], str]:
-    def theme(text: str) -> str:
-        if text not in THEMES and text not in QUESTION_THEMES:
-            themes = ", ".join([*THEMES, *QUESTION_THEMES])
-            raise argparse.ArgumentTypeError(_m("generate.unknown_theme", lang, theme=text, themes=themes))
-        return text
-
-    return theme
-
-
-def _count(lang: str) -> Callable[[str], int]:
-    def count(text: str) -> int:
-        value = ascii_int(text) or 0  # ASCII digits only: int() would also read "３" or "٣"
-        if not 1 <= value <= 200:
-            raise argparse.ArgumentTypeError(_m("generate.bad_count", lang, value=text))
-        return value
-
-    return count
-
-
-def _levels(lang: str) -> Callable[[str], tuple[int, int]]:
-    def levels(text: str) -> tuple[int, int]:
-        low, _, high = text.partition("-")
-        low_value, high_value = ascii_int(low), ascii_int(high or low)
-        bounds = (low_value, high_value) if low_value is not None and high_value is not None else (0, 0)
-        if not 1 <= bounds[0] <= bounds[1] <= 5:
-            raise argparse.ArgumentTypeError(_m("generate.bad_level", lang, value=text))
-        return bounds
-
-    return levels
-
-
-def _seed(lang: str) -> Callable[[str], int]:
-    def seed(text: str) -> int:
-        value = ascii_int(text)  # ASCII digits only: int() would also read "３" or "٣"
-        if value is None or value < 0:
-            raise argparse.ArgumentTypeError(_m("generate.bad_seed", lang, value=text))
-        return value
-
-    return seed
-
-
-def register(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en"
-) -> argparse.ArgumentParser:
-    """Add the ``generate`` subcommand (help texts in ``lang``)."""
-    folder = message("cli.metavar.dir", lang)
-    parser = subparsers.add_parser(
-        "generate",
-        help=_m("generate.help", lang),
-        description=_m("generate.description", lang, themes=", ".join(THEMES)),
-        prog="battleline-lab generate",
-    )
-    parser.add_argument(
-        "--theme",
-        required=True,
-        type=_theme(lang),
-        metavar=message("cli.metavar.theme", lang),
-        help=_m("generate.theme", lang),
-    )
-    parser.add_argument("--count", type=_count(lang), default=5, metavar="N", help=_m("generate.count", lang))
-    parser.add_argument("--seed", type=_seed(lang), default=0, metavar="S", help=_m("generate.seed", lang))
-    parser.add_argument("--out", required=True, metavar=folder, help=_m("generate.out", lang))
-    parser.add_argument("--level", type=_levels(lang), default=(1, 5), metavar="L", help=_m("generate.level", lang))
-    parser.add_argument("--avoid", metavar=folder, help=_m("generate.avoid", lang))
-    parser.add_argument("--source", choices=SOURCES, help=_m("generate.source", lang))
-    parser.add_argument("--force", action="store_true", help=_m("generate.force", lang))
-    add_quiet_argument(parser, lang)
-    parser.set_defaults(func=run)
-    return parser
-
-
-def run(args: argparse.Namespace) -> int:
-    """Run ``generate``: find the puzzles, refuse to overwrite (unless ``--force``), write them."""
-    lang = getattr(args, "lang", "en")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        print(Diagnostic(args.out, 1, 1, _m("generate.not_a_folder", lang)), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    avoid: set[Hashable] = set()
-    if args.avoid is not None:
-        if not Path(args.avoid).is_dir():
-            print(Diagnostic(args.avoid, 1, 1, _m("generate.avoid_missing", lang)), file=sys.stderr)
-            return EXIT_BAD_INPUT
-        avoid = avoid_keys(args.avoid)
-    stats: dict[str, float] = {}
-    with progress_for(args, "generate", total=args.count) as bar:
-        puzzles = generate(
-            args.theme,
-            args.count,
-            args.seed,
-            avoid=avoid,
-            source=args.source,
-            levels=args.level,
-            on_found=lambda _puzzle: bar.advance(),
-            stats=stats,
-        )
-    targets = [(out / p.filename, p) for p in puzzles]
-    inputs = list(iter_puzzle_files([args.avoid])) if args.avoid is not None else []
-    refused = []
-    for path, _ in targets:  # refuse before writing anything: all of them are written, or none
-        try:
-            check_new(path, force=args.force, inputs=inputs)
-        except OSError as err:
-            refused.append(Diagnostic(str(path), 1, 1, describe(err, lang)))
-    if refused:
-        for diagnostic in refused:
-            print(diagnostic, file=sys.stderr)
-        return EXIT_BAD_INPUT
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        # all the puzzles as one (files.write_all): every file written, or on any failure none replaced
-        write_all([(path, puzzle.text) for path, puzzle in targets], force=args.force, inputs=inputs)
-        for path, puzzle in targets:
-            answer = _answer_word(puzzle.answer)
-            print(_m("generate.wrote", lang, file=escape_control(str(path)), level=puzzle.level, answer=answer))
-    except OSError as err:
-        name = err.filename if isinstance(err, FileProblem) else args.out
-        print(Diagnostic(str(name), 1, 1, describe(err, lang)), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if stats.get("games"):
-        games, seconds = int(stats["games"]), max(stats["seconds"], 1e-6)
-        print(_m("generate.scanned", lang, games=games, seconds=f"{seconds:.2f}", rate=f"{games / seconds:.0f}"))
-    if len(puzzles) < args.count:
-        print(_m("generate.short", lang, found=len(puzzles), count=args.count, theme=args.theme), file=sys.stderr)
-        return EXIT_SHORT
-    return EXIT_OK
+    return {position_key(puzzle.position) for _path, puzzle in load_folder([folder])}

@@ -1,14 +1,14 @@
 """``battleline-lab show``: a puzzle as one standalone HTML page, for review without Jupyter.
 
 The page holds the title, id, level and tags, the question, the board (SVG from
-:mod:`battleline_lab.svg`), the author's answer next to the engine's, the full
+:mod:`battleline_lab.render.svg`), the author's answer next to the engine's, the full
 explanation (every proof step, R12-R13; the comparison or the formation) and
 the author's note.  It needs nothing else: the CSS is inline, there is no
 script at all, and a Content-Security-Policy forbids loading anything.  Every
 text an author wrote is escaped, so a title ``<img src=x onerror=alert(1)>``
 shows as text.
 
->>> from battleline_lab.loader import load_puzzle_text
+>>> from battleline_lab.quiz.loader import load_puzzle_text
 >>> page = preview_html(load_puzzle_text(
 ...     "title: <b>bold?</b>\\nflags: {5: {you: [r3, r4, r5], opponent: [b8]}}\\n"
 ...     "question: {kind: claim, flag: 5}\\nanswer: true\\n"))
@@ -20,28 +20,19 @@ shows as text.
 
 from __future__ import annotations
 
-import argparse
 import html
 import json
 import re
-import sys
 from collections.abc import Iterable
-from pathlib import Path
-from typing import Any
 
-from ..claims import UndecidedTieError
-from ..files import SameAsInputError, describe, write_new
-from ..loader import Diagnostic, PuzzleFileError, load_puzzle
-from ..messages import DEFAULT_LANGUAGE, message, render_msg
-from ..position import Position, Side
-from ..puzzle import Puzzle
-from ..safe_yaml import escape_control
-from ..svg import board_svg, escape
+from ..core.claims import UndecidedTieError
+from ..core.position import Position, Side
+from ..quiz.puzzle import Puzzle
+from ..render.svg import board_svg, escape
+from ..text.messages import DEFAULT_LANGUAGE, message, render_msg, scoped
 
-__all__ = ["preview_html", "register", "run"]
+__all__ = ["preview_html", "question_board_svg"]
 
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
 
 _CSS = """
 :root { color-scheme: light; }
@@ -73,8 +64,7 @@ footer { color: #777; font-size: 0.8em; margin-top: 28px; overflow-wrap: anywher
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
-def _m(key: str, lang: str, /, **params: Any) -> str:
-    return message(f"authoring.preview.{key}", lang, **params)
+_m = scoped("authoring.preview")
 
 
 def _who(side: Side, lang: str) -> str:
@@ -224,50 +214,3 @@ def preview_html(
         parts += [f"<h2>{escape(_m('heading.note', lang))}</h2>", f'<p class="bl-note">{escape(note)}</p>']
     parts += [f"<footer>{escape(_m('footer', lang))}</footer>", "</main>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"
-
-
-# -- the command --------------------------------------------------------------------------------
-
-
-def register(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
-) -> argparse.ArgumentParser:
-    """Add the ``show`` subcommand (help texts in ``lang``)."""
-    parser = subparsers.add_parser(
-        "show",
-        help=_m("help", lang),
-        description=_m("description", lang),
-        prog="battleline-lab show",
-    )
-    parser.add_argument("file", metavar=message("cli.metavar.file", lang), help=_m("file", lang))
-    parser.add_argument("-o", "--output", metavar=message("cli.metavar.html", lang), help=_m("output", lang))
-    parser.add_argument("--question", action="store_true", help=message("teachers.show.question", lang))
-    parser.add_argument("--force", action="store_true", help=message("files.force_help", lang))
-    parser.set_defaults(func=run)
-    return parser
-
-
-def run(args: argparse.Namespace) -> int:
-    """Run ``show``: load the puzzle (errors as ``FILE:LINE:COL: error:``, exit 2), write the page."""
-    lang = getattr(args, "lang", DEFAULT_LANGUAGE)
-    try:
-        puzzle = load_puzzle(args.file, lang=lang)
-    except PuzzleFileError as err:
-        for diagnostic in err.diagnostics:
-            print(diagnostic, file=sys.stderr)
-        return EXIT_BAD_INPUT
-    page = preview_html(puzzle, lang, source=args.file, question_only=getattr(args, "question", False))
-    if args.output == "-":
-        sys.stdout.write(page)
-        return EXIT_OK
-    out = Path(args.output) if args.output else Path.cwd() / f"{Path(args.file).stem}.html"
-    try:  # never over the puzzle itself (even a hard link to it), never over a file without --force, atomically
-        write_new(out, page, force=getattr(args, "force", False), inputs=[args.file])
-    except SameAsInputError:
-        print(Diagnostic(str(out), 1, 1, _m("same_file", lang)), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except OSError as err:
-        print(Diagnostic(str(out), 1, 1, describe(err, lang)), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    print(_m("wrote", lang, file=escape_control(str(out))))
-    return EXIT_OK

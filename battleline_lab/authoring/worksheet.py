@@ -11,7 +11,7 @@ new page), ``separate`` (the key in a second file, ``NAME.key.html``) or
 ``none``.  Like ``battleline-lab show`` the page runs no script, loads nothing
 and escapes every text an author wrote.
 
->>> from battleline_lab.loader import load_puzzle_text
+>>> from battleline_lab.quiz.loader import load_puzzle_text
 >>> p = load_puzzle_text("title: <i>Wedge</i>\\nflags: {5: {you: [r3, r4, r5], opponent: [r6, g6]}}\\n"
 ...                      "question: {kind: claim, flag: 5}\\nanswer: true\\n", "p.yaml")
 >>> sheet = worksheet_html([p])
@@ -23,27 +23,17 @@ True
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from ..checks import check_paths
-from ..claims import UndecidedTieError
-from ..files import OutputExistsError, check_new, describe, write_all
-from ..loader import Diagnostic
-from ..messages import DEFAULT_LANGUAGE, message
-from ..puzzle import Puzzle
-from ..safe_yaml import escape_control
-from ..svg import escape
+from ..core.claims import UndecidedTieError
+from ..quiz.puzzle import Puzzle
+from ..render.svg import escape
+from ..text.messages import DEFAULT_LANGUAGE, message, scoped
 from .preview import _CSP, _answer_text, _focus, _question_html, _who, question_board_svg, question_once
 
-__all__ = ["ANSWERS", "PER_PAGE", "answer_key_html", "key_entries", "register", "run", "worksheet_html"]
+__all__ = ["ANSWERS", "PER_PAGE", "answer_key_html", "key_entries", "key_path", "worksheet_html"]
 
-EXIT_OK = 0
-EXIT_WRONG = 1
-EXIT_BAD_INPUT = 2
 
 #: Where the answer key goes.
 ANSWERS = ("end", "separate", "none")
@@ -84,8 +74,7 @@ footer { color: #555; font-size: 0.75em; margin-top: 10px; }
 """
 
 
-def _m(key: str, lang: str, /, **params: Any) -> str:
-    return message(f"teachers.worksheet.{key}", lang, **params)
+_m = scoped("teachers.worksheet")
 
 
 def _document(title: str, body: list[str], lang: str) -> str:
@@ -196,75 +185,6 @@ def answer_key_html(puzzles: Sequence[Puzzle], lang: str = DEFAULT_LANGUAGE) -> 
 # -- writing ------------------------------------------------------------------------------------
 
 
-def register(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
-) -> argparse.ArgumentParser:
-    """Add the ``worksheet`` subcommand (help texts in ``lang``)."""
-    parser = subparsers.add_parser(
-        "worksheet", help=_m("help", lang), description=_m("description", lang), prog="battleline-lab worksheet"
-    )
-    parser.add_argument("paths", nargs="+", metavar=message("cli.metavar.path", lang), help=_m("paths", lang))
-    parser.add_argument("--out", required=True, metavar=message("cli.metavar.html", lang), help=_m("out", lang))
-    parser.add_argument("--answers", choices=ANSWERS, default="end", help=_m("answers", lang))
-    parser.add_argument("--per-page", type=int, choices=PER_PAGE, default=1, help=message("class.sheet.per_page", lang))
-    parser.add_argument("--force", action="store_true", help=_m("force", lang))
-    parser.set_defaults(func=run)
-    return parser
-
-
 def key_path(out: Path) -> Path:
     """Where ``--answers separate`` writes the key: ``sheet.html`` -> ``sheet.key.html``."""
     return out.with_name(f"{out.stem}.key{out.suffix or '.html'}")
-
-
-def run(args: argparse.Namespace) -> int:
-    """Check the puzzles (the one check: errors stop it), then write the sheet (and the key) without overwriting."""
-    lang = getattr(args, "lang", DEFAULT_LANGUAGE)
-    reports = check_paths(args.paths, lang=lang)
-    errors = [d for r in reports for d in r.errors]
-    for diagnostic in errors:
-        print(diagnostic, file=sys.stderr)
-    if errors:
-        files = len({d.file for d in errors})
-        # located like every other line (issue 24), on the sheet that was not written (issue 25)
-        print(
-            Diagnostic(str(args.out), 1, 1, message("class.sheet.not_written", lang, count=files, out=args.out)),
-            file=sys.stderr,
-        )
-        return EXIT_BAD_INPUT if any(r.invalid for r in reports) else EXIT_WRONG
-    puzzles = [r.puzzle for r in reports if r.puzzle is not None]
-    out = Path(args.out)
-    per_page = getattr(args, "per_page", 1)
-    targets = [(out, worksheet_html(puzzles, lang, answers=args.answers, per_page=per_page))]
-    if args.answers == "separate":
-        targets.append((key_path(out), answer_key_html(puzzles, lang)))
-    sources = {Path(p).resolve() for r in reports if r.puzzle is not None and (p := r.puzzle.source)}
-    clashes = []
-    for path, _ in targets:  # every output checked before anything is written (a dangling link is a file)
-        try:
-            check_new(path, force=args.force, inputs=sources)
-        except OutputExistsError:
-            clashes.append(Diagnostic(str(path), 1, 1, message("authoring.generate.exists", lang)))
-        except OSError as err:
-            clashes.append(Diagnostic(str(path), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))))
-    if clashes:
-        for diagnostic in clashes:
-            print(diagnostic, file=sys.stderr)
-        print(
-            Diagnostic(str(args.out), 1, 1, message("class.sheet.not_written_exists", lang, out=args.out)),
-            file=sys.stderr,
-        )
-        return EXIT_BAD_INPUT
-    try:  # the sheet and its key as one: both written, or (on any failure) neither replaced
-        write_all(targets, force=args.force, inputs=sources)
-    except OSError as err:
-        where = getattr(err, "filename", None) or str(out)
-        print(Diagnostic(str(where), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))), file=sys.stderr)
-        print(
-            Diagnostic(str(args.out), 1, 1, message("class.sheet.not_written_exists", lang, out=args.out)),
-            file=sys.stderr,
-        )
-        return EXIT_BAD_INPUT
-    for path, _ in targets:
-        print(_m("wrote", lang, file=escape_control(str(path)), count=len(puzzles)))
-    return EXIT_OK

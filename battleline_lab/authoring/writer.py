@@ -1,6 +1,6 @@
 """Write puzzle files: plain puzzle data as YAML text in the project's house style.
 
-The loader (:mod:`battleline_lab.loader`) reads puzzles; this module writes them,
+The loader (:mod:`battleline_lab.quiz.loader`) reads puzzles; this module writes them,
 for ``battleline-lab generate`` and any tool that saves a position.  The text is
 produced here, not by a YAML library, so that it is stable and reads like the
 hand-written library: keys in the order of the format (``id``, ``title``,
@@ -9,9 +9,9 @@ hand-written library: keys in the order of the format (``id``, ``title``,
 one line per flag where it fits, long notes folded at 96 columns, and every
 string that could be read as something else (``yes``, ``10``, ``a: b``, ``#``)
 double-quoted.  :func:`dump_puzzle` is tested to round-trip through
-:func:`~battleline_lab.loader.load_puzzle_text`.
+:func:`~battleline_lab.quiz.loader.load_puzzle_text`.
 
->>> from battleline_lab.loader import load_puzzle_text
+>>> from battleline_lab.quiz.loader import load_puzzle_text
 >>> text = dump_puzzle({"id": "wedge", "title": "Yes", "tags": ["claim"], "flags": {5: {"you": ["r3", "r4", "r5"]}},
 ...                     "question": {"kind": "claim", "flag": 5}, "answer": True})
 >>> print(text, end="")
@@ -31,11 +31,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from ..cards import Card, card_sort_key
-from ..loader import TOP_LEVEL_KEYS
-from ..position import Position, Side
-from ..puzzle import Puzzle
-from ..safe_yaml import yaml_printable, yaml_string
+from ..core.cards import Card, card_sort_key
+from ..core.position import Position, Side
+from ..formats.safe_yaml import yaml_printable, yaml_string
+from ..quiz.loader import TOP_LEVEL_KEYS
+from ..quiz.puzzle import Puzzle
 
 __all__ = ["WIDTH", "dump_puzzle", "position_data", "position_key", "puzzle_data", "puzzle_key", "yaml_string"]
 
@@ -162,7 +162,7 @@ def dump_puzzle(data: Mapping[str, Any], *, header: Sequence[str] = ()) -> str:
 
 
 def position_data(position: Position) -> dict[str, Any]:
-    """A position as the plain data of a file: :meth:`Position.to_data <battleline_lab.position.Position.to_data>`.
+    """A position as the plain data of a file: :meth:`Position.to_data <battleline_lab.core.position.Position.to_data>`.
 
     >>> position_data(Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}}, hand={"you": "b9"}))
     {'turn': 'you', 'flags': {5: {'you': ['r3', 'r4', 'r5'], 'opponent': ['b8']}}, 'hand': {'you': ['b9']}}

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from ..cards import Card, CardNotationError, Tactic, Troop, parse_card
+from ..core.cards import Card, CardNotationError, Tactic, Troop, parse_card
 from .state import Deck
 
 __all__ = [
@@ -57,7 +57,7 @@ class ActionNotationError(ValueError):
     """Text that is not an action in the notation; ``key``/``params`` name the message."""
 
     def __init__(self, text: str, key: str, **params: object) -> None:
-        from ..messages import message
+        from ..text.messages import message
 
         self.text = text
         self.key = key
@@ -289,7 +289,7 @@ def describe(action: Action, player: str, lang: str = "en") -> str:
     >>> describe(parse_action("redeploy fog discard"), "north")
     'north plays Redeploy: Fog is discarded'
     """
-    from ..messages import card_label, message
+    from ..text.messages import card_label, message
 
     def label(card: Card) -> str:
         return card_label(card, lang)

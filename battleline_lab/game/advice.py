@@ -30,9 +30,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..cards import Troop
-from ..odds import FlagOdds, SideOuts, flag_odds, outs
-from ..position import Position, Side
+from ..core.cards import Troop
+from ..core.odds import FlagOdds, SideOuts, flag_odds, outs
+from ..core.position import Position, Side
 from .actions import Action, Deserter, PlayCard, Redeploy, Traitor
 from .bots import make_bot
 from .rules import apply, claimable
@@ -131,14 +131,14 @@ def _percent(p: Fraction | float) -> int:
 
 
 def _troop_words(troop: Troop, lang: str) -> str:
-    from ..messages import message
+    from ..text.messages import message
 
     return message("expert.coach.troop", lang, colour=message(f"colour.{troop.colour.value}", lang), value=troop.value)
 
 
 def _outs_line(side: SideOuts, cards: int, unseen: int, lang: str) -> str:
     """One side's outs at the flag in a sentence: complete, its best hope and its troops, or none."""
-    from ..messages import kind_name, message
+    from ..text.messages import kind_name, message
 
     who = "you" if side.side is Side.YOU else "opponent"
     if side.claimed:
@@ -162,7 +162,7 @@ def _outs_line(side: SideOuts, cards: int, unseen: int, lang: str) -> str:
 def advice_text(view: PlayerView, advice: Advice, lang: str = "en") -> list[str]:
     """Why the strongest bot suggests its play, in ``lang``: the move, what it does at its flag, the
     flag's odds before and after it (R13, R11 for ties), each side's outs there, the claims it opens."""
-    from ..messages import message
+    from ..text.messages import message
     from .actions import describe
     from .expert import effect_lines
 

@@ -37,9 +37,9 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol
 
-from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key
-from ..formations import evaluate, formation_size, troops_strength
-from ..messages import message
+from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key
+from ..core.formations import evaluate, formation_size, troops_strength
+from ..text.messages import message
 from .actions import (
     Action,
     Claim,
@@ -126,7 +126,7 @@ def _sorted_strength(cards: tuple[Card, ...], fog: bool, mud: bool) -> float:
 def _troops_strength(values: tuple[int, ...], colour: Colour | None, fog: bool) -> float:
     """:func:`_strength` of a complete side of troops only, from its values and its colour if only one (R9, R10).
 
-    The one troop classifier, :func:`battleline_lab.formations.troops_strength`, as evaluate uses it.
+    The one troop classifier, :func:`battleline_lab.core.formations.troops_strength`, as evaluate uses it.
     """
     kind, total = troops_strength(values, colour is not None, fog=fog)
     return float(total if kind < 0 else kind * KIND_STEP + total)

@@ -36,8 +36,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import Card, Tactic, Troop, card_sort_key
-from ..formations import formation_size
+from ..core.cards import Card, Tactic, Troop, card_sort_key
+from ..core.formations import formation_size
 from .actions import Action, Pass, PlayCard
 from .bots import TACTIC_COST, HeuristicBot, _Board
 from .rules import apply, legal_moves
@@ -304,7 +304,7 @@ def suggestion_text(view: PlayerView, suggestion: Suggestion, lang: str = "en") 
     "What it does" comes from the formation rules (R9, R10) on the table after the
     move, and "then you can prove" from the claim engine (R12) on that table.
     """
-    from ..messages import message
+    from ..text.messages import message
     from .actions import describe
     from .rules import claimable
 
@@ -346,8 +346,8 @@ def suggestion_text(view: PlayerView, suggestion: Suggestion, lang: str = "en") 
 def effect_lines(view: PlayerView, action: Action, lang: str = "en") -> list[str]:
     """What a card play does at its flag, in ``lang`` (R9, R10 on the table after it): completes a
     formation, joins cards, opens the flag, or puts an environment card there; nothing for other moves."""
-    from ..formations import evaluate
-    from ..messages import card_label, kind_name, message
+    from ..core.formations import evaluate
+    from ..text.messages import card_label, kind_name, message
 
     me = view.player
     lines: list[str] = []
@@ -372,7 +372,7 @@ def effect_lines(view: PlayerView, action: Action, lang: str = "en") -> list[str
 
 def _move_words(action: Action, player: str, lang: str) -> str:
     """A searched move in words, not notation: ``orange 7 on flag 7`` (a card play), else the log's sentence."""
-    from ..messages import card_label, message
+    from ..text.messages import card_label, message
     from .actions import describe
 
     if not isinstance(action, PlayCard):
@@ -388,7 +388,7 @@ def _move_words(action: Action, player: str, lang: str) -> str:
 
 def _why_preferred(rate: float, other_rate: float, lang: str) -> str:
     """Why the suggestion beats the next best: its margin, or (level) the heuristic bot's order."""
-    from ..messages import message
+    from ..text.messages import message
 
     points = round(100 * (rate - other_rate))
     if points >= 1:

@@ -29,8 +29,8 @@ from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
-from ..glicko2 import Rating, update
-from ..progress import GameResult
+from ..training.glicko2 import Rating, update
+from ..training.progress import GameResult
 
 __all__ = ["LADDER", "RATINGS_FILE", "bot_ratings", "ladder_info", "learner_rating", "nearest_bot"]
 

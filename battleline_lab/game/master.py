@@ -35,8 +35,8 @@ import functools
 import math
 from collections.abc import Iterable, Sequence
 
-from ..cards import ALL_TROOPS, Card, Colour, Tactic, Troop
-from ..formations import FormationKind, ShapePlan, evaluate, plan_shape, shapes
+from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
+from ..core.formations import FormationKind, ShapePlan, evaluate, plan_shape, shapes
 from .actions import Action, Pass, PlayCard
 from .bots import TACTIC_COST, HeuristicBot, _Board
 from .expert import ExpertBot

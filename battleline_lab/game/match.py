@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..position import ClaimTiming
+from ..core.position import ClaimTiming
 from .bots import Bot, make_bot
 from .rules import apply, legal_moves, score
 from .state import GameState, Options, Player, new_game

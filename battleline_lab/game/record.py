@@ -47,10 +47,10 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .. import safe_yaml
-from ..cards import CardNotationError, parse_card
-from ..messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, message
-from ..position import ClaimTiming
+from ..core.cards import CardNotationError, parse_card
+from ..core.position import ClaimTiming
+from ..formats import safe_yaml
+from ..text.messages import DEFAULT_LANGUAGE, LANGUAGES, card_short, message, scoped
 from .actions import Action, ActionNotationError, Draw, parse_action
 from .rules import IllegalMoveError, apply
 from .state import EndReason, GameState, Options, Player, new_game
@@ -71,8 +71,7 @@ OPTION_KEYS = ("claim_timing", "first")
 RESULT_KEYS = ("winner", "reason", "turns")
 
 
-def _m(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
-    return message(f"record.{key}", lang, **params)
+_m = scoped("record")
 
 
 def _notation_error(exc: ActionNotationError, lang: str) -> str:
@@ -195,7 +194,7 @@ class GameRecord:
         to taste.  The title is in every language (``{en: ..., zh: ...}``); ``lang`` is the
         language of the error for a turn the record lacks.
         """
-        from ..claims import claimable_flags
+        from ..core.claims import claimable_flags
         from .view import to_position, to_puzzle_dict
 
         state = self.replay(turn - 1) if 1 <= turn <= len(self.turns) + 1 else None
@@ -260,7 +259,7 @@ class _Reader:
 
     @property
     def full(self) -> bool:
-        """:data:`~battleline_lab.safe_yaml.MAX_ERRORS` errors noted: count the rest, do not word them."""
+        """:data:`~battleline_lab.formats.safe_yaml.MAX_ERRORS` errors noted: count the rest, do not word them."""
         return len(self.errors) >= safe_yaml.MAX_ERRORS
 
     def skip(self, node: Node | yaml.Mark) -> None:

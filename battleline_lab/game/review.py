@@ -13,12 +13,12 @@ player's side it finds
 * ``tie_second``: flags where both formations are equal and the player
   completed second, so the flag goes to the opponent on the tie rule (R11).
 
-Each moment is a :class:`~battleline_lab.puzzle.Puzzle`: the table at that
+Each moment is a :class:`~battleline_lab.quiz.puzzle.Puzzle`: the table at that
 moment seen by the player (their hand included, never evidence, R13), a
 ``claimable`` question (missed claims) or a ``claim`` question (the other two),
 the engine's answer, and a note in English and Chinese saying what happened in
-the game.  Every verdict comes from :func:`battleline_lab.claims.claimable_flags`
-and :func:`battleline_lab.claims.can_claim`.
+the game.  Every verdict comes from :func:`battleline_lab.core.claims.claimable_flags`
+and :func:`battleline_lab.core.claims.can_claim`.
 
 >>> from battleline_lab.game import RandomBot, play_game, Player
 >>> state = play_game(RandomBot(1), RandomBot(2), seed=17)
@@ -44,14 +44,14 @@ from typing import Any
 
 import yaml
 
-from ..claims import can_claim, claimable_flags
-from ..files import check_new, write_all, write_new
-from ..formations import evaluate
-from ..messages import LANGUAGES, message
-from ..position import Position, Side
-from ..progress import REVIEW_FOLDER, review_dir
-from ..puzzle import Puzzle
-from ..questions import ClaimableQuestion, ClaimQuestion, Question
+from ..core.claims import can_claim, claimable_flags
+from ..core.formations import evaluate
+from ..core.position import Position, Side
+from ..formats.files import check_new, write_all, write_new
+from ..quiz.puzzle import Puzzle
+from ..quiz.questions import ClaimableQuestion, ClaimQuestion, Question
+from ..text.messages import LANGUAGES, message
+from ..training.progress import REVIEW_FOLDER, review_dir
 from .actions import Claim
 from .record import GameRecord
 from .rules import apply
@@ -378,7 +378,7 @@ def save_puzzles(
     is written and :class:`FileExistsError` names the first one.  ``inputs`` (the
     game record) are never written over, not even with ``force``, through a link
     named like a moment file or as a moment file itself.  The files are written by
-    the project's one writer, :func:`battleline_lab.files.write_all`: all, or none replaced.
+    the project's one writer, :func:`battleline_lab.formats.files.write_all`: all, or none replaced.
     """
     target = Path(folder)
     files = result.puzzle_files()

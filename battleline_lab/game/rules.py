@@ -8,8 +8,8 @@ adds its draws and returns (R27); Mud leaving a flag where a side holds 4 cards
 adds that side's discard (R26), chosen by its owner, who may be the player not
 on turn (:attr:`GameState.to_act`).
 
-Claims are decided by :func:`battleline_lab.decide.decide` (the verdict of
-:func:`battleline_lab.claims.analyse_claim` without its proof) on the claiming
+Claims are decided by :func:`battleline_lab.core.decide.decide` (the verdict of
+:func:`battleline_lab.core.claims.analyse_claim` without its proof) on the claiming
 player's view of the table (R13); nothing else decides a claim.
 
 An illegal action raises an :class:`IllegalMoveError` subclass whose ``rule``
@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..cards import ALL_CARDS, Card, Tactic, Troop, card_sort_key
-from ..claims import ClaimAnalysis, analyse_claim
-from ..decide import Pool, decide, troops_of
-from ..messages import message
-from ..position import Side
+from ..core.cards import ALL_CARDS, Card, Tactic, Troop, card_sort_key
+from ..core.claims import ClaimAnalysis, analyse_claim
+from ..core.decide import Pool, decide, troops_of
+from ..core.position import Side
+from ..text.messages import message
 from .actions import (
     Action,
     Claim,
@@ -225,7 +225,7 @@ def can_play_troop(state: GameState, player: Player) -> bool:
 def claimable(state: GameState, player: Player) -> tuple[int, ...]:
     """Flags ``player`` can prove a claim on now (R12), from their view of the table (R13).
 
-    Each verdict comes from :func:`battleline_lab.decide.decide`, the claim
+    Each verdict comes from :func:`battleline_lab.core.decide.decide`, the claim
     decision without the proof (the same verdict as :func:`analyse_claim`).  A
     verdict is remembered per flag until the flag changes; a refusal is also
     kept while the troops of its beating completion are all still unseen
@@ -869,7 +869,7 @@ def _end_turn(state: GameState) -> None:
 
 def _blocked_end(state: GameState) -> None:
     """Ruling G5: nobody can move on; flags go as the formations stand, then R16, then majority."""
-    from ..formations import evaluate
+    from ..core.formations import evaluate
 
     for i in FLAG_RANGE:
         if state.claimed[i] is not None:

@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from ..cards import Card, Tactic, card_sort_key
-from ..claims import ClaimAnalysis, Reason
-from ..position import FLAGS, ClaimTiming
+from ..core.cards import Card, Tactic, card_sort_key
+from ..core.claims import ClaimAnalysis, Reason
+from ..core.position import FLAGS, ClaimTiming
 from .actions import (
     Action,
     Claim,
@@ -60,8 +60,8 @@ from .state import EndReason, GameState, Options, Phase, Player, new_game
 from .view import PlayerView
 
 if TYPE_CHECKING:
-    from ..glicko2 import Rating
-    from ..progress import Progress
+    from ..training.glicko2 import Rating
+    from ..training.progress import Progress
 
 __all__ = [
     "BOT_CHOICES",
@@ -298,7 +298,7 @@ class GameSession:
 
     def learner_rating(self) -> Rating:
         """The learner's Glicko-2 game rating from their games against rated bots (1500 without a store)."""
-        from ..glicko2 import Rating
+        from ..training.glicko2 import Rating
         from .ladder import learner_rating
 
         return learner_rating(self.progress.games()) if self.progress is not None else Rating()

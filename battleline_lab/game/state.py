@@ -26,8 +26,8 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop
-from ..position import ClaimTiming
+from ..core.cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop
+from ..core.position import ClaimTiming
 
 if TYPE_CHECKING:
     from .actions import Action

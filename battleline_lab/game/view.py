@@ -6,7 +6,7 @@ opponent's hand and of the decks, and the cards they themselves put back on a
 deck with a Scout (R27).  It never shows the opponent's hand or the order of
 the decks.  Bots receive views, not states.
 
-:func:`to_position` turns a game moment into a :class:`~battleline_lab.position.Position`
+:func:`to_position` turns a game moment into a :class:`~battleline_lab.core.position.Position`
 seen by one player (that player is ``you``), the input of every claim proof;
 :func:`to_puzzle_dict` gives the same as plain data in the puzzle file format,
 so a teacher can save a moment of a game as a puzzle.
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import ALL_TROOPS, Card, Tactic, Troop
-from ..position import FlagState, Position, Side
+from ..core.cards import ALL_TROOPS, Card, Tactic, Troop
+from ..core.position import FlagState, Position, Side
 from .state import NUM_FLAGS, Deck, EndReason, GameState, Options, Phase, Player
 
 __all__ = ["PlayerView", "to_position", "to_puzzle_dict"]

@@ -1,0 +1,349 @@
+"""Command-line subcommands for games: ``match`` (bots against bots) and ``replay`` (check records).
+
+``register(subparsers)`` adds ``match``; ``register_replay(subparsers)`` adds
+``replay``.  The main ``battleline-lab`` parser plugs them in; :func:`main`
+runs them standalone (for tests; ``battleline_lab.game.cli`` is the former name of this module).
+
+::
+
+    battleline-lab match BOT_A BOT_B --games N --seed S [--json] [--claim-timing T] [--winner-starts] [--jobs N]
+                         [--records DIR]
+    battleline-lab replay FILE...
+    battleline-lab replay FILE --at TURN [--as north|south]   # the table at a turn, as a puzzle (YAML)
+    battleline-lab review FILE [--player north|south] [--json] [--out DIR [--force]]  # claim moments to learn from
+
+``match --json`` prints one JSON object:
+``{"games": N, "wins": {"A": .., "B": ..}, "draws": .., "average_turns": ..,
+"flags_per_game": {"A": .., "B": ..}, ...}``.
+
+>>> main(["match", "random", "random", "--games", "2", "--seed", "3", "--json"])  # doctest: +ELLIPSIS
+{"games": 2, "bots": {"A": "random", "B": "random"}, "seed": 3, "starts": "alternate", "wins": {...}, ...}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ..core.position import ClaimTiming
+from ..formats.files import FileProblem, check_new, describe, write_new
+from ..formats.safe_yaml import MAX_ERRORS, ascii_int, escape_control
+from ..text.messages import message, scoped
+from .base import PROG, ExitCode, SubParsers
+from .console import add_quiet_argument, progress_for
+
+__all__ = ["main", "register", "register_replay", "register_review"]
+
+_m = scoped("game.cli")
+
+
+#: The upper bounds of the numeric options (issue 24: ``--games 99999999999999999999`` ran for ever);
+#: each option's help says its bound.
+MAX_GAMES = 100_000
+MAX_ROLLOUTS = 10_000
+MAX_JOBS = 64
+MAX_TURN = 10_000
+MAX_SEED = 10**18  # a seed S is -MAX_SEED <= S <= MAX_SEED
+
+
+def _positive(lang: str, limit: int) -> Callable[[str], int]:
+    """The type of a count: a whole number from 1 to ``limit``, else an error in ``lang``."""
+
+    def positive(text: str) -> int:
+        value = ascii_int(text)  # ASCII digits only: int() would also read "３" or "٣"
+        if value is None or value < 1:
+            raise argparse.ArgumentTypeError(_m("not_positive", lang, value=text))
+        if value > limit:
+            raise argparse.ArgumentTypeError(_m("too_large", lang, value=text, limit=limit))
+        return value
+
+    return positive
+
+
+def _integer(lang: str) -> Callable[[str], int]:
+    """The type of a seed: a whole number within +-:data:`MAX_SEED`, else an error in ``lang``."""
+
+    def integer(text: str) -> int:
+        value = ascii_int(text)  # ASCII digits only: int() would also read "３" or "٣"
+        if value is None:
+            raise argparse.ArgumentTypeError(_m("not_integer", lang, value=text))
+        if abs(value) > MAX_SEED:
+            raise argparse.ArgumentTypeError(_m("seed_too_large", lang, value=text, limit=MAX_SEED))
+        return value
+
+    return integer
+
+
+def _limited(help_text: str, limit: int, lang: str) -> str:
+    return _m("with_limit", lang, help=help_text, limit=limit)
+
+
+def _metavar(key: str, lang: str) -> str:
+    return message(f"cli.metavar.{key}", lang)
+
+
+def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> argparse.ArgumentParser:
+    """Add the ``match`` subcommand (help texts in ``lang``)."""
+    from ..game.bots import BOTS
+
+    parser = subparsers.add_parser("match", help=_m("match.help", lang), description=_m("match.description", lang))
+    bots = ", ".join(BOTS)
+    for dest, metavar in (("bot_a", "bot_a"), ("bot_b", "bot_b")):
+        parser.add_argument(
+            dest, metavar=_metavar(metavar, lang), choices=sorted(BOTS), help=_m("match.bot", lang, bots=bots)
+        )
+    parser.add_argument(
+        "--games",
+        type=_positive(lang, MAX_GAMES),
+        default=100,
+        metavar="N",
+        help=_limited(_m("match.games", lang), MAX_GAMES, lang),
+    )
+    parser.add_argument(
+        "--seed", type=_integer(lang), default=0, metavar="S", help=_limited(_m("match.seed", lang), MAX_SEED, lang)
+    )
+    parser.add_argument(
+        "--claim-timing", choices=[t.value for t in ClaimTiming], default="after_play", help=_m("match.timing", lang)
+    )
+    parser.add_argument("--winner-starts", action="store_true", help=_m("match.winner_starts", lang))
+    parser.add_argument("--records", metavar=_metavar("dir", lang), help=_m("match.records", lang))
+    parser.add_argument("--force", action="store_true", help=message("files.force_help", lang))
+    parser.add_argument(
+        "--rollouts",
+        type=_positive(lang, MAX_ROLLOUTS),
+        metavar="N",
+        help=_limited(message("review.cli.rollouts", lang), MAX_ROLLOUTS, lang),
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_positive(lang, MAX_JOBS),
+        default=1,
+        metavar="N",
+        help=_limited(message("expert.cli.jobs", lang), MAX_JOBS, lang),
+    )
+    parser.add_argument("--json", action="store_true", help=_m("match.json", lang))
+    add_quiet_argument(parser, lang)
+    parser.set_defaults(func=run_match_command)
+    return parser
+
+
+def register_replay(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> argparse.ArgumentParser:
+    """Add the ``replay`` subcommand (check that game records replay; help texts in ``lang``)."""
+    from ..game.state import Player
+
+    parser = subparsers.add_parser("replay", help=_m("replay.help", lang), description=_m("replay.help", lang))
+    parser.add_argument("files", metavar=_metavar("file", lang), nargs="+", help=_m("replay.file", lang))
+    parser.add_argument(
+        "--at",
+        type=_positive(lang, MAX_TURN),
+        metavar=_metavar("turn", lang),
+        help=_limited(_m("replay.at", lang), MAX_TURN, lang),
+    )
+    parser.add_argument("--as", dest="viewer", choices=[p.value for p in Player], help=_m("replay.as", lang))
+    parser.set_defaults(func=run_replay_command)
+    return parser
+
+
+def register_review(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> argparse.ArgumentParser:
+    """Add the ``review`` subcommand (a game's claim moments as text, JSON or puzzle files)."""
+    from ..game.state import Player
+    from ..text.messages import message as msg
+
+    parser = subparsers.add_parser(
+        "review", help=msg("review.cli.help", lang), description=msg("review.cli.help", lang)
+    )
+    parser.add_argument("file", metavar=_metavar("file", lang), help=msg("review.cli.file", lang))
+    parser.add_argument(
+        "--player", choices=[p.value for p in Player], default="south", help=msg("review.cli.player", lang)
+    )
+    parser.add_argument("--out", metavar=_metavar("dir", lang), help=msg("review.cli.out", lang))
+    parser.add_argument("--json", action="store_true", help=msg("review.cli.json", lang))
+    parser.add_argument("--force", action="store_true", help=msg("review.cli.force", lang))
+    parser.set_defaults(func=run_review_command)
+    return parser
+
+
+def run_review_command(args: argparse.Namespace) -> int:
+    from ..game.record import RecordError, load_record
+    from ..game.review import review, save_puzzles
+    from ..game.state import Player
+
+    lang = getattr(args, "lang", "en")
+    try:
+        record = load_record(args.file, lang)
+    except RecordError as exc:
+        for line in exc.lines():
+            print(line, file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    result = review(record, Player(args.player))
+    if args.json:
+        print(json.dumps(result.as_dict(lang), ensure_ascii=False))
+    else:
+        for line in result.lines(lang):
+            print(line)
+    if args.out:
+        try:
+            written = save_puzzles(result, args.out, force=args.force, inputs=[args.file])
+        except FileExistsError as exc:
+            where = escape_control(str(exc.filename or args.out))
+            print(f"{where}:1:1: error: {message('review.cli.exists', lang, path=where)}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+        except OSError as exc:
+            where = escape_control(str(exc.filename or args.out))
+            print(f"{where}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+        if not args.json:
+            print(message("review.cli.wrote", lang, folder=escape_control(str(args.out)), count=len(written)))
+    return ExitCode.OK
+
+
+def run_match_command(args: argparse.Namespace) -> int:
+    from ..game.match import run_match
+    from ..game.record import dump_record
+    from ..game.state import GameState, Options, Player
+
+    lang = getattr(args, "lang", "en")
+    options = Options(claim_timing=ClaimTiming(args.claim_timing))
+    on_game: Callable[[int, GameState, dict[Player, str]], None] | None = None
+    if args.records:
+        folder = Path(args.records)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(
+                f"{args.records}:1:1: error: {_m('match.records_error', lang, reason=exc.strerror or exc)}",
+                file=sys.stderr,
+            )
+            return ExitCode.BAD_INPUT
+
+        force = getattr(args, "force", False)
+        refused = []
+        for k in range(args.games):  # refuse before playing: no game file is replaced without --force
+            try:
+                check_new(_record_path(folder, args.seed, k), force=force)
+            except OSError as exc:
+                refused.append(f"{_record_path(folder, args.seed, k)}:1:1: error: {describe(exc, lang)}")
+        if refused:
+            for line in refused[:MAX_ERRORS]:
+                print(line, file=sys.stderr)
+            if len(refused) > MAX_ERRORS:
+                more = message("files.more_errors", lang, count=len(refused) - MAX_ERRORS, shown=MAX_ERRORS)
+                print(f"{args.records}:1:1: error: {more}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+
+        def write_record(k: int, state: GameState, names: dict[Player, str]) -> None:
+            write_new(_record_path(folder, args.seed, k), dump_record(state, names), force=force)
+
+        on_game = write_record
+
+    with progress_for(args, "match", total=args.games) as bar:
+
+        def after_game(k: int, state: GameState, names: dict[Player, str]) -> None:
+            if on_game is not None:
+                on_game(k, state, names)
+            bar.advance()
+
+        try:
+            result = run_match(
+                args.bot_a,
+                args.bot_b,
+                games=args.games,
+                seed=args.seed,
+                options=options,
+                winner_starts=args.winner_starts,
+                on_game=after_game,
+                rollouts=args.rollouts,
+                jobs=args.jobs,
+            )
+        except OSError as exc:  # a record could not be written (written atomically: no half file is left)
+            bar.clear()
+            name = exc.filename if isinstance(exc, FileProblem) else args.records
+            print(f"{name}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+    if args.json:
+        print(json.dumps(result.as_dict()))
+        return ExitCode.OK
+    print(_m("match.title", lang, a=args.bot_a, b=args.bot_b, games=result.games, seed=args.seed))
+    print(_m("match.wins", lang, a=result.wins["A"], b=result.wins["B"], draws=result.draws))
+    print(_m("match.length", lang, turns=f"{result.average_turns:.1f}", actions=f"{result.actions / result.games:.1f}"))
+    print(_m("match.flags", lang, a=f"{result.flags_per_game('A'):.2f}", b=f"{result.flags_per_game('B'):.2f}"))
+    print(_m("match.points", lang, a=result.points["A"], b=result.points["B"]))
+    reasons = ", ".join(f"{_m('reason.' + k, lang)} {v}" for k, v in sorted(result.reasons.items()))
+    print(_m("match.reasons", lang, reasons=reasons))
+    print(
+        _m("match.speed", lang, seconds=f"{result.seconds:.2f}", rate=f"{result.games / max(result.seconds, 1e-9):.1f}")
+    )
+    return ExitCode.OK
+
+
+def _record_path(folder: Path, seed: int, k: int) -> Path:
+    return folder / f"game-{seed + k}.yaml"
+
+
+def run_replay_command(args: argparse.Namespace) -> int:
+    import yaml
+
+    from ..game.record import RecordError, load_record
+    from ..game.state import Player
+
+    lang = getattr(args, "lang", "en")
+    status = ExitCode.OK
+    for name in args.files:
+        try:
+            record = load_record(name, lang)
+        except RecordError as exc:
+            for line in exc.lines():
+                print(line, file=sys.stderr)
+            status = ExitCode.BAD_INPUT
+            continue
+        if args.at is not None:
+            try:
+                data = record.puzzle_at(
+                    args.at, Player(args.viewer) if args.viewer else None, name=Path(name).stem, lang=lang
+                )
+            except ValueError as exc:
+                print(f"{escape_control(name)}:1:1: error: {escape_control(str(exc))}", file=sys.stderr)
+                status = ExitCode.BAD_INPUT
+                continue
+            print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None), end="")
+            continue
+        state = record.replay()
+        if state.over:
+            winner = state.winner.value if state.winner else _m("replay.nobody", lang)
+            assert state.end_reason is not None
+            print(
+                _m(
+                    "replay.over",
+                    lang,
+                    file=escape_control(name),
+                    turns=state.turn_number,
+                    winner=winner,
+                    reason=_m("reason." + state.end_reason.value, lang),
+                )
+            )
+        else:
+            print(_m("replay.unfinished", lang, file=escape_control(name), turns=state.turn_number))
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``match`` or ``replay`` as a standalone program."""
+    parser = argparse.ArgumentParser(prog=PROG)
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    register(subparsers)
+    register_replay(subparsers)
+    register_review(subparsers)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    result: int = args.func(args)
+    return int(result)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,269 @@
+"""argparse in the user's language, through argparse's public hooks only (no patched private names).
+
+:func:`parser_class` gives the :class:`argparse.ArgumentParser` to build the command line with.  In
+English it is argparse's own class, untouched.  In another language it is a :class:`Parser`
+subclass that puts argparse's fixed phrases in the catalogue's words (``cli.argparse.*``):
+
+* the ``usage:`` prefix and the section headings (``positional arguments``, ``options``): a
+  :class:`argparse.HelpFormatter` subclass (:func:`formatter_class`);
+* ``-h, --help`` and its help text: ``add_help=False`` and the parser's own ``-h`` (``action="help"``);
+* ``PROG: error: MESSAGE``: :meth:`Parser.error`, argparse's documented override;
+* the messages of a usage error, each made from structured facts instead of argparse's English:
+  ``argument X: ...`` (``exit_on_error=False``: argparse raises :class:`argparse.ArgumentError`,
+  whose ``argument_name`` and ``message`` the parser words itself); ``invalid choice`` (a choice
+  is checked by the parser's own ``type``, see :meth:`Parser.add_argument`); ``invalid int value``;
+  ``unrecognized arguments`` (:meth:`Parser.parse_args` over ``parse_known_args``); ``the following
+  arguments are required`` (the parser checks its required arguments itself, after parsing); an
+  unknown subcommand (:meth:`Parser.check_command`).
+
+What stays English, because argparse words it and offers no hook (docs/i18n.md): ``expected one
+argument`` (an option given without its value), ``ambiguous option``, ``ignored explicit argument``,
+and the conflict messages of mutually exclusive groups (none of the commands has one).
+
+>>> zh = parser_class("zh")
+>>> zh(prog="p").format_usage()
+'用法：p [-h]\\n'
+>>> parser_class("en") is argparse.ArgumentParser
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from typing import Any, NoReturn
+
+from ..text.messages import DEFAULT_LANGUAGE, message
+
+__all__ = ["Parser", "formatter_class", "parser_class"]
+
+
+def _phrase(key: str, lang: str) -> str:
+    return message(f"cli.argparse.{key}", lang)
+
+
+@cache
+def formatter_class(lang: str) -> type[argparse.HelpFormatter]:
+    """A help formatter whose ``usage:`` prefix and section headings are in ``lang``."""
+    headings = {"positional arguments": _phrase("positionals", lang), "options": _phrase("options", lang)}
+    usage = _phrase("usage", lang)
+
+    class Formatter(argparse.HelpFormatter):
+        def add_usage(
+            self,
+            usage_text: str | None,
+            actions: Iterable[argparse.Action],
+            groups: Iterable[argparse._MutuallyExclusiveGroup],
+            prefix: str | None = None,
+        ) -> None:
+            super().add_usage(usage_text, actions, groups, usage if prefix is None else prefix)
+
+        def start_section(self, heading: str | None) -> None:
+            super().start_section(headings.get(heading, heading) if heading is not None else None)
+
+    Formatter.__name__ = Formatter.__qualname__ = f"Formatter_{lang}"
+    return Formatter
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser that speaks :attr:`LANG` (a subclass per language: :func:`parser_class`).
+
+    Subcommand parsers are of the same class (argparse makes them with ``type(self)``), so they speak
+    it too.
+    """
+
+    LANG = DEFAULT_LANGUAGE
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", formatter_class(self.LANG))
+        add_help = kwargs.pop("add_help", True)
+        kwargs["exit_on_error"] = False  # ArgumentError reaches parse_known_args below, worded there
+        kwargs["add_help"] = False  # its own -h, with the help text in this language
+        super().__init__(*args, **kwargs)
+        self._required: list[argparse.Action] = []  # checked after parsing, in this language
+        self._commands: argparse.Action | None = None
+        self._named: dict[str, argparse.Action] = {}  # by the name argparse's errors give
+        self._worded: set[str] = set()  # the refusals worded here (or by a command's own type)
+        if add_help:
+            prefix = self.prefix_chars[0]
+            self.add_argument(
+                f"{prefix}h", f"{prefix * 2}help", action=_Help, default=argparse.SUPPRESS, help=self._t("help")
+            )
+
+    def _t(self, key: str) -> str:
+        return _phrase(key, self.LANG)
+
+    # -- building ---------------------------------------------------------------------------------
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        """argparse's ``add_argument``; a ``choices`` list becomes a ``type`` that refuses in this language
+        (shown as ``{a,b}`` like argparse's), and a required argument is checked after parsing."""
+        choices = kwargs.pop("choices", None)
+        convert = kwargs.get("type")
+        if choices is not None or callable(convert):
+            if choices is not None:
+                choices = list(choices)
+                kwargs.setdefault("metavar", "{" + ",".join(str(c) for c in choices) + "}")
+            kwargs["type"] = self._checked(choices, convert)
+        action = super().add_argument(*args, **kwargs)
+        self._named[_name(action)] = action
+        if action.required:
+            self._required.append(action)
+        return action
+
+    def add_subparsers(self, **kwargs: Any) -> argparse._SubParsersAction[argparse.ArgumentParser]:  # type: ignore[override]
+        """argparse's ``add_subparsers``; a required one is checked after parsing too."""
+        action = super().add_subparsers(**kwargs)
+        self._commands = action
+        if action.required:
+            self._required.append(action)
+        return action
+
+    def _checked(self, choices: list[Any] | None, convert: Callable[[str], Any] | None) -> Callable[[str], Any]:
+        """A ``type`` that converts (``convert``), then checks the choices, refusing in this language."""
+        lang = self.LANG
+
+        worded = self._worded
+
+        def checked(text: str) -> Any:
+            try:
+                value = convert(text) if convert is not None else text
+            except argparse.ArgumentTypeError as err:  # the command's own words
+                worded.add(str(err))
+                raise
+            except (TypeError, ValueError):
+                name = getattr(convert, "__name__", repr(convert))
+                worded.add(refusal := _phrase("invalid_value", lang) % {"type": name, "value": text})
+                raise argparse.ArgumentTypeError(refusal) from None
+            if choices is not None and value not in choices:
+                shown = ", ".join(repr(c) for c in choices)
+                worded.add(refusal := _phrase("invalid_choice", lang) % {"value": value, "choices": shown})
+                raise argparse.ArgumentTypeError(refusal)
+            return value
+
+        checked.__name__ = getattr(convert, "__name__", "str")
+        return checked
+
+    def _require(self, required: bool) -> None:
+        """While argparse parses, the required arguments are not required (it would word the error
+        itself; :meth:`parse_known_args` checks them after); for help and usage they are."""
+        for action in self._required:
+            action.required = required
+
+    # -- parsing ----------------------------------------------------------------------------------
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """argparse's ``parse_known_args``; its errors worded in this language, then the required arguments."""
+        self._require(False)
+        try:
+            parsed, extras = super().parse_known_args(args, namespace)
+        except argparse.ArgumentError as err:
+            text = self._refusal(err)
+            if err.argument_name is not None:
+                text = self._t("argument") % {"argument_name": err.argument_name, "message": text}
+            self.error(text)
+        finally:
+            self._require(True)
+        missing = [_name(a) for a in self._required if getattr(parsed, a.dest, None) in (None, a.default, [])]
+        if missing:
+            self.error(self._t("required") % ", ".join(missing))
+        return parsed, extras
+
+    def _refusal(self, err: argparse.ArgumentError) -> str:
+        """What was wrong with the argument, in this language where the parser knows it: a refusal
+        worded here, or the values its ``nargs`` expects; else argparse's English message."""
+        if err.message in self._worded:
+            return err.message
+        action = self._named.get(err.argument_name or "")
+        if action is None or action.nargs == 0:
+            return err.message  # e.g. "ignored explicit argument" (--json=1): argparse's English
+        if action.nargs is None:
+            return self._t("expected_one")
+        if action.nargs == argparse.OPTIONAL:
+            return self._t("expected_at_most_one")
+        if action.nargs == argparse.ONE_OR_MORE:
+            return self._t("expected_at_least_one")
+        if isinstance(action.nargs, int):
+            return self._t("expected_n") % action.nargs
+        return err.message
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """argparse's ``parse_args``, with ``unrecognized arguments`` in this language."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.error(self._t("unrecognized") % " ".join(extras))
+        return parsed
+
+    def check_command(
+        self, arguments: Sequence[str], commands: Iterable[str], options_with_value: Iterable[str]
+    ) -> None:
+        """Refuse, in this language, a first positional argument that is no subcommand (argparse's own
+        refusal would be English).  Options before it are skipped (``options_with_value`` take one)."""
+        takes_value = set(options_with_value)
+        names = list(commands)
+        skip = False
+        for arg in arguments:
+            if skip:
+                skip = False
+            elif arg in takes_value:
+                skip = True
+            elif arg.startswith("-"):
+                if arg in ("-h", "--help", "--version") or arg == "--":
+                    return  # argparse answers these before any subcommand
+            else:
+                if arg not in names:
+                    shown = ", ".join(repr(n) for n in names)
+                    choice = self._t("invalid_choice") % {"value": arg, "choices": shown}
+                    where = _name(self._commands) if self._commands is not None else "command"
+                    self.error(self._t("argument") % {"argument_name": where, "message": choice})
+                return
+
+    def error(self, message: str) -> NoReturn:
+        """The usage, then ``PROG: error: MESSAGE`` in this language; exit status 2."""
+        self._require(True)
+        self.print_usage(sys.stderr)
+        self.exit(2, self._t("error") % {"prog": self.prog, "message": message})
+
+
+def _name(action: argparse.Action) -> str:
+    """How argparse names an argument in its messages: its option strings, else its metavar or dest."""
+    if action.option_strings:
+        return "/".join(action.option_strings)
+    if action.metavar not in (None, argparse.SUPPRESS):
+        return str(action.metavar)
+    return str(action.dest)
+
+
+class _Help(argparse.Action):
+    """``-h``/``--help``: the help (its required arguments shown as required), then exit 0."""
+
+    def __init__(
+        self, option_strings: Sequence[str], dest: str, default: Any = argparse.SUPPRESS, help: str | None = None
+    ) -> None:  # noqa: A002 - argparse's keyword
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if isinstance(parser, Parser):
+            parser._require(True)
+        parser.print_help()
+        parser.exit()
+
+
+@cache
+def parser_class(lang: str) -> type[argparse.ArgumentParser]:
+    """The parser class for ``lang``: argparse's own in English, else a :class:`Parser` speaking it."""
+    if lang == DEFAULT_LANGUAGE:
+        return argparse.ArgumentParser
+    return type(f"Parser_{lang}", (Parser,), {"LANG": lang})

@@ -1,0 +1,145 @@
+"""``battleline-lab progress export`` and ``battleline-lab report``: a learner's export, a class's page.
+
+``progress export`` prints one learner's progress as one JSON document; ``report`` reads exports (or a
+class folder) and writes one HTML page (battleline_lab.training.report).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..formats.files import OutputExistsError, describe, write_new
+from ..formats.safe_yaml import Diagnostic, escape_control
+from ..text.messages import DEFAULT_LANGUAGE, LANGUAGES, message, scoped
+from .base import PROG, ExitCode, SubParsers
+
+__all__ = ["register_progress", "register_report", "run_export", "run_report"]
+
+_m = scoped("trainer")
+
+
+def register_progress(
+    subparsers: SubParsers[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
+) -> argparse.ArgumentParser:
+    """Add ``progress export``."""
+    from ..training.progress import DEFAULT_LEARNER
+
+    parser = subparsers.add_parser("progress", help=_m("cli.progress.help", lang), prog=f"{PROG} progress")
+    actions = parser.add_subparsers(dest="action", required=True)
+    export = actions.add_parser("export", help=_m("cli.export.help", lang), prog=f"{PROG} progress export")
+    export.add_argument("--data", metavar="DIR", help=_m("cli.export.data", lang))
+    export.add_argument(
+        "--learner", default=DEFAULT_LEARNER, help=_m("cli.export.learner", lang, learner=DEFAULT_LEARNER)
+    )
+    export.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=message("cli.lang", lang))
+    export.add_argument("--puzzles", nargs="+", metavar="DIR", default=[], help=message("class.cli.puzzles", lang))
+    export.set_defaults(func=run_export)
+    return parser
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Print the export of one learner (exit 2 if the folder holds no progress)."""
+    from ..training.progress import Progress, StoreError, data_dir, open_store_read_only
+    from ..training.report import (
+        class_puzzles,
+        describe_puzzles,
+    )
+    from ..training.trainer import Trainer, export_document
+
+    lang = getattr(args, "lang", DEFAULT_LANGUAGE)
+    folder = Path(args.data) if args.data else data_dir()
+    try:  # read only: nothing is moved, renamed or created beside the store
+        store = open_store_read_only(folder)
+    except StoreError as err:
+        print(Diagnostic(err.where, 1, 1, _m("cli.error.export", lang, problem=err.reason)), file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
+    if problems:
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    progress = Progress(folder, learner=args.learner, store=store)
+    document = export_document(progress, Trainer(puzzles, progress=progress))
+    describe_puzzles(document, puzzles)
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    return ExitCode.OK
+
+
+def register_report(
+    subparsers: SubParsers[argparse.ArgumentParser], lang: str = DEFAULT_LANGUAGE
+) -> argparse.ArgumentParser:
+    """Add ``report``."""
+    parser = subparsers.add_parser("report", help=_m("cli.report.help", lang), prog=f"{PROG} report")
+    parser.add_argument("exports", nargs="+", metavar="EXPORT", help=_m("cli.report.exports", lang))
+    parser.add_argument("--out", required=True, metavar="HTML", help=_m("cli.report.out", lang))
+    parser.add_argument("--force", action="store_true", help=_m("cli.report.force", lang))
+    parser.add_argument("--puzzles", nargs="+", metavar="DIR", default=[], help=message("class.cli.puzzles", lang))
+    parser.set_defaults(func=run_report)
+    return parser
+
+
+def _export_files(paths: Iterable[str]) -> list[Path]:
+    files: list[Path] = []
+    for name in paths:
+        p = Path(name)
+        files += sorted(p.glob("*.json")) if p.is_dir() else [p]
+    return files
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Read the exports (all errors at once, exit 2) and write the page (never over a file without --force)."""
+    from ..training.class_report import SORT_SCRIPT_NAME
+    from ..training.report import (
+        ExportError,
+        class_puzzles,
+        inside_folder,
+        load_export,
+        puzzle_table,
+        report_html,
+        write_sort_script,
+    )
+
+    lang = getattr(args, "lang", DEFAULT_LANGUAGE)
+    out = Path(args.out)
+    exports, errors = [], []
+    puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
+    # a class folder (BATTLELINE_CLASS_DIR: one data folder per learner) is read directly, no exports
+    from ..training.class_report import class_folder_exports, is_class_folder
+
+    folders = [name for name in args.exports if is_class_folder(Path(name))]
+    for folder in folders:
+        exports += class_folder_exports(Path(folder), puzzles)
+    files = _export_files([name for name in args.exports if name not in folders])
+    for file in files:
+        try:
+            exports.append(load_export(file, lang))
+        except ExportError as err:
+            errors.append(Diagnostic(str(file), err.line, err.col, _m("cli.error.export", lang, problem=str(err))))
+    if not files and not exports:
+        errors.append(Diagnostic(str(args.exports[0]), 1, 1, _m("cli.error.none", lang)))
+    if out.exists() and not args.force:
+        errors.append(Diagnostic(str(out), 1, 1, _m("cli.error.exists", lang, path=str(out))))
+    errors += problems
+    script = out.parent / SORT_SCRIPT_NAME
+    if errors:
+        for error in errors:
+            print(error, file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    own = {p.id for p in puzzles if p.source and any(inside_folder(p.source, f) for f in getattr(args, "puzzles", []))}
+    page = report_html(exports, lang, puzzles, shown=sorted(own))
+    try:
+        write_new(out, page, force=args.force, inputs=files)
+    except OutputExistsError:
+        print(Diagnostic(str(out), 1, 1, _m("cli.error.exists", lang, path=str(out))), file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    except OSError as err:
+        print(Diagnostic(str(out), 1, 1, describe(err, lang)), file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    write_sort_script(script)
+    shown = escape_control(str(out))
+    print(_m("cli.wrote", lang, path=shown, learners=len(exports), puzzles=len(puzzle_table(exports))))
+    return ExitCode.OK

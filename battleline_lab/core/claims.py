@@ -1,0 +1,1534 @@
+"""Claim proofs (R12-R13): can a side claim a flag, and why.
+
+The decision never enumerates combinations of unseen cards.  It walks the
+formation kinds that could beat the claimer, strongest first, and for each
+*shape* of a kind (a blue Wedge 6-7-8, a Phalanx of 8s, a green Battalion, ...)
+asks which unseen troops (R13) it would need.  A shape is *blocked* when one of
+its cards is already face up, *short* when too few troops of a value or colour
+are left, *too weak* when even its best completion does not beat the claimer.
+The first shape that is possible and strong enough is the counterexample.
+
+A proof that holds stays short without dropping a reason: the blocked shapes
+of a kind are one step naming every face-up card they need ("a blue Wedge
+8-9-10, 7-8-9 or 6-7-8 would need b7 or b10, but ..."), the kinds their cards
+cannot make are one step, the unseen count is said once (with the hand), and a
+kind too weak to win is said by its real best completion, with the tie rule
+when that completion ties (R11).
+
+The proof explains the decision rather than redoing it: the decision path
+(:func:`battleline_lab.core.decide.beating`) finds the completion that beats the
+claimer, and a refusal is that completion said as steps; the shapes a search
+would rule out before reaching it (``ClaimAnalysis.ruled_out``) are worked out
+only when read, and so are the steps of a refusal and of two complete sides
+(the verdict, formations and counterexample are there at once).  A proof that
+holds walks every shape: its steps are the proof.
+
+The result is data: a :class:`ClaimAnalysis` whose ``steps`` are
+:class:`Step` values, each a :class:`Reason` from a closed vocabulary plus the
+cards it is about.  Prose comes from :mod:`battleline_lab.text.messages`.
+
+>>> from battleline_lab.core.position import Position, Side
+>>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
+>>> analyse_claim(pos, 5, Side.YOU).claimable
+True
+>>> [s.reason.value for s in analyse_claim(pos, 5, Side.YOU).steps][:3]
+['your_formation', 'they_need', 'unseen']
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from . import decide as _decide
+from .cards import Card, Tactic, Troop
+from .decide import UndecidedTieError
+from .formations import (
+    WILD_MASK,
+    Formation,
+    FormationKind,
+    Shape,
+    ShapeFilter,
+    ShapePlan,
+    SideSummary,
+    Strength,
+    _troops_kind,  # the one classifier of troops (side_strength's, for troops alone)
+    evaluate,
+    judge,
+    judged,
+    plan_shape,
+    shapes,
+    side_strength,
+    summarise,
+)
+from .position import FLAGS, FlagState, Location, Position, Side
+
+__all__ = [
+    "ClaimAnalysis",
+    "PositionAnalysis",
+    "Reason",
+    "Step",
+    "UndecidedTieError",
+    "analyse_claim",
+    "analyse_position",
+    "can_claim",
+    "claimable_flags",
+    "state_unseen_once",
+]
+
+
+class Reason(enum.Enum):
+    """The closed vocabulary of proof steps; ``rule`` is the RULES.md id it rests on."""
+
+    FLAG_CLAIMED = "flag_claimed"
+    SIDE_INCOMPLETE = "side_incomplete"
+    FOG = "fog"
+    MUD = "mud"
+    YOUR_FORMATION = "your_formation"
+    THEIR_FORMATION = "their_formation"
+    YOU_ARE_STRONGER = "you_are_stronger"
+    THEY_ARE_STRONGER = "they_are_stronger"
+    TIE_FIRST_COMPLETE = "tie_first_complete"
+    THEY_NEED = "they_need"
+    UNSEEN = "unseen"
+    HAND_NOT_EVIDENCE = "hand_not_evidence"
+    LOWER_KINDS = "lower_kinds"
+    KIND_RULED_OUT = "kind_ruled_out"
+    KIND_TOO_WEAK = "kind_too_weak"
+    SHAPE_BLOCKED = "shape_blocked"
+    SHAPE_SHORT = "shape_short"
+    SHAPE_TOO_WEAK = "shape_too_weak"
+    AT_BEST_TIE = "at_best_tie"
+    COUNTEREXAMPLE = "counterexample"
+    CAN_CLAIM = "can_claim"
+    CANNOT_CLAIM = "cannot_claim"
+
+    @property
+    def rule(self) -> str:
+        return _RULES[self]
+
+
+_RULES = {
+    Reason.FLAG_CLAIMED: "R15",
+    Reason.SIDE_INCOMPLETE: "R12",
+    Reason.FOG: "R24",
+    Reason.MUD: "R25",
+    Reason.YOUR_FORMATION: "R9",
+    Reason.THEIR_FORMATION: "R9",
+    Reason.YOU_ARE_STRONGER: "R10",
+    Reason.THEY_ARE_STRONGER: "R10",
+    Reason.TIE_FIRST_COMPLETE: "R11",
+    Reason.THEY_NEED: "R12",
+    Reason.UNSEEN: "R13",
+    Reason.HAND_NOT_EVIDENCE: "R13",
+    Reason.LOWER_KINDS: "R10",
+    Reason.KIND_RULED_OUT: "R9",
+    Reason.KIND_TOO_WEAK: "R10",
+    Reason.SHAPE_BLOCKED: "R13",
+    Reason.SHAPE_SHORT: "R13",
+    Reason.SHAPE_TOO_WEAK: "R10",
+    Reason.AT_BEST_TIE: "R11",
+    Reason.COUNTEREXAMPLE: "R12",
+    Reason.CAN_CLAIM: "R12",
+    Reason.CANNOT_CLAIM: "R12",
+}
+
+
+@dataclass(frozen=True, init=False)
+class Step:
+    """One step of a proof: a reason and the cards it is about.
+
+    ``cards`` are cards on the table the step talks about (to highlight);
+    ``needed`` are troops a completion would need from the unseen cards;
+    ``where`` says where visible cards lie; ``shapes`` lists every shape a
+    grouped step rules out at once (``shape`` is then the first, or the best);
+    the other fields are filled as the reason requires (see the message
+    catalogue for which).
+    """
+
+    reason: Reason
+    side: Side
+    flag: int
+    cards: tuple[Card, ...] = ()
+    needed: tuple[Troop, ...] = ()
+    where: tuple[tuple[Card, Location], ...] = ()
+    kind: FormationKind | None = None
+    kinds: tuple[FormationKind, ...] = ()
+    total: int | None = None
+    count: int | None = None
+    available: int | None = None
+    size: int | None = None
+    shape: Shape | None = None
+    shapes: tuple[Shape, ...] = ()
+    value: int | None = None
+    wild: tuple[tuple[Card, Troop], ...] = ()
+    other: Side | None = None
+    other_kind: FormationKind | None = None
+    other_total: int | None = None
+
+    def __init__(
+        self,
+        reason: Reason,
+        side: Side,
+        flag: int,
+        cards: tuple[Card, ...] = (),
+        needed: tuple[Troop, ...] = (),
+        where: tuple[tuple[Card, Location], ...] = (),
+        kind: FormationKind | None = None,
+        kinds: tuple[FormationKind, ...] = (),
+        total: int | None = None,
+        count: int | None = None,
+        available: int | None = None,
+        size: int | None = None,
+        shape: Shape | None = None,
+        shapes: tuple[Shape, ...] = (),
+        value: int | None = None,
+        wild: tuple[tuple[Card, Troop], ...] = (),
+        other: Side | None = None,
+        other_kind: FormationKind | None = None,
+        other_total: int | None = None,
+    ) -> None:
+        # the generated __init__ of a frozen dataclass sets each field through object.__setattr__;
+        # a proof builds many steps, and one update of the instance dict is about twice as fast
+        self.__dict__.update(
+            {
+                "reason": reason,
+                "side": side,
+                "flag": flag,
+                "cards": cards,
+                "needed": needed,
+                "where": where,
+                "kind": kind,
+                "kinds": kinds,
+                "total": total,
+                "count": count,
+                "available": available,
+                "size": size,
+                "shape": shape,
+                "shapes": shapes,
+                "value": value,
+                "wild": wild,
+                "other": other,
+                "other_kind": other_kind,
+                "other_total": other_total,
+            }
+        )
+
+    @property
+    def rule(self) -> str:
+        return self.reason.rule
+
+    @property
+    def highlight(self) -> tuple[Card, ...]:
+        """Every card on the table this step points at."""
+        return self.cards + tuple(c for c, _ in self.where)
+
+    def __repr__(self) -> str:
+        bits = [self.reason.value]
+        if self.cards:
+            bits.append(" ".join(c.notation for c in self.cards))
+        if self.needed:
+            bits.append("needs " + " ".join(c.notation for c in self.needed))
+        if self.where:
+            bits.append("seen " + " ".join(c.notation for c, _ in self.where))
+        return f"<Step {' | '.join(bits)}>"
+
+
+# Enum members bound to module names: Python 3.11 reads ``Reason.X`` through the metaclass's
+# ``__getattr__`` hook, some ten times slower than a global, and a proof names many of them
+_AT_BEST_TIE = Reason.AT_BEST_TIE
+_CANNOT_CLAIM = Reason.CANNOT_CLAIM
+_CAN_CLAIM = Reason.CAN_CLAIM
+_COUNTEREXAMPLE = Reason.COUNTEREXAMPLE
+_FLAG_CLAIMED = Reason.FLAG_CLAIMED
+_FOG = Reason.FOG
+_HAND_NOT_EVIDENCE = Reason.HAND_NOT_EVIDENCE
+_KIND_RULED_OUT = Reason.KIND_RULED_OUT
+_KIND_TOO_WEAK = Reason.KIND_TOO_WEAK
+_LOWER_KINDS = Reason.LOWER_KINDS
+_MUD = Reason.MUD
+_SHAPE_BLOCKED = Reason.SHAPE_BLOCKED
+_SHAPE_SHORT = Reason.SHAPE_SHORT
+_SHAPE_TOO_WEAK = Reason.SHAPE_TOO_WEAK
+_SIDE_INCOMPLETE = Reason.SIDE_INCOMPLETE
+_THEIR_FORMATION = Reason.THEIR_FORMATION
+_THEY_ARE_STRONGER = Reason.THEY_ARE_STRONGER
+_THEY_NEED = Reason.THEY_NEED
+_TIE_FIRST_COMPLETE = Reason.TIE_FIRST_COMPLETE
+_UNSEEN = Reason.UNSEEN
+_YOUR_FORMATION = Reason.YOUR_FORMATION
+_YOU_ARE_STRONGER = Reason.YOU_ARE_STRONGER
+_K_BATTALION = FormationKind.BATTALION
+_K_HOST = FormationKind.HOST
+_K_PHALANX = FormationKind.PHALANX
+_K_SKIRMISH = FormationKind.SKIRMISH
+_K_WEDGE = FormationKind.WEDGE
+_OPPONENT = Side.OPPONENT
+_YOU = Side.YOU
+
+
+_new_object = object.__new__
+_new_tuple = tuple.__new__
+_set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; a new instance dict is set in one go)
+
+
+def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> Step:
+    """``Step(reason, side, flag, **fields)``, quicker: the fields left out keep their class defaults.
+
+    A dataclass field with a default is also a class attribute, so the instance dict holds only
+    what differs; equality, ``replace`` and ``repr`` read attributes and see the same step.
+    """
+    step = _new_object(Step)
+    _set_dict(step, "__dict__", {"reason": reason, "side": side, "flag": flag, **fields})
+    return step
+
+
+@dataclass(frozen=True, init=False)
+class ClaimAnalysis:
+    """Whether ``side`` can claim ``flag`` now (R12), with the proof steps.
+
+    When the claim fails because the opponent could still win, ``counterexample``
+    holds the unseen troops that complete their side, and ``opponent_formation``
+    what they would make.  The refutation in ``steps`` is then short: the
+    counterexample alone refutes the claim.  The shapes the search ruled out
+    before it found the counterexample are kept apart in ``ruled_out`` (data for
+    measures such as puzzle difficulty, not part of the explanation).
+    """
+
+    flag: int
+    side: Side
+    claimable: bool
+    steps: tuple[Step, ...]
+    formation: Formation | None = None
+    opponent_formation: Formation | None = None
+    counterexample: tuple[Troop, ...] = ()
+    ruled_out: tuple[Step, ...] = ()  # the class default is deleted below the class
+
+    def __init__(
+        self,
+        flag: int,
+        side: Side,
+        claimable: bool,
+        steps: tuple[Step, ...],
+        formation: Formation | None = None,
+        opponent_formation: Formation | None = None,
+        counterexample: tuple[Troop, ...] = (),
+        ruled_out: tuple[Step, ...] = (),
+    ) -> None:
+        # one update of the instance dict, as in Step (a position's analysis builds one per flag and side)
+        self.__dict__.update(
+            {
+                "flag": flag,
+                "side": side,
+                "claimable": claimable,
+                "steps": steps,
+                "formation": formation,
+                "opponent_formation": opponent_formation,
+                "counterexample": counterexample,
+                "ruled_out": ruled_out,
+            }
+        )
+
+    if not TYPE_CHECKING:  # (hidden from mypy, which would otherwise accept any attribute name)
+
+        def __getattr__(self, name: str) -> tuple[Step, ...]:
+            # a refutation's ``ruled_out``, and the ``steps`` of the proofs analyse_position says flat
+            # (a refusal by a completion, two complete sides), are worked out when first read
+            state = self.__dict__
+            key = _LATER.get(name)
+            later = state.get(key) if key is not None else None
+            if later is None:
+                if key is not None and name in state:  # worked out meanwhile (by another thread)
+                    return state[name]
+                raise AttributeError(name)
+            value: tuple[Step, ...] = later()
+            state[name] = value
+            state.pop(key, None)  # (set before the maker goes: a reader never finds neither)
+            return value
+
+    def __getstate__(self) -> dict[str, object]:
+        # work them out: a pickled or copied analysis carries no search with it
+        self.steps  # noqa: B018
+        self.ruled_out  # noqa: B018
+        return self.__dict__
+
+    @property
+    def reasons(self) -> tuple[Reason, ...]:
+        return tuple(s.reason for s in self.steps)
+
+    def deciding_step(self) -> Step:
+        """The step a one-line summary should quote: the one the verdict turns on.
+
+        The counterexample (R12), the comparison of two complete sides (R10, R11),
+        an incomplete side or a claimed flag; for a proof that holds, the tie rule
+        when the opponent can at best tie (R11), else the step that rules out
+        their strongest chance (the first step of the search).
+
+        >>> from battleline_lab.core.position import Position
+        >>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
+        >>> analyse_claim(pos, 5, "you").deciding_step().reason.value
+        'shape_blocked'
+        """
+        by_reason = {s.reason: s for s in self.steps}
+        for reason in _DECIDING_FIRST:
+            if reason in by_reason:
+                return by_reason[reason]
+        for step in self.steps:
+            if step.reason in _SEARCH_REASONS or step.reason is _LOWER_KINDS:
+                return step
+        return self.steps[-2] if len(self.steps) > 1 else self.steps[-1]
+
+    def without_unseen(self) -> ClaimAnalysis:
+        """The same analysis without its unseen count (R13): for a proof read after another of the same position.
+
+        Every flag of a position shares one count of unseen troops, so a proof
+        over several flags states it once (:func:`state_unseen_once`).
+        """
+        return replace(self, steps=tuple(s for s in self.steps if s.reason is not _UNSEEN))
+
+    def explain(self, lang: str = "en") -> str:
+        """The proof as numbered lines of text."""
+        from ..text.messages import render_analysis
+
+        return "\n".join(render_analysis(self, lang))
+
+    def __repr__(self) -> str:
+        verdict = "claimable" if self.claimable else "not claimable"
+        return f"<ClaimAnalysis flag {self.flag} {self.side.value}: {verdict}, {len(self.steps)} steps>"
+
+    def _repr_html_(self) -> str:
+        """The flag (counterexample as ghost cards) and the numbered proof, for Jupyter (lazy import)."""
+        from ..render.svg import RULES_PAGE, analysis_html
+
+        return analysis_html(self, rules=RULES_PAGE)  # each rule id a link to the lessons' rules page
+
+
+_LATER = {"steps": "_steps_later", "ruled_out": "_ruled_out_later"}  # a field and what works it out when read
+
+# No class default for ``ruled_out`` (the __init__ always sets it): a refutation may leave it to
+# ``__getattr__`` to work out when read, which a class attribute would shadow.
+del ClaimAnalysis.ruled_out
+
+_VALUE_BITS, _COLOUR_BITS = _decide.VALUE_BITS, _decide.COLOUR_BITS
+_troop_bits = _decide.troop_mask
+_troops_of = _decide.troops_of
+_BY_INDEX = _decide.BY_INDEX
+_Pool = _decide.Pool
+_SIDES = (_YOU, _OPPONENT)
+
+
+def _fixed_total(shape: Shape, size: int) -> int:
+    """The sum of a Wedge, Skirmish Line or Phalanx shape: fixed by the shape itself (R10)."""
+    if shape.value is not None:
+        return shape.value * size
+    assert shape.start is not None
+    return size * shape.start + size * (size - 1) // 2
+
+
+class _Candidate:
+    """A shape their cards leave open, with what the search asks of it that no pool changes.
+
+    ``masks`` are the troops each plan needs exactly (a Wedge's), as bit sets for the pool
+    test (0 for a plan without exact troops); ``needed`` every troop some plan needs, sorted,
+    ``extra`` how many of them a wildcard could stand for, ``wild`` the one plan's wildcards:
+    the fields of the step that says the shape is blocked (R13).
+    """
+
+    __slots__ = ("shape", "plans", "fixed_total", "masks", "needed", "needed_mask", "extra", "wild")
+
+    def __init__(self, shape: Shape, plans: tuple[ShapePlan, ...], fixed_total: int) -> None:
+        self.shape = shape
+        self.plans = plans
+        self.fixed_total = fixed_total
+        self.masks = tuple(_troop_bits(p.exact) for p in plans)
+        needed: list[Troop] = []
+        for p in plans:
+            needed.extend(t for t in p.exact if t not in needed)
+        self.needed = tuple(sorted(needed))
+        self.needed_mask = _troop_bits(needed)
+        self.extra = len(needed) - len(plans[0].exact)
+        self.wild = plans[0].wild if len(plans) == 1 else ()
+
+
+@functools.lru_cache(maxsize=4096)
+def _candidates(kind: FormationKind | None, theirs: tuple[Card, ...], size: int) -> tuple[_Candidate, ...]:
+    """The shapes of ``kind`` that ``theirs`` can still complete, strongest first, with their plans.
+
+    Each comes with its fixed sum (Wedge, Skirmish Line, Phalanx; 0 for the others).  It depends
+    on their cards alone, not on the unseen cards, so it is worked out once per side's cards
+    (remembered: it is never changed).  Shapes the cards rule out (:class:`~.formations.ShapeFilter`, or no plan)
+    are left out: the search skips them anyway.
+    """
+    fits = ShapeFilter(theirs, size)
+    fixed = kind in (_K_WEDGE, _K_SKIRMISH, _K_PHALANX)
+    out = []
+    for shape in shapes(kind, size):
+        if fits(shape):
+            plans = plan_shape(shape, theirs, size)
+            if plans:
+                out.append(_Candidate(shape, tuple(plans), _fixed_total(shape, size) if fixed else 0))
+    return tuple(out)
+
+
+def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
+    if plan.shape.kind in (_K_BATTALION, _K_HOST, None):
+        return plan.base + sum(t.value for t in fill)
+    return plan.base
+
+
+class _Prover:
+    """Builds the steps for one flag and one claiming side, eagerly, by the walk over every shape.
+
+    ``analyse_position`` and ``analyse_claim`` say most proofs with flat functions (``_incomplete``,
+    ``_both``, ``_against``); the walk is left for a proof that holds, a claimed flag and a
+    refutation's ``ruled_out`` (the shapes ruled out before its completion).
+    """
+
+    def __init__(self, position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> None:
+        self.position = position
+        self.cards = cards
+        self.pool = pool
+        self.flag = flag
+        self.side = side
+        self.state = position.flags[flag - 1]
+        you, opponent, self.fog, self.mud = cards
+        self.size = 4 if self.mud else 3  # formation_size (R25)
+        self.mine, self.theirs = (you, opponent) if side is _YOU else (opponent, you)
+        self.mine_at = 0 if side is _YOU else 1  # (this side's index in ``memo``, the other's is 1 - it)
+        self.memo: list[_Judged | None] = [None, None]  # each complete side judged once
+        self.steps: list[Step] = []
+
+    def unseen(self) -> tuple[dict[str, object], int]:
+        """The unseen step's fields for this side and its hand's troops as a bit set (see :func:`_unseen`)."""
+        return _unseen(self.pool, self.position, self.side)
+
+    def judge(self, at: int) -> _Judged:
+        """A complete side (0: you, 1: the opponent) summarised and judged: what ``evaluate`` gives, and its key."""
+        got = self.memo[at]
+        if got is None:
+            cards = self.mine if at == self.mine_at else self.theirs
+            summary = summarise(cards)
+            rank, total = side_strength(summary, self.size, self.fog)  # what evaluate takes its kind and sum from
+            got = self.memo[at] = (rank, total, judged(cards, bool(summary.wilds), rank, total, self.fog, self.mud))
+        return got
+
+    def step(self, reason: Reason, **fields: object) -> None:
+        self.steps.append(_step(reason, self.side, self.flag, fields))
+
+    def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
+        # the last step, one shared (immutable) value per side and flag
+        self.steps.append((_CAN if claimable else _CANNOT)[self.mine_at * 9 + self.flag - 1])
+        # ClaimAnalysis(...) with its instance dict set in one go (see _incomplete)
+        analysis = _new_object(ClaimAnalysis)
+        _set_dict(
+            analysis,
+            "__dict__",
+            {
+                "flag": self.flag,
+                "side": self.side,
+                "claimable": claimable,
+                "steps": tuple(self.steps),
+                "formation": None,
+                "opponent_formation": None,
+                "counterexample": (),
+                "ruled_out": (),
+                **extra,
+            },
+        )
+        return analysis
+
+    def run(self) -> ClaimAnalysis:
+        state, side = self.state, self.side
+        if state.claimed_by is not None:
+            self.step(_FLAG_CLAIMED, other=state.claimed_by)
+            return self.done(False)
+        mine, theirs, size = self.mine, self.theirs, self.size
+        if self.mud:
+            self.steps.append(_MUD_STEP[self.mine_at * 9 + self.flag - 1])  # (one shared value per side and flag)
+        if len(mine) < size:
+            self.step(_SIDE_INCOMPLETE, cards=mine, count=size - len(mine), size=size)
+            return self.done(False)
+        steps, flag = self.steps, self.flag
+        if self.fog:
+            steps.append(_step(_FOG, side, flag, {}))
+        rank, total, formation = self.judge(self.mine_at)
+        steps.append(
+            _step(
+                _YOUR_FORMATION,
+                side,
+                flag,
+                {"cards": mine, "kind": formation.kind, "total": formation.total, "wild": formation.wild},
+            )
+        )
+        if len(theirs) >= size:
+            return self._complete(formation, theirs, (rank, total))
+        steps.append(_step(_THEY_NEED, side, flag, {"cards": theirs, "count": size - len(theirs), "size": size}))
+        steps.append(_step(_UNSEEN, side, flag, self.unseen()[0]))
+        return self._search(formation, theirs, size, formation.strength)
+
+    def _complete(self, formation: Formation, theirs: tuple[Card, ...], mine_key: tuple[int, int]) -> ClaimAnalysis:
+        side, flag, steps = self.side, self.flag, self.steps
+        rank, total, their = self.judge(1 - self.mine_at)
+        steps.append(
+            _step(
+                _THEIR_FORMATION,
+                side,
+                flag,
+                {"cards": theirs, "kind": their.kind, "total": their.total, "wild": their.wild},
+            )
+        )
+        their_key = (rank, total)
+        if mine_key > their_key:
+            steps.append(
+                _step(
+                    _YOU_ARE_STRONGER,
+                    side,
+                    flag,
+                    {
+                        "kind": formation.kind,
+                        "total": formation.total,
+                        "other_kind": their.kind,
+                        "other_total": their.total,
+                    },
+                )
+            )
+            return self.done(True, formation=formation, opponent_formation=their)
+        if mine_key < their_key:
+            steps.append(
+                _step(
+                    _THEY_ARE_STRONGER,
+                    side,
+                    flag,
+                    {
+                        "kind": their.kind,
+                        "total": their.total,
+                        "other_kind": formation.kind,
+                        "other_total": formation.total,
+                    },
+                )
+            )
+            return self.done(False, formation=formation, opponent_formation=their)
+        first = self.state.first_complete
+        if first is None:
+            _decide.undecided(flag, formation.total)  # raises UndecidedTieError
+        steps.append(
+            _step(_TIE_FIRST_COMPLETE, side, flag, {"other": first, "kind": formation.kind, "total": formation.total})
+        )
+        return self.done(first is side, formation=formation, opponent_formation=their)
+
+    def _search(self, formation: Formation, theirs: tuple[Card, ...], size: int, target: Strength) -> ClaimAnalysis:
+        kinds = (None,) if self.fog else _STRONGEST_KINDS
+        side, flag, pool = self.side, self.flag, self.pool
+        have = pool.mask
+        target_key = target.key
+        lower: list[FormationKind] = []
+        ruled: list[FormationKind] = []
+        body: list[Step] = []
+        tie_possible = False
+        for kind in kinds:
+            if kind is not None and target.kind is not None and kind < target.kind:
+                lower.append(kind)
+                continue
+            rank = -1 if kind is None else int(kind)
+            consistent = False
+            best_weak: int | None = None
+            # the strongest shape of this kind, at most as strong as the claimer, the unseen cards complete
+            real_best: tuple[Shape, tuple[Troop, ...], int] | None = None
+            # what the search rules out, kept as plain records: only the steps the proof (or, with a
+            # counterexample, ``ruled_out``) shows are built, blocked shapes grouped into one step
+            blocked: list[tuple[_Candidate, int]] = []  # with the face-up troops it needs (a bit set)
+            other: list[Step] = []
+            weak: list[tuple[int, Shape, tuple[Troop, ...]]] = []
+            fixed = kind in _FIXED_KINDS
+            # only the shapes their cards leave open, each with its plans (the same for every pool)
+            for candidate in _candidates(kind, theirs, size):
+                if best_weak is not None and candidate.fixed_total < target.total:
+                    # shapes come strongest first: every one left is weaker still and cannot change the
+                    # verdict (R10); look on only for the best one the unseen cards can still complete
+                    if real_best is not None:
+                        break
+                    real_best = self._fillable(candidate)
+                    continue
+                consistent = True
+                plans = candidate.plans
+                base = plans[0].base
+                if fixed and (rank, base) <= target_key:
+                    # the sum is fixed by the shape: it can at best tie (R10, R11)
+                    best_weak = base if best_weak is None else max(best_weak, base)
+                    if real_best is None:
+                        real_best = self._fillable(candidate)
+                    if (rank, base) == target_key and real_best is not None:
+                        tie_possible = True
+                    continue
+                # the best completion of the shape from the unseen cards, if any
+                best_total = 0
+                best_fill: tuple[Troop, ...] | None = None
+                for plan, mask in zip(plans, candidate.masks):
+                    if mask:
+                        if mask & ~have:
+                            continue
+                        fill = plan.exact
+                    else:
+                        found = pool.fill(plan)
+                        if found is None:
+                            continue
+                        fill = found
+                    total = _total(plan, fill)
+                    if best_fill is None or total > best_total:
+                        best_total, best_fill = total, fill
+                if best_fill is not None:
+                    if (rank, best_total) > target_key:
+                        pending = (ruled, body, blocked, other, weak)
+                        return self._counterexample(formation, theirs, best_fill, kind, pending)
+                    tie_possible = tie_possible or (rank, best_total) == target_key
+                    weak.append((best_total, candidate.shape, best_fill))
+                elif candidate.masks[0] and kind is not _K_SKIRMISH:
+                    blocked.append((candidate, candidate.needed_mask & ~have))
+                else:
+                    other.append(self._short(candidate, theirs))
+            if not consistent and kind is not None:
+                ruled.append(kind)
+                continue
+            body.extend(self._blocked(blocked, theirs, kind))
+            body.extend(other)
+            if weak:
+                best_total, shape, fill = max(weak, key=lambda w: w[0])
+                body.append(
+                    Step(
+                        _SHAPE_TOO_WEAK,
+                        side,
+                        flag,
+                        shape=shape,
+                        kind=kind,
+                        cards=theirs,
+                        needed=fill,
+                        total=best_total,
+                        count=len(blocked) + len(other),
+                        shapes=tuple(w[1] for w in weak) if len(weak) > 1 else (),
+                    )
+                )
+            if best_weak is not None:
+                others = len(blocked) + len(other) + len(weak)
+                # the real best completion when one is known, else only its total (no shape, no troops)
+                best: tuple[Shape | None, tuple[Troop, ...], int] = (
+                    real_best if real_best is not None else (None, (), best_weak)
+                )
+                best_shape, fill, total = best
+                body.append(
+                    Step(
+                        _KIND_TOO_WEAK,
+                        side,
+                        flag,
+                        kind=kind,
+                        total=total,
+                        cards=theirs,
+                        count=others,
+                        shape=best_shape,
+                        needed=fill,
+                    )
+                )
+        tie: Step | None = None
+        if tie_possible:
+            # the best completion that ties is said with the tie rule, in one step (R10, R11)
+            for i in range(len(body) - 1, -1, -1):
+                step = body[i]
+                if step.reason in _TOO_WEAK and step.shape is not None and step.total == target.total:
+                    body[i] = replace(step, reason=_AT_BEST_TIE, kind=target.kind)
+                    break
+            else:
+                tie = Step(_AT_BEST_TIE, side, flag, total=target.total, kind=target.kind)
+        if ruled:
+            self.step(_KIND_RULED_OUT, kind=ruled[0], kinds=tuple(ruled), cards=theirs)
+        self.steps.extend(body)
+        if lower:
+            self.step(_LOWER_KINDS, kinds=tuple(lower), kind=target.kind)
+        if tie is not None:
+            self.steps.append(tie)
+        return self.done(True, formation=formation)
+
+    def _fillable(self, candidate: _Candidate) -> tuple[Shape, tuple[Troop, ...], int] | None:
+        """The shape with the troops that complete it and its sum, if the unseen cards can (fixed sums)."""
+        have = self.pool.mask
+        for plan, mask in zip(candidate.plans, candidate.masks):
+            if mask:
+                if not mask & ~have:
+                    return candidate.shape, plan.exact, _total(plan, plan.exact)
+                continue
+            fill = self.pool.fill(plan)
+            if fill is not None:
+                return candidate.shape, fill, _total(plan, fill)
+        return None
+
+    def _short(self, candidate: _Candidate, theirs: tuple[Card, ...]) -> Step:
+        """The step for a shape too few unseen troops of some value or colour are left for (R13)."""
+        shape, plans = candidate.shape, candidate.plans
+        kind = shape.kind
+        side, flag, pool = self.side, self.flag, self.pool
+        plan = plans[0]
+        if kind is _K_SKIRMISH:
+            # some value of the run has no unseen troop left
+            values = sorted({v for p in plans for v in p.values if not pool.mask & _VALUE_BITS[v]})
+            seen = pool.seen & _VALUE_BITS[values[0]]  # where() lists them in card order, as sorted() does
+            return Step(
+                _SHAPE_SHORT,
+                side,
+                flag,
+                shape=shape,
+                kind=kind,
+                cards=theirs,
+                where=pool.where(seen),
+                count=1,
+                available=0,
+                value=values[0],
+            )
+        if kind is _K_PHALANX:
+            assert shape.value is not None
+            group = pool.seen & _VALUE_BITS[shape.value]
+            available = (pool.mask & _VALUE_BITS[shape.value]).bit_count()
+        elif kind is _K_BATTALION:
+            assert shape.colour is not None
+            group = pool.seen & _COLOUR_BITS[shape.colour]
+            available = (pool.mask & _COLOUR_BITS[shape.colour]).bit_count()
+        else:
+            group = 0
+            available = pool.count
+        return Step(
+            _SHAPE_SHORT,
+            side,
+            flag,
+            shape=shape,
+            kind=kind,
+            cards=theirs,
+            where=pool.where(group),
+            count=plan.count,
+            available=available,
+            value=shape.value,
+        )
+
+    def _blocked(
+        self, blocked: list[tuple[_Candidate, int]], theirs: tuple[Card, ...], kind: FormationKind | None
+    ) -> list[Step]:
+        """Blocked shapes of one kind said in one step: each needs one of the face-up cards listed (R13).
+
+        Every way to complete a blocked shape needs a troop that is face up, so the
+        union of those troops is a list of which each shape needs one.  A shape
+        alone names what it needs: a wildcard with a forced place (Shield Bearers as
+        b3) is named; one with a choice (a Leader) is counted: it can stand for that
+        many of the troops listed.
+        """
+        if not blocked:
+            return []
+        side, flag = self.side, self.flag
+        if len(blocked) == 1:
+            candidate, blockers = blocked[0]
+            return [
+                Step(
+                    _SHAPE_BLOCKED,
+                    side,
+                    flag,
+                    shape=candidate.shape,
+                    kind=kind,
+                    cards=theirs,
+                    needed=candidate.needed,
+                    where=self.pool.where(blockers),
+                    count=candidate.extra,
+                    wild=candidate.wild,
+                )
+            ]
+        needed = seen = 0
+        for candidate, blockers in blocked:
+            needed |= candidate.needed_mask
+            seen |= blockers
+        wildcard = any(candidate.extra or candidate.wild for candidate, _ in blocked)
+        return [
+            Step(
+                _SHAPE_BLOCKED,
+                side,
+                flag,
+                shape=blocked[0][0].shape,
+                kind=kind,
+                cards=theirs,
+                needed=_troops_of(needed),  # card order, as card_sort_key sorts troops
+                where=self.pool.where(seen),
+                count=1 if wildcard else 0,
+                shapes=tuple(candidate.shape for candidate, _ in blocked),
+            )
+        ]
+
+    def _counterexample(
+        self,
+        formation: Formation,
+        theirs: tuple[Card, ...],
+        fill: tuple[Troop, ...],
+        kind: FormationKind | None,
+        pending: tuple[
+            list[FormationKind],
+            list[Step],
+            list[tuple[_Candidate, int]],
+            list[Step],
+            list[tuple[int, Shape, tuple[Troop, ...]]],
+        ],
+    ) -> ClaimAnalysis:
+        # One completion that wins is the whole refutation (R12): the shapes ruled out on the way
+        # to it prove nothing here, and a learner should not wade through them to reach it.
+        ruled, body, blocked, other, weak = pending
+        side, flag = self.side, self.flag
+        kinds = [Step(_KIND_RULED_OUT, side, flag, kind=k, kinds=tuple(ruled), cards=theirs) for k in ruled[:1]]
+        too_weak = [
+            Step(_SHAPE_TOO_WEAK, side, flag, shape=shape, kind=kind, cards=theirs, needed=needed, total=total)
+            for total, shape, needed in weak
+        ]
+        ruled_out = tuple(kinds + body + self._blocked(blocked, theirs, kind) + other + too_weak)
+        return self._refutation(formation, theirs, fill, ruled_out)
+
+    def _refutation(
+        self,
+        formation: Formation,
+        theirs: tuple[Card, ...],
+        fill: tuple[Troop, ...],
+        ruled_out: tuple[Step, ...],
+        completed: Formation | None = None,
+    ) -> ClaimAnalysis:
+        """The steps of a refutation: the completion that beats the claimer, and which of its troops are in hand.
+
+        ``completed`` is ``evaluate(theirs + fill)`` when the caller has it already.
+        """
+        if completed is None:
+            completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
+        self.step(
+            _COUNTEREXAMPLE,
+            cards=theirs,
+            needed=fill,
+            kind=completed.kind,
+            total=completed.total,
+            wild=completed.wild,
+        )
+        hand = self.unseen()[1]
+        in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1)
+        if in_hand:
+            self.step(_HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
+        return self.done(
+            False, formation=formation, opponent_formation=completed, counterexample=fill, ruled_out=ruled_out
+        )
+
+
+def _key(formation: Formation) -> tuple[int, int]:
+    """``formation.strength.key`` without building the Strength: (kind, sum), kind -1 under Fog (R10, R24)."""
+    kind = formation.kind
+    return (-1 if kind is None else int(kind), formation.total)
+
+
+def _by_value(t: Troop) -> int:
+    return t.value
+
+
+def _strongest_first(t: Troop) -> tuple[int, int]:
+    return (-t.value, t.index)
+
+
+_STRONGEST_KINDS: tuple[FormationKind | None, ...] = tuple(sorted(FormationKind, reverse=True))
+_FIXED_KINDS = (_K_WEDGE, _K_SKIRMISH, _K_PHALANX)
+
+
+def state_unseen_once(analyses: Iterable[ClaimAnalysis]) -> list[ClaimAnalysis]:
+    """Analyses of one position (one side) read in a row: the unseen count (R13) said in the first only.
+
+    >>> from battleline_lab.core.position import Position
+    >>> pos = Position.build({1: {"you": "r8 r9 r10", "opponent": "b1"}, 2: {"you": "g2 g3 g4", "opponent": "y5 y6"}})
+    >>> [a.reasons.count(Reason.UNSEEN) for a in state_unseen_once([analyse_claim(pos, n, "you") for n in (1, 2)])]
+    [1, 0]
+    """
+    out: list[ClaimAnalysis] = []
+    said = False
+    for analysis in analyses:
+        out.append(analysis.without_unseen() if said else analysis)
+        said = said or _UNSEEN in analysis.reasons
+    return out
+
+
+_SEARCH_REASONS = frozenset(
+    {
+        _KIND_RULED_OUT,
+        _KIND_TOO_WEAK,
+        _SHAPE_BLOCKED,
+        _SHAPE_SHORT,
+        _SHAPE_TOO_WEAK,
+    }
+)
+
+
+_TOO_WEAK = (_KIND_TOO_WEAK, _SHAPE_TOO_WEAK)
+
+#: Steps that decide a proof wherever they appear, most decisive first (see ``ClaimAnalysis.deciding_step``).
+_DECIDING_FIRST = (
+    _FLAG_CLAIMED,
+    _SIDE_INCOMPLETE,
+    _COUNTEREXAMPLE,
+    _TIE_FIRST_COMPLETE,
+    _YOU_ARE_STRONGER,
+    _THEY_ARE_STRONGER,
+    _AT_BEST_TIE,
+)
+
+
+_FlagCards = tuple[tuple[Card, ...], tuple[Card, ...], bool, bool]
+_Judged = tuple[int, int, Formation]  # a complete side's (kind, sum) key (kind -1 under Fog) and its Formation
+_FOG_CARD, _MUD_CARD = Tactic.FOG, Tactic.MUD
+
+
+def _flag_cards(state: FlagState) -> _FlagCards:
+    """Each side's formation cards (troops and morale cards) and whether Fog or Mud lies there (R24, R25).
+
+    The same as ``FlagState.formation_cards``, ``fog`` and ``mud``, read in one pass.
+    """
+    you: list[Card] = []
+    opponent: list[Card] = []
+    fog = mud = False
+    for cards, out in ((state.you, you), (state.opponent, opponent)):
+        for card in cards:
+            if type(card) is Troop or card in WILD_MASK:
+                out.append(card)
+            elif card is _FOG_CARD:
+                fog = True
+            elif card is _MUD_CARD:
+                mud = True
+    return tuple(you), tuple(opponent), fog, mud
+
+
+def _analyse(position: Position, pool: _Pool, flag: int, side: Side) -> ClaimAnalysis:
+    """One flag's proof for one side: the flat proof of its case (see :func:`analyse_position`)."""
+    state = position.flags[flag - 1]
+    cards = _flag_cards(state)
+    if state.claimed_by is not None:
+        return _Prover(position, pool, flag, side, cards).run()
+    you, opponent, fog, mud = cards
+    size = 4 if mud else 3
+    mine, theirs = (you, opponent) if side is _YOU else (opponent, you)
+    if len(mine) < size:
+        return _incomplete(flag, side, mine, size)
+    if len(theirs) >= size:
+        return _both(state, flag, you, opponent, fog, mud, side)[0 if side is _YOU else 1]
+    return _against(position, pool, flag, side, cards, mine, theirs)
+
+
+def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> ClaimAnalysis:
+    """The commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)."""
+    at = flag - 1 if side is _YOU else flag + 8
+    if not mine:  # an empty side: one (immutable) analysis per side, flag and size
+        return _EMPTY[at * 2 + (size == 4)]
+    incomplete = _new_object(Step)
+    _set_dict(
+        incomplete,
+        "__dict__",
+        {
+            "reason": _SIDE_INCOMPLETE,
+            "side": side,
+            "flag": flag,
+            "cards": mine,
+            "count": size - len(mine),
+            "size": size,
+        },
+    )
+    analysis = _new_object(ClaimAnalysis)
+    _set_dict(
+        analysis,
+        "__dict__",
+        {
+            "flag": flag,
+            "side": side,
+            "claimable": False,
+            "steps": (_MUD_STEP[at], incomplete, _CANNOT[at]) if size == 4 else (incomplete, _CANNOT[at]),
+            "formation": None,
+            "opponent_formation": None,
+            "counterexample": (),
+            "ruled_out": (),
+        },
+    )
+    return analysis
+
+
+def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, object], int]:
+    """The unseen step's fields for ``side`` (the same at every flag of the position), and its hand's troops
+    as a bit set: worked out once a position and side, kept on the pool."""
+    got = pool.said.get(side)
+    if got is None:
+        on_flags, in_discards = pool.counts
+        # the hand is said with the count: its cards are unseen like the deck's (R13)
+        hand = tuple(c for c in position.hand(side) if type(c) is Troop)
+        fields: dict[str, object] = {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand}
+        mask = 0
+        for t in hand:
+            mask |= 1 << (t.colour.offset + t.value - 1)
+        got = pool.said[side] = (fields, mask)
+    return got
+
+
+def _both(
+    state: FlagState,
+    flag: int,
+    you: tuple[Card, ...],
+    opponent: tuple[Card, ...],
+    fog: bool,
+    mud: bool,
+    asked: Side = _YOU,
+) -> tuple[ClaimAnalysis, ClaimAnalysis]:
+    """Both sides' proofs at a flag where both are complete (R10, R11): each formation judged once for both.
+
+    The verdicts are said at once; the steps (:func:`_complete_steps`) when read."""
+    size = 4 if mud else 3
+    rank, total, you_formation = judge(you, size, fog, mud)
+    you_key = (rank, total)
+    rank, total, opponent_formation = judge(opponent, size, fog, mud)
+    opponent_key = (rank, total)
+    if you_key == opponent_key:
+        first = state.first_complete
+        if first is None:
+            # raises UndecidedTieError, with the total of the side asked about
+            _decide.undecided(flag, (you_formation if asked is _YOU else opponent_formation).total)
+        order = 0
+        you_win = first is _YOU
+    else:
+        first = None
+        you_win = you_key > opponent_key
+        order = 1 if you_win else -1
+    out = []
+    for side, mine, formation, theirs, their, claimable, sign in (
+        (_YOU, you, you_formation, opponent, opponent_formation, you_win, order),
+        (_OPPONENT, opponent, opponent_formation, you, you_formation, not you_win, -order),
+    ):
+        analysis = _new_object(ClaimAnalysis)
+        _set_dict(
+            analysis,
+            "__dict__",
+            {
+                "flag": flag,
+                "side": side,
+                "claimable": claimable,
+                "_steps_later": functools.partial(
+                    _complete_steps, side, flag, fog, mud, mine, theirs, formation, their, sign, first
+                ),
+                "formation": formation,
+                "opponent_formation": their,
+                "counterexample": (),
+                "ruled_out": (),
+            },
+        )
+        out.append(analysis)
+    return out[0], out[1]
+
+
+def _complete_steps(
+    side: Side,
+    flag: int,
+    fog: bool,
+    mud: bool,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+    formation: Formation,
+    their: Formation,
+    order: int,
+    first: Side | None,
+) -> tuple[Step, ...]:
+    """The steps of a proof between two complete sides: Mud (R25), Fog (R24), both formations (R9),
+    which is stronger (R10, ``order`` 1 or -1) or the tie and who completed first (R11, 0), the verdict."""
+    at = flag - 1 if side is _YOU else flag + 8
+    kind, total, other_kind, other_total = formation.kind, formation.total, their.kind, their.total
+    yours = _new_object(Step)
+    _set_dict(
+        yours,
+        "__dict__",
+        {
+            "reason": _YOUR_FORMATION,
+            "side": side,
+            "flag": flag,
+            "cards": mine,
+            "kind": kind,
+            "total": total,
+            "wild": formation.wild,
+        },
+    )
+    others = _new_object(Step)
+    _set_dict(
+        others,
+        "__dict__",
+        {
+            "reason": _THEIR_FORMATION,
+            "side": side,
+            "flag": flag,
+            "cards": theirs,
+            "kind": other_kind,
+            "total": other_total,
+            "wild": their.wild,
+        },
+    )
+    compared = _new_object(Step)
+    if order > 0:
+        claimable = True
+        fields = {
+            "reason": _YOU_ARE_STRONGER,
+            "side": side,
+            "flag": flag,
+            "kind": kind,
+            "total": total,
+            "other_kind": other_kind,
+            "other_total": other_total,
+        }
+    elif order < 0:
+        claimable = False
+        fields = {
+            "reason": _THEY_ARE_STRONGER,
+            "side": side,
+            "flag": flag,
+            "kind": other_kind,
+            "total": other_total,
+            "other_kind": kind,
+            "other_total": total,
+        }
+    else:
+        claimable = first is side
+        fields = {
+            "reason": _TIE_FIRST_COMPLETE,
+            "side": side,
+            "flag": flag,
+            "other": first,
+            "kind": kind,
+            "total": total,
+        }
+    _set_dict(compared, "__dict__", fields)
+    verdict = (_CAN if claimable else _CANNOT)[at]
+    if mud:
+        if fog:
+            return (_MUD_STEP[at], _FOG_STEP[at], yours, others, compared, verdict)
+        return (_MUD_STEP[at], yours, others, compared, verdict)
+    return (_FOG_STEP[at], yours, others, compared, verdict) if fog else (yours, others, compared, verdict)
+
+
+def _ruled_out(position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> tuple[Step, ...]:
+    """What the search rules out before a refutation's completion (``ClaimAnalysis.ruled_out``, read lazily)."""
+    return _Prover(position, pool, flag, side, cards).run().ruled_out
+
+
+def _against(
+    position: Position,
+    pool: _Pool,
+    flag: int,
+    side: Side,
+    cards: _FlagCards,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+) -> ClaimAnalysis:
+    """The proof of a complete side against an incomplete one (R12, R13), flat.
+
+    The decision first (:func:`~battleline_lab.decide.beating`): a completion that beats the
+    claimer is the whole refutation, its troops put in the order of the shape's plan (the
+    order the proof's search names them in); its steps (:func:`_refutation_steps`) and the shapes
+    the search would rule out before it (``ruled_out``) are worked out when read.  When none
+    beats the claimer, the search over every shape (``_Prover._search``) says why.
+    """
+    _, _, fog, mud = cards
+    size = 4 if mud else 3
+    rank, total, formation = judge(mine, size, fog, mud)
+    their_summary = summarise(theirs)
+    witness = _decide.beating(their_summary, size, fog, rank, total, pool)
+    if not witness:
+        prover = _Prover(position, pool, flag, side, cards)
+        prover.steps = list(_opening(side, flag, fog, mud, mine, theirs, formation, _unseen(pool, position, side)[0]))
+        return prover._search(formation, theirs, size, formation.strength)
+    if witness > 0:
+        # the completed formation is judged once: its kind and sum are the ones evaluate takes from
+        # side_strength, its summary theirs with the fill's troops added (as summarise reads them)
+        count, values, sum_, colour, distinct, wilds, wsum, _, env, filled, bits = their_summary
+        if colour >= 0:
+            colour *= 10  # (colours as offsets in the loop, -1 none, -2 mixed)
+        troops = []
+        w = witness
+        while w:
+            low = w & -w
+            w ^= low
+            i = low.bit_length() - 1  # Troop.index: colour * 10 + value - 1
+            troops.append(_BY_INDEX[i])
+            bit = 1 << i % 10
+            if values & bit:
+                distinct = False
+            values |= bit
+            sum_ += i % 10 + 1
+            ci = i - i % 10  # the colour's offset, as judge reads it (summarise's index, times 10)
+            if colour != ci:
+                colour = -2 if colour != -1 else ci
+            count += 1
+        fill = tuple(troops)  # card order, as troops_of gives them
+        if not wilds:  # troops alone: side_strength's kind and sum, read off the summary's fields
+            rank, total = (-1 if fog else _troops_kind(values, distinct, colour >= 0, size)), sum_
+        else:
+            rank, total = side_strength(
+                _new_tuple(
+                    SideSummary,
+                    (
+                        count,
+                        values,
+                        sum_,
+                        colour if colour < 0 else colour // 10,
+                        distinct,
+                        wilds,
+                        wsum,
+                        theirs + fill,
+                        env,
+                        filled + count - their_summary[0],
+                        bits | witness,
+                    ),
+                ),
+                size,
+                fog,
+            )
+        if rank == _K_SKIRMISH:
+            fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
+        elif rank == _K_BATTALION:
+            fill = fill[::-1]  # the best of the colour, highest first
+        elif rank <= _K_HOST:
+            fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
+        completed = judged(theirs + fill, bool(wilds), rank, total, fog, mud)
+    else:
+        fill = ()
+        completed = evaluate(theirs, fog=fog, mud=mud)
+    analysis = _new_object(ClaimAnalysis)
+    _set_dict(
+        analysis,
+        "__dict__",
+        {
+            "flag": flag,
+            "side": side,
+            "claimable": False,
+            # ``steps`` and ``ruled_out`` are worked out when read
+            "_steps_later": functools.partial(
+                _refutation_steps, position, pool, side, flag, fog, mud, mine, theirs, formation, fill, completed
+            ),
+            "formation": formation,
+            "opponent_formation": completed,
+            "counterexample": fill,
+            "_ruled_out_later": functools.partial(_ruled_out, position, pool, flag, side, cards),
+        },
+    )
+    return analysis
+
+
+def _opening(
+    side: Side,
+    flag: int,
+    fog: bool,
+    mud: bool,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+    formation: Formation,
+    fields: dict[str, object],
+) -> tuple[Step, ...]:
+    """The first steps of a complete side's proof against an incomplete one: Mud (R25), Fog (R24),
+    the claimer's formation (R9), what the other side needs (R12) and the unseen count (R13)."""
+    at = flag - 1 if side is _YOU else flag + 8
+    yours = _new_object(Step)
+    _set_dict(
+        yours,
+        "__dict__",
+        {
+            "reason": _YOUR_FORMATION,
+            "side": side,
+            "flag": flag,
+            "cards": mine,
+            "kind": formation.kind,
+            "total": formation.total,
+            "wild": formation.wild,
+        },
+    )
+    size = 4 if mud else 3
+    need = _new_object(Step)
+    _set_dict(
+        need,
+        "__dict__",
+        {"reason": _THEY_NEED, "side": side, "flag": flag, "cards": theirs, "count": size - len(theirs), "size": size},
+    )
+    unseen = _new_object(Step)
+    _set_dict(unseen, "__dict__", {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
+    if mud:
+        return (_MUD_STEP[at], _FOG_STEP[at], yours, need, unseen) if fog else (_MUD_STEP[at], yours, need, unseen)
+    return (_FOG_STEP[at], yours, need, unseen) if fog else (yours, need, unseen)
+
+
+def _refutation_steps(
+    position: Position,
+    pool: _Pool,
+    side: Side,
+    flag: int,
+    fog: bool,
+    mud: bool,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+    formation: Formation,
+    fill: tuple[Troop, ...],
+    completed: Formation,
+) -> tuple[Step, ...]:
+    """The steps of a refusal by a completion that beats the claimer (R12): the opening, the
+    completion, which of its troops are in hand (R13: not evidence), the verdict."""
+    fields, hand = _unseen(pool, position, side)
+    counter = _new_object(Step)
+    _set_dict(
+        counter,
+        "__dict__",
+        {
+            "reason": _COUNTEREXAMPLE,
+            "side": side,
+            "flag": flag,
+            "cards": theirs,
+            "needed": fill,
+            "kind": completed.kind,
+            "total": completed.total,
+            "wild": completed.wild,
+        },
+    )
+    cannot = _CANNOT[flag - 1 if side is _YOU else flag + 8]
+    opening = _opening(side, flag, fog, mud, mine, theirs, formation, fields)
+    in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1) if hand else ()
+    if not in_hand:
+        return (*opening, counter, cannot)
+    evidence = _new_object(Step)
+    _set_dict(
+        evidence,
+        "__dict__",
+        {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand},
+    )
+    return (*opening, counter, evidence, cannot)
+
+
+# the steps every proof of a side and flag shares, one (immutable) value each
+# (index: flag - 1 for you, 9 more for the opponent)
+_CANNOT = [_step(_CANNOT_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
+_CAN = [_step(_CAN_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
+_MUD_STEP = [_step(_MUD, side, n, {"size": 4}) for side in _SIDES for n in FLAGS]
+_FOG_STEP = [_step(_FOG, side, n, {}) for side in _SIDES for n in FLAGS]
+_KEYS = [(side, n) for side in _SIDES for n in FLAGS]  # a PositionAnalysis's keys, likewise
+# the proof of an empty side, one (immutable) value per side, flag and size (index: 2 * the above, + 1 at Mud)
+_EMPTY = [
+    ClaimAnalysis(
+        n,
+        side,
+        False,
+        (
+            *((_MUD_STEP[at],) if size == 4 else ()),
+            _step(_SIDE_INCOMPLETE, side, n, {"cards": (), "count": size, "size": size}),
+            _CANNOT[at],
+        ),
+    )
+    for at, (side, n) in enumerate((side, n) for side in _SIDES for n in FLAGS)
+    for size in (3, 4)
+]
+
+
+def analyse_claim(position: Position, flag: int, side: Side | str | None = None) -> ClaimAnalysis:
+    """Decide whether ``side`` (default: whose turn it is) can claim ``flag`` now (R12).
+
+    Raises :class:`UndecidedTieError` when both sides are complete, tie, and the
+    position does not say who completed first (R11).
+    """
+    side = position.turn if side is None else Side(side)
+    position.flag(flag)  # validates the number
+    return _analyse(position, _Pool.of_position(position), flag, side)
+
+
+def can_claim(position: Position, flag: int, side: Side | str | None = None) -> bool:
+    """Just the verdict of :func:`analyse_claim`, decided without building the proof (:mod:`.decide`)."""
+    return _decide.can_claim(position, flag, side)
+
+
+@dataclass(frozen=True)
+class PositionAnalysis:
+    """Claim analyses for both sides at every unclaimed flag."""
+
+    position: Position
+    claims: Mapping[tuple[Side, int], ClaimAnalysis]
+
+    def claimable(self, side: Side | str) -> tuple[int, ...]:
+        side = side if type(side) is Side else Side(side)  # (an Enum call is slow even for a member)
+        get = self.claims.get
+        out = []
+        for n in FLAGS:
+            analysis = get((side, n))
+            if analysis is not None and analysis.claimable:
+                out.append(n)
+        return tuple(out)
+
+    def __getitem__(self, key: tuple[Side, int]) -> ClaimAnalysis:
+        return self.claims[key]
+
+    def __repr__(self) -> str:
+        you, opponent = (", ".join(map(str, self.claimable(side))) or "none" for side in Side)
+        return f"<PositionAnalysis you can claim: {you}; the opponent: {opponent}>"
+
+    def _repr_html_(self) -> str:
+        """The board with the claimable flags shaded, for Jupyter (lazy import: the core never imports rendering)."""
+        from ..render.svg import position_analysis_html
+
+        return position_analysis_html(self)
+
+
+def analyse_position(position: Position) -> PositionAnalysis:
+    """Analyse every unclaimed flag for both sides (R12), sharing the unseen pool."""
+    # one pass over the flags: the troops face up there (for the pool), each side's formation cards,
+    # Fog and Mud (a side of troops alone is its own formation cards; else as _flag_cards reads them),
+    # and every proof that needs no pool; a complete side against an incomplete one waits for the pool
+    visible = 0
+    claims: dict[tuple[Side, int], ClaimAnalysis] = {}
+    later: list[tuple[int, Side, int, _FlagCards, tuple[Card, ...], tuple[Card, ...]]] = []
+    for n, state in zip(FLAGS, position.flags):
+        you, opponent = state.you, state.opponent
+        special = False
+        for card in you:
+            if type(card) is Troop:
+                visible |= 1 << (card.colour.offset + card.value - 1)
+            else:
+                special = True
+        for card in opponent:
+            if type(card) is Troop:
+                visible |= 1 << (card.colour.offset + card.value - 1)
+            else:
+                special = True
+        if state.claimed_by is not None:
+            continue
+        if special:
+            flag_cards = _flag_cards(state)
+            you, opponent, fog, mud = flag_cards
+            size = 4 if mud else 3
+        else:
+            flag_cards = (you, opponent, False, False)
+            fog = mud = False
+            size = 3
+        if len(you) >= size:
+            if len(opponent) >= size:
+                claims[_KEYS[n - 1]], claims[_KEYS[n + 8]] = _both(state, n, you, opponent, fog, mud)
+            else:
+                claims[_KEYS[n - 1]] = None  # type: ignore[assignment]  # (its place in the order; said below)
+                later.append((n - 1, _YOU, n, flag_cards, you, opponent))
+                claims[_KEYS[n + 8]] = (
+                    _incomplete(n, _OPPONENT, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
+                )
+        else:
+            claims[_KEYS[n - 1]] = _incomplete(n, _YOU, you, size) if you else _EMPTY[(n - 1) * 2 + (size == 4)]
+            if len(opponent) >= size:
+                claims[_KEYS[n + 8]] = None  # type: ignore[assignment]
+                later.append((n + 8, _OPPONENT, n, flag_cards, opponent, you))
+            else:
+                claims[_KEYS[n + 8]] = (
+                    _incomplete(n, _OPPONENT, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
+                )
+    if later:
+        pool = _Pool.of_flags(position, visible)
+        for at, side, n, flag_cards, mine, theirs in later:
+            claims[_KEYS[at]] = _against(position, pool, n, side, flag_cards, mine, theirs)
+    analysis = _new_object(PositionAnalysis)  # PositionAnalysis(position, claims), its dict set in one go
+    _set_dict(analysis, "__dict__", {"position": position, "claims": claims})
+    return analysis
+
+
+def claimable_flags(position: Position, side: Side | str | None = None) -> tuple[int, ...]:
+    """The unclaimed flags ``side`` (default: whose turn) can claim now, in order (decided by :mod:`.decide`)."""
+    return _decide.claimable_flags(position, side)

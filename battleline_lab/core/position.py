@@ -1,0 +1,461 @@
+"""A Battle Line position: the nine flags, discards and hands, as plain values.
+
+A :class:`Position` is what a puzzle shows: the cards on both sides of every flag
+(R3, R6), who completed first where both sides are complete (R11), claimed
+flags (R15), both discard areas (R31) and, optionally, hands (never evidence,
+R13).  It knows which cards are public (R13) and checks itself for impossible
+states with :meth:`Position.problems`, which the YAML loader turns into
+``FILE:LINE:COL`` errors.
+
+>>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
+>>> pos.flag(5).cards(Side.YOU)
+(r3, r4, r5)
+>>> len(pos.unseen_troops())
+54
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from .cards import ALL_TROOPS, Card, Tactic, Troop, parse_card, parse_cards
+from .formations import Strength, evaluate, formation_size
+
+__all__ = [
+    "ClaimTiming",
+    "FlagState",
+    "Location",
+    "Position",
+    "PositionError",
+    "Problem",
+    "Side",
+    "FLAGS",
+]
+
+FLAGS = range(1, 10)
+
+
+class Side(enum.Enum):
+    """The two players, as the position's ``you`` player sees them."""
+
+    YOU = "you"
+    OPPONENT = "opponent"
+
+    # members are singletons: identity hashing is fast (Enum's __hash__ hashes the name, in Python),
+    # and the analyses are keyed by (side, flag)
+    __hash__ = object.__hash__
+
+    @property
+    def other(self) -> Side:
+        # module globals: Python 3.11 reads ``Side.YOU`` through the metaclass's slow __getattr__ hook
+        return _OPPONENT_SIDE if self is _YOU_SIDE else _YOU_SIDE
+
+    def __repr__(self) -> str:
+        return f"Side.{self.name}"
+
+
+_YOU_SIDE, _OPPONENT_SIDE = Side.YOU, Side.OPPONENT
+
+
+class ClaimTiming(enum.Enum):
+    """When a player may claim (R14)."""
+
+    AFTER_PLAY = "after_play"
+    START_OF_TURN = "start_of_turn"
+    END_OF_TURN = "end_of_turn"
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a visible card lies: a side of a flag, a discard area or a hand."""
+
+    area: str  # "flag" | "discard" | "hand"
+    side: Side
+    flag: int | None = None
+
+    def __repr__(self) -> str:
+        if self.area == "flag":
+            return f"flag {self.flag} ({self.side.value})"
+        return f"{self.side.value} {self.area}"
+
+
+def _strength(state: FlagState, side: Side) -> Strength:
+    return evaluate(state.formation_cards(side), fog=state.fog, mud=state.mud).strength
+
+
+def _cards(value: Iterable[Card | str] | str) -> tuple[Card, ...]:
+    """Cards from a notation string, or from a list of cards and/or notation tokens."""
+    if isinstance(value, str):
+        return parse_cards(value)
+    return tuple(parse_card(c) if isinstance(c, str) else c for c in value)
+
+
+def _notation(cards: Iterable[Card]) -> list[str]:
+    """Cards as notation tokens: ``['r3', 'alexander']``."""
+    return [c.notation for c in cards]
+
+
+def _joined(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``to_data`` mapping with its card lists written as one notation string each (for :func:`repr`)."""
+    return {key: " ".join(value) if isinstance(value, list) else value for key, value in spec.items()}
+
+
+@dataclass(frozen=True)
+class FlagState:
+    """One flag: each side's cards (formation and environment cards), R6, R11, R15."""
+
+    you: tuple[Card, ...] = ()
+    opponent: tuple[Card, ...] = ()
+    first_complete: Side | None = None
+    claimed_by: Side | None = None
+
+    def cards(self, side: Side) -> tuple[Card, ...]:
+        """Everything on that side: troops, morale and environment cards."""
+        return self.you if side is Side.YOU else self.opponent
+
+    def formation_cards(self, side: Side) -> tuple[Card, ...]:
+        """Troops and morale cards on that side (what fills slots)."""
+        return self._formation_you if side is Side.YOU else self._formation_opponent
+
+    # derived data is computed once per (immutable) flag: the claim search asks for it often
+    @cached_property
+    def _formation_you(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.you if c.is_formation_card)
+
+    @cached_property
+    def _formation_opponent(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.opponent if c.is_formation_card)
+
+    @cached_property
+    def environment(self) -> tuple[Tactic, ...]:
+        return tuple(c for c in self.you + self.opponent if isinstance(c, Tactic) and c.is_environment)
+
+    @cached_property
+    def fog(self) -> bool:
+        return Tactic.FOG in self.environment
+
+    @cached_property
+    def mud(self) -> bool:
+        return Tactic.MUD in self.environment
+
+    @cached_property
+    def size(self) -> int:
+        return formation_size(self.mud)
+
+    def is_complete(self, side: Side) -> bool:
+        return len(self.formation_cards(side)) >= self.size
+
+    @property
+    def completed_first(self) -> Side | None:
+        """The side that completed its formation here first (R11), once that is known.
+
+        Both sides complete: ``first_complete``; one side complete: that side
+        (the other can only complete later); neither: None.
+
+        >>> FlagState(you=_cards("r1 r2 r3"), opponent=_cards("b5")).completed_first
+        Side.YOU
+        """
+        you, opponent = self.is_complete(Side.YOU), self.is_complete(Side.OPPONENT)
+        if you and opponent:
+            return self.first_complete
+        if you or opponent:
+            return Side.YOU if you else Side.OPPONENT
+        return None
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.you and not self.opponent and self.claimed_by is None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something impossible in a position: a code, where (a path), and details.
+
+    ``path`` names the offending node, e.g. ``("flags", 5, "you", 2)``; text
+    comes from the message catalogue (``problem.<code>``).
+    """
+
+    code: str
+    path: tuple[str | int, ...]
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def param(self, name: str) -> Any:
+        return dict(self.params)[name]
+
+
+class PositionError(ValueError):
+    """A position that breaks the rules; ``problems`` lists every reason."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__(problems)
+        self.problems = problems
+
+    def __str__(self) -> str:
+        """Every problem in words, rendered when asked (the core does not load the message catalogue to raise)."""
+        from ..text.messages import render_problem
+
+        return "; ".join(render_problem(p) for p in self.problems)
+
+
+@dataclass(frozen=True)
+class Position:
+    """Nine flags, two discard areas, optional hands, whose turn and the claim timing."""
+
+    flags: tuple[FlagState, ...] = field(default_factory=lambda: tuple(FlagState() for _ in FLAGS))
+    discards_you: tuple[Card, ...] = ()
+    discards_opponent: tuple[Card, ...] = ()
+    hand_you: tuple[Card, ...] = ()
+    hand_opponent: tuple[Card, ...] = ()
+    turn: Side = Side.YOU
+    claim_timing: ClaimTiming = ClaimTiming.AFTER_PLAY
+
+    def __post_init__(self) -> None:
+        if len(self.flags) != 9:
+            raise ValueError(f"a position has 9 flags, not {len(self.flags)}")
+
+    def __repr__(self) -> str:
+        """A :meth:`build` call in card notation that recreates this position.
+
+        >>> Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}}, discards={"opponent": "scout"})
+        Position.build({5: {'you': 'r3 r4 r5', 'opponent': 'b8'}}, discards={'opponent': 'scout'})
+        >>> pos = Position.build({2: {"you": "b7", "claimed_by": None}}, hand={"you": "alexander"}, turn="opponent")
+        >>> eval(repr(pos)) == pos
+        True
+        """
+        data = self.to_data()
+        args = [repr({n: _joined(spec) for n, spec in data["flags"].items()})]
+        args += [f"{name}={_joined(data[name])!r}" for name in ("discards", "hand") if name in data]
+        if self.turn is not Side.YOU:
+            args.append(f"turn={self.turn.value!r}")
+        if self.claim_timing is not ClaimTiming.AFTER_PLAY:
+            args.append(f"claim_timing={self.claim_timing.value!r}")
+        return f"Position.build({', '.join(args)})"
+
+    def to_data(self) -> dict[str, Any]:
+        """The position part of a puzzle file as plain data, cards as lists in notation.
+
+        Keys in file order: ``rules`` (only if the claim timing is not the
+        default, R14), ``turn``, ``flags`` (only flags with something on them),
+        ``discards`` and ``hand`` (only non-empty areas).  :meth:`build` takes
+        it back: ``Position.build(**data)`` with ``rules`` unpacked.
+
+        >>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}}, hand={"you": "b9"})
+        >>> pos.to_data()
+        {'turn': 'you', 'flags': {5: {'you': ['r3', 'r4', 'r5'], 'opponent': ['b8']}}, 'hand': {'you': ['b9']}}
+        >>> Position.build(claim_timing="start_of_turn").to_data()
+        {'rules': {'claim_timing': 'start_of_turn'}, 'turn': 'you', 'flags': {}}
+        """
+        data: dict[str, Any] = {}
+        if self.claim_timing is not ClaimTiming.AFTER_PLAY:
+            data["rules"] = {"claim_timing": self.claim_timing.value}
+        data["turn"] = self.turn.value
+        flags: dict[int, dict[str, Any]] = {}
+        for n, state in zip(FLAGS, self.flags):
+            entry: dict[str, Any] = {}
+            for side in Side:
+                if state.cards(side):
+                    entry[side.value] = _notation(state.cards(side))
+            if state.first_complete is not None:
+                entry["first_complete"] = state.first_complete.value
+            if state.claimed_by is not None:
+                entry["claimed_by"] = state.claimed_by.value
+            if entry:
+                flags[n] = entry
+        data["flags"] = flags
+        for name, getter in (("discards", self.discards), ("hand", self.hand)):
+            area = {side.value: _notation(getter(side)) for side in Side if getter(side)}
+            if area:
+                data[name] = area
+        return data
+
+    # -- construction -------------------------------------------------
+    @classmethod
+    def build(
+        cls,
+        flags: Mapping[int, Mapping[str, Any]] | None = None,
+        *,
+        discards: Mapping[str, Iterable[Card | str] | str] | None = None,
+        hand: Mapping[str, Iterable[Card | str] | str] | None = None,
+        turn: Side | str = Side.YOU,
+        claim_timing: ClaimTiming | str = ClaimTiming.AFTER_PLAY,
+    ) -> Position:
+        """A position from plain data, cards in notation (strings or lists).
+
+        >>> Position.build({1: {"you": ["r1", "r2", "r3"], "claimed_by": "you"}}).flag(1).claimed_by
+        Side.YOU
+        """
+        states = []
+        flags = flags or {}
+        for n in FLAGS:
+            spec = flags.get(n, {})
+            first = spec.get("first_complete")
+            claimed = spec.get("claimed_by")
+            states.append(
+                FlagState(
+                    you=_cards(spec.get("you", ())),
+                    opponent=_cards(spec.get("opponent", ())),
+                    first_complete=Side(first) if first is not None else None,
+                    claimed_by=Side(claimed) if claimed is not None else None,
+                )
+            )
+        discards = discards or {}
+        hand = hand or {}
+        return cls(
+            flags=tuple(states),
+            discards_you=_cards(discards.get("you", ())),
+            discards_opponent=_cards(discards.get("opponent", ())),
+            hand_you=_cards(hand.get("you", ())),
+            hand_opponent=_cards(hand.get("opponent", ())),
+            turn=Side(turn),
+            claim_timing=ClaimTiming(claim_timing),
+        )
+
+    # -- access -------------------------------------------------------
+    def flag(self, number: int) -> FlagState:
+        """The flag numbered 1-9 (R3)."""
+        if number not in FLAGS:
+            raise ValueError(f"flags are numbered 1-9, not {number!r}")
+        return self.flags[number - 1]
+
+    def discards(self, side: Side) -> tuple[Card, ...]:
+        return self.discards_you if side is Side.YOU else self.discards_opponent
+
+    def hand(self, side: Side) -> tuple[Card, ...]:
+        return self.hand_you if side is Side.YOU else self.hand_opponent
+
+    def placed(self) -> Iterator[tuple[Card, Location]]:
+        """Every face-up card with where it lies: flags, then discards (R13, R31)."""
+        for n, state in zip(FLAGS, self.flags):
+            for side in Side:
+                cards = state.cards(side)
+                if cards:
+                    where = Location("flag", side, n)  # one value per place, shared by its cards
+                    for card in cards:
+                        yield card, where
+        for side in Side:
+            where = Location("discard", side)
+            for card in self.discards(side):
+                yield card, where
+
+    @cached_property
+    def visible(self) -> Mapping[Card, Location]:
+        """Public cards and where they are (R13): flags (claimed ones too) and discards."""
+        return {card: loc for card, loc in self.placed()}
+
+    def unseen_troops(self) -> frozenset[Troop]:
+        """The 60 troops minus the visible ones; hands count as unseen (R13)."""
+        return self._unseen
+
+    @cached_property
+    def _unseen(self) -> frozenset[Troop]:
+        visible = self.visible
+        return frozenset(t for t in ALL_TROOPS if t not in visible)
+
+    def claimed(self, side: Side) -> tuple[int, ...]:
+        return tuple(n for n, s in zip(FLAGS, self.flags) if s.claimed_by is side)
+
+    def winner(self) -> Side | None:
+        """The side whose claimed flags already end the game (R16), if any."""
+        for side in Side:
+            held = set(self.claimed(side))
+            if len(held) >= 5 or any({n, n + 1, n + 2} <= held for n in range(1, 8)):
+                return side
+        return None
+
+    def tactics_played(self, side: Side) -> int:
+        """Tactics cards this side has visibly played (R18): on flags and in its discards.
+
+        A Deserter's victim lies in its owner's discard area (R31) and so counts
+        for its owner.
+        """
+        on_flags = sum(1 for s in self.flags for c in s.cards(side) if isinstance(c, Tactic))
+        return on_flags + sum(1 for c in self.discards(side) if isinstance(c, Tactic))
+
+    # -- validation ---------------------------------------------------
+    def problems(self) -> list[Problem]:
+        """Every way this position breaks the rules; empty if it is a legal position."""
+        out: list[Problem] = []
+        first_seen: dict[Card, tuple[str | int, ...]] = {}
+
+        def note(card: Card, path: tuple[str | int, ...]) -> None:
+            if card in first_seen:
+                out.append(Problem("duplicate_card", path, (("card", card), ("first", first_seen[card]))))
+            else:
+                first_seen[card] = path
+
+        def count_ok(state: FlagState) -> bool:
+            return all(len(state.formation_cards(side)) == state.size for side in Side)
+
+        for n, state in zip(FLAGS, self.flags):
+            for side in Side:
+                cards = state.cards(side)
+                for i, card in enumerate(cards):
+                    note(card, ("flags", n, side.value, i))
+                    if isinstance(card, Tactic) and not (card.is_wild or card.is_environment):
+                        out.append(Problem("guile_on_flag", ("flags", n, side.value, i), (("card", card),)))
+                count = len(state.formation_cards(side))
+                if count > state.size:
+                    out.append(
+                        Problem(
+                            "too_many_cards",
+                            ("flags", n, side.value),
+                            (("flag", n), ("count", count), ("size", state.size), ("mud", state.mud)),
+                        )
+                    )
+            if state.claimed_by is not None and not state.is_complete(state.claimed_by):
+                # a claimed flag always had a complete formation on the claimant's side (R12)
+                out.append(Problem("claimed_incomplete", ("flags", n, "claimed_by"), (("flag", n),)))
+            if (
+                state.first_complete is None
+                and state.claimed_by is None
+                and state.is_complete(Side.YOU)
+                and state.is_complete(Side.OPPONENT)
+                and count_ok(state)
+                and _strength(state, Side.YOU) == _strength(state, Side.OPPONENT)
+            ):
+                # equal formations: only who completed first decides (R11)
+                out.append(Problem("first_complete_missing", ("flags", n), (("flag", n),)))
+            if state.first_complete is not None and not (
+                state.is_complete(Side.YOU) and state.is_complete(Side.OPPONENT)
+            ):
+                out.append(Problem("first_complete_unused", ("flags", n, "first_complete"), (("flag", n),)))
+        for side in Side:
+            for i, card in enumerate(self.discards(side)):
+                note(card, ("discards", side.value, i))
+            for i, card in enumerate(self.hand(side)):
+                note(card, ("hand", side.value, i))
+        for side in Side:
+            leaders: list[tuple[str | int, ...]] = [
+                ("flags", n, side.value, i)
+                for n, s in zip(FLAGS, self.flags)
+                for i, c in enumerate(s.cards(side))
+                if isinstance(c, Tactic) and c.is_leader
+            ]
+            leaders += [
+                ("discards", side.value, i)
+                for i, c in enumerate(self.discards(side))
+                if isinstance(c, Tactic) and c.is_leader
+            ]
+            if len(leaders) > 1:
+                out.append(Problem("two_leaders", leaders[1], (("side", side),)))
+        you, opp = self.tactics_played(Side.YOU), self.tactics_played(Side.OPPONENT)
+        if abs(you - opp) > 1:
+            out.append(Problem("tactics_count", ("flags",), (("you", you), ("opponent", opp))))
+        return out
+
+    def check(self) -> Position:
+        """Raise :class:`PositionError` listing every problem; return self if none."""
+        problems = self.problems()
+        if problems:
+            raise PositionError(problems)
+        return self
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for Jupyter and static notebook viewers (lazy: the core never imports rendering)."""
+        from ..render.svg import board_svg
+
+        return board_svg(self)

@@ -1,0 +1,341 @@
+"""``battleline-lab progress export`` and ``battleline-lab report``: from learners' databases to a teacher's page.
+
+``progress export`` prints one learner's attempts and ratings as one JSON
+document (schema: ``battleline_lab/schema/progress-export.schema.json``).
+``report EXPORT... --out report.html`` reads exports (files, or folders of
+``*.json``) and writes one standalone HTML page: per puzzle the first-try
+solve rate, hints per learner and the level the class data suggests where it
+disagrees with the author's; per learner the rating and the themes and rules
+to practise.  Everything that came from a file is escaped (like ``show``); the
+page is written atomically and never over an existing file without ``--force``.
+
+>>> page = report_html([{"learner": "<ann>", "rating": {"rating": 1600, "rd": 90}, "first_try": 1, "rated": 2,
+...     "themes": {}, "missed_rules": {"R13": 1}, "puzzles": {"p": {"level": 1}},
+...     "attempts": [{"learner": "<ann>", "puzzle_id": "p", "kind": "answer", "correct": True, "hints": 0}]}])
+>>> "&lt;ann&gt;" in page and "<ann>" not in page and "R13" in page
+True
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..formats.files import FileTooBigError, describe, read_regular, write_new
+from ..formats.safe_yaml import Diagnostic
+from ..quiz.puzzle import Puzzle
+from ..text.messages import DEFAULT_LANGUAGE, message, scoped
+from .class_report import SORT_SCRIPT
+
+__all__ = ["class_level", "class_puzzles", "load_export", "report_html"]
+
+#: Fewer learners than this: no level suggestion for a puzzle.
+MIN_LEARNERS = 3
+
+
+_m = scoped("trainer")
+
+
+# -- export -------------------------------------------------------------------------------------
+
+
+def class_puzzles(folders: Sequence[str], lang: str = DEFAULT_LANGUAGE) -> tuple[list[Puzzle], list[Diagnostic]]:
+    """The library's puzzles and those of the teacher's ``folders`` (a teacher's puzzle wins an id clash).
+
+    A folder that does not exist is a located error; files that do not load are left
+    out (``battleline-lab check`` says why), as the trainer leaves them out.
+    """
+    from ..quiz import library
+    from ..quiz.loader import load_folder
+
+    problems = []
+    own: dict[str, Puzzle] = {}
+    for folder in folders:
+        if not Path(folder).exists():
+            problems.append(Diagnostic(folder, 1, 1, message("class.cli.no_folder", lang, path=folder)))
+            continue
+        for _file, puzzle in load_folder([Path(folder)]):
+            if puzzle.question is not None:
+                own.setdefault(puzzle.id, puzzle)
+    chosen = {p.id: p for p in library.puzzles() if p.question is not None}
+    chosen.update(own)
+    return list(chosen.values()), problems
+
+
+def describe_puzzles(document: dict[str, Any], puzzles: Sequence[Puzzle]) -> None:
+    """Add each tried puzzle's title and topics to an export (the report shows them without the files)."""
+    by_id = {p.id: p for p in puzzles}
+    for pid, meta in _dict(document.get("puzzles")).items():
+        puzzle = by_id.get(pid)
+        if puzzle is not None and isinstance(meta, dict):
+            if puzzle.title:
+                meta["title"] = dict(puzzle.title)
+            meta["topics"] = list(puzzle.topics)
+
+
+# -- report -------------------------------------------------------------------------------------
+
+
+class ExportError(ValueError):
+    """A file that is not a progress export; ``line`` and ``col`` (1-based) say where."""
+
+    def __init__(self, text: str, line: int = 1, col: int = 1) -> None:
+        super().__init__(text)
+        self.line = line
+        self.col = col
+
+
+def line_col_of(raw: bytes, index: int) -> tuple[int, int]:
+    """The 1-based line and column (in characters) of byte ``index`` of UTF-8 ``raw``."""
+    head = raw[:index].decode("utf-8", errors="replace")
+    return head.count("\n") + 1, len(head) - (head.rfind("\n") + 1) + 1
+
+
+_LONG_DIGITS = re.compile(r"-?[0-9]{4000,}")
+
+
+def _json_problem_at(text: str, err: BaseException) -> tuple[int, int]:
+    if isinstance(err, RecursionError):
+        depth, deepest = 0, 0
+        for index, ch in enumerate(text):  # where the nesting gets too deep (strings rarely matter here)
+            if ch in "[{":
+                depth += 1
+                if depth > 500:
+                    deepest = index
+                    break
+            elif ch in "]}":
+                depth -= 1
+    else:
+        found = _LONG_DIGITS.search(text)
+        deepest = found.start() if found else 0
+    head = text[:deepest]
+    return head.count("\n") + 1, deepest - (head.rfind("\n") + 1) + 1
+
+
+def _json_reason(err: BaseException) -> str:
+    if isinstance(err, RecursionError):
+        return "nested too deeply"
+    return "a number with too many digits" if "digits" in str(err) else str(err)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+#: An export is read only if it is a regular file of at most this size (a year of a class's practice is ~20 MB).
+EXPORT_LIMIT = 64 << 20
+
+#: Counts and ratings are read clamped to +-this (a 400-digit integer is a valid JSON number, not a rating).
+MAX_NUMBER = 1e12
+
+
+def load_export(path: Path, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """One export file, checked enough to report on; ExportError says what is wrong (``line``, ``col``: where).
+
+    Read by :func:`battleline_lab.formats.files.read_regular` (a FIFO, a device or a folder is refused at once,
+    never read; at most :data:`EXPORT_LIMIT` bytes).
+    """
+    try:
+        raw = read_regular(path, EXPORT_LIMIT)
+    except (OSError, FileTooBigError) as err:
+        raise ExportError(describe(err, lang)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line, col = line_col_of(raw, err.start)
+        raise ExportError(f"not UTF-8 ({err.reason})", line, col) from None
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as err:
+        raise ExportError(f"not JSON ({err.msg})", err.lineno, err.colno) from None
+    except (ValueError, RecursionError) as err:
+        # a number past Python's 4,300-digit limit, a nesting past the recursion limit: located by a scan
+        line, col = _json_problem_at(text, err)
+        raise ExportError(f"not JSON ({_json_reason(err)})", line, col) from None
+    if not isinstance(data, dict) or data.get("format") != "battleline-lab-progress":
+        raise ExportError('no "format": "battleline-lab-progress"')
+    if not isinstance(data.get("attempts"), list) or not isinstance(data.get("learner"), str):
+        raise ExportError('"learner" (text) and "attempts" (a list) are needed')
+    return data
+
+
+def _num(value: Any, default: float = 0.0) -> float:
+    """A number of an export as a float, clamped to +-:data:`MAX_NUMBER` (never an OverflowError); else ``default``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    if isinstance(value, int):
+        return float(max(-MAX_NUMBER, min(MAX_NUMBER, value)))  # compared as ints: a 400-digit int is fine
+    if not math.isfinite(value):
+        return default
+    return max(-MAX_NUMBER, min(MAX_NUMBER, float(value)))
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def class_level(first_try_rate: float) -> int:
+    """The level (1-5) a class's first-try solve rate suggests.
+
+    >>> [class_level(r) for r in (0.95, 0.8, 0.6, 0.4, 0.1)]
+    [1, 2, 3, 4, 5]
+    """
+    for level, floor in enumerate((0.9, 0.75, 0.55, 0.35), start=1):
+        if first_try_rate >= floor:
+            return level
+    return 5
+
+
+def puzzle_table(exports: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    stats: dict[str, dict[str, Any]] = {}
+    for export in exports:
+        learner = str(export.get("learner"))
+        puzzles = export.get("puzzles") if isinstance(export.get("puzzles"), dict) else {}
+        firsts: dict[str, bool] = {}
+        hints: dict[str, float] = {}
+        for row in export.get("attempts", []):
+            if not isinstance(row, dict) or not isinstance(row.get("puzzle_id"), str) or not row["puzzle_id"]:
+                continue
+            pid, kind = row["puzzle_id"], row.get("kind")
+            hints[pid] = hints.get(pid, 0.0) + _num(row.get("hints"))
+            if kind in ("answer", "reveal") and pid not in firsts:
+                firsts[pid] = kind == "answer" and row.get("correct") is True and hints[pid] == 0
+        for pid, clean in firsts.items():
+            entry = stats.setdefault(pid, {"id": pid, "learners": set(), "clean": 0, "hints": 0.0, "level": None})
+            entry["learners"].add(learner)
+            entry["clean"] += clean
+            entry["hints"] += hints.get(pid, 0.0)
+            meta = puzzles.get(pid) if isinstance(puzzles, dict) else None
+            if isinstance(meta, dict) and isinstance(meta.get("level"), int) and entry["level"] is None:
+                entry["level"] = meta["level"]
+    rows = []
+    for pid in sorted(stats):
+        entry = stats[pid]
+        n = len(entry["learners"])
+        rate = entry["clean"] / n if n else 0.0
+        suggested = class_level(rate) if n >= MIN_LEARNERS else None
+        rows.append(
+            {
+                "id": pid,
+                "learners": n,
+                "rate": rate,
+                "hints": entry["hints"] / n if n else 0.0,
+                "level": entry["level"],
+                "suggested": suggested,
+            }
+        )
+    return rows
+
+
+def esc(value: object) -> str:
+    """Text for HTML: everything from an export is escaped."""
+    return html.escape(str(value), quote=True)
+
+
+def report_html(
+    exports: Sequence[Mapping[str, Any]],
+    lang: str = DEFAULT_LANGUAGE,
+    puzzles: Sequence[Puzzle] | None = None,
+    shown: Iterable[str] = (),
+) -> str:
+    """The teacher's page for these exports (a standalone HTML document; every value escaped).
+
+    ``puzzles``: the puzzles to rate over (default: the library's); ``shown``: ids that get a
+    column in the learner x puzzle grid even if nobody tried them (the teacher's own).
+    """
+    from ..text.messages import rule_text
+    from .class_report import class_data, class_html
+
+    if puzzles is None:
+        from ..quiz import library
+
+        puzzles = [p for p in library.puzzles() if p.question is not None]
+
+    none = _m("report.none", lang)
+    table = puzzle_table(exports)
+    attempts = sum(len(e.get("attempts", [])) for e in exports)
+    out = [
+        f'<!DOCTYPE html><html lang="{esc(lang)}"><head><meta charset="utf-8">',
+        f"<title>{esc(_m('report.title', lang))}</title>",
+        "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;margin:1em 0}"
+        "td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}"
+        ".bl-disagree{background:#fff3e0}</style></head><body>",
+        f"<h1>{esc(_m('report.title', lang))}</h1>",
+        f"<p>{esc(_m('report.summary', lang, learners=len(exports), attempts=attempts, puzzles=len(table)))}</p>",
+        class_html(class_data(exports, puzzles, shown), lang),
+        f'<h2>{esc(_m("report.puzzles", lang))}</h2><table class="bl-report-puzzles"><tr>',
+    ]
+    heads = ("puzzle", "level", "learners", "solve_rate", "hints", "class_level")
+    out += [f"<th>{esc(_m(f'report.col.{c}', lang))}</th>" for c in heads]
+    out.append("</tr>")
+    for row in table:
+        level, suggested = row["level"], row["suggested"]
+        disagree = isinstance(level, int) and suggested is not None and abs(suggested - level) >= 2
+        note = none
+        if suggested is not None:
+            note = str(suggested)
+            if disagree:
+                direction = _m("report.harder" if suggested > level else "report.easier", lang)
+                note += " – " + _m("report.disagrees", lang, direction=direction, level=level)
+        cells = (
+            row["id"],
+            level if level is not None else none,
+            row["learners"],
+            f"{round(100 * row['rate'])}%",
+            f"{row['hints']:.1f}",
+            note,
+        )
+        klass = ' class="bl-disagree"' if disagree else ""
+        out.append(f"<tr{klass}>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
+    out.append("</table>")
+    out.append(f'<h2>{esc(_m("report.learners", lang))}</h2><table class="bl-report-learners"><tr>')
+    out += [
+        f"<th>{esc(_m(f'report.col.{c}', lang))}</th>" for c in ("learner", "rating", "first_try", "themes", "rules")
+    ]
+    out.append("</tr>")
+    for export in sorted(exports, key=lambda e: str(e.get("learner"))):
+        rating_data = export.get("rating") if isinstance(export.get("rating"), dict) else {}
+        rating = _num(rating_data.get("rating"), 1500.0) if isinstance(rating_data, dict) else 1500.0
+        rated = int(_num(export.get("rated")))
+        first = int(_num(export.get("first_try")))
+        themes_data = _dict(export.get("themes"))
+        weak = sorted(
+            ((_num(v.get("rating"), 1500.0), str(t)) for t, v in themes_data.items() if isinstance(v, dict)),
+        )
+        weak_themes = [t for r, t in weak if r < rating][:3]
+        rules_data = _dict(export.get("missed_rules"))
+        rules = sorted(((int(_num(c)), str(r)) for r, c in rules_data.items()), key=lambda x: (-x[0], x[1]))[:3]
+        rule_lines = [_m("report.rule", lang, rule=r, count=c, text=rule_text(r, lang)) for c, r in rules if c > 0]
+        first_try = f"{round(100 * first / rated)}% ({first}/{rated})" if rated else none
+        learner_cells = (
+            esc(export.get("learner")),
+            esc(round(rating)),
+            esc(first_try),
+            esc(message("widget.list_sep", lang).join(weak_themes) or none),
+            "<br>".join(esc(line) for line in rule_lines) or esc(none),
+        )
+        out.append("<tr>" + "".join(f"<td>{c}</td>" for c in learner_cells) + "</tr>")
+    out.append("</table></body></html>\n")
+    return "".join(out)
+
+
+def inside_folder(source: str, folder: str) -> bool:
+    try:
+        return Path(source).resolve().is_relative_to(Path(folder).resolve())
+    except OSError:  # pragma: no cover
+        return False
+
+
+def write_sort_script(path: Path) -> None:
+    """The page's sorting script next to it (the same text every time: an existing copy is left alone)."""
+    try:
+        if path.is_file() and path.read_text(encoding="utf-8") == SORT_SCRIPT:
+            return
+        write_new(path, SORT_SCRIPT, force=True)
+    except OSError:
+        pass  # without it the page still reads: the tables come sorted (most missed first)

@@ -1,0 +1,395 @@
+"""The board component: one anywidget every interactive part draws on (game, puzzles, gym).
+
+:class:`Board` is an `anywidget <https://anywidget.dev>`_ whose front end is one ES module and
+one style sheet shipped in the package (``board.js``, ``board.css``: no npm build, nothing
+fetched from any host; it works offline in JupyterLab and in JupyterLite).  Python sets
+:attr:`Board.view`, a JSON-ready *view model* of what to draw (cards per flag and side, the hand,
+what may be tapped, the legal flags of each hand card, claimable flags, highlights, ghosts and
+every text already in the learner's language); the browser draws it and sends back *intents*,
+one-key dictionaries such as ``{"play": ["r7", 3]}``, ``{"claim": 5}``, ``{"draw": "troops"}``,
+``{"answer": "yes"}``, ``{"step": 1}``.  Selection, hover, focus and highlighting live in the
+browser; rules never do: the session behind the widget decides every intent.
+
+The helpers here build the parts of a view model every use shares: :func:`card_view` (one card
+with its colours and accessible name) and :func:`flag_views` (the nine flags of a
+:class:`~battleline_lab.core.position.Position`).
+
+>>> from battleline_lab import parse_card
+>>> card_view(parse_card("r7"), flag=3, side=Side.YOU)["label"]
+'red 7, Light Cavalry, on flag 3, your side'
+>>> seen = []
+>>> b = Board(on_intent=lambda name, value: seen.append((name, value)))
+>>> b.intent({"play": ["r7", 3]}), b.intent({"format": "c:"}), seen
+(True, False, [('play', ['r7', 3])])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from importlib import resources
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ...core.cards import Card, Tactic, Troop
+from ...core.position import Position, Side
+from ...render.svg import COLOURS, TACTIC_COLOURS
+from ...text.messages import DEFAULT_LANGUAGE, Theme, card_label, message, themed
+
+__all__ = ["INTENTS", "Board", "StepKeys", "Taps", "card_view", "flag_views"]
+
+#: The intents the front end sends (the key of a one-key dictionary) and what the value is.
+INTENTS: Mapping[str, str] = {
+    "play": "[card, flag]: a hand card played to a flag (tap card, tap flag, or drag)",
+    "select": "card: a hand card whose next choices the session makes (guile cards, Scout, returns)",
+    "target": "card: a card on the table a tactic acts on",
+    "flag": "flag: the destination of the choice the session holds",
+    "claim": "flag: claim it (a refusal comes back with the engine's proof)",
+    "draw": "deck: troops or tactics",
+    "do": "action: pass, end, discard, scout, check, ... (a button of the view model's choices)",
+    "cancel": "true: drop the choice the session holds",
+    "answer": "value: yes, no, a, b, tie, a flag number or a formation kind",
+    "hint": "true: the next hint",
+    "step": "+1 or -1: the next or previous proof step",
+    "place": "[card, place]: a palette card put at a place ('N:you', 'N:opponent', 'hand:you', ...; explorer, editor)",
+    "take": "card: a placed card taken off (explorer, editor)",
+}
+
+
+def _asset(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+class Board(anywidget.AnyWidget):
+    """The board component: draws :attr:`view`, reports what the learner did to ``on_intent``.
+
+    ``on_intent(name, value)`` is called for every valid intent (see :data:`INTENTS`), from the
+    browser (a custom comm message ``{"intent": {...}}``) or from Python (:meth:`intent`, the
+    same path, which tests and lessons use).
+    """
+
+    _esm = _asset("board.js")
+    _css = _asset("board.css")
+    #: what to draw (the view model); every change redraws the board in the browser
+    view = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, on_intent: Callable[[str, Any], None] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.on_intent = on_intent
+        self._rev = 0
+        self.on_msg(self._on_msg)
+
+    def show(self, view: dict[str, Any]) -> None:
+        """Draw ``view`` (a revision number is added, so the browser and tests see every redraw)."""
+        self._rev += 1
+        self.view = {**view, "rev": self._rev}
+
+    def _on_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        if isinstance(content, dict) and isinstance(content.get("intent"), dict):
+            self.intent(content["intent"])
+
+    def intent(self, intent: Mapping[str, Any]) -> bool:
+        """Handle one intent as if the browser sent it; False (and nothing done) if it is not one."""
+        known = [k for k in intent if k in INTENTS]
+        if not known or self.on_intent is None:
+            return False
+        name = known[0]
+        self.on_intent(name, intent[name])
+        return True
+
+
+def _t(key: str, lang: str, **params: object) -> str:
+    return message(key, lang, **params)
+
+
+def card_view(
+    card: Card,
+    lang: str = DEFAULT_LANGUAGE,
+    *,
+    flag: int | None = None,
+    side: Side | None = None,
+    highlight: bool = False,
+    ghost: bool = False,
+    theme: Theme | str | None = None,
+) -> dict[str, Any]:
+    """One card as the component draws it: notation, colours, value, letter, name, accessible name.
+
+    The accessible name says where the card lies when ``flag`` and ``side`` are given
+    (``red 7, Light Cavalry, on flag 3, your side``); a ghost card says it could still come.
+    A Leader is named in ``theme`` (:class:`battleline_lab.messages.Theme`; the id stays ``alexander``).
+    """
+    lang = themed(lang, theme)
+    label = card_label(card, lang)
+    out: dict[str, Any] = {"id": card.notation}
+    if isinstance(card, Troop):
+        fill, ink = COLOURS[card.colour]
+        out.update(
+            value=str(card.value),
+            letter=_t(f"board.letter.{card.colour.letter}", lang),
+            name=_t(f"troop.{card.value}", lang),
+            colour=card.colour.letter,
+        )
+    else:
+        assert isinstance(card, Tactic)
+        fill, ink = TACTIC_COLOURS[card.group]
+        out.update(
+            value=_t(f"board.tactic_value.{card.value}", lang),
+            mark="\u2605" if card.is_wild else ("\u2601" if card.is_environment else "\u2694"),
+            name=_t(f"board.short.{card.value}", lang),
+            tactic=True,
+            wild=card.is_wild,
+            environment=card.is_environment,
+        )
+    if ghost:
+        label = _t("board.ghost_label", lang, card=label)
+        out["ghost"] = True
+    if flag is not None and side is not None:
+        label = _t("boardui.card_at", lang, card=label, flag=flag, side=_t(f"boardui.side.{side.value}", lang))
+    out.update(fill=fill, ink=ink, label=label)
+    if highlight:
+        out["highlight"] = True
+    return out
+
+
+def flag_views(
+    position: Position,
+    lang: str = DEFAULT_LANGUAGE,
+    *,
+    highlight: Iterable[Card] = (),
+    ghosts: Mapping[tuple[int, Side], Sequence[Card]] | None = None,
+    focus: Iterable[int] = (),
+    theme: Theme | str | None = None,
+) -> list[dict[str, Any]]:
+    """The nine flags of ``position`` as the component draws them (from your side, R3, R6).
+
+    Per flag: its number ``n``, accessible ``label``, the cards of each side in play order
+    (``you``, ``opponent``), the environment cards (``env``), the number of slots a side has
+    (3, or 4 with Mud, R25), who claimed it (``owner``, R15), the side that completed first on
+    an open flag (``first``, R11), the ghost cards that could still come to the opponent's side
+    (``ghosts``) and whether a question is about it (``focus``); Leaders named in ``theme``.
+    """
+    lang = themed(lang, theme)
+    lit = frozenset(highlight)
+    ghosts = ghosts or {}
+    shown = frozenset(focus)
+    out: list[dict[str, Any]] = []
+    for n, state in enumerate(position.flags, start=1):
+        owner = state.claimed_by
+        label = (
+            _t(f"board.flag_claimed.{owner.value}", lang, flag=n)
+            if owner is not None
+            else _t("board.flag", lang, flag=n)
+        )
+        flag: dict[str, Any] = {"n": n, "label": label, "slots": state.size}
+        for side in Side:
+            flag[side.value] = [
+                card_view(c, lang, flag=n, side=side, highlight=c in lit) for c in state.formation_cards(side)
+            ]
+            flag[f"{side.value}_label"] = _t(f"boardui.side_at.{side.value}", lang, flag=n)
+        flag["env"] = [card_view(c, lang, highlight=c in lit) for c in state.environment]
+        flag["ghosts"] = [card_view(c, lang, ghost=True) for c in ghosts.get((n, Side.OPPONENT), ())]
+        if owner is not None:
+            flag["owner"] = owner.value
+        first = state.completed_first if owner is None else None
+        if first is not None:  # the "1st" badge: it decides a tie here (R11)
+            flag["first"] = first.value
+            flag["first_text"] = _t("course.first.mark", lang)
+            flag["first_label"] = _t(f"course.first.label.{first.value}", lang, flag=n)
+        if n in shown:
+            flag["focus"] = True
+        out.append(flag)
+    return out
+
+
+class Taps:
+    """Taps on a :class:`Board` from Python, decided exactly as ``board.js`` decides them.
+
+    The browser keeps one thing of its own, the hand card tapped (or dragged) whose flags it
+    lights; everything else goes to the session as an intent.  This class keeps that selection
+    the same way, so tests and lessons drive a widget through the same view model and the same
+    hooks a learner taps (``data-card``, ``data-flag``, ``data-action``); a hook that is not on
+    offer raises ``ValueError`` (a learner could not tap it).
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.selected: str | None = None
+        self.picked: str | None = None  # the palette card tapped (place mode: explorer, editor)
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return dict(self.board.view)
+
+    def _hand(self, card: str) -> dict[str, Any] | None:
+        return next((c for c in self.view.get("hand", ()) if c["id"] == card), None)
+
+    def _flag(self, n: int) -> dict[str, Any] | None:
+        return next((f for f in self.view.get("flags", ()) if f["n"] == n), None)
+
+    def legal_flags(self) -> list[int]:
+        """The flags lit ``data-legal`` now (for the tapped card, or the session's choice)."""
+        if self.selected is not None:
+            card = self._hand(self.selected)
+            return list(card["flags"]) if card and card.get("flags") else []
+        return [f["n"] for f in self.view.get("flags", ()) if f.get("legal")]
+
+    def claimable_flags(self) -> list[int]:
+        """The flags marked ``data-claimable`` now."""
+        return [f["n"] for f in self.view.get("flags", ()) if f.get("claimable")]
+
+    def card(self, card: str) -> None:
+        """Tap a hand card (``data-zone="hand"``): select it (a second tap cancels), or ask the session."""
+        entry = self._hand(card)
+        if entry is None or not (entry.get("flags") or entry.get("kernel")):
+            raise ValueError(f"hand card {card} is not on offer")
+        if entry.get("flags"):
+            self.selected = None if self.selected == card else card
+        else:
+            self.selected = None
+            self.board.intent({"select": card})
+
+    def flag(self, n: int) -> None:
+        """Tap a flag's target (``data-flag``): play the tapped card, the session's choice, a claim or an answer."""
+        entry = self._flag(n)
+        if entry is None or entry.get("inert"):
+            raise ValueError(f"flag {n} is not on offer")
+        if entry.get("answer") is not None:
+            self.board.intent({"answer": str(n)})
+            return
+        if self.selected is not None:
+            card, self.selected = self.selected, None
+            if n not in (self._hand(card) or {}).get("flags", ()):
+                raise ValueError(f"flag {n} is not legal for {card}")  # the browser cancels the selection
+            self.board.intent({"play": [card, n]})
+        elif entry.get("legal") or entry.get("choose"):
+            self.board.intent({"flag": n})
+        elif entry.get("claim"):
+            self.board.intent({"claim": n})
+        else:
+            raise ValueError(f"flag {n} is not on offer")
+
+    def target(self, card: str) -> None:
+        """Tap a card on the table a tactic acts on (a ``data-action="target"`` card)."""
+        if card not in self.view.get("targets", ()):
+            raise ValueError(f"{card} is not a target now")
+        self.board.intent({"target": card})
+
+    def _button(self, action: str, value: str | None = None) -> dict[str, Any]:
+        view = self.view
+        items = [
+            *({**d, "action": "draw"} for d in view.get("decks", ())),
+            *view.get("choices", ()),
+            *({**a, "action": a.get("action", "answer")} for a in view.get("answers", ())),
+        ]
+        if view.get("hint"):
+            items.append({**view["hint"], "action": "hint"})
+        for item in items:
+            if item["action"] == action and value in (None, item.get("value"), item.get("deck")):
+                if item.get("enabled", True) is False:
+                    raise ValueError(f"{action} {value or ''} is not on offer (aria-disabled)")
+                return dict(item)
+        raise ValueError(f"no {action} {value or ''} button on the board")
+
+    def draw(self, deck: str) -> None:
+        """Tap a deck (``data-action="draw" data-deck=...``)."""
+        self._button("draw", deck)
+        self.board.intent({"draw": deck})
+
+    def action(self, action: str, value: str | None = None) -> None:
+        """Tap a button of the view model (``data-action=...``), e.g. ``pass``, ``answer`` ``yes``."""
+        item = self._button(action, value)
+        if action == "cancel":
+            self.escape()
+        elif action == "answer":
+            self.board.intent({"answer": item.get("value")})
+        elif action == "hint":
+            self.board.intent({"hint": True})
+        else:
+            self.board.intent({"do": action})
+
+    def pick(self, card: str) -> None:
+        """Tap a palette card (``data-zone="palette"``, place mode): pick it; a second tap cancels."""
+        if card not in [c["id"] for c in (self.view.get("palette") or {}).get("cards", ())]:
+            raise ValueError(f"{card} is not in the palette")
+        self.picked = None if self.picked == card else card
+
+    def places(self) -> list[str]:
+        """The places a picked card may be put (``data-action="place"``: empty slots, then the other places)."""
+        view = self.view
+        if not view.get("place_mode"):
+            return []
+        out = []
+        for f in view.get("flags", ()):
+            for side in ("opponent", "you"):
+                if len(f.get(side, ())) < int(f.get("slots", 3)):
+                    out.append(f"{f['n']}:{side}")
+        return out + [p["value"] for p in view.get("places", ())]
+
+    def place(self, place: str) -> None:
+        """Tap a slot or a place (``data-action="place" data-place=...``): put the picked card there."""
+        if place not in self.places():
+            raise ValueError(f"{place} is not a place on the board")
+        card, self.picked = self.picked, None
+        if card is not None:  # with nothing picked the tap does nothing (the slot is aria-disabled)
+            self.board.intent({"place": [card, place]})
+
+    def take(self, card: str, flag: int | None = None) -> None:
+        """Tap a placed card (``data-action="take"``): take it off."""
+        if not self.view.get("place_mode"):
+            raise ValueError("nothing can be taken off here")
+        placed = [
+            c["id"]
+            for f in self.view.get("flags", ())
+            if flag in (None, f["n"])
+            for s in ("you", "opponent")
+            for c in f.get(s, ())
+        ]
+        if card not in placed:
+            raise ValueError(f"{card} is not on the board")
+        self.board.intent({"take": card})
+
+    def step(self, delta: int) -> None:
+        """Step the proof (``data-action="step-next|step-back"``, j/k, arrows)."""
+        if not self.view.get("proof"):
+            raise ValueError("no proof on show")
+        self.board.intent({"step": delta})
+
+    def escape(self) -> None:
+        """Escape: drop the tapped (or picked) card, else the session's choice."""
+        if self.picked is not None:
+            self.picked = None
+        elif self.selected is not None:
+            self.selected = None
+        elif self.view.get("selection"):
+            self.board.intent({"cancel": True})
+
+
+class StepKeys(anywidget.AnyWidget):
+    """j/k step the proof of the puzzle widget it sits in (``keys.js``): an invisible component.
+
+    It replaces a script that ran from an HTML attribute: the keys arrive as the intent
+    ``{"step": +1 | -1}`` and ``on_step(delta)`` is called (as :meth:`Board.intent` does), only
+    while :attr:`active` (a proof is shown).
+    """
+
+    _esm = _asset("keys.js")
+    #: whether a proof is shown (the keys do nothing otherwise)
+    active = traitlets.Bool(False).tag(sync=True)
+
+    def __init__(self, on_step: Callable[[int], None] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.on_step = on_step
+        self.on_msg(self._on_msg)
+
+    def _on_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        if isinstance(content, dict) and isinstance(content.get("intent"), dict):
+            self.intent(content["intent"])
+
+    def intent(self, intent: Mapping[str, Any]) -> bool:
+        """Handle ``{"step": +1 | -1}`` as if a key was pressed; False if it is not that, or no proof is shown."""
+        step = intent.get("step")
+        if step not in (1, -1) or not self.active or self.on_step is None:
+            return False
+        self.on_step(int(step))
+        return True

@@ -1,0 +1,849 @@
+"""A Jupyter widget to play a game of Battle Line against a bot (or two people on one screen).
+
+:class:`GameWidget` draws the game on the board component (:class:`battleline_lab.widgets.board.Board`,
+the same one as the puzzles) from the view of the player to act: the opponent's hand is hidden
+(R13).  The hand is drawn as cards: tap one and the flags where it may go light up (``data-legal``),
+tap a flag to play it, or drag the card there.  A flag you can claim is marked
+(``data-claimable``); tap it to claim, or tap any open flag to see the engine's proof of why not.
+Guile cards choose their target on the board (the card to desert, to steal, to redeploy and
+where to), Scout's returns are taps on hand cards, Fog and Mud go onto a flag like troops, and
+a draw is a tap on a deck.  Escape or a second tap cancels.
+
+The widget is a **view** over a :class:`~battleline_lab.game.session.GameSession`, which holds
+the game and makes every decision (whose turn, what can be chosen, the flags each card may go
+to, the learner's move and the bot's replies, claims, the coach, the suggestion, the review, a
+new game), from the engine: every tap it offers comes from :func:`battleline_lab.game.legal_moves`,
+every effect from :func:`battleline_lab.game.apply`, and every claim verdict, proof and
+counterexample from :func:`battleline_lab.game.explain_claim` (R12, R13).  The widget turns the
+session's state into the board's view model (:meth:`GameWidget.refresh`) and forwards intents.
+Every string comes from the message catalogue (``locale/<lang>/game_widget.json``, ``board.json``).
+
+It can be driven from Python as from the browser: :attr:`GameWidget.taps` taps the board's hooks
+as ``board.js`` does, and :meth:`GameWidget.click_action` taps the hooks that make one action.
+
+>>> w = GameWidget(bot="heuristic", seed=3)
+>>> w
+<GameWidget seed 3, south against heuristic: turn 1, south to play>
+>>> card = w.board.view["hand"][0]
+>>> card["label"], card["flags"]
+('orange 6, Hypaspists', [1, 2, 3, 4, 5, 6, 7, 8, 9])
+>>> w.taps.card("o6")                    # choose the orange 6 ...
+>>> w.taps.legal_flags()
+[1, 2, 3, 4, 5, 6, 7, 8, 9]
+>>> w.taps.flag(5)                       # ... and play it at flag 5
+>>> w.click_action("draw troops")        # the same taps, by notation
+>>> [line for _turn, line, _notation in w.log_entries()][:2]
+['South (you) plays orange 6, Hypaspists at flag 5', 'South (you) draws from the troop deck']
+>>> w.state.turn_number  # the bot replied at once
+3
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as W
+
+from ..core.cards import Tactic, Troop
+from ..core.odds import FlagOdds, SideOuts, flag_odds, outs
+from ..core.position import ClaimTiming, Position, Side
+from ..game import Action, Deck, GameState, Player, describe, parse_action, to_position
+from ..game.advice import Advice, advice_text
+from ..game.bots import Bot
+from ..game.record import illegal_reason
+from ..game.review import Review
+from ..game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Offer, Say, Token, action_path
+from ..render.svg import board_svg
+from ..text.messages import DEFAULT_LANGUAGE, Theme, card_label, catalogue, kind_name, message, render_analysis, themed
+from ..training.progress import Progress
+from . import language_toggle, set_visible, switch_lang
+from .board import Board, Taps, card_view, flag_views
+
+__all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _body(line: str) -> str:
+    """A rendered proof line without its number (``3. text`` -> ``text``)."""
+    head, _, rest = line.partition(". ")
+    return rest if head.isdigit() else line
+
+
+class GameWidget(W.VBox):  # type: ignore[misc]
+    """Play Battle Line in the notebook against a bot, or two people on one screen (``bot=None``).
+
+    You play south (at the bottom of the board); ``you_start`` says who plays first (R4 lets a
+    seeded choice decide in the engine; here the learner chooses).  ``seed`` deals the game and
+    seeds the bot, so a game is reproducible.  ``claim_timing`` is the R14 option.
+
+    The board (:attr:`board`, hooks in ``docs/widgets.md``): hand cards ``[data-zone="hand"]``,
+    flags ``.blb-flag[data-flag]`` (``data-legal``, ``data-claimable``), targets on the table
+    ``[data-action="target"]``, the decks ``[data-action="draw"][data-deck]``, and the buttons
+    ``[data-action="pass|end|discard|scout|cancel"]``; the notice (a refused claim with its
+    proof) in ``[data-role="feedback"]``.  Around it, ipywidgets (CSS classes): the coach
+    ``.bl-coach-toggle`` / ``.bl-coach``, the expert's suggestion on request
+    ``.bl-coach-suggest``, the opponent ``.bl-bot-choice`` (random / heuristic / expert), the
+    review at game end ``.bl-review`` / ``.bl-review-box`` / ``.bl-review-moment``, the log
+    ``.bl-game-log``, the banner ``.bl-game-over`` and the language toggle ``.bl-lang``
+    (English / 中文), which re-labels everything live, keeping the game and the choice in
+    progress (:meth:`set_lang`).
+    """
+
+    def __init__(
+        self,
+        bot: str | None = "heuristic",
+        *,
+        seed: int = 0,
+        you_start: bool = True,
+        lang: str = DEFAULT_LANGUAGE,
+        claim_timing: str | ClaimTiming = ClaimTiming.AFTER_PLAY,
+        theme: Theme | str | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        self.lang = themed(lang, theme)  # the theme (classic, chuhan) names the Leaders; it rides on the language
+        #: the game and every decision about it; the widget draws it and forwards clicks
+        self.session = GameSession(
+            bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing, progress=progress
+        )
+        self._offer: Offer | None = None  # what the buttons on show offer (drawn by refresh())
+        self._odds: tuple[Position, dict[int, tuple[FlagOdds, SideOuts]]] | None = None  # the coach's odds of a table
+        self._said: tuple[Notice, str, dict[str, Any]] | None = None  # the notice drawn last, in a language (a cache)
+        self._drawn_moment: tuple[Review, int] | None = None  # the review moment whose puzzle is on show
+
+        self.title = W.HTML()
+        self.title.add_class("bl-game-title")
+        self.banner = W.HTML()
+        self.banner.add_class("bl-game-over")
+        #: the board component: the table, the hand, the decks, the choices and the notice
+        self.board = Board(on_intent=self._on_intent)
+        self.board.add_class("bl-game-board")
+        #: taps on the board from Python, decided as the browser decides them
+        self.taps = Taps(self.board)
+
+        self.coach_toggle = W.ToggleButton(value=False, icon="graduation-cap")
+        self.coach_toggle.add_class("bl-coach-toggle")
+        self.coach_toggle.observe(lambda c: self.show_coach(bool(c["new"])), names="value")
+        self.coach = W.HTML()
+        self.coach.add_class("bl-coach")
+        self.new_game_button = self._button("", ("bl-new-game",))
+        self.new_game_button.on_click(lambda _b: self.new_game())
+        # the expert's suggestion, only when asked (a hint), and the choice of opponent
+        self.suggest_button = self._button("", ("bl-coach-suggest",))
+        self.suggest_button.on_click(lambda _b: self.suggest_move())
+        self._relabelling = False
+        self.bot_choice = W.Dropdown(options=[(b, b) for b in BOT_CHOICES], value=bot or "heuristic")
+        self.bot_choice.layout.width = "auto"
+        self.bot_choice.add_class("bl-bot-choice")
+        self.bot_choice.observe(lambda c: self.choose_bot(c["new"]), names="value")
+        set_visible(self.bot_choice, bot is not None)
+        # "an opponent at my level": the rated bot nearest the learner's game rating (game/ladder.py)
+        self.level_button = self._button("", ("bl-bot-level",))
+        self.level_button.on_click(lambda _b: self.choose_level())
+        set_visible(self.level_button, bot is not None)
+        # the review at game end: moments on a timeline, each opens as a puzzle
+        self.review_button = self._button("", ("bl-review",), style="info")
+        self.review_button.on_click(lambda _b: self.open_review())
+        self.review_title = W.HTML()
+        self.review_timeline = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.review_timeline.add_class("bl-review-timeline")
+        self.review_saved = W.HTML()
+        self.review_puzzle = W.VBox()
+        self.review_puzzle.add_class("bl-review-puzzle")
+        self.review_box = W.VBox([self.review_title, self.review_timeline, self.review_saved, self.review_puzzle])
+        self.review_box.add_class("bl-review-box")
+        self.log_view = W.HTML()
+        self.log_view.add_class("bl-game-log")
+        self.lang_toggle = language_toggle(lang, self.set_lang)
+        super().__init__(
+            [
+                self.title,
+                self.banner,
+                self.board,
+                W.HBox(
+                    [
+                        self.coach_toggle,
+                        self.suggest_button,
+                        self.new_game_button,
+                        self.bot_choice,
+                        self.level_button,
+                        self.lang_toggle,
+                    ],
+                    layout=W.Layout(flex_flow="row wrap"),
+                ),
+                self.coach,
+                self.review_button,
+                self.review_box,
+                self.log_view,
+            ]
+        )
+        self.add_class("bl-game")
+        self._label()
+        self.refresh()
+
+    # -- the session's state, as attributes (what tests and lessons read) -------------------
+    @property
+    def state(self) -> GameState:
+        """The game (the session's); after setting it, call :meth:`refresh`."""
+        return self.session.state
+
+    @state.setter
+    def state(self, state: GameState) -> None:
+        self.session.state = state
+
+    @property
+    def seed(self) -> int:
+        """The seed of this deal (and of the bot)."""
+        return self.session.seed
+
+    @property
+    def human(self) -> Player:
+        """The learner's seat (south)."""
+        return self.session.human
+
+    @property
+    def bot(self) -> Bot | None:
+        """The bot playing north (``None``: two people on one screen)."""
+        return self.session.bot
+
+    @property
+    def viewer(self) -> Player:
+        """Whose view the board shows: you against a bot, else the player who must act now."""
+        return self.session.viewer
+
+    @property
+    def selection(self) -> tuple[Token, ...]:
+        """The clicks made so far on the way to an action."""
+        return self.session.selection
+
+    @property
+    def suggestion(self) -> Advice | None:
+        """The strongest bot's last suggestion (given on request)."""
+        return self.session.suggestion
+
+    @property
+    def review_result(self) -> Review | None:
+        """The review of the finished game, once asked for."""
+        return self.session.review
+
+    def set_lang(self, lang: str) -> None:
+        """Show everything in ``lang`` (``"en"``, ``"zh"``), as the ``bl-lang`` toggle does; the game goes on."""
+        if not switch_lang(self, lang):
+            return
+        self._label()
+        self._render()
+
+    def _label(self) -> None:
+        """The labels that do not change during a game, in :attr:`lang` (the rest is drawn by ``_render``)."""
+        t = self._t
+        self.coach_toggle.description = t("game_widget.coach.toggle")
+        self.new_game_button.description = t("game_widget.new_game")
+        self.suggest_button.description = t("review.coach.button")
+        self.review_button.description = t("review.widget.button")
+        self._relabelling = True
+        try:  # new labels, same values: the choice must not change
+            value = self.bot_choice.value
+            self.bot_choice.options = [(t(f"review.widget.bot.{b}"), b) for b in BOT_CHOICES]
+            self.bot_choice.value = value
+            self.bot_choice.description = t("review.widget.bot")
+        finally:
+            self._relabelling = False
+        self.level_button.description = t("ladder.level_button")
+
+    # -- construction helpers ----------------------------------------------
+    def _t(self, key: str, /, **params: object) -> str:
+        return message(key, self.lang, **params)
+
+    def _say(self, said: Say) -> str:
+        """The session's words in :attr:`lang`: players and cards named here."""
+        key, params = said
+        return self._t(key, **{k: self._name(v) for k, v in params.items()})
+
+    def _name(self, value: Any) -> object:
+        if isinstance(value, Player):
+            return self.player_name(value)
+        if isinstance(value, (Troop, Tactic)):
+            return card_label(value, self.lang)
+        return "" if value is None else value
+
+    @staticmethod
+    def _button(description: str, classes: Sequence[str], style: str = "") -> W.Button:
+        button = W.Button(description=description, button_style=style, layout=W.Layout(width="auto"))
+        for css in classes:
+            button.add_class(css)
+        return button
+
+    # -- players -----------------------------------------------------------
+    def _bot_name(self) -> str:
+        """The bot's name in the widget's language (``heuristic`` / ``启发式``); a bot without one keeps its own."""
+        assert self.bot is not None
+        key = f"bot.{self.bot.name}"
+        return self._t(key) if key in catalogue(self.lang) else self.bot.name
+
+    def player_name(self, player: Player) -> str:
+        """``South (you)``, ``North (heuristic bot)``, or ``North`` / ``South`` on one screen."""
+        if self.bot is None:
+            return self._t(f"game_widget.name.{player.value}")
+        if player is self.human:
+            return self._t("game_widget.name.you", player=self._t(f"game_widget.name.{player.value}"))
+        return self._t("game_widget.name.bot", player=self._t(f"game_widget.name.{player.value}"), bot=self._bot_name())
+
+    # -- clicks and keys: forwarded to the session, then everything is drawn again ----------
+    def restart(self, seed: int | None = None) -> None:
+        """Deal a new game (the same seed gives the same game and the same bot replies)."""
+        self.session.restart(seed)
+        self._render()
+
+    def new_game(self) -> None:
+        """The ``bl-new-game`` button: the next deal."""
+        self.session.new_game()
+        self._render()
+
+    def refresh(self) -> None:
+        """Go on from :attr:`state` as it is (after a lesson or a test set ``widget.state`` itself) and draw it."""
+        self.session.resume()
+        self._render()
+
+    def legal(self) -> list[Action]:
+        """The legal actions of the player to act now (the engine's list)."""
+        return self.session.legal()
+
+    def offered(self, prefix: tuple[Token, ...] = ()) -> set[Token]:
+        """The next clicks the legal moves allow after ``prefix``."""
+        return self.session.offered(prefix)
+
+    def choose(self, token: Token) -> None:
+        """One click on the way to an action: a card, a target, a flag, a deck, pass, end..."""
+        if self.session.choose(token).kind != "over":
+            self._render()
+
+    def cancel(self) -> None:
+        """Drop the card (and target) chosen so far."""
+        self.session.cancel()
+        self._render()
+
+    def claim(self, flag: int) -> None:
+        """The claim button of a flag: claim it if the engine allows, else show why not (R12, R14)."""
+        if self.session.claim(flag).kind != "over":
+            self._render()
+
+    def show_coach(self, shown: bool) -> None:
+        """The ``bl-coach-toggle``: show or hide the coach."""
+        self.session.show_coach(shown)
+        self._render()
+
+    def choose_bot(self, name: str) -> None:
+        """The opponent (``bl-bot-choice``): at once if the learner has not moved yet, else from the next game."""
+        if self._relabelling:
+            return
+        self.session.choose_bot(name)
+        self._render()
+
+    def choose_level(self) -> None:
+        """``bl-bot-level``: the opponent at the learner's level (:meth:`GameSession.choose_level`); the
+        button's tooltip says the learner's rating and the bot's."""
+        from ..game.ladder import bot_ratings
+
+        name = self.session.choose_level()
+        rating = self.session.learner_rating()
+        self.level_button.tooltip = self._t(
+            "ladder.level",
+            rating=round(rating.rating),
+            rd=round(rating.rd),
+            bot=self._t(f"review.widget.bot.{name}"),
+            bot_rating=round(bot_ratings()[name].rating),
+        )
+        self._relabelling = True
+        try:
+            self.bot_choice.value = self.session.bot_name
+        finally:
+            self._relabelling = False
+        self._render()
+
+    def suggest_move(self) -> None:
+        """The expert's play for the player to act, with its reason (only on request: it is a hint)."""
+        self.session.suggest_move()
+        self._render()
+
+    def open_review(self) -> None:
+        """At game end: review the learner's game, show its moments on a timeline and save its puzzles
+        for the trainer (``data_dir()/review/``)."""
+        if self.session.open_review() is not None:
+            self._render()
+
+    def open_moment(self, index: int) -> None:
+        """Open review moment ``index`` as a puzzle board (the same PuzzleWidget as the gym)."""
+        self.session.open_moment(index)
+        self.review_puzzle.children = ()  # a fresh board, also when the same moment is opened again
+        self._render()
+
+    def _on_intent(self, name: str, value: Any) -> None:
+        """What the learner did on the board, forwarded to the session (which decides everything)."""
+        hand = {c.notation: c for c in self.session.hand()}
+        if name == "play" and isinstance(value, list) and len(value) == 2 and value[0] in hand:
+            self.session.cancel()
+            self.session.choose(("card", hand[value[0]]))
+            self.choose(("flag", int(value[1])))
+        elif name == "select" and value in hand:
+            self.choose(("card", hand[value]))
+        elif name == "target" and value in (table := {c.notation: c for c, _f in self.session.offer().targets}):
+            self.choose(("target", table[value]))
+        elif name == "flag" and isinstance(value, int):
+            self.choose(("flag", value))
+        elif name == "claim" and isinstance(value, int):
+            self.claim(value)
+        elif name == "draw" and value in {d.value for d in Deck}:
+            self.choose(("draw", Deck(value)))
+        elif name == "do" and value in ("pass", "end", "discard", "scout"):
+            self.choose((value,))
+        elif name == "cancel":
+            self.cancel()
+        else:  # a stale or unknown tap: say so, change nothing
+            self.session.notice = Notice("not_offered")
+            self._render()
+
+    def click_action(self, action: Action | str) -> None:
+        """Tap the hooks that make ``action`` (notation or value), as a learner would.
+
+        Raises ``ValueError`` if a hook on the way is not on offer (not drawn, or not tappable now).
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
+        if self._offer is None or list(self._offer.legal) != self.session.legal():
+            self._render()  # the state changed under the board (a lesson moved on its own)
+        taps = self.taps
+        taps.selected = None
+        try:
+            for token in action_path(action):
+                kind = token[0]
+                if kind == "card":
+                    taps.card(token[1].notation)
+                elif kind == "target":
+                    taps.target(token[1].notation)
+                elif kind in ("flag", "claim"):
+                    if kind == "claim" and token[1] not in taps.claimable_flags():
+                        raise ValueError(f"flag {token[1]} is not marked claimable")
+                    taps.flag(token[1])
+                elif kind == "draw":
+                    taps.draw(token[1].value)
+                else:
+                    taps.action(kind)
+        except ValueError as err:
+            taps.selected = None
+            raise ValueError(self._t("game_widget.not_offered") + f" ({action.notation}: {err})") from None
+
+    # -- words for what the session holds ---------------------------------------------------
+    def log_entries(self) -> list[tuple[int, str, str]]:
+        """The game log: (turn, sentence, notation) per action, oldest first; hidden cards stay hidden."""
+        return [
+            (turn, describe(action, self.player_name(actor), self.lang), "return ?" if hidden else action.notation)
+            for turn, actor, action, hidden in self.session.log()  # R27: a card returned by the opponent's Scout
+        ]
+
+    def coach_lines(self) -> list[tuple[int, bool, str, list[str]]]:
+        """The coach: per flag where the player to act has cards, (flag, claimable, summary, proof lines).
+
+        Claimable flags first (the session's :meth:`~battleline_lab.game.session.GameSession.coach`,
+        from the engine's claim step), then flags where a complete formation still can be beaten.
+        """
+        return [(f.flag, f.claimable, *self._proof(f)) for f in self.session.coach()]
+
+    def _proof(self, finding: CoachFinding) -> tuple[str, list[str]]:
+        """A coach finding's proof lines in :attr:`lang`, and the one the verdict turns on."""
+        analysis = finding.analysis
+        lines = [_body(line) for line in render_analysis(analysis, self.lang)]
+        return lines[analysis.steps.index(analysis.deciding_step())], lines
+
+    def _notice_words(self, notice: Notice) -> tuple[str, list[str], list[str]]:
+        """A notice's text, its numbered lines (a proof) and its other lines, in :attr:`lang`."""
+        lang, state = self.lang, self.state
+        kind = notice.kind
+        if kind == "not_offered":
+            return self._t("game_widget.not_offered"), [], []
+        if kind == "claimed":
+            return self._t("game_widget.claimed", flag=notice.flag), [], []
+        if kind == "bot_next":
+            return self._t("review.widget.bot_next", bot=self._t(f"review.widget.bot.{notice.bot}")), [], []
+        if kind == "not_now":
+            return self._t("review.coach.not_now"), [], []
+        if kind == "suggestion":
+            assert notice.view is not None and notice.suggestion is not None
+            first, *rest = advice_text(notice.view, notice.suggestion, lang)
+            return first, [], list(rest)
+        assert kind == "refused" and notice.error is not None
+        analysis = notice.analysis
+        if analysis is None:  # a move refused: the state changed under a stale button
+            return self._t("game_widget.refused", reason=illegal_reason(notice.error, state, lang)), [], []
+        proof = [_body(line) for line in render_analysis(analysis, lang)]
+        # the proof first; the engine's other reason (R14 timing, R15) only when the proof holds
+        if analysis.claimable:
+            reason = illegal_reason(notice.error, state, lang)
+            text = self._t("game_widget.claim_later", flag=notice.flag, reason=reason)
+        else:
+            text = self._t("game_widget.claim_refused", flag=notice.flag)
+        return text, proof, []
+
+    def _feedback(self) -> dict[str, Any]:
+        """The notice the board shows in its feedback place (``data-role="feedback"``)."""
+        notice = self.session.notice
+        if notice is None or not notice.tone:
+            return {}
+        if self._said is None or self._said[0] is not notice or self._said[1] != self.lang:
+            text, lines, items = self._notice_words(notice)
+            self._said = (notice, self.lang, {"tone": notice.tone, "text": text, "lines": lines, "items": items})
+        return dict(self._said[2])
+
+    # -- drawing -----------------------------------------------------------------
+    def _render(self) -> None:
+        session = self.session
+        state = self.state
+        self.title.value = f'<b class="bl-game-heading">{_esc(self._t("game_widget.title", seed=self.seed))}</b>'
+        self.banner.value = self._banner()
+        set_visible(self.banner, state.over)
+        self.new_game_button.button_style = "primary" if state.over else ""
+        self.board.show(self.board_view())
+        if self.coach_toggle.value != session.coach_shown:  # the session may be told from Python too
+            self.coach_toggle.value = session.coach_shown
+        self.coach.value = self._coach_html() if session.coach_visible else ""
+        set_visible(self.coach, session.coach_visible)
+        self._draw_review()
+        self.log_view.value = self._log_html()
+
+    def board_view(self) -> dict[str, Any]:
+        """The board's view model now: the session's state and offer, named in :attr:`lang`."""
+        session = self.session
+        state = self.state
+        lang = self.lang
+        offer = self._offer = session.offer()
+        viewer = self.viewer
+        view = session.view()
+        first, current = offer.first, offer.current
+        position = to_position(state, viewer, hand=False)  # the hand is drawn as the hand row
+        notice = session.notice
+        ghosts = {(notice.flag, Side.OPPONENT): notice.ghosts} if notice and notice.flag and notice.ghosts else {}
+        flags = flag_views(position, lang, highlight=session.highlight(), ghosts=ghosts)
+        held = bool(session.selection)
+        for f in flags:
+            n = f["n"]
+            if held and ("flag", n) in current:
+                f["legal"] = True
+            if ("claim", n) in first:
+                f["claimable"] = True
+                f["mark"] = self._t("boardui.flag_claim")
+                f["label"] = self._t("boardui.flag_claim_label", flag=n)
+            if n in offer.claims:
+                f["claim"] = True
+        if session.coach_visible:
+            self._add_odds(position, flags)
+        moves = session.card_moves(offer)
+        hand = []
+        for card in session.hand():
+            item = card_view(card, lang)
+            if card in moves and ("card", card) in first:
+                flags_of = moves[card]
+                if flags_of is None:
+                    item["kernel"] = True
+                else:
+                    item["flags"] = list(flags_of)
+            if card == offer.card:
+                item["chosen"] = True
+            hand.append(item)
+        sizes = view.deck_sizes
+        decks = [
+            {
+                "deck": deck.value,
+                "label": self._t("boardui.deck", deck=self._t(f"boardui.deck.{deck.value}"), count=sizes[deck.value]),
+                "title": self._t(f"game_widget.draw.{deck.value}", count=sizes[deck.value]),
+                "enabled": ("draw", deck) in first,
+                "primary": ("draw", deck) in first,
+            }
+            for deck in Deck
+        ]
+        choices = []
+        for token, key in (
+            (("scout",), "game_widget.scout_go"),
+            (("discard",), "game_widget.discard_choice"),
+        ):
+            if token in current:
+                choices.append({"action": token[0], "label": self._t(key), "primary": True})
+        for token, key in ((("pass",), "game_widget.pass"), (("end",), "game_widget.end_claims")):
+            if token in first:
+                choices.append({"action": token[0], "label": self._t(key)})
+        if held:
+            choices.append({"action": "cancel", "label": self._t("game_widget.cancel")})
+        other = viewer.other
+        if state.over:  # the game is over: the other player's hand is shown at last
+            shown = [card_view(c, lang) for c in session.revealed_hand()]
+            opponent_hand = {
+                "label": self._t("boardui.opponent_hand_shown", player=self.player_name(other)),
+                "cards": shown,
+            }
+        else:
+            opponent_hand = {
+                "label": self._t("boardui.opponent_hand", player=self.player_name(other), count=view.opponent_hand_size)
+            }
+        target_key = session.target_prompt()
+        prompt = self._say(session.prompt(offer))
+        if offer.targets and target_key:
+            prompt = f"{prompt} {self._t(target_key)}"
+        return {
+            "mode": "game",
+            "lang": lang,
+            "prompt": prompt[:1].upper() + prompt[1:],
+            "status": self._info(),
+            "board_label": self._t("boardui.board"),
+            "opponent_hand": opponent_hand,
+            "flags": flags,
+            "hand": hand,
+            "hand_label": self._t("boardui.hand"),
+            "chosen_text": self._t("boardui.chosen", card="{card}", flags="{flags}"),
+            "targets": [c.notation for c, _flag in offer.targets],
+            "selection": [tok[0] for tok in session.selection],
+            "decks": decks,
+            "choices": choices,
+            "feedback": self._feedback(),
+            **({"odds_note": self._t("odds.tie_rule")} if any("odds" in f for f in flags) else {}),
+        }
+
+    def _add_odds(self, position: Position, flags: list[dict[str, Any]]) -> None:
+        """The coach's odds on the board: each contested flag's ``odds`` (the learner's win chance, outs).
+
+        A contested flag is open (R15) with a card on either side.  The chance is
+        :func:`~battleline_lab.odds.flag_odds` of the public table only (``position`` holds no
+        hand, and the odds count every hand as unseen, R13); the outs line is the learner's
+        strongest kind still reachable (:func:`~battleline_lab.odds.outs`) and how many unseen
+        troops complete it.  Texts from ``odds.json``; a tie counts half where neither side is
+        complete (the note ``odds_note`` says so, R11).
+        """
+        cached = self._odds
+        if cached is None or cached[0] != position:  # a redraw of the same table counts nothing again
+            found: dict[int, tuple[FlagOdds, SideOuts]] = {}
+            for n in range(1, 10):
+                state = position.flag(n)
+                if state.claimed_by is None and (
+                    state.formation_cards(Side.YOU) or state.formation_cards(Side.OPPONENT)
+                ):
+                    found[n] = (flag_odds(position, n), outs(position, n, Side.YOU))
+            cached = self._odds = (position, found)
+        for f in flags:
+            n = f["n"]
+            if n not in cached[1]:
+                continue
+            odds, mine = cached[1][n]
+            percent = self._t("odds.percent", value=f"{100 * float(odds.you):.0f}")
+            if not mine.kinds:
+                line = self._t("odds.board.no_outs")
+            elif mine.missing == 0:
+                line = self._t("odds.board.complete", kind=kind_name(mine.kinds[0].kind, self.lang))
+            else:
+                best = mine.kinds[0]
+                line = self._t("odds.board.outs", kind=kind_name(best.kind, self.lang), count=best.count)
+            f["odds"] = {
+                "you": float(odds.you),
+                "text": self._t("odds.board.chance", percent=percent),
+                "outs": line,
+                "label": self._t("odds.board.label", flag=n, percent=percent, outs=line, tie=self._t("odds.tie_rule")),
+                "exact": odds.exact,
+            }
+
+    def message_text(self) -> str:
+        """The notice on show (``data-role="feedback"``) as plain text: its sentence, then its lines."""
+        fb = self.board.view.get("feedback") or {}
+        return "\n".join([fb.get("text", ""), *fb.get("lines", ()), *fb.get("items", ())]).strip()
+
+    def prompt_text(self) -> str:
+        """What the board asks the player to act to do now (as the session says it)."""
+        return str(self.board.view.get("prompt", ""))
+
+    def picture(self) -> str:
+        """The board as an SVG picture (what a saved notebook shows before anything runs)."""
+        position = to_position(self.state, self.viewer, hand=True)
+        if self.state.over:
+            position = dataclasses.replace(position, hand_opponent=self.session.revealed_hand())
+        return board_svg(position, highlight=self.session.highlight(), lang=self.lang)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if not isinstance(bundle, dict):
+            return None
+        return {**bundle, "image/svg+xml": self.picture()}
+
+    def _info(self) -> str:
+        """The status line: the flag tally first, then the turn, the decks, the hidden hand, tactics played (R18)."""
+        state = self.state
+        view = self.session.view()
+        viewer = view.player
+        other = viewer.other
+        sizes = view.deck_sizes
+        mine, theirs = self.session.tally()
+        parts = [
+            self._t(
+                "game_widget.tally",
+                me=self.player_name(viewer),
+                mine=mine,
+                other=self.player_name(other),
+                theirs=theirs,
+            ),
+            self._t("game_widget.info.turn", turn=state.turn_number, player=self.player_name(state.turn)),
+            self._t("game_widget.info.decks", troops=sizes["troops"], tactics=sizes["tactics"]),
+            self._t("game_widget.info.hand", player=self.player_name(other), count=view.opponent_hand_size),
+            self._t(
+                "game_widget.info.tactics",
+                mine=view.tactics_played(viewer),
+                theirs=view.tactics_played(other),
+                player=self.player_name(other),
+            ),
+        ]
+        return " · ".join(parts)
+
+    def _banner(self) -> str:
+        outcome = self.session.outcome()
+        if outcome is None:
+            return ""
+        reason = self._t(f"game.cli.reason.{outcome.reason.value}") if outcome.reason else ""
+        if outcome.winner is None:
+            text = self._t("game_widget.over.draw", reason=reason)
+        else:
+            text = self._t(
+                "game_widget.over.winner",
+                player=self.player_name(outcome.winner),
+                reason=reason,
+                flags=", ".join(map(str, outcome.flags)),
+            )
+        human = self.human
+        tally = self._t(
+            "game_widget.over.points",
+            you=self.player_name(human),
+            mine=outcome.points[human],
+            other=self.player_name(human.other),
+            theirs=outcome.points[human.other],
+        )
+        colour = "#2e7d32" if outcome.winner is self.viewer else "#b71c1c"
+        return (
+            f'<div style="background:{colour};color:#fff;padding:8px 12px;border-radius:6px;font-size:120%">'
+            f"<b>{_esc(text)}</b><br><span style='font-size:85%'>{_esc(tally)}</span></div>"
+        )
+
+    def _coach_html(self) -> str:
+        findings = self.session.coach()
+        timing = self._t(f"game.timing.{self.session.claim_timing.value}")
+        items = []
+        for finding in findings:
+            n, (summary, proof) = finding.flag, self._proof(finding)
+            if finding.claimable:
+                when = (
+                    self._t("game_widget.coach.now", flag=n)
+                    if finding.now
+                    else self._t("game_widget.coach.when", timing=timing)
+                )
+                head = self._t("game_widget.coach.claimable", flag=n, why=summary, when=when)
+                css, colour = "bl-coach-yes", "#2e7d32"
+            else:
+                head = self._t("game_widget.coach.not_yet", flag=n, why=summary)
+                css, colour = "bl-coach-no", "#8d6e63"
+            steps = "".join(f"<li>{_esc(line)}</li>" for line in proof)
+            items.append(
+                f'<details class="{css}" data-flag="{n}"><summary style="color:{colour}">{_esc(head)}</summary>'
+                f"<ol>{steps}</ol></details>"
+            )
+        if not any(f.claimable for f in findings):
+            items.insert(0, f'<div class="bl-coach-none">{_esc(self._t("game_widget.coach.none"))}</div>')
+        title = _esc(self._t("game_widget.coach.title", player=self.player_name(self.state.to_act)))
+        return (
+            f'<div style="border:1px solid #b0bec5;border-radius:6px;padding:4px 8px;margin:4px 0;line-height:1.4">'
+            f"<b>{title}</b>{''.join(items)}</div>"
+        )
+
+    def _draw_review(self) -> None:
+        """The review at game end: the button, the moments on a timeline, where the puzzles went, the open one."""
+        session = self.session
+        result = session.review
+        set_visible(self.review_button, self.state.over)
+        set_visible(self.review_box, result is not None)
+        if result is None:
+            self.review_timeline.children = ()
+            self.review_title.value = self.review_saved.value = ""
+            self.review_puzzle.children = ()
+            return
+        player = self._t(f"review.player.{result.player.value}")
+        self.review_title.value = (
+            f"<b>{_esc(self._t('review.widget.title', player=player, count=len(result.moments)))}</b>"
+        )
+        if not result.moments:
+            self.review_title.value += f"<div>{_esc(self._t('review.none'))}</div>"
+        buttons = list(self.review_timeline.children)
+        while len(buttons) < len(result.moments):
+            buttons.append(self._moment_button(len(buttons)))
+        buttons = buttons[: len(result.moments)]
+        for k, (button, moment) in enumerate(zip(buttons, result.moments)):
+            kind = self._t(f"review.kind.{moment.kind.value}")
+            button.description = self._t("review.widget.moment", turn=moment.turn, kind=kind)
+            button.tooltip = moment.note(self.lang)
+            button.button_style = "info" if k == session.moment else ""
+        self.review_timeline.children = tuple(buttons)
+        self.review_saved.value = ""
+        if session.saved is not None:
+            key, where = session.saved
+            param = "folder" if key == "saved" else "reason"
+            text = _esc(self._t(f"review.widget.{key}", **{param: where}))
+            self.review_saved.value = f'<span style="font-size:90%;color:#607d8b">{text}</span>'
+        self._draw_moment()
+
+    def _draw_moment(self) -> None:
+        """The open review moment as a puzzle (the same PuzzleWidget as the gym), made once per moment."""
+        from . import PuzzleWidget
+
+        result, index = self.session.review, self.session.moment
+        if result is None or index is None:
+            self.review_puzzle.children = ()
+            return
+        shown = self.review_puzzle.children
+        drawn = self._drawn_moment
+        if shown and drawn is not None and drawn[0] is result and drawn[1] == index:
+            if shown[0].lang != self.lang:
+                shown[0].set_lang(self.lang)
+        else:
+            self.review_puzzle.children = (PuzzleWidget(result.moments[index].puzzle, lang=self.lang),)
+            self._drawn_moment = (result, index)
+
+    def _moment_button(self, index: int) -> W.Button:
+        button = self._button("", ("bl-review-moment",))
+        button.on_click(lambda _b: self.open_moment(index))
+        return button
+
+    def _log_html(self) -> str:
+        entries = self.log_entries()
+        if not entries:
+            return f"<i>{_esc(self._t('game_widget.log.empty'))}</i>"
+        turns: dict[int, list[str]] = {}
+        for turn, sentence, notation in entries:
+            turns.setdefault(turn, []).append(
+                f'<div class="bl-log-line">{_esc(sentence)} <code style="color:#607d8b">{_esc(notation)}</code></div>'
+            )
+        blocks = [
+            f'<div class="bl-log-turn" data-turn="{turn}"><b>{_esc(self._t("game_widget.log.turn", turn=turn))}</b>'
+            f"{''.join(lines)}</div>"
+            for turn, lines in sorted(turns.items(), reverse=True)
+        ]
+        heading = _esc(self._t("game_widget.log.title"))
+        return (
+            f"<b>{heading}</b>"
+            f'<div role="log" tabindex="0" aria-label="{heading}" '
+            'style="max-height:220px;overflow-y:auto;border:1px solid #cfd8dc;border-radius:6px;line-height:1.4;'
+            f'padding:4px 8px;font-size:90%">{"".join(blocks)}</div>'
+        )
+
+    def __repr__(self) -> str:
+        state = self.state
+        against = f"against {self.bot.name}" if self.bot is not None else "and north on one screen"
+        if state.over:
+            status = f"over, {state.winner.value if state.winner else 'nobody'} won"
+        else:
+            status = f"{state.to_act.value} to {state.phase.value}"
+        return f"<GameWidget seed {self.seed}, south {against}: turn {state.turn_number}, {status}>"
