@@ -29,6 +29,7 @@ PUBLIC_MODULES = {
     "battleline_lab.loader",
     "battleline_lab.game",
     "battleline_lab.game.record",
+    "battleline_lab.game.advice",  # lesson 06: the coach's suggestion in words (issue 27)
     "battleline_lab.game_widget",
     "battleline_lab.editor_widget",
     "battleline_lab.odds",  # lesson 07: outs and odds (issue 27)
