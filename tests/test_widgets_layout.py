@@ -19,7 +19,7 @@ from battleline_lab.questions import ClaimableQuestion, ClaimQuestion
 from battleline_lab.widgets import PuzzleWidget
 
 BLUE_EIGHT = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}})
-BOARD = Path(__file__).resolve().parents[1] / "battleline_lab" / "board"
+BOARD = Path(__file__).resolve().parents[1] / "battleline_lab" / "widgets" / "board"
 BOARD_JS = (BOARD / "board.js").read_text()
 
 
