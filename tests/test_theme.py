@@ -14,6 +14,7 @@ import json
 import pickle
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -177,9 +178,9 @@ def test_the_themed_language_is_still_its_language() -> None:
         Theme("napoleon")
 
 
-def _drawn(widget: object) -> str:
+def _drawn(widget: Any) -> str:
     """Everything the board component draws for a puzzle widget (its view model, as text)."""
-    return json.dumps(getattr(widget, "board").view, ensure_ascii=False)
+    return json.dumps(widget.board.view, ensure_ascii=False)
 
 
 def test_widgets_take_a_theme_and_keep_it_across_the_language_toggle() -> None:
