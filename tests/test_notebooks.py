@@ -133,6 +133,7 @@ def test_outputs_are_deterministic_and_local(path: Path) -> None:
                 assert not re.search(r" at 0x[0-9a-f]+", text), "a memory address: nbval would fail"
                 assert not re.search(r"(/work/|/root/|/home/|/tmp/)", text), "a path of this machine in an output"
                 assert "Error displaying widget" not in text
+                assert "DeprecationWarning" not in text, "a lesson imports a moved module by its old path"
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.relative_to(NOTEBOOKS).with_suffix("").as_posix())
