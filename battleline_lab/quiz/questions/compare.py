@@ -140,7 +140,10 @@ class CompareQuestion(Question[str, Comparison]):
         return Msg("authoring.preview.question.compare" if sheet else "widget.question.compare")
 
     def choices(self, position: Position) -> tuple[Choice, ...]:
-        return tuple(Choice(c, Msg(f"widget.answer.compare.{c}"), f"bl-answer-{c}") for c in ("a", "b"))
+        """A wins, B wins, or a tie: never right (a flag has a winner: equal formations go to the side
+        that completed first, R11), and what a learner who forgets the tie rule answers; its feedback
+        names what decides, as for any wrong answer."""
+        return tuple(Choice(c, Msg(f"widget.answer.compare.{c}"), f"bl-answer-{c}") for c in ("a", "b", "tie"))
 
     def loose_cards(self) -> tuple[Card, ...]:
         return (*self.a, *self.b, *self.environment)
