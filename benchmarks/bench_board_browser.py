@@ -92,7 +92,7 @@ def start_lab(home: Path) -> tuple[subprocess.Popen[bytes], str, Path]:
 
 def notebook(root: Path, seed: int) -> str:
     name = f"bench-{seed}.ipynb"
-    source = f"from battleline_lab.game_widget import GameWidget\nGameWidget(bot='random', seed={seed})"
+    source = f"from battleline_lab.widgets.game import GameWidget\nGameWidget(bot='random', seed={seed})"
     cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
     kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
     nb = {"cells": [cell], "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5}

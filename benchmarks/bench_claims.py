@@ -53,9 +53,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a plain script: make `tests.reference` importable
     sys.path.insert(0, str(ROOT))
 
-from battleline_lab.claims import analyse_claim, analyse_position  # noqa: E402
-from battleline_lab.decide import can_claim, decide_position  # noqa: E402
-from battleline_lab.position import FLAGS, Position, Side  # noqa: E402
+from battleline_lab.core.claims import analyse_claim, analyse_position  # noqa: E402
+from battleline_lab.core.decide import can_claim, decide_position  # noqa: E402
+from battleline_lab.core.position import FLAGS, Position, Side  # noqa: E402
 from tests.random_positions import STAGES, random_positions  # noqa: E402
 from tests.reference import reference_claim  # noqa: E402
 

@@ -43,7 +43,7 @@ def naive_main(files: Sequence[str]) -> int:
     """The reference program: read each file with PyYAML, solve every flag by enumeration, print JSON lines."""
     import yaml
 
-    from battleline_lab.position import FLAGS, Position, Side
+    from battleline_lab.core.position import FLAGS, Position, Side
     from tests.reference import reference_claim
 
     for name in files:
@@ -63,7 +63,7 @@ def naive_main(files: Sequence[str]) -> int:
 def write_files(folder: Path, count: int) -> list[str]:
     """``count`` puzzle files of seeded random positions (a third of each stage); their paths."""
     from battleline_lab.authoring.writer import dump_puzzle
-    from battleline_lab.claims import claimable_flags
+    from battleline_lab.core.claims import claimable_flags
     from tests.random_positions import STAGES, random_positions
 
     paths = []

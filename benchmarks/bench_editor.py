@@ -28,9 +28,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from battleline_lab.authoring.editor import EditorSession, library_keys
-from battleline_lab.cards import ALL_TROOPS
-from battleline_lab.editor_widget import PuzzleEditor
-from battleline_lab.loader import iter_puzzle_files
+from battleline_lab.core.cards import ALL_TROOPS
+from battleline_lab.quiz.loader import iter_puzzle_files
+from battleline_lab.widgets.editor import PuzzleEditor
 
 ROOT = Path(__file__).resolve().parent.parent
 

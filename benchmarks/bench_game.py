@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from battleline_lab.core.position import ClaimTiming  # noqa: E402
 from battleline_lab.game import run_match  # noqa: E402
 from battleline_lab.game.state import Options  # noqa: E402
-from battleline_lab.position import ClaimTiming  # noqa: E402
 
 
 def speed(bot_a: str, bot_b: str, games: int, repeats: int, seed: int) -> dict[str, Any]:

@@ -38,7 +38,7 @@ from collections import defaultdict
 from typing import Any
 
 from battleline_lab.game import Claim, PlayerView, RandomBot, legal_moves
-from battleline_lab.game_widget import GameWidget, action_path
+from battleline_lab.widgets.game import GameWidget, action_path
 
 TARGET_MS = 100.0
 KINDS = ("open", "card", "target", "flag", "draw", "claim", "other", "refused claim", "turn end")

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_master import play, wilson  # noqa: E402
 
 from battleline_lab.game.ladder import LADDER, RATINGS_FILE  # noqa: E402
-from battleline_lab.glicko2 import Rating, update  # noqa: E402
+from battleline_lab.training.glicko2 import Rating, update  # noqa: E402
 
 OUT = ROOT / "battleline_lab" / "game" / RATINGS_FILE
 

@@ -28,8 +28,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from battleline_lab import odds as odds_module  # noqa: E402
-from battleline_lab.odds import flag_odds, outs  # noqa: E402
-from battleline_lab.position import FLAGS, Side  # noqa: E402
+from battleline_lab.core.odds import flag_odds, outs  # noqa: E402
+from battleline_lab.core.position import FLAGS, Side  # noqa: E402
 from tests.random_positions import STAGES, random_positions  # noqa: E402
 
 TARGET_MS = 50.0  # all nine flags of a position (issue 27)

@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from battleline_lab import library
-from battleline_lab.progress import Attempt, JsonLinesStore, MemoryStore, Progress, SqliteStore
-from battleline_lab.puzzle import Puzzle
-from battleline_lab.trainer import Trainer, initial_rating
+from battleline_lab.quiz.puzzle import Puzzle
+from battleline_lab.training.progress import Attempt, JsonLinesStore, MemoryStore, Progress, SqliteStore
+from battleline_lab.training.trainer import Trainer, initial_rating
 
 CHECKPOINTS = (20, 40)
 

@@ -33,9 +33,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-from battleline_lab.loader import iter_puzzle_files, load_puzzle
-from battleline_lab.puzzle import Puzzle
-from battleline_lab.questions import ClaimableQuestion, ClaimQuestion, CompareQuestion
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
+from battleline_lab.quiz.puzzle import Puzzle
+from battleline_lab.quiz.questions import ClaimableQuestion, ClaimQuestion, CompareQuestion
 from battleline_lab.widgets import PuzzleWidget
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,8 +17,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from battleline_lab.difficulty import estimate
-from battleline_lab.loader import iter_puzzle_files, load_puzzle
+from battleline_lab.quiz.difficulty import estimate
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "puzzles.md"

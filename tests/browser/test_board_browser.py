@@ -203,7 +203,7 @@ def test_a_whole_game_by_taps_or_keys_alone(
     page = front_page
     page.set_viewport_size({"width": max(width, 1000), "height": 900})
     seed = 3 if keyboard else 2
-    code = f"from battleline_lab.game_widget import GameWidget; GameWidget(bot='random', seed={seed})"
+    code = f"from battleline_lab.widgets.game import GameWidget; GameWidget(bot='random', seed={seed})"
     open_game(page, frontend, f"board-game-{width}-{int(keyboard)}.ipynb", code)
     game = page.locator(".bl-game").first
     expect(game.locator(".blb [data-zone='hand']").first).to_be_visible(timeout=60_000)
@@ -240,7 +240,9 @@ def test_the_board_fits_every_cell_width_from_320_to_1600(lab_page: Page, lab: L
     page = lab_page
     page.set_viewport_size({"width": 1000, "height": 900})
     name = write_notebook(
-        lab, "board-widths.ipynb", "from battleline_lab.game_widget import GameWidget\nGameWidget(bot='random', seed=6)"
+        lab,
+        "board-widths.ipynb",
+        "from battleline_lab.widgets.game import GameWidget\nGameWidget(bot='random', seed=6)",
     )
     open_and_run(page, lab, name)
     game = page.locator(".bl-game").first
@@ -272,7 +274,7 @@ def test_the_coach_shows_each_contested_flags_odds_on_the_board(
     game with the coach's odds on passes the axe-core audit (nothing serious or critical)."""
     page = lab_page
     page.set_viewport_size({"width": 1400, "height": 1000})
-    source = "from battleline_lab.game_widget import GameWidget\nw = GameWidget(bot='random', seed=5)\nw"
+    source = "from battleline_lab.widgets.game import GameWidget\nw = GameWidget(bot='random', seed=5)\nw"
     open_and_run(page, lab, write_notebook(lab, "board-odds.ipynb", source))
     game = page.locator(".bl-game").first
     board = game.locator(".blb")

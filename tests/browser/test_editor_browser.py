@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from battleline_lab.loader import check_answer, load_puzzle
+from battleline_lab.quiz.loader import check_answer, load_puzzle
 from tests.browser import ui
 from tests.browser.conftest import Front, assert_no_widget_errors, open_and_run, run_code, site_open, until
 
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.browser
 
 def _notebook(root: Path, target: Path) -> str:
     """A one-cell notebook in the server's root that shows an empty editor saving to ``target``."""
-    source = "from battleline_lab.editor_widget import PuzzleEditor\n"
+    source = "from battleline_lab.widgets.editor import PuzzleEditor\n"
     source += f"PuzzleEditor(puzzle_id='clicked-tie', save_path={str(target)!r})"
     book = {
         "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}],
@@ -50,7 +50,7 @@ def test_build_a_puzzle_by_clicks_and_save_it(
     else:  # the site: the editor in a new cell of a lesson without widgets, saving to the browser's drive
         target = Path("/drive/clicked-tie.yaml")
         site_open(page, frontend.url, "00-the-game-in-ten-minutes.ipynb")
-        editor_code = "from battleline_lab.editor_widget import PuzzleEditor; "
+        editor_code = "from battleline_lab.widgets.editor import PuzzleEditor; "
         run_code(page, editor_code + f"PuzzleEditor(puzzle_id='clicked-tie', save_path={str(target)!r})")
     editor = page.locator(".bl-editor").first
     expect(editor).to_be_visible(timeout=60_000)
@@ -117,7 +117,7 @@ def test_build_a_puzzle_by_clicks_and_save_it(
     expect(editor.locator(ui.EDITOR_MESSAGE)).to_contain_text("Saved", timeout=30_000)  # Pyodide writes the drive
     expect(overwrite).to_be_hidden()
     facts = (
-        "from battleline_lab.loader import check_answer, load_puzzle; "
+        "from battleline_lab.quiz.loader import check_answer, load_puzzle; "
         f"p = load_puzzle({str(target)!r}); f = p.position.flag(4); "
         f"print(check_answer(p, {str(target)!r}), p.id, p.title_text(), p.answer, "
         "[c.notation for c in f.you], [c.notation for c in f.opponent], f.first_complete.value)"

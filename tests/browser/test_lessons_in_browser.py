@@ -16,10 +16,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from battleline_lab import analyse_claim
-from battleline_lab.messages import topic_name
-from battleline_lab.progress import Progress, PuzzleRecord
-from battleline_lab.puzzle import Puzzle
-from battleline_lab.questions import ClaimQuestion
+from battleline_lab.quiz.puzzle import Puzzle
+from battleline_lab.quiz.questions import ClaimQuestion
+from battleline_lab.text.messages import topic_name
+from battleline_lab.training.progress import Progress, PuzzleRecord
 from battleline_lab.widgets import load_puzzles
 from tests.browser import ui
 from tests.browser.conftest import Front, assert_no_widget_errors, open_and_run, run_code, until

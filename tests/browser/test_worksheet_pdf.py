@@ -9,7 +9,7 @@ from playwright.sync_api import Browser
 from pypdf import PdfReader
 
 from battleline_lab.authoring.worksheet import key_entries, worksheet_html
-from battleline_lab.loader import load_puzzle
+from battleline_lab.quiz.loader import load_puzzle
 from tests.test_worksheet import KINDS
 
 pytestmark = pytest.mark.browser
