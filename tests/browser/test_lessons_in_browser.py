@@ -107,7 +107,8 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
     if frontend.data_dir is not None:
         assert Progress(frontend.data_dir).get(puzzle.id) == PuzzleRecord(solved=True, attempts=2, hints=0)
     else:
-        shown = run_code(page, f"from battleline_lab import progress; print(progress.Progress().get({puzzle.id!r}))")
+        probe = f"from battleline_lab.training import progress; print(progress.Progress().get({puzzle.id!r}))"
+        shown = run_code(page, probe)
         assert "PuzzleRecord(solved=True, attempts=2, hints=0)" in shown, shown
 
     # "Reset my progress" asks first; Cancel keeps everything

@@ -92,7 +92,7 @@ def test_site_runs_lesson_three_offline_and_keeps_progress_over_a_reload(
         site_kernel_idle(page)
         shown = run_code(
             page,
-            "from battleline_lab import progress; "
+            "from battleline_lab.training import progress; "
             f"print(progress.data_dir(), progress.Progress().get({PUZZLE!r}), progress.open_store()[0].where)",
         )
         assert re.search(r"PuzzleRecord\(solved=True, attempts=2, hints=0\)", shown), shown
@@ -292,7 +292,7 @@ def test_site_gym_sets_a_damaged_store_aside_and_says_so(offline_chromium: Brows
         # the original bytes, on the drive under the name the gym said; the store reads clean now
         shown = run_code(
             page,
-            "import hashlib, pathlib; from battleline_lab import progress; "
+            "import hashlib, pathlib; from battleline_lab.training import progress; "
             f"print('sha', hashlib.sha256(pathlib.Path('/drive/{found.group(1)}').read_bytes()).hexdigest(), "
             "progress.Progress().get('one-end-open'), progress.Progress().problem)",
         )
