@@ -9,8 +9,11 @@ import pytest
 from battleline_lab import library
 from battleline_lab.cards import Tactic
 from battleline_lab.progress import MemoryStore, Progress
+from battleline_lab.quiz.questions import QUESTION_KINDS
 from battleline_lab.svg import rating_chart_svg
+from battleline_lab.text.messages import message
 from battleline_lab.trainer import (
+    LESSONS,
     SPACING,
     TARGET_SUCCESS,
     PuzzleSession,
@@ -20,6 +23,10 @@ from battleline_lab.trainer import (
     miss_reason,
     required_lesson,
 )
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+#: The kinds of lesson 07 (outs and odds, issue 27).
+ODDS_KINDS = {"outs", "safest-flag"}
 
 
 def memory(learner: str = "me") -> Progress:
@@ -107,18 +114,76 @@ def test_resume_where_the_learner_left_off() -> None:
 
 @pytest.mark.parametrize(
     ("puzzle_id", "lesson"),
-    [("one-end-open", 3), ("seed-blue-seven-in-your-hand", 3)],
+    [
+        ("wedge-out-of-order", 1),  # formation
+        ("battalion-beats-skirmish", 2),  # compare
+        ("one-end-open", 3),  # claim (R12)
+        ("seed-blue-seven-in-your-hand", 3),  # claim: the hand is no evidence (R13)
+        ("endgame-board", 3),  # claimable
+        ("alexander-and-green-seven", 4),  # claim with a tactics card (R18)
+        ("fog-compare-sums", 4),  # compare under Fog (R24)
+        ("mud-four-card-skirmish", 4),  # formation with Mud (R25)
+        ("outs-green-wedge", 7),  # outs (R13)
+        ("outs-their-nines", 7),
+        ("safest-flag-for-red-eight", 7),  # safest-flag (R13)
+        ("safest-flag-for-green-seven", 7),
+    ],
 )
-def test_required_lesson_of_claims(puzzle_id: str, lesson: int) -> None:
+def test_required_lesson(puzzle_id: str, lesson: int) -> None:
     assert required_lesson(library.get(puzzle_id)) == lesson
 
 
-def test_lessons_limit_the_puzzles() -> None:
-    everything = Trainer(progress=memory()).puzzles
-    assert {required_lesson(p) for p in everything} == {1, 2, 3, 4}
-    up_to_3 = Trainer(progress=memory(), lessons=3)
-    assert up_to_3.puzzles and all(required_lesson(p) <= 3 for p in up_to_3.puzzles)
-    assert all(not any(isinstance(c, Tactic) for c in _cards_of(p)) for p in up_to_3.puzzles)  # tactics: lesson 4
+def test_odds_puzzles_with_tactics_cards_still_need_lesson_7() -> None:
+    """A tactics card raises a puzzle to lesson 4 at least, never lowers an odds puzzle (lesson 7)."""
+    odds = [p for p in Trainer(progress=memory()).all_puzzles if p.question and p.question.kind in ODDS_KINDS]
+    with_tactics = [p for p in odds if any(isinstance(c, Tactic) for c in _cards_of(p))]
+    assert with_tactics and all(required_lesson(p) == 7 for p in odds)
+
+
+def test_the_lesson_ladder_is_the_course() -> None:
+    """LESSONS numbers the course's lessons 1 to 7 in order, each a notebook in both languages with a name
+    in the gym's catalogue; every question kind needs one of them."""
+    assert list(LESSONS) == list(range(1, len(LESSONS) + 1)) and max(LESSONS) == 7
+    for n in LESSONS:
+        assert [len(list(folder.glob(f"0{n}-*.ipynb"))) for folder in (NOTEBOOKS, NOTEBOOKS / "zh")] == [1, 1]
+        assert all(message(f"trainer.lesson.{n}", lang) != f"trainer.lesson.{n}" for lang in ("en", "zh"))
+    assert {kind.lesson for kind in QUESTION_KINDS.values()} <= set(LESSONS)
+    assert {QUESTION_KINDS[k].lesson for k in ODDS_KINDS} == {7}
+
+
+@pytest.mark.parametrize("lessons", [1, 2, 3, 4, 5, 6, 7])
+def test_lessons_limit_the_puzzles(lessons: int) -> None:
+    everything = Trainer(progress=memory()).puzzles  # by default: every lesson of the course
+    assert {required_lesson(p) for p in everything} == {1, 2, 3, 4, 7}
+    taught = Trainer(progress=memory(), lessons=lessons)
+    assert taught.puzzles and all(required_lesson(p) <= lessons for p in taught.puzzles)
+    assert len(taught.puzzles) == sum(required_lesson(p) <= lessons for p in everything)
+    kinds = {p.question.kind for p in taught.puzzles if p.question is not None}
+    assert (ODDS_KINDS <= kinds) == (lessons >= 7) and not (ODDS_KINDS & kinds and lessons < 7)
+    if lessons < 4:  # tactics: lesson 4
+        assert all(not any(isinstance(c, Tactic) for c in _cards_of(p)) for p in taught.puzzles)
+
+
+def test_progress_from_before_the_odds_moved_to_lesson_7_still_loads_and_counts() -> None:
+    """Odds puzzles used to be served from lesson 3: a learner's answers to them keep their rating, their
+    place in the summary and their records in a gym of lessons 1-4, and they come back once lesson 7 is taught."""
+    progress = memory()
+    early = Trainer(progress=progress)
+    early.record("outs-green-wedge", correct=True)
+    early.record("safest-flag-for-red-eight", correct=False)
+    early.record("one-end-open", correct=True)
+    before = early.summary()
+    gym_of_lesson_5 = Trainer(progress=progress, lessons=4)
+    assert "outs-green-wedge" not in {p.id for p in gym_of_lesson_5.puzzles}
+    assert gym_of_lesson_5.rating == early.rating and gym_of_lesson_5.summary().rated == before.rated == 3
+    assert gym_of_lesson_5.records() == early.records()
+    summary = gym_of_lesson_5.summary()
+    assert summary.solved == before.solved == 2 and summary.history == before.history
+    assert summary.total == sum(required_lesson(p) <= 4 for p in early.all_puzzles) + 2  # + the two odds puzzles
+    assert "safest-flag-for-red-eight" not in gym_of_lesson_5.due()  # a review waits for its lesson
+    for _ in range(SPACING):
+        gym_of_lesson_5.record(gym_of_lesson_5.next().id, correct=True)
+    assert "safest-flag-for-red-eight" in Trainer(progress=progress).due()
 
 
 def test_puzzles_solved_in_a_lesson_widget_count() -> None:

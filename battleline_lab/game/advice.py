@@ -126,8 +126,17 @@ def _most_changed(
     return best
 
 
-def _percent(p: Fraction | float) -> int:
-    return round(100 * float(p))
+def _percent(p: Fraction | float) -> str:
+    """``p`` as a percentage for a sentence: whole, or one decimal near the ends, so that only a
+    certainty reads 100% (a flag with a counterexample is never 1) and only a lost flag 0%.
+
+    >>> [_percent(x) for x in (Fraction(1, 2), Fraction(1), Fraction(0), 0.9976, 0.0004, 0.9999)]
+    ['50', '100', '0', '99.8', '0.1', '99.9']
+    """
+    value = 100 * float(p)
+    if 0 < value < 100 and not 0.5 <= value < 99.5:
+        return f"{min(max(value, 0.1), 99.9):.1f}"
+    return str(round(value))
 
 
 def _troop_words(troop: Troop, lang: str) -> str:
@@ -174,7 +183,8 @@ def advice_text(view: PlayerView, advice: Advice, lang: str = "en") -> list[str]
         lines.append(message("coach.no_flag", lang))
     else:
         b, a = _percent(advice.before.you), _percent(advice.after.you)
-        key = "coach.odds.up" if a > b else "coach.odds.down" if a < b else "coach.odds.same"
+        change = float(a) - float(b)
+        key = "coach.odds.up" if change > 0 else "coach.odds.down" if change < 0 else "coach.odds.same"
         lines.append(message(key, lang, flag=advice.flag, before=b, after=a, unseen=advice.unseen))
         for side, cards in zip((advice.mine, advice.theirs), advice.cards):
             if side is not None:

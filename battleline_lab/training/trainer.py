@@ -68,6 +68,7 @@ __all__ = [
     "HINT_LEVELS",
     "GAMES_THEME",
     "LESSONS",
+    "TACTICS_LESSON",
     "TARGET_SUCCESS",
     "Feedback",
     "PuzzleSession",
@@ -84,8 +85,20 @@ __all__ = [
 TARGET_SUCCESS = 0.7
 #: How many hints the ladder has (vague, key cards, the solution); the last one reveals the solution.
 HINT_LEVELS = 3
-#: Lessons, by number, and what a puzzle needs from them (see :func:`required_lesson`).
-LESSONS: Mapping[int, str] = {1: "formations", 2: "compare", 3: "claims", 4: "tactics"}
+#: The course's lessons, by number, in the order they are taught (notebooks ``01-`` to ``07-``), and
+#: what each teaches; a puzzle needs the lessons up to :func:`required_lesson` (05, the gym, and 06,
+#: a game, add no puzzle kind).  ``Trainer(lessons=n)`` means lessons 1 to ``n`` were taught.
+LESSONS: Mapping[int, str] = {
+    1: "formations",
+    2: "compare",
+    3: "claims",
+    4: "tactics",
+    5: "gym",
+    6: "game",
+    7: "odds",
+}
+#: The lesson of the tactics cards: a puzzle with one anywhere needs at least this lesson.
+TACTICS_LESSON = 4
 LEARNER_START = Rating(1500.0, 350.0, 0.06)
 PUZZLE_RD = 200.0
 #: A missed puzzle comes back after this many other puzzles (doubling with each further miss).
@@ -108,15 +121,17 @@ def _cards_of(puzzle: Puzzle) -> list[Card]:
 
 
 def required_lesson(puzzle: Puzzle) -> int:
-    """The lesson a puzzle needs: 4 with a tactics card anywhere, 3 for claims, 2 comparing, 1 formations.
+    """The lesson a puzzle needs: its question's (:attr:`~battleline_lab.quiz.questions.Question.lesson`:
+    1 formations, 2 comparing, 3 claims, 7 outs and odds), and at least 4 with a tactics card anywhere.
 
     >>> from battleline_lab.quiz import library
-    >>> [required_lesson(library.get(i)) for i in ("one-end-open",)]
-    [3]
+    >>> [required_lesson(library.get(i)) for i in ("one-end-open", "outs-green-wedge")]
+    [3, 7]
     """
+    lesson = puzzle.question.lesson if puzzle.question is not None else 3
     if any(isinstance(c, Tactic) for c in _cards_of(puzzle)):
-        return 4
-    return puzzle.question.lesson if puzzle.question is not None else 3
+        return max(lesson, TACTICS_LESSON)
+    return lesson
 
 
 def content_hash(puzzle: Puzzle) -> str:
@@ -244,8 +259,8 @@ class Trainer:
 
     ``puzzles``: a folder, file, library id or theme, or an iterable of
     puzzles/ids; ``data``: the data folder (default: the user's); ``learner``:
-    whose history; ``lessons``: the lessons taught so far (1-4; puzzles that
-    need a later one are left out); ``progress`` overrides ``data``;
+    whose history; ``lessons``: the lessons taught so far (1 to ``n`` of
+    :data:`LESSONS`, all by default; puzzles that need a later one are left out); ``progress`` overrides ``data``;
     ``games``: the folder of puzzles saved from the learner's games (default:
     ``review/`` in the data folder, where "Review this game" saves them);
     ``lang``: the language of the problems found there (``game_problems``).
@@ -603,10 +618,18 @@ class Trainer:
 
     # -- what the learner sees ------------------------------------------
     def summary(self, puzzle_ids: Iterable[str] | None = None) -> Summary:
-        """Rating, first-try rate, streak, themes and rules to practise, the rating history."""
+        """Rating, first-try rate, streak, themes and rules to practise, the rating history.
+
+        ``solved``/``total`` count the puzzles of the lessons taught (or ``puzzle_ids``) and every
+        other puzzle the learner already answered, e.g. one served before its lesson moved later.
+        """
         replay = self._replay()
-        ids = list(puzzle_ids) if puzzle_ids is not None else [p.id for p in self.puzzles]
         records = replay.records  # what Progress.records() gives, kept up to date with the rows
+        if puzzle_ids is not None:
+            ids = list(puzzle_ids)
+        else:  # the lessons' puzzles, and any other the learner already answered (progress is never lost)
+            taught = {p.id for p in self.puzzles}
+            ids = [p.id for p in self.all_puzzles if p.id in taught or p.id in records]
         themes = tuple(
             sorted(
                 ((t, r.rating, replay.theme_games[t]) for t, r in replay.themes.items()),

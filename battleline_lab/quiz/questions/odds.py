@@ -50,9 +50,8 @@ __all__ = ["OutsExplained", "OutsQuestion", "SafestFlag", "SafestFlagQuestion", 
 #: decimal of a percentage is what a learner reads); sampled ones need twice their error apart.
 MIN_MARGIN = Fraction(1, 1000)
 RULE = "R13"  # the unseen troops: every troop not face up, hands included
-#: Lesson 07 teaches outs and odds, but the gym's lessons (trainer.LESSONS) stop at 4, and a kind of a
-#: later lesson would never be served; what these questions need first is lesson 3's unseen cards (R13).
-LESSON = 3
+#: Lesson 07 teaches outs and odds (the trainer's ``LESSONS``): the gym serves these kinds once it is taught.
+LESSON = 7
 
 
 def _percent(p: Fraction | float) -> str:
