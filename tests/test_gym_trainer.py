@@ -129,9 +129,25 @@ def test_gym_reopens_where_the_learner_left_off() -> None:
     assert not progress.get(third.current.puzzle.id).solved
 
 
-def test_gym_says_which_lessons_it_assumes() -> None:
-    gym = PuzzleGym(SEEDS, progress=Progress(store=MemoryStore()), lessons=3)
-    assert "lessons 1–3 (formations, comparing, claims)" in gym.lessons_note.value
+@pytest.mark.parametrize(
+    ("lessons", "said"),
+    [
+        (3, "lessons 1–3 (formations, comparing, claims)"),
+        (4, "lessons 1–4 (formations, comparing, claims, tactics cards)"),
+        (
+            7,
+            "lessons 1–7 (formations, comparing, claims, tactics cards, the puzzle gym, playing a game, outs and odds)",
+        ),
+    ],
+)
+def test_gym_says_which_lessons_it_assumes(lessons: int, said: str) -> None:
+    gym = PuzzleGym(SEEDS, progress=Progress(store=MemoryStore()), lessons=lessons)
+    assert said in gym.lessons_note.value
+
+
+def test_the_gym_assumes_every_lesson_by_default() -> None:
+    gym = PuzzleGym(SEEDS, progress=Progress(store=MemoryStore()))
+    assert gym.trainer.lessons == 7 and "lessons 1–7" in gym.lessons_note.value
     assert all(p.id in {q.id for q in gym.puzzles} for p in gym.trainer.puzzles)
 
 
