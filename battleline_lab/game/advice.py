@@ -134,9 +134,10 @@ def _percent(p: Fraction | float) -> str:
     ['50', '100', '0', '99.8', '0.1', '99.9']
     """
     value = 100 * float(p)
-    if 0 < value < 100 and not 0.5 <= value < 99.5:
+    whole = round(value)
+    if 0 < value < 100 and whole in (0, 100):
         return f"{min(max(value, 0.1), 99.9):.1f}"
-    return str(round(value))
+    return str(whole)
 
 
 def _troop_words(troop: Troop, lang: str) -> str:

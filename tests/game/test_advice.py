@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+from fractions import Fraction
 
 import pytest
 
@@ -25,7 +26,7 @@ from battleline_lab.game import (
     legal_moves,
     new_game,
 )
-from battleline_lab.game.advice import ADVISER, SHOWN_OUTS, Advice, advice_text, advise, explain
+from battleline_lab.game.advice import ADVISER, SHOWN_OUTS, Advice, _percent, advice_text, advise, explain
 from battleline_lab.game.bots import make_bot
 from battleline_lab.game.expert import determinize
 from battleline_lab.game.session import GameSession
@@ -91,7 +92,7 @@ def test_R9_R13_the_text_says_the_odds_and_the_outs_in_words(seed: int, actions:
         assert message("coach.no_flag", lang) in lines
         return
     assert advice.before is not None and advice.after is not None
-    before, after = round(100 * float(advice.before.you)), round(100 * float(advice.after.you))
+    before, after = _percent(advice.before.you), _percent(advice.after.you)
     assert f"{after}%" in text and f"{advice.flag}" in text and f"{advice.unseen}" in text
     if before != after:
         assert f"{before}%" in text
@@ -104,6 +105,27 @@ def test_R9_R13_the_text_says_the_odds_and_the_outs_in_words(seed: int, actions:
             words = message("expert.coach.troop", lang, colour=message(f"colour.{t.colour.value}", lang), value=t.value)
             assert words in text
         assert colour and str(top.count) in text
+
+
+@pytest.mark.parametrize(
+    ("chance", "said"),
+    [
+        (Fraction(1), "100"),  # claimable, or nothing can beat you: certain (R12)
+        (Fraction(0), "0"),
+        (Fraction(1, 2), "50"),
+        (Fraction(1, 3), "33"),
+        (Fraction(199, 200), "99.5"),  # whole percentages stop short of the ends...
+        (Fraction(1, 200), "0.5"),
+        (0.9976, "99.8"),  # ...so a flag with a counterexample (R12, R13) never reads 100%
+        (Fraction(1537, 1540), "99.8"),
+        (0.99999, "99.9"),
+        (Fraction(3, 1540), "0.2"),
+        (0.00001, "0.1"),  # and a flag not yet lost never reads 0%
+        (Fraction(3, 200), "2"),
+    ],
+)
+def test_R12_R13_only_a_certain_flag_reads_100_percent(chance: Fraction | float, said: str) -> None:
+    assert _percent(chance) == said
 
 
 def test_R13_the_suggestion_never_depends_on_the_hidden_cards() -> None:
