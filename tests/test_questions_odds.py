@@ -51,6 +51,7 @@ LIBRARY = [
     ("outs-orange-five-green-six", 7, "4s and 7s: r4, p4, y7, b7 face up, o7 in the discards (R31)"),
     ("outs-red-wedge-in-the-mud", 3, "Mud: two open slots (R25); r6 face up rules out r5-r6 only"),
     ("outs-red-eight-nine", 1, "r7 face up: r10 is the one out, though the flag looks good"),
+    ("outs-after-your-scout", 3, "r8 face down on the deck after your Scout is unseen (R13, R27); o8 face up"),
     ("safest-flag-for-green-ten", 3, "under Fog red 1-2-3 is a sum of 6 (R24)"),
     ("safest-flag-for-blue-seven", 8, "Mud: blue 5-6-7 needs a fourth card (R25); a Wedge with one out against it"),
 ]
