@@ -332,23 +332,6 @@ class ClaimAnalysis:
             }
         )
 
-    if not TYPE_CHECKING:  # (hidden from mypy, which would otherwise accept any attribute name)
-
-        def __getattr__(self, name: str) -> tuple[Step, ...]:
-            # a refutation's ``ruled_out``, and the ``steps`` of the proofs analyse_position says flat
-            # (a refusal by a completion, two complete sides), are worked out when first read
-            state = self.__dict__
-            key = _LATER.get(name)
-            later = state.get(key) if key is not None else None
-            if later is None:
-                if key is not None and name in state:  # worked out meanwhile (by another thread)
-                    return state[name]
-                raise AttributeError(name)
-            value: tuple[Step, ...] = later()
-            state[name] = value
-            state.pop(key, None)  # (set before the maker goes: a reader never finds neither)
-            return value
-
     def __getstate__(self) -> dict[str, object]:
         # work them out: a pickled or copied analysis carries no search with it
         self.steps  # noqa: B018
@@ -406,11 +389,42 @@ class ClaimAnalysis:
         return analysis_html(self, rules=RULES_PAGE)  # each rule id a link to the lessons' rules page
 
 
-_LATER = {"steps": "_steps_later", "ruled_out": "_ruled_out_later"}  # a field and what works it out when read
+class _Later:
+    """A field worked out when first read (a non-data descriptor: once set, the instance dict wins).
 
-# No class default for ``ruled_out`` (the __init__ always sets it): a refutation may leave it to
-# ``__getattr__`` to work out when read, which a class attribute would shadow.
-del ClaimAnalysis.ruled_out
+    The proofs ``analyse_position`` says flat leave their ``steps`` (a refusal by a completion, two
+    complete sides) and a refutation its ``ruled_out`` to be said when read: the instance dict holds,
+    under ``key``, a tuple ``(maker, *arguments)``; the first read calls ``maker(tuple)`` and keeps the
+    result under the field's own name.  (Cheaper than ``__getattr__``, which Python reaches only after
+    raising an AttributeError, and than a ``functools.partial``.)
+    """
+
+    __slots__ = ("name", "key")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.key = "_" + name + "_later"
+
+    def __get__(self, obj: object, owner: type | None = None) -> tuple[Step, ...]:
+        if obj is None:  # read on the class (dataclasses, documentation tools)
+            return self  # type: ignore[return-value]
+        state = obj.__dict__
+        later = state.get(self.key)
+        if later is None:
+            if self.name in state:  # worked out meanwhile (by another thread)
+                value: tuple[Step, ...] = state[self.name]
+                return value
+            raise AttributeError(self.name)
+        value = state[self.name] = later[0](later)
+        state.pop(self.key, None)  # (set before the maker goes: a reader never finds neither)
+        return value
+
+
+# No class default for ``ruled_out`` (the __init__ always sets it): a proof may leave ``steps`` and
+# ``ruled_out`` to be worked out when read (the instance dict, when set, shadows the descriptor).
+if not TYPE_CHECKING:  # (mypy keeps the declared field types)
+    ClaimAnalysis.steps = _Later("steps")
+    ClaimAnalysis.ruled_out = _Later("ruled_out")
 
 _VALUE_BITS, _COLOUR_BITS = _decide.VALUE_BITS, _decide.COLOUR_BITS
 _troop_bits = _decide.troop_mask
@@ -976,6 +990,12 @@ _DECIDING_FIRST = (
 
 _FlagCards = tuple[tuple[Card, ...], tuple[Card, ...], bool, bool]
 _Judged = tuple[int, int, Formation]  # a complete side's (kind, sum) key (kind -1 under Fog) and its Formation
+# what _both and _against leave for their steps to be said when read (see _Later): the maker first
+_Cards = tuple[Card, ...]
+_CompleteLater = tuple[object, Side, int, bool, bool, _Cards, _Cards, Formation, Formation, int, "Side | None"]
+_RefutationLater = tuple[
+    object, Position, "_Pool", Side, int, bool, bool, _Cards, _Cards, Formation, tuple[Troop, ...], Formation
+]
 _FOG_CARD, _MUD_CARD = Tactic.FOG, Tactic.MUD
 
 
@@ -1107,9 +1127,7 @@ def _both(
                 "flag": flag,
                 "side": side,
                 "claimable": claimable,
-                "_steps_later": functools.partial(
-                    _complete_steps, side, flag, fog, mud, mine, theirs, formation, their, sign, first
-                ),
+                "_steps_later": (_complete_steps, side, flag, fog, mud, mine, theirs, formation, their, sign, first),
                 "formation": formation,
                 "opponent_formation": their,
                 "counterexample": (),
@@ -1120,20 +1138,12 @@ def _both(
     return out[0], out[1]
 
 
-def _complete_steps(
-    side: Side,
-    flag: int,
-    fog: bool,
-    mud: bool,
-    mine: tuple[Card, ...],
-    theirs: tuple[Card, ...],
-    formation: Formation,
-    their: Formation,
-    order: int,
-    first: Side | None,
-) -> tuple[Step, ...]:
+def _complete_steps(later: _CompleteLater) -> tuple[Step, ...]:
     """The steps of a proof between two complete sides: Mud (R25), Fog (R24), both formations (R9),
-    which is stronger (R10, ``order`` 1 or -1) or the tie and who completed first (R11, 0), the verdict."""
+    which is stronger (R10, ``order`` 1 or -1) or the tie and who completed first (R11, 0), the verdict.
+
+    ``later`` is what :func:`_both` left (see :class:`_Later`)."""
+    _, side, flag, fog, mud, mine, theirs, formation, their, order, first = later
     at = flag - 1 if side is _YOU else flag + 8
     kind, total, other_kind, other_total = formation.kind, formation.total, their.kind, their.total
     yours = _new_object(Step)
@@ -1206,8 +1216,9 @@ def _complete_steps(
     return (_FOG_STEP[at], yours, others, compared, verdict) if fog else (yours, others, compared, verdict)
 
 
-def _ruled_out(position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> tuple[Step, ...]:
+def _ruled_out(later: tuple[object, Position, _Pool, int, Side, _FlagCards]) -> tuple[Step, ...]:
     """What the search rules out before a refutation's completion (``ClaimAnalysis.ruled_out``, read lazily)."""
+    _, position, pool, flag, side, cards = later
     return _Prover(position, pool, flag, side, cards).run().ruled_out
 
 
@@ -1293,6 +1304,7 @@ def _against(
     else:
         fill = ()
         completed = evaluate(theirs, fog=fog, mud=mud)
+    steps_later = (_refutation_steps, position, pool, side, flag, fog, mud, mine, theirs, formation, fill, completed)
     analysis = _new_object(ClaimAnalysis)
     _set_dict(
         analysis,
@@ -1302,13 +1314,11 @@ def _against(
             "side": side,
             "claimable": False,
             # ``steps`` and ``ruled_out`` are worked out when read
-            "_steps_later": functools.partial(
-                _refutation_steps, position, pool, side, flag, fog, mud, mine, theirs, formation, fill, completed
-            ),
+            "_steps_later": steps_later,
             "formation": formation,
             "opponent_formation": completed,
             "counterexample": fill,
-            "_ruled_out_later": functools.partial(_ruled_out, position, pool, flag, side, cards),
+            "_ruled_out_later": (_ruled_out, position, pool, flag, side, cards),
         },
     )
     return analysis
@@ -1355,21 +1365,11 @@ def _opening(
     return (_FOG_STEP[at], yours, need, unseen) if fog else (yours, need, unseen)
 
 
-def _refutation_steps(
-    position: Position,
-    pool: _Pool,
-    side: Side,
-    flag: int,
-    fog: bool,
-    mud: bool,
-    mine: tuple[Card, ...],
-    theirs: tuple[Card, ...],
-    formation: Formation,
-    fill: tuple[Troop, ...],
-    completed: Formation,
-) -> tuple[Step, ...]:
+def _refutation_steps(later: _RefutationLater) -> tuple[Step, ...]:
     """The steps of a refusal by a completion that beats the claimer (R12): the opening, the
-    completion, which of its troops are in hand (R13: not evidence), the verdict."""
+    completion, which of its troops are in hand (R13: not evidence), the verdict (``later``: what
+    :func:`_against` left, see :class:`_Later`)."""
+    _, position, pool, side, flag, fog, mud, mine, theirs, formation, fill, completed = later
     fields, hand = _unseen(pool, position, side)
     counter = _new_object(Step)
     _set_dict(
