@@ -41,7 +41,7 @@ import enum
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from . import decide as _decide
 from .cards import Card, Tactic, Troop
@@ -275,14 +275,47 @@ _new_tuple = tuple.__new__
 _set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; a new instance dict is set in one go)
 
 
-def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> Step:
-    """``Step(reason, side, flag, **fields)``, quicker: the fields left out keep their class defaults.
+_T = TypeVar("_T")
+
+
+def _made(cls: type[_T], fields: dict[str, object]) -> _T:
+    """``cls(**fields)`` for a frozen dataclass (Step, ClaimAnalysis, PositionAnalysis), quicker:
+    its instance dict set in one go, the fields left out keeping their class defaults.
 
     A dataclass field with a default is also a class attribute, so the instance dict holds only
-    what differs; equality, ``replace`` and ``repr`` read attributes and see the same step.
+    what differs; equality, ``replace`` and ``repr`` read attributes and see the same value.
+    """
+    made = _new_object(cls)
+    _set_dict(made, "__dict__", fields)
+    return made
+
+
+def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> Step:
+    """``Step(reason, side, flag, **fields)``, quicker (see :func:`_made`)."""
+    return _made(Step, {"reason": reason, "side": side, "flag": flag, **fields})
+
+
+def _formation_step(reason: Reason, side: Side, flag: int, cards: tuple[Card, ...], formation: Formation) -> Step:
+    """The step that names a complete formation (R9): the claimer's (``YOUR_FORMATION``) or the other
+    side's (``THEIR_FORMATION``), with its kind, sum and what each wildcard stands for.
+
+    (Written out rather than through :func:`_made`: a proof says one or two, and the steps' cost
+    is most of what reading a proof costs.)
     """
     step = _new_object(Step)
-    _set_dict(step, "__dict__", {"reason": reason, "side": side, "flag": flag, **fields})
+    _set_dict(
+        step,
+        "__dict__",
+        {
+            "reason": reason,
+            "side": side,
+            "flag": flag,
+            "cards": cards,
+            "kind": formation.kind,
+            "total": formation.total,
+            "wild": formation.wild,
+        },
+    )
     return step
 
 
@@ -535,11 +568,8 @@ class _Prover:
     def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
         # the last step, one shared (immutable) value per side and flag
         self.steps.append((_CAN if claimable else _CANNOT)[self.mine_at * 9 + self.flag - 1])
-        # ClaimAnalysis(...) with its instance dict set in one go (see _incomplete)
-        analysis = _new_object(ClaimAnalysis)
-        _set_dict(
-            analysis,
-            "__dict__",
+        return _made(
+            ClaimAnalysis,
             {
                 "flag": self.flag,
                 "side": self.side,
@@ -552,7 +582,6 @@ class _Prover:
                 **extra,
             },
         )
-        return analysis
 
     def run(self) -> ClaimAnalysis:
         state, side = self.state, self.side
@@ -569,14 +598,7 @@ class _Prover:
         if self.fog:
             steps.append(_step(_FOG, side, flag, {}))
         rank, total, formation = self.judge(self.mine_at)
-        steps.append(
-            _step(
-                _YOUR_FORMATION,
-                side,
-                flag,
-                {"cards": mine, "kind": formation.kind, "total": formation.total, "wild": formation.wild},
-            )
-        )
+        steps.append(_formation_step(_YOUR_FORMATION, side, flag, mine, formation))
         if len(theirs) >= size:
             return self._complete(formation, theirs, (rank, total))
         steps.append(_step(_THEY_NEED, side, flag, {"cards": theirs, "count": size - len(theirs), "size": size}))
@@ -586,14 +608,7 @@ class _Prover:
     def _complete(self, formation: Formation, theirs: tuple[Card, ...], mine_key: tuple[int, int]) -> ClaimAnalysis:
         side, flag, steps = self.side, self.flag, self.steps
         rank, total, their = self.judge(1 - self.mine_at)
-        steps.append(
-            _step(
-                _THEIR_FORMATION,
-                side,
-                flag,
-                {"cards": theirs, "kind": their.kind, "total": their.total, "wild": their.wild},
-            )
-        )
+        steps.append(_formation_step(_THEIR_FORMATION, side, flag, theirs, their))
         their_key = (rank, total)
         if mine_key > their_key:
             steps.append(
@@ -994,7 +1009,7 @@ _Judged = tuple[int, int, Formation]  # a complete side's (kind, sum) key (kind 
 _Cards = tuple[Card, ...]
 _CompleteLater = tuple[object, Side, int, bool, bool, _Cards, _Cards, Formation, Formation, int, "Side | None"]
 _RefutationLater = tuple[
-    object, Position, "_Pool", Side, int, bool, bool, _Cards, _Cards, Formation, tuple[Troop, ...], Formation
+    object, Position, "_Pool", Side, int, "_FlagCards", _Cards, _Cards, Formation, tuple[Troop, ...], Formation, int
 ]
 _FOG_CARD, _MUD_CARD = Tactic.FOG, Tactic.MUD
 
@@ -1039,10 +1054,8 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
     at = flag - 1 if side is _YOU else flag + 8
     if not mine:  # an empty side: one (immutable) analysis per side, flag and size
         return _EMPTY[at * 2 + (size == 4)]
-    incomplete = _new_object(Step)
-    _set_dict(
-        incomplete,
-        "__dict__",
+    incomplete = _made(
+        Step,
         {
             "reason": _SIDE_INCOMPLETE,
             "side": side,
@@ -1052,10 +1065,8 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
             "size": size,
         },
     )
-    analysis = _new_object(ClaimAnalysis)
-    _set_dict(
-        analysis,
-        "__dict__",
+    return _made(
+        ClaimAnalysis,
         {
             "flag": flag,
             "side": side,
@@ -1067,7 +1078,6 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
             "ruled_out": (),
         },
     )
-    return analysis
 
 
 def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, object], int]:
@@ -1077,7 +1087,7 @@ def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, obje
     if got is None:
         on_flags, in_discards = pool.counts
         # the hand is said with the count: its cards are unseen like the deck's (R13)
-        hand = tuple(c for c in position.hand(side) if type(c) is Troop)
+        hand = tuple([c for c in (position.hand_you if side is _YOU else position.hand_opponent) if type(c) is Troop])
         fields: dict[str, object] = {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand}
         mask = 0
         for t in hand:
@@ -1119,22 +1129,33 @@ def _both(
         (_YOU, you, you_formation, opponent, opponent_formation, you_win, order),
         (_OPPONENT, opponent, opponent_formation, you, you_formation, not you_win, -order),
     ):
-        analysis = _new_object(ClaimAnalysis)
-        _set_dict(
-            analysis,
-            "__dict__",
-            {
-                "flag": flag,
-                "side": side,
-                "claimable": claimable,
-                "_steps_later": (_complete_steps, side, flag, fog, mud, mine, theirs, formation, their, sign, first),
-                "formation": formation,
-                "opponent_formation": their,
-                "counterexample": (),
-                "ruled_out": (),
-            },
+        out.append(
+            _made(
+                ClaimAnalysis,
+                {
+                    "flag": flag,
+                    "side": side,
+                    "claimable": claimable,
+                    "_steps_later": (
+                        _complete_steps,
+                        side,
+                        flag,
+                        fog,
+                        mud,
+                        mine,
+                        theirs,
+                        formation,
+                        their,
+                        sign,
+                        first,
+                    ),
+                    "formation": formation,
+                    "opponent_formation": their,
+                    "counterexample": (),
+                    "ruled_out": (),
+                },
+            )
         )
-        out.append(analysis)
     return out[0], out[1]
 
 
@@ -1145,69 +1166,49 @@ def _complete_steps(later: _CompleteLater) -> tuple[Step, ...]:
     ``later`` is what :func:`_both` left (see :class:`_Later`)."""
     _, side, flag, fog, mud, mine, theirs, formation, their, order, first = later
     at = flag - 1 if side is _YOU else flag + 8
-    kind, total, other_kind, other_total = formation.kind, formation.total, their.kind, their.total
-    yours = _new_object(Step)
-    _set_dict(
-        yours,
-        "__dict__",
-        {
-            "reason": _YOUR_FORMATION,
-            "side": side,
-            "flag": flag,
-            "cards": mine,
-            "kind": kind,
-            "total": total,
-            "wild": formation.wild,
-        },
-    )
-    others = _new_object(Step)
-    _set_dict(
-        others,
-        "__dict__",
-        {
-            "reason": _THEIR_FORMATION,
-            "side": side,
-            "flag": flag,
-            "cards": theirs,
-            "kind": other_kind,
-            "total": other_total,
-            "wild": their.wild,
-        },
-    )
-    compared = _new_object(Step)
+    yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
+    others = _formation_step(_THEIR_FORMATION, side, flag, theirs, their)
     if order > 0:
         claimable = True
-        fields = {
-            "reason": _YOU_ARE_STRONGER,
-            "side": side,
-            "flag": flag,
-            "kind": kind,
-            "total": total,
-            "other_kind": other_kind,
-            "other_total": other_total,
-        }
+        compared = _made(
+            Step,
+            {
+                "reason": _YOU_ARE_STRONGER,
+                "side": side,
+                "flag": flag,
+                "kind": formation.kind,
+                "total": formation.total,
+                "other_kind": their.kind,
+                "other_total": their.total,
+            },
+        )
     elif order < 0:
         claimable = False
-        fields = {
-            "reason": _THEY_ARE_STRONGER,
-            "side": side,
-            "flag": flag,
-            "kind": other_kind,
-            "total": other_total,
-            "other_kind": kind,
-            "other_total": total,
-        }
+        compared = _made(
+            Step,
+            {
+                "reason": _THEY_ARE_STRONGER,
+                "side": side,
+                "flag": flag,
+                "kind": their.kind,
+                "total": their.total,
+                "other_kind": formation.kind,
+                "other_total": formation.total,
+            },
+        )
     else:
         claimable = first is side
-        fields = {
-            "reason": _TIE_FIRST_COMPLETE,
-            "side": side,
-            "flag": flag,
-            "other": first,
-            "kind": kind,
-            "total": total,
-        }
-    _set_dict(compared, "__dict__", fields)
+        compared = _made(
+            Step,
+            {
+                "reason": _TIE_FIRST_COMPLETE,
+                "side": side,
+                "flag": flag,
+                "other": first,
+                "kind": formation.kind,
+                "total": formation.total,
+            },
+        )
     verdict = (_CAN if claimable else _CANNOT)[at]
     if mud:
         if fog:
@@ -1303,25 +1304,23 @@ def _against(
         completed = judged(theirs + fill, bool(wilds), rank, total, fog, mud)
     else:
         fill = ()
+        witness = 0  # (it was -1: their wildcards fill the open slots, no unseen troop is needed)
         completed = evaluate(theirs, fog=fog, mud=mud)
-    steps_later = (_refutation_steps, position, pool, side, flag, fog, mud, mine, theirs, formation, fill, completed)
-    analysis = _new_object(ClaimAnalysis)
-    _set_dict(
-        analysis,
-        "__dict__",
+    later = (_refutation_steps, position, pool, side, flag, cards, mine, theirs, formation, fill, completed, witness)
+    return _made(
+        ClaimAnalysis,
         {
             "flag": flag,
             "side": side,
             "claimable": False,
             # ``steps`` and ``ruled_out`` are worked out when read
-            "_steps_later": steps_later,
+            "_steps_later": later,
             "formation": formation,
             "opponent_formation": completed,
             "counterexample": fill,
             "_ruled_out_later": (_ruled_out, position, pool, flag, side, cards),
         },
     )
-    return analysis
 
 
 def _opening(
@@ -1337,29 +1336,13 @@ def _opening(
     """The first steps of a complete side's proof against an incomplete one: Mud (R25), Fog (R24),
     the claimer's formation (R9), what the other side needs (R12) and the unseen count (R13)."""
     at = flag - 1 if side is _YOU else flag + 8
-    yours = _new_object(Step)
-    _set_dict(
-        yours,
-        "__dict__",
-        {
-            "reason": _YOUR_FORMATION,
-            "side": side,
-            "flag": flag,
-            "cards": mine,
-            "kind": formation.kind,
-            "total": formation.total,
-            "wild": formation.wild,
-        },
-    )
+    yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
     size = 4 if mud else 3
-    need = _new_object(Step)
-    _set_dict(
-        need,
-        "__dict__",
+    need = _made(
+        Step,
         {"reason": _THEY_NEED, "side": side, "flag": flag, "cards": theirs, "count": size - len(theirs), "size": size},
     )
-    unseen = _new_object(Step)
-    _set_dict(unseen, "__dict__", {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
+    unseen = _made(Step, {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
     if mud:
         return (_MUD_STEP[at], _FOG_STEP[at], yours, need, unseen) if fog else (_MUD_STEP[at], yours, need, unseen)
     return (_FOG_STEP[at], yours, need, unseen) if fog else (yours, need, unseen)
@@ -1369,12 +1352,10 @@ def _refutation_steps(later: _RefutationLater) -> tuple[Step, ...]:
     """The steps of a refusal by a completion that beats the claimer (R12): the opening, the
     completion, which of its troops are in hand (R13: not evidence), the verdict (``later``: what
     :func:`_against` left, see :class:`_Later`)."""
-    _, position, pool, side, flag, fog, mud, mine, theirs, formation, fill, completed = later
+    _, position, pool, side, flag, (_, _, fog, mud), mine, theirs, formation, fill, completed, witness = later
     fields, hand = _unseen(pool, position, side)
-    counter = _new_object(Step)
-    _set_dict(
-        counter,
-        "__dict__",
+    counter = _made(
+        Step,
         {
             "reason": _COUNTEREXAMPLE,
             "side": side,
@@ -1388,16 +1369,13 @@ def _refutation_steps(later: _RefutationLater) -> tuple[Step, ...]:
     )
     cannot = _CANNOT[flag - 1 if side is _YOU else flag + 8]
     opening = _opening(side, flag, fog, mud, mine, theirs, formation, fields)
-    in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1) if hand else ()
-    if not in_hand:
-        return (*opening, counter, cannot)
-    evidence = _new_object(Step)
-    _set_dict(
-        evidence,
-        "__dict__",
-        {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand},
+    if not witness & hand:  # none of its troops in hand
+        return opening + (counter, cannot)
+    in_hand = tuple([t for t in fill if hand >> t.colour.offset + t.value - 1 & 1])
+    evidence = _made(
+        Step, {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand}
     )
-    return (*opening, counter, evidence, cannot)
+    return opening + (counter, evidence, cannot)
 
 
 # the steps every proof of a side and flag shares, one (immutable) value each
@@ -1524,9 +1502,7 @@ def analyse_position(position: Position) -> PositionAnalysis:
         pool = _Pool.of_flags(position, visible)
         for at, side, n, flag_cards, mine, theirs in later:
             claims[_KEYS[at]] = _against(position, pool, n, side, flag_cards, mine, theirs)
-    analysis = _new_object(PositionAnalysis)  # PositionAnalysis(position, claims), its dict set in one go
-    _set_dict(analysis, "__dict__", {"position": position, "claims": claims})
-    return analysis
+    return _made(PositionAnalysis, {"position": position, "claims": claims})
 
 
 def claimable_flags(position: Position, side: Side | str | None = None) -> tuple[int, ...]:
