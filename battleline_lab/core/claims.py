@@ -1054,8 +1054,11 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
     at = flag - 1 if side is _YOU else flag + 8
     if not mine:  # an empty side: one (immutable) analysis per side, flag and size
         return _EMPTY[at * 2 + (size == 4)]
-    incomplete = _made(
-        Step,
+    # (written out, not through _made: this is the proof a position says most often, about nine times)
+    incomplete = _new_object(Step)
+    _set_dict(
+        incomplete,
+        "__dict__",
         {
             "reason": _SIDE_INCOMPLETE,
             "side": side,
@@ -1065,8 +1068,10 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
             "size": size,
         },
     )
-    return _made(
-        ClaimAnalysis,
+    analysis = _new_object(ClaimAnalysis)
+    _set_dict(
+        analysis,
+        "__dict__",
         {
             "flag": flag,
             "side": side,
@@ -1078,6 +1083,7 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
             "ruled_out": (),
         },
     )
+    return analysis
 
 
 def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, object], int]:
@@ -1087,11 +1093,14 @@ def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, obje
     if got is None:
         on_flags, in_discards = pool.counts
         # the hand is said with the count: its cards are unseen like the deck's (R13)
-        hand = tuple([c for c in (position.hand_you if side is _YOU else position.hand_opponent) if type(c) is Troop])
-        fields: dict[str, object] = {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand}
+        troops = []
         mask = 0
-        for t in hand:
-            mask |= 1 << (t.colour.offset + t.value - 1)
+        for card in position.hand_you if side is _YOU else position.hand_opponent:
+            if type(card) is Troop:
+                troops.append(card)
+                mask |= 1 << (card.colour.offset + card.value - 1)
+        hand = tuple(troops)
+        fields: dict[str, object] = {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand}
         got = pool.said[side] = (fields, mask)
     return got
 
@@ -1129,33 +1138,21 @@ def _both(
         (_YOU, you, you_formation, opponent, opponent_formation, you_win, order),
         (_OPPONENT, opponent, opponent_formation, you, you_formation, not you_win, -order),
     ):
-        out.append(
-            _made(
-                ClaimAnalysis,
-                {
-                    "flag": flag,
-                    "side": side,
-                    "claimable": claimable,
-                    "_steps_later": (
-                        _complete_steps,
-                        side,
-                        flag,
-                        fog,
-                        mud,
-                        mine,
-                        theirs,
-                        formation,
-                        their,
-                        sign,
-                        first,
-                    ),
-                    "formation": formation,
-                    "opponent_formation": their,
-                    "counterexample": (),
-                    "ruled_out": (),
-                },
-            )
+        later = (_complete_steps, side, flag, fog, mud, mine, theirs, formation, their, sign, first)
+        analysis = _made(
+            ClaimAnalysis,
+            {
+                "flag": flag,
+                "side": side,
+                "claimable": claimable,
+                "_steps_later": later,
+                "formation": formation,
+                "opponent_formation": their,
+                "counterexample": (),
+                "ruled_out": (),
+            },
         )
+        out.append(analysis)
     return out[0], out[1]
 
 
@@ -1429,10 +1426,10 @@ class PositionAnalysis:
         side = side if type(side) is Side else Side(side)  # (an Enum call is slow even for a member)
         get = self.claims.get
         out = []
-        for n in FLAGS:
-            analysis = get((side, n))
+        for key in _KEYS[:9] if side is _YOU else _KEYS[9:]:  # (side, n) for every flag, built once
+            analysis = get(key)
             if analysis is not None and analysis.claimable:
-                out.append(n)
+                out.append(key[1])
         return tuple(out)
 
     def __getitem__(self, key: tuple[Side, int]) -> ClaimAnalysis:
