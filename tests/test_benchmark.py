@@ -42,8 +42,11 @@ def test_benchmark_quick_run_prints_ratios(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert "naive/decision, total time over the set:" in out and "naive/fast, total time over the set:" in out
     assert "decision path, median per position:" in out and "naive/decision at the median:" in out
+    # the issue-23 target is the full proof with every step of every proof read (some are said when first read)
+    assert "naive/full proof with every step of every proof read, at the median:" in out
     for stage in bench.STAGES:
         assert f"{stage:<9} decide_position" in out and f"{stage:<9} naive reference" in out
+        assert f"{stage:<9} analyse+every step" in out
     rows = bench.run(quick=True)
     assert rows and all(r.naive > 0 and r.fast > 0 and r.decide > 0 and math.isfinite(r.decide_ratio) for r in rows)
     assert {r.name for r in rows} == {c.name for c in bench.load() if c.quick}
@@ -60,3 +63,14 @@ def test_random_positions_are_legal_seeded_and_cover_the_stages() -> None:
     tactics = bench.random_positions(30, stage="tactics")
     assert any(s.mud for p in tactics for s in p.flags) and any(s.fog for p in tactics for s in p.flags)
     assert any(c.is_wild for p in tactics for s in p.flags for c in s.you + s.opponent)
+
+
+def test_read_steps_reads_every_step_of_every_proof() -> None:
+    bench = load_benchmark()
+    position = bench.random_positions(1, stage="late")[0]
+    analysis = bench.analyse_position(position)
+    lazy = [c for c in analysis.claims.values() if "steps" not in c.__dict__]
+    assert lazy, "a late-game position has proofs whose steps are said when first read"
+    assert bench.read_steps(analysis) is analysis
+    assert all("steps" in c.__dict__ for c in analysis.claims.values())  # every proof's steps now said
+    assert bench._every_step(position) == bench._full_verdicts(position)

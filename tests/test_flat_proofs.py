@@ -146,3 +146,33 @@ def test_R9_R13_R25_a_wedge_of_troops_alone_is_the_loop_s_first(size: int) -> No
         elif kind == 4:
             assert got == 0
     assert checked > 500
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_R13_a_refusal_names_the_troops_of_its_completion_in_hand_exactly(stage: str) -> None:
+    # the flat refusal looks for them only when the completion's bits meet the hand's: never misses one
+    named = 0
+    rng = random.Random(24)
+    for position in random_positions(60, seed=24, stage=stage):
+        unseen = list(decide.troops_of(Pool.of_position(position).mask))
+        hands = rng.sample(unseen, min(len(unseen), 14))  # seven troops in each hand (unseen: R13)
+        position = dataclasses.replace(position, hand_you=tuple(hands[:7]), hand_opponent=tuple(hands[7:]))
+        assert position.problems() == []
+        for (side, flag), claim in analyse_position(position).claims.items():
+            if not claim.counterexample:
+                continue
+            assert _fields(claim) == _fields(_walked(position, flag, side))  # the hand changes nothing else
+            in_hand = tuple(t for t in claim.counterexample if t in position.hand(side))
+            said = [s for s in claim.steps if s.reason is claims.Reason.HAND_NOT_EVIDENCE]
+            assert [s.cards for s in said] == ([in_hand] if in_hand else [])
+            named += bool(in_hand)
+    assert named  # the positions reach the case
+
+
+def test_lazy_fields_read_like_plain_fields() -> None:
+    position = random_positions(1, seed=25, stage="late")[0]
+    for claim in analyse_position(position).claims.values():
+        assert not hasattr(claim, "no_such_field")
+        assert dataclasses.replace(claim) == claim and isinstance(claim.ruled_out, tuple)
+    assert [f.name for f in dataclasses.fields(ClaimAnalysis)] == FIELDS
+    assert isinstance(ClaimAnalysis.steps, claims._Later)  # (read on the class: the descriptor itself)

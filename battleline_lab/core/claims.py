@@ -41,7 +41,7 @@ import enum
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from . import decide as _decide
 from .cards import Card, Tactic, Troop
@@ -275,14 +275,47 @@ _new_tuple = tuple.__new__
 _set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; a new instance dict is set in one go)
 
 
-def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> Step:
-    """``Step(reason, side, flag, **fields)``, quicker: the fields left out keep their class defaults.
+_T = TypeVar("_T")
+
+
+def _made(cls: type[_T], fields: dict[str, object]) -> _T:
+    """``cls(**fields)`` for a frozen dataclass (Step, ClaimAnalysis, PositionAnalysis), quicker:
+    its instance dict set in one go, the fields left out keeping their class defaults.
 
     A dataclass field with a default is also a class attribute, so the instance dict holds only
-    what differs; equality, ``replace`` and ``repr`` read attributes and see the same step.
+    what differs; equality, ``replace`` and ``repr`` read attributes and see the same value.
+    """
+    made = _new_object(cls)
+    _set_dict(made, "__dict__", fields)
+    return made
+
+
+def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> Step:
+    """``Step(reason, side, flag, **fields)``, quicker (see :func:`_made`)."""
+    return _made(Step, {"reason": reason, "side": side, "flag": flag, **fields})
+
+
+def _formation_step(reason: Reason, side: Side, flag: int, cards: tuple[Card, ...], formation: Formation) -> Step:
+    """The step that names a complete formation (R9): the claimer's (``YOUR_FORMATION``) or the other
+    side's (``THEIR_FORMATION``), with its kind, sum and what each wildcard stands for.
+
+    (Written out rather than through :func:`_made`: a proof says one or two, and the steps' cost
+    is most of what reading a proof costs.)
     """
     step = _new_object(Step)
-    _set_dict(step, "__dict__", {"reason": reason, "side": side, "flag": flag, **fields})
+    _set_dict(
+        step,
+        "__dict__",
+        {
+            "reason": reason,
+            "side": side,
+            "flag": flag,
+            "cards": cards,
+            "kind": formation.kind,
+            "total": formation.total,
+            "wild": formation.wild,
+        },
+    )
     return step
 
 
@@ -331,23 +364,6 @@ class ClaimAnalysis:
                 "ruled_out": ruled_out,
             }
         )
-
-    if not TYPE_CHECKING:  # (hidden from mypy, which would otherwise accept any attribute name)
-
-        def __getattr__(self, name: str) -> tuple[Step, ...]:
-            # a refutation's ``ruled_out``, and the ``steps`` of the proofs analyse_position says flat
-            # (a refusal by a completion, two complete sides), are worked out when first read
-            state = self.__dict__
-            key = _LATER.get(name)
-            later = state.get(key) if key is not None else None
-            if later is None:
-                if key is not None and name in state:  # worked out meanwhile (by another thread)
-                    return state[name]
-                raise AttributeError(name)
-            value: tuple[Step, ...] = later()
-            state[name] = value
-            state.pop(key, None)  # (set before the maker goes: a reader never finds neither)
-            return value
 
     def __getstate__(self) -> dict[str, object]:
         # work them out: a pickled or copied analysis carries no search with it
@@ -406,11 +422,42 @@ class ClaimAnalysis:
         return analysis_html(self, rules=RULES_PAGE)  # each rule id a link to the lessons' rules page
 
 
-_LATER = {"steps": "_steps_later", "ruled_out": "_ruled_out_later"}  # a field and what works it out when read
+class _Later:
+    """A field worked out when first read (a non-data descriptor: once set, the instance dict wins).
 
-# No class default for ``ruled_out`` (the __init__ always sets it): a refutation may leave it to
-# ``__getattr__`` to work out when read, which a class attribute would shadow.
-del ClaimAnalysis.ruled_out
+    The proofs ``analyse_position`` says flat leave their ``steps`` (a refusal by a completion, two
+    complete sides) and a refutation its ``ruled_out`` to be said when read: the instance dict holds,
+    under ``key``, a tuple ``(maker, *arguments)``; the first read calls ``maker(tuple)`` and keeps the
+    result under the field's own name.  (Cheaper than ``__getattr__``, which Python reaches only after
+    raising an AttributeError, and than a ``functools.partial``.)
+    """
+
+    __slots__ = ("name", "key")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.key = "_" + name + "_later"
+
+    def __get__(self, obj: object, owner: type | None = None) -> tuple[Step, ...]:
+        if obj is None:  # read on the class (dataclasses, documentation tools)
+            return self  # type: ignore[return-value]
+        state = obj.__dict__
+        later = state.get(self.key)
+        if later is None:
+            if self.name in state:  # worked out meanwhile (by another thread)
+                value: tuple[Step, ...] = state[self.name]
+                return value
+            raise AttributeError(self.name)
+        value = state[self.name] = later[0](later)
+        state.pop(self.key, None)  # (set before the maker goes: a reader never finds neither)
+        return value
+
+
+# No class default for ``ruled_out`` (the __init__ always sets it): a proof may leave ``steps`` and
+# ``ruled_out`` to be worked out when read (the instance dict, when set, shadows the descriptor).
+if not TYPE_CHECKING:  # (mypy keeps the declared field types)
+    ClaimAnalysis.steps = _Later("steps")
+    ClaimAnalysis.ruled_out = _Later("ruled_out")
 
 _VALUE_BITS, _COLOUR_BITS = _decide.VALUE_BITS, _decide.COLOUR_BITS
 _troop_bits = _decide.troop_mask
@@ -521,11 +568,8 @@ class _Prover:
     def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
         # the last step, one shared (immutable) value per side and flag
         self.steps.append((_CAN if claimable else _CANNOT)[self.mine_at * 9 + self.flag - 1])
-        # ClaimAnalysis(...) with its instance dict set in one go (see _incomplete)
-        analysis = _new_object(ClaimAnalysis)
-        _set_dict(
-            analysis,
-            "__dict__",
+        return _made(
+            ClaimAnalysis,
             {
                 "flag": self.flag,
                 "side": self.side,
@@ -538,7 +582,6 @@ class _Prover:
                 **extra,
             },
         )
-        return analysis
 
     def run(self) -> ClaimAnalysis:
         state, side = self.state, self.side
@@ -555,14 +598,7 @@ class _Prover:
         if self.fog:
             steps.append(_step(_FOG, side, flag, {}))
         rank, total, formation = self.judge(self.mine_at)
-        steps.append(
-            _step(
-                _YOUR_FORMATION,
-                side,
-                flag,
-                {"cards": mine, "kind": formation.kind, "total": formation.total, "wild": formation.wild},
-            )
-        )
+        steps.append(_formation_step(_YOUR_FORMATION, side, flag, mine, formation))
         if len(theirs) >= size:
             return self._complete(formation, theirs, (rank, total))
         steps.append(_step(_THEY_NEED, side, flag, {"cards": theirs, "count": size - len(theirs), "size": size}))
@@ -572,14 +608,7 @@ class _Prover:
     def _complete(self, formation: Formation, theirs: tuple[Card, ...], mine_key: tuple[int, int]) -> ClaimAnalysis:
         side, flag, steps = self.side, self.flag, self.steps
         rank, total, their = self.judge(1 - self.mine_at)
-        steps.append(
-            _step(
-                _THEIR_FORMATION,
-                side,
-                flag,
-                {"cards": theirs, "kind": their.kind, "total": their.total, "wild": their.wild},
-            )
-        )
+        steps.append(_formation_step(_THEIR_FORMATION, side, flag, theirs, their))
         their_key = (rank, total)
         if mine_key > their_key:
             steps.append(
@@ -976,6 +1005,12 @@ _DECIDING_FIRST = (
 
 _FlagCards = tuple[tuple[Card, ...], tuple[Card, ...], bool, bool]
 _Judged = tuple[int, int, Formation]  # a complete side's (kind, sum) key (kind -1 under Fog) and its Formation
+# what _both and _against leave for their steps to be said when read (see _Later): the maker first
+_Cards = tuple[Card, ...]
+_CompleteLater = tuple[object, Side, int, bool, bool, _Cards, _Cards, Formation, Formation, int, "Side | None"]
+_RefutationLater = tuple[
+    object, Position, "_Pool", Side, int, "_FlagCards", _Cards, _Cards, Formation, tuple[Troop, ...], Formation, int
+]
 _FOG_CARD, _MUD_CARD = Tactic.FOG, Tactic.MUD
 
 
@@ -1019,6 +1054,7 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
     at = flag - 1 if side is _YOU else flag + 8
     if not mine:  # an empty side: one (immutable) analysis per side, flag and size
         return _EMPTY[at * 2 + (size == 4)]
+    # (written out, not through _made: this is the proof a position says most often, about nine times)
     incomplete = _new_object(Step)
     _set_dict(
         incomplete,
@@ -1057,11 +1093,14 @@ def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, obje
     if got is None:
         on_flags, in_discards = pool.counts
         # the hand is said with the count: its cards are unseen like the deck's (R13)
-        hand = tuple(c for c in position.hand(side) if type(c) is Troop)
-        fields: dict[str, object] = {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand}
+        troops = []
         mask = 0
-        for t in hand:
-            mask |= 1 << (t.colour.offset + t.value - 1)
+        for card in position.hand_you if side is _YOU else position.hand_opponent:
+            if type(card) is Troop:
+                troops.append(card)
+                mask |= 1 << (card.colour.offset + card.value - 1)
+        hand = tuple(troops)
+        fields: dict[str, object] = {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand}
         got = pool.said[side] = (fields, mask)
     return got
 
@@ -1099,17 +1138,14 @@ def _both(
         (_YOU, you, you_formation, opponent, opponent_formation, you_win, order),
         (_OPPONENT, opponent, opponent_formation, you, you_formation, not you_win, -order),
     ):
-        analysis = _new_object(ClaimAnalysis)
-        _set_dict(
-            analysis,
-            "__dict__",
+        later = (_complete_steps, side, flag, fog, mud, mine, theirs, formation, their, sign, first)
+        analysis = _made(
+            ClaimAnalysis,
             {
                 "flag": flag,
                 "side": side,
                 "claimable": claimable,
-                "_steps_later": functools.partial(
-                    _complete_steps, side, flag, fog, mud, mine, theirs, formation, their, sign, first
-                ),
+                "_steps_later": later,
                 "formation": formation,
                 "opponent_formation": their,
                 "counterexample": (),
@@ -1120,84 +1156,56 @@ def _both(
     return out[0], out[1]
 
 
-def _complete_steps(
-    side: Side,
-    flag: int,
-    fog: bool,
-    mud: bool,
-    mine: tuple[Card, ...],
-    theirs: tuple[Card, ...],
-    formation: Formation,
-    their: Formation,
-    order: int,
-    first: Side | None,
-) -> tuple[Step, ...]:
+def _complete_steps(later: _CompleteLater) -> tuple[Step, ...]:
     """The steps of a proof between two complete sides: Mud (R25), Fog (R24), both formations (R9),
-    which is stronger (R10, ``order`` 1 or -1) or the tie and who completed first (R11, 0), the verdict."""
+    which is stronger (R10, ``order`` 1 or -1) or the tie and who completed first (R11, 0), the verdict.
+
+    ``later`` is what :func:`_both` left (see :class:`_Later`)."""
+    _, side, flag, fog, mud, mine, theirs, formation, their, order, first = later
     at = flag - 1 if side is _YOU else flag + 8
-    kind, total, other_kind, other_total = formation.kind, formation.total, their.kind, their.total
-    yours = _new_object(Step)
-    _set_dict(
-        yours,
-        "__dict__",
-        {
-            "reason": _YOUR_FORMATION,
-            "side": side,
-            "flag": flag,
-            "cards": mine,
-            "kind": kind,
-            "total": total,
-            "wild": formation.wild,
-        },
-    )
-    others = _new_object(Step)
-    _set_dict(
-        others,
-        "__dict__",
-        {
-            "reason": _THEIR_FORMATION,
-            "side": side,
-            "flag": flag,
-            "cards": theirs,
-            "kind": other_kind,
-            "total": other_total,
-            "wild": their.wild,
-        },
-    )
-    compared = _new_object(Step)
+    yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
+    others = _formation_step(_THEIR_FORMATION, side, flag, theirs, their)
     if order > 0:
         claimable = True
-        fields = {
-            "reason": _YOU_ARE_STRONGER,
-            "side": side,
-            "flag": flag,
-            "kind": kind,
-            "total": total,
-            "other_kind": other_kind,
-            "other_total": other_total,
-        }
+        compared = _made(
+            Step,
+            {
+                "reason": _YOU_ARE_STRONGER,
+                "side": side,
+                "flag": flag,
+                "kind": formation.kind,
+                "total": formation.total,
+                "other_kind": their.kind,
+                "other_total": their.total,
+            },
+        )
     elif order < 0:
         claimable = False
-        fields = {
-            "reason": _THEY_ARE_STRONGER,
-            "side": side,
-            "flag": flag,
-            "kind": other_kind,
-            "total": other_total,
-            "other_kind": kind,
-            "other_total": total,
-        }
+        compared = _made(
+            Step,
+            {
+                "reason": _THEY_ARE_STRONGER,
+                "side": side,
+                "flag": flag,
+                "kind": their.kind,
+                "total": their.total,
+                "other_kind": formation.kind,
+                "other_total": formation.total,
+            },
+        )
     else:
         claimable = first is side
-        fields = {
-            "reason": _TIE_FIRST_COMPLETE,
-            "side": side,
-            "flag": flag,
-            "other": first,
-            "kind": kind,
-            "total": total,
-        }
-    _set_dict(compared, "__dict__", fields)
+        compared = _made(
+            Step,
+            {
+                "reason": _TIE_FIRST_COMPLETE,
+                "side": side,
+                "flag": flag,
+                "other": first,
+                "kind": formation.kind,
+                "total": formation.total,
+            },
+        )
     verdict = (_CAN if claimable else _CANNOT)[at]
     if mud:
         if fog:
@@ -1206,8 +1214,9 @@ def _complete_steps(
     return (_FOG_STEP[at], yours, others, compared, verdict) if fog else (yours, others, compared, verdict)
 
 
-def _ruled_out(position: Position, pool: _Pool, flag: int, side: Side, cards: _FlagCards) -> tuple[Step, ...]:
+def _ruled_out(later: tuple[object, Position, _Pool, int, Side, _FlagCards]) -> tuple[Step, ...]:
     """What the search rules out before a refutation's completion (``ClaimAnalysis.ruled_out``, read lazily)."""
+    _, position, pool, flag, side, cards = later
     return _Prover(position, pool, flag, side, cards).run().ruled_out
 
 
@@ -1292,26 +1301,23 @@ def _against(
         completed = judged(theirs + fill, bool(wilds), rank, total, fog, mud)
     else:
         fill = ()
+        witness = 0  # (it was -1: their wildcards fill the open slots, no unseen troop is needed)
         completed = evaluate(theirs, fog=fog, mud=mud)
-    analysis = _new_object(ClaimAnalysis)
-    _set_dict(
-        analysis,
-        "__dict__",
+    later = (_refutation_steps, position, pool, side, flag, cards, mine, theirs, formation, fill, completed, witness)
+    return _made(
+        ClaimAnalysis,
         {
             "flag": flag,
             "side": side,
             "claimable": False,
             # ``steps`` and ``ruled_out`` are worked out when read
-            "_steps_later": functools.partial(
-                _refutation_steps, position, pool, side, flag, fog, mud, mine, theirs, formation, fill, completed
-            ),
+            "_steps_later": later,
             "formation": formation,
             "opponent_formation": completed,
             "counterexample": fill,
-            "_ruled_out_later": functools.partial(_ruled_out, position, pool, flag, side, cards),
+            "_ruled_out_later": (_ruled_out, position, pool, flag, side, cards),
         },
     )
-    return analysis
 
 
 def _opening(
@@ -1327,54 +1333,26 @@ def _opening(
     """The first steps of a complete side's proof against an incomplete one: Mud (R25), Fog (R24),
     the claimer's formation (R9), what the other side needs (R12) and the unseen count (R13)."""
     at = flag - 1 if side is _YOU else flag + 8
-    yours = _new_object(Step)
-    _set_dict(
-        yours,
-        "__dict__",
-        {
-            "reason": _YOUR_FORMATION,
-            "side": side,
-            "flag": flag,
-            "cards": mine,
-            "kind": formation.kind,
-            "total": formation.total,
-            "wild": formation.wild,
-        },
-    )
+    yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
     size = 4 if mud else 3
-    need = _new_object(Step)
-    _set_dict(
-        need,
-        "__dict__",
+    need = _made(
+        Step,
         {"reason": _THEY_NEED, "side": side, "flag": flag, "cards": theirs, "count": size - len(theirs), "size": size},
     )
-    unseen = _new_object(Step)
-    _set_dict(unseen, "__dict__", {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
+    unseen = _made(Step, {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
     if mud:
         return (_MUD_STEP[at], _FOG_STEP[at], yours, need, unseen) if fog else (_MUD_STEP[at], yours, need, unseen)
     return (_FOG_STEP[at], yours, need, unseen) if fog else (yours, need, unseen)
 
 
-def _refutation_steps(
-    position: Position,
-    pool: _Pool,
-    side: Side,
-    flag: int,
-    fog: bool,
-    mud: bool,
-    mine: tuple[Card, ...],
-    theirs: tuple[Card, ...],
-    formation: Formation,
-    fill: tuple[Troop, ...],
-    completed: Formation,
-) -> tuple[Step, ...]:
+def _refutation_steps(later: _RefutationLater) -> tuple[Step, ...]:
     """The steps of a refusal by a completion that beats the claimer (R12): the opening, the
-    completion, which of its troops are in hand (R13: not evidence), the verdict."""
+    completion, which of its troops are in hand (R13: not evidence), the verdict (``later``: what
+    :func:`_against` left, see :class:`_Later`)."""
+    _, position, pool, side, flag, (_, _, fog, mud), mine, theirs, formation, fill, completed, witness = later
     fields, hand = _unseen(pool, position, side)
-    counter = _new_object(Step)
-    _set_dict(
-        counter,
-        "__dict__",
+    counter = _made(
+        Step,
         {
             "reason": _COUNTEREXAMPLE,
             "side": side,
@@ -1388,16 +1366,13 @@ def _refutation_steps(
     )
     cannot = _CANNOT[flag - 1 if side is _YOU else flag + 8]
     opening = _opening(side, flag, fog, mud, mine, theirs, formation, fields)
-    in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1) if hand else ()
-    if not in_hand:
-        return (*opening, counter, cannot)
-    evidence = _new_object(Step)
-    _set_dict(
-        evidence,
-        "__dict__",
-        {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand},
+    if not witness & hand:  # none of its troops in hand
+        return opening + (counter, cannot)
+    in_hand = tuple([t for t in fill if hand >> t.colour.offset + t.value - 1 & 1])
+    evidence = _made(
+        Step, {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand}
     )
-    return (*opening, counter, evidence, cannot)
+    return opening + (counter, evidence, cannot)
 
 
 # the steps every proof of a side and flag shares, one (immutable) value each
@@ -1451,10 +1426,10 @@ class PositionAnalysis:
         side = side if type(side) is Side else Side(side)  # (an Enum call is slow even for a member)
         get = self.claims.get
         out = []
-        for n in FLAGS:
-            analysis = get((side, n))
+        for key in _KEYS[:9] if side is _YOU else _KEYS[9:]:  # (side, n) for every flag, built once
+            analysis = get(key)
             if analysis is not None and analysis.claimable:
-                out.append(n)
+                out.append(key[1])
         return tuple(out)
 
     def __getitem__(self, key: tuple[Side, int]) -> ClaimAnalysis:
@@ -1524,9 +1499,7 @@ def analyse_position(position: Position) -> PositionAnalysis:
         pool = _Pool.of_flags(position, visible)
         for at, side, n, flag_cards, mine, theirs in later:
             claims[_KEYS[at]] = _against(position, pool, n, side, flag_cards, mine, theirs)
-    analysis = _new_object(PositionAnalysis)  # PositionAnalysis(position, claims), its dict set in one go
-    _set_dict(analysis, "__dict__", {"position": position, "claims": claims})
-    return analysis
+    return _made(PositionAnalysis, {"position": position, "claims": claims})
 
 
 def claimable_flags(position: Position, side: Side | str | None = None) -> tuple[int, ...]:

@@ -636,7 +636,9 @@ def _formation(
 ) -> Formation:
     """``Formation(...)`` without the frozen dataclass's one ``object.__setattr__`` per field (the proofs make many)."""
     formation = _new_object(Formation)
-    formation.__dict__.update(cards=cards, kind=kind, total=total, wild=wild, fog=fog, mud=mud)
+    _set_dict(
+        formation, "__dict__", {"cards": cards, "kind": kind, "total": total, "wild": wild, "fog": fog, "mud": mud}
+    )
     return formation
 
 
