@@ -17,7 +17,7 @@ from battleline_lab.game.session import BOT_CHOICES, GameSession
 from battleline_lab.game.state import new_game
 from battleline_lab.glicko2 import Rating, expected, update
 from battleline_lab.progress import GAME_KIND, Attempt, GameResult, MemoryStore, Progress, game_results
-from battleline_lab.trainer import Trainer
+from battleline_lab.training.trainer import Trainer
 
 
 def test_the_ladder_is_rated_gentlest_first_and_says_how_it_was_measured() -> None:
