@@ -57,7 +57,18 @@ from ..game.record import illegal_reason
 from ..game.review import Review
 from ..game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Offer, Say, Token, action_path
 from ..render.svg import board_svg
-from ..text.messages import DEFAULT_LANGUAGE, Theme, card_label, catalogue, kind_name, message, render_analysis, themed
+from ..text.messages import (
+    DEFAULT_LANGUAGE,
+    Bound,
+    Theme,
+    bound,
+    card_label,
+    catalogue,
+    kind_name,
+    message,
+    render_analysis,
+    themed,
+)
 from ..training.progress import Progress
 from . import language_toggle, set_visible, switch_lang
 from .board import Board, Taps, card_view, flag_views
@@ -256,8 +267,10 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.level_button.description = t("ladder.level_button")
 
     # -- construction helpers ----------------------------------------------
-    def _t(self, key: str, /, **params: object) -> str:
-        return message(key, self.lang, **params)
+    @property
+    def _t(self) -> Bound:
+        """The catalogue in :attr:`lang`, the language shown now: ``self._t("game_widget.title", seed=...)``."""
+        return bound(message, self.lang)
 
     def _say(self, said: Say) -> str:
         """The session's words in :attr:`lang`: players and cards named here."""
