@@ -171,6 +171,12 @@ def _button(css: str, on_click: Callable[[], object], **options: Any) -> W.Butto
     return button
 
 
+def _describe(lang: str, *labels: tuple[W.Widget, str]) -> None:
+    """Each ``(widget, key)``: the widget's ``description`` is the key's text in ``lang``."""
+    for widget, key in labels:
+        widget.description = message(key, lang)
+
+
 class _Multilingual(Protocol):
     lang: str
     lang_toggle: W.ToggleButtons
@@ -253,7 +259,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
     switches every label, feedback, hint and proof step live: :meth:`set_lang`.
 
     Everything but the title and the language toggle is drawn by :attr:`board`, a
-    :class:`~battleline_lab.board.Board` in puzzle mode: Python sets its view model
+    :class:`~battleline_lab.widgets.board.Board` in puzzle mode: Python sets its view model
     (:meth:`board_view`) and decides every intent it sends back (``answer``, ``do: check``,
     ``hint``, ``step``); :attr:`taps` taps its hooks from Python as a learner does.
     """
@@ -667,7 +673,7 @@ def rules_page_link(start: Path | None = None) -> str:
     """Where the rules page is, relative to the notebook running (its kernel's folder, or ``start``).
 
     Lessons live in ``notebooks/`` and ``notebooks/zh/`` and the page is ``notebooks/rules.md``, so
-    a lesson links ``rules.md`` or ``../rules.md``; anywhere else, :data:`~battleline_lab.svg.RULES_PAGE`.
+    a lesson links ``rules.md`` or ``../rules.md``; anywhere else, :data:`~battleline_lab.render.svg.RULES_PAGE`.
     """
     here = Path.cwd() if start is None else start
     for up, folder in enumerate([here, *list(here.parents)[:2]]):
@@ -840,13 +846,20 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
 
     def _label(self) -> None:
         lang = self.lang
-        self.tag_filter.description = message("widget.gym.tag", lang)
-        self.level_filter.description = message("widget.gym.level", lang)
-        self.prev_button.description = message("widget.gym.previous", lang)
-        self.next_button.description = message("widget.gym.next", lang)
-        self.for_me_button.description = message("trainer.button.for_me", lang)
-        self.streak_button.description = message("trainer.button.streak", lang)
-        self.reset_button.description = message("trainer.button.reset", lang)
+        _describe(
+            lang,
+            (self.tag_filter, "widget.gym.tag"),
+            (self.level_filter, "widget.gym.level"),
+            (self.prev_button, "widget.gym.previous"),
+            (self.next_button, "widget.gym.next"),
+            (self.for_me_button, "trainer.button.for_me"),
+            (self.streak_button, "trainer.button.streak"),
+            (self.reset_button, "trainer.button.reset"),
+            (self.reset_confirm, "trainer.button.reset_confirm"),
+            (self.reset_cancel, "trainer.button.reset_cancel"),
+            (self.save_button, "transfer.button.save"),
+            (self.load_upload, "transfer.button.load"),
+        )
         helps = [(self.for_me_button, "for_me"), (self.streak_button, "streak"), (self.reset_button, "reset")]
         for button, name in helps:
             button.tooltip = message(f"trainer.help.{name}", lang)
@@ -855,11 +868,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             f"{_esc(message('trainer.help.sep', lang))}{_esc(message(f'trainer.help.{name}', lang))}</small></div>"
             for _button, name in helps
         )
-        self.reset_confirm.description = message("trainer.button.reset_confirm", lang)
-        self.reset_cancel.description = message("trainer.button.reset_cancel", lang)
         self.reset_question.value = _esc(message("trainer.reset.question", lang))
-        self.save_button.description = message("transfer.button.save", lang)
-        self.load_upload.description = message("transfer.button.load", lang)
         where = browser_storage(self.progress)
         self.storage.value = f"<small>{_esc(message(f'transfer.storage.{where}', lang))}</small>" if where else ""
         taught = range(1, self.trainer.lessons + 1)
@@ -1202,7 +1211,7 @@ _PICKABLE_IDS = frozenset(c.notation for c in _PICKABLE)
 class FormationExplorer(W.VBox):  # type: ignore[misc]
     """Place cards for two sides (wildcards too), Fog and Mud, and see kinds, sums, wildcards and the winner.
 
-    The cards are placed on the board component (:class:`~battleline_lab.board.Board`, place
+    The cards are placed on the board component (:class:`~battleline_lab.widgets.board.Board`, place
     mode): tap a card of the palette, then an empty slot of a side (``data-action="place"``);
     tap a placed card to take it off (``data-action="take"``); Mud (R25) draws a fourth slot a
     side.  The engine judges (a compare question, R9-R11, R20-R25); this widget only shows.
@@ -1254,10 +1263,12 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         return [(_cap(message(f"side.{s.value}", self.lang)), s.value) for s in Side]
 
     def _label(self) -> None:
-        lang = self.lang
-        self.fog.description = message("widget.explorer.fog", lang)
-        self.mud.description = message("widget.explorer.mud", lang)
-        self.first.description = message("widget.explorer.first", lang)
+        _describe(
+            self.lang,
+            (self.fog, "widget.explorer.fog"),
+            (self.mud, "widget.explorer.mud"),
+            (self.first, "widget.explorer.first"),
+        )
 
     def set_lang(self, lang: str) -> None:
         """Switch every label and the verdict to ``lang`` (the ``bl-lang`` toggle); the cards placed stay."""

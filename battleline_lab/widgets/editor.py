@@ -46,7 +46,7 @@ from ..core.position import FLAGS, Position
 from ..quiz.questions import Comparison
 from ..render.svg import formation_caption
 from ..text.messages import DEFAULT_LANGUAGE, card_short, message, render_analysis
-from . import _button, _classed, _comparison_text, language_toggle, set_visible, switch_lang
+from . import _button, _classed, _comparison_text, _describe, language_toggle, set_visible, switch_lang
 from .board import Board, Taps, card_view, flag_views
 
 __all__ = ["EditorSession", "PuzzleEditor"]
@@ -416,14 +416,16 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         """Switch every label, the board and the report to ``lang`` (``en``, ``zh``)."""
         if not switch_lang(self, lang):
             return
-        for widget, key in self._labels:
-            widget.description = message(key, lang)
-        self.put_button.description = message("editor.card.put", lang)
-        self.remove_button.description = message("editor.card.remove", lang)
-        self.engine_answer_button.description = message("editor.answer.engine", lang)
-        self.save_button.description = message("editor.save", lang)
-        self.overwrite_button.description = message("editor.overwrite", lang)
-        self.save_as_button.description = message("editor.save_as", lang)
+        _describe(
+            lang,
+            *self._labels,
+            (self.put_button, "editor.card.put"),
+            (self.remove_button, "editor.card.remove"),
+            (self.engine_answer_button, "editor.answer.engine"),
+            (self.save_button, "editor.save"),
+            (self.overwrite_button, "editor.overwrite"),
+            (self.save_as_button, "editor.save_as"),
+        )
         self.card_text.placeholder = message("editor.card.placeholder", lang)
         for widget, name in ((self.title_en, "English"), (self.note_en, "English")):
             widget.placeholder = name

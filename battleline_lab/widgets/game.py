@@ -627,9 +627,9 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         """The coach's odds on the board: each contested flag's ``odds`` (the learner's win chance, outs).
 
         A contested flag is open (R15) with a card on either side.  The chance is
-        :func:`~battleline_lab.odds.flag_odds` of the public table only (``position`` holds no
+        :func:`~battleline_lab.core.odds.flag_odds` of the public table only (``position`` holds no
         hand, and the odds count every hand as unseen, R13); the outs line is the learner's
-        strongest kind still reachable (:func:`~battleline_lab.odds.outs`) and how many unseen
+        strongest kind still reachable (:func:`~battleline_lab.core.odds.outs`) and how many unseen
         troops complete it.  Texts from ``odds.json``; a tie counts half where neither side is
         complete (the note ``odds_note`` says so, R11).
         """

@@ -113,7 +113,7 @@ def card_view(
 
     The accessible name says where the card lies when ``flag`` and ``side`` are given
     (``red 7, Light Cavalry, on flag 3, your side``); a ghost card says it could still come.
-    A Leader is named in ``theme`` (:class:`battleline_lab.messages.Theme`; the id stays ``alexander``).
+    A Leader is named in ``theme`` (:class:`battleline_lab.text.messages.Theme`; the id stays ``alexander``).
     """
     lang = themed(lang, theme)
     label = card_label(card, lang)
