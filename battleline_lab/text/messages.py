@@ -173,7 +173,7 @@ def themed(lang: str, theme: Theme | str | None) -> str:
     What a renderer's ``theme=`` parameter does: the result is still ``lang`` for every
     comparison, but the texts are said in the theme.
 
-    >>> from battleline_lab.cards import parse_card
+    >>> from battleline_lab.core.cards import parse_card
     >>> lang = themed("zh", "chuhan")
     >>> lang == "zh", theme_of(lang).name, card_short(parse_card("alexander"), lang)
     (True, 'chuhan', '刘邦')
