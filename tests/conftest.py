@@ -9,10 +9,21 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from tests import slow
+
 # CI runs are reproducible (derandomized); locally hypothesis explores freely.
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: left out of ./dev test --quick (tests/slow.py); ./dev test runs it")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests named in ``tests/slow.py`` (each of their cases) are marked ``slow``."""
+    slow.mark(items)
 
 
 @pytest.fixture(autouse=True)

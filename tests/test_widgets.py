@@ -356,6 +356,29 @@ def test_widget_strings_come_from_the_catalogue() -> None:
     assert keys and keys <= set(catalogue("en"))
 
 
+VIEW_MODULES = (
+    "widgets/__init__.py",
+    "widgets/editor.py",
+    "widgets/game.py",
+    "widgets/board/__init__.py",
+    "render/svg.py",
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_key_a_view_looks_up_is_in_the_catalogue(lang: str) -> None:
+    """Views look texts up by their whole key (``message("widget.check", lang)``, the game widget's
+    ``self._t(...)`` (:func:`messages.bound`), a label table's ``(self.button, "editor.save")``): each one
+    written out exists in both languages."""
+    lookup = re.compile(r'(?:\bmessage\(|\._t\(|\blabel\(|\(self\.\w+, )\s*"([a-z_]+(?:\.[a-z0-9_]+)+)"')
+    texts = catalogue(lang)
+    for module in VIEW_MODULES:
+        keys = set(lookup.findall((ROOT / "battleline_lab" / module).read_text()))
+        assert keys, module
+        missing = {k for k in keys if k not in texts and f"{k}.other" not in texts}
+        assert not missing, (module, sorted(missing))
+
+
 def test_gym_skips_a_broken_file_and_says_where(tmp_path: Path) -> None:
     folder = tmp_path / "puzzles"
     folder.mkdir()

@@ -19,8 +19,9 @@ from ..text.messages import scoped
 
 if TYPE_CHECKING:
     from ..formats.safe_yaml import Diagnostic
+    from ..quiz.puzzle import Puzzle
 
-__all__ = ["PROG", "ExitCode", "Register", "SubParsers", "m", "print_diagnostics"]
+__all__ = ["PROG", "ExitCode", "Register", "SubParsers", "load_or_report", "m", "print_diagnostics"]
 
 PROG = "battleline-lab"
 
@@ -40,3 +41,15 @@ def print_diagnostics(diagnostics: Sequence[Diagnostic], err: TextIO | None = No
     """Each ``FILE:LINE:COL: error: ...`` on its own line (stderr unless ``err``)."""
     for diagnostic in diagnostics:
         print(diagnostic, file=err if err is not None else sys.stderr)
+
+
+def load_or_report(path: str, lang: str) -> Puzzle | None:
+    """The puzzle in ``path``; else ``None``, its diagnostics printed (``FILE:LINE:COL: error: ...`` in
+    ``lang``, on stderr), and the command exits :attr:`ExitCode.BAD_INPUT`."""
+    from ..quiz.loader import PuzzleFileError, load_puzzle
+
+    try:
+        return load_puzzle(path, lang=lang)
+    except PuzzleFileError as err:
+        print_diagnostics(err.diagnostics)
+        return None

@@ -13,9 +13,8 @@ from collections.abc import Sequence
 from ..core.decide import decide_position
 from ..core.position import Side
 from ..formats.safe_yaml import escape_control
-from ..quiz.loader import PuzzleFileError, load_puzzle
 from ..text.messages import message
-from .base import PROG, ExitCode, SubParsers, m, print_diagnostics
+from .base import PROG, ExitCode, SubParsers, load_or_report, m
 
 __all__ = ["flags_text", "register", "run"]
 
@@ -31,10 +30,8 @@ def run(args: argparse.Namespace) -> int:
     """Print each file's claimable flags; exit 2 if a file was bad (the others are still read)."""
     status = ExitCode.OK
     for name in args.files:
-        try:
-            puzzle = load_puzzle(name, lang=args.lang)
-        except PuzzleFileError as err:
-            print_diagnostics(err.diagnostics)
+        puzzle = load_or_report(name, args.lang)
+        if puzzle is None:
             status = ExitCode.BAD_INPUT
             continue
         verdicts = decide_position(puzzle.position)  # verdicts only: no proof is built (decide.py)

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from ..core.claims import ClaimAnalysis, analyse_claim, state_unseen_once
 from ..core.position import FLAGS, Side
 from ..formats.safe_yaml import ascii_int, escape_control
-from ..quiz.loader import PuzzleFileError, check_answer, load_puzzle
+from ..quiz.loader import check_answer
 from ..quiz.puzzle import Puzzle
 from ..text.messages import message, render_analysis
-from .base import PROG, ExitCode, SubParsers, m, print_diagnostics
+from .base import PROG, ExitCode, SubParsers, load_or_report, m
 
 __all__ = ["analysis_lines", "claim_targets", "register", "run"]
 
@@ -56,10 +56,8 @@ def claim_targets(puzzle: Puzzle, flag: int | None, side: Side | None) -> list[t
 def run(args: argparse.Namespace) -> int:
     """Print the explanation of one puzzle file."""
     lang = args.lang
-    try:
-        puzzle = load_puzzle(args.file, lang=lang)
-    except PuzzleFileError as err:
-        print_diagnostics(err.diagnostics)
+    puzzle = load_or_report(args.file, lang)
+    if puzzle is None:
         return ExitCode.BAD_INPUT
     side = Side(args.side) if args.side else None
     title = escape_control(puzzle.title_after_answer(lang))  # the answer follows; escaped like every echoed text

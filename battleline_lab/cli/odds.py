@@ -20,13 +20,12 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..core.position import FLAGS, Position, Side
-from ..quiz.loader import PuzzleFileError, load_puzzle
 from ..text.messages import card_short, kind_name, message, scoped
 
 if TYPE_CHECKING:
     from ..core.odds import FlagOdds, SideOuts
 
-from .base import PROG, ExitCode, SubParsers, print_diagnostics
+from .base import PROG, ExitCode, SubParsers, load_or_report
 
 __all__ = ["odds_data", "odds_lines", "register"]
 
@@ -114,10 +113,8 @@ def odds_lines(position: Position, flags: list[int], lang: str = "en") -> list[s
 
 def _run(args: argparse.Namespace) -> int:
     lang = args.lang
-    try:
-        puzzle = load_puzzle(args.file, lang=lang)
-    except PuzzleFileError as err:
-        print_diagnostics(err.diagnostics)
+    puzzle = load_or_report(args.file, lang)
+    if puzzle is None:
         return ExitCode.BAD_INPUT
     flags = [args.flag] if args.flag is not None else list(FLAGS)
     if args.json:

@@ -35,20 +35,19 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any, NoReturn
 
-from ..text.messages import DEFAULT_LANGUAGE, message
+from ..text.messages import DEFAULT_LANGUAGE, scoped
 
 __all__ = ["Parser", "formatter_class", "parser_class"]
 
 
-def _phrase(key: str, lang: str) -> str:
-    return message(f"cli.argparse.{key}", lang)
+_m = scoped("cli.argparse")
 
 
 @cache
 def formatter_class(lang: str) -> type[argparse.HelpFormatter]:
     """A help formatter whose ``usage:`` prefix and section headings are in ``lang``."""
-    headings = {"positional arguments": _phrase("positionals", lang), "options": _phrase("options", lang)}
-    usage = _phrase("usage", lang)
+    headings = {"positional arguments": _m("positionals", lang), "options": _m("options", lang)}
+    usage = _m("usage", lang)
 
     class Formatter(argparse.HelpFormatter):
         def add_usage(
@@ -89,11 +88,8 @@ class Parser(argparse.ArgumentParser):
         if add_help:
             prefix = self.prefix_chars[0]
             self.add_argument(
-                f"{prefix}h", f"{prefix * 2}help", action=_Help, default=argparse.SUPPRESS, help=self._t("help")
+                f"{prefix}h", f"{prefix * 2}help", action=_Help, default=argparse.SUPPRESS, help=_m("help", self.LANG)
             )
-
-    def _t(self, key: str) -> str:
-        return _phrase(key, self.LANG)
 
     # -- building ---------------------------------------------------------------------------------
 
@@ -135,11 +131,11 @@ class Parser(argparse.ArgumentParser):
                 raise
             except (TypeError, ValueError):
                 name = getattr(convert, "__name__", repr(convert))
-                worded.add(refusal := _phrase("invalid_value", lang) % {"type": name, "value": text})
+                worded.add(refusal := _m("invalid_value", lang) % {"type": name, "value": text})
                 raise argparse.ArgumentTypeError(refusal) from None
             if choices is not None and value not in choices:
                 shown = ", ".join(repr(c) for c in choices)
-                worded.add(refusal := _phrase("invalid_choice", lang) % {"value": value, "choices": shown})
+                worded.add(refusal := _m("invalid_choice", lang) % {"value": value, "choices": shown})
                 raise argparse.ArgumentTypeError(refusal)
             return value
 
@@ -164,13 +160,13 @@ class Parser(argparse.ArgumentParser):
         except argparse.ArgumentError as err:
             text = self._refusal(err)
             if err.argument_name is not None:
-                text = self._t("argument") % {"argument_name": err.argument_name, "message": text}
+                text = _m("argument", self.LANG) % {"argument_name": err.argument_name, "message": text}
             self.error(text)
         finally:
             self._require(True)
         missing = [_name(a) for a in self._required if getattr(parsed, a.dest, None) in (None, a.default, [])]
         if missing:
-            self.error(self._t("required") % ", ".join(missing))
+            self.error(_m("required", self.LANG) % ", ".join(missing))
         return parsed, extras
 
     def _refusal(self, err: argparse.ArgumentError) -> str:
@@ -182,13 +178,13 @@ class Parser(argparse.ArgumentParser):
         if action is None or action.nargs == 0:
             return err.message  # e.g. "ignored explicit argument" (--json=1): argparse's English
         if action.nargs is None:
-            return self._t("expected_one")
+            return _m("expected_one", self.LANG)
         if action.nargs == argparse.OPTIONAL:
-            return self._t("expected_at_most_one")
+            return _m("expected_at_most_one", self.LANG)
         if action.nargs == argparse.ONE_OR_MORE:
-            return self._t("expected_at_least_one")
+            return _m("expected_at_least_one", self.LANG)
         if isinstance(action.nargs, int):
-            return self._t("expected_n") % action.nargs
+            return _m("expected_n", self.LANG) % action.nargs
         return err.message
 
     def parse_args(  # type: ignore[override]
@@ -197,7 +193,7 @@ class Parser(argparse.ArgumentParser):
         """argparse's ``parse_args``, with ``unrecognized arguments`` in this language."""
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
-            self.error(self._t("unrecognized") % " ".join(extras))
+            self.error(_m("unrecognized", self.LANG) % " ".join(extras))
         return parsed
 
     def check_command(
@@ -219,16 +215,16 @@ class Parser(argparse.ArgumentParser):
             else:
                 if arg not in names:
                     shown = ", ".join(repr(n) for n in names)
-                    choice = self._t("invalid_choice") % {"value": arg, "choices": shown}
+                    choice = _m("invalid_choice", self.LANG) % {"value": arg, "choices": shown}
                     where = _name(self._commands) if self._commands is not None else "command"
-                    self.error(self._t("argument") % {"argument_name": where, "message": choice})
+                    self.error(_m("argument", self.LANG) % {"argument_name": where, "message": choice})
                 return
 
     def error(self, message: str) -> NoReturn:
         """The usage, then ``PROG: error: MESSAGE`` in this language; exit status 2."""
         self._require(True)
         self.print_usage(sys.stderr)
-        self.exit(2, self._t("error") % {"prog": self.prog, "message": message})
+        self.exit(2, _m("error", self.LANG) % {"prog": self.prog, "message": message})
 
 
 def _name(action: argparse.Action) -> str:

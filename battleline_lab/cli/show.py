@@ -11,9 +11,9 @@ from pathlib import Path
 
 from ..formats.files import SameAsInputError, describe, write_new
 from ..formats.safe_yaml import escape_control
-from ..quiz.loader import Diagnostic, PuzzleFileError, load_puzzle
+from ..quiz.loader import Diagnostic
 from ..text.messages import DEFAULT_LANGUAGE, message, scoped
-from .base import PROG, ExitCode, SubParsers, print_diagnostics
+from .base import PROG, ExitCode, SubParsers, load_or_report
 
 __all__ = ["register", "run"]
 
@@ -41,10 +41,8 @@ def run(args: argparse.Namespace) -> int:
     from ..authoring.preview import preview_html
 
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
-    try:
-        puzzle = load_puzzle(args.file, lang=lang)
-    except PuzzleFileError as err:
-        print_diagnostics(err.diagnostics)
+    puzzle = load_or_report(args.file, lang)
+    if puzzle is None:
         return ExitCode.BAD_INPUT
     page = preview_html(puzzle, lang, source=args.file, question_only=getattr(args, "question", False))
     if args.output == "-":

@@ -112,10 +112,6 @@ def escape(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _t(key: str, lang: str, **params: object) -> str:
-    return message(key, lang, **params)
-
-
 def flag_grid_columns() -> str:
     """CSS ``grid-template-columns`` that puts eleven cells over the board: margin, nine flags, margin.
 
@@ -131,19 +127,19 @@ def flag_grid_columns() -> str:
 
 def _description(position: Position, lang: str) -> str:
     """The board in words for a screen reader: every flag's cards, then discards and hands."""
-    sep = _t("a11y.card_sep", lang)
-    none = _t("a11y.board.desc.none", lang)
+    sep = message("a11y.card_sep", lang)
+    none = message("a11y.board.desc.none", lang)
 
     def cards(items: Sequence[Card]) -> str:
         return sep.join(card_label(c, lang) for c in items) or none
 
     lines = []
     for n, state in zip(FLAGS, position.flags):
-        claimed = "" if state.claimed_by is None else _t(f"a11y.board.desc.claimed.{state.claimed_by.value}", lang)
+        claimed = "" if state.claimed_by is None else message(f"a11y.board.desc.claimed.{state.claimed_by.value}", lang)
         if state.is_empty and not claimed:
             continue
         lines.append(
-            _t(
+            message(
                 "a11y.board.desc.flag",
                 lang,
                 flag=n,
@@ -160,7 +156,7 @@ def _description(position: Position, lang: str) -> str:
     )
     for key, row in rows:
         if row:
-            lines.append(_t("a11y.board.desc.row", lang, title=_t(key, lang), cards=cards(row)))
+            lines.append(message("a11y.board.desc.row", lang, title=message(key, lang), cards=cards(row)))
     return " ".join(lines)
 
 
@@ -199,7 +195,7 @@ def card_svg(
             classes.append("bl-wild")
     if ghost:
         classes.append("bl-ghost")
-        label = _t("board.ghost_label", lang, card=label)
+        label = message("board.ghost_label", lang, card=label)
     if highlight:
         classes.append("bl-highlight")
     if extra_class:
@@ -220,7 +216,7 @@ def card_svg(
             f'<text x="{x + 5}" y="{y + 17}" font-size="16" font-weight="bold" fill="{ink}"{opacity}>'
             f"{card.value}</text>"
         )
-        letter = escape(_t(f"board.letter.{card.colour.letter}", lang))
+        letter = escape(message(f"board.letter.{card.colour.letter}", lang))
         parts.append(
             f'<circle cx="{x + CARD_W - 11}" cy="{y + 11}" r="8" fill="#ffffff" stroke="{_INK}" '
             f'stroke-width="0.8"{opacity}/>'
@@ -229,7 +225,7 @@ def card_svg(
             f'<text x="{x + CARD_W - 11}" y="{y + 15}" font-size="11" font-weight="bold" text-anchor="middle" '
             f'fill="{_INK}"{opacity}>{letter}</text>'
         )
-        name = escape(_t(f"troop.{card.value}", lang))
+        name = escape(message(f"troop.{card.value}", lang))
         parts.append(
             f'<text x="{x + CARD_W // 2}" y="{y + CARD_H - 6}" font-size="7.5" text-anchor="middle" '
             f'fill="{ink}"{opacity}>{name}</text>'
@@ -245,11 +241,11 @@ def card_svg(
         parts.append(
             f'<text x="{x + 5}" y="{y + 15}" font-size="12" fill="{ink}"{opacity}>{mark}</text>'
             f'<text x="{x + CARD_W - 5}" y="{y + 15}" font-size="8" text-anchor="end" fill="{ink}"{opacity}>'
-            f"{escape(_t(f'board.tactic_value.{card.value}', lang))}</text>"
+            f"{escape(message(f'board.tactic_value.{card.value}', lang))}</text>"
         )
         parts.append(
             f'<text x="{x + CARD_W // 2}" y="{y + CARD_H - 8}" font-size="8.5" font-weight="bold" '
-            f'text-anchor="middle" fill="{ink}"{opacity}>{escape(_t(f"board.short.{card.value}", lang))}</text>'
+            f'text-anchor="middle" fill="{ink}"{opacity}>{escape(message(f"board.short.{card.value}", lang))}</text>'
         )
     if highlight:
         parts.append(
@@ -350,7 +346,7 @@ def _row(
 ) -> list[str]:
     out = [f'<g class="{css}">']
     if not cards:
-        title = _t("board.row_empty", lang, title=title)
+        title = message("board.row_empty", lang, title=title)
     out.append(f'<text x="{MARGIN}" y="{y + 12}" font-size="11" fill="{_INK}">{escape(title)}</text>')
     per_row = (WIDTH - 2 * MARGIN) // (CARD_W + GAP)
     for i, card in enumerate(cards):
@@ -364,11 +360,11 @@ def _row(
 def _pennant(x: int, y: int, number: int, owner: Side | None, lang: str) -> str:
     """The flag token: a pole and a pennant with the flag's number."""
     if owner is None:
-        fill, css, label = "#ffffff", "bl-flag-token", _t("board.flag", lang, flag=number)
+        fill, css, label = "#ffffff", "bl-flag-token", message("board.flag", lang, flag=number)
     else:
         fill = "#2e7d32" if owner is Side.YOU else "#b71c1c"
         css = f"bl-flag-token bl-claimed bl-claimed-{owner.value}"
-        label = _t(f"board.flag_claimed.{owner.value}", lang, flag=number)
+        label = message(f"board.flag_claimed.{owner.value}", lang, flag=number)
     ink = _INK if owner is None else "#ffffff"
     return (
         f'<g class="{css}" role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>'
@@ -381,13 +377,13 @@ def _pennant(x: int, y: int, number: int, owner: Side | None, lang: str) -> str:
 
 def _first_mark(x: int, y: int, number: int, side: Side, lang: str) -> str:
     """The small "1st" badge on the side that completed a flag first: it decides a tie (R11)."""
-    label = _t(f"course.first.label.{side.value}", lang, flag=number)
+    label = message(f"course.first.label.{side.value}", lang, flag=number)
     return (
         f'<g class="bl-first-complete bl-first-complete-{side.value}" role="img" aria-label="{escape(label)}">'
         f"<title>{escape(label)}</title>"
         f'<rect x="{x}" y="{y}" width="22" height="13" rx="6" fill="#1f3b73" stroke="#ffffff" stroke-width="1"/>'
         f'<text x="{x + 11}" y="{y + 10}" font-size="8.5" font-weight="bold" text-anchor="middle" '
-        f'fill="#ffffff">{escape(_t("course.first.mark", lang))}</text></g>'
+        f'fill="#ffffff">{escape(message("course.first.mark", lang))}</text></g>'
     )
 
 
@@ -429,15 +425,15 @@ def board_svg(
     out = [
         # as wide as its container up to BOARD_MAX_WIDTH, the height following the viewBox
         f'<svg xmlns="http://www.w3.org/2000/svg" class="bl-board" width="100%" '
-        f'viewBox="0 0 {WIDTH} {lay.height}" role="img" aria-label="{escape(_t("board.label", lang))}" '
+        f'viewBox="0 0 {WIDTH} {lay.height}" role="img" aria-label="{escape(message("board.label", lang))}" '
         f'style="{_FONT};max-width:{BOARD_MAX_WIDTH}px;height:auto;display:block">',
-        f"<title>{escape(_t('board.label', lang))}</title>",
+        f"<title>{escape(message('board.label', lang))}</title>",
         f"<desc>{escape(_description(position, lang))}</desc>",
         f'<rect x="0" y="0" width="{WIDTH}" height="{lay.height}" rx="8" fill="{_TABLE}"/>',
     ]
     if lay.opp_hand is not None:
         out += _row(
-            _t("board.hand.opponent", lang),
+            message("board.hand.opponent", lang),
             position.hand_opponent,
             lay.opp_hand,
             "bl-hand bl-hand-opponent",
@@ -445,7 +441,7 @@ def board_svg(
             lang,
         )
     out += _row(
-        _t("board.discards.opponent", lang),
+        message("board.discards.opponent", lang),
         position.discards_opponent,
         lay.opp_discards,
         "bl-discards bl-discards-opponent",
@@ -495,7 +491,7 @@ def board_svg(
             out.append(_pennant(pole_x, y, n, state.claimed_by, lang))
         out.append("</g>")
     out += _row(
-        _t("board.discards.you", lang),
+        message("board.discards.you", lang),
         position.discards_you,
         lay.you_discards,
         "bl-discards bl-discards-you",
@@ -503,7 +499,9 @@ def board_svg(
         lang,
     )
     if lay.you_hand is not None:
-        out += _row(_t("board.hand.you", lang), position.hand_you, lay.you_hand, "bl-hand bl-hand-you", highlight, lang)
+        out += _row(
+            message("board.hand.you", lang), position.hand_you, lay.you_hand, "bl-hand bl-hand-you", highlight, lang
+        )
     out.append("</svg>")
     return "\n".join(out)
 
@@ -563,14 +561,15 @@ def formation_caption(formation: Formation, lang: str = DEFAULT_LANGUAGE, *, the
     """
     lang = themed(lang, theme)
     if formation.kind is None:  # Fog: only the sum counts (R24)
-        text = _t("board.formation.fog", lang, total=formation.total)
+        text = message("board.formation.fog", lang, total=formation.total)
     else:
-        text = _t("board.formation", lang, kind=kind_name(formation.kind, lang), total=formation.total)
+        text = message("board.formation", lang, kind=kind_name(formation.kind, lang), total=formation.total)
     if formation.wild:
         items = ", ".join(
-            _t("board.wild_as", lang, card=card_label(c, lang), troop=card_short(t, lang)) for c, t in formation.wild
+            message("board.wild_as", lang, card=card_label(c, lang), troop=card_short(t, lang))
+            for c, t in formation.wild
         )
-        text += _t("board.wild_note", lang, items=items)
+        text += message("board.wild_note", lang, items=items)
     return text
 
 
@@ -634,10 +633,10 @@ def analysis_html(
         cards_svg(
             theirs,
             ghosts=analysis.counterexample,
-            caption=_t(f"board.side_of.{analysis.side.other.value}", lang),
+            caption=message(f"board.side_of.{analysis.side.other.value}", lang),
             lang=lang,
         ),
-        cards_svg(mine, caption=_t(f"board.side_of.{analysis.side.value}", lang), lang=lang),
+        cards_svg(mine, caption=message(f"board.side_of.{analysis.side.value}", lang), lang=lang),
         "</div>",
         '<ol class="bl-steps">',
     ]
@@ -663,8 +662,8 @@ def position_analysis_html(
     position = analysis.position
     lines = []
     for side in (position.turn, position.turn.other):
-        flags = ", ".join(str(n) for n in analysis.claimable(side)) or _t("course.analysis.none", lang)
-        lines.append(f"<li>{escape(_t(f'course.analysis.claimable.{side.value}', lang, flags=flags))}</li>")
+        flags = ", ".join(str(n) for n in analysis.claimable(side)) or message("course.analysis.none", lang)
+        lines.append(f"<li>{escape(message(f'course.analysis.claimable.{side.value}', lang, flags=flags))}</li>")
     board = board_svg(position, focus=analysis.claimable(position.turn), lang=lang)
     return f'<div class="bl-position-analysis">\n{board}\n<ul>{"".join(lines)}</ul>\n</div>'
 
@@ -684,10 +683,10 @@ def comparison_html(comparison: Comparison, lang: str = DEFAULT_LANGUAGE, *, the
     for which, formation in (("A", comparison.a), ("B", comparison.b)):
         caption = which
         if comparison.first_complete == which.lower():
-            caption = _t("course.first.caption", lang, which=which)
+            caption = message("course.first.caption", lang, which=which)
         caption += ": " + formation_caption(formation, lang)
         parts.append(cards_svg(formation.cards, caption=caption, lang=lang))
-    winner = _t("compare.winner", lang, which=comparison.winner.upper(), rule=comparison.rule)
+    winner = message("compare.winner", lang, which=comparison.winner.upper(), rule=comparison.rule)
     parts += [f"<p><strong>{escape(winner)}</strong></p>", "</div>"]
     return "\n".join(parts)
 

@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the question layer sits above the text layer: no import at 
     from ..quiz.questions import Comparison, Question
 
 __all__ = [
+    "Bound",
     "Joined",
     "KindArticle",
     "LANGUAGES",
@@ -38,6 +39,7 @@ __all__ = [
     "PLURAL_CATEGORIES",
     "THEMES",
     "Theme",
+    "bound",
     "card_label",
     "card_short",
     "cards_text",
@@ -171,7 +173,7 @@ def themed(lang: str, theme: Theme | str | None) -> str:
     What a renderer's ``theme=`` parameter does: the result is still ``lang`` for every
     comparison, but the texts are said in the theme.
 
-    >>> from battleline_lab.cards import parse_card
+    >>> from battleline_lab.core.cards import parse_card
     >>> lang = themed("zh", "chuhan")
     >>> lang == "zh", theme_of(lang).name, card_short(parse_card("alexander"), lang)
     (True, 'chuhan', '刘邦')
@@ -236,6 +238,27 @@ def scoped(prefix: str) -> Scoped:
         return message(f"{prefix}.{key}", lang, **params)
 
     return lookup
+
+
+class Bound(Protocol):
+    """A :func:`message` lookup in one language (see :func:`bound`)."""
+
+    def __call__(self, key: str, /, **params: Any) -> str: ...
+
+
+def bound(lookup: Scoped, lang: str) -> Bound:
+    """``lookup`` (:func:`message` itself, or a :func:`scoped` one) said in ``lang``: the same helper
+    for an object that holds its language, such as a widget drawing in ``self.lang``.
+
+    >>> t = bound(message, "zh")
+    >>> t("words.puzzles", count=2), bound(scoped("words"), "en")("puzzles", count=1)
+    ('2道谜题', '1 puzzle')
+    """
+
+    def lookup_in(key: str, /, **params: Any) -> str:
+        return lookup(key, lang, **params)
+
+    return lookup_in
 
 
 def _cap(text: str) -> str:

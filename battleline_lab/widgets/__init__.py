@@ -91,18 +91,14 @@ def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _t(key: str, lang: str, **params: object) -> str:
-    return message(key, lang, **params)
-
-
 def _cards(cards: Iterable[Card], lang: str) -> str:
     """Cards inside a widget text: ``b7 b9`` / ``蓝7、蓝9``."""
-    return _t("widget.card_sep", lang).join(card_short(c, lang) for c in cards)
+    return message("widget.card_sep", lang).join(card_short(c, lang) for c in cards)
 
 
 def _list(items: Iterable[object], lang: str) -> str:
     """A list inside a widget text: ``2, 5`` / ``2、5``."""
-    return _t("widget.list_sep", lang).join(str(item) for item in items)
+    return message("widget.list_sep", lang).join(str(item) for item in items)
 
 
 def _cap(text: str) -> str:
@@ -175,6 +171,12 @@ def _button(css: str, on_click: Callable[[], object], **options: Any) -> W.Butto
     return button
 
 
+def _describe(lang: str, *labels: tuple[W.Widget, str]) -> None:
+    """Each ``(widget, key)``: the widget's ``description`` is the key's text in ``lang``."""
+    for widget, key in labels:
+        widget.description = message(key, lang)
+
+
 class _Multilingual(Protocol):
     lang: str
     lang_toggle: W.ToggleButtons
@@ -227,8 +229,8 @@ def language_toggle(lang: str, on_change: Callable[[str], None]) -> W.ToggleButt
 
 def _sides(side: Side, lang: str) -> dict[str, str]:
     """Placeholders naming the asking side and the other one: me/Me, my/My, them/Them."""
-    me, them = _t(f"side.{side.value}", lang), _t(f"side.{side.other.value}", lang)
-    my = _t(f"side.{side.value}.possessive", lang)
+    me, them = message(f"side.{side.value}", lang), message(f"side.{side.other.value}", lang)
+    my = message(f"side.{side.value}.possessive", lang)
     return {"me": me, "Me": _cap(me), "my": my, "My": _cap(my), "them": them, "Them": _cap(them)}
 
 
@@ -257,7 +259,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
     switches every label, feedback, hint and proof step live: :meth:`set_lang`.
 
     Everything but the title and the language toggle is drawn by :attr:`board`, a
-    :class:`~battleline_lab.board.Board` in puzzle mode: Python sets its view model
+    :class:`~battleline_lab.widgets.board.Board` in puzzle mode: Python sets its view model
     (:meth:`board_view`) and decides every intent it sends back (``answer``, ``do: check``,
     ``hint``, ``step``); :attr:`taps` taps its hooks from Python as a learner does.
     """
@@ -353,12 +355,12 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         lang, puzzle = self.lang, self.puzzle
         meta = []
         if puzzle.level is not None:
-            meta.append(_esc(_t("widget.level", lang, level=puzzle.level)))
+            meta.append(_esc(message("widget.level", lang, level=puzzle.level)))
         # topics only: tags and the headline come with the answer, in the feedback (they may give it
         # away), so the title above the board keeps its height (nothing moves when answered)
         if puzzle.topics:
             meta.append(
-                _esc(_t("widget.topics", lang, topics=_list((topic_name(t, lang) for t in puzzle.topics), lang)))
+                _esc(message("widget.topics", lang, topics=_list((topic_name(t, lang) for t in puzzle.topics), lang)))
             )
         meta_html = f'<div class="bl-meta">{" · ".join(meta)}</div>' if meta else ""
         self.title.value = f'<h3 class="bl-title-text">{_esc(puzzle.title_before_answer(lang))}</h3>{meta_html}'
@@ -452,9 +454,9 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         """
         feedback = self.session.feedback
         if feedback is None:
-            return _t("widget.feedback.waiting", self.lang)
+            return message("widget.feedback.waiting", self.lang)
         if feedback.verdict == "right":
-            return _t(feedback.key, self.lang, text=self._solution_summary())
+            return message(feedback.key, self.lang, text=self._solution_summary())
         return render_msg(feedback.msg, self.lang)
 
     def hint(self) -> None:
@@ -526,7 +528,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         highlight = view.highlight if view is not None else self._highlight
         ghosts: Ghosts = dict(view.ghosts) if view is not None and view.ghosts else self._ghosts
         solved = self.state == "right"
-        out: dict[str, Any] = {"mode": "puzzle", "lang": lang, "board_label": _t("boardui.board", lang)}
+        out: dict[str, Any] = {"mode": "puzzle", "lang": lang, "board_label": message("boardui.board", lang)}
         if self._board_matters():
             position = puzzle.position
             flags = flag_views(position, lang, highlight=highlight, ghosts=ghosts, focus=self.focus)
@@ -547,7 +549,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                     held.append(
                         {
                             "side": side.value,
-                            "label": _t(f"board.hand.{side.value}", lang),
+                            "label": message(f"board.hand.{side.value}", lang),
                             "cards": [card_view(c, lang, highlight=c in lit) for c in cards],
                         }
                     )
@@ -559,21 +561,21 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             ]
             environment = _list((card_label(c, lang) for c in question.environment_cards()), lang) if question else ""
             if environment:
-                out["environment"] = _t("widget.environment", lang, cards=environment)
+                out["environment"] = message("widget.environment", lang, cards=environment)
         if question is not None:
             text = render_msg(question.prompt(puzzle.position), lang)
             tie_note = first_complete_note(question, puzzle.position, lang)  # a tie can decide: who was first (R11)
             if tie_note:
-                text += _t("course.question.sep", lang) + tie_note
+                text += message("course.question.sep", lang) + tie_note
             out["question"] = text
         else:
-            out["question"] = _t("widget.question.none", lang)
+            out["question"] = message("widget.question.none", lang)
         answers: list[dict[str, Any]] = []
         if self.answer_style == "flags":
             answers.append(
                 {
                     "action": "check",
-                    "label": _t("widget.answer.check", lang),
+                    "label": message("widget.answer.check", lang),
                     "primary": True,
                     "enabled": not solved,
                     "css": "bl-check",
@@ -592,19 +594,19 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
                     item["state"] = "right" if solved else "wrong" if self.state == "wrong" else None
                 answers.append(item)
         out["answers"] = answers
-        out["answers_label"] = _t("widget.answers", lang)
+        out["answers_label"] = message("widget.answers", lang)
         if question is not None:
             done = solved or self.hint_level >= 3
-            label = _t(f"widget.hint.button.{min(self.hint_level + 1, 3)}", lang)
+            label = message(f"widget.hint.button.{min(self.hint_level + 1, 3)}", lang)
             out["hint"] = {"label": label, "enabled": not done, "hidden": done}
         out["hints"] = list(self._hints)
         out["feedback"] = self._feedback_view()
-        out["proof_label"] = _t("widget.step.heading", lang)
-        out["proof_waiting"] = _t("widget.proof.waiting", lang)
-        out["step_back"] = _t("widget.step.back", lang)
-        out["step_next"] = _t("widget.step.next", lang)
-        out["step_back_label"] = _t("widget.step.back_label", lang)
-        out["step_next_label"] = _t("widget.step.next_label", lang)
+        out["proof_label"] = message("widget.step.heading", lang)
+        out["proof_waiting"] = message("widget.proof.waiting", lang)
+        out["step_back"] = message("widget.step.back", lang)
+        out["step_next"] = message("widget.step.next", lang)
+        out["step_back_label"] = message("widget.step.back_label", lang)
+        out["step_next_label"] = message("widget.step.next_label", lang)
         if view is not None:
             assert self.step_index is not None
             total = len(self._views)
@@ -612,8 +614,8 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             out["proof"] = {
                 "index": self.step_index,
                 "steps": [rule_links(v.text, self.rules_page) for v in self._views],
-                "counter": _t("widget.step.counter", lang, number=self.step_index + 1, total=total),
-                "rule_label": _t("widget.rule_link", lang, rule="{rule}"),
+                "counter": message("widget.step.counter", lang, number=self.step_index + 1, total=total),
+                "rule_label": message("widget.rule_link", lang, rule="{rule}"),
                 "note": note or "",
             }
         return out
@@ -621,12 +623,12 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
     def _feedback_view(self) -> dict[str, Any]:
         lang, puzzle = self.lang, self.puzzle
         if self.state not in ("right", "wrong"):
-            return {"tone": "info", "state": "waiting", "text": _t("widget.feedback.waiting", lang)}
+            return {"tone": "info", "state": "waiting", "text": message("widget.feedback.waiting", lang)}
         out: dict[str, Any] = {"tone": self.state, "state": self.state, "text": self._feedback_text()}
         if self.state == "right" or self.step_index is not None:  # the headline and the tags: the answer is out
             items = [puzzle.title_after_answer(lang)]
             if puzzle.tags:
-                items.append(_t("widget.tags", lang, tags=_list((topic_name(t, lang) for t in puzzle.tags), lang)))
+                items.append(message("widget.tags", lang, tags=_list((topic_name(t, lang) for t in puzzle.tags), lang)))
             out["items"] = items
         return out
 
@@ -671,7 +673,7 @@ def rules_page_link(start: Path | None = None) -> str:
     """Where the rules page is, relative to the notebook running (its kernel's folder, or ``start``).
 
     Lessons live in ``notebooks/`` and ``notebooks/zh/`` and the page is ``notebooks/rules.md``, so
-    a lesson links ``rules.md`` or ``../rules.md``; anywhere else, :data:`~battleline_lab.svg.RULES_PAGE`.
+    a lesson links ``rules.md`` or ``../rules.md``; anywhere else, :data:`~battleline_lab.render.svg.RULES_PAGE`.
     """
     here = Path.cwd() if start is None else start
     for up, folder in enumerate([here, *list(here.parents)[:2]]):
@@ -837,50 +839,55 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             self.select(target.id)
 
     def _tag_options(self) -> list[tuple[str, str]]:
-        return [(_t("widget.gym.all", self.lang), "")] + [(topic_name(t, self.lang), t) for t in self._tags]
+        return [(message("widget.gym.all", self.lang), "")] + [(topic_name(t, self.lang), t) for t in self._tags]
 
     def _level_options(self) -> list[tuple[str, int]]:
-        return [(_t("widget.gym.all", self.lang), 0)] + [(str(lv), lv) for lv in self._levels]
+        return [(message("widget.gym.all", self.lang), 0)] + [(str(lv), lv) for lv in self._levels]
 
     def _label(self) -> None:
         lang = self.lang
-        self.tag_filter.description = _t("widget.gym.tag", lang)
-        self.level_filter.description = _t("widget.gym.level", lang)
-        self.prev_button.description = _t("widget.gym.previous", lang)
-        self.next_button.description = _t("widget.gym.next", lang)
-        self.for_me_button.description = _t("trainer.button.for_me", lang)
-        self.streak_button.description = _t("trainer.button.streak", lang)
-        self.reset_button.description = _t("trainer.button.reset", lang)
+        _describe(
+            lang,
+            (self.tag_filter, "widget.gym.tag"),
+            (self.level_filter, "widget.gym.level"),
+            (self.prev_button, "widget.gym.previous"),
+            (self.next_button, "widget.gym.next"),
+            (self.for_me_button, "trainer.button.for_me"),
+            (self.streak_button, "trainer.button.streak"),
+            (self.reset_button, "trainer.button.reset"),
+            (self.reset_confirm, "trainer.button.reset_confirm"),
+            (self.reset_cancel, "trainer.button.reset_cancel"),
+            (self.save_button, "transfer.button.save"),
+            (self.load_upload, "transfer.button.load"),
+        )
         helps = [(self.for_me_button, "for_me"), (self.streak_button, "streak"), (self.reset_button, "reset")]
         for button, name in helps:
-            button.tooltip = _t(f"trainer.help.{name}", lang)
+            button.tooltip = message(f"trainer.help.{name}", lang)
         self.buttons_help.value = "".join(
-            f"<div><small><b>{_esc(_t(f'trainer.button.{name}', lang))}</b>{_esc(_t('trainer.help.sep', lang))}"
-            f"{_esc(_t(f'trainer.help.{name}', lang))}</small></div>"
+            f"<div><small><b>{_esc(message(f'trainer.button.{name}', lang))}</b>"
+            f"{_esc(message('trainer.help.sep', lang))}{_esc(message(f'trainer.help.{name}', lang))}</small></div>"
             for _button, name in helps
         )
-        self.reset_confirm.description = _t("trainer.button.reset_confirm", lang)
-        self.reset_cancel.description = _t("trainer.button.reset_cancel", lang)
-        self.reset_question.value = _esc(_t("trainer.reset.question", lang))
-        self.save_button.description = _t("transfer.button.save", lang)
-        self.load_upload.description = _t("transfer.button.load", lang)
+        self.reset_question.value = _esc(message("trainer.reset.question", lang))
         where = browser_storage(self.progress)
-        self.storage.value = f"<small>{_esc(_t(f'transfer.storage.{where}', lang))}</small>" if where else ""
+        self.storage.value = f"<small>{_esc(message(f'transfer.storage.{where}', lang))}</small>" if where else ""
         taught = range(1, self.trainer.lessons + 1)
         lessons = f"1–{self.trainer.lessons}" if self.trainer.lessons > 1 else "1"
-        names = _list((_t(f"trainer.lesson.{n}", lang) for n in taught), lang)
-        self.lessons_note.value = f"<small>{_esc(_t('trainer.lessons', lang, lessons=lessons, names=names))}</small>"
+        names = _list((message(f"trainer.lesson.{n}", lang) for n in taught), lang)
+        self.lessons_note.value = (
+            f"<small>{_esc(message('trainer.lessons', lang, lessons=lessons, names=names))}</small>"
+        )
         self.warning.value = self._warning_html()
         self.from_games.value = (
-            f"<b>{_esc(_t('review_queue.gym.from_games', lang))}</b><br>"
-            f"<small>{_esc(_t('review_queue.gym.note', lang))}</small>"
+            f"<b>{_esc(message('review_queue.gym.from_games', lang))}</b><br>"
+            f"<small>{_esc(message('review_queue.gym.note', lang))}</small>"
         )
         self._skipped()
 
     def _skipped(self) -> None:
         errors = [*self.errors, *self.trainer.game_problems]
         self.skipped.value = "".join(
-            f'<div class="bl-gym-error">{_esc(_t("widget.gym.skipped", self.lang, error=e))}</div>' for e in errors
+            f'<div class="bl-gym-error">{_esc(message("widget.gym.skipped", self.lang, error=e))}</div>' for e in errors
         )
 
     def _warning_html(self) -> str:
@@ -891,11 +898,13 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         if aside is not None:
             key = "trainer.warning.set_aside" if aside.kept else "trainer.warning.set_aside_all"
             where = Path(aside.where).name
-            text = _t(key, self.lang, count=len(aside.lines), where=where, aside=aside.shown_aside, kept=aside.kept)
+            text = message(
+                key, self.lang, count=len(aside.lines), where=where, aside=aside.shown_aside, kept=aside.kept
+            )
         elif "damaged" in problem:
-            text = _t("trainer.warning.damaged", self.lang, problem=problem)
+            text = message("trainer.warning.damaged", self.lang, problem=problem)
         else:
-            text = _t("trainer.warning.memory", self.lang, where=data_dir())
+            text = message("trainer.warning.memory", self.lang, where=data_dir())
         return f'<div style="color:#b71c1c">{_esc(text)}</div>'
 
     def set_lang(self, lang: str) -> None:
@@ -913,7 +922,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         if self.current is not None:
             self.current.set_lang(lang)
         elif not self.selection:
-            self.holder.children = [W.HTML(_esc(_t("widget.gym.empty", lang)))]
+            self.holder.children = [W.HTML(_esc(message("widget.gym.empty", lang)))]
         self._status()
 
     def _filter(self) -> None:
@@ -954,7 +963,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         except LookupError:
             return None
         if stays is not None:
-            self._message = _t(f"trainer.for_me.{stays}", self.lang)
+            self._message = message(f"trainer.for_me.{stays}", self.lang)
             self._status()
             return self.current
         if self.trainer.is_from_games(puzzle.id):
@@ -983,7 +992,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             self._status()
             return None
         if running:
-            self._message = _t("trainer.streak.running", self.lang, count=self.trainer.streak_length)
+            self._message = message("trainer.streak.running", self.lang, count=self.trainer.streak_length)
             if self.current is not None and self.current.puzzle.id == puzzle.id:
                 self._status()
                 return self.current  # the streak's puzzle is on show: it stays as it is
@@ -994,8 +1003,12 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         ended = self.trainer.streak_ended
         count, why = ended if ended is not None else (self.trainer.streak_length, "miss")
         best = self.trainer.summary([p.id for p in self.puzzles]).best_streak
-        return _t(
-            "trainer.streak.over", self.lang, count=count, why=_t(f"trainer.streak.why.{why}", self.lang), best=best
+        return message(
+            "trainer.streak.over",
+            self.lang,
+            count=count,
+            why=message(f"trainer.streak.why.{why}", self.lang),
+            best=best,
         )
 
     def _streak_step(self, puzzle_id: str, correct: bool | None) -> bool:
@@ -1006,7 +1019,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
                 puzzle = trainer.next()
             except LookupError:  # every puzzle solved: the stats say the streak is over, and why
                 return False
-            self._message = _t("trainer.streak.next", self.lang, count=trainer.streak_length, level=puzzle.level or 0)
+            self._message = message(
+                "trainer.streak.next", self.lang, count=trainer.streak_length, level=puzzle.level or 0
+            )
             self.select(puzzle.id)
             return True
         return False
@@ -1023,7 +1038,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         """Start over after confirmation: the old rows stay in the database, marked as before the reset."""
         set_visible(self.reset_box, False)
         self.trainer.reset()
-        self._message = _t("trainer.reset.done", self.lang)
+        self._message = message("trainer.reset.done", self.lang)
         self.index = 0
         self._show()
 
@@ -1039,8 +1054,8 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         count = len(document["attempts"]) if isinstance(document["attempts"], list) else 0
         self.transfer.value = (
             f'<a class="bl-gym-download" download="{_esc(name)}" href="data:application/json;base64,{data}">'
-            f"{_esc(_t('transfer.download', self.lang, file=name))}</a><br>"
-            f"<small>{_esc(_t('transfer.saved', self.lang, count=count))}</small>"
+            f"{_esc(message('transfer.download', self.lang, file=name))}</a><br>"
+            f"<small>{_esc(message('transfer.saved', self.lang, count=count))}</small>"
         )
         return text
 
@@ -1052,11 +1067,11 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             added, skipped = import_export(self.progress, document)
         except (UnicodeDecodeError, ValueError, RecursionError) as err:
             problem = str(err).split("\n")[0][:200]
-            text = _t("transfer.load_error", self.lang, file=name, problem=problem)
+            text = message("transfer.load_error", self.lang, file=name, problem=problem)
             self.transfer.value = f'<span class="bl-gym-load-error" style="color:#b71c1c">{_esc(text)}</span>'
             return None
         self.trainer = Trainer(self.puzzles, progress=self.progress, lessons=self.trainer.lessons, lang=self.lang)
-        self.transfer.value = _esc(_t("transfer.loaded", self.lang, added=added, skipped=skipped, file=name))
+        self.transfer.value = _esc(message("transfer.loaded", self.lang, added=added, skipped=skipped, file=name))
         self._show()
         return added, skipped
 
@@ -1092,7 +1107,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.game_puzzle = None
         if not self.selection:
             self.current = None
-            self.holder.children = [W.HTML(_esc(_t("widget.gym.empty", self.lang)))]
+            self.holder.children = [W.HTML(_esc(message("widget.gym.empty", self.lang)))]
         else:
             puzzle = self.selection[self.index]
             self.current = self._board_for(puzzle)
@@ -1106,15 +1121,15 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.warning.value = self._warning_html()  # a write may have failed since (disk full)
         summary = self.trainer.summary([p.id for p in self.puzzles])
         self.stats.value = self._stats_html(summary)
-        title = _t("trainer.chart.title", lang)
+        title = message("trainer.chart.title", lang)
         if summary.history:
             self.chart.value = rating_chart_svg(summary.history, title=title)
         else:
-            self.chart.value = f"<small>{_esc(_t('trainer.chart.empty', lang))}</small>"
+            self.chart.value = f"<small>{_esc(message('trainer.chart.empty', lang))}</small>"
         self._skipped()
         if self.game_puzzle is not None:
             left = len(self.trainer.games_to_review())
-            self.status.value = _esc(_t("review_queue.gym.status", lang, count=left))
+            self.status.value = _esc(message("review_queue.gym.status", lang, count=left))
             return
         if not self.selection:
             self.status.value = ""
@@ -1122,10 +1137,10 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         puzzle = self.selection[self.index]
         records = self.trainer.records()  # kept up to date incrementally: no re-read of every row
         record = records.get(puzzle.id) or PuzzleRecord()
-        mark = _t("widget.gym.solved_mark", lang) if record.solved else ""
+        mark = message("widget.gym.solved_mark", lang) if record.solved else ""
         solved = sum(1 for p in self.selection if p.id in records and records[p.id].solved)
         self.status.value = _esc(
-            _t(
+            message(
                 "widget.gym.status",
                 lang,
                 number=self.index + 1,
@@ -1138,29 +1153,31 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
 
     def _stats_html(self, summary: Summary) -> str:
         lang = self.lang
-        parts = [_t("trainer.stats.rating", lang, rating=round(summary.rating), rd=round(summary.rd))]
+        parts = [message("trainer.stats.rating", lang, rating=round(summary.rating), rd=round(summary.rd))]
         rate = summary.first_try_rate
         if rate is None:
-            parts.append(_t("trainer.stats.first_try.none", lang))
+            parts.append(message("trainer.stats.first_try.none", lang))
         else:
-            parts.append(_t("trainer.stats.first_try", lang, percent=round(100 * rate), rated=summary.rated))
-        parts.append(_t("trainer.stats.streak", lang, streak=summary.streak, best=summary.best_streak))
-        parts.append(_t("trainer.stats.solved", lang, solved=summary.solved, total=summary.total))
+            parts.append(message("trainer.stats.first_try", lang, percent=round(100 * rate), rated=summary.rated))
+        parts.append(message("trainer.stats.streak", lang, streak=summary.streak, best=summary.best_streak))
+        parts.append(message("trainer.stats.solved", lang, solved=summary.solved, total=summary.total))
         pending = len(self.trainer.games_to_review())
         if pending:
-            parts.append(_t("review_queue.stats.pending", lang, count=pending))
-        lines = [f'<div class="bl-gym-stats-line"><b>{_esc(_t("trainer.stats.sep", lang).join(parts))}</b></div>']
+            parts.append(message("review_queue.stats.pending", lang, count=pending))
+        lines = [f'<div class="bl-gym-stats-line"><b>{_esc(message("trainer.stats.sep", lang).join(parts))}</b></div>']
         if self.trainer.streak_mode:
-            lines.append(_esc(_t("trainer.stats.streak_mode", lang, count=self.trainer.streak_length)))
+            lines.append(_esc(message("trainer.stats.streak_mode", lang, count=self.trainer.streak_length)))
         elif self.trainer.streak_ended is not None:
             lines.append(f'<div class="bl-gym-streak-over">{_esc(self._streak_over())}</div>')
         weak = [(t, r) for t, r, _n in summary.themes if r < summary.rating][:3]
         if weak:
-            themes = _list((_t("trainer.stats.theme", lang, theme=t, rating=round(r)) for t, r in weak), lang)
-            lines.append(f'<div class="bl-gym-themes">{_esc(_t("trainer.stats.themes", lang, themes=themes))}</div>')
+            themes = _list((message("trainer.stats.theme", lang, theme=t, rating=round(r)) for t, r in weak), lang)
+            lines.append(
+                f'<div class="bl-gym-themes">{_esc(message("trainer.stats.themes", lang, themes=themes))}</div>'
+            )
         for rule, count in summary.weak_rules[:3]:
             text = rule_text(rule, lang)
-            line = _t("trainer.stats.rule", lang, rule=rule, text=text, count=count)
+            line = message("trainer.stats.rule", lang, rule=rule, text=text, count=count)
             lines.append(f'<div class="bl-gym-rule">{_esc(line)}</div>')
         if self._message:
             lines.append(f"<div>{_esc(self._message)}</div>")
@@ -1194,7 +1211,7 @@ _PICKABLE_IDS = frozenset(c.notation for c in _PICKABLE)
 class FormationExplorer(W.VBox):  # type: ignore[misc]
     """Place cards for two sides (wildcards too), Fog and Mud, and see kinds, sums, wildcards and the winner.
 
-    The cards are placed on the board component (:class:`~battleline_lab.board.Board`, place
+    The cards are placed on the board component (:class:`~battleline_lab.widgets.board.Board`, place
     mode): tap a card of the palette, then an empty slot of a side (``data-action="place"``);
     tap a placed card to take it off (``data-action="take"``); Mud (R25) draws a fourth slot a
     side.  The engine judges (a compare question, R9-R11, R20-R25); this widget only shows.
@@ -1243,13 +1260,15 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         self._update()
 
     def _first_options(self) -> list[tuple[str, str]]:
-        return [(_cap(_t(f"side.{s.value}", self.lang)), s.value) for s in Side]
+        return [(_cap(message(f"side.{s.value}", self.lang)), s.value) for s in Side]
 
     def _label(self) -> None:
-        lang = self.lang
-        self.fog.description = _t("widget.explorer.fog", lang)
-        self.mud.description = _t("widget.explorer.mud", lang)
-        self.first.description = _t("widget.explorer.first", lang)
+        _describe(
+            self.lang,
+            (self.fog, "widget.explorer.fog"),
+            (self.mud, "widget.explorer.mud"),
+            (self.first, "widget.explorer.first"),
+        )
 
     def set_lang(self, lang: str) -> None:
         """Switch every label and the verdict to ``lang`` (the ``bl-lang`` toggle); the cards placed stay."""
@@ -1304,14 +1323,14 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
 
         lang = self.lang
         size = self._size()
-        flag: dict[str, Any] = {"n": 1, "label": _t("widget.explorer.flag", lang), "slots": size, "inert": True}
+        flag: dict[str, Any] = {"n": 1, "label": message("widget.explorer.flag", lang), "slots": size, "inert": True}
         for side in Side:
-            title = _cap(_t(f"board.side_of.{side.value}", lang))
+            title = _cap(message(f"board.side_of.{side.value}", lang))
             flag[f"{side.value}_label"] = title
             flag[side.value] = [
                 {
                     **card_view(c, lang),
-                    "label": _t("widget.explorer.placed", lang, card=card_label(c, lang), side=title),
+                    "label": message("widget.explorer.placed", lang, card=card_label(c, lang), side=title),
                 }
                 for c in self.cards(side)
             ]
@@ -1324,18 +1343,18 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
             item = card_view(c, lang)
             if c.notation in placed:
                 item["placed"] = True
-                item["label"] = _t("widget.explorer.in_use", lang, card=item["label"])
+                item["label"] = message("widget.explorer.in_use", lang, card=item["label"])
             palette.append(item)
         return {
             "mode": "explorer",
             "lang": lang,
             "place_mode": True,
-            "prompt": _t("widget.explorer.prompt", lang),
-            "board_label": _t("widget.explorer.board", lang),
+            "prompt": message("widget.explorer.prompt", lang),
+            "board_label": message("widget.explorer.board", lang),
             "flags": [flag],
-            "slot_text": _t("widget.explorer.slot", lang, side="{side}", slot="{slot}"),
-            "pick_text": _t("widget.explorer.pick_text", lang, card="{card}"),
-            "palette": {"label": _t("widget.explorer.palette", lang), "cards": palette},
+            "slot_text": message("widget.explorer.slot", lang, side="{side}", slot="{slot}"),
+            "pick_text": message("widget.explorer.pick_text", lang, card="{card}"),
+            "palette": {"label": message("widget.explorer.palette", lang), "cards": palette},
         }
 
     def _update(self) -> None:
@@ -1348,16 +1367,16 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         environment = [c for c, on in (("fog", self.fog.value), ("mud", self.mud.value)) if on]
         if len(you) < size or len(opp) < size:
             missing = [
-                _t(
+                message(
                     "widget.explorer.pick",
                     lang,
-                    title=_cap(_t(f"board.side_of.{side.value}", lang)),
+                    title=_cap(message(f"board.side_of.{side.value}", lang)),
                     count=size - len(cards),
                 )
                 for side, cards in ((Side.OPPONENT, opp), (Side.YOU, you))
                 if len(cards) < size
             ]
-            lines = [_t("widget.explorer.incomplete", lang, size=size), *missing]
+            lines = [message("widget.explorer.incomplete", lang, size=size), *missing]
             self.verdict.value = "".join(f'<div class="bl-explorer-line">{_esc(line)}</div>' for line in lines)
             return
         data = {
@@ -1375,11 +1394,18 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         comparison = question.explain(Position())
         who = {"a": Side.YOU, "b": Side.OPPONENT}
         lines = [
-            _t("widget.explorer.line", lang, who=_cap(_t(f"side.{side.value}", lang)), text=formation_caption(f, lang))
+            message(
+                "widget.explorer.line",
+                lang,
+                who=_cap(message(f"side.{side.value}", lang)),
+                text=formation_caption(f, lang),
+            )
             for side, f in ((Side.YOU, comparison.a), (Side.OPPONENT, comparison.b))
         ]
         lines.append(
-            _t(f"widget.explorer.winner.{who[comparison.winner].value}", lang, why=_comparison_text(comparison, lang))
+            message(
+                f"widget.explorer.winner.{who[comparison.winner].value}", lang, why=_comparison_text(comparison, lang)
+            )
         )
         self.verdict.value = "".join(f'<div class="bl-explorer-line">{_esc(line)}</div>' for line in lines)
 
@@ -1393,7 +1419,7 @@ def _problem_text(code: str, params: tuple[tuple[str, Any], ...], lang: str) -> 
     values = {k: (card_short(v, lang) if isinstance(v, (Troop, Tactic)) else v) for k, v in params}
     for key in (f"question.error.{code}", f"widget.explorer.problem.{code}"):
         try:
-            return _t(key, lang, **values)
+            return message(key, lang, **values)
         except (KeyError, IndexError):
             continue
-    return _t("widget.explorer.problem", lang, code=code)
+    return message("widget.explorer.problem", lang, code=code)

@@ -46,7 +46,7 @@ from ..core.position import FLAGS, Position
 from ..quiz.questions import Comparison
 from ..render.svg import formation_caption
 from ..text.messages import DEFAULT_LANGUAGE, card_short, message, render_analysis
-from . import _button, _classed, _comparison_text, language_toggle, set_visible, switch_lang
+from . import _button, _classed, _comparison_text, _describe, language_toggle, set_visible, switch_lang
 from .board import Board, Taps, card_view, flag_views
 
 __all__ = ["EditorSession", "PuzzleEditor"]
@@ -57,10 +57,6 @@ KINDS = ("", "claim", "claimable", "compare", "formation")
 
 def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
-
-
-def _t(key: str, lang: str, **params: object) -> str:
-    return message(key, lang, **params)
 
 
 def _answer_text(answer: object) -> str:
@@ -336,7 +332,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         flags = flag_views(position, lang, focus=[self.flag.value])
         for f in flags:
             f["choose"] = True
-            f["label"] = _t("editor.board.flag", lang, flag=f["n"])
+            f["label"] = message("editor.board.flag", lang, flag=f["n"])
         where = {str(c).lower(): p for p in self.session.places() for c in self.session.cards_at(p)}
         palette = []
         for card in ALL_CARDS:
@@ -344,7 +340,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             place = where.get(card.notation)
             if place is not None:
                 item["placed"] = True
-                item["label"] = _t("editor.board.placed", lang, card=item["label"], place=self._place_name(place))
+                item["label"] = message("editor.board.placed", lang, card=item["label"], place=self._place_name(place))
             palette.append(item)
         places = []
         for p in self.session.places():
@@ -356,21 +352,23 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
                 {
                     "value": self._place_key(p),
                     "label": f"{name}: {cards}" if cards else name,
-                    "aria": _t("editor.board.place", lang, place=name, cards=cards or _t("editor.board.none", lang)),
+                    "aria": message(
+                        "editor.board.place", lang, place=name, cards=cards or message("editor.board.none", lang)
+                    ),
                 }
             )
         return {
             "mode": "editor",
             "lang": lang,
             "place_mode": True,
-            "prompt": _t("editor.board.prompt", lang),
-            "board_label": _t("editor.board.label", lang),
+            "prompt": message("editor.board.prompt", lang),
+            "board_label": message("editor.board.label", lang),
             "flags": flags,
             "places": places,
-            "places_label": _t("editor.board.places", lang),
-            "slot_text": _t("editor.board.slot", lang, side="{side}", slot="{slot}"),
-            "pick_text": _t("editor.board.pick_text", lang, card="{card}"),
-            "palette": {"label": _t("editor.board.palette", lang), "cards": palette},
+            "places_label": message("editor.board.places", lang),
+            "slot_text": message("editor.board.slot", lang, side="{side}", slot="{slot}"),
+            "pick_text": message("editor.board.pick_text", lang, card="{card}"),
+            "palette": {"label": message("editor.board.palette", lang), "cards": palette},
         }
 
     def _engine_answer(self) -> None:
@@ -418,15 +416,17 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         """Switch every label, the board and the report to ``lang`` (``en``, ``zh``)."""
         if not switch_lang(self, lang):
             return
-        for widget, key in self._labels:
-            widget.description = _t(key, lang)
-        self.put_button.description = _t("editor.card.put", lang)
-        self.remove_button.description = _t("editor.card.remove", lang)
-        self.engine_answer_button.description = _t("editor.answer.engine", lang)
-        self.save_button.description = _t("editor.save", lang)
-        self.overwrite_button.description = _t("editor.overwrite", lang)
-        self.save_as_button.description = _t("editor.save_as", lang)
-        self.card_text.placeholder = _t("editor.card.placeholder", lang)
+        _describe(
+            lang,
+            *self._labels,
+            (self.put_button, "editor.card.put"),
+            (self.remove_button, "editor.card.remove"),
+            (self.engine_answer_button, "editor.answer.engine"),
+            (self.save_button, "editor.save"),
+            (self.overwrite_button, "editor.overwrite"),
+            (self.save_as_button, "editor.save_as"),
+        )
+        self.card_text.placeholder = message("editor.card.placeholder", lang)
         for widget, name in ((self.title_en, "English"), (self.note_en, "English")):
             widget.placeholder = name
         for widget in (self.title_zh, self.note_zh):
@@ -437,22 +437,22 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             self.place.options = [(self._place_name(p), p) for p in self.session.places()]
             if where in self.session.places():
                 self.place.value = where
-            sides = [(_t(f"side.{s}", lang), s) for s in _SIDES]
-            nobody = [(_t("editor.flag.nobody", lang), "")]
+            sides = [(message(f"side.{s}", lang), s) for s in _SIDES]
+            nobody = [(message("editor.flag.nobody", lang), "")]
             self.first_complete.options = nobody + sides
             self.claimed_by.options = nobody + sides
             self.turn.options = sides
             self.level.options = [("-", 0)] + [(str(n), n) for n in range(1, 6)]
-            self.kind.options = [(_t(f"editor.kind.{k}" if k else "editor.question.none", lang), k) for k in KINDS]
+            self.kind.options = [(message(f"editor.kind.{k}" if k else "editor.question.none", lang), k) for k in KINDS]
         finally:
             self._syncing = False
         self.refresh()
 
     def _place_name(self, place: Place) -> str:
-        side = _t(f"side.{place[-1]}", self.lang)
+        side = message(f"side.{place[-1]}", self.lang)
         if place[0] == "flags":
-            return _t("editor.place.flag", self.lang, flag=place[1], side=side)
-        return _t(f"editor.place.{place[0]}", self.lang, side=side)
+            return message("editor.place.flag", self.lang, flag=place[1], side=side)
+        return message(f"editor.place.{place[0]}", self.lang, side=side)
 
     def _sync_controls(self) -> None:
         """Put the session's values into the controls (without calling the session back)."""
@@ -518,18 +518,18 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         report = self.session.report(lang)
         self._sync_controls()
         title = self.session.data.get("id", "")
-        self.heading.value = f"<b>{_esc(_t('editor.title', lang))}</b>: <code>{_esc(title)}</code>"
+        self.heading.value = f"<b>{_esc(message('editor.title', lang))}</b>: <code>{_esc(title)}</code>"
         position = report.puzzle.position if report.puzzle is not None else self.session.board_position()
         self.board.show(self.board_view(position))
         if self._message is not None:
             key, params = self._message
-            self.message_html.value = f"<b>{_esc(_t(key, lang, **params))}</b>"
+            self.message_html.value = f"<b>{_esc(message(key, lang, **params))}</b>"
         else:
             self.message_html.value = ""
         set_visible(self.overwrite_button, self._confirm)
         refused = self._message is not None and self._message[0] == "editor.error.wrong_answer"
         if refused and report.answer_contradicted:
-            self.take_answer_button.description = _t(
+            self.take_answer_button.description = message(
                 "editor.take_answer", lang, answer=_answer_text(report.engine_answer)
             )
         set_visible(self.take_answer_button, refused and report.answer_contradicted)
@@ -537,41 +537,43 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.engine.value = self._engine_html(report)
         if report.difficulty is not None:
             self.difficulty.value = _esc(
-                _t("editor.difficulty", lang, level=report.difficulty.level, score=f"{report.difficulty.score:.2f}")
+                message(
+                    "editor.difficulty", lang, level=report.difficulty.level, score=f"{report.difficulty.score:.2f}"
+                )
             )
         else:
             self.difficulty.value = ""
         if report.warnings:
             items = "".join(f'<li class="bl-editor-warning">{_esc(w.text(lang))}</li>' for w in report.warnings)
-            self.warnings.value = f"<b>{_esc(_t('editor.warnings', lang))}</b><ul>{items}</ul>"
+            self.warnings.value = f"<b>{_esc(message('editor.warnings', lang))}</b><ul>{items}</ul>"
         else:
             self.warnings.value = ""
-        summary = f"<summary>{_esc(_t('editor.yaml', lang))}</summary>"
+        summary = f"<summary>{_esc(message('editor.yaml', lang))}</summary>"
         self.yaml.value = f"<details>{summary}<pre>{_esc(self.session.text())}</pre></details>"
 
     def _problems_html(self, report: EditorReport) -> str:
         lang = self.lang
         found = report.findings()
         if not found:
-            return f'<span class="bl-editor-ok">{_esc(_t("editor.no_problems", lang))}</span>'
+            return f'<span class="bl-editor-ok">{_esc(message("editor.no_problems", lang))}</span>'
         items = "".join(
             f'<li class="bl-editor-{"problem" if severity == "error" else "check-warning"}">'
-            f"{_esc(f'{d.line}:{d.col}')}: <b>{_esc(_t(f'editor.severity.{severity}', lang))}</b>: "
+            f"{_esc(f'{d.line}:{d.col}')}: <b>{_esc(message(f'editor.severity.{severity}', lang))}</b>: "
             f"{_esc(d.message)}</li>"
             for severity, d in found
         )
         errors = any(severity == "error" for severity, _d in found)
-        heading = _t("editor.problems", lang) if errors else _t("editor.warnings_only", lang)
+        heading = message("editor.problems", lang) if errors else message("editor.warnings_only", lang)
         ok = "" if errors else ' class="bl-editor-ok"'
         return f"<b{ok}>{_esc(heading)}</b><ul>{items}</ul>"
 
     def _engine_html(self, report: EditorReport) -> str:
         lang = self.lang
         if report.engine_error is not None:
-            return _esc(_t("editor.engine_error", lang, reason=report.engine_error))
+            return _esc(message("editor.engine_error", lang, reason=report.engine_error))
         if report.puzzle is None or report.puzzle.question is None:
             return ""
-        lines = [_t("editor.engine", lang, answer=_answer_text(report.engine_answer))]
+        lines = [message("editor.engine", lang, answer=_answer_text(report.engine_answer))]
         proof = report.proof
         if isinstance(proof, ClaimAnalysis):
             lines += render_analysis(proof, lang)
@@ -580,7 +582,9 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
                 steps = render_analysis(analysis, lang)
                 if steps:
                     lines.append(
-                        _t("editor.place.flag", lang, flag=number, side=_t("side.you", lang)) + ": " + steps[-1]
+                        message("editor.place.flag", lang, flag=number, side=message("side.you", lang))
+                        + ": "
+                        + steps[-1]
                     )
         elif isinstance(proof, Comparison):
             lines += [formation_caption(proof.a, lang), formation_caption(proof.b, lang), _comparison_text(proof, lang)]

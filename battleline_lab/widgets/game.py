@@ -57,7 +57,18 @@ from ..game.record import illegal_reason
 from ..game.review import Review
 from ..game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Offer, Say, Token, action_path
 from ..render.svg import board_svg
-from ..text.messages import DEFAULT_LANGUAGE, Theme, card_label, catalogue, kind_name, message, render_analysis, themed
+from ..text.messages import (
+    DEFAULT_LANGUAGE,
+    Bound,
+    Theme,
+    bound,
+    card_label,
+    catalogue,
+    kind_name,
+    message,
+    render_analysis,
+    themed,
+)
 from ..training.progress import Progress
 from . import language_toggle, set_visible, switch_lang
 from .board import Board, Taps, card_view, flag_views
@@ -256,8 +267,10 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.level_button.description = t("ladder.level_button")
 
     # -- construction helpers ----------------------------------------------
-    def _t(self, key: str, /, **params: object) -> str:
-        return message(key, self.lang, **params)
+    @property
+    def _t(self) -> Bound:
+        """The catalogue in :attr:`lang`, the language shown now: ``self._t("game_widget.title", seed=...)``."""
+        return bound(message, self.lang)
 
     def _say(self, said: Say) -> str:
         """The session's words in :attr:`lang`: players and cards named here."""
@@ -614,9 +627,9 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         """The coach's odds on the board: each contested flag's ``odds`` (the learner's win chance, outs).
 
         A contested flag is open (R15) with a card on either side.  The chance is
-        :func:`~battleline_lab.odds.flag_odds` of the public table only (``position`` holds no
+        :func:`~battleline_lab.core.odds.flag_odds` of the public table only (``position`` holds no
         hand, and the odds count every hand as unseen, R13); the outs line is the learner's
-        strongest kind still reachable (:func:`~battleline_lab.odds.outs`) and how many unseen
+        strongest kind still reachable (:func:`~battleline_lab.core.odds.outs`) and how many unseen
         troops complete it.  Texts from ``odds.json``; a tie counts half where neither side is
         complete (the note ``odds_note`` says so, R11).
         """

@@ -264,7 +264,7 @@ class Question(Generic[A, E]):
         return self.key_lines(position, lang) or None
 
     def difficulty_features(self, position: Position, explained: E) -> Features | None:
-        """What a learner must weigh, for :func:`battleline_lab.difficulty.estimate` (None: the kinds it knows)."""
+        """What a learner must weigh, for :func:`battleline_lab.quiz.difficulty.estimate` (None: the kinds it knows)."""
         return None
 
     def proof_targets(self, position: Position) -> tuple[tuple[int, ...] | None, Side | None]:

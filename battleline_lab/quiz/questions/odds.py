@@ -1,21 +1,21 @@
-"""The odds kinds (issue 27), judged by :mod:`battleline_lab.odds`: what the unseen troops can still do.
+"""The odds kinds (issue 27), judged by :mod:`battleline_lab.core.odds`: what the unseen troops can still do.
 
 - ``safest-flag``: which flag is safest to play this card on?  Answer: a flag number.  For each
-  candidate flag the card goes to your side of it, and :func:`~battleline_lab.odds.flag_odds` gives
+  candidate flag the card goes to your side of it, and :func:`~battleline_lab.core.odds.flag_odds` gives
   your chance to win that flag if the open slots on both sides were filled at random from the
   unseen troops (R13; a tie goes to the side already complete, otherwise half to each, R11).  The
   safest flag is the one with the highest chance; a puzzle whose two best flags are too close to
   tell apart is refused (:meth:`SafestFlagQuestion.problems`).
 - ``outs``: how many outs?  Answer: a number.  The unseen troops (R13) that take part in at least
   one completion of ``formation`` on ``side``'s side of ``flag``
-  (:func:`~battleline_lab.odds.outs`, :attr:`~battleline_lab.odds.KindOuts.count`); 0 when that
+  (:func:`~battleline_lab.core.odds.outs`, :attr:`~battleline_lab.core.odds.KindOuts.count`); 0 when that
   kind cannot be reached any more.
 
 Both miss with the rule they turn on, R13: the unseen troops are every troop not face up, hands
 included, and a troop face up can no longer come.
 
->>> from battleline_lab.position import Position
->>> from battleline_lab.questions import question_from_data
+>>> from battleline_lab.core.position import Position
+>>> from battleline_lab.quiz.questions import question_from_data
 >>> pos = Position.build({1: {"you": "b8 b9", "opponent": "r10 g10 y10"}})
 >>> q = question_from_data({"kind": "outs", "flag": 1, "formation": "wedge"})
 >>> q.solve(pos), [t.notation for t in q.explain(pos).kind.troops]

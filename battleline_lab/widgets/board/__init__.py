@@ -99,10 +99,6 @@ class Board(anywidget.AnyWidget):
         return True
 
 
-def _t(key: str, lang: str, **params: object) -> str:
-    return message(key, lang, **params)
-
-
 def card_view(
     card: Card,
     lang: str = DEFAULT_LANGUAGE,
@@ -117,7 +113,7 @@ def card_view(
 
     The accessible name says where the card lies when ``flag`` and ``side`` are given
     (``red 7, Light Cavalry, on flag 3, your side``); a ghost card says it could still come.
-    A Leader is named in ``theme`` (:class:`battleline_lab.messages.Theme`; the id stays ``alexander``).
+    A Leader is named in ``theme`` (:class:`battleline_lab.text.messages.Theme`; the id stays ``alexander``).
     """
     lang = themed(lang, theme)
     label = card_label(card, lang)
@@ -126,26 +122,28 @@ def card_view(
         fill, ink = COLOURS[card.colour]
         out.update(
             value=str(card.value),
-            letter=_t(f"board.letter.{card.colour.letter}", lang),
-            name=_t(f"troop.{card.value}", lang),
+            letter=message(f"board.letter.{card.colour.letter}", lang),
+            name=message(f"troop.{card.value}", lang),
             colour=card.colour.letter,
         )
     else:
         assert isinstance(card, Tactic)
         fill, ink = TACTIC_COLOURS[card.group]
         out.update(
-            value=_t(f"board.tactic_value.{card.value}", lang),
+            value=message(f"board.tactic_value.{card.value}", lang),
             mark="\u2605" if card.is_wild else ("\u2601" if card.is_environment else "\u2694"),
-            name=_t(f"board.short.{card.value}", lang),
+            name=message(f"board.short.{card.value}", lang),
             tactic=True,
             wild=card.is_wild,
             environment=card.is_environment,
         )
     if ghost:
-        label = _t("board.ghost_label", lang, card=label)
+        label = message("board.ghost_label", lang, card=label)
         out["ghost"] = True
     if flag is not None and side is not None:
-        label = _t("boardui.card_at", lang, card=label, flag=flag, side=_t(f"boardui.side.{side.value}", lang))
+        label = message(
+            "boardui.card_at", lang, card=label, flag=flag, side=message(f"boardui.side.{side.value}", lang)
+        )
     out.update(fill=fill, ink=ink, label=label)
     if highlight:
         out["highlight"] = True
@@ -177,16 +175,16 @@ def flag_views(
     for n, state in enumerate(position.flags, start=1):
         owner = state.claimed_by
         label = (
-            _t(f"board.flag_claimed.{owner.value}", lang, flag=n)
+            message(f"board.flag_claimed.{owner.value}", lang, flag=n)
             if owner is not None
-            else _t("board.flag", lang, flag=n)
+            else message("board.flag", lang, flag=n)
         )
         flag: dict[str, Any] = {"n": n, "label": label, "slots": state.size}
         for side in Side:
             flag[side.value] = [
                 card_view(c, lang, flag=n, side=side, highlight=c in lit) for c in state.formation_cards(side)
             ]
-            flag[f"{side.value}_label"] = _t(f"boardui.side_at.{side.value}", lang, flag=n)
+            flag[f"{side.value}_label"] = message(f"boardui.side_at.{side.value}", lang, flag=n)
         flag["env"] = [card_view(c, lang, highlight=c in lit) for c in state.environment]
         flag["ghosts"] = [card_view(c, lang, ghost=True) for c in ghosts.get((n, Side.OPPONENT), ())]
         if owner is not None:
@@ -194,8 +192,8 @@ def flag_views(
         first = state.completed_first if owner is None else None
         if first is not None:  # the "1st" badge: it decides a tie here (R11)
             flag["first"] = first.value
-            flag["first_text"] = _t("course.first.mark", lang)
-            flag["first_label"] = _t(f"course.first.label.{first.value}", lang, flag=n)
+            flag["first_text"] = message("course.first.mark", lang)
+            flag["first_label"] = message(f"course.first.label.{first.value}", lang, flag=n)
         if n in shown:
             flag["focus"] = True
         out.append(flag)
