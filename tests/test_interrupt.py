@@ -19,10 +19,20 @@ ROOT = Path(__file__).resolve().parents[1]
 DELAYS = (0.0, 0.01, 0.03, 0.06, 0.1, 0.2, 0.4, 0.8)
 LONG = ["match", "random", "random", "--games", "5000", "--seed", "1"]
 # What the console script does (import the entry point, call it), with a line on stderr once the
-# interpreter itself has started: a signal before that would hit Python's own start-up, which no
-# program can catch, and on a loaded machine that takes a varying time.
+# command has begun inside ``main``: an audit hook writes it when ``main`` imports the CLI, inside
+# the ``try`` that catches the interrupt. A signal before that would hit Python's own start-up or the
+# few bytecodes between the import and the call, which no program can catch; a marker written
+# before ``main`` (as this test once did) let a loaded machine deliver the signal in that gap.
 CHILD = (
-    "import sys; from battleline_lab.entry import main; print('ready', file=sys.stderr, flush=True); sys.exit(main())"
+    "import sys\n"
+    "seen = []\n"
+    "def hook(event, args):\n"
+    "    if event == 'import' and args[0] == 'battleline_lab.cli' and not seen:\n"
+    "        seen.append(1)\n"
+    "        print('ready', file=sys.stderr, flush=True)\n"
+    "sys.addaudithook(hook)\n"
+    "from battleline_lab.entry import main\n"
+    "sys.exit(main())\n"
 )
 
 
