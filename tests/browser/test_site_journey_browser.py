@@ -9,7 +9,7 @@ from the front page's entry (lesson 6), plays it to the end by taps (the game's 
 the learner's store (on the site the browser-kept drive, ``/drive/battleline-data``).  At 390 px
 the front page links the simple notebook view (``notebooks/``), at 1400 px JupyterLab (``lab/``).
 
-The same test code runs against JupyterLab (the ``frontend`` fixture), where that makes sense:
+The same test code runs against JupyterLab (the ``frontend`` fixture) at 1400 px, where that makes sense:
 the front page exists only on the site (it is the site's ``index.html``, made by
 ``tools/build_site.py``; JupyterLab has no such page), so in JupyterLab the learner opens the same
 lessons by their paths instead of by its links; everything from there on (the puzzle, its proof,
@@ -32,7 +32,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser import ui
 from tests.browser.conftest import (
@@ -64,7 +64,8 @@ def kernel_idle(page: Page, frontend: Front) -> None:
     # the lesson in sight (after a reload the site's JupyterLab has the earlier lessons as hidden tabs)
     panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").first
     idle = panel.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-    if "/notebooks/" in page.url:
+    if "/notebooks/" in page.url:  # one notebook; its indicator is in the top bar, not in the panel
+        idle = page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")
         starting = page.locator(".jp-NotebookKernelStatus", has_text="Connecting")
     else:  # as site_kernel_idle: the status bar says "| Idle" only once the kernel is up
         starting = page.locator(".jp-StatusBar-TextItem", has_text="| Unknown")
@@ -87,7 +88,13 @@ def run_all(page: Page, frontend: Front) -> None:
     expect(busy).to_have_count(0, timeout=KERNEL_START)
 
 
-def open_lesson(page: Page, frontend: Front, link: str, lesson: str, width: int) -> None:
+def in_sight(page: Page) -> Locator:
+    """The notebook in sight: the site's JupyterLab restores the lessons opened before as tabs,
+    hidden behind the one shown (their cells are in the page too)."""
+    return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").locator(".jp-Notebook").first
+
+
+def open_lesson(page: Page, frontend: Front, link: str, lesson: str, width: int, heading: str) -> None:
     """On the site: the front page's link ``link`` (a CSS selector), followed as a learner taps it;
     it opens the simple view on a phone and JupyterLab on a wide screen.  In JupyterLab (no front
     page): the same ``lesson`` by its path."""
@@ -98,13 +105,14 @@ def open_lesson(page: Page, frontend: Front, link: str, lesson: str, width: int)
         page.wait_for_url(re.compile(re.escape(view) + r"\?path=" + re.escape(lesson)))
     else:
         page.goto(f"{frontend.url}/lab/tree/notebooks/{lesson}?reset")
-    expect(page.locator(".jp-Notebook").first).to_be_visible(timeout=120_000)
+    expect(in_sight(page)).to_be_visible(timeout=120_000)
+    expect(in_sight(page)).to_contain_text(heading)  # the lesson asked for is the one shown
 
 
 def probe(page: Page) -> str:
     """:func:`run_code` with :data:`PROBE`, in the notebook in sight (hidden tabs have cells too)."""
     marker = f"bl-probe-{uuid.uuid4().hex[:12]}"
-    notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").locator(".jp-Notebook").first
+    notebook = in_sight(page)
     notebook.locator(".jp-Cell").last.click(position={"x": 30, "y": 4})
     page.keyboard.press("Escape")
     page.keyboard.press("b")  # a new cell below, in edit mode after Enter
@@ -134,7 +142,9 @@ def before_journey(frontend: Front, monkeypatch: pytest.MonkeyPatch) -> tuple[bo
     return record(repr(progress.Progress().get(PUZZLE)))
 
 
-@pytest.mark.parametrize("width", [390, 1400])
+#: JupyterLab at 390 px is not tried: there its file browser leaves a lesson's cell about 20 px (the
+#: game 22 px wide, issue 22), which is why the site's front page links the simple view on a phone.
+@pytest.mark.parametrize(("frontend", "width"), [("lab", 1400), ("site", 390), ("site", 1400)], indirect=["frontend"])
 def test_a_learner_goes_from_the_front_page_through_a_puzzle_and_a_game_and_keeps_the_progress(
     front_page: Page, frontend: Front, output_dir: Path, monkeypatch: pytest.MonkeyPatch, width: int
 ) -> None:
@@ -152,8 +162,7 @@ def test_a_learner_goes_from_the_front_page_through_a_puzzle_and_a_game_and_keep
         expect(page.locator("h1")).to_have_text("Battle Line Lab")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls"
         page.screenshot(path=str(output_dir / f"{name}-front.png"))
-    open_lesson(page, frontend, "a.start:visible", "00-the-game-in-ten-minutes.ipynb", width)
-    expect(page.locator(".jp-Notebook").first).to_contain_text("the game in ten minutes")
+    open_lesson(page, frontend, "a.start:visible", "00-the-game-in-ten-minutes.ipynb", width, "the game in ten minutes")
     if frontend.site:
         front = f"{frontend.url}/index.html"
         if width <= PHONE:  # the simple view: the browser's Back returns to the front page
@@ -164,10 +173,11 @@ def test_a_learner_goes_from_the_front_page_through_a_puzzle_and_a_game_and_keep
         expect(page.locator("a.start:visible")).to_be_visible()
 
     # 2. a puzzle lesson from the path (lesson 3): wrong, then right, then its proof, stepped
-    open_lesson(page, frontend, "#path a.name:visible[href$='03-claim-proofs.ipynb']", "03-claim-proofs.ipynb", width)
+    path_link = "#path a.name:visible[href$='03-claim-proofs.ipynb']"
+    open_lesson(page, frontend, path_link, "03-claim-proofs.ipynb", width, "Lesson 3")
     kernel_idle(page, frontend)
     run_all(page, frontend)
-    puzzle = page.locator(ui.PUZZLE).last
+    puzzle = in_sight(page).locator(ui.PUZZLE).last
     expect(puzzle).to_be_visible(timeout=60_000)
     puzzle.scroll_into_view_if_needed()
     expect(puzzle.locator(ui.TITLE)).to_contain_text("Can you claim flag 6?")
@@ -188,12 +198,15 @@ def test_a_learner_goes_from_the_front_page_through_a_puzzle_and_a_game_and_keep
     timing(f"journey/{frontend.name}-{width}/puzzle_done_seconds", round(time.monotonic() - started, 1))
 
     # 3. the game from the front page's entry (lesson 6), played to the end by taps
-    open_lesson(page, frontend, "#practice a.name:visible[href$='06-play-a-game.ipynb']", "06-play-a-game.ipynb", width)
+    game_link = "#practice a.name:visible[href$='06-play-a-game.ipynb']"
+    open_lesson(page, frontend, game_link, "06-play-a-game.ipynb", width, "Lesson 6")
     kernel_idle(page, frontend)
     run_all(page, frontend)
-    game = page.locator(ui.GAME).last  # the learner's own game (the lesson's demo game is above it)
+    game = in_sight(page).locator(ui.GAME).last  # the learner's own game (the lesson's demo game is above it)
     expect(game.locator(ui.HAND_CARD).first).to_be_visible(timeout=60_000)
     game.scroll_into_view_if_needed()
+    box = game.bounding_box()
+    assert box is not None and box["width"] >= min(width * 0.8, 700), (width, box)  # room to play in
     if frontend.site:
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the game scrolls"
     play_game(page, game, keyboard=False)
@@ -208,9 +221,8 @@ def test_a_learner_goes_from_the_front_page_through_a_puzzle_and_a_game_and_keep
     # the site's JupyterLab restores its workspace: the lessons opened before are tabs again, hidden
     # behind the one shown, so what follows looks only at the notebook in sight
     page.reload()
-    shown = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").locator(".jp-Notebook")
-    expect(shown.first).to_be_visible(timeout=120_000)
-    expect(shown.first).to_contain_text("Lesson 6")
+    expect(in_sight(page)).to_be_visible(timeout=120_000)
+    expect(in_sight(page)).to_contain_text("Lesson 6")
     kernel_idle(page, frontend)
     solved, attempts, hints = record(probe(page))
     assert (solved, attempts, hints) == (True, before[1] + 2, before[2]), (before, solved, attempts, hints)
