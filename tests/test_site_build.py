@@ -118,7 +118,7 @@ def _widget_state(board_hidden: bool = False) -> dict[str, object]:
 
 
 COLD_OUTPUTS = [  # (id, the saved output's data, what the site's copy shows, the picture's SVGs)
-    ("game: its own SVG", {"image/svg+xml": "<svg>game</svg>", "text/plain": "g"}, "image/svg+xml", ""),
+    ("game: its own SVG", {"image/svg+xml": "<svg>game</svg>", "text/plain": "g"}, "text/html", "<svg>game</svg>"),
     ("gym: boards of its state", {"text/plain": "gym"}, "text/html", '<svg class="bl-board">board</svg>'),
 ]
 
@@ -147,6 +147,17 @@ def test_a_saved_widget_shows_as_its_picture_on_a_cold_open(data: dict[str, obje
             assert build_site.COLD_NOTE[lang] in saved[shown]
 
 
+def test_a_lone_html_widget_shows_its_saved_value_and_the_note() -> None:
+    """The editor's proof lines (``editor.engine``, an HTML widget): its saved value, as JupyterLab
+    draws it from the saved state, with the note; not "Loading widget..." until the kernel is up."""
+    state = {"proof": {"model_name": "HTMLModel", "state": {"value": "<div>The engine's answer: false</div>"}}}
+    output = {"output_type": "display_data", "data": {build_site.WIDGET_VIEW: {"model_id": "proof"}, "text/plain": "h"}}
+    assert build_site.cold_picture(output, state, "run it") is True
+    shown = output["data"]["text/html"]
+    assert build_site.WIDGET_VIEW not in output["data"]
+    assert "The engine's answer: false" in shown and "run it" in shown
+
+
 def test_a_saved_widget_without_a_picture_stays_a_widget() -> None:
     data = {build_site.WIDGET_VIEW: {"model_id": "box"}, "text/plain": "w"}
     state = _widget_state(board_hidden=True)  # its only board hidden: no picture to show
@@ -160,8 +171,8 @@ def test_a_saved_widget_without_a_picture_stays_a_widget() -> None:
     assert "widgets" in build_site.site_notebook(notebook)["metadata"]  # its view still needs the state
 
 
-#: The learners' lessons whose widgets have a board: each opens on the site showing its picture.
-BOARD_LESSONS = ["03-claim-proofs", "05-puzzle-gym", "06-play-a-game"]
+#: The lessons whose widgets have a board (the teachers' editor too): each opens on the site showing its picture.
+BOARD_LESSONS = ["03-claim-proofs", "05-puzzle-gym", "06-play-a-game", "teachers/02-puzzle-editor"]
 
 
 @pytest.mark.parametrize("lesson", [*BOARD_LESSONS, *(f"zh/{name}.zh" for name in BOARD_LESSONS)])
@@ -175,3 +186,7 @@ def test_the_lessons_with_a_board_open_on_the_site_without_a_loader(lesson: str)
     hidden = [c for c in out["cells"] if c.get("metadata", {}).get("jupyter", {}).get("source_hidden")]
     shown = [o["data"] for c in hidden for o in c["outputs"] if "data" in o]
     assert all("<svg" in str(d.get("text/html", d.get("image/svg+xml", ""))) for d in shown), lesson
+    note = build_site.COLD_NOTE["zh" if lesson.startswith("zh/") else "en"]
+    pictures = [str(o["data"].get("text/html", "")) for c in out["cells"] for o in c.get("outputs", []) if "data" in o]
+    pictures = [p for p in pictures if "bl-saved-picture" in p]
+    assert pictures and all(note in p for p in pictures), lesson  # each with its one line: run the cell

@@ -401,23 +401,41 @@ def saved_pictures(state: dict[str, Any], model_id: str) -> list[str]:
     return found
 
 
+def saved_html(state: dict[str, Any], model_id: str) -> list[str]:
+    """A lone HTML widget's saved value (the editor's proof lines, ``editor.engine``), as JupyterLab
+    draws it from the saved state on a cold open; ``[]`` for any other widget."""
+    model = state.get(model_id, {})
+    value = model.get("state", {}).get("value")
+    return [value] if model.get("model_name") == "HTMLModel" and isinstance(value, str) else []
+
+
 def cold_picture(output: dict[str, Any], state: dict[str, Any], note: str) -> bool:
     """Show a saved widget output as its picture on a cold open (nothing run yet); True if it does now.
 
     In the site the saved widgets wait for the kernel (15-40 s) before JupyterLab's widget
     manager draws them from the saved state, and until then show "Loading widget...".  An output
-    that saved a picture beside its widget (the game's board as SVG) keeps only the picture; one
-    that did not (the gym) gets the SVG boards of its saved state as its picture, with ``note``
-    (run the cell to use it).  Running the cell replaces the output with the live widget.
+    that saved an SVG picture beside its widget (the game's board, the editor's) shows that picture;
+    one that did not (the gym) gets the SVG boards of its saved state as its picture; either with
+    ``note`` under it (run the cell to use it).  Running the cell replaces the output with the live widget.
     """
     data = output.get("data", {})
     view = data.get(WIDGET_VIEW)
     if not isinstance(view, dict):
         return False
-    if not any(mime in data for mime in PICTURES):
-        svgs = saved_pictures(state, str(view.get("model_id", "")))
+    svg = data.get("image/svg+xml")
+    if isinstance(svg, list):
+        svg = "".join(svg)
+    if isinstance(svg, str) and "<svg" in svg:  # its own picture (the game, a puzzle, the editor): and the note
+        svgs = [svg]
+        del data["image/svg+xml"]
+    elif any(mime in data for mime in PICTURES):
+        svgs = []  # a picture of another kind: kept as it is
+    else:
+        model_id = str(view.get("model_id", ""))
+        svgs = saved_pictures(state, model_id) or saved_html(state, model_id)
         if not svgs:
             return False
+    if svgs:
         data["text/html"] = f'<div class="bl-saved-picture">{"".join(svgs)}<p><small>{_esc(note)}</small></p></div>'
     del data[WIDGET_VIEW]
     return True

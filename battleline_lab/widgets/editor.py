@@ -44,7 +44,7 @@ from ..core.claims import ClaimAnalysis
 from ..core.formations import Formation
 from ..core.position import FLAGS, Position
 from ..quiz.questions import Comparison
-from ..render.svg import formation_caption
+from ..render.svg import board_svg, formation_caption
 from ..text.messages import DEFAULT_LANGUAGE, card_short, message, render_analysis
 from . import _button, _classed, _comparison_text, _describe, language_toggle, set_visible, switch_lang
 from .board import Board, Taps, card_view, flag_views
@@ -520,6 +520,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         title = self.session.data.get("id", "")
         self.heading.value = f"<b>{_esc(message('editor.title', lang))}</b>: <code>{_esc(title)}</code>"
         position = report.puzzle.position if report.puzzle is not None else self.session.board_position()
+        self._position = position
         self.board.show(self.board_view(position))
         if self._message is not None:
             key, params = self._message
@@ -591,6 +592,17 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         elif isinstance(proof, Formation):
             lines.append(formation_caption(proof, lang))
         return "".join(f'<div class="bl-editor-proof-line">{_esc(line)}</div>' for line in lines)
+
+    def picture(self) -> str:
+        """The puzzle's board as it stands, as an SVG picture (what a saved notebook shows before anything runs)."""
+        return board_svg(self._position, focus=[self.flag.value], lang=self.lang)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if not isinstance(bundle, dict):
+            return None
+        return {**bundle, "image/svg+xml": self.picture()}
 
     def __repr__(self) -> str:
         report = self.session.report()

@@ -314,13 +314,15 @@ def _saved_widgets(lesson: str) -> int:
     )
 
 
-#: The learners' lessons whose saved widgets have a board (the gym, the game, lesson 3's puzzle), in
-#: both languages.  (The teachers' editor lessons save no board picture: they still wait for the kernel.)
+#: The lessons whose saved widgets have a board (the gym, the game, lesson 3's puzzle, the teachers'
+#: puzzle editor), in both languages.
 WIDGET_LESSONS = [
     lesson
-    for name in ("03-claim-proofs", "05-puzzle-gym", "06-play-a-game")
+    for name in ("03-claim-proofs", "05-puzzle-gym", "06-play-a-game", "teachers/02-puzzle-editor")
     for lesson in (f"{name}.ipynb", f"zh/{name}.zh.ipynb")
 ]
+#: The line under a saved widget's picture (tools/build_site.py ``COLD_NOTE``), by the lesson's language.
+RUN_THE_CELL = {"en": "run the cell (Run ▸ Run All Cells) to use it", "zh": "运行这个单元格"}
 
 
 def test_the_cold_list_has_the_gym_and_the_game() -> None:
@@ -332,7 +334,8 @@ def test_site_lesson_opened_cold_shows_its_saved_widgets_as_pictures(
     offline_chromium: Browser, site_url: str, lesson: str
 ) -> None:
     """A lesson opened on the site and not run shows each saved widget as its picture (the board's
-    SVG) at once, never "Loading widget..." while the kernel starts (it takes 15-40 s)."""
+    SVG) at once, with one line under it (run the cell to use it), never "Loading widget..." while
+    the kernel starts (it takes 8-40 s)."""
     offline = Offline(offline_chromium)
     page = offline.context.new_page()
     try:
@@ -345,8 +348,10 @@ def test_site_lesson_opened_cold_shows_its_saved_widgets_as_pictures(
         text = notebook.text_content() or ""
         assert "Loading widget" not in text and "Error displaying widget" not in text, lesson
         assert notebook.locator(".jupyter-widgets").count() == 0  # nothing waits for a kernel to draw it
-        picture = notebook.locator(".bl-saved-picture, .jp-RenderedSVG").last
+        picture = notebook.locator(".bl-saved-picture").last  # (cells far off screen may not be drawn yet)
         picture.scroll_into_view_if_needed()
+        # under the picture, one line in the lesson's language: run the cell to use it
+        expect(picture.locator("small")).to_contain_text(RUN_THE_CELL["zh" if lesson.startswith("zh/") else "en"])
         name = lesson.removesuffix(".ipynb").replace("/", "-")
         picture.screenshot(path=str(OUTPUT / f"site-cold-{name}.png"))
     finally:
