@@ -752,11 +752,18 @@ def _master(seed: int | None = None) -> Bot:
     return MasterBot(seed)
 
 
+def _judge(seed: int | None = None) -> Bot:
+    from .judge import JudgeBot  # the judge builds on this module
+
+    return JudgeBot(seed)
+
+
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "expert": _expert,
     "master": _master,
+    "judge": _judge,
     "gentle": GentleBot,  # the ladder's order is game/ladder.py's LADDER
 }
 
