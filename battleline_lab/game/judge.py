@@ -31,21 +31,20 @@ move is a function of the view (ties broken by card and flag order).
 from __future__ import annotations
 
 import functools
-import json
 import math
-import os
 from collections.abc import Sequence
 from itertools import permutations
 from typing import NamedTuple
 
 from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
 from ..core.formations import FormationKind, strength
-from .actions import Action, Draw, PlayCard
+from .actions import Action, PlayCard
 from .bots import TACTIC_COST, HeuristicBot, _Board
+from .expert import ExpertBot
 from .state import Deck, Phase
 from .view import PlayerView
 
-__all__ = ["JudgeBot", "Plan", "plans", "plan_chance"]
+__all__ = ["JudgeBot", "JudgeSearchBot", "Plan", "plans", "plan_chance"]
 
 _WEDGE = int(FormationKind.WEDGE)
 _PHALANX = int(FormationKind.PHALANX)
@@ -61,9 +60,8 @@ _HIGH = frozenset(t for t in ALL_TROOPS if t.value >= 7)
 _TOP = frozenset(t for t in ALL_TROOPS if t.value >= 9)
 _WILD_BEST = {Tactic.ALEXANDER: 10, Tactic.DARIUS: 10, Tactic.COMPANION: 8, Tactic.SHIELD: 3}
 
-K: dict[str, float] = {"draw": 0, "tmargin": 0.35, "newthr": 0.05, "floor": 0.0, "dump": 1, "fit": 1}
-K.update(json.loads(os.environ.get("JUDGE_KNOBS", "{}")))
 TACTIC_MARGIN = 0.35  # a non-morale tactics card needs this much of the heuristic's estimated gain
+NEW_FLAG_FLOOR = 0.05  # a new flag is opened on prospects (summed chance) above this
 TARGET_FLOOR = 0.0  # an opponent's plan counts for the target when its chance is above this
 
 
@@ -120,8 +118,8 @@ def plans(cards: tuple[Card, ...], size: int, fog: bool) -> tuple[Plan, ...]:
     """Every plan for a side holding ``cards`` (troops and morale) on a flag of ``size`` (3, or 4
     under Mud); a complete side has the one plan of its formation (no groups).
 
-    >>> [p.kind for p in plans((Troop(Colour.RED, 9), Troop(Colour.RED, 10)), 3, False)][:2]
-    [4, 3]
+    >>> sorted({p.kind for p in plans((Troop(Colour.RED, 9), Troop(Colour.RED, 10)), 3, False)})
+    [0, 1, 2, 4]
     """
     troops = [c for c in cards if isinstance(c, Troop)]
     wilds = [c for c in cards if isinstance(c, Tactic) and c.is_wild]
@@ -314,7 +312,7 @@ class Judgment:
             mine, theirs_cards = view.flag_cards(n, me), view.flag_cards(n, them)
             made = len(theirs_cards) >= size
             their = [plan_chance(p, self.their_supply) for p in plans(theirs_cards, size, fog)]
-            live = [j.key for j in their if j.chance > K["floor"]] or [min(j.key for j in their)]
+            live = [j.key for j in their if j.chance > TARGET_FLOOR] or [min(j.key for j in their)]
             target = max(live)
             ours_j = sorted(
                 (plan_chance(p, self.mine_supply) for p in plans(mine, size, fog)),
@@ -420,13 +418,6 @@ class JudgeBot(HeuristicBot):
         move = self._choose(view, legal, j, plays)
         return move
 
-    def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        if K["draw"] == 1:
-            for a in legal:
-                if isinstance(a, Draw) and a.deck is Deck.TROOPS:
-                    return a
-        return super()._draw(view, legal)
-
     def _choose(
         self,
         view: PlayerView,
@@ -439,7 +430,7 @@ class JudgeBot(HeuristicBot):
         # 1. a lost flag takes a useless card
         for n in j.order:
             fj = j.flags[n]
-            if fj.lost and fj.open and K["dump"]:
+            if fj.lost and fj.open:
                 card = spare[0] if spare else hand[-1]
                 if (n, card) in plays:
                     tactic = self._tactic(view, legal, j, lost_only=True)
@@ -530,7 +521,7 @@ class JudgeBot(HeuristicBot):
                         made = (jd.key, -len(jd.uses), t.value, t)
                 if acc > 0 and (hope is None or (acc, t.value, -t.colour.index) > hope[:3]):
                     hope = (acc, t.value, -t.colour.index, t)
-            pick = made[3] if made is not None else (hope[3] if hope is not None and hope[0] > K["newthr"] else None)
+            pick = made[3] if made is not None else (hope[3] if hope is not None and hope[0] > NEW_FLAG_FLOOR else None)
             if pick is not None:
                 n = _place(pick, empty)
                 if (n, pick) in plays:
@@ -603,7 +594,7 @@ class JudgeBot(HeuristicBot):
             if board is None:
                 board = _Board(view)
             gain = board.gain(a) - TACTIC_COST
-            if gain > K["tmargin"] and (best is None or gain > best[0]):
+            if gain > TACTIC_MARGIN and (best is None or gain > best[0]):
                 best = (gain, i)
         return legal[best[1]] if best is not None else None
 
@@ -620,3 +611,44 @@ class JudgeBot(HeuristicBot):
         if tactic is not None:
             return tactic
         return super()._play(view, legal)
+
+
+class JudgeSearchBot(ExpertBot):
+    """The judge's move, checked by the master's search: the judge's play is the first candidate
+    of the expert's search (determinized play-outs of heuristic bots, ``depth`` card plays, then
+    scored), the heuristic bot's best plays the others; another candidate is played only if its
+    share of won play-outs beats the judge's by ``margin``.  Claims, draws and the rest are the
+    judge's (the heuristic bot's)."""
+
+    name = "judge_search"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        rollouts: int = 64,
+        candidates: int = 6,
+        depth: int | None = 2,
+        margin: float = 0.1,
+    ) -> None:
+        super().__init__(seed, rollouts=rollouts, candidates=candidates, depth=depth)
+        self.margin = margin
+        self._judge = JudgeBot(seed)
+
+    def ranked(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
+        first = self._judge.choose(view, legal)
+        return [first] + [a for a in super().ranked(view, legal) if a != first]
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        if len(legal) > 1 and view.phase is Phase.PLAY:
+            mine = self._judge.choose(view, legal)
+            found = self.search(view, legal)
+            if found.action == mine:
+                return mine
+            for action, wins, games in found.alternatives:
+                if action == mine:
+                    if games and found.rate > wins / games + self.margin:
+                        return found.action
+                    return mine
+            return mine
+        return self._judge.choose(view, legal)
