@@ -617,7 +617,7 @@ class JudgeSearchBot(ExpertBot):
     """The judge's move, checked by the master's search: the judge's play is the first candidate
     of the expert's search (determinized play-outs of heuristic bots, ``depth`` card plays, then
     scored), the heuristic bot's best plays the others; another candidate is played only if its
-    share of won play-outs beats the judge's by ``margin``.  Claims, draws and the rest are the
+    share of won play-outs beats the judge's by ``margin`` (0.2).  Claims, draws and the rest are the
     judge's (the heuristic bot's)."""
 
     name = "judge_search"
@@ -629,7 +629,7 @@ class JudgeSearchBot(ExpertBot):
         rollouts: int = 64,
         candidates: int = 6,
         depth: int | None = 2,
-        margin: float = 0.1,
+        margin: float = 0.2,
     ) -> None:
         super().__init__(seed, rollouts=rollouts, candidates=candidates, depth=depth)
         self.margin = margin
