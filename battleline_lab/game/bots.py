@@ -752,11 +752,25 @@ def _master(seed: int | None = None) -> Bot:
     return MasterBot(seed)
 
 
+def _judge(seed: int | None = None) -> Bot:
+    from .judge import JudgeBot  # the judge builds on this module
+
+    return JudgeBot(seed)
+
+
+def _judge_search(seed: int | None = None) -> Bot:
+    from .judge import JudgeSearchBot  # the judge builds on this module
+
+    return JudgeSearchBot(seed)
+
+
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "expert": _expert,
     "master": _master,
+    "judge": _judge,
+    "judge_search": _judge_search,
     "gentle": GentleBot,  # the ladder's order is game/ladder.py's LADDER
 }
 

@@ -1,0 +1,198 @@
+"""The judge bot (issue 27): its odds against brute force, legal and reproducible moves, only its
+player's view (R13), and hand-made positions where the right play is clear."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from battleline_lab.core.cards import Tactic, Troop, parse_card, parse_cards
+from battleline_lab.game import (
+    Deck,
+    GameState,
+    HeuristicBot,
+    Phase,
+    Player,
+    PlayerView,
+    apply,
+    legal_moves,
+    make_bot,
+    new_game,
+)
+from battleline_lab.game.actions import PlayCard
+from battleline_lab.game.bots import BOTS, RandomBot
+from battleline_lab.game.judge import (
+    JudgeBot,
+    JudgeSearchBot,
+    Judgment,
+    Supply,
+    _at_least,
+    _each_one,
+    plan_chance,
+    plans,
+)
+from battleline_lab.game.match import play_game
+from battleline_lab.game.state import Options
+
+from .test_expert import _midgame, _reshuffle_hidden
+
+
+def test_judge_is_registered() -> None:
+    assert "judge" in BOTS and make_bot("judge", 1).name == "judge"
+    assert "judge_search" in BOTS and make_bot("judge_search", 1).name == "judge_search"
+
+
+# -- the odds, against brute force ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("n", "d", "p", "r"),
+    [(10, 3, 2, 1), (10, 3, 2, 2), (9, 4, 3, 2), (8, 8, 3, 3), (7, 2, 3, 3), (6, 0, 2, 1), (12, 5, 4, 0)],
+)
+def test_at_least_matches_counting_every_draw(n: int, d: int, p: int, r: int) -> None:
+    draws = list(itertools.combinations(range(n), d))
+    good = sum(1 for draw in draws if sum(1 for c in draw if c < p) >= r)
+    assert _at_least(n, d, p, r) == pytest.approx(good / len(draws))
+
+
+@pytest.mark.parametrize(("n", "d", "sizes"), [(10, 3, (2, 3)), (9, 4, (1, 1, 2)), (8, 2, (1, 1, 1)), (7, 7, (2, 2))])
+def test_each_one_matches_counting_every_draw(n: int, d: int, sizes: tuple[int, ...]) -> None:
+    groups: list[range] = []
+    start = 0
+    for s in sizes:
+        groups.append(range(start, start + s))
+        start += s
+    draws = list(itertools.combinations(range(n), d))
+    good = sum(1 for draw in draws if all(any(c in g for c in draw) for g in groups))
+    assert _each_one(n, d, sizes) == pytest.approx(good / len(draws))
+
+
+def _t(text: str) -> Troop:
+    card = parse_card(text)
+    assert isinstance(card, Troop)
+    return card
+
+
+@pytest.mark.parametrize(
+    ("rule", "cards", "size", "fog", "kinds"),
+    [
+        ("R9", "r9 r10", 3, False, {4, 2, 1, 0}),  # Wedge, Battalion, Skirmish, Host: no Phalanx
+        ("R9", "g7 b7", 3, False, {3, 0}),  # Phalanx or Host
+        ("R24", "g7 b7", 3, True, {-1}),  # Fog: only sums
+        ("R25", "r3 r4 r5", 4, False, {4, 2, 1, 0}),  # Mud: four cards, still a Wedge
+        ("R20", "alexander y9", 3, False, {4, 3, 2, 1, 0}),  # a Leader fits everything
+        ("R22", "shield g8", 3, False, {2, 0}),  # Shield (1-3) and an 8: no run, no Phalanx
+    ],
+)
+def test_plans_list_the_formations_still_reachable(
+    rule: str, cards: str, size: int, fog: bool, kinds: set[int]
+) -> None:
+    assert {p.kind for p in plans(parse_cards(cards), size, fog)} == kinds, rule
+
+
+def test_a_plan_from_the_hand_is_certain_and_a_missing_troop_is_drawn() -> None:
+    r8, r9, r10 = _t("r8"), _t("r9"), _t("r10")
+    wedge = next(p for p in plans((r9, r10), 3, False) if p.kind == 4 and p.total == 27)
+    sure = plan_chance(wedge, Supply(frozenset({r8}), frozenset({_t("b1"), _t("b2")}), 1, 1.5))
+    assert sure.chance == 1.0 and sure.uses == (r8,) and sure.key == (4, 27.0)
+    pool = frozenset({r8, _t("b1"), _t("b2"), _t("b3")})
+    drawn = plan_chance(wedge, Supply(frozenset(), pool, 2, 3.0))
+    assert drawn.chance == pytest.approx(1 - math.comb(3, 2) / math.comb(4, 2))  # r8 among 2 of 4
+    gone = plan_chance(wedge, Supply(frozenset(), frozenset({_t("b1")}), 1, 1.0))
+    assert gone.chance == 0.0  # r8 is not unseen: the Wedge is out of reach
+
+
+# -- moves: legal, reproducible, the view only --------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_move_is_legal_in_games_against_random_and_heuristic_bots(seed: int) -> None:
+    for other in (RandomBot(seed), HeuristicBot(seed)):
+        state = new_game(seed, Options(first=Player.SOUTH if seed % 2 else Player.NORTH))
+        judge = JudgeBot(seed)
+        bots = {Player.SOUTH: judge, Player.NORTH: other}
+        while not state.over:
+            moves = legal_moves(state)
+            action = bots[state.to_act].choose(PlayerView(state, state.to_act), moves)
+            assert action in moves
+            apply(state, action)
+
+
+def test_a_seeded_short_match_is_reproducible() -> None:
+    one = play_game(JudgeBot(7), HeuristicBot(8), 2027)
+    two = play_game(JudgeBot(7), HeuristicBot(8), 2027)
+    assert one.history == two.history and one.winner is two.winner
+
+
+@pytest.mark.parametrize("seed", [3, 11, 27, 40, 52])
+def test_R13_judge_move_ignores_hidden_cards(seed: int) -> None:
+    state = _midgame(seed)
+    other = _reshuffle_hidden(state, seed)
+    me = state.turn
+    assert other.hands[me.other] != state.hands[me.other] or other.decks != state.decks
+    legal = legal_moves(state)
+    assert legal_moves(other) == legal
+    a, b = Judgment(PlayerView(state, me)), Judgment(PlayerView(other, me))
+    assert a.flags == b.flags and a.reserved == b.reserved and a.order == b.order  # the whole reading
+    assert JudgeBot(seed).choose(PlayerView(state, me), legal) == JudgeBot(seed).choose(PlayerView(other, me), legal)
+    search_a = JudgeSearchBot(seed, rollouts=8).choose(PlayerView(state, me), legal)
+    search_b = JudgeSearchBot(seed, rollouts=8).choose(PlayerView(other, me), legal)
+    assert search_a == search_b
+
+
+# -- hand-made positions -------------------------------------------------------------------
+
+
+def _table(hand: str, flags: dict[int, tuple[str, str]], seed: int = 1) -> GameState:
+    """South to play a card: ``hand`` and each flag's (south, north) cards; the rest in the decks."""
+    state = new_game(seed, Options(first=Player.SOUTH))
+    placed = list(parse_cards(hand))
+    for n, (south, north) in flags.items():
+        state.cards[n - 1][Player.SOUTH] = list(parse_cards(south))
+        state.cards[n - 1][Player.NORTH] = list(parse_cards(north))
+        placed += state.cards[n - 1][Player.SOUTH] + state.cards[n - 1][Player.NORTH]
+    pool = [c for c in state.hands[Player.SOUTH] + state.hands[Player.NORTH] + state.decks[Deck.TROOPS]]
+    pool = [c for c in pool if c not in placed]
+    state.hands[Player.SOUTH] = list(parse_cards(hand))
+    state.hands[Player.NORTH] = pool[:7]
+    state.decks[Deck.TROOPS] = pool[7:]
+    state.deck_marks[Deck.TROOPS] = [None] * len(pool[7:])
+    state.visible_troops = {c for side in state.cards for cards in side.values() for c in cards if isinstance(c, Troop)}
+    state.turn = Player.SOUTH
+    assert state.phase is Phase.PLAY
+    return state
+
+
+def _judge_move(state: GameState) -> tuple[PlayCard, str]:
+    bot = JudgeBot(1)
+    action = bot.choose(PlayerView(state, Player.SOUTH), legal_moves(state))
+    assert isinstance(action, PlayCard)
+    return action, bot.reason
+
+
+def test_completing_a_sure_wedge_beats_opening_a_new_flag() -> None:
+    state = _table("r10 b2 g5 y7 p3 o4 b6", {3: ("r8 r9", "y4")})
+    action, _ = _judge_move(state)
+    assert action == PlayCard(parse_card("r10"), 3)
+
+
+def test_a_lost_flag_takes_the_least_useful_card() -> None:
+    # flag 5 is lost (a complete Wedge b8-b9-b10 against a lone g2); r10 r9 serve the red start at flag 2
+    state = _table("o1 r10 r9 y8 y7 g6 p5", {2: ("r8", ""), 5: ("g2", "b8 b9 b10")})
+    action, reason = _judge_move(state)
+    assert action == PlayCard(parse_card("o1"), 5) and reason == "dump-lost"
+
+
+def test_the_second_card_of_a_flag_serves_its_best_plan() -> None:
+    # g7 on flag 4: the hand's g8 and g9 make a sure Wedge 7-8-9 there, beyond any answer to y3
+    state = _table("g8 g9 b1 r2 o3 p4 y6", {4: ("g7", "y3")})
+    action, _ = _judge_move(state)
+    assert action.flag == 4 and action.card in (parse_card("g8"), parse_card("g9"))
+
+
+def test_a_morale_card_is_kept_when_a_troop_does_as_well() -> None:
+    state = _table("alexander r10 b2 g5 y7 p3 o4", {3: ("r8 r9", "y4")})
+    action, _ = _judge_move(state)
+    assert action.card == parse_card("r10") and not isinstance(action.card, Tactic)
