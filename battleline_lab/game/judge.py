@@ -401,7 +401,7 @@ def _key(card: Card) -> tuple[int, int]:
 class JudgeBot(HeuristicBot):
     """A static judgment on outs and odds (see the module doc): deterministic, fast."""
 
-    name = "judge"
+    name = "master"
     reason = ""  # which rule chose the last card play (for tests and the coach)
 
     def _play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
@@ -620,7 +620,7 @@ class JudgeSearchBot(ExpertBot):
     share of won play-outs beats the judge's by ``margin`` (0.2).  Claims, draws and the rest are the
     judge's (the heuristic bot's)."""
 
-    name = "judge_search"
+    name = "master_search"
 
     def __init__(
         self,

@@ -366,7 +366,7 @@ class MasterBot(ExpertBot):
     judge likes; the play-outs decide.
     """
 
-    name = "master"
+    name = "odds_search"
 
     def __init__(
         self,

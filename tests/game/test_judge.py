@@ -40,8 +40,8 @@ from .test_expert import _midgame, _reshuffle_hidden
 
 
 def test_judge_is_registered() -> None:
-    assert "judge" in BOTS and make_bot("judge", 1).name == "judge"
-    assert "judge_search" in BOTS and make_bot("judge_search", 1).name == "judge_search"
+    assert "master" in BOTS and make_bot("master", 1).name == "master"  # the judge is the master
+    assert "master_search" in BOTS and make_bot("master_search", 1).name == "master_search"
 
 
 # -- the odds, against brute force ------------------------------------------------------

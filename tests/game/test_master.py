@@ -27,8 +27,8 @@ from .test_expert import ROLLOUTS, _midgame, _reshuffle_hidden
 
 
 def test_master_is_registered_for_match_and_the_widget() -> None:
-    assert "master" in BOTS
-    assert make_bot("master", 1).name == "master"
+    assert "odds_search" in BOTS
+    assert make_bot("odds_search", 1).name == "odds_search"
 
 
 @pytest.mark.parametrize("seed", [3, 11, 27, 40])
