@@ -82,7 +82,7 @@ def run_once(command: str, file: str) -> tuple[int, float, float]:
 
 def child(case: str, backend: str, file: str) -> None:
     """Run one case (in a fresh process) and print its figures as JSON."""
-    from battleline_lab import safe_yaml
+    from battleline_lab.formats import safe_yaml
 
     safe_yaml.BACKENDS = (backend,)
     status, wall, cpu = run_once(CASES[case][1], file)
@@ -91,7 +91,7 @@ def child(case: str, backend: str, file: str) -> None:
 
 
 def full(folder: Path) -> list[dict[str, object]]:
-    from battleline_lab import safe_yaml
+    from battleline_lab.formats import safe_yaml
 
     rows: list[dict[str, object]] = []
     for case, (make, _command) in CASES.items():

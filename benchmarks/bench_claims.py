@@ -4,13 +4,13 @@ Two sets of positions:
 
 * the fixed *hard set* in ``benchmarks/positions.json`` (Mud, wildcards, Fog, 0-1 opposing cards, in
   ``Position.build`` form), one flag and side each: the naive reference (``tests/reference.py``,
-  which enumerates every completion) against the decision path (:func:`battleline_lab.decide.can_claim`)
-  and the full proof (:func:`battleline_lab.claims.analyse_claim`); targets: decision at least 50x
+  which enumerates every completion) against the decision path (:func:`battleline_lab.core.decide.can_claim`)
+  and the full proof (:func:`battleline_lab.core.claims.analyse_claim`); targets: decision at least 50x
   the reference over the set, full proof at least 100x;
 * seeded *random positions* (``tests/random_positions.py``): mid-game (0-3 troops a side), late-game (most
   sides complete, some flags claimed) and tactics-heavy (Mud, Fog, wildcards on both sides).  Each
   whole position is decided (both sides, every unclaimed flag) by the decision path
-  (:func:`battleline_lab.decide.decide_position`), the full analysis (``analyse_position``) and the
+  (:func:`battleline_lab.core.decide.decide_position`), the full analysis (``analyse_position``) and the
   reference; targets: decision median at most 100 us and worst at most 1 ms, at least 5x the
   reference at the median, full analysis at most 1 ms median and at least 2x the reference at the median
   with every step of every proof read (``analyse+every step``: ``analyse_position`` and reading the

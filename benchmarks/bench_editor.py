@@ -7,7 +7,7 @@ and times what a click costs the kernel:
 * ``session edit``: one edit (a card put on a free flag, or the level changed) and the report
   after it: the text patched, the loader's checks, the engine's answer and proof, the difficulty
   estimate and the review warnings;
-* ``widget click``: the same card click in a :class:`~battleline_lab.editor_widget.PuzzleEditor`,
+* ``widget click``: the same card click in a :class:`~battleline_lab.widgets.editor.PuzzleEditor`,
   including its full ``refresh()`` (board SVG, 70 card buttons, report, YAML preview).
 
 The library's position keys (for the "same position" warning) are computed once before timing.

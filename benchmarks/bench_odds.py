@@ -1,4 +1,4 @@
-"""Benchmark: the odds of all nine flags of a position (battleline_lab.odds.position_odds).
+"""Benchmark: the odds of all nine flags of a position (battleline_lab.core.odds.position_odds).
 
 Seeded random positions (``tests/random_positions.py``) of three stages: mid-game (0-3 troops a
 side), late-game (most sides complete, some flags claimed) and tactics-heavy (Mud, Fog, morale
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from battleline_lab import odds as odds_module  # noqa: E402
+from battleline_lab.core import odds as odds_module  # noqa: E402
 from battleline_lab.core.odds import flag_odds, outs  # noqa: E402
 from battleline_lab.core.position import FLAGS, Side  # noqa: E402
 from tests.random_positions import STAGES, random_positions  # noqa: E402

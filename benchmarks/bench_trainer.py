@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from battleline_lab import library
+from battleline_lab.quiz import library
 from battleline_lab.quiz.puzzle import Puzzle
 from battleline_lab.training.progress import Attempt, JsonLinesStore, MemoryStore, Progress, SqliteStore
 from battleline_lab.training.trainer import Trainer, initial_rating

@@ -1,6 +1,6 @@
 """How far apart two colours look, with normal vision and the three dichromacies.
 
-Used to check the board's palette (:data:`battleline_lab.svg.COLOURS`): every pair of the six
+Used to check the board's palette (:data:`battleline_lab.render.svg.COLOURS`): every pair of the six
 troop colours must stay apart for a learner with protanopia, deuteranopia or tritanopia.
 Pure Python (no numpy), so it also runs in Pyodide.
 

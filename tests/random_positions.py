@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from battleline_lab.cards import ALL_TROOPS, Card, Tactic
-from battleline_lab.position import FLAGS, Position
+from battleline_lab.core.cards import ALL_TROOPS, Card, Tactic
+from battleline_lab.core.position import FLAGS, Position
 
 __all__ = ["STAGES", "random_position", "random_positions"]
 

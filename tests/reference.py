@@ -15,7 +15,7 @@ every rule straight from RULES.md:
 
 It is slow on purpose: the benchmark measures the engine against it.
 
->>> from battleline_lab.cards import parse_cards
+>>> from battleline_lab.core.cards import parse_cards
 >>> best_strength(parse_cards("r3 r4 r5"))
 (4, 12)
 >>> best_strength(parse_cards("alexander g5 g6"))
@@ -29,8 +29,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Sequence
 
-from battleline_lab.cards import Card, Colour, Tactic, Troop
-from battleline_lab.position import Position, Side
+from battleline_lab.core.cards import Card, Colour, Tactic, Troop
+from battleline_lab.core.position import Position, Side
 
 __all__ = [
     "FOG_ONLY",
@@ -78,7 +78,7 @@ def wild_options(card: Tactic) -> tuple[Troop, ...]:
 def classify(troops: Sequence[Troop]) -> int:
     """The kind of concrete troops, read straight from R9 (strongest test first).
 
-    >>> from battleline_lab.cards import parse_cards
+    >>> from battleline_lab.core.cards import parse_cards
     >>> [KIND_NAMES[classify(parse_cards(s))] for s in ("g7 g9 g8", "r8 b8 y8", "r1 r5 r9", "r4 b5 g6", "r1 b5 g9")]
     ['wedge', 'phalanx', 'battalion', 'skirmish', 'host']
     """

@@ -20,7 +20,7 @@ def test_cli_benchmark_quick_run_agrees_with_the_naive_reference(capsys: pytest.
 
 
 def test_cli_benchmark_files_load_and_answer_their_own_question(tmp_path: Path) -> None:
-    from battleline_lab.loader import load_puzzle
+    from battleline_lab.quiz.loader import load_puzzle
 
     bench = load_script(BENCH, "bench_cli")
     files = bench.write_files(tmp_path, 6)

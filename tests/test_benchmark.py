@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from battleline_lab.cards import Troop
+from battleline_lab.core.cards import Troop
 from tests.scripts import load_script
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_claims.py"

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battleline_lab.cards import (
+from battleline_lab.core.cards import (
     ALL_CARDS,
     ALL_TACTICS,
     ALL_TROOPS,

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from battleline_lab import decide as _decide
-from battleline_lab.cards import ALL_TROOPS, parse_cards
-from battleline_lab.claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim, claimable_flags
-from battleline_lab.position import Position, Side
+from battleline_lab.core import decide as _decide
+from battleline_lab.core.cards import ALL_TROOPS, parse_cards
+from battleline_lab.core.claims import ClaimAnalysis, Reason, UndecidedTieError, analyse_claim, claimable_flags
+from battleline_lab.core.position import Position, Side
 from tests.reference import best_strength, reference_claim
 
 SEVENS_AND_NINES_BUT_R7 = "o7 y7 g7 b7 p7 r9 o9 y9 g9 b9 p9"  # with r7 on your side: every Wedge with an 8 blocked
@@ -191,13 +191,13 @@ def test_the_decision_does_not_import_the_proof() -> None:
     tree = ast.parse(Path(_decide.__file__).read_text(encoding="utf-8"))
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    assert not imported & {"claims", "messages", "battleline_lab.claims", "battleline_lab.messages"}
+    assert not imported & {"claims", "messages", "battleline_lab.core.claims", "battleline_lab.text.messages"}
 
 
 def test_position_error_renders_its_problems_only_when_read(monkeypatch: pytest.MonkeyPatch) -> None:
     """PositionError is raised without loading the message catalogue; str() renders the problems."""
-    from battleline_lab import messages
-    from battleline_lab.position import PositionError
+    from battleline_lab.core.position import PositionError
+    from battleline_lab.text import messages
 
     position = Position.build({5: {"you": "r3 r3"}})
     problems = position.problems()

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab import library
-from battleline_lab.class_report import SORT_SCRIPT_NAME, class_data, miss_rule
 from battleline_lab.cli import main
-from battleline_lab.loader import load_puzzle
-from battleline_lab.progress import Progress
-from battleline_lab.trainer import PuzzleSession, Trainer
+from battleline_lab.quiz import library
+from battleline_lab.quiz.loader import load_puzzle
+from battleline_lab.training.class_report import SORT_SCRIPT_NAME, class_data, miss_rule
+from battleline_lab.training.progress import Progress
+from battleline_lab.training.trainer import PuzzleSession, Trainer
 
 # (library puzzle, the id and title it gets in the teacher's folder)
 CLASS_SET = [

@@ -15,20 +15,20 @@ from pathlib import Path
 import pytest
 
 from battleline_lab.cli import main
-from battleline_lab.progress import DATABASE_FILE, class_dir, data_dir
+from battleline_lab.training.progress import DATABASE_FILE, class_dir, data_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
 LEARNER = """
 import sys
-from battleline_lab.trainer import PuzzleSession, Trainer
+from battleline_lab.training.trainer import PuzzleSession, Trainer
 right = sys.argv[1] == "right"
 trainer = Trainer(puzzles=sys.argv[2])  # the default progress: the class folder
 for puzzle in trainer.puzzles[:3]:
     s = PuzzleSession(puzzle, progress=trainer.progress, source="gym")
     answer = puzzle.solve()
     s.answer(answer if right else (not answer if isinstance(answer, bool) else "b"))
-from battleline_lab.progress import data_dir
+from battleline_lab.training.progress import data_dir
 print(data_dir())
 """
 
@@ -59,7 +59,7 @@ def test_the_class_folder_names_each_learners_data_folder(monkeypatch: pytest.Mo
 
 
 def test_a_class_reports_itself_from_its_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from battleline_lab import library
+    from battleline_lab.quiz import library
 
     puzzles = tmp_path / "classset"
     puzzles.mkdir()
@@ -82,9 +82,9 @@ def test_a_class_reports_itself_from_its_folder(tmp_path: Path, capsys: pytest.C
 
 def test_a_folder_saved_from_the_static_site_is_read_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """JupyterLite keeps progress as ``battleline-data/progress.jsonl``: downloaded into a class folder, it reports."""
-    from battleline_lab import library
-    from battleline_lab.progress import JSONL_FILE, Progress
-    from battleline_lab.trainer import PuzzleSession
+    from battleline_lab.quiz import library
+    from battleline_lab.training.progress import JSONL_FILE, Progress
+    from battleline_lab.training.trainer import PuzzleSession
 
     classroom = tmp_path / "class"
     progress = Progress(classroom / "cy" / JSONL_FILE)

@@ -20,7 +20,7 @@ import pytest
 
 from battleline_lab import cli
 from battleline_lab.cli import main
-from battleline_lab.loader import iter_puzzle_files
+from battleline_lab.quiz.loader import iter_puzzle_files
 
 ROOT = Path(__file__).parent.parent
 PUZZLES = ROOT / "puzzles"

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab import console
-from battleline_lab.cli import main
-from battleline_lab.console import Progress, display_width
+from battleline_lab.cli import console, main
+from battleline_lab.cli.console import Progress, display_width
 
 SEEDS = Path(__file__).resolve().parent.parent / "puzzles" / "seed-examples"
 #: five puzzles that check without a warning (the seed examples carry two reachability warnings)

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 import battleline_lab
-from battleline_lab import course, library
+from battleline_lab import course
 from battleline_lab.cli import main
 from battleline_lab.course import copy_course, course_files
+from battleline_lab.quiz import library
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 

@@ -15,17 +15,17 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from battleline_lab import ClaimAnalysis, Position, Reason
-from battleline_lab.library import puzzles
-from battleline_lab.messages import LANGUAGES, first_complete_note, message
-from battleline_lab.puzzle import Puzzle
-from battleline_lab.questions import (
+from battleline_lab.quiz.library import puzzles
+from battleline_lab.quiz.puzzle import Puzzle
+from battleline_lab.quiz.questions import (
     ClaimableQuestion,
     ClaimQuestion,
     CompareQuestion,
     Comparison,
     question_from_data,
 )
-from battleline_lab.svg import board_svg
+from battleline_lab.render.svg import board_svg
+from battleline_lab.text.messages import LANGUAGES, first_complete_note, message
 from battleline_lab.widgets import PuzzleWidget
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -78,7 +78,7 @@ def test_R11_claimed_flags_carry_no_mark_and_the_board_stays_deterministic() -> 
     drawn = board_svg(Position.build(spec))
     assert drawn == board_svg(Position.build({3: dict(spec[3])}))
     code = (
-        "from battleline_lab import Position; from battleline_lab.svg import board_svg; "
+        "from battleline_lab import Position; from battleline_lab.render.svg import board_svg; "
         f"print(board_svg(Position.build({spec!r})), end='')"
     )
     for hash_seed in ("0", "12345"):

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battleline_lab.difficulty import LEVEL_THRESHOLDS, WEIGHTS, Features, claim_features, estimate, level_for
-from battleline_lab.loader import iter_puzzle_files, load_puzzle
-from battleline_lab.position import Position
-from battleline_lab.questions import question_from_data
+from battleline_lab.core.position import Position
+from battleline_lab.quiz.difficulty import LEVEL_THRESHOLDS, WEIGHTS, Features, claim_features, estimate, level_for
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
+from battleline_lab.quiz.questions import question_from_data
 from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -237,7 +237,7 @@ def test_more_evidence_never_lowers_the_score() -> None:
 
 def test_claim_features_of_the_worked_example() -> None:
     """RULES.md example 2: blue 8 against red 3-4-5, blue 7 and 10 elsewhere."""
-    from battleline_lab.claims import analyse_claim
+    from battleline_lab.core.claims import analyse_claim
 
     pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
     assert claim_features(pos, analyse_claim(pos, 5)) == Features(kinds=1, shapes=3, blockers=2, needed=2)
@@ -286,7 +286,7 @@ def test_docs_report_is_current() -> None:
 @st.composite
 def claim_positions(draw: st.DrawFn) -> tuple[Position, Position]:
     """A position with your complete side at flag 5, some cards elsewhere; and the same with a hand."""
-    from battleline_lab.cards import ALL_TROOPS
+    from battleline_lab.core.cards import ALL_TROOPS
 
     troops = list(draw(st.permutations(ALL_TROOPS)))
     mud = draw(st.booleans())

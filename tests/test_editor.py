@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battleline_lab import library
 from battleline_lab.authoring.editor import EditorError, EditorSession, Finding, _plain, patch_text
-from battleline_lab.cards import ALL_TROOPS
-from battleline_lab.loader import TOP_LEVEL_KEYS, check_answer, iter_puzzle_files, load_puzzle, load_puzzle_text
-from battleline_lab.messages import message
-from battleline_lab.safe_yaml import compose
+from battleline_lab.core.cards import ALL_TROOPS
+from battleline_lab.formats.safe_yaml import compose
+from battleline_lab.quiz import library
+from battleline_lab.quiz.loader import TOP_LEVEL_KEYS, check_answer, iter_puzzle_files, load_puzzle, load_puzzle_text
+from battleline_lab.text.messages import message
 
 LIBRARY_FILES = list(iter_puzzle_files([library.root()]))
 
@@ -407,8 +407,8 @@ def test_the_session_needs_no_front_end() -> None:
 
 def test_editor_reports_the_same_reachability_warning_as_check() -> None:
     """One check (issue 17): the editor shows what ``battleline-lab check`` prints, warnings included."""
-    from battleline_lab import library
-    from battleline_lab.checks import CheckWarning, check_paths
+    from battleline_lab.quiz import library
+    from battleline_lab.quiz.checks import CheckWarning, check_paths
 
     session = EditorSession.open("seed-blue-eight-blocked")
     report = session.report()

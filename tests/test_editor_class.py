@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab import library
 from battleline_lab.authoring.editor import EditorError, EditorSession
-from battleline_lab.checks import CheckWarning, check_files
-from battleline_lab.loader import load_puzzle
+from battleline_lab.quiz import library
+from battleline_lab.quiz.checks import CheckWarning, check_files
+from battleline_lab.quiz.loader import load_puzzle
 
 LIBRARY_ID = "seed-blue-eight-blocked"
 

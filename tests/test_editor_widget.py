@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from battleline_lab import library
-from battleline_lab.editor_widget import PuzzleEditor
-from battleline_lab.loader import check_answer, load_puzzle
+from battleline_lab.quiz import library
+from battleline_lab.quiz.loader import check_answer, load_puzzle
+from battleline_lab.widgets.editor import PuzzleEditor
 
 
 def _visible(widget: object) -> bool:

@@ -17,12 +17,12 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
-from battleline_lab.claims import Reason, UndecidedTieError, analyse_claim, analyse_position
-from battleline_lab.decide import Pool, can_claim, claimable_flags, decide, decide_position, strength, troops_of
-from battleline_lab.formations import evaluate
-from battleline_lab.messages import render_analysis
-from battleline_lab.position import FLAGS, Position, Side
+from battleline_lab.core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
+from battleline_lab.core.claims import Reason, UndecidedTieError, analyse_claim, analyse_position
+from battleline_lab.core.decide import Pool, can_claim, claimable_flags, decide, decide_position, strength, troops_of
+from battleline_lab.core.formations import evaluate
+from battleline_lab.core.position import FLAGS, Position, Side
+from battleline_lab.text.messages import render_analysis
 from tests.random_positions import STAGES, random_positions
 from tests.reference import FOG_ONLY, best_strength, reference_claim, strength_of, unseen, wild_options
 

@@ -1,7 +1,7 @@
 """Golden files for explanation text: ``tests/golden/<name>.txt`` is the proof of a named position.
 
 Each file holds the position (as ``Position.build`` arguments), the claim asked, and the numbered
-lines of :func:`battleline_lab.messages.render_analysis`.  The first five positions are the worked
+lines of :func:`battleline_lab.text.messages.render_analysis`.  The first five positions are the worked
 examples at the end of RULES.md; the others cover Fog, Mud, each wildcard, ties, the hand trap and
 every kind of proof step.
 
@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from battleline_lab.claims import Reason, analyse_claim
-from battleline_lab.messages import render_analysis
-from battleline_lab.position import Position, Side
+from battleline_lab.core.claims import Reason, analyse_claim
+from battleline_lab.core.position import Position, Side
+from battleline_lab.text.messages import render_analysis
 from tests.reference import reference_claim
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"

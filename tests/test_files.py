@@ -1,4 +1,4 @@
-"""Reading only regular files and writing outputs safely (battleline_lab.files), and the commands using it.
+"""Reading only regular files and writing outputs safely (battleline_lab.formats.files), and the commands using it.
 
 Rules: a FIFO, a device or a folder given as FILE is a located error at once (never a hang);
 an output never replaces an input (same inode, even through a hard link, even with --force),
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab.files import (
+from battleline_lab.formats.files import (
     FileTooBigError,
     NotRegularFileError,
     OutputExistsError,

@@ -19,12 +19,12 @@ import random
 
 import pytest
 
-from battleline_lab import claims, decide, formations
-from battleline_lab.cards import ALL_TROOPS, Tactic
-from battleline_lab.claims import ClaimAnalysis, analyse_claim, analyse_position
-from battleline_lab.decide import Pool
-from battleline_lab.formations import assign_wilds, evaluate, judge, side_strength, summarise
-from battleline_lab.position import Position, Side
+from battleline_lab.core import claims, decide, formations
+from battleline_lab.core.cards import ALL_TROOPS, Tactic
+from battleline_lab.core.claims import ClaimAnalysis, analyse_claim, analyse_position
+from battleline_lab.core.decide import Pool
+from battleline_lab.core.formations import assign_wilds, evaluate, judge, side_strength, summarise
+from battleline_lab.core.position import Position, Side
 from tests.random_positions import STAGES, random_positions
 
 FIELDS = [f.name for f in dataclasses.fields(ClaimAnalysis)]

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.cards import ALL_TROOPS, Colour, Tactic, Troop, format_cards, parse_cards
-from battleline_lab.formations import (
+from battleline_lab.core.cards import ALL_TROOPS, Colour, Tactic, Troop, format_cards, parse_cards
+from battleline_lab.core.formations import (
     WILD_BEST,
     WILD_MASK,
     Formation,

@@ -36,9 +36,9 @@ import time
 import unicodedata
 from pathlib import Path
 
-from battleline_lab import safe_yaml
+from battleline_lab.formats import safe_yaml
 from battleline_lab.game.record import RecordError, load_record
-from battleline_lab.loader import PuzzleFileError, load_puzzle
+from battleline_lab.quiz.loader import PuzzleFileError, load_puzzle
 from tests.test_robustness import LOCATED, deadline, run
 
 ROOT = Path(__file__).resolve().parent.parent

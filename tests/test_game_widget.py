@@ -1,7 +1,7 @@
 """The game widget, driven by taps on its board from Python: whole games, hooks lit == legal moves, claims, coach, log.
 
 The widget must hold no rule logic, so every check compares what its board offers or shows (the
-view model the browser draws, tapped through :class:`battleline_lab.board.Taps` exactly as
+view model the browser draws, tapped through :class:`battleline_lab.widgets.board.Taps` exactly as
 ``board.js`` taps it) with what the engine says (``legal_moves``, ``apply``, ``explain_claim``,
 ``describe``).
 """
@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from battleline_lab.cards import Card, Tactic, Troop, parse_card, parse_cards
-from battleline_lab.claims import Reason
+from battleline_lab.core.cards import Card, Tactic, Troop, parse_card, parse_cards
+from battleline_lab.core.claims import Reason
+from battleline_lab.core.position import ClaimTiming
 from battleline_lab.game import (
     Action,
     Claim,
@@ -44,9 +45,8 @@ from battleline_lab.game import (
     legal_moves,
     new_game,
 )
-from battleline_lab.game_widget import GameWidget, action_path
-from battleline_lab.messages import render_analysis
-from battleline_lab.position import ClaimTiming
+from battleline_lab.text.messages import render_analysis
+from battleline_lab.widgets.game import GameWidget, action_path
 
 
 def phase(w: GameWidget) -> Phase:
@@ -497,7 +497,7 @@ def _all_texts(w: GameWidget) -> dict[str, object]:
 
 
 def test_the_language_toggle_relabels_everything_live_and_keeps_the_game() -> None:
-    from battleline_lab.messages import message
+    from battleline_lab.text.messages import message
 
     cjk = re.compile("[\u4e00-\u9fff]")
     w = GameWidget(bot="heuristic", seed=0)
@@ -554,9 +554,9 @@ def odds_table() -> GameState:
 
 
 def test_R12_R13_the_coach_shows_each_contested_flags_odds_and_outs_from_the_public_table() -> None:
+    from battleline_lab.core.odds import flag_odds, outs
     from battleline_lab.game import to_position
-    from battleline_lab.messages import kind_name
-    from battleline_lab.odds import flag_odds, outs
+    from battleline_lab.text.messages import kind_name
 
     w = GameWidget(bot="heuristic", seed=0)
     w.state = odds_table()
@@ -586,8 +586,8 @@ def test_R12_R13_the_coach_shows_each_contested_flags_odds_and_outs_from_the_pub
 
 
 def test_the_odds_outs_line_names_the_learners_best_kind_and_its_unseen_troops() -> None:
+    from battleline_lab.core.odds import outs
     from battleline_lab.game import to_position
-    from battleline_lab.odds import outs
 
     w = GameWidget(bot="heuristic", seed=0)
     state = new_game(0, Options(first=Player.SOUTH))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from battleline_lab.game_widget import GameWidget
-from battleline_lab.svg import COLOURS, TACTIC_COLOURS
+from battleline_lab.render.svg import COLOURS, TACTIC_COLOURS
+from battleline_lab.widgets.game import GameWidget
 from tests.test_game_widget import play_by_clicks, tactics_table
 
 

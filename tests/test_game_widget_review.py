@@ -11,9 +11,9 @@ from pathlib import Path
 
 from battleline_lab.game import Options, Phase, Player, RandomBot, legal_moves, play_game
 from battleline_lab.game.review import review
-from battleline_lab.game_widget import BOT_CHOICES, GameWidget
-from battleline_lab.loader import load_puzzle
+from battleline_lab.quiz.loader import load_puzzle
 from battleline_lab.widgets import PuzzleWidget
+from battleline_lab.widgets.game import BOT_CHOICES, GameWidget
 
 
 def _finished(widget: GameWidget, seed: int = 17) -> None:
@@ -47,7 +47,7 @@ def test_bot_choice_offers_the_five_rungs_of_the_ladder_and_applies_before_the_f
 
 def test_opponent_at_my_level_button_picks_the_sessions_level_bot() -> None:
     from battleline_lab.game.ladder import bot_ratings
-    from battleline_lab.progress import MemoryStore, Progress
+    from battleline_lab.training.progress import MemoryStore, Progress
 
     progress = Progress(store=MemoryStore())
     for _ in range(12):

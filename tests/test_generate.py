@@ -20,17 +20,17 @@ from hypothesis import strategies as st
 
 from battleline_lab.authoring.generate import DISTRACTORS, THEMES, GeneratedPuzzle, _without, generate
 from battleline_lab.authoring.writer import WIDTH, dump_puzzle, position_key, puzzle_data, yaml_string
-from battleline_lab.cards import Tactic
-from battleline_lab.claims import Reason, analyse_claim
 from battleline_lab.cli import main as cli_main
-from battleline_lab.difficulty import estimate
-from battleline_lab.formations import FormationKind
-from battleline_lab.loader import iter_puzzle_files, load_puzzle, load_puzzle_text
-from battleline_lab.messages import LANGUAGES
-from battleline_lab.position import Side
-from battleline_lab.puzzle import Puzzle
-from battleline_lab.questions import ClaimQuestion
-from battleline_lab.reachability import unreachable
+from battleline_lab.core.cards import Tactic
+from battleline_lab.core.claims import Reason, analyse_claim
+from battleline_lab.core.formations import FormationKind
+from battleline_lab.core.position import Side
+from battleline_lab.core.reachability import unreachable
+from battleline_lab.quiz.difficulty import estimate
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle, load_puzzle_text
+from battleline_lab.quiz.puzzle import Puzzle
+from battleline_lab.quiz.questions import ClaimQuestion
+from battleline_lab.text.messages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

@@ -14,9 +14,9 @@ from collections import defaultdict
 import pytest
 
 from battleline_lab.authoring.generate import QUESTION_THEMES, THEMES, generate
-from battleline_lab.loader import load_puzzle_text
-from battleline_lab.messages import LANGUAGES, catalogue
-from battleline_lab.puzzle import Puzzle
+from battleline_lab.quiz.loader import load_puzzle_text
+from battleline_lab.quiz.puzzle import Puzzle
+from battleline_lab.text.messages import LANGUAGES, catalogue
 
 COUNT = 100
 PATTERN = 5  # as the library test: fewer sharing a word is no pattern yet
@@ -48,8 +48,8 @@ def batch(request: pytest.FixtureRequest) -> tuple[str, list[Puzzle]]:
 
 
 def test_the_check_finds_a_spoiler() -> None:
-    from battleline_lab.position import Position
-    from battleline_lab.questions import ClaimQuestion
+    from battleline_lab.core.position import Position
+    from battleline_lab.quiz.questions import ClaimQuestion
 
     pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "r6 g6"}})
     made = [

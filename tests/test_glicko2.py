@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battleline_lab.glicko2 import SCALE, Rating, expected, update
+from battleline_lab.training.glicko2 import SCALE, Rating, expected, update
 
 PLAYER = Rating(1500, 200, 0.06)
 GAMES = [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0), (Rating(1700, 300), 0.0)]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab import library
-from battleline_lab.progress import MemoryStore, Progress, ProgressWarning
+from battleline_lab.quiz import library
+from battleline_lab.training.progress import MemoryStore, Progress, ProgressWarning
 from battleline_lab.widgets import PuzzleGym, PuzzleWidget
 
 SEEDS = "seed-examples"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab import progress as progress_module
-from battleline_lab.progress import EXPORT_FORMAT, JsonLinesStore, MemoryStore, Progress, import_export
-from battleline_lab.report import load_export, report_html
+from battleline_lab.training import progress as progress_module
+from battleline_lab.training.progress import EXPORT_FORMAT, JsonLinesStore, MemoryStore, Progress, import_export
+from battleline_lab.training.report import load_export, report_html
 from battleline_lab.widgets import PuzzleGym
 
 SEEDS = "seed-examples"

@@ -26,11 +26,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.cards import ALL_TACTICS, ALL_TROOPS, parse_card
-from battleline_lab.claims import analyse_claim
 from battleline_lab.cli import main
-from battleline_lab.loader import load_puzzle, load_puzzle_text
-from battleline_lab.messages import (
+from battleline_lab.core.cards import ALL_TACTICS, ALL_TROOPS, parse_card
+from battleline_lab.core.claims import analyse_claim
+from battleline_lab.core.position import Position, Side
+from battleline_lab.quiz.loader import load_puzzle, load_puzzle_text
+from battleline_lab.render.svg import board_svg
+from battleline_lab.text.messages import (
     LANGUAGES,
     PLURAL_CATEGORIES,
     card_label,
@@ -39,8 +41,6 @@ from battleline_lab.messages import (
     message,
     render_analysis,
 )
-from battleline_lab.position import Position, Side
-from battleline_lab.svg import board_svg
 from tests.test_explanations import GOLDEN
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -264,7 +264,7 @@ def test_explain_method_takes_lang() -> None:
 
 def test_problems_in_chinese() -> None:
     problems = Position.build({5: {"you": "r3 r4 r5"}, 6: {"opponent": "r3"}}).problems()
-    from battleline_lab.messages import render_problem
+    from battleline_lab.text.messages import render_problem
 
     texts = [render_problem(p, "zh") for p in problems]
     assert texts and all(CJK.search(t) and "(R1)" not in t for t in texts)
@@ -367,8 +367,8 @@ def test_cli_diagnostics_in_chinese_keep_the_prefix(tmp_path: Path, capsys: pyte
 @pytest.mark.parametrize("token", ["r11", "x3", "alexandr", "zzz", "b0"])
 def test_bad_card_tokens_in_both_languages(token: str) -> None:
     """English repeats cards.py's own message word for word; Chinese says the same from the catalogue."""
-    from battleline_lab.cards import CardNotationError
-    from battleline_lab.loader import PuzzleFileError
+    from battleline_lab.core.cards import CardNotationError
+    from battleline_lab.quiz.loader import PuzzleFileError
 
     with pytest.raises(CardNotationError) as raised:
         parse_card(token)
@@ -439,7 +439,7 @@ def _texts(widget: Any) -> list[str]:
 
 
 def test_gym_and_explorer_toggle(tmp_path: Path) -> None:
-    from battleline_lab.progress import Progress
+    from battleline_lab.training.progress import Progress
     from battleline_lab.widgets import FormationExplorer, PuzzleGym
 
     gym = PuzzleGym(SEEDS, progress=Progress(tmp_path / "progress.json"))
@@ -639,7 +639,7 @@ def _record(moves: str, options: str = "{first: south}") -> str:
 
 
 def _not_in_hand() -> str:
-    from battleline_lab.cards import ALL_TROOPS
+    from battleline_lab.core.cards import ALL_TROOPS
     from battleline_lab.game.state import Options, Player, new_game
 
     hand = new_game(1, Options(first=Player.SOUTH)).hands[Player.SOUTH]

@@ -123,7 +123,7 @@ def test_every_rule_id_of_a_shown_proof_links_to_its_rule() -> None:
     """A claim proof in a lesson (``show_analysis``, or an analysis shown as the cell's result) links
     each ``[R12]`` of its steps to ``rules.md#R12``; the link test above follows each one."""
     from battleline_lab import Position, analyse_claim
-    from battleline_lab.svg import RULES_PAGE, show_analysis
+    from battleline_lab.render.svg import RULES_PAGE, show_analysis
 
     analysis = analyse_claim(Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}}), 5)
     for shown in (show_analysis(analysis, "zh")._repr_html_(), analysis._repr_html_()):

@@ -16,9 +16,9 @@ import pytest
 
 from battleline_lab.authoring import position_key, puzzle_key
 from battleline_lab.cli import main as cli_main
-from battleline_lab.loader import iter_puzzle_files, load_puzzle
-from battleline_lab.position import Position
-from battleline_lab.puzzle import Puzzle
+from battleline_lab.core.position import Position
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
+from battleline_lab.quiz.puzzle import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

@@ -1,4 +1,4 @@
-"""battleline_lab.library: the shipped puzzles reachable by id, theme and level."""
+"""battleline_lab.quiz.library: the shipped puzzles reachable by id, theme and level."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab import library
-from battleline_lab.loader import iter_puzzle_files, load_puzzle
+from battleline_lab.quiz import library
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
 
 
 def test_every_library_file_is_reachable_by_its_id() -> None:

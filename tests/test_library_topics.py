@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab.loader import load_puzzle
-from battleline_lab.messages import LANGUAGES, catalogue, topic_name
-from battleline_lab.puzzle import Puzzle
+from battleline_lab.quiz.loader import load_puzzle
+from battleline_lab.quiz.puzzle import Puzzle
+from battleline_lab.text.messages import LANGUAGES, catalogue, topic_name
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = [load_puzzle(p) for p in sorted((ROOT / "puzzles").rglob("*.yaml"))]
@@ -44,8 +44,8 @@ def predicting_topics(puzzles: list[Puzzle], pattern: int = PATTERN) -> dict[tup
 
 
 def test_the_check_finds_a_predicting_topic() -> None:
-    from battleline_lab.position import Position
-    from battleline_lab.questions import ClaimQuestion
+    from battleline_lab.core.position import Position
+    from battleline_lab.quiz.questions import ClaimQuestion
 
     pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "r6 g6"}})
     made = [

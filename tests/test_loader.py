@@ -14,8 +14,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.cards import ALL_TROOPS
-from battleline_lab.loader import (
+from battleline_lab.core.cards import ALL_TROOPS
+from battleline_lab.core.position import FLAGS, Position, Side
+from battleline_lab.quiz.loader import (
     MAX_FILE_BYTES,
     Diagnostic,
     PuzzleFileError,
@@ -23,8 +24,7 @@ from battleline_lab.loader import (
     load_puzzle,
     load_puzzle_text,
 )
-from battleline_lab.position import FLAGS, Position, Side
-from battleline_lab.questions import ClaimQuestion, CompareQuestion
+from battleline_lab.quiz.questions import ClaimQuestion, CompareQuestion
 
 BAD = Path(__file__).parent / "data" / "bad"
 PUZZLES = Path(__file__).parent.parent / "puzzles"

@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from battleline_lab.cards import Colour, Tactic, Troop, parse_card, parse_cards
-from battleline_lab.claims import Reason, Step
-from battleline_lab.formations import FormationKind, Shape
-from battleline_lab.messages import (
+from battleline_lab.core.cards import Colour, Tactic, Troop, parse_card, parse_cards
+from battleline_lab.core.claims import Reason, Step
+from battleline_lab.core.formations import FormationKind, Shape
+from battleline_lab.core.position import Location, Position, Side
+from battleline_lab.text.messages import (
     LANGUAGES,
     card_label,
     catalogue,
@@ -19,8 +20,7 @@ from battleline_lab.messages import (
     render_step,
     shape_name,
 )
-from battleline_lab.messages import _step_key as step_key
-from battleline_lab.position import Location, Position, Side
+from battleline_lab.text.messages import _step_key as step_key
 
 W, P, B, S, H = (
     FormationKind.WEDGE,

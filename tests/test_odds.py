@@ -1,4 +1,4 @@
-"""Outs and odds (battleline_lab.odds) against brute force, the tie rule and the claim proofs (R9-R13, R24, R25).
+"""Outs and odds (battleline_lab.core.odds) against brute force, the tie rule and the claim proofs (R9-R13, R24, R25).
 
 The brute force below deals every ordered pair of disjoint fills of both sides' open slots from the
 unseen troops and judges each with :func:`evaluate`; small pools (most troops discarded) keep it
@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from battleline_lab import Position
-from battleline_lab.cards import ALL_TROOPS, Card, Tactic, Troop, card_sort_key
-from battleline_lab.claims import analyse_claim
-from battleline_lab.formations import FormationKind, evaluate
-from battleline_lab.odds import SAMPLED_ERROR, SAMPLES, flag_odds, outs, position_odds
-from battleline_lab.position import Side
+from battleline_lab.core.cards import ALL_TROOPS, Card, Tactic, Troop, card_sort_key
+from battleline_lab.core.claims import analyse_claim
+from battleline_lab.core.formations import FormationKind, evaluate
+from battleline_lab.core.odds import SAMPLED_ERROR, SAMPLES, flag_odds, outs, position_odds
+from battleline_lab.core.position import Side
 
 sys.path.insert(0, str(Path(__file__).parent))
 from random_positions import random_positions  # noqa: E402
@@ -138,7 +138,7 @@ def test_mud_with_many_open_slots_is_sampled_within_the_stated_error() -> None:
 
 
 def test_sampling_agrees_with_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
-    import battleline_lab.odds as odds_module
+    import battleline_lab.core.odds as odds_module
 
     monkeypatch.setattr(odds_module, "EXACT_BUDGET", 0)
     pos = small({"you": "r3", "opponent": "b8 b9"}, 10)

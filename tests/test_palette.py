@@ -19,8 +19,8 @@ from itertools import combinations
 
 import pytest
 
-from battleline_lab.cards import Colour
-from battleline_lab.svg import COLOURS
+from battleline_lab.core.cards import Colour
+from battleline_lab.render.svg import COLOURS
 from tests.colour_vision import DEFICIENCIES, ciede2000, delta_e_2000, lab, simulate
 
 THRESHOLD = 15.0

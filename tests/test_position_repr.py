@@ -9,7 +9,7 @@ import pytest
 
 from battleline_lab import Position
 from battleline_lab.authoring import dump_puzzle
-from battleline_lab.loader import iter_puzzle_files, load_puzzle, load_puzzle_text
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle, load_puzzle_text
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = sorted(iter_puzzle_files([ROOT / "puzzles"]))

@@ -12,9 +12,9 @@ import pytest
 
 from battleline_lab.authoring.preview import preview_html
 from battleline_lab.cli import main as cli_main
-from battleline_lab.loader import iter_puzzle_files, load_puzzle, load_puzzle_text
-from battleline_lab.messages import render_analysis
-from battleline_lab.questions import ClaimQuestion
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle, load_puzzle_text
+from battleline_lab.quiz.questions import ClaimQuestion
+from battleline_lab.text.messages import render_analysis
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from battleline_lab.progress import (
+from battleline_lab.training.progress import (
     DATABASE_FILE,
     LEGACY_FILE,
     MIGRATIONS,
@@ -221,7 +221,7 @@ WRITER = textwrap.dedent(
     """
     import sys
     import warnings
-    from battleline_lab.progress import Progress
+    from battleline_lab.training.progress import Progress
     warnings.simplefilter("error")  # a fall-back to memory (a ProgressWarning) fails the writer
     folder, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     p = Progress(folder, learner=name)
@@ -347,7 +347,9 @@ def test_when_the_copy_cannot_be_written_the_damaged_lines_stay(
     path = tmp_path / "progress.jsonl"
     original = _line(GOOD[0]) + b"\ngarbage\n"
     path.write_bytes(original)
-    monkeypatch.setattr("battleline_lab.progress._unique_aside", lambda p, label: tmp_path / "no-such-folder" / "x")
+    monkeypatch.setattr(
+        "battleline_lab.training.progress._unique_aside", lambda p, label: tmp_path / "no-such-folder" / "x"
+    )
     with pytest.warns(ProgressWarning, match="a damaged line was skipped .*could not be copied aside"):
         p = Progress(path)
     assert p.set_aside is None and path.read_bytes() == original and p.get("a").attempts == 1

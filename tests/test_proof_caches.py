@@ -13,9 +13,9 @@ import dataclasses
 
 import pytest
 
-from battleline_lab import claims, formations
-from battleline_lab.claims import ClaimAnalysis, Reason, Step, analyse_claim, analyse_position
-from battleline_lab.position import Position, Side
+from battleline_lab.core import claims, formations
+from battleline_lab.core.claims import ClaimAnalysis, Reason, Step, analyse_claim, analyse_position
+from battleline_lab.core.position import Position, Side
 from tests.random_positions import STAGES, random_positions
 
 

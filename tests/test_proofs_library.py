@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab.claims import ClaimAnalysis, Reason, analyse_claim, state_unseen_once
-from battleline_lab.formations import FormationKind, Shape, Strength, plan_shape, shapes
-from battleline_lab.loader import load_puzzle
-from battleline_lab.messages import LANGUAGES, card_short, render_analysis
-from battleline_lab.position import Position
-from battleline_lab.questions import ClaimableQuestion, ClaimQuestion
+from battleline_lab.core.claims import ClaimAnalysis, Reason, analyse_claim, state_unseen_once
+from battleline_lab.core.formations import FormationKind, Shape, Strength, plan_shape, shapes
+from battleline_lab.core.position import Position
+from battleline_lab.quiz.loader import load_puzzle
+from battleline_lab.quiz.questions import ClaimableQuestion, ClaimQuestion
+from battleline_lab.text.messages import LANGUAGES, card_short, render_analysis
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = sorted((ROOT / "puzzles").rglob("*.yaml"))

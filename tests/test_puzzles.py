@@ -9,13 +9,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.cards import ALL_TROOPS, Tactic, parse_cards
-from battleline_lab.claims import ClaimAnalysis, analyse_claim
-from battleline_lab.formations import evaluate
-from battleline_lab.loader import iter_puzzle_files, load_puzzle
-from battleline_lab.position import FLAGS, Position, Side
-from battleline_lab.puzzle import Puzzle
-from battleline_lab.questions import (
+from battleline_lab.core.cards import ALL_TROOPS, Tactic, parse_cards
+from battleline_lab.core.claims import ClaimAnalysis, analyse_claim
+from battleline_lab.core.formations import evaluate
+from battleline_lab.core.position import FLAGS, Position, Side
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
+from battleline_lab.quiz.puzzle import Puzzle
+from battleline_lab.quiz.questions import (
     QUESTION_KINDS,
     ClaimableQuestion,
     ClaimQuestion,

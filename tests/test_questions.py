@@ -21,16 +21,14 @@ from typing import Any, ClassVar
 
 import pytest
 
-from battleline_lab import library
 from battleline_lab.authoring.worksheet import key_entries, worksheet_html
-from battleline_lab.cards import Card, Troop, parse_card
-from battleline_lab.claims import Reason
 from battleline_lab.cli import main
-from battleline_lab.hints import hint_ladder
-from battleline_lab.messages import LANGUAGES, Msg, catalogue, message, render_msg
-from battleline_lab.position import Position, Problem
-from battleline_lab.puzzle import Puzzle
-from battleline_lab.questions import (
+from battleline_lab.core.cards import Card, Troop, parse_card
+from battleline_lab.core.claims import Reason
+from battleline_lab.core.position import Position, Problem
+from battleline_lab.quiz import library
+from battleline_lab.quiz.puzzle import Puzzle
+from battleline_lab.quiz.questions import (
     QUESTION_KINDS,
     Choice,
     Feedback,
@@ -40,7 +38,9 @@ from battleline_lab.questions import (
     register_question,
     wrong,
 )
-from battleline_lab.trainer import PuzzleSession, Trainer, miss_reason, required_lesson
+from battleline_lab.text.messages import LANGUAGES, Msg, catalogue, message, render_msg
+from battleline_lab.training.hints import hint_ladder
+from battleline_lab.training.trainer import PuzzleSession, Trainer, miss_reason, required_lesson
 from battleline_lab.widgets import PuzzleWidget
 
 PACKAGE = Path(__file__).resolve().parents[1] / "battleline_lab"
@@ -297,7 +297,7 @@ answer: false
 def test_a_new_kind_goes_through_trainer_hints_widget_cli_and_worksheet(
     even_sum: type[EvenSumQuestion], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from battleline_lab.loader import load_puzzle
+    from battleline_lab.quiz.loader import load_puzzle
 
     path = tmp_path / "even.yaml"
     path.write_text(PUZZLE_YAML, encoding="utf-8")

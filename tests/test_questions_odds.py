@@ -1,4 +1,4 @@
-"""The odds puzzle kinds (issue 27): ``safest-flag`` and ``outs``, judged by battleline_lab.odds.
+"""The odds puzzle kinds (issue 27): ``safest-flag`` and ``outs``, judged by battleline_lab.core.odds.
 
 - The library's odds puzzles: the engine's answer agrees with an independent count (outs: every
   unseen troop tried one by one, R13; safest flag: the chances of the flags recomputed on the
@@ -22,16 +22,16 @@ import jsonschema
 import pytest
 import yaml
 
-from battleline_lab import library
-from battleline_lab.cards import Troop, parse_card
 from battleline_lab.cli import main
-from battleline_lab.formations import evaluate
-from battleline_lab.loader import PuzzleFileError, load_puzzle_text
-from battleline_lab.messages import LANGUAGES, message, render_msg
-from battleline_lab.odds import flag_odds
-from battleline_lab.position import Position, Side
-from battleline_lab.questions import OutsQuestion, SafestFlagQuestion, question_from_data
-from battleline_lab.questions.odds import played
+from battleline_lab.core.cards import Troop, parse_card
+from battleline_lab.core.formations import evaluate
+from battleline_lab.core.odds import flag_odds
+from battleline_lab.core.position import Position, Side
+from battleline_lab.quiz import library
+from battleline_lab.quiz.loader import PuzzleFileError, load_puzzle_text
+from battleline_lab.quiz.questions import OutsQuestion, SafestFlagQuestion, question_from_data
+from battleline_lab.quiz.questions.odds import played
+from battleline_lab.text.messages import LANGUAGES, message, render_msg
 from battleline_lab.widgets import PuzzleWidget
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,7 +132,7 @@ def test_every_wrong_choice_names_r13(puzzle_id: str, lang: str) -> None:
 def test_too_few_and_too_many_say_different_things(question: dict[str, Any], too_few: str, too_many: str) -> None:
     pos = Position.build({1: {"you": "b8 b9", "opponent": "r10 g10 y10"}})
     q = question_from_data(question)
-    assert q.solve(pos) == 2  # b7 and b10 (the doctest's position of battleline_lab.odds)
+    assert q.solve(pos) == 2  # b7 and b10 (the doctest's position of battleline_lab.core.odds)
     assert too_few in q.judge(pos, 1).text("en") and too_many in q.judge(pos, 3).text("en")
     assert "少了" in q.judge(pos, 1).text("zh") and "多了" in q.judge(pos, 3).text("zh")
 

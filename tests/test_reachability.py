@@ -1,7 +1,7 @@
-"""Reachability (battleline_lab.reachability): positions that can arise in a game, from the counts the rules fix.
+"""Reachability (battleline_lab.core.reachability): positions that can arise in a game, from the counts the rules fix.
 
 Table-driven: each case names the rule ids it rests on; the codes are those of
-:data:`battleline_lab.reachability.REACH_CODES`.
+:data:`battleline_lab.core.reachability.REACH_CODES`.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.checks import check_paths
-from battleline_lab.loader import iter_puzzle_files, load_puzzle
-from battleline_lab.position import Position, Side
-from battleline_lab.reachability import REACH_CODES, cards_played, passes_possible, unreachable
+from battleline_lab.core.position import Position, Side
+from battleline_lab.core.reachability import REACH_CODES, cards_played, passes_possible, unreachable
+from battleline_lab.quiz.checks import check_paths
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -77,7 +77,7 @@ def test_reachability_rules(position: Position, codes: list[str]) -> None:
 
 
 def test_every_code_names_its_rules() -> None:
-    from battleline_lab.messages import message
+    from battleline_lab.text.messages import message
 
     for code, rules in REACH_CODES.items():
         for lang in ("en", "zh"):

@@ -9,11 +9,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from battleline_lab import library
 from battleline_lab.cli import main
-from battleline_lab.files import write_new  # the one writer the report command uses
-from battleline_lab.progress import Progress
-from battleline_lab.trainer import PuzzleSession
+from battleline_lab.formats.files import write_new  # the one writer the report command uses
+from battleline_lab.quiz import library
+from battleline_lab.training.progress import Progress
+from battleline_lab.training.trainer import PuzzleSession
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parent.parent / "battleline_lab/schema/progress-export.schema.json").read_text()

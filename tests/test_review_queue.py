@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 import battleline_lab
-from battleline_lab import library
 from battleline_lab.game import Player, RandomBot, play_game
 from battleline_lab.game.review import Review, review, save_for_learner
 from battleline_lab.game.session import GameSession
-from battleline_lab.progress import JsonLinesStore, MemoryStore, Progress, review_dir
-from battleline_lab.trainer import (
+from battleline_lab.quiz import library
+from battleline_lab.training.progress import JsonLinesStore, MemoryStore, Progress, review_dir
+from battleline_lab.training.trainer import (
     GAMES_THEME,
     SPACING,
     ReviewQueueWarning,

@@ -10,10 +10,10 @@ import pytest
 
 from battleline_lab.game import Options, Player, RandomBot, play_game
 from battleline_lab.game.review import Review, review, save_for_learner
-from battleline_lab.game_widget import GameWidget
-from battleline_lab.progress import review_dir
-from battleline_lab.trainer import ReviewQueueWarning
+from battleline_lab.training.progress import review_dir
+from battleline_lab.training.trainer import ReviewQueueWarning
 from battleline_lab.widgets import PuzzleGym, PuzzleWidget
+from battleline_lab.widgets.game import GameWidget
 
 
 def _review(seed: int = 17) -> Review:

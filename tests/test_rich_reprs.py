@@ -13,8 +13,8 @@ import pytest
 from IPython.core.formatters import DisplayFormatter
 
 from battleline_lab import Position, analyse_claim, analyse_position, evaluate, parse_cards
-from battleline_lab.questions import question_from_data
-from battleline_lab.svg import Picture, show_analysis, show_board, show_cards, show_formation
+from battleline_lab.quiz.questions import question_from_data
+from battleline_lab.render.svg import Picture, show_analysis, show_board, show_cards, show_formation
 
 POS = Position.build(
     {5: {"you": "r3 r4 r5", "opponent": "b8"}, 3: {"you": "g4 g5 g6", "opponent": "y4 y5 y6", "first_complete": "you"}}

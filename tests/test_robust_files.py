@@ -28,11 +28,12 @@ from typing import Any
 
 import pytest
 
-from battleline_lab import library, safe_yaml
-from battleline_lab.files import OutputExistsError, SameAsInputError, write_all
+from battleline_lab.formats import safe_yaml
+from battleline_lab.formats.files import OutputExistsError, SameAsInputError, write_all
 from battleline_lab.game.record import RecordError, load_record_text
-from battleline_lab.loader import PuzzleFileError, load_puzzle_text
-from battleline_lab.progress import (
+from battleline_lab.quiz import library
+from battleline_lab.quiz.loader import PuzzleFileError, load_puzzle_text
+from battleline_lab.training.progress import (
     Attempt,
     JsonLinesStore,
     Progress,
@@ -40,7 +41,7 @@ from battleline_lab.progress import (
     SqliteStore,
     current,
 )
-from battleline_lab.trainer import Trainer
+from battleline_lab.training.trainer import Trainer
 from tests.test_robustness import LOCATED, _clean, run
 
 BASE = (
@@ -97,7 +98,7 @@ def test_1_escape_in_any_puzzle_scalar(spot: tuple[str, object], escape: str, tm
 
 
 def test_1_folder_loaders_skip_the_bad_file_with_a_located_warning(tmp_path: Path) -> None:
-    from battleline_lab.library import _index
+    from battleline_lab.quiz.library import _index
     from battleline_lab.widgets import load_puzzles
 
     (tmp_path / "bad.yaml").write_text(BASE.replace("Base", '"\\U00110000"'), encoding="utf-8")
@@ -225,10 +226,10 @@ def test_3_report_refuses_what_is_not_a_regular_file(case: tuple[str, object, st
 
 
 def _record_with_moments(tmp_path: Path) -> tuple[Path, list[str]]:
+    from battleline_lab.core.position import ClaimTiming
     from battleline_lab.game import Options, RandomBot, play_game
     from battleline_lab.game.record import dump_record, load_record
     from battleline_lab.game.review import review
-    from battleline_lab.position import ClaimTiming
 
     state = play_game(RandomBot(17), RandomBot(117), seed=17, options=Options(claim_timing=ClaimTiming.AFTER_PLAY))
     path = tmp_path / "game.yaml"
@@ -429,7 +430,7 @@ CLOCKS = [  # times of: answer x, reset, answer y, answer y again
 @pytest.mark.parametrize("store", ["sqlite", "jsonl", "memory"])
 @pytest.mark.parametrize("clock", CLOCKS, ids=[c[0] for c in CLOCKS])
 def test_8_rows_replay_in_insertion_order(clock: tuple[str, list[float]], store: str, tmp_path: Path) -> None:
-    from battleline_lab.progress import MemoryStore
+    from battleline_lab.training.progress import MemoryStore
 
     stamps = iter(clock[1])
     if store == "memory":
@@ -440,7 +441,7 @@ def test_8_rows_replay_in_insertion_order(clock: tuple[str, list[float]], store:
     trainer = Trainer(puzzles, progress=progress)
     x, y = puzzles[0].id, puzzles[1].id
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("battleline_lab.progress.time.time", lambda: next(stamps))
+        mp.setattr("battleline_lab.training.progress.time.time", lambda: next(stamps))
         progress.record_attempt(x, correct=True)
         progress.reset()
         progress.record_attempt(y, correct=False)  # the first, rated answer to y: wrong

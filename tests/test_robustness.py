@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from battleline_lab.cli import main
+from battleline_lab.formats.safe_yaml import MAX_ERRORS
 from battleline_lab.game.record import RecordError, load_record_text
-from battleline_lab.loader import PuzzleFileError, load_puzzle_text
-from battleline_lab.safe_yaml import MAX_ERRORS
+from battleline_lab.quiz.loader import PuzzleFileError, load_puzzle_text
 
 LOCATED = re.compile(r"^.*:\d+:\d+: error: .+$")
 BASE = (

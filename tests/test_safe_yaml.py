@@ -1,4 +1,4 @@
-"""The shared safe-YAML reader (battleline_lab.safe_yaml) and the two readers built on it.
+"""The shared safe-YAML reader (battleline_lab.formats.safe_yaml) and the two readers built on it.
 
 Puzzle files (loader) and game records (game.record) must refuse the same
 things at the same place, each in its own words, and never crash.
@@ -15,10 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from yaml.nodes import MappingNode
 
-from battleline_lab.game.record import GameRecord, RecordError, load_record, load_record_text
-from battleline_lab.game.state import Options
-from battleline_lab.loader import PuzzleFileError, load_puzzle, load_puzzle_text
-from battleline_lab.safe_yaml import (
+from battleline_lab.formats.safe_yaml import (
     MAX_BYTES,
     ComposeError,
     FileTooBigError,
@@ -31,6 +28,9 @@ from battleline_lab.safe_yaml import (
     scalar_value,
     utf8_size,
 )
+from battleline_lab.game.record import GameRecord, RecordError, load_record, load_record_text
+from battleline_lab.game.state import Options
+from battleline_lab.quiz.loader import PuzzleFileError, load_puzzle, load_puzzle_text
 
 
 def _puzzle_errors(text: str) -> list[str]:

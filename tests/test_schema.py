@@ -13,7 +13,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.loader import PuzzleFileError, load_puzzle, load_puzzle_text
+from battleline_lab.quiz.loader import PuzzleFileError, load_puzzle, load_puzzle_text
 
 ROOT = Path(__file__).parent.parent
 PUZZLES = sorted((ROOT / "puzzles").rglob("*.yaml"))

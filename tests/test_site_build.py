@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab import progress
+from battleline_lab.training import progress
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")

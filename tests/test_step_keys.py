@@ -3,7 +3,7 @@
 The puzzle widget is drawn by the board component (``board.js``), whose one key listener per
 page sends the intent ``{"step": +1 | -1}`` for j/k (and ←/→ on the proof's buttons) while a
 proof is shown; the widget steps through its session as for a tap on step-next / step-back.
-:class:`battleline_lab.board.StepKeys` is the invisible component that did this before, kept for
+:class:`battleline_lab.widgets.board.StepKeys` is the invisible component that did this before, kept for
 any widget without a board.  The browser side is in ``tests/browser/test_puzzle_board_browser.py``.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from battleline_lab.board import Board, StepKeys
-from battleline_lab.loader import iter_puzzle_files, load_puzzle
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
 from battleline_lab.widgets import PuzzleWidget
+from battleline_lab.widgets.board import Board, StepKeys
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 

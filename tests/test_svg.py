@@ -1,4 +1,4 @@
-"""The SVG board (battleline_lab.svg): labels, colour letters, determinism, escaping, claimed flags, ghosts."""
+"""The SVG board (battleline_lab.render.svg): labels, colour letters, determinism, escaping, claimed flags, ghosts."""
 
 from __future__ import annotations
 
@@ -21,8 +21,7 @@ from battleline_lab import (
     parse_card,
     parse_cards,
 )
-from battleline_lab.messages import card_label, message
-from battleline_lab.svg import (
+from battleline_lab.render.svg import (
     BOARD_MAX_WIDTH,
     COLUMN,
     MARGIN,
@@ -35,6 +34,7 @@ from battleline_lab.svg import (
     flag_grid_columns,
     formation_svg,
 )
+from battleline_lab.text.messages import card_label, message
 
 NS = "{http://www.w3.org/2000/svg}"
 XSS = "<img src=x onerror=alert(1)>"

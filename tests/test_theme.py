@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 
-from battleline_lab import board as board_component
-from battleline_lab import svg
-from battleline_lab.cards import parse_card, parse_cards
-from battleline_lab.claims import analyse_claim
 from battleline_lab.cli import main
-from battleline_lab.formations import evaluate
-from battleline_lab.loader import load_puzzle
-from battleline_lab.messages import (
+from battleline_lab.core.cards import parse_card, parse_cards
+from battleline_lab.core.claims import analyse_claim
+from battleline_lab.core.formations import evaluate
+from battleline_lab.core.position import Position
+from battleline_lab.quiz.loader import load_puzzle
+from battleline_lab.render import svg
+from battleline_lab.text.messages import (
     CLASSIC,
     LANGUAGES,
     THEMES,
@@ -39,7 +39,7 @@ from battleline_lab.messages import (
     themed,
     topic_name,
 )
-from battleline_lab.position import Position
+from battleline_lab.widgets import board as board_component
 
 ROOT = Path(__file__).resolve().parents[1]
 LEADER_PUZZLE = ROOT / "puzzles" / "wildcards-theirs" / "their-alexander-anything.yaml"
@@ -184,8 +184,8 @@ def _drawn(widget: Any) -> str:
 
 
 def test_widgets_take_a_theme_and_keep_it_across_the_language_toggle() -> None:
-    from battleline_lab.game_widget import GameWidget
     from battleline_lab.widgets import PuzzleSet, PuzzleWidget
+    from battleline_lab.widgets.game import GameWidget
 
     widget = PuzzleWidget(load_puzzle(LEADER_PUZZLE), lang="zh", theme="chuhan", record=False)
     assert "刘邦" in _drawn(widget) and "亚历山大" not in _drawn(widget)

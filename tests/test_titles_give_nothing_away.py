@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from battleline_lab import library
+from battleline_lab.quiz import library
 
 #: phrases that stated or implied an answer in a title before the review (en, then zh)
 TELLING = {

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab import library
-from battleline_lab.cards import Tactic
-from battleline_lab.progress import MemoryStore, Progress
+from battleline_lab.core.cards import Tactic
+from battleline_lab.quiz import library
 from battleline_lab.quiz.questions import QUESTION_KINDS
-from battleline_lab.svg import rating_chart_svg
+from battleline_lab.render.svg import rating_chart_svg
 from battleline_lab.text.messages import message
-from battleline_lab.trainer import (
+from battleline_lab.training.progress import MemoryStore, Progress
+from battleline_lab.training.trainer import (
     LESSONS,
     SPACING,
     TARGET_SUCCESS,
@@ -255,7 +255,7 @@ def test_a_miss_or_a_hint_ends_the_streak_with_its_count(how: str) -> None:
 
 
 def _wrong_answer(puzzle: object) -> object:
-    from battleline_lab.puzzle import Puzzle
+    from battleline_lab.quiz.puzzle import Puzzle
 
     assert isinstance(puzzle, Puzzle)
     right = puzzle.solve()

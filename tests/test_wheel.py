@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from battleline_lab import __version__
-from battleline_lab.loader import iter_puzzle_files
+from battleline_lab.quiz.loader import iter_puzzle_files
 from tests.test_reachability import KNOWN_UNREACHABLE
 
 pytestmark = pytest.mark.wheel
@@ -121,7 +121,7 @@ def test_a_learner_gets_the_whole_course_from_the_wheel(tmp_path: Path) -> None:
         [
             python,
             "-c",
-            "import battleline_lab.library as l; print(l.__file__); print(l.root()); print(l.lessons_root())",
+            "import battleline_lab.quiz.library as l; print(l.__file__); print(l.root()); print(l.lessons_root())",
         ],
         cwd=work,
         env=env,

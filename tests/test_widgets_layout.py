@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from battleline_lab import Position
-from battleline_lab.puzzle import Puzzle
-from battleline_lab.questions import ClaimableQuestion, ClaimQuestion
+from battleline_lab.quiz.puzzle import Puzzle
+from battleline_lab.quiz.questions import ClaimableQuestion, ClaimQuestion
 from battleline_lab.widgets import PuzzleWidget
 
 BLUE_EIGHT = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}})

@@ -17,11 +17,11 @@ from pathlib import Path
 import ipywidgets as W
 import pytest
 
-from battleline_lab.editor_widget import PuzzleEditor
 from battleline_lab.game import PlayerView, RandomBot, legal_moves
-from battleline_lab.game_widget import GameWidget
-from battleline_lab.loader import iter_puzzle_files, load_puzzle
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
 from battleline_lab.widgets import FormationExplorer, PuzzleSet, PuzzleWidget
+from battleline_lab.widgets.editor import PuzzleEditor
+from battleline_lab.widgets.game import GameWidget
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 

@@ -13,8 +13,8 @@ import pytest
 from battleline_lab.authoring.preview import preview_html
 from battleline_lab.authoring.worksheet import answer_key_html, key_entries, key_path, worksheet_html
 from battleline_lab.cli import main as cli_main
-from battleline_lab.files import write_new  # the one writer the worksheet command uses
-from battleline_lab.loader import load_puzzle, load_puzzle_text
+from battleline_lab.formats.files import write_new  # the one writer the worksheet command uses
+from battleline_lab.quiz.loader import load_puzzle, load_puzzle_text
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

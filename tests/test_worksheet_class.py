@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab import library
 from battleline_lab.authoring.preview import preview_html, same_question
 from battleline_lab.authoring.worksheet import PER_PAGE, worksheet_html
 from battleline_lab.cli import main as cli_main
-from battleline_lab.loader import iter_puzzle_files, load_puzzle
+from battleline_lab.quiz import library
+from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
 from tests.test_worksheet import KINDS
 
 #: 12 library puzzles of every question kind, some with a hand (the R13 hint must not print)

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from battleline_lab import safe_yaml
+from battleline_lab.formats import safe_yaml
 from battleline_lab.game.record import RecordError, load_record_text
-from battleline_lab.loader import PuzzleFileError, load_puzzle_text
+from battleline_lab.quiz.loader import PuzzleFileError, load_puzzle_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

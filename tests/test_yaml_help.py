@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from battleline_lab.checks import check_puzzle
-from battleline_lab.loader import PuzzleFileError, load_puzzle_text
+from battleline_lab.quiz.checks import check_puzzle
+from battleline_lab.quiz.loader import PuzzleFileError, load_puzzle_text
 
 Q = "question: {kind: claim, flag: 1}\n"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from battleline_lab import library
+from battleline_lab.quiz import library
 
 ROOT = Path(__file__).resolve().parents[1]
 ZH_LESSONS = sorted(p for p in (ROOT / "notebooks" / "zh").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)

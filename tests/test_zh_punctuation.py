@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab.claims import analyse_claim
 from battleline_lab.cli import main
-from battleline_lab.loader import load_puzzle
-from battleline_lab.messages import LANGUAGES, catalogue, message, render_analysis
-from battleline_lab.questions import ClaimableQuestion, ClaimQuestion
+from battleline_lab.core.claims import analyse_claim
+from battleline_lab.quiz.loader import load_puzzle
+from battleline_lab.quiz.questions import ClaimableQuestion, ClaimQuestion
+from battleline_lab.text.messages import LANGUAGES, catalogue, message, render_analysis
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE_ZH = ROOT / "battleline_lab" / "locale" / "zh"

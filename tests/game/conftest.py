@@ -6,10 +6,10 @@ from collections.abc import Callable, Mapping
 
 import pytest
 
-from battleline_lab.cards import Card, Tactic, Troop, parse_cards
+from battleline_lab.core.cards import Card, Tactic, Troop, parse_cards
+from battleline_lab.core.position import ClaimTiming
 from battleline_lab.game import Deck, GameState, Options, Player, new_game
 from battleline_lab.game.rules import _restamp
-from battleline_lab.position import ClaimTiming
 
 Arrange = Callable[..., GameState]
 

@@ -1,7 +1,7 @@
 """The coach's suggestion (issue 27): the strongest bot's play, explained by the flag's odds and outs in words.
 
 Session level, no ipywidgets: positions come from seeded games of the heuristic bot; every figure the
-text says is checked against :mod:`battleline_lab.odds` on the real table (R13: public information only).
+text says is checked against :mod:`battleline_lab.core.odds` on the real table (R13: public information only).
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from fractions import Fraction
 
 import pytest
 
+from battleline_lab.core.odds import flag_odds, outs
+from battleline_lab.core.position import Side
 from battleline_lab.game import (
     Action,
     Deserter,
@@ -32,9 +34,7 @@ from battleline_lab.game.expert import determinize
 from battleline_lab.game.session import GameSession
 from battleline_lab.game.state import GameState, Options
 from battleline_lab.game.view import to_position
-from battleline_lab.messages import message
-from battleline_lab.odds import flag_odds, outs
-from battleline_lab.position import Side
+from battleline_lab.text.messages import message
 
 NOTATION = re.compile(r"\b[roygbp]\d{1,2}\b")  # r5, b10: card notation, never in the coach's words
 

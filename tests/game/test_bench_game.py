@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-from battleline_lab.position import ClaimTiming
+from battleline_lab.core.position import ClaimTiming
 from tests.scripts import load_script
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_game.py"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from battleline_lab.game.ladder import LADDER
-from battleline_lab.glicko2 import Rating, update
+from battleline_lab.training.glicko2 import Rating, update
 from tests.scripts import load_script
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_ladder.py"

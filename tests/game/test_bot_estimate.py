@@ -1,7 +1,7 @@
 """The heuristic bot's shortcuts give exactly what the slow path gives (issue 12).
 
 The bot judges complete troop formations directly and looks formations with morale cards up in
-a canonical card order; both must agree with :func:`battleline_lab.formations.evaluate` (R9, R10,
+a canonical card order; both must agree with :func:`battleline_lab.core.formations.evaluate` (R9, R10,
 R24), or the bot's moves would change (see test_bot_golden.py).  Its guile moves share parts of
 their estimates; the scores must equal those of the plain one-move look-ahead.
 """
@@ -14,8 +14,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.cards import ALL_TROOPS, Card, Tactic
-from battleline_lab.formations import evaluate
+from battleline_lab.core.cards import ALL_TROOPS, Card, Tactic
+from battleline_lab.core.formations import evaluate
 from battleline_lab.game.actions import Action, Deserter, Redeploy, Traitor
 from battleline_lab.game.bots import (
     KIND_STEP,

@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from battleline_lab.core.position import ClaimTiming
 from battleline_lab.game.bots import Bot, HeuristicBot, RandomBot
 from battleline_lab.game.expert import ExpertBot
 from battleline_lab.game.match import play_game
 from battleline_lab.game.state import GameState, Options, Player
-from battleline_lab.position import ClaimTiming
 
 GOLDEN = Path(__file__).parent / "data" / "bot-golden.json"
 SEEDS = (1, 2, 3, 4, 5)

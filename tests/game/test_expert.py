@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from battleline_lab.cards import Tactic, Troop
+from battleline_lab.cli.game import main
+from battleline_lab.core.cards import Tactic, Troop
 from battleline_lab.game import (
     Deck,
     GameState,
@@ -21,7 +22,6 @@ from battleline_lab.game import (
     new_game,
     run_match,
 )
-from battleline_lab.game.cli import main
 from battleline_lab.game.expert import ExpertBot, determinize
 
 ROLLOUTS = 8  # small budgets keep these tests quick; the strength test below uses the default
@@ -185,7 +185,7 @@ def test_coach_reports_the_tries_made_and_why_in_words(seed: int) -> None:
     share); the next best move is said in words (no notation), and the last line says why the
     suggestion is preferred: its margin in points, or, level, the heuristic bot's order."""
     from battleline_lab.game.expert import suggestion_text
-    from battleline_lab.messages import message
+    from battleline_lab.text.messages import message
 
     state = _midgame(5)
     view, legal = PlayerView(state, state.turn), legal_moves(state)

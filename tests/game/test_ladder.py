@@ -15,8 +15,8 @@ from battleline_lab.game.match import play_game
 from battleline_lab.game.rules import apply
 from battleline_lab.game.session import BOT_CHOICES, GameSession
 from battleline_lab.game.state import new_game
-from battleline_lab.glicko2 import Rating, expected, update
-from battleline_lab.progress import GAME_KIND, Attempt, GameResult, MemoryStore, Progress, game_results
+from battleline_lab.training.glicko2 import Rating, expected, update
+from battleline_lab.training.progress import GAME_KIND, Attempt, GameResult, MemoryStore, Progress, game_results
 from battleline_lab.training.trainer import Trainer
 
 

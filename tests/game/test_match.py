@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from battleline_lab.cli.game import main
 from battleline_lab.game import (
     Claim,
     GameState,
@@ -22,7 +23,6 @@ from battleline_lab.game import (
     new_game,
     run_match,
 )
-from battleline_lab.game.cli import main
 from battleline_lab.game.record import load_record
 
 

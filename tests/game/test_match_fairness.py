@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from battleline_lab.cli.game import main
+from battleline_lab.core.position import ClaimTiming
 from battleline_lab.game import GameState, Player, run_match
-from battleline_lab.game.cli import main
 from battleline_lab.game.match import play_match_game
-from battleline_lab.position import ClaimTiming
 
 
 def _first_movers(bot_a: str, bot_b: str, games: int, seed: int, **kwargs: Any) -> list[tuple[str, str | None]]:

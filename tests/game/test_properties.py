@@ -17,8 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.cards import ALL_CARDS, Card, Tactic, Troop
-from battleline_lab.claims import analyse_claim
+from battleline_lab.core.cards import ALL_CARDS, Card, Tactic, Troop
+from battleline_lab.core.claims import analyse_claim
+from battleline_lab.core.position import ClaimTiming, Side
 from battleline_lab.game import (
     Action,
     Claim,
@@ -50,7 +51,6 @@ from battleline_lab.game import (
 from battleline_lab.game.match import MAX_ACTIONS
 from battleline_lab.game.record import dump_record, load_record_text
 from battleline_lab.game.view import PlayerView, to_position
-from battleline_lab.position import ClaimTiming, Side
 
 SCALE = int(os.environ.get("BATTLELINE_GAMES", "1"))
 TIMINGS = list(ClaimTiming)

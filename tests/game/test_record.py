@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from battleline_lab.cli.game import main
+from battleline_lab.core.position import ClaimTiming
 from battleline_lab.game import HeuristicBot, Options, Player, RandomBot, play_game, to_position
-from battleline_lab.game.cli import main
 from battleline_lab.game.record import GameRecord, RecordError, dump_record, load_record, load_record_text
-from battleline_lab.position import ClaimTiming
 
 GOOD = """\
 seed: 1
@@ -200,7 +200,7 @@ def test_a_random_game_record_is_stable() -> None:
 def test_replay_at_a_turn_prints_a_puzzle_that_checks(
     turn: int, viewer: str | None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from battleline_lab.loader import load_puzzle_text
+    from battleline_lab.quiz.loader import load_puzzle_text
 
     argv = ["replay", str(DATA / "heuristic-vs-random.yaml"), "--at", str(turn)]
     assert main(argv + (["--as", viewer] if viewer else [])) == 0

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab.claims import claimable_flags
 from battleline_lab.cli import main as cli_main
+from battleline_lab.core.claims import claimable_flags
+from battleline_lab.core.position import ClaimTiming, Side
 from battleline_lab.game import Options, Player, RandomBot, play_game
 from battleline_lab.game.record import GameRecord, dump_record, load_record_text
 from battleline_lab.game.review import MomentKind, review
-from battleline_lab.loader import load_puzzle
-from battleline_lab.position import ClaimTiming, Side
+from battleline_lab.quiz.loader import load_puzzle
 
 TIMINGS = list(ClaimTiming)
 

@@ -6,8 +6,9 @@ from collections.abc import Callable
 
 import pytest
 
-from battleline_lab.cards import Tactic, parse_card
-from battleline_lab.claims import analyse_claim
+from battleline_lab.core.cards import Tactic, parse_card
+from battleline_lab.core.claims import analyse_claim
+from battleline_lab.core.position import Side
 from battleline_lab.game import (
     ActionNotationError,
     ClaimNotProvableError,
@@ -39,7 +40,6 @@ from battleline_lab.game import (
     score,
     to_position,
 )
-from battleline_lab.position import Side
 
 Arrange = Callable[..., GameState]  # the `arranged` fixture (tests/game/conftest.py)
 S, N = Player.SOUTH, Player.NORTH

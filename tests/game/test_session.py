@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab.cards import Tactic
+from battleline_lab.core.cards import Tactic
+from battleline_lab.core.position import ClaimTiming
 from battleline_lab.game import (
     Claim,
     Deck,
@@ -25,7 +26,6 @@ from battleline_lab.game import (
 )
 from battleline_lab.game.review import review
 from battleline_lab.game.session import GameSession, Notice, action_path
-from battleline_lab.position import ClaimTiming
 
 
 def paths_from_offered(session: GameSession) -> set[tuple[object, ...]]:

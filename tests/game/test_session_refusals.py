@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.cards import ALL_CARDS, parse_card
+from battleline_lab.core.cards import ALL_CARDS, parse_card
 from battleline_lab.game import Player, apply, legal_moves, new_game
 from battleline_lab.game.actions import Claim, Deserter, Draw, PlayCard, Redeploy, Traitor
 from battleline_lab.game.rules import IllegalMoveError, MalformedActionError

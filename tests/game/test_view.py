@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 import yaml
 
-from battleline_lab.cards import parse_card
+from battleline_lab.core.cards import parse_card
+from battleline_lab.core.position import Side
 from battleline_lab.game import (
     GameState,
     Options,
@@ -18,8 +19,7 @@ from battleline_lab.game import (
     to_position,
     to_puzzle_dict,
 )
-from battleline_lab.loader import load_puzzle_text
-from battleline_lab.position import Side
+from battleline_lab.quiz.loader import load_puzzle_text
 
 Arrange = Callable[..., GameState]  # the `arranged` fixture (tests/game/conftest.py)
 
