@@ -1231,7 +1231,7 @@ def _against(
 ) -> ClaimAnalysis:
     """The proof of a complete side against an incomplete one (R12, R13), flat.
 
-    The decision first (:func:`~battleline_lab.decide.beating`): a completion that beats the
+    The decision first (:func:`~battleline_lab.core.decide.beating`): a completion that beats the
     claimer is the whole refutation, its troops put in the order of the shape's plan (the
     order the proof's search names them in); its steps (:func:`_refutation_steps`) and the shapes
     the search would rule out before it (``ruled_out``) are worked out when read.  When none

@@ -593,7 +593,7 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
     A side of troops alone (the commonest) is read in one loop, with no summary; one with a
     morale card takes the three steps.
 
-    >>> from battleline_lab.cards import parse_cards
+    >>> from battleline_lab.core.cards import parse_cards
     >>> judge(parse_cards("r3 r5 r4"), 3, False, False)[:2], judge(parse_cards("r3 b3 g3"), 3, True, False)[:2]
     ((4, 12), (-1, 9))
     """

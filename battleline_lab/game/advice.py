@@ -2,9 +2,9 @@
 
 :func:`advise` asks the strongest bot (``master``) what it would play for the player of a
 :class:`~battleline_lab.game.view.PlayerView` (only what that player sees), and measures what the
-move does with :mod:`battleline_lab.odds`: the chance of winning the flag it changes most (its
-:func:`~battleline_lab.odds.flag_odds` before and after, public information only, R13), and at
-that flag each side's *outs* after the move (:func:`~battleline_lab.odds.outs`: the strongest
+move does with :mod:`battleline_lab.core.odds`: the chance of winning the flag it changes most (its
+:func:`~battleline_lab.core.odds.flag_odds` before and after, public information only, R13), and at
+that flag each side's *outs* after the move (:func:`~battleline_lab.core.odds.outs`: the strongest
 formation kind still reachable, its best sum and how many unseen troops complete it).
 :func:`advice_text` says it in sentences of the message catalogue, in English or Chinese, with
 cards named in words (``red 6``), never in notation.
@@ -50,7 +50,7 @@ class Advice:
 
     ``flag`` is the flag the move changes most (the flag it is played to, for a card play), None
     when it changes no flag (a Scout, a pass); ``before``/``after`` are that flag's odds
-    (:class:`~battleline_lab.odds.FlagOdds`, the player being ``you``) before and after the move,
+    (:class:`~battleline_lab.core.odds.FlagOdds`, the player being ``you``) before and after the move,
     ``mine``/``theirs`` each side's outs there after it; ``then_claim`` the flags the player can
     prove after the move that they could not before (R12); ``unseen`` the number of unseen troops
     (R13) after the move; ``cards`` the formation cards on each side of ``flag`` after it (yours,

@@ -8,14 +8,14 @@ bot-against-bot matches (the file says how: games per pair, seeds, the first mov
 
 A learner's game rating starts at Glicko-2's 1500 (deviation 350) and is updated after every
 game against a rated bot, one game per rating period, exactly as the trainer rates a puzzle
-attempt (:mod:`battleline_lab.glicko2`); the games come from the learner's progress store
-(:meth:`battleline_lab.progress.Progress.games`).  "An opponent at my level" is the rated bot
+attempt (:mod:`battleline_lab.training.glicko2`); the games come from the learner's progress store
+(:meth:`battleline_lab.training.progress.Progress.games`).  "An opponent at my level" is the rated bot
 whose rating is nearest the learner's (:func:`nearest_bot`; on equal distance the gentler one).
 
 >>> ratings = {"random": Rating(1000, 60), "heuristic": Rating(1600, 60)}
 >>> nearest_bot(1200, ratings), nearest_bot(1400, ratings)
 ('random', 'heuristic')
->>> from battleline_lab.progress import GameResult
+>>> from battleline_lab.training.progress import GameResult
 >>> r = learner_rating([GameResult("heuristic", 1.0)], ratings)
 >>> r.rating > 1500, learner_rating([GameResult("unrated", 1.0)], ratings) == Rating()
 (True, True)
