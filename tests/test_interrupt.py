@@ -23,8 +23,12 @@ LONG = ["match", "random", "random", "--games", "5000", "--seed", "1"]
 # the ``try`` that catches the interrupt. A signal before that would hit Python's own start-up or the
 # few bytecodes between the import and the call, which no program can catch; a marker written
 # before ``main`` (as this test once did) let a loaded machine deliver the signal in that gap.
+# The first line gives the child Python's own Ctrl-C handler even when the test runs where SIGINT is
+# ignored (a job started with ``&`` by a non-interactive shell inherits SIG_IGN, and Python then
+# leaves it ignored): a person's Ctrl-C reaches a command run in a terminal.
 CHILD = (
-    "import sys\n"
+    "import signal, sys\n"
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
     "seen = []\n"
     "def hook(event, args):\n"
     "    if event == 'import' and args[0] == 'battleline_lab.cli' and not seen:\n"
