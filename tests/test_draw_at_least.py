@@ -11,13 +11,16 @@ bit for bit, not just approximately.
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from battleline_lab.core.cards import ALL_TROOPS
 from battleline_lab.core.odds import draw_at_least
+from battleline_lab.game.master import _Outlook
 
 
 def _counted(pool: int, drawn: int, marked: int, wanted: int) -> Fraction:
@@ -90,3 +93,25 @@ def test_R13_too_few_marked_is_enough_of_the_others(case: tuple[int, int, int, i
     drawn = min(max(drawn, 0), pool)
     others = draw_at_least(pool, drawn, pool - marked, drawn - wanted + 1)
     assert 1.0 - others == pytest.approx(draw_at_least(pool, drawn, marked, wanted), abs=1e-12)
+
+
+def _master_before(n: int, a: int, d: int, m: int) -> float:
+    """game/master.py's own tail before it asked the odds layer (kept here as the reference)."""
+    if m <= 0:
+        return 1.0
+    if m > a or m > d or n <= 0:
+        return 0.0
+    d = min(d, n)
+    return 1.0 - sum(math.comb(a, j) * math.comb(n - a, d - j) for j in range(m)) / math.comb(n, d)
+
+
+@given(
+    st.integers(0, 60).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(0, n))),
+    st.integers(-1, 6),
+)
+def test_R13_the_masters_odds_keep_their_rounding(case: tuple[int, int, int], wanted: int) -> None:
+    """The master's seeded games depend on the last bit of its odds: asked as a complement, the one
+    tail gives exactly the float the master's own formula gave (pool of up to 60 unseen troops)."""
+    pool, drawn, marked = case
+    outlook = _Outlook(frozenset(), frozenset(ALL_TROOPS[:pool]), drawn)
+    assert outlook._at_least(marked, wanted) == _master_before(pool, marked, drawn, wanted)
