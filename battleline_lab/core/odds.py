@@ -58,6 +58,7 @@ __all__ = [
     "SAMPLED_ERROR",
     "SAMPLES",
     "SideOuts",
+    "draw_at_least",
     "flag_odds",
     "odds_from_pool",
     "outs",
@@ -424,6 +425,36 @@ def _sampled(flag: int, a: _Side, b: _Side, pool: Sequence[Troop], tie_you: Frac
             ties += 1
     you = (wins + ties * float(tie_you)) / SAMPLES
     return FlagOdds(flag, you, 1 - you, ties / SAMPLES, False, SAMPLED_ERROR)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def draw_at_least(pool: int, drawn: int, marked: int, wanted: int) -> float:
+    """The chance of at least ``wanted`` of the ``marked`` cards among ``drawn`` cards drawn from ``pool``.
+
+    The hypergeometric tail: ``drawn`` cards taken uniformly at random, without replacement, from a
+    pool of ``pool`` cards of which ``marked`` are the ones wanted.  For the bots the pool is the
+    troops a player cannot see (R13: the unseen troops, the opponent's hand among them).  Wanting
+    nothing is certain (``wanted <= 0``); wanting more than are marked or drawn, or drawing nothing,
+    is impossible; drawing more than the pool holds draws the whole pool.  The good draws are
+    counted exactly (``math.comb``) and divided once, so the float is the exact ratio, rounded.
+    ``marked`` must lie in ``0..pool``.
+
+    >>> draw_at_least(10, 3, 2, 1)  # 1 - C(8, 3) / C(10, 3) = 64/120
+    0.5333333333333333
+    >>> draw_at_least(10, 3, 2, 0), draw_at_least(10, 3, 2, 3), draw_at_least(4, 9, 2, 2)
+    (1.0, 0.0, 1.0)
+    """
+    if wanted <= 0:
+        return 1.0
+    if not 0 <= marked <= pool:
+        raise ValueError(f"marked must lie in 0..{pool}, not {marked}")
+    if wanted > marked or wanted > drawn or drawn <= 0:
+        return 0.0
+    drawn = min(drawn, pool)
+    total = math.comb(pool, drawn)
+    top = min(marked, drawn)
+    good = sum(math.comb(marked, j) * math.comb(pool - marked, drawn - j) for j in range(wanted, top + 1))
+    return good / total
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from typing import NamedTuple
 
 from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
 from ..core.formations import FormationKind, strength
+from ..core.odds import draw_at_least
 from .actions import Action, PlayCard
 from .bots import TACTIC_COST, HeuristicBot, _Board
 from .expert import ExpertBot
@@ -167,19 +168,6 @@ def plans(cards: tuple[Card, ...], size: int, fog: bool) -> tuple[Plan, ...]:
 
 
 @functools.lru_cache(maxsize=65536)
-def _at_least(n: int, d: int, p: int, r: int) -> float:
-    """P(at least ``r`` of ``p`` marked cards among ``d`` drawn from ``n``), hypergeometric."""
-    if r <= 0:
-        return 1.0
-    if r > p or r > d or d <= 0:
-        return 0.0
-    d = min(d, n)
-    total = math.comb(n, d)
-    good = sum(math.comb(p, j) * math.comb(n - p, d - j) for j in range(r, min(p, d) + 1))
-    return good / total
-
-
-@functools.lru_cache(maxsize=65536)
 def _each_one(n: int, d: int, sizes: tuple[int, ...]) -> float:
     """P(at least one card of each of the disjoint groups of ``sizes`` among ``d`` drawn from ``n``)."""
     if any(s == 0 for s in sizes):
@@ -244,7 +232,7 @@ def plan_chance(plan: Plan, supply: Supply) -> Judged:
     if ones:
         chance = _each_one(n, d, tuple(sorted(ones)))
     for p, r in many:
-        chance *= _at_least(n, d, p, r)
+        chance *= draw_at_least(n, d, p, r)
         d -= r
     return Judged((plan.kind, total), chance, tuple(uses))
 

@@ -32,11 +32,11 @@ True
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Iterable, Sequence
 
 from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
 from ..core.formations import FormationKind, ShapePlan, evaluate, plan_shape, shapes
+from ..core.odds import draw_at_least
 from .actions import Action, Pass, PlayCard
 from .bots import TACTIC_COST, HeuristicBot, _Board
 from .expert import ExpertBot
@@ -55,19 +55,6 @@ HAND_SHARE = 1.0  # of the opponent's hand, usable at a flag
 MORALE_COST = 0.02  # a morale card is kept for a move that gains this much more than a troop
 MASTER_ROLLOUTS = 64  # the master's play-outs per decision (the expert: 48)
 MASTER_DEPTH = 2  # card plays per play-out before it is scored: its move, the reply, its next (the expert: 1)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _at_least(n: int, a: int, d: int, m: int) -> float:
-    """Chance of at least ``m`` of the ``a`` good cards among ``d`` drawn from ``n`` (hypergeometric)."""
-    if m <= 0:
-        return 1.0
-    if m > a or m > d or n <= 0:
-        return 0.0
-    d = min(d, n)
-    total = math.comb(n, d)
-    miss = sum(math.comb(a, j) * math.comb(n - a, d - j) for j in range(m))
-    return 1.0 - miss / total
 
 
 class _Outlook:
@@ -92,6 +79,12 @@ class _Outlook:
         held = sorted((t.value for t in pool if t in self.hand), reverse=True)
         return len(unseen), (sum(unseen) / len(unseen) if unseen else 0.0), held
 
+    def _at_least(self, marked: int, wanted: int) -> float:
+        """At least ``wanted`` of ``marked`` unseen troops among the draws (R13), as one minus the chance
+        of too few: at least ``draws - wanted + 1`` of the others.  The same integers as the direct tail,
+        rounded as the master always rounded them (its seeded games depend on the last bit)."""
+        return 1.0 - draw_at_least(self.n, self.draws, self.n - marked, self.draws - wanted + 1)
+
     def chance(self, needed: Iterable[Troop]) -> float:
         """All these troops, each from the hand or drawn."""
         draw = 0
@@ -101,7 +94,7 @@ class _Outlook:
             if t not in self.unknown:
                 return 0.0
             draw += 1
-        return _at_least(self.n, draw, self.draws, draw)
+        return self._at_least(draw, draw)
 
     def some(self, group: tuple[int, float, list[int]], count: int) -> tuple[float, float]:
         """``count`` troops of a group (one value, one colour, any): the chance, and the expected sum
@@ -109,7 +102,7 @@ class _Outlook:
         a, avg, held = group
         held = held[:count]
         rest = count - len(held)
-        return _at_least(self.n, a, self.draws, rest), sum(held) + rest * avg
+        return self._at_least(a, rest), sum(held) + rest * avg
 
 
 def _options(cards: tuple[Card, ...], size: int, fog: bool, outlook: _Outlook) -> list[tuple[float, float]]:

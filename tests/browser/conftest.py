@@ -36,7 +36,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Request, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, Request, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
@@ -362,22 +362,26 @@ def site_run_all(page: Page) -> None:
     expect(busy).to_have_count(0, timeout=KERNEL_START)
 
 
-def run_code(page: Page, code: str) -> str:
+def run_code(page: Page, code: str, root: Locator | None = None) -> str:
     """Add a cell under the last one, run ``code`` (one line) there, and return its output text.
 
     The cell is found again by a marker comment typed with the code: after a reload JupyterLab may
     not have drawn the last cell yet, so "the cell before the last" could be another one (seen: a
-    saved widget's "Loading widget..." read instead of the output).
+    saved widget's "Loading widget..." read instead of the output).  ``root`` scopes the lookups
+    of the last cell and of the new one (default: the whole page), for example to the notebook in
+    sight when the site's JupyterLab keeps earlier lessons as hidden tabs, whose cells are in the
+    page too.
     """
+    scope: Page | Locator = page if root is None else root
     marker = f"bl-probe-{uuid.uuid4().hex[:12]}"
     # the prompt column of the last cell (a cell whose code is collapsed draws no input prompt)
-    page.locator(".jp-Cell").last.click(position={"x": 30, "y": 4})
+    scope.locator(".jp-Cell").last.click(position={"x": 30, "y": 4})
     page.keyboard.press("Escape")
     page.keyboard.press("b")  # a new cell below, in edit mode after Enter
     page.keyboard.press("Enter")
     page.keyboard.type(f"{code}  # {marker}")
     page.keyboard.press("Shift+Enter")
-    cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text=marker))
+    cell = scope.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text=marker))
     output = cell.locator(".jp-OutputArea-output")
     # the kernel may still be starting: after a (re)load the indicator can say idle before it has
     expect(output.first).to_be_visible(timeout=KERNEL_START)

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 import time
-import uuid
 from pathlib import Path
 
 import pytest
@@ -39,6 +38,7 @@ from tests.browser.conftest import (
     KERNEL_START,
     Front,
     assert_no_widget_errors,
+    run_code,
     site_run_all,
     timing,
 )
@@ -111,18 +111,7 @@ def open_lesson(page: Page, frontend: Front, link: str, lesson: str, width: int,
 
 def probe(page: Page) -> str:
     """:func:`run_code` with :data:`PROBE`, in the notebook in sight (hidden tabs have cells too)."""
-    marker = f"bl-probe-{uuid.uuid4().hex[:12]}"
-    notebook = in_sight(page)
-    notebook.locator(".jp-Cell").last.click(position={"x": 30, "y": 4})
-    page.keyboard.press("Escape")
-    page.keyboard.press("b")  # a new cell below, in edit mode after Enter
-    page.keyboard.press("Enter")
-    page.keyboard.type(f"{PROBE}  # {marker}")
-    page.keyboard.press("Shift+Enter")
-    cell = notebook.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text=marker))
-    output = cell.locator(".jp-OutputArea-output").first
-    expect(output).to_contain_text(RECORD, timeout=KERNEL_START)
-    return output.text_content() or ""
+    return run_code(page, PROBE, root=in_sight(page))
 
 
 def record(shown: str) -> tuple[bool, int, int]:

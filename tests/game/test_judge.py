@@ -28,7 +28,6 @@ from battleline_lab.game.judge import (
     JudgeSearchBot,
     Judgment,
     Supply,
-    _at_least,
     _each_one,
     plan_chance,
     plans,
@@ -45,16 +44,6 @@ def test_judge_is_registered() -> None:
 
 
 # -- the odds, against brute force ------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("n", "d", "p", "r"),
-    [(10, 3, 2, 1), (10, 3, 2, 2), (9, 4, 3, 2), (8, 8, 3, 3), (7, 2, 3, 3), (6, 0, 2, 1), (12, 5, 4, 0)],
-)
-def test_at_least_matches_counting_every_draw(n: int, d: int, p: int, r: int) -> None:
-    draws = list(itertools.combinations(range(n), d))
-    good = sum(1 for draw in draws if sum(1 for c in draw if c < p) >= r)
-    assert _at_least(n, d, p, r) == pytest.approx(good / len(draws))
 
 
 @pytest.mark.parametrize(("n", "d", "sizes"), [(10, 3, (2, 3)), (9, 4, (1, 1, 2)), (8, 2, (1, 1, 1)), (7, 7, (2, 2))])
