@@ -936,7 +936,7 @@ class _Prover:
             wild=completed.wild,
         )
         hand = self.unseen()[1]
-        in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1)
+        in_hand = tuple(t for t in fill if hand & t.bit)
         if in_hand:
             self.step(_HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
         return self.done(
@@ -1098,7 +1098,7 @@ def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, obje
         for card in position.hand_you if side is _YOU else position.hand_opponent:
             if type(card) is Troop:
                 troops.append(card)
-                mask |= 1 << (card.colour.offset + card.value - 1)
+                mask |= card.bit
         hand = tuple(troops)
         fields: dict[str, object] = {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand}
         got = pool.said[side] = (fields, mask)
@@ -1368,7 +1368,7 @@ def _refutation_steps(later: _RefutationLater) -> tuple[Step, ...]:
     opening = _opening(side, flag, fog, mud, mine, theirs, formation, fields)
     if not witness & hand:  # none of its troops in hand
         return opening + (counter, cannot)
-    in_hand = tuple([t for t in fill if hand >> t.colour.offset + t.value - 1 & 1])
+    in_hand = tuple([t for t in fill if hand & t.bit])
     evidence = _made(
         Step, {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand}
     )
@@ -1459,12 +1459,12 @@ def analyse_position(position: Position) -> PositionAnalysis:
         special = False
         for card in you:
             if type(card) is Troop:
-                visible |= 1 << (card.colour.offset + card.value - 1)
+                visible |= card.bit
             else:
                 special = True
         for card in opponent:
             if type(card) is Troop:
-                visible |= 1 << (card.colour.offset + card.value - 1)
+                visible |= card.bit
             else:
                 special = True
         if state.claimed_by is not None:

@@ -171,10 +171,10 @@ class Pool:
         for state in position.flags:
             for card in state.you:
                 if type(card) is Troop:
-                    visible |= 1 << (card.colour.offset + card.value - 1)
+                    visible |= card.bit
             for card in state.opponent:
                 if type(card) is Troop:
-                    visible |= 1 << (card.colour.offset + card.value - 1)
+                    visible |= card.bit
         return cls.of_flags(position, visible)
 
     @classmethod
@@ -183,7 +183,7 @@ class Pool:
         in_discards = 0
         for card in position.discards_you + position.discards_opponent:
             if type(card) is Troop:
-                in_discards |= 1 << (card.colour.offset + card.value - 1)
+                in_discards |= card.bit
         return cls(_ALL & ~(visible | in_discards), position, in_discards)
 
     @classmethod
@@ -545,14 +545,14 @@ def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
             continue
         for card in you_cards + opponent_cards:
             if type(card) is Troop:
-                visible |= 1 << (card.colour.offset + card.value - 1)
+                visible |= card.bit
     you: list[int] = []
     opponent: list[int] = []
     if not todo:
         return {_YOU: (), _OPPONENT: ()}
     for card in position.discards_you + position.discards_opponent:
         if type(card) is Troop:
-            visible |= 1 << (card.colour.offset + card.value - 1)
+            visible |= card.bit
     pool = Pool(_ALL & ~visible)
     for n, state, a, b in todo:
         env = a.env | b.env
