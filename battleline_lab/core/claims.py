@@ -509,15 +509,17 @@ def _candidates(kind: FormationKind | None, theirs: tuple[Card, ...], size: int)
     (remembered: it is never changed).  Shapes the cards rule out (:class:`~.formations.ShapeFilter`, or no plan)
     are left out: the search skips them anyway.
     """
-    fits = ShapeFilter(theirs, size)
     fixed = kind in (_K_WEDGE, _K_SKIRMISH, _K_PHALANX)
     out = []
-    for shape in shapes(kind, size):
-        if fits(shape):
-            plans = plan_shape(shape, theirs, size)
-            if plans:
-                out.append(_Candidate(shape, tuple(plans), _fixed_total(shape, size) if fixed else 0))
+    for shape in _shape_filter(theirs, size).open_shapes(kind, size):
+        plans = plan_shape(shape, theirs, size)
+        if plans:
+            out.append(_Candidate(shape, tuple(plans), _fixed_total(shape, size) if fixed else 0))
     return tuple(out)
+
+
+# one filter per side's cards, for every kind the search asks _candidates about (remembered likewise)
+_shape_filter = functools.lru_cache(maxsize=1024)(ShapeFilter)
 
 
 def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
