@@ -577,11 +577,8 @@ class _Prover:
                 "side": self.side,
                 "claimable": claimable,
                 "steps": tuple(self.steps),
-                "formation": None,
-                "opponent_formation": None,
-                "counterexample": (),
                 "ruled_out": (),
-                **extra,
+                **extra,  # (formation, opponent_formation and counterexample left out: the class defaults)
             },
         )
 
@@ -1079,10 +1076,7 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
             "side": side,
             "claimable": False,
             "steps": (_MUD_STEP[at], incomplete, _CANNOT[at]) if size == 4 else (incomplete, _CANNOT[at]),
-            "formation": None,
-            "opponent_formation": None,
-            "counterexample": (),
-            "ruled_out": (),
+            "ruled_out": (),  # (formation, opponent_formation and counterexample: the class defaults)
         },
     )
     return analysis
@@ -1135,27 +1129,56 @@ def _both(
         first = None
         you_win = you_key > opponent_key
         order = 1 if you_win else -1
-    out = []
-    for side, mine, formation, theirs, their, claimable, sign in (
-        (_YOU, you, you_formation, opponent, opponent_formation, you_win, order),
-        (_OPPONENT, opponent, opponent_formation, you, you_formation, not you_win, -order),
-    ):
-        later = (_complete_steps, side, flag, fog, mud, mine, theirs, formation, their, sign, first)
-        analysis = _made(
-            ClaimAnalysis,
-            {
-                "flag": flag,
-                "side": side,
-                "claimable": claimable,
-                "_steps_later": later,
-                "formation": formation,
-                "opponent_formation": their,
-                "counterexample": (),
-                "ruled_out": (),
-            },
-        )
-        out.append(analysis)
-    return out[0], out[1]
+    # (the two analyses written out, not in a loop: a position says about two such pairs)
+    mine = _made(
+        ClaimAnalysis,
+        {
+            "flag": flag,
+            "side": _YOU,
+            "claimable": you_win,
+            "_steps_later": (
+                _complete_steps,
+                _YOU,
+                flag,
+                fog,
+                mud,
+                you,
+                opponent,
+                you_formation,
+                opponent_formation,
+                order,
+                first,
+            ),
+            "formation": you_formation,
+            "opponent_formation": opponent_formation,
+            "ruled_out": (),  # (counterexample: the class default)
+        },
+    )
+    theirs = _made(
+        ClaimAnalysis,
+        {
+            "flag": flag,
+            "side": _OPPONENT,
+            "claimable": not you_win,
+            "_steps_later": (
+                _complete_steps,
+                _OPPONENT,
+                flag,
+                fog,
+                mud,
+                opponent,
+                you,
+                opponent_formation,
+                you_formation,
+                -order,
+                first,
+            ),
+            "formation": opponent_formation,
+            "opponent_formation": you_formation,
+            "ruled_out": (),
+        },
+    )
+    return mine, theirs
 
 
 def _complete_steps(later: _CompleteLater) -> tuple[Step, ...]:
