@@ -629,6 +629,21 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
     >>> judge(parse_cards("r3 r5 r4"), 3, False, False)[:2], judge(parse_cards("r3 b3 g3"), 3, True, False)[:2]
     ((4, 12), (-1, 9))
     """
+    if size == 3 and len(cards) == 3:
+        # three troops, the commonest, read without a loop (the same mask, sum and colour test)
+        a, b, c = cards
+        if type(a) is Troop and type(b) is Troop and type(c) is Troop:
+            va, vb, vc = a.value, b.value, c.value
+            values = 1 << va - 1 | 1 << vb - 1 | 1 << vc - 1
+            total = va + vb + vc
+            rank = -1 if fog else _troops_kind(values, values.bit_count() == 3, a.colour is b.colour is c.colour, 3)
+            formation = _new_object(Formation)  # _formation(...), its dict set in one go
+            _set_dict(
+                formation,
+                "__dict__",
+                {"cards": cards, "kind": _KINDS[rank], "total": total, "wild": (), "fog": fog, "mud": mud},
+            )
+            return rank, total, formation
     values = total = 0
     colour = -1
     distinct = True
