@@ -725,17 +725,19 @@ class _Prover:
             if weak:
                 best_total, shape, fill = max(weak, key=lambda w: w[0])
                 body.append(
-                    Step(
+                    _step(
                         _SHAPE_TOO_WEAK,
                         side,
                         flag,
-                        shape=shape,
-                        kind=kind,
-                        cards=theirs,
-                        needed=fill,
-                        total=best_total,
-                        count=len(blocked) + len(other),
-                        shapes=tuple(w[1] for w in weak) if len(weak) > 1 else (),
+                        {
+                            "shape": shape,
+                            "kind": kind,
+                            "cards": theirs,
+                            "needed": fill,
+                            "total": best_total,
+                            "count": len(blocked) + len(other),
+                            "shapes": tuple(w[1] for w in weak) if len(weak) > 1 else (),
+                        },
                     )
                 )
             if best_weak is not None:
@@ -746,16 +748,18 @@ class _Prover:
                 )
                 best_shape, fill, total = best
                 body.append(
-                    Step(
+                    _step(
                         _KIND_TOO_WEAK,
                         side,
                         flag,
-                        kind=kind,
-                        total=total,
-                        cards=theirs,
-                        count=others,
-                        shape=best_shape,
-                        needed=fill,
+                        {
+                            "kind": kind,
+                            "total": total,
+                            "cards": theirs,
+                            "count": others,
+                            "shape": best_shape,
+                            "needed": fill,
+                        },
                     )
                 )
         tie: Step | None = None
@@ -767,7 +771,7 @@ class _Prover:
                     body[i] = replace(step, reason=_AT_BEST_TIE, kind=target.kind)
                     break
             else:
-                tie = Step(_AT_BEST_TIE, side, flag, total=target.total, kind=target.kind)
+                tie = _step(_AT_BEST_TIE, side, flag, {"total": target.total, "kind": target.kind})
         if ruled:
             self.step(_KIND_RULED_OUT, kind=ruled[0], kinds=tuple(ruled), cards=theirs)
         self.steps.extend(body)
@@ -800,17 +804,19 @@ class _Prover:
             # some value of the run has no unseen troop left
             values = sorted({v for p in plans for v in p.values if not pool.mask & _VALUE_BITS[v]})
             seen = pool.seen & _VALUE_BITS[values[0]]  # where() lists them in card order, as sorted() does
-            return Step(
+            return _step(
                 _SHAPE_SHORT,
                 side,
                 flag,
-                shape=shape,
-                kind=kind,
-                cards=theirs,
-                where=pool.where(seen),
-                count=1,
-                available=0,
-                value=values[0],
+                {
+                    "shape": shape,
+                    "kind": kind,
+                    "cards": theirs,
+                    "where": pool.where(seen),
+                    "count": 1,
+                    "available": 0,
+                    "value": values[0],
+                },
             )
         if kind is _K_PHALANX:
             assert shape.value is not None
@@ -823,17 +829,19 @@ class _Prover:
         else:
             group = 0
             available = pool.count
-        return Step(
+        return _step(
             _SHAPE_SHORT,
             side,
             flag,
-            shape=shape,
-            kind=kind,
-            cards=theirs,
-            where=pool.where(group),
-            count=plan.count,
-            available=available,
-            value=shape.value,
+            {
+                "shape": shape,
+                "kind": kind,
+                "cards": theirs,
+                "where": pool.where(group),
+                "count": plan.count,
+                "available": available,
+                "value": shape.value,
+            },
         )
 
     def _blocked(
@@ -853,17 +861,19 @@ class _Prover:
         if len(blocked) == 1:
             candidate, blockers = blocked[0]
             return [
-                Step(
+                _step(
                     _SHAPE_BLOCKED,
                     side,
                     flag,
-                    shape=candidate.shape,
-                    kind=kind,
-                    cards=theirs,
-                    needed=candidate.needed,
-                    where=self.pool.where(blockers),
-                    count=candidate.extra,
-                    wild=candidate.wild,
+                    {
+                        "shape": candidate.shape,
+                        "kind": kind,
+                        "cards": theirs,
+                        "needed": candidate.needed,
+                        "where": self.pool.where(blockers),
+                        "count": candidate.extra,
+                        "wild": candidate.wild,
+                    },
                 )
             ]
         needed = seen = 0
@@ -872,17 +882,19 @@ class _Prover:
             seen |= blockers
         wildcard = any(candidate.extra or candidate.wild for candidate, _ in blocked)
         return [
-            Step(
+            _step(
                 _SHAPE_BLOCKED,
                 side,
                 flag,
-                shape=blocked[0][0].shape,
-                kind=kind,
-                cards=theirs,
-                needed=_troops_of(needed),  # card order, as card_sort_key sorts troops
-                where=self.pool.where(seen),
-                count=1 if wildcard else 0,
-                shapes=tuple(candidate.shape for candidate, _ in blocked),
+                {
+                    "shape": blocked[0][0].shape,
+                    "kind": kind,
+                    "cards": theirs,
+                    "needed": _troops_of(needed),  # card order, as card_sort_key sorts troops
+                    "where": self.pool.where(seen),
+                    "count": 1 if wildcard else 0,
+                    "shapes": tuple(candidate.shape for candidate, _ in blocked),
+                },
             )
         ]
 
