@@ -128,11 +128,10 @@ def summarise(cards: tuple[Card, ...]) -> SideSummary:
                 distinct = False
             values |= bit
             total += v
-            offset = card.colour.offset
-            bits |= bit << offset
-            ci = offset // 10
-            if colour != ci:
-                colour = ci if colour == -1 else -2
+            bits |= card.bit
+            offset = card.colour.offset  # (the colour as its offset while reading, its index below)
+            if colour != offset:
+                colour = offset if colour == -1 else -2
             count += 1
         elif card is _MUD:
             env |= MUD_BIT
@@ -141,6 +140,8 @@ def summarise(cards: tuple[Card, ...]) -> SideSummary:
         elif card in WILD_MASK:
             wilds.append(WILD_MASK[card])
             wsum += WILD_BEST[card]
+    if colour > 0:
+        colour //= 10
     # tuple.__new__ straight away: NamedTuple's own __new__ is a Python call, and the decision makes many
     return _new_tuple(
         SideSummary, (count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds), bits)
