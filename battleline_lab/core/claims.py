@@ -1372,11 +1372,15 @@ def _opening(
     at = flag - 1 if side is _YOU else flag + 8
     yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
     size = 4 if mud else 3
-    need = _made(
-        Step,
+    # (the two steps' instance dicts set here, as _made does, without its call: every refusal says them)
+    need = _new_object(Step)
+    _set_dict(
+        need,
+        "__dict__",
         {"reason": _THEY_NEED, "side": side, "flag": flag, "cards": theirs, "count": size - len(theirs), "size": size},
     )
-    unseen = _made(Step, {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
+    unseen = _new_object(Step)
+    _set_dict(unseen, "__dict__", {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
     if mud:
         return (_MUD_STEP[at], _FOG_STEP[at], yours, need, unseen) if fog else (_MUD_STEP[at], yours, need, unseen)
     return (_FOG_STEP[at], yours, need, unseen) if fog else (yours, need, unseen)
@@ -1388,8 +1392,10 @@ def _refutation_steps(later: _RefutationLater) -> tuple[Step, ...]:
     :func:`_against` left, see :class:`_Later`)."""
     _, position, pool, side, flag, (_, _, fog, mud), mine, theirs, formation, fill, completed, witness = later
     fields, hand = _unseen(pool, position, side)
-    counter = _made(
-        Step,
+    counter = _new_object(Step)  # (as _made does, without its call)
+    _set_dict(
+        counter,
+        "__dict__",
         {
             "reason": _COUNTEREXAMPLE,
             "side": side,
