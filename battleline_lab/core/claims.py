@@ -53,14 +53,11 @@ from .formations import (
     Shape,
     ShapeFilter,
     ShapePlan,
-    SideSummary,
     Strength,
-    _troops_kind,  # the one classifier of troops (side_strength's, for troops alone)
     evaluate,
     judge,
     judged,
     plan_shape,
-    shapes,
     side_strength,
     summarise,
 )
@@ -271,7 +268,6 @@ _YOU = Side.YOU
 
 
 _new_object = object.__new__
-_new_tuple = tuple.__new__
 _set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; a new instance dict is set in one go)
 
 
@@ -1284,58 +1280,23 @@ def _against(
         prover.steps = list(_opening(side, flag, fog, mud, mine, theirs, formation, _unseen(pool, position, side)[0]))
         return prover._search(formation, theirs, size, formation.strength)
     if witness > 0:
-        # the completed formation is judged once: its kind and sum are the ones evaluate takes from
-        # side_strength, its summary theirs with the fill's troops added (as summarise reads them)
-        count, values, sum_, colour, distinct, wilds, wsum, _, env, filled, bits = their_summary
-        if colour >= 0:
-            colour *= 10  # (colours as offsets in the loop, -1 none, -2 mixed)
-        troops = []
-        w = witness
-        while w:
-            low = w & -w
-            w ^= low
-            i = low.bit_length() - 1  # Troop.index: colour * 10 + value - 1
-            troops.append(_BY_INDEX[i])
-            bit = 1 << i % 10
-            if values & bit:
-                distinct = False
-            values |= bit
-            sum_ += i % 10 + 1
-            ci = i - i % 10  # the colour's offset, as judge reads it (summarise's index, times 10)
-            if colour != ci:
-                colour = -2 if colour != -1 else ci
-            count += 1
-        fill = tuple(troops)  # card order, as troops_of gives them
-        if not wilds:  # troops alone: side_strength's kind and sum, read off the summary's fields
-            rank, total = (-1 if fog else _troops_kind(values, distinct, colour >= 0, size)), sum_
+        # the completion judged once, as evaluate judges it (side_strength's kind and sum); its troops
+        # then put in the order of the shape's plan, the order the proof's search names them in
+        fill = _troops_of(witness)  # card order
+        cards_ = theirs + fill
+        if not their_summary[5]:  # troops alone (the wildcards' stand-ins need evaluate's plan)
+            rank, total, completed = judge(cards_, size, fog, mud)
         else:
-            rank, total = side_strength(
-                _new_tuple(
-                    SideSummary,
-                    (
-                        count,
-                        values,
-                        sum_,
-                        colour if colour < 0 else colour // 10,
-                        distinct,
-                        wilds,
-                        wsum,
-                        theirs + fill,
-                        env,
-                        filled + count - their_summary[0],
-                        bits | witness,
-                    ),
-                ),
-                size,
-                fog,
-            )
+            rank, total = side_strength(summarise(cards_), size, fog)
+            completed = None
         if rank == _K_SKIRMISH:
             fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
         elif rank == _K_BATTALION:
             fill = fill[::-1]  # the best of the colour, highest first
         elif rank <= _K_HOST:
             fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
-        completed = judged(theirs + fill, bool(wilds), rank, total, fog, mud)
+        if completed is None or (len(fill) > 1 and rank != _K_WEDGE and rank != _K_PHALANX):
+            completed = judged(theirs + fill, bool(their_summary[5]), rank, total, fog, mud)
     else:
         fill = ()
         witness = 0  # (it was -1: their wildcards fill the open slots, no unseen troop is needed)
