@@ -41,9 +41,10 @@ import enum
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from . import decide as _decide
+from ._build import Blank
 from .cards import Card, Tactic, Troop
 from .decide import UndecidedTieError
 from .formations import (
@@ -291,28 +292,31 @@ def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> S
     return _made(Step, {"reason": reason, "side": side, "flag": flag, **fields})
 
 
+class _StepBlank(Blank):
+    """A plain object a Step is built in, then given its class (see :mod:`._build`)."""
+
+
+class _AnalysisBlank(Blank):
+    """A plain object a ClaimAnalysis is built in, then given its class (see :mod:`._build`)."""
+
+
 def _formation_step(reason: Reason, side: Side, flag: int, cards: tuple[Card, ...], formation: Formation) -> Step:
     """The step that names a complete formation (R9): the claimer's (``YOUR_FORMATION``) or the other
     side's (``THEIR_FORMATION``), with its kind, sum and what each wildcard stands for.
 
-    (Written out rather than through :func:`_made`: a proof says one or two, and the steps' cost
-    is most of what reading a proof costs.)
+    (Built as a blank, see :mod:`._build`: a proof says one or two, and the steps' cost is most of what
+    reading a proof costs.)
     """
-    step = _new_object(Step)
-    _set_dict(
-        step,
-        "__dict__",
-        {
-            "reason": reason,
-            "side": side,
-            "flag": flag,
-            "cards": cards,
-            "kind": formation.kind,
-            "total": formation.total,
-            "wild": formation.wild,
-        },
-    )
-    return step
+    step: Any = _StepBlank()
+    step.reason = reason
+    step.side = side
+    step.flag = flag
+    step.cards = cards
+    step.kind = formation.kind
+    step.total = formation.total
+    step.wild = formation.wild
+    step.__class__ = Step
+    return cast(Step, step)
 
 
 @dataclass(frozen=True, init=False)
@@ -1061,33 +1065,23 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
     at = flag - 1 if side is _YOU else flag + 8
     if not mine:  # an empty side: one (immutable) analysis per side, flag and size
         return _EMPTY[at * 2 + (size == 4)]
-    # (written out, not through _made: this is the proof a position says most often, about nine times)
-    incomplete = _new_object(Step)
-    _set_dict(
-        incomplete,
-        "__dict__",
-        {
-            "reason": _SIDE_INCOMPLETE,
-            "side": side,
-            "flag": flag,
-            "cards": mine,
-            "count": size - len(mine),
-            "size": size,
-        },
-    )
-    analysis = _new_object(ClaimAnalysis)
-    _set_dict(
-        analysis,
-        "__dict__",
-        {
-            "flag": flag,
-            "side": side,
-            "claimable": False,
-            "steps": (_MUD_STEP[at], incomplete, _CANNOT[at]) if size == 4 else (incomplete, _CANNOT[at]),
-            "ruled_out": (),  # (formation, opponent_formation and counterexample: the class defaults)
-        },
-    )
-    return analysis
+    # (built as blanks, see _build: this is the proof a position says most often, about nine times)
+    incomplete: Any = _StepBlank()
+    incomplete.reason = _SIDE_INCOMPLETE
+    incomplete.side = side
+    incomplete.flag = flag
+    incomplete.cards = mine
+    incomplete.count = size - len(mine)
+    incomplete.size = size
+    incomplete.__class__ = Step
+    analysis: Any = _AnalysisBlank()
+    analysis.flag = flag
+    analysis.side = side
+    analysis.claimable = False
+    analysis.steps = (_MUD_STEP[at], incomplete, _CANNOT[at]) if size == 4 else (incomplete, _CANNOT[at])
+    analysis.ruled_out = ()  # (formation, opponent_formation and counterexample: the class defaults)
+    analysis.__class__ = ClaimAnalysis
+    return cast(ClaimAnalysis, analysis)
 
 
 def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, object], int]:
@@ -1137,55 +1131,49 @@ def _both(
         first = None
         you_win = you_key > opponent_key
         order = 1 if you_win else -1
-    # (the two analyses written out, not in a loop: a position says about two such pairs)
-    mine = _made(
-        ClaimAnalysis,
-        {
-            "flag": flag,
-            "side": _YOU,
-            "claimable": you_win,
-            "_steps_later": (
-                _complete_steps,
-                _YOU,
-                flag,
-                fog,
-                mud,
-                you,
-                opponent,
-                you_formation,
-                opponent_formation,
-                order,
-                first,
-            ),
-            "formation": you_formation,
-            "opponent_formation": opponent_formation,
-            "ruled_out": (),  # (counterexample: the class default)
-        },
+    # (the two analyses written out as blanks, see _build: a position says about two such pairs)
+    mine: Any = _AnalysisBlank()
+    mine.flag = flag
+    mine.side = _YOU
+    mine.claimable = you_win
+    mine._steps_later = (
+        _complete_steps,
+        _YOU,
+        flag,
+        fog,
+        mud,
+        you,
+        opponent,
+        you_formation,
+        opponent_formation,
+        order,
+        first,
     )
-    theirs = _made(
-        ClaimAnalysis,
-        {
-            "flag": flag,
-            "side": _OPPONENT,
-            "claimable": not you_win,
-            "_steps_later": (
-                _complete_steps,
-                _OPPONENT,
-                flag,
-                fog,
-                mud,
-                opponent,
-                you,
-                opponent_formation,
-                you_formation,
-                -order,
-                first,
-            ),
-            "formation": opponent_formation,
-            "opponent_formation": you_formation,
-            "ruled_out": (),
-        },
+    mine.formation = you_formation
+    mine.opponent_formation = opponent_formation
+    mine.ruled_out = ()  # (counterexample: the class default)
+    mine.__class__ = ClaimAnalysis
+    theirs: Any = _AnalysisBlank()
+    theirs.flag = flag
+    theirs.side = _OPPONENT
+    theirs.claimable = not you_win
+    theirs._steps_later = (
+        _complete_steps,
+        _OPPONENT,
+        flag,
+        fog,
+        mud,
+        opponent,
+        you,
+        opponent_formation,
+        you_formation,
+        -order,
+        first,
     )
+    theirs.formation = opponent_formation
+    theirs.opponent_formation = you_formation
+    theirs.ruled_out = ()
+    theirs.__class__ = ClaimAnalysis
     return mine, theirs
 
 
@@ -1198,47 +1186,34 @@ def _complete_steps(later: _CompleteLater) -> tuple[Step, ...]:
     at = flag - 1 if side is _YOU else flag + 8
     yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
     others = _formation_step(_THEIR_FORMATION, side, flag, theirs, their)
+    compared: Any = _StepBlank()  # (see _build)
     if order > 0:
         claimable = True
-        compared = _made(
-            Step,
-            {
-                "reason": _YOU_ARE_STRONGER,
-                "side": side,
-                "flag": flag,
-                "kind": formation.kind,
-                "total": formation.total,
-                "other_kind": their.kind,
-                "other_total": their.total,
-            },
-        )
+        compared.reason = _YOU_ARE_STRONGER
+        compared.side = side
+        compared.flag = flag
+        compared.kind = formation.kind
+        compared.total = formation.total
+        compared.other_kind = their.kind
+        compared.other_total = their.total
     elif order < 0:
         claimable = False
-        compared = _made(
-            Step,
-            {
-                "reason": _THEY_ARE_STRONGER,
-                "side": side,
-                "flag": flag,
-                "kind": their.kind,
-                "total": their.total,
-                "other_kind": formation.kind,
-                "other_total": formation.total,
-            },
-        )
+        compared.reason = _THEY_ARE_STRONGER
+        compared.side = side
+        compared.flag = flag
+        compared.kind = their.kind
+        compared.total = their.total
+        compared.other_kind = formation.kind
+        compared.other_total = formation.total
     else:
         claimable = first is side
-        compared = _made(
-            Step,
-            {
-                "reason": _TIE_FIRST_COMPLETE,
-                "side": side,
-                "flag": flag,
-                "other": first,
-                "kind": formation.kind,
-                "total": formation.total,
-            },
-        )
+        compared.reason = _TIE_FIRST_COMPLETE
+        compared.side = side
+        compared.flag = flag
+        compared.other = first
+        compared.kind = formation.kind
+        compared.total = formation.total
+    compared.__class__ = Step
     verdict = (_CAN if claimable else _CANNOT)[at]
     if mud:
         if fog:
@@ -1301,21 +1276,31 @@ def _against(
         fill = ()
         witness = 0  # (it was -1: their wildcards fill the open slots, no unseen troop is needed)
         completed = evaluate(theirs, fog=fog, mud=mud)
-    later = (_refutation_steps, position, pool, side, flag, cards, mine, theirs, formation, fill, completed, witness)
-    return _made(
-        ClaimAnalysis,
-        {
-            "flag": flag,
-            "side": side,
-            "claimable": False,
-            # ``steps`` and ``ruled_out`` are worked out when read
-            "_steps_later": later,
-            "formation": formation,
-            "opponent_formation": completed,
-            "counterexample": fill,
-            "_ruled_out_later": (_ruled_out, position, pool, flag, side, cards),
-        },
+    analysis: Any = _AnalysisBlank()  # (see _build)
+    analysis.flag = flag
+    analysis.side = side
+    analysis.claimable = False
+    # ``steps`` and ``ruled_out`` are worked out when read
+    analysis._steps_later = (
+        _refutation_steps,
+        position,
+        pool,
+        side,
+        flag,
+        cards,
+        mine,
+        theirs,
+        formation,
+        fill,
+        completed,
+        witness,
     )
+    analysis.formation = formation
+    analysis.opponent_formation = completed
+    analysis.counterexample = fill
+    analysis._ruled_out_later = (_ruled_out, position, pool, flag, side, cards)
+    analysis.__class__ = ClaimAnalysis
+    return cast(ClaimAnalysis, analysis)
 
 
 def _opening(
@@ -1333,15 +1318,24 @@ def _opening(
     at = flag - 1 if side is _YOU else flag + 8
     yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
     size = 4 if mud else 3
-    # (the two steps' instance dicts set here, as _made does, without its call: every refusal says them)
-    need = _new_object(Step)
-    _set_dict(
-        need,
-        "__dict__",
-        {"reason": _THEY_NEED, "side": side, "flag": flag, "cards": theirs, "count": size - len(theirs), "size": size},
-    )
-    unseen = _new_object(Step)
-    _set_dict(unseen, "__dict__", {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
+    # (the two steps built as blanks, see _build: every refusal says them)
+    need: Any = _StepBlank()
+    need.reason = _THEY_NEED
+    need.side = side
+    need.flag = flag
+    need.cards = theirs
+    need.count = size - len(theirs)
+    need.size = size
+    need.__class__ = Step
+    unseen: Any = _StepBlank()
+    unseen.reason = _UNSEEN
+    unseen.side = side
+    unseen.flag = flag
+    unseen.count = fields["count"]
+    unseen.total = fields["total"]
+    unseen.available = fields["available"]
+    unseen.cards = fields["cards"]
+    unseen.__class__ = Step
     if mud:
         return (_MUD_STEP[at], _FOG_STEP[at], yours, need, unseen) if fog else (_MUD_STEP[at], yours, need, unseen)
     return (_FOG_STEP[at], yours, need, unseen) if fog else (yours, need, unseen)
@@ -1353,21 +1347,16 @@ def _refutation_steps(later: _RefutationLater) -> tuple[Step, ...]:
     :func:`_against` left, see :class:`_Later`)."""
     _, position, pool, side, flag, (_, _, fog, mud), mine, theirs, formation, fill, completed, witness = later
     fields, hand = _unseen(pool, position, side)
-    counter = _new_object(Step)  # (as _made does, without its call)
-    _set_dict(
-        counter,
-        "__dict__",
-        {
-            "reason": _COUNTEREXAMPLE,
-            "side": side,
-            "flag": flag,
-            "cards": theirs,
-            "needed": fill,
-            "kind": completed.kind,
-            "total": completed.total,
-            "wild": completed.wild,
-        },
-    )
+    counter: Any = _StepBlank()  # (see _build)
+    counter.reason = _COUNTEREXAMPLE
+    counter.side = side
+    counter.flag = flag
+    counter.cards = theirs
+    counter.needed = fill
+    counter.kind = completed.kind
+    counter.total = completed.total
+    counter.wild = completed.wild
+    counter.__class__ = Step
     cannot = _CANNOT[flag - 1 if side is _YOU else flag + 8]
     opening = _opening(side, flag, fog, mud, mine, theirs, formation, fields)
     if not witness & hand:  # none of its troops in hand

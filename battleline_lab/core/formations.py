@@ -26,8 +26,9 @@ import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
+from ._build import Blank
 from .cards import ALL_TACTICS, Card, Colour, Tactic, Troop, parse_cards, troop
 
 __all__ = [
@@ -638,13 +639,7 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
             values = 1 << va - 1 | 1 << vb - 1 | 1 << vc - 1
             total = va + vb + vc
             rank = -1 if fog else _troops_kind(values, values.bit_count() == 3, a.colour is b.colour is c.colour, 3)
-            formation = _new_object(Formation)  # _formation(...), its dict set in one go
-            _set_dict(
-                formation,
-                "__dict__",
-                {"cards": cards, "kind": _KINDS[rank], "total": total, "wild": (), "fog": fog, "mud": mud},
-            )
-            return rank, total, formation
+            return rank, total, _formation(cards, _KINDS[rank], total, (), fog, mud)
     values = total = 0
     colour = -1
     distinct = True
@@ -665,13 +660,7 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
     if len(cards) != size:
         side_strength(summarise(cards), size, fog)  # raises FormationError
     rank = -1 if fog else _troops_kind(values, distinct, colour >= 0, size)
-    formation = _new_object(Formation)  # _formation(...), its dict set in one go
-    _set_dict(
-        formation,
-        "__dict__",
-        {"cards": cards, "kind": _KINDS[rank], "total": total, "wild": (), "fog": fog, "mud": mud},
-    )
-    return rank, total, formation
+    return rank, total, _formation(cards, _KINDS[rank], total, (), fog, mud)
 
 
 def _formation(
@@ -682,16 +671,23 @@ def _formation(
     fog: bool,
     mud: bool,
 ) -> Formation:
-    """``Formation(...)`` without the frozen dataclass's one ``object.__setattr__`` per field (the proofs make many)."""
-    formation = _new_object(Formation)
-    _set_dict(
-        formation, "__dict__", {"cards": cards, "kind": kind, "total": total, "wild": wild, "fog": fog, "mud": mud}
-    )
-    return formation
+    """``Formation(...)`` without the frozen dataclass's one ``object.__setattr__`` per field (the proofs make many).
+
+    Built as a blank, then given its class (see :mod:`._build`).
+    """
+    formation: Any = _FormationBlank()
+    formation.cards = cards
+    formation.kind = kind
+    formation.total = total
+    formation.wild = wild
+    formation.fog = fog
+    formation.mud = mud
+    formation.__class__ = Formation
+    return cast(Formation, formation)
 
 
-_new_object = object.__new__
-_set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; its instance dict is set in one go)
+class _FormationBlank(Blank):
+    """A plain object a Formation is built in, then given its class (see :mod:`._build`)."""
 
 
 @functools.lru_cache(maxsize=8192)
