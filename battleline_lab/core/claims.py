@@ -292,6 +292,46 @@ def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> S
     return _made(Step, {"reason": reason, "side": side, "flag": flag, **fields})
 
 
+def _short_step(reason: Reason, side: Side, flag: int, cards: tuple[Card, ...], size: int) -> Step:
+    """The step that says a side is short of a formation (R12, R25): the claimer's
+    (``SIDE_INCOMPLETE``) or the other side's (``THEY_NEED``), with its cards and how many more of
+    ``size`` it needs.  (Built as a blank, see :mod:`._build`.)"""
+    step: Any = _StepBlank()
+    step.reason = reason
+    step.side = side
+    step.flag = flag
+    step.cards = cards
+    step.count = size - len(cards)
+    step.size = size
+    step.__class__ = Step
+    return cast(Step, step)
+
+
+def _compared_step(
+    side: Side, flag: int, formation: Formation, their: Formation, order: int, first: Side | None
+) -> Step:
+    """The step that compares two complete formations (R10): the claimer's ``formation`` is
+    stronger (``order`` 1), ``their`` is (-1), or they tie and ``first`` completed first (0, R11).
+    (Built as a blank, see :mod:`._build`.)"""
+    step: Any = _StepBlank()
+    step.side = side
+    step.flag = flag
+    if order:
+        stronger, weaker = (formation, their) if order > 0 else (their, formation)
+        step.reason = _YOU_ARE_STRONGER if order > 0 else _THEY_ARE_STRONGER
+        step.kind = stronger.kind
+        step.total = stronger.total
+        step.other_kind = weaker.kind
+        step.other_total = weaker.total
+    else:
+        step.reason = _TIE_FIRST_COMPLETE
+        step.other = first
+        step.kind = formation.kind
+        step.total = formation.total
+    step.__class__ = Step
+    return cast(Step, step)
+
+
 class _StepBlank(Blank):
     """A plain object a Step is built in, then given its class (see :mod:`._build`)."""
 
@@ -300,9 +340,18 @@ class _AnalysisBlank(Blank):
     """A plain object a ClaimAnalysis is built in, then given its class (see :mod:`._build`)."""
 
 
-def _formation_step(reason: Reason, side: Side, flag: int, cards: tuple[Card, ...], formation: Formation) -> Step:
-    """The step that names a complete formation (R9): the claimer's (``YOUR_FORMATION``) or the other
-    side's (``THEIR_FORMATION``), with its kind, sum and what each wildcard stands for.
+def _formation_step(
+    reason: Reason,
+    side: Side,
+    flag: int,
+    cards: tuple[Card, ...],
+    formation: Formation,
+    needed: tuple[Troop, ...] = (),
+) -> Step:
+    """The step that names a complete formation (R9): the claimer's (``YOUR_FORMATION``), the other
+    side's (``THEIR_FORMATION``) or the completion of the other side's ``cards`` by the unseen troops
+    ``needed`` that beats the claimer (``COUNTEREXAMPLE``, R12), with its kind, sum and what each
+    wildcard stands for.
 
     (Built as a blank, see :mod:`._build`: a proof says one or two, and the steps' cost is most of what
     reading a proof costs.)
@@ -315,6 +364,8 @@ def _formation_step(reason: Reason, side: Side, flag: int, cards: tuple[Card, ..
     step.kind = formation.kind
     step.total = formation.total
     step.wild = formation.wild
+    if needed:
+        step.needed = needed
     step.__class__ = Step
     return cast(Step, step)
 
@@ -591,7 +642,7 @@ class _Prover:
         if self.mud:
             self.steps.append(_MUD_STEP[self.mine_at * 9 + self.flag - 1])  # (one shared value per side and flag)
         if len(mine) < size:
-            self.step(_SIDE_INCOMPLETE, cards=mine, count=size - len(mine), size=size)
+            self.steps.append(_short_step(_SIDE_INCOMPLETE, side, self.flag, mine, size))
             return self.done(False)
         steps, flag = self.steps, self.flag
         if self.fog:
@@ -600,7 +651,7 @@ class _Prover:
         steps.append(_formation_step(_YOUR_FORMATION, side, flag, mine, formation))
         if len(theirs) >= size:
             return self._complete(formation, theirs, (rank, total))
-        steps.append(_step(_THEY_NEED, side, flag, {"cards": theirs, "count": size - len(theirs), "size": size}))
+        steps.append(_short_step(_THEY_NEED, side, flag, theirs, size))
         steps.append(_step(_UNSEEN, side, flag, self.unseen()[0]))
         return self._search(formation, theirs, size, formation.strength)
 
@@ -609,43 +660,15 @@ class _Prover:
         rank, total, their = self.judge(1 - self.mine_at)
         steps.append(_formation_step(_THEIR_FORMATION, side, flag, theirs, their))
         their_key = (rank, total)
-        if mine_key > their_key:
-            steps.append(
-                _step(
-                    _YOU_ARE_STRONGER,
-                    side,
-                    flag,
-                    {
-                        "kind": formation.kind,
-                        "total": formation.total,
-                        "other_kind": their.kind,
-                        "other_total": their.total,
-                    },
-                )
-            )
-            return self.done(True, formation=formation, opponent_formation=their)
-        if mine_key < their_key:
-            steps.append(
-                _step(
-                    _THEY_ARE_STRONGER,
-                    side,
-                    flag,
-                    {
-                        "kind": their.kind,
-                        "total": their.total,
-                        "other_kind": formation.kind,
-                        "other_total": formation.total,
-                    },
-                )
-            )
-            return self.done(False, formation=formation, opponent_formation=their)
-        first = self.state.first_complete
-        if first is None:
-            _decide.undecided(flag, formation.total)  # raises UndecidedTieError
-        steps.append(
-            _step(_TIE_FIRST_COMPLETE, side, flag, {"other": first, "kind": formation.kind, "total": formation.total})
-        )
-        return self.done(first is side, formation=formation, opponent_formation=their)
+        if mine_key != their_key:
+            order, first = (1 if mine_key > their_key else -1), None
+        else:
+            order, first = 0, self.state.first_complete
+            if first is None:
+                _decide.undecided(flag, formation.total)  # raises UndecidedTieError
+        steps.append(_compared_step(side, flag, formation, their, order, first))
+        claimable = order > 0 if order else first is side
+        return self.done(claimable, formation=formation, opponent_formation=their)
 
     def _search(self, formation: Formation, theirs: tuple[Card, ...], size: int, target: Strength) -> ClaimAnalysis:
         kinds = (None,) if self.fog else _STRONGEST_KINDS
@@ -938,14 +961,7 @@ class _Prover:
         """
         if completed is None:
             completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
-        self.step(
-            _COUNTEREXAMPLE,
-            cards=theirs,
-            needed=fill,
-            kind=completed.kind,
-            total=completed.total,
-            wild=completed.wild,
-        )
+        self.steps.append(_formation_step(_COUNTEREXAMPLE, self.side, self.flag, theirs, completed, fill))
         hand = self.unseen()[1]
         in_hand = tuple(t for t in fill if hand & t.bit)
         if in_hand:
@@ -1066,14 +1082,7 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
     if not mine:  # an empty side: one (immutable) analysis per side, flag and size
         return _EMPTY[at * 2 + (size == 4)]
     # (built as blanks, see _build: this is the proof a position says most often, about nine times)
-    incomplete: Any = _StepBlank()
-    incomplete.reason = _SIDE_INCOMPLETE
-    incomplete.side = side
-    incomplete.flag = flag
-    incomplete.cards = mine
-    incomplete.count = size - len(mine)
-    incomplete.size = size
-    incomplete.__class__ = Step
+    incomplete = _short_step(_SIDE_INCOMPLETE, side, flag, mine, size)
     analysis: Any = _AnalysisBlank()
     analysis.flag = flag
     analysis.side = side
@@ -1131,50 +1140,53 @@ def _both(
         first = None
         you_win = you_key > opponent_key
         order = 1 if you_win else -1
-    # (the two analyses written out as blanks, see _build: a position says about two such pairs)
-    mine: Any = _AnalysisBlank()
-    mine.flag = flag
-    mine.side = _YOU
-    mine.claimable = you_win
-    mine._steps_later = (
-        _complete_steps,
+    mine = _lazy_analysis(
+        flag,
         _YOU,
-        flag,
-        fog,
-        mud,
-        you,
-        opponent,
+        you_win,
+        (_complete_steps, _YOU, flag, fog, mud, you, opponent, you_formation, opponent_formation, order, first),
         you_formation,
         opponent_formation,
-        order,
-        first,
     )
-    mine.formation = you_formation
-    mine.opponent_formation = opponent_formation
-    mine.ruled_out = ()  # (counterexample: the class default)
-    mine.__class__ = ClaimAnalysis
-    theirs: Any = _AnalysisBlank()
-    theirs.flag = flag
-    theirs.side = _OPPONENT
-    theirs.claimable = not you_win
-    theirs._steps_later = (
-        _complete_steps,
+    theirs = _lazy_analysis(
+        flag,
         _OPPONENT,
-        flag,
-        fog,
-        mud,
-        opponent,
-        you,
+        not you_win,
+        (_complete_steps, _OPPONENT, flag, fog, mud, opponent, you, opponent_formation, you_formation, -order, first),
         opponent_formation,
         you_formation,
-        -order,
-        first,
     )
-    theirs.formation = opponent_formation
-    theirs.opponent_formation = you_formation
-    theirs.ruled_out = ()
-    theirs.__class__ = ClaimAnalysis
     return mine, theirs
+
+
+def _lazy_analysis(
+    flag: int,
+    side: Side,
+    claimable: bool,
+    steps_later: tuple[object, ...],
+    formation: Formation,
+    opponent_formation: Formation,
+    counterexample: tuple[Troop, ...] = (),
+    ruled_out_later: tuple[object, ...] | None = None,
+) -> ClaimAnalysis:
+    """An analysis whose steps are said when first read (``steps_later``, see :class:`_Later`): two
+    complete sides' (:func:`_both`) or a refusal's (:func:`_against`, whose ``ruled_out`` is said
+    when read as well).  (Built as a blank, see :mod:`._build`.)"""
+    analysis: Any = _AnalysisBlank()
+    analysis.flag = flag
+    analysis.side = side
+    analysis.claimable = claimable
+    analysis._steps_later = steps_later
+    analysis.formation = formation
+    analysis.opponent_formation = opponent_formation
+    if counterexample:
+        analysis.counterexample = counterexample
+    if ruled_out_later is None:
+        analysis.ruled_out = ()
+    else:
+        analysis._ruled_out_later = ruled_out_later
+    analysis.__class__ = ClaimAnalysis
+    return cast(ClaimAnalysis, analysis)
 
 
 def _complete_steps(later: _CompleteLater) -> tuple[Step, ...]:
@@ -1186,35 +1198,8 @@ def _complete_steps(later: _CompleteLater) -> tuple[Step, ...]:
     at = flag - 1 if side is _YOU else flag + 8
     yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
     others = _formation_step(_THEIR_FORMATION, side, flag, theirs, their)
-    compared: Any = _StepBlank()  # (see _build)
-    if order > 0:
-        claimable = True
-        compared.reason = _YOU_ARE_STRONGER
-        compared.side = side
-        compared.flag = flag
-        compared.kind = formation.kind
-        compared.total = formation.total
-        compared.other_kind = their.kind
-        compared.other_total = their.total
-    elif order < 0:
-        claimable = False
-        compared.reason = _THEY_ARE_STRONGER
-        compared.side = side
-        compared.flag = flag
-        compared.kind = their.kind
-        compared.total = their.total
-        compared.other_kind = formation.kind
-        compared.other_total = formation.total
-    else:
-        claimable = first is side
-        compared.reason = _TIE_FIRST_COMPLETE
-        compared.side = side
-        compared.flag = flag
-        compared.other = first
-        compared.kind = formation.kind
-        compared.total = formation.total
-    compared.__class__ = Step
-    verdict = (_CAN if claimable else _CANNOT)[at]
+    compared = _compared_step(side, flag, formation, their, order, first)
+    verdict = (_CAN if (order > 0 if order else first is side) else _CANNOT)[at]
     if mud:
         if fog:
             return (_MUD_STEP[at], _FOG_STEP[at], yours, others, compared, verdict)
@@ -1276,31 +1261,17 @@ def _against(
         fill = ()
         witness = 0  # (it was -1: their wildcards fill the open slots, no unseen troop is needed)
         completed = evaluate(theirs, fog=fog, mud=mud)
-    analysis: Any = _AnalysisBlank()  # (see _build)
-    analysis.flag = flag
-    analysis.side = side
-    analysis.claimable = False
     # ``steps`` and ``ruled_out`` are worked out when read
-    analysis._steps_later = (
-        _refutation_steps,
-        position,
-        pool,
-        side,
+    return _lazy_analysis(
         flag,
-        cards,
-        mine,
-        theirs,
+        side,
+        False,
+        (_refutation_steps, position, pool, side, flag, cards, mine, theirs, formation, fill, completed, witness),
         formation,
-        fill,
         completed,
-        witness,
+        fill,
+        (_ruled_out, position, pool, flag, side, cards),
     )
-    analysis.formation = formation
-    analysis.opponent_formation = completed
-    analysis.counterexample = fill
-    analysis._ruled_out_later = (_ruled_out, position, pool, flag, side, cards)
-    analysis.__class__ = ClaimAnalysis
-    return cast(ClaimAnalysis, analysis)
 
 
 def _opening(
@@ -1318,16 +1289,8 @@ def _opening(
     at = flag - 1 if side is _YOU else flag + 8
     yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
     size = 4 if mud else 3
-    # (the two steps built as blanks, see _build: every refusal says them)
-    need: Any = _StepBlank()
-    need.reason = _THEY_NEED
-    need.side = side
-    need.flag = flag
-    need.cards = theirs
-    need.count = size - len(theirs)
-    need.size = size
-    need.__class__ = Step
-    unseen: Any = _StepBlank()
+    need = _short_step(_THEY_NEED, side, flag, theirs, size)
+    unseen: Any = _StepBlank()  # (built as a blank, see _build: every refusal says it)
     unseen.reason = _UNSEEN
     unseen.side = side
     unseen.flag = flag
@@ -1347,16 +1310,7 @@ def _refutation_steps(later: _RefutationLater) -> tuple[Step, ...]:
     :func:`_against` left, see :class:`_Later`)."""
     _, position, pool, side, flag, (_, _, fog, mud), mine, theirs, formation, fill, completed, witness = later
     fields, hand = _unseen(pool, position, side)
-    counter: Any = _StepBlank()  # (see _build)
-    counter.reason = _COUNTEREXAMPLE
-    counter.side = side
-    counter.flag = flag
-    counter.cards = theirs
-    counter.needed = fill
-    counter.kind = completed.kind
-    counter.total = completed.total
-    counter.wild = completed.wild
-    counter.__class__ = Step
+    counter = _formation_step(_COUNTEREXAMPLE, side, flag, theirs, completed, fill)
     cannot = _CANNOT[flag - 1 if side is _YOU else flag + 8]
     opening = _opening(side, flag, fog, mud, mine, theirs, formation, fields)
     if not witness & hand:  # none of its troops in hand
