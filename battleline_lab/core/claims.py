@@ -41,9 +41,10 @@ import enum
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from . import decide as _decide
+from ._build import Blank
 from .cards import Card, Tactic, Troop
 from .decide import UndecidedTieError
 from .formations import (
@@ -53,14 +54,11 @@ from .formations import (
     Shape,
     ShapeFilter,
     ShapePlan,
-    SideSummary,
     Strength,
-    _troops_kind,  # the one classifier of troops (side_strength's, for troops alone)
     evaluate,
     judge,
     judged,
     plan_shape,
-    shapes,
     side_strength,
     summarise,
 )
@@ -271,7 +269,6 @@ _YOU = Side.YOU
 
 
 _new_object = object.__new__
-_new_tuple = tuple.__new__
 _set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; a new instance dict is set in one go)
 
 
@@ -295,28 +292,82 @@ def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> S
     return _made(Step, {"reason": reason, "side": side, "flag": flag, **fields})
 
 
-def _formation_step(reason: Reason, side: Side, flag: int, cards: tuple[Card, ...], formation: Formation) -> Step:
-    """The step that names a complete formation (R9): the claimer's (``YOUR_FORMATION``) or the other
-    side's (``THEIR_FORMATION``), with its kind, sum and what each wildcard stands for.
+def _short_step(reason: Reason, side: Side, flag: int, cards: tuple[Card, ...], size: int) -> Step:
+    """The step that says a side is short of a formation (R12, R25): the claimer's
+    (``SIDE_INCOMPLETE``) or the other side's (``THEY_NEED``), with its cards and how many more of
+    ``size`` it needs.  (Built as a blank, see :mod:`._build`.)"""
+    step: Any = _StepBlank()
+    step.reason = reason
+    step.side = side
+    step.flag = flag
+    step.cards = cards
+    step.count = size - len(cards)
+    step.size = size
+    step.__class__ = Step
+    return cast(Step, step)
 
-    (Written out rather than through :func:`_made`: a proof says one or two, and the steps' cost
-    is most of what reading a proof costs.)
+
+def _compared_step(
+    side: Side, flag: int, formation: Formation, their: Formation, order: int, first: Side | None
+) -> Step:
+    """The step that compares two complete formations (R10): the claimer's ``formation`` is
+    stronger (``order`` 1), ``their`` is (-1), or they tie and ``first`` completed first (0, R11).
+    (Built as a blank, see :mod:`._build`.)"""
+    step: Any = _StepBlank()
+    step.side = side
+    step.flag = flag
+    if order:
+        stronger, weaker = (formation, their) if order > 0 else (their, formation)
+        step.reason = _YOU_ARE_STRONGER if order > 0 else _THEY_ARE_STRONGER
+        step.kind = stronger.kind
+        step.total = stronger.total
+        step.other_kind = weaker.kind
+        step.other_total = weaker.total
+    else:
+        step.reason = _TIE_FIRST_COMPLETE
+        step.other = first
+        step.kind = formation.kind
+        step.total = formation.total
+    step.__class__ = Step
+    return cast(Step, step)
+
+
+class _StepBlank(Blank):
+    """A plain object a Step is built in, then given its class (see :mod:`._build`)."""
+
+
+class _AnalysisBlank(Blank):
+    """A plain object a ClaimAnalysis is built in, then given its class (see :mod:`._build`)."""
+
+
+def _formation_step(
+    reason: Reason,
+    side: Side,
+    flag: int,
+    cards: tuple[Card, ...],
+    formation: Formation,
+    needed: tuple[Troop, ...] = (),
+) -> Step:
+    """The step that names a complete formation (R9): the claimer's (``YOUR_FORMATION``), the other
+    side's (``THEIR_FORMATION``) or the completion of the other side's ``cards`` by the unseen troops
+    ``needed`` that beats the claimer (``COUNTEREXAMPLE``, R12), with its kind, sum and what each
+    wildcard stands for.
+
+    (Built as a blank, see :mod:`._build`: a proof says one or two, and the steps' cost is most of what
+    reading a proof costs.)
     """
-    step = _new_object(Step)
-    _set_dict(
-        step,
-        "__dict__",
-        {
-            "reason": reason,
-            "side": side,
-            "flag": flag,
-            "cards": cards,
-            "kind": formation.kind,
-            "total": formation.total,
-            "wild": formation.wild,
-        },
-    )
-    return step
+    step: Any = _StepBlank()
+    step.reason = reason
+    step.side = side
+    step.flag = flag
+    step.cards = cards
+    step.kind = formation.kind
+    step.total = formation.total
+    step.wild = formation.wild
+    if needed:
+        step.needed = needed
+    step.__class__ = Step
+    return cast(Step, step)
 
 
 @dataclass(frozen=True, init=False)
@@ -509,15 +560,17 @@ def _candidates(kind: FormationKind | None, theirs: tuple[Card, ...], size: int)
     (remembered: it is never changed).  Shapes the cards rule out (:class:`~.formations.ShapeFilter`, or no plan)
     are left out: the search skips them anyway.
     """
-    fits = ShapeFilter(theirs, size)
     fixed = kind in (_K_WEDGE, _K_SKIRMISH, _K_PHALANX)
     out = []
-    for shape in shapes(kind, size):
-        if fits(shape):
-            plans = plan_shape(shape, theirs, size)
-            if plans:
-                out.append(_Candidate(shape, tuple(plans), _fixed_total(shape, size) if fixed else 0))
+    for shape in _shape_filter(theirs, size).open_shapes(kind, size):
+        plans = plan_shape(shape, theirs, size)
+        if plans:
+            out.append(_Candidate(shape, tuple(plans), _fixed_total(shape, size) if fixed else 0))
     return tuple(out)
+
+
+# one filter per side's cards, for every kind the search asks _candidates about (remembered likewise)
+_shape_filter = functools.lru_cache(maxsize=1024)(ShapeFilter)
 
 
 def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
@@ -575,11 +628,8 @@ class _Prover:
                 "side": self.side,
                 "claimable": claimable,
                 "steps": tuple(self.steps),
-                "formation": None,
-                "opponent_formation": None,
-                "counterexample": (),
                 "ruled_out": (),
-                **extra,
+                **extra,  # (formation, opponent_formation and counterexample left out: the class defaults)
             },
         )
 
@@ -592,7 +642,7 @@ class _Prover:
         if self.mud:
             self.steps.append(_MUD_STEP[self.mine_at * 9 + self.flag - 1])  # (one shared value per side and flag)
         if len(mine) < size:
-            self.step(_SIDE_INCOMPLETE, cards=mine, count=size - len(mine), size=size)
+            self.steps.append(_short_step(_SIDE_INCOMPLETE, side, self.flag, mine, size))
             return self.done(False)
         steps, flag = self.steps, self.flag
         if self.fog:
@@ -601,7 +651,7 @@ class _Prover:
         steps.append(_formation_step(_YOUR_FORMATION, side, flag, mine, formation))
         if len(theirs) >= size:
             return self._complete(formation, theirs, (rank, total))
-        steps.append(_step(_THEY_NEED, side, flag, {"cards": theirs, "count": size - len(theirs), "size": size}))
+        steps.append(_short_step(_THEY_NEED, side, flag, theirs, size))
         steps.append(_step(_UNSEEN, side, flag, self.unseen()[0]))
         return self._search(formation, theirs, size, formation.strength)
 
@@ -610,43 +660,15 @@ class _Prover:
         rank, total, their = self.judge(1 - self.mine_at)
         steps.append(_formation_step(_THEIR_FORMATION, side, flag, theirs, their))
         their_key = (rank, total)
-        if mine_key > their_key:
-            steps.append(
-                _step(
-                    _YOU_ARE_STRONGER,
-                    side,
-                    flag,
-                    {
-                        "kind": formation.kind,
-                        "total": formation.total,
-                        "other_kind": their.kind,
-                        "other_total": their.total,
-                    },
-                )
-            )
-            return self.done(True, formation=formation, opponent_formation=their)
-        if mine_key < their_key:
-            steps.append(
-                _step(
-                    _THEY_ARE_STRONGER,
-                    side,
-                    flag,
-                    {
-                        "kind": their.kind,
-                        "total": their.total,
-                        "other_kind": formation.kind,
-                        "other_total": formation.total,
-                    },
-                )
-            )
-            return self.done(False, formation=formation, opponent_formation=their)
-        first = self.state.first_complete
-        if first is None:
-            _decide.undecided(flag, formation.total)  # raises UndecidedTieError
-        steps.append(
-            _step(_TIE_FIRST_COMPLETE, side, flag, {"other": first, "kind": formation.kind, "total": formation.total})
-        )
-        return self.done(first is side, formation=formation, opponent_formation=their)
+        if mine_key != their_key:
+            order, first = (1 if mine_key > their_key else -1), None
+        else:
+            order, first = 0, self.state.first_complete
+            if first is None:
+                _decide.undecided(flag, formation.total)  # raises UndecidedTieError
+        steps.append(_compared_step(side, flag, formation, their, order, first))
+        claimable = order > 0 if order else first is side
+        return self.done(claimable, formation=formation, opponent_formation=their)
 
     def _search(self, formation: Formation, theirs: tuple[Card, ...], size: int, target: Strength) -> ClaimAnalysis:
         kinds = (None,) if self.fog else _STRONGEST_KINDS
@@ -726,17 +748,19 @@ class _Prover:
             if weak:
                 best_total, shape, fill = max(weak, key=lambda w: w[0])
                 body.append(
-                    Step(
+                    _step(
                         _SHAPE_TOO_WEAK,
                         side,
                         flag,
-                        shape=shape,
-                        kind=kind,
-                        cards=theirs,
-                        needed=fill,
-                        total=best_total,
-                        count=len(blocked) + len(other),
-                        shapes=tuple(w[1] for w in weak) if len(weak) > 1 else (),
+                        {
+                            "shape": shape,
+                            "kind": kind,
+                            "cards": theirs,
+                            "needed": fill,
+                            "total": best_total,
+                            "count": len(blocked) + len(other),
+                            "shapes": tuple(w[1] for w in weak) if len(weak) > 1 else (),
+                        },
                     )
                 )
             if best_weak is not None:
@@ -747,16 +771,18 @@ class _Prover:
                 )
                 best_shape, fill, total = best
                 body.append(
-                    Step(
+                    _step(
                         _KIND_TOO_WEAK,
                         side,
                         flag,
-                        kind=kind,
-                        total=total,
-                        cards=theirs,
-                        count=others,
-                        shape=best_shape,
-                        needed=fill,
+                        {
+                            "kind": kind,
+                            "total": total,
+                            "cards": theirs,
+                            "count": others,
+                            "shape": best_shape,
+                            "needed": fill,
+                        },
                     )
                 )
         tie: Step | None = None
@@ -768,7 +794,7 @@ class _Prover:
                     body[i] = replace(step, reason=_AT_BEST_TIE, kind=target.kind)
                     break
             else:
-                tie = Step(_AT_BEST_TIE, side, flag, total=target.total, kind=target.kind)
+                tie = _step(_AT_BEST_TIE, side, flag, {"total": target.total, "kind": target.kind})
         if ruled:
             self.step(_KIND_RULED_OUT, kind=ruled[0], kinds=tuple(ruled), cards=theirs)
         self.steps.extend(body)
@@ -801,17 +827,19 @@ class _Prover:
             # some value of the run has no unseen troop left
             values = sorted({v for p in plans for v in p.values if not pool.mask & _VALUE_BITS[v]})
             seen = pool.seen & _VALUE_BITS[values[0]]  # where() lists them in card order, as sorted() does
-            return Step(
+            return _step(
                 _SHAPE_SHORT,
                 side,
                 flag,
-                shape=shape,
-                kind=kind,
-                cards=theirs,
-                where=pool.where(seen),
-                count=1,
-                available=0,
-                value=values[0],
+                {
+                    "shape": shape,
+                    "kind": kind,
+                    "cards": theirs,
+                    "where": pool.where(seen),
+                    "count": 1,
+                    "available": 0,
+                    "value": values[0],
+                },
             )
         if kind is _K_PHALANX:
             assert shape.value is not None
@@ -824,17 +852,19 @@ class _Prover:
         else:
             group = 0
             available = pool.count
-        return Step(
+        return _step(
             _SHAPE_SHORT,
             side,
             flag,
-            shape=shape,
-            kind=kind,
-            cards=theirs,
-            where=pool.where(group),
-            count=plan.count,
-            available=available,
-            value=shape.value,
+            {
+                "shape": shape,
+                "kind": kind,
+                "cards": theirs,
+                "where": pool.where(group),
+                "count": plan.count,
+                "available": available,
+                "value": shape.value,
+            },
         )
 
     def _blocked(
@@ -854,17 +884,19 @@ class _Prover:
         if len(blocked) == 1:
             candidate, blockers = blocked[0]
             return [
-                Step(
+                _step(
                     _SHAPE_BLOCKED,
                     side,
                     flag,
-                    shape=candidate.shape,
-                    kind=kind,
-                    cards=theirs,
-                    needed=candidate.needed,
-                    where=self.pool.where(blockers),
-                    count=candidate.extra,
-                    wild=candidate.wild,
+                    {
+                        "shape": candidate.shape,
+                        "kind": kind,
+                        "cards": theirs,
+                        "needed": candidate.needed,
+                        "where": self.pool.where(blockers),
+                        "count": candidate.extra,
+                        "wild": candidate.wild,
+                    },
                 )
             ]
         needed = seen = 0
@@ -873,17 +905,19 @@ class _Prover:
             seen |= blockers
         wildcard = any(candidate.extra or candidate.wild for candidate, _ in blocked)
         return [
-            Step(
+            _step(
                 _SHAPE_BLOCKED,
                 side,
                 flag,
-                shape=blocked[0][0].shape,
-                kind=kind,
-                cards=theirs,
-                needed=_troops_of(needed),  # card order, as card_sort_key sorts troops
-                where=self.pool.where(seen),
-                count=1 if wildcard else 0,
-                shapes=tuple(candidate.shape for candidate, _ in blocked),
+                {
+                    "shape": blocked[0][0].shape,
+                    "kind": kind,
+                    "cards": theirs,
+                    "needed": _troops_of(needed),  # card order, as card_sort_key sorts troops
+                    "where": self.pool.where(seen),
+                    "count": 1 if wildcard else 0,
+                    "shapes": tuple(candidate.shape for candidate, _ in blocked),
+                },
             )
         ]
 
@@ -927,16 +961,9 @@ class _Prover:
         """
         if completed is None:
             completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
-        self.step(
-            _COUNTEREXAMPLE,
-            cards=theirs,
-            needed=fill,
-            kind=completed.kind,
-            total=completed.total,
-            wild=completed.wild,
-        )
+        self.steps.append(_formation_step(_COUNTEREXAMPLE, self.side, self.flag, theirs, completed, fill))
         hand = self.unseen()[1]
-        in_hand = tuple(t for t in fill if hand >> (t.colour.offset + t.value - 1) & 1)
+        in_hand = tuple(t for t in fill if hand & t.bit)
         if in_hand:
             self.step(_HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
         return self.done(
@@ -1054,36 +1081,16 @@ def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> Cla
     at = flag - 1 if side is _YOU else flag + 8
     if not mine:  # an empty side: one (immutable) analysis per side, flag and size
         return _EMPTY[at * 2 + (size == 4)]
-    # (written out, not through _made: this is the proof a position says most often, about nine times)
-    incomplete = _new_object(Step)
-    _set_dict(
-        incomplete,
-        "__dict__",
-        {
-            "reason": _SIDE_INCOMPLETE,
-            "side": side,
-            "flag": flag,
-            "cards": mine,
-            "count": size - len(mine),
-            "size": size,
-        },
-    )
-    analysis = _new_object(ClaimAnalysis)
-    _set_dict(
-        analysis,
-        "__dict__",
-        {
-            "flag": flag,
-            "side": side,
-            "claimable": False,
-            "steps": (_MUD_STEP[at], incomplete, _CANNOT[at]) if size == 4 else (incomplete, _CANNOT[at]),
-            "formation": None,
-            "opponent_formation": None,
-            "counterexample": (),
-            "ruled_out": (),
-        },
-    )
-    return analysis
+    # (built as blanks, see _build: this is the proof a position says most often, about nine times)
+    incomplete = _short_step(_SIDE_INCOMPLETE, side, flag, mine, size)
+    analysis: Any = _AnalysisBlank()
+    analysis.flag = flag
+    analysis.side = side
+    analysis.claimable = False
+    analysis.steps = (_MUD_STEP[at], incomplete, _CANNOT[at]) if size == 4 else (incomplete, _CANNOT[at])
+    analysis.ruled_out = ()  # (formation, opponent_formation and counterexample: the class defaults)
+    analysis.__class__ = ClaimAnalysis
+    return cast(ClaimAnalysis, analysis)
 
 
 def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, object], int]:
@@ -1098,7 +1105,7 @@ def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, obje
         for card in position.hand_you if side is _YOU else position.hand_opponent:
             if type(card) is Troop:
                 troops.append(card)
-                mask |= 1 << (card.colour.offset + card.value - 1)
+                mask |= card.bit
         hand = tuple(troops)
         fields: dict[str, object] = {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand}
         got = pool.said[side] = (fields, mask)
@@ -1133,27 +1140,53 @@ def _both(
         first = None
         you_win = you_key > opponent_key
         order = 1 if you_win else -1
-    out = []
-    for side, mine, formation, theirs, their, claimable, sign in (
-        (_YOU, you, you_formation, opponent, opponent_formation, you_win, order),
-        (_OPPONENT, opponent, opponent_formation, you, you_formation, not you_win, -order),
-    ):
-        later = (_complete_steps, side, flag, fog, mud, mine, theirs, formation, their, sign, first)
-        analysis = _made(
-            ClaimAnalysis,
-            {
-                "flag": flag,
-                "side": side,
-                "claimable": claimable,
-                "_steps_later": later,
-                "formation": formation,
-                "opponent_formation": their,
-                "counterexample": (),
-                "ruled_out": (),
-            },
-        )
-        out.append(analysis)
-    return out[0], out[1]
+    mine = _lazy_analysis(
+        flag,
+        _YOU,
+        you_win,
+        (_complete_steps, _YOU, flag, fog, mud, you, opponent, you_formation, opponent_formation, order, first),
+        you_formation,
+        opponent_formation,
+    )
+    theirs = _lazy_analysis(
+        flag,
+        _OPPONENT,
+        not you_win,
+        (_complete_steps, _OPPONENT, flag, fog, mud, opponent, you, opponent_formation, you_formation, -order, first),
+        opponent_formation,
+        you_formation,
+    )
+    return mine, theirs
+
+
+def _lazy_analysis(
+    flag: int,
+    side: Side,
+    claimable: bool,
+    steps_later: tuple[object, ...],
+    formation: Formation,
+    opponent_formation: Formation,
+    counterexample: tuple[Troop, ...] = (),
+    ruled_out_later: tuple[object, ...] | None = None,
+) -> ClaimAnalysis:
+    """An analysis whose steps are said when first read (``steps_later``, see :class:`_Later`): two
+    complete sides' (:func:`_both`) or a refusal's (:func:`_against`, whose ``ruled_out`` is said
+    when read as well).  (Built as a blank, see :mod:`._build`.)"""
+    analysis: Any = _AnalysisBlank()
+    analysis.flag = flag
+    analysis.side = side
+    analysis.claimable = claimable
+    analysis._steps_later = steps_later
+    analysis.formation = formation
+    analysis.opponent_formation = opponent_formation
+    if counterexample:
+        analysis.counterexample = counterexample
+    if ruled_out_later is None:
+        analysis.ruled_out = ()
+    else:
+        analysis._ruled_out_later = ruled_out_later
+    analysis.__class__ = ClaimAnalysis
+    return cast(ClaimAnalysis, analysis)
 
 
 def _complete_steps(later: _CompleteLater) -> tuple[Step, ...]:
@@ -1165,48 +1198,8 @@ def _complete_steps(later: _CompleteLater) -> tuple[Step, ...]:
     at = flag - 1 if side is _YOU else flag + 8
     yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
     others = _formation_step(_THEIR_FORMATION, side, flag, theirs, their)
-    if order > 0:
-        claimable = True
-        compared = _made(
-            Step,
-            {
-                "reason": _YOU_ARE_STRONGER,
-                "side": side,
-                "flag": flag,
-                "kind": formation.kind,
-                "total": formation.total,
-                "other_kind": their.kind,
-                "other_total": their.total,
-            },
-        )
-    elif order < 0:
-        claimable = False
-        compared = _made(
-            Step,
-            {
-                "reason": _THEY_ARE_STRONGER,
-                "side": side,
-                "flag": flag,
-                "kind": their.kind,
-                "total": their.total,
-                "other_kind": formation.kind,
-                "other_total": formation.total,
-            },
-        )
-    else:
-        claimable = first is side
-        compared = _made(
-            Step,
-            {
-                "reason": _TIE_FIRST_COMPLETE,
-                "side": side,
-                "flag": flag,
-                "other": first,
-                "kind": formation.kind,
-                "total": formation.total,
-            },
-        )
-    verdict = (_CAN if claimable else _CANNOT)[at]
+    compared = _compared_step(side, flag, formation, their, order, first)
+    verdict = (_CAN if (order > 0 if order else first is side) else _CANNOT)[at]
     if mud:
         if fog:
             return (_MUD_STEP[at], _FOG_STEP[at], yours, others, compared, verdict)
@@ -1247,76 +1240,37 @@ def _against(
         prover.steps = list(_opening(side, flag, fog, mud, mine, theirs, formation, _unseen(pool, position, side)[0]))
         return prover._search(formation, theirs, size, formation.strength)
     if witness > 0:
-        # the completed formation is judged once: its kind and sum are the ones evaluate takes from
-        # side_strength, its summary theirs with the fill's troops added (as summarise reads them)
-        count, values, sum_, colour, distinct, wilds, wsum, _, env, filled, bits = their_summary
-        if colour >= 0:
-            colour *= 10  # (colours as offsets in the loop, -1 none, -2 mixed)
-        troops = []
-        w = witness
-        while w:
-            low = w & -w
-            w ^= low
-            i = low.bit_length() - 1  # Troop.index: colour * 10 + value - 1
-            troops.append(_BY_INDEX[i])
-            bit = 1 << i % 10
-            if values & bit:
-                distinct = False
-            values |= bit
-            sum_ += i % 10 + 1
-            ci = i - i % 10  # the colour's offset, as judge reads it (summarise's index, times 10)
-            if colour != ci:
-                colour = -2 if colour != -1 else ci
-            count += 1
-        fill = tuple(troops)  # card order, as troops_of gives them
-        if not wilds:  # troops alone: side_strength's kind and sum, read off the summary's fields
-            rank, total = (-1 if fog else _troops_kind(values, distinct, colour >= 0, size)), sum_
+        # the completion judged once, as evaluate judges it (side_strength's kind and sum); its troops
+        # then put in the order of the shape's plan, the order the proof's search names them in
+        fill = _troops_of(witness)  # card order
+        cards_ = theirs + fill
+        if not their_summary[5]:  # troops alone (the wildcards' stand-ins need evaluate's plan)
+            rank, total, completed = judge(cards_, size, fog, mud)
         else:
-            rank, total = side_strength(
-                _new_tuple(
-                    SideSummary,
-                    (
-                        count,
-                        values,
-                        sum_,
-                        colour if colour < 0 else colour // 10,
-                        distinct,
-                        wilds,
-                        wsum,
-                        theirs + fill,
-                        env,
-                        filled + count - their_summary[0],
-                        bits | witness,
-                    ),
-                ),
-                size,
-                fog,
-            )
+            rank, total = side_strength(summarise(cards_), size, fog)
+            completed = None
         if rank == _K_SKIRMISH:
             fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
         elif rank == _K_BATTALION:
             fill = fill[::-1]  # the best of the colour, highest first
         elif rank <= _K_HOST:
             fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
-        completed = judged(theirs + fill, bool(wilds), rank, total, fog, mud)
+        if completed is None or (len(fill) > 1 and rank != _K_WEDGE and rank != _K_PHALANX):
+            completed = judged(theirs + fill, bool(their_summary[5]), rank, total, fog, mud)
     else:
         fill = ()
         witness = 0  # (it was -1: their wildcards fill the open slots, no unseen troop is needed)
         completed = evaluate(theirs, fog=fog, mud=mud)
-    later = (_refutation_steps, position, pool, side, flag, cards, mine, theirs, formation, fill, completed, witness)
-    return _made(
-        ClaimAnalysis,
-        {
-            "flag": flag,
-            "side": side,
-            "claimable": False,
-            # ``steps`` and ``ruled_out`` are worked out when read
-            "_steps_later": later,
-            "formation": formation,
-            "opponent_formation": completed,
-            "counterexample": fill,
-            "_ruled_out_later": (_ruled_out, position, pool, flag, side, cards),
-        },
+    # ``steps`` and ``ruled_out`` are worked out when read
+    return _lazy_analysis(
+        flag,
+        side,
+        False,
+        (_refutation_steps, position, pool, side, flag, cards, mine, theirs, formation, fill, completed, witness),
+        formation,
+        completed,
+        fill,
+        (_ruled_out, position, pool, flag, side, cards),
     )
 
 
@@ -1335,11 +1289,16 @@ def _opening(
     at = flag - 1 if side is _YOU else flag + 8
     yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
     size = 4 if mud else 3
-    need = _made(
-        Step,
-        {"reason": _THEY_NEED, "side": side, "flag": flag, "cards": theirs, "count": size - len(theirs), "size": size},
-    )
-    unseen = _made(Step, {"reason": _UNSEEN, "side": side, "flag": flag, **fields})
+    need = _short_step(_THEY_NEED, side, flag, theirs, size)
+    unseen: Any = _StepBlank()  # (built as a blank, see _build: every refusal says it)
+    unseen.reason = _UNSEEN
+    unseen.side = side
+    unseen.flag = flag
+    unseen.count = fields["count"]
+    unseen.total = fields["total"]
+    unseen.available = fields["available"]
+    unseen.cards = fields["cards"]
+    unseen.__class__ = Step
     if mud:
         return (_MUD_STEP[at], _FOG_STEP[at], yours, need, unseen) if fog else (_MUD_STEP[at], yours, need, unseen)
     return (_FOG_STEP[at], yours, need, unseen) if fog else (yours, need, unseen)
@@ -1351,24 +1310,12 @@ def _refutation_steps(later: _RefutationLater) -> tuple[Step, ...]:
     :func:`_against` left, see :class:`_Later`)."""
     _, position, pool, side, flag, (_, _, fog, mud), mine, theirs, formation, fill, completed, witness = later
     fields, hand = _unseen(pool, position, side)
-    counter = _made(
-        Step,
-        {
-            "reason": _COUNTEREXAMPLE,
-            "side": side,
-            "flag": flag,
-            "cards": theirs,
-            "needed": fill,
-            "kind": completed.kind,
-            "total": completed.total,
-            "wild": completed.wild,
-        },
-    )
+    counter = _formation_step(_COUNTEREXAMPLE, side, flag, theirs, completed, fill)
     cannot = _CANNOT[flag - 1 if side is _YOU else flag + 8]
     opening = _opening(side, flag, fog, mud, mine, theirs, formation, fields)
     if not witness & hand:  # none of its troops in hand
         return opening + (counter, cannot)
-    in_hand = tuple([t for t in fill if hand >> t.colour.offset + t.value - 1 & 1])
+    in_hand = tuple([t for t in fill if hand & t.bit])
     evidence = _made(
         Step, {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand}
     )
@@ -1459,12 +1406,12 @@ def analyse_position(position: Position) -> PositionAnalysis:
         special = False
         for card in you:
             if type(card) is Troop:
-                visible |= 1 << (card.colour.offset + card.value - 1)
+                visible |= card.bit
             else:
                 special = True
         for card in opponent:
             if type(card) is Troop:
-                visible |= 1 << (card.colour.offset + card.value - 1)
+                visible |= card.bit
             else:
                 special = True
         if state.claimed_by is not None:

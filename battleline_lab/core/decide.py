@@ -140,6 +140,7 @@ class Pool:
         "_top",
         "_top_troops",
         "_places",
+        "_wedges",
         "said",
     )
 
@@ -161,6 +162,7 @@ class Pool:
         self._top: list[int] | None = None
         self._top_troops: list[Troop] | None = None
         self._places: list[Location | None] | None = None
+        self._wedges: list[tuple[int, int] | None] = [None, None]  # best_wedge's, for 3 and 4 cards
         # what the proof says of the pool for each side, worked out once a position (claims._Prover.unseen)
         self.said: dict[Side, tuple[dict[str, object], int]] = {}
 
@@ -171,10 +173,10 @@ class Pool:
         for state in position.flags:
             for card in state.you:
                 if type(card) is Troop:
-                    visible |= 1 << (card.colour.offset + card.value - 1)
+                    visible |= card.bit
             for card in state.opponent:
                 if type(card) is Troop:
-                    visible |= 1 << (card.colour.offset + card.value - 1)
+                    visible |= card.bit
         return cls.of_flags(position, visible)
 
     @classmethod
@@ -183,7 +185,7 @@ class Pool:
         in_discards = 0
         for card in position.discards_you + position.discards_opponent:
             if type(card) is Troop:
-                in_discards |= 1 << (card.colour.offset + card.value - 1)
+                in_discards |= card.bit
         return cls(_ALL & ~(visible | in_discards), position, in_discards)
 
     @classmethod
@@ -230,6 +232,22 @@ class Pool:
                 count -= 1
             v -= 1
         return total, mask
+
+    def best_wedge(self, size: int) -> tuple[int, int]:
+        """The highest run start of ``size`` unseen troops of one colour, and that colour's index (the
+        lowest such colour); (0, 0) if there is none: what an empty side can make best (R9), worked out
+        once a pool and size."""
+        got = self._wedges[size - 3]
+        if got is None:
+            best = found = 0
+            for ci, m in enumerate(self.colours):
+                runs = m & m >> 1 & m >> 2
+                if size == 4:
+                    runs &= m >> 3
+                if runs.bit_length() > best:
+                    best, found = runs.bit_length(), ci
+            got = self._wedges[size - 3] = (best, found)
+        return got
 
     def of_value(self, v: int, count: int) -> int:
         """A bit set of ``count`` unseen troops of value ``v``, or -1 if there are fewer."""
@@ -327,6 +345,12 @@ def beating(theirs: SideSummary, size: int, fog: bool, kind: int, total: int, po
         # only sums count under Fog (R24): the best troops left
         best, mask = pool.top(open_slots)
         return mask if base + best > total else 0
+    if not filled:
+        # an empty side (a third of the calls): the pool's best Wedge (R9), when it beats the claimer: the
+        # start and colour the loop below finds (its window only cuts starts too low to beat a Wedge)
+        best, found = pool.best_wedge(size)
+        if best and (kind != _WEDGE or best > (total - size * (size - 1) // 2) // size):
+            return (((1 << size) - 1) << (best - 1)) << (found * 10)
 
     colours = range(6) if tcolour == -1 else (tcolour,) if tcolour >= 0 else ()
     run_free = (1 << size) - 1
@@ -545,14 +569,14 @@ def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
             continue
         for card in you_cards + opponent_cards:
             if type(card) is Troop:
-                visible |= 1 << (card.colour.offset + card.value - 1)
+                visible |= card.bit
     you: list[int] = []
     opponent: list[int] = []
     if not todo:
         return {_YOU: (), _OPPONENT: ()}
     for card in position.discards_you + position.discards_opponent:
         if type(card) is Troop:
-            visible |= 1 << (card.colour.offset + card.value - 1)
+            visible |= card.bit
     pool = Pool(_ALL & ~visible)
     for n, state, a, b in todo:
         env = a.env | b.env

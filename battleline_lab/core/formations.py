@@ -26,8 +26,9 @@ import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
+from ._build import Blank
 from .cards import ALL_TACTICS, Card, Colour, Tactic, Troop, parse_cards, troop
 
 __all__ = [
@@ -128,11 +129,10 @@ def summarise(cards: tuple[Card, ...]) -> SideSummary:
                 distinct = False
             values |= bit
             total += v
-            offset = card.colour.offset
-            bits |= bit << offset
-            ci = offset // 10
-            if colour != ci:
-                colour = ci if colour == -1 else -2
+            bits |= card.bit
+            offset = card.colour.offset  # (the colour as its offset while reading, its index below)
+            if colour != offset:
+                colour = offset if colour == -1 else -2
             count += 1
         elif card is _MUD:
             env |= MUD_BIT
@@ -141,6 +141,8 @@ def summarise(cards: tuple[Card, ...]) -> SideSummary:
         elif card in WILD_MASK:
             wilds.append(WILD_MASK[card])
             wsum += WILD_BEST[card]
+    if colour > 0:
+        colour //= 10
     # tuple.__new__ straight away: NamedTuple's own __new__ is a Python call, and the decision makes many
     return _new_tuple(
         SideSummary, (count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds), bits)
@@ -511,6 +513,38 @@ class ShapeFilter:
                 allowed &= set(_WILD_VALUES[card])
         self.phalanx_values = frozenset(allowed)
 
+    def open_shapes(self, kind: FormationKind | None, size: int) -> tuple[Shape, ...]:
+        """The shapes of ``kind`` (of ``size`` cards) this filter lets through, strongest first: those of
+        :func:`shapes` for which it is true, in the same order, picked without testing each one.
+
+        >>> fits = ShapeFilter(parse_cards("b8 alexander"), 3)
+        >>> [s.start for s in fits.open_shapes(FormationKind.WEDGE, 3)]
+        [8, 7, 6]
+        """
+        if kind is _K_WEDGE or kind is _K_SKIRMISH:
+            # shapes() lists a run's starts highest first (a Wedge's six colours at each), so the
+            # starts let through are one slice of the list
+            every = _shapes(kind, size)
+            per = 6 if kind is _K_WEDGE else 1
+            high = min(self.last_start, 11 - size)
+            low = max(self.first_start, 1)
+            if high < low:
+                return ()
+            chosen = every[(11 - size - high) * per : (11 - size - low + 1) * per]
+            if kind is _K_SKIRMISH or self.any_colour:
+                return chosen
+            colour = self.colour
+            return tuple(s for s in chosen if s.colour is colour)
+        if kind is _K_PHALANX:
+            allowed = self.phalanx_values
+            return tuple(s for s in _shapes(kind, size) if s.value in allowed)
+        if kind is _K_BATTALION:
+            if self.any_colour:
+                return _shapes(kind, size)
+            colour = self.colour
+            return tuple(s for s in _shapes(kind, size) if s.colour is colour)
+        return _shapes(kind, size)
+
     def __call__(self, shape: Shape) -> bool:
         kind = shape.kind
         if kind is _K_WEDGE:
@@ -597,6 +631,15 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
     >>> judge(parse_cards("r3 r5 r4"), 3, False, False)[:2], judge(parse_cards("r3 b3 g3"), 3, True, False)[:2]
     ((4, 12), (-1, 9))
     """
+    if size == 3 and len(cards) == 3:
+        # three troops, the commonest, read without a loop (the same mask, sum and colour test)
+        a, b, c = cards
+        if type(a) is Troop and type(b) is Troop and type(c) is Troop:
+            va, vb, vc = a.value, b.value, c.value
+            values = 1 << va - 1 | 1 << vb - 1 | 1 << vc - 1
+            total = va + vb + vc
+            rank = -1 if fog else _troops_kind(values, values.bit_count() == 3, a.colour is b.colour is c.colour, 3)
+            return rank, total, _formation(cards, _KINDS[rank], total, (), fog, mud)
     values = total = 0
     colour = -1
     distinct = True
@@ -617,13 +660,7 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
     if len(cards) != size:
         side_strength(summarise(cards), size, fog)  # raises FormationError
     rank = -1 if fog else _troops_kind(values, distinct, colour >= 0, size)
-    formation = _new_object(Formation)  # _formation(...), its dict set in one go
-    _set_dict(
-        formation,
-        "__dict__",
-        {"cards": cards, "kind": _KINDS[rank], "total": total, "wild": (), "fog": fog, "mud": mud},
-    )
-    return rank, total, formation
+    return rank, total, _formation(cards, _KINDS[rank], total, (), fog, mud)
 
 
 def _formation(
@@ -634,26 +671,31 @@ def _formation(
     fog: bool,
     mud: bool,
 ) -> Formation:
-    """``Formation(...)`` without the frozen dataclass's one ``object.__setattr__`` per field (the proofs make many)."""
-    formation = _new_object(Formation)
-    _set_dict(
-        formation, "__dict__", {"cards": cards, "kind": kind, "total": total, "wild": wild, "fog": fog, "mud": mud}
-    )
-    return formation
+    """``Formation(...)`` without the frozen dataclass's one ``object.__setattr__`` per field (the proofs make many).
+
+    Built as a blank, then given its class (see :mod:`._build`).
+    """
+    formation: Any = _FormationBlank()
+    formation.cards = cards
+    formation.kind = kind
+    formation.total = total
+    formation.wild = wild
+    formation.fog = fog
+    formation.mud = mud
+    formation.__class__ = Formation
+    return cast(Formation, formation)
 
 
-_new_object = object.__new__
-_set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; its instance dict is set in one go)
+class _FormationBlank(Blank):
+    """A plain object a Formation is built in, then given its class (see :mod:`._build`)."""
 
 
 @functools.lru_cache(maxsize=8192)
 def _evaluate_wild(cards: tuple[Card, ...], kind: FormationKind | None, fog: bool, mud: bool) -> Formation:
     """What the wildcards stand for: the first plan of the strongest shape of ``kind``, remembered."""
     size = formation_size(mud)
-    fits = ShapeFilter(cards, size)  # skips, without a plan, shapes plan_shape would find no way to make
-    for shape in shapes(kind, size):
-        if not fits(shape):
-            continue
+    # only the shapes the cards leave open: the others plan_shape would find no way to make
+    for shape in ShapeFilter(cards, size).open_shapes(kind, size):
         for plan in plan_shape(shape, cards, size):
             return _formation(cards, kind, plan.base, plan.wild, fog, mud)
     raise AssertionError("side_strength names a kind the cards can make")  # pragma: no cover
