@@ -93,7 +93,8 @@ class Troop:
     value: int
     #: The troop's bit in a 60-bit set of troops, ``1 << index``: a plain attribute set with the
     #: fields (not a field itself: equality, hashing, ``repr`` and ``replace`` ignore it), read in
-    #: the claim engine's hot loops without a property call.
+    #: the claim engine's hot loops without a property call.  (Declared ``ClassVar`` so that the
+    #: dataclass does not make it a field; each instance sets its own in ``__post_init__``.)
     bit: ClassVar[int]
 
     def __post_init__(self) -> None:
