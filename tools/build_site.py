@@ -20,7 +20,9 @@ Pyodide is up.  Downloads are cached in ``.site-cache/``
 (gitignored): a second build needs no network and is much faster.
 
 The lessons are copied with their outputs, each multi-line output joined into one string (a
-list of lines renders with stray commas in JupyterLite before the cell is re-run).
+list of lines renders with stray commas in JupyterLite before the cell is re-run).  The site's
+``lab/index.html`` gets one small script of ours, ``tools/site/lab-history.js``, so that the
+browser's Back returns from a lesson to the front page.
 
 Usage: ``python tools/build_site.py [--out _site] [--cache .site-cache] [--no-bytecode]``.
 """
