@@ -190,3 +190,25 @@ def test_the_lessons_with_a_board_open_on_the_site_without_a_loader(lesson: str)
     pictures = [str(o["data"].get("text/html", "")) for c in out["cells"] for o in c.get("outputs", []) if "data" in o]
     pictures = [p for p in pictures if "bl-saved-picture" in p]
     assert pictures and all(note in p for p in pictures), lesson  # each with its one line: run the cell
+
+
+def test_lab_page_puts_the_history_script_first_in_the_head_before_jupyterlites_own() -> None:
+    """The site's ``lab/index.html`` gets ``tools/site/lab-history.js`` inline, before any script of
+    JupyterLite's (so that it is in place when JupyterLite routes ``?path=``); a page of another
+    shape, or a script that cannot be inlined, stops the build."""
+    built = (
+        "<!DOCTYPE html><html>\n<head>\n<title>JupyterLite</title>\n"
+        '<script id="jupyter-config-data" type="application/json">{}</script>\n'
+        "<script>import('../config-utils.js')</script>\n</head><body></body></html>"
+    )
+    script = build_site.LAB_HISTORY.read_text(encoding="utf-8")
+    page = build_site.lab_page(built, script)
+    ours = page.index('<script id="battleline-lab-history">')
+    assert page.index("<head>") < ours < page.index('<script id="jupyter-config-data"')
+    assert script.strip() in page and page.count("</script>") == 3
+    end = page.index("</script>", ours) + len("</script>")
+    assert page[: ours - 1] + page[end:] == built  # nothing else of JupyterLite's page changed
+    with pytest.raises(SystemExit, match="no <head>"):
+        build_site.lab_page("<html><script>x</script><head></head></html>", script)
+    with pytest.raises(SystemExit, match="cannot be inlined"):
+        build_site.lab_page(built, "let s = '</script>';")

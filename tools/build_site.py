@@ -20,7 +20,9 @@ Pyodide is up.  Downloads are cached in ``.site-cache/``
 (gitignored): a second build needs no network and is much faster.
 
 The lessons are copied with their outputs, each multi-line output joined into one string (a
-list of lines renders with stray commas in JupyterLite before the cell is re-run).
+list of lines renders with stray commas in JupyterLite before the cell is re-run).  The site's
+``lab/index.html`` gets one small script of ours, ``tools/site/lab-history.js``, so that the
+browser's Back returns from a lesson to the front page.
 
 Usage: ``python tools/build_site.py [--out _site] [--cache .site-cache] [--no-bytecode]``.
 """
@@ -665,6 +667,30 @@ def write_front_pages(out: Path, venv: Path) -> None:
     shutil.copyfile(FRONT / "style.css", out / "site.css")
 
 
+#: Our one script on the site's JupyterLab page: the browser's Back leaves a lesson opened by its
+#: ``lab/index.html?path=`` link (docs/site.md, "Back to the front page").
+LAB_HISTORY = FRONT / "lab-history.js"
+
+
+def lab_page(html: str, script: str) -> str:
+    """JupyterLite's ``lab/index.html`` with ``script`` inline, first in its head (before any of
+    JupyterLite's scripts, so that it is in place when JupyterLite routes the first address)."""
+    head = re.search(r"<head[^>]*>", html)
+    if head is None or html.find("<script") < head.end():
+        raise SystemExit("error: JupyterLite's lab/index.html has no <head> before its scripts")
+    if "</script" in script.lower():
+        raise SystemExit("error: the lab page's script cannot be inlined (it has </script)")
+    tag = f'\n<script id="battleline-lab-history">\n{script.strip()}\n</script>'
+    return html[: head.end()] + tag + html[head.end() :]
+
+
+def write_lab_page(out: Path) -> None:
+    """Put :data:`LAB_HISTORY` into the site's ``lab/index.html``."""
+    page = out / "lab" / "index.html"
+    script = LAB_HISTORY.read_text(encoding="utf-8")
+    page.write_text(lab_page(page.read_text(encoding="utf-8"), script), encoding="utf-8")
+
+
 def build(out: Path, cache: Path, *, bytecode: bool = True) -> Path:
     started = time.monotonic()
     cache.mkdir(parents=True, exist_ok=True)
@@ -748,6 +774,7 @@ def build(out: Path, cache: Path, *, bytecode: bool = True) -> Path:
         for stray in (".jupyterlite.doit.db",):
             (staging / stray).unlink(missing_ok=True)
         write_front_pages(staging, venv)
+        write_lab_page(staging)
         if out.exists():
             shutil.rmtree(out)
         shutil.move(str(staging), out)

@@ -193,6 +193,91 @@ def test_front_page_fits_the_screen_and_its_links_open(offline_chromium: Browser
     assert offline.outside == [], f"requests to other hosts: {offline.outside}"
 
 
+@pytest.mark.parametrize("width", [390, 1400])
+@pytest.mark.parametrize(
+    ("front", "title", "lesson", "heading"),
+    [
+        pytest.param("index.html", "Battle Line Lab", "00-the-game-in-ten-minutes.ipynb", "Lesson 0", id="en"),
+        pytest.param("zh.html", "古战阵实验室", "zh/00-the-game-in-ten-minutes.zh.ipynb", "第0课", id="zh"),
+    ],
+)
+def test_back_from_a_lesson_returns_to_the_front_page(
+    offline_chromium: Browser, site_url: str, front: str, title: str, lesson: str, heading: str, width: int
+) -> None:
+    """Front page, "start here" (lesson 0: the simple view on a phone, JupyterLab on a wide screen),
+    the browser's Back: the front page again, at its address, with its heading, asking nothing.
+
+    In JupyterLab, JupyterLite's ``?path=`` handler opens the lesson and then drops ``path`` from
+    the address by a history push; Back popped to the ``?path=`` entry, which opened the lesson and
+    pushed again, so Back never left the lesson.  The site's ``lab/index.html`` turns that one push
+    into a replace (``tools/site/lab-history.js``): the history is the front page, then the lesson."""
+    offline = Offline(offline_chromium, viewport=(width, 844 if width <= 480 else 1000))
+    page = offline.context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
+    try:
+        page.goto(f"{site_url}/{front}")
+        expect(page.locator("h1")).to_have_text(title)
+        entries = page.evaluate("history.length")
+        start = page.locator("a.start:visible")
+        app = "notebooks/index.html" if width <= 480 else "lab/index.html"
+        assert start.get_attribute("href") == f"{app}?path={lesson}"
+        start.click()
+        notebook = page.locator(".jp-Notebook").first
+        expect(notebook).to_be_visible(timeout=120_000)
+        expect(notebook).to_contain_text(heading)  # lesson 0, in the front page's language
+        if width > 480:  # JupyterLab has opened the lesson from ?path= and dropped it from the address
+            page.wait_for_url(f"{site_url}/{app}", timeout=60_000)
+        page.go_back()
+        expect(page).to_have_url(f"{site_url}/{front}", timeout=30_000)
+        expect(page.locator("h1")).to_have_text(title)
+        expect(page.locator("a.start:visible")).to_be_visible()
+        assert page.evaluate("history.length") == entries + 1, "one entry for the lesson, none left over"
+        assert dialogs == [], dialogs  # an unedited lesson: Back asks nothing
+    finally:
+        offline.context.close()
+    assert offline.outside == [], f"requests to other hosts: {offline.outside}"
+
+
+#: (the address in sight, the address pushed, what the lab page's script makes of the push)
+HISTORY_CASES = [
+    ("/lab/index.html?path=00.ipynb", "/lab/index.html", "replace"),  # JupyterLite's push after ?path=
+    ("/lab/index.html?path=zh/00.zh.ipynb", "http://127.0.0.1:8000/lab/index.html", "replace"),  # absolute
+    ("/lab/index.html?path=a.ipynb&room=r", "/lab/index.html?room=r", "replace"),  # other parameters kept
+    ("/lab/index.html?path=a.ipynb&room=r", "/lab/index.html", "push"),  # another parameter dropped too
+    ("/lab/index.html?path=a.ipynb", "/lab/index.html?path=b.ipynb", "push"),  # another lesson
+    ("/lab/index.html?path=a.ipynb", "/lab/index.html?mode=single", "push"),  # a parameter added
+    ("/lab/index.html?path=a.ipynb", "/notebooks/index.html", "push"),  # another page
+    ("/lab/index.html", "/lab/index.html?mode=single", "push"),  # no ?path= in sight
+]
+
+
+def test_lab_history_script_replaces_only_the_push_that_drops_path(offline_chromium: Browser) -> None:
+    """``tools/site/lab-history.js`` (first in the site's ``lab/index.html``), run against a stand-in
+    ``window``: only a push that drops ``path`` from the address in sight, and changes nothing else,
+    becomes a replace; every other push is passed on as it was given."""
+    script = (ROOT / "tools" / "site" / "lab-history.js").read_text(encoding="utf-8")
+    run = """([script, cases]) => cases.map(([here, url]) => {
+        const calls = [];
+        const history = {
+            pushState(state, title, to) { calls.push(["push", to, this === history]); },
+            replaceState(state, title, to) { calls.push(["replace", to, this === history]); },
+        };
+        const window = { history, location: { href: new URL(here, "http://127.0.0.1:8000").href } };
+        new Function("window", script)(window);
+        history.pushState({}, "", url);
+        return calls;
+    })"""
+    context = offline_chromium.new_context()
+    try:
+        page = context.new_page()
+        got = page.evaluate(run, [script, [[here, url] for here, url, _ in HISTORY_CASES]])
+    finally:
+        context.close()
+    for (here, url, expected), calls in zip(HISTORY_CASES, got, strict=True):
+        assert calls == [[expected, url, True]], (here, url, calls)
+
+
 def test_site_gym_saves_and_loads_progress_and_an_unedited_lesson_asks_nothing_on_reload(
     offline_chromium: Browser, site_url: str, tmp_path: Path
 ) -> None:
