@@ -13,8 +13,11 @@ from battleline_lab.core.formations import (
     Formation,
     FormationError,
     FormationKind,
+    ShapeFilter,
     Strength,
     evaluate,
+    plan_shape,
+    shapes,
     strength,
     troops_strength,
 )
@@ -328,3 +331,29 @@ def test_R20_one_strength_with_wildcards_is_evaluates(
     formation = evaluate(cards, fog=fog, mud=mud)
     judged = (-1 if formation.kind is None else int(formation.kind), formation.total)
     assert strength(cards, fog=fog, mud=mud) == judged == best_strength(cards, fog=fog, mud=mud)  # and the reference
+
+
+@given(
+    st.lists(st.sampled_from(ALL_TROOPS), max_size=3, unique=True),
+    st.lists(
+        st.sampled_from([Tactic.ALEXANDER, Tactic.DARIUS, Tactic.COMPANION, Tactic.SHIELD]), max_size=2, unique=True
+    ),
+    st.booleans(),
+)
+@settings(max_examples=400, deadline=None, database=None)
+def test_R9_R20_R25_the_shape_filter_keeps_every_shape_the_cards_can_make(
+    troops: list[Troop], wilds: list[Tactic], mud: bool
+) -> None:
+    """ShapeFilter.open_shapes lists shapes of the kind in the order of shapes() (strongest first), and
+    never one fewer than plan_shape can make from the cards (it only skips shapes with no plan)."""
+    size = 4 if mud else 3
+    cards = (tuple(troops) + tuple(wilds))[: size - 1]
+    fits = ShapeFilter(cards, size)
+    for kind in (*FormationKind, None):
+        every = shapes(kind, size)
+        kept = fits.open_shapes(kind)
+        assert list(kept) == [s for s in every if s in kept]  # a subsequence of shapes(), in its order
+        assert all(fits(s) for s in kept)
+        makeable = [s for s in every if plan_shape(s, cards, size)]
+        assert set(makeable) <= set(kept), (cards, kind)
+        assert not any(fits(s) for s in every if s not in kept)

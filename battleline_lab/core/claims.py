@@ -562,7 +562,7 @@ def _candidates(kind: FormationKind | None, theirs: tuple[Card, ...], size: int)
     """
     fixed = kind in (_K_WEDGE, _K_SKIRMISH, _K_PHALANX)
     out = []
-    for shape in _shape_filter(theirs, size).open_shapes(kind, size):
+    for shape in _shape_filter(theirs, size).open_shapes(kind):
         plans = plan_shape(shape, theirs, size)
         if plans:
             out.append(_Candidate(shape, tuple(plans), _fixed_total(shape, size) if fixed else 0))

@@ -484,7 +484,9 @@ class ShapeFilter:
 
     It rejects only shapes that :func:`plan_shape` would reject too (wrong colour, value
     outside the run, a different value), without building any plan: a cheap filter in
-    front of it (the claim search, :func:`evaluate` with wildcards).
+    front of it (the claim search, :func:`evaluate` with wildcards).  :meth:`open_shapes` lists
+    the shapes of a kind it lets through; calling it on one shape asks whether that shape is
+    among them.
 
     >>> fits = ShapeFilter(parse_cards("b8 alexander"), 3)
     >>> [s.start for s in shapes(FormationKind.WEDGE, 3) if fits(s)]
@@ -495,6 +497,7 @@ class ShapeFilter:
 
     def __init__(self, cards: Iterable[Card], size: int) -> None:
         cards = tuple(cards)
+        self.size = size
         troops = [c for c in cards if isinstance(c, Troop)]
         # every card must lie in the run: the troops' values, and the values each wildcard
         # allows (a Companion is an 8, Shield Bearers 1-3: R21, R22), bound where a run may start
@@ -513,14 +516,15 @@ class ShapeFilter:
                 allowed &= set(_WILD_VALUES[card])
         self.phalanx_values = frozenset(allowed)
 
-    def open_shapes(self, kind: FormationKind | None, size: int) -> tuple[Shape, ...]:
-        """The shapes of ``kind`` (of ``size`` cards) this filter lets through, strongest first: those of
-        :func:`shapes` for which it is true, in the same order, picked without testing each one.
+    def open_shapes(self, kind: FormationKind | None) -> tuple[Shape, ...]:
+        """The shapes of ``kind`` this filter lets through, strongest first, in the order of
+        :func:`shapes`: the starts of a run picked as one slice, colours and values by the cards.
 
         >>> fits = ShapeFilter(parse_cards("b8 alexander"), 3)
-        >>> [s.start for s in fits.open_shapes(FormationKind.WEDGE, 3)]
+        >>> [s.start for s in fits.open_shapes(FormationKind.WEDGE)]
         [8, 7, 6]
         """
+        size = self.size
         if kind is _K_WEDGE or kind is _K_SKIRMISH:
             # shapes() lists a run's starts highest first (a Wedge's six colours at each), so the
             # starts let through are one slice of the list
@@ -546,20 +550,7 @@ class ShapeFilter:
         return _shapes(kind, size)
 
     def __call__(self, shape: Shape) -> bool:
-        kind = shape.kind
-        if kind is _K_WEDGE:
-            assert shape.start is not None
-            return self.first_start <= shape.start <= self.last_start and (
-                self.any_colour or shape.colour is self.colour
-            )
-        if kind is _K_SKIRMISH:
-            assert shape.start is not None
-            return self.first_start <= shape.start <= self.last_start
-        if kind is _K_PHALANX:
-            return shape.value in self.phalanx_values
-        if kind is _K_BATTALION:
-            return self.any_colour or shape.colour is self.colour
-        return True
+        return shape in self.open_shapes(shape.kind)
 
 
 def evaluate(cards: Iterable[Card] | str, *, fog: bool = False, mud: bool = False) -> Formation:
@@ -695,7 +686,7 @@ def _evaluate_wild(cards: tuple[Card, ...], kind: FormationKind | None, fog: boo
     """What the wildcards stand for: the first plan of the strongest shape of ``kind``, remembered."""
     size = formation_size(mud)
     # only the shapes the cards leave open: the others plan_shape would find no way to make
-    for shape in ShapeFilter(cards, size).open_shapes(kind, size):
+    for shape in ShapeFilter(cards, size).open_shapes(kind):
         for plan in plan_shape(shape, cards, size):
             return _formation(cards, kind, plan.base, plan.wild, fog, mud)
     raise AssertionError("side_strength names a kind the cards can make")  # pragma: no cover
