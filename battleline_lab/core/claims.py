@@ -638,22 +638,20 @@ class _Prover:
         if state.claimed_by is not None:
             self.step(_FLAG_CLAIMED, other=state.claimed_by)
             return self.done(False)
-        mine, theirs, size = self.mine, self.theirs, self.size
-        if self.mud:
-            self.steps.append(_MUD_STEP[self.mine_at * 9 + self.flag - 1])  # (one shared value per side and flag)
+        mine, theirs, size, flag = self.mine, self.theirs, self.size, self.flag
         if len(mine) < size:
-            self.steps.append(_short_step(_SIDE_INCOMPLETE, side, self.flag, mine, size))
-            return self.done(False)
-        steps, flag = self.steps, self.flag
-        if self.fog:
-            steps.append(_step(_FOG, side, flag, {}))
+            return _incomplete(flag, side, mine, size)
         rank, total, formation = self.judge(self.mine_at)
-        steps.append(_formation_step(_YOUR_FORMATION, side, flag, mine, formation))
-        if len(theirs) >= size:
-            return self._complete(formation, theirs, (rank, total))
-        steps.append(_short_step(_THEY_NEED, side, flag, theirs, size))
-        steps.append(_step(_UNSEEN, side, flag, self.unseen()[0]))
-        return self._search(formation, theirs, size, formation.strength)
+        if len(theirs) < size:
+            self.steps = list(_opening(side, flag, self.fog, self.mud, mine, theirs, formation, self.unseen()[0]))
+            return self._search(formation, theirs, size, formation.strength)
+        at = self.mine_at * 9 + flag - 1  # (the steps every proof of a side and flag shares)
+        self.steps = [
+            *((_MUD_STEP[at],) if self.mud else ()),
+            *((_FOG_STEP[at],) if self.fog else ()),
+            _formation_step(_YOUR_FORMATION, side, flag, mine, formation),
+        ]
+        return self._complete(formation, theirs, (rank, total))
 
     def _complete(self, formation: Formation, theirs: tuple[Card, ...], mine_key: tuple[int, int]) -> ClaimAnalysis:
         side, flag, steps = self.side, self.flag, self.steps
@@ -953,19 +951,10 @@ class _Prover:
         theirs: tuple[Card, ...],
         fill: tuple[Troop, ...],
         ruled_out: tuple[Step, ...],
-        completed: Formation | None = None,
     ) -> ClaimAnalysis:
-        """The steps of a refutation: the completion that beats the claimer, and which of its troops are in hand.
-
-        ``completed`` is ``evaluate(theirs + fill)`` when the caller has it already.
-        """
-        if completed is None:
-            completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
-        self.steps.append(_formation_step(_COUNTEREXAMPLE, self.side, self.flag, theirs, completed, fill))
-        hand = self.unseen()[1]
-        in_hand = tuple(t for t in fill if hand & t.bit)
-        if in_hand:
-            self.step(_HAND_NOT_EVIDENCE, cards=in_hand, needed=in_hand)
+        """The steps of a refutation: the completion that beats the claimer, and which of its troops are in hand."""
+        completed = evaluate(theirs + fill, fog=self.fog, mud=self.mud)
+        self.steps.extend(_completion_steps(self.side, self.flag, theirs, completed, fill, self.unseen()[1]))
         return self.done(
             False, formation=formation, opponent_formation=completed, counterexample=fill, ruled_out=ruled_out
         )
@@ -1036,7 +1025,7 @@ _Judged = tuple[int, int, Formation]  # a complete side's (kind, sum) key (kind 
 _Cards = tuple[Card, ...]
 _CompleteLater = tuple[object, Side, int, bool, bool, _Cards, _Cards, Formation, Formation, int, "Side | None"]
 _RefutationLater = tuple[
-    object, Position, "_Pool", Side, int, "_FlagCards", _Cards, _Cards, Formation, tuple[Troop, ...], Formation, int
+    object, Position, "_Pool", Side, int, "_FlagCards", _Cards, _Cards, Formation, tuple[Troop, ...], Formation
 ]
 _FOG_CARD, _MUD_CARD = Tactic.FOG, Tactic.MUD
 
@@ -1258,15 +1247,14 @@ def _against(
         if completed is None or (len(fill) > 1 and rank != _K_WEDGE and rank != _K_PHALANX):
             completed = judged(theirs + fill, bool(their_summary[5]), rank, total, fog, mud)
     else:
-        fill = ()
-        witness = 0  # (it was -1: their wildcards fill the open slots, no unseen troop is needed)
+        fill = ()  # (the witness was -1: their wildcards fill the open slots, no unseen troop is needed)
         completed = evaluate(theirs, fog=fog, mud=mud)
     # ``steps`` and ``ruled_out`` are worked out when read
     return _lazy_analysis(
         flag,
         side,
         False,
-        (_refutation_steps, position, pool, side, flag, cards, mine, theirs, formation, fill, completed, witness),
+        (_refutation_steps, position, pool, side, flag, cards, mine, theirs, formation, fill, completed),
         formation,
         completed,
         fill,
@@ -1308,18 +1296,26 @@ def _refutation_steps(later: _RefutationLater) -> tuple[Step, ...]:
     """The steps of a refusal by a completion that beats the claimer (R12): the opening, the
     completion, which of its troops are in hand (R13: not evidence), the verdict (``later``: what
     :func:`_against` left, see :class:`_Later`)."""
-    _, position, pool, side, flag, (_, _, fog, mud), mine, theirs, formation, fill, completed, witness = later
+    _, position, pool, side, flag, (_, _, fog, mud), mine, theirs, formation, fill, completed = later
     fields, hand = _unseen(pool, position, side)
-    counter = _formation_step(_COUNTEREXAMPLE, side, flag, theirs, completed, fill)
-    cannot = _CANNOT[flag - 1 if side is _YOU else flag + 8]
     opening = _opening(side, flag, fog, mud, mine, theirs, formation, fields)
-    if not witness & hand:  # none of its troops in hand
-        return opening + (counter, cannot)
+    cannot = _CANNOT[flag - 1 if side is _YOU else flag + 8]
+    return opening + _completion_steps(side, flag, theirs, completed, fill, hand) + (cannot,)
+
+
+def _completion_steps(
+    side: Side, flag: int, theirs: tuple[Card, ...], completed: Formation, fill: tuple[Troop, ...], hand: int
+) -> tuple[Step, ...]:
+    """The completion of ``theirs`` by the unseen troops ``fill`` that beats the claimer (R12), and,
+    when some of those troops are in the claimer's hand (``hand``, a bit set), that the hand is no
+    evidence they are out of the other side's reach (R13)."""
+    counter = _formation_step(_COUNTEREXAMPLE, side, flag, theirs, completed, fill)
+    if not hand:  # (no troop in hand: the commonest, most positions list no hand)
+        return (counter,)
     in_hand = tuple([t for t in fill if hand & t.bit])
-    evidence = _made(
-        Step, {"reason": _HAND_NOT_EVIDENCE, "side": side, "flag": flag, "cards": in_hand, "needed": in_hand}
-    )
-    return opening + (counter, evidence, cannot)
+    if not in_hand:
+        return (counter,)
+    return (counter, _step(_HAND_NOT_EVIDENCE, side, flag, {"cards": in_hand, "needed": in_hand}))
 
 
 # the steps every proof of a side and flag shares, one (immutable) value each
