@@ -68,6 +68,7 @@ from ..training.hints import hint_ladder, solution_summary
 from ..training.progress import Progress, PuzzleRecord, browser_storage, data_dir, export_filename, import_export
 from ..training.trainer import LESSONS, PuzzleSession, Summary, Trainer
 from .board import Board, Taps, card_view, flag_views
+from .intents import explorer_intents, puzzle_intents
 
 __all__ = [
     "LANGUAGE_NAMES",
@@ -309,7 +310,11 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         set_visible(self.lang_toggle, show_lang)
         self.title = _classed(W.HTML(), "bl-title")
         #: the board component the puzzle is drawn on (its view model: :meth:`board_view`)
-        self.board = Board(on_intent=self._on_intent)
+        self.board = Board(
+            on_intent=self._on_intent,
+            schema=puzzle_intents(self._answer_keys, lambda: self.answer_style == "flags"),
+            on_refused=self._render,
+        )
         self.board.add_class("bl-puzzle-board")
         #: taps on the board from Python, decided as the browser decides them
         self.taps = Taps(self.board)
@@ -399,25 +404,30 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         return [View(h.text, h.highlight) for h in hint_ladder(self.puzzle, self.lang, self._explained())]
 
     # -- what the board sends -------------------------------------------
+    def _answer_keys(self) -> set[str]:
+        """The answers a tap may give (:func:`~battleline_lab.widgets.intents.puzzle_intents`): every choice as
+        the board writes it, or, on a "which flags" question, the flags that may be picked."""
+        if self.answer_style == "flags":
+            return {_choice_key(c.value) for c in self._choices if not c.disabled}
+        return {_choice_key(c.value) for c in self._choices}
+
     def _on_intent(self, name: str, value: Any) -> None:
-        """An intent from the board (a tap or a key in the browser, or :attr:`taps`): the session decides."""
+        """An intent from the board (a tap or a key in the browser, or :attr:`taps`), checked by its schema
+        (:func:`~battleline_lab.widgets.intents.puzzle_intents`): the session decides."""
         if name == "answer":
-            self._tapped(str(value))
-        elif name == "do" and value == "check" and self.answer_style == "flags":
+            self._tapped(value)
+        elif name == "do":  # check: the schema lets it through on a "which flags" question only
             self.answer(self.selected_flags())
         elif name == "hint":
             self.hint()
-        elif name == "step" and value in (1, -1):
-            self.go(int(value))
+        elif name == "step":
+            self.go(value)
 
     def _tapped(self, value: str) -> None:
         """An answer tapped: a flag of a "which flags" question is picked or dropped, else the choice is the answer."""
         if self.answer_style == "flags":
-            if self.state == "right" or not value.isdigit():
-                return
-            n = int(value)
-            if any(c.value == n and not c.disabled for c in self._choices):
-                self._picked ^= {n}
+            if self.state != "right":
+                self._picked ^= {int(value)}
                 self._render()
             return
         choice = next((c for c in self._choices if _choice_key(c.value) == value), None)
@@ -1233,7 +1243,14 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         self._busy = True
         #: the cards placed on each side, in order (a fourth is kept but not counted without Mud)
         self.picked: dict[Side, list[str]] = {side: [] for side in Side}
-        self.board = _classed(Board(on_intent=self._on_intent), "bl-explorer-board")
+        self.board = _classed(
+            Board(
+                on_intent=self._on_intent,
+                schema=explorer_intents(lambda: _PICKABLE_IDS, self._placed),
+                on_refused=self._update,
+            ),
+            "bl-explorer-board",
+        )
         self.taps = Taps(self.board)
         self.fog = _classed(W.Checkbox(value=False, indent=False), "bl-fog")
         self.mud = _classed(W.Checkbox(value=False, indent=False), "bl-mud")
@@ -1296,25 +1313,26 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
     def _size(self) -> int:
         return 4 if self.mud.value else 3
 
+    def _placed(self) -> set[str]:
+        """The cards on the board (the slots the flag has: 3, or 4 with Mud)."""
+        return {c for cards in self.picked.values() for c in cards[: self._size()]}
+
     def _on_intent(self, name: str, value: Any) -> None:
-        """The board's intents: ``place`` a palette card on a side (moved if it lay elsewhere), ``take`` one off."""
-        if name == "place" and isinstance(value, list) and len(value) == 2:
-            card, place = str(value[0]), str(value[1])
-            side = place.partition(":")[2]
-            if card not in _PICKABLE_IDS or side not in (s.value for s in Side):
-                return  # not a card of the palette, not a side: a stale or forged tap changes nothing
-            if len(self.picked[Side(side)][: self._size()]) >= self._size():
-                return
+        """The board's intents, checked by :func:`~battleline_lab.widgets.intents.explorer_intents`: ``place`` a
+        palette card on a side (moved if it lay elsewhere), ``take`` one off."""
+        if name == "place":
+            card, place = value
+            side = Side(place.partition(":")[2])
+            if len(self.picked[side][: self._size()]) >= self._size():
+                return  # the side is full: the tap changes nothing
             for cards in self.picked.values():
                 if card in cards:
                     cards.remove(card)  # a card lies in one place
-            self.picked[Side(side)] = self.picked[Side(side)][: self._size()] + [card]
+            self.picked[side] = self.picked[side][: self._size()] + [card]
         elif name == "take":
             for cards in self.picked.values():
-                if str(value) in cards:
-                    cards.remove(str(value))
-        else:
-            return
+                if value in cards:
+                    cards.remove(value)
         self._update()
 
     def board_view(self) -> dict[str, Any]:

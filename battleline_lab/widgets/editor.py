@@ -48,6 +48,7 @@ from ..render.svg import board_svg, formation_caption
 from ..text.messages import DEFAULT_LANGUAGE, card_short, message, render_analysis
 from . import _button, _classed, _comparison_text, _describe, language_toggle, set_visible, switch_lang
 from .board import Board, Taps, card_view, flag_views
+from .intents import editor_intents
 
 __all__ = ["EditorSession", "PuzzleEditor"]
 
@@ -77,6 +78,10 @@ def _parses(token: object) -> bool:
 
 def _tokens(text: str) -> list[str]:
     return [t for t in text.replace(",", " ").split() if t]
+
+
+#: every card's id as the board names it (what a ``place`` may put)
+_CARD_IDS = frozenset(c.notation for c in ALL_CARDS)
 
 
 class PuzzleEditor(W.VBox):  # type: ignore[misc]
@@ -109,7 +114,16 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.lang_toggle = language_toggle(lang, self.set_lang)
         self.heading = _classed(W.HTML(), "bl-editor-heading")
         #: the board component in place mode: tap a palette card, then a slot or a place
-        self.board = _classed(Board(on_intent=self._on_intent), "bl-editor-board")
+        self.board = _classed(
+            Board(
+                on_intent=self._on_intent,
+                schema=editor_intents(
+                    lambda: _CARD_IDS, lambda: {self._place_key(p) for p in self.session.places()}, self._placed
+                ),
+                on_refused=self.refresh,
+            ),
+            "bl-editor-board",
+        )
         self.taps = Taps(self.board)
         # where cards go, and the cards
         self.place = _classed(W.Dropdown(), "bl-editor-place")
@@ -307,24 +321,26 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         """A place as the board names it: ``5:you`` for a side of a flag, ``hand:you``, ``discards:opponent``."""
         return f"{place[1]}:{place[2]}" if place[0] == "flags" else f"{place[0]}:{place[1]}"
 
+    def _placed(self) -> set[str]:
+        """The cards on the board, as the palette names them (what a ``take`` may name)."""
+        return {str(c).lower() for p in self.session.places() for c in self.session.cards_at(p)}
+
     def _on_intent(self, name: str, value: Any) -> None:
-        """The board's intents: ``place`` a card, ``take`` one off, ``flag`` (choose it for the marks)."""
-        places = {self._place_key(p): p for p in self.session.places()}
-        ids = {c.notation for c in ALL_CARDS}  # a stale or forged message changes nothing
-        if name == "place" and isinstance(value, list) and len(value) == 2 and str(value[1]) in places:
-            if str(value[0]) not in ids:
-                return
-            place = places[str(value[1])]
+        """The board's intents, checked by :func:`~battleline_lab.widgets.intents.editor_intents`: ``place`` a
+        card, ``take`` one off, ``flag`` (choose it for the marks)."""
+        if name == "place":
+            card, key = value
+            place = next(p for p in self.session.places() if self._place_key(p) == key)
             self._syncing = True
             try:  # the typed cards go where the teacher last put one
                 self.place.value = place
             finally:
                 self._syncing = False
-            self._toggle_card(str(value[0]), place)
-        elif name == "take" and value in ids:
+            self._toggle_card(card, place)
+        elif name == "take":
             self._do(lambda: self.session.remove_card(value))
-        elif name == "flag" and type(value) is int and value in FLAGS:
-            self.flag.value = int(value)  # observed: the marks show that flag, the board redraws
+        elif name == "flag":
+            self.flag.value = value  # observed: the marks show that flag, the board redraws
 
     def board_view(self, position: Position) -> dict[str, Any]:
         """The board's view model: the nine flags with their slots, the chosen flag, the places, the palette."""

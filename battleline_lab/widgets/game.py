@@ -47,7 +47,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..core.cards import Tactic, Troop
+from ..core.cards import Card, Tactic, Troop
 from ..core.odds import FlagOdds, SideOuts, flag_odds, outs
 from ..core.position import ClaimTiming, Position, Side
 from ..game import Action, Deck, GameState, Player, describe, parse_action, to_position
@@ -72,6 +72,7 @@ from ..text.messages import (
 from ..training.progress import Progress
 from . import language_toggle, set_visible, switch_lang
 from .board import Board, Taps, card_view, flag_views
+from .intents import game_intents
 
 __all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
 
@@ -132,7 +133,14 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.banner = W.HTML()
         self.banner.add_class("bl-game-over")
         #: the board component: the table, the hand, the decks, the choices and the notice
-        self.board = Board(on_intent=self._on_intent)
+        self.board = Board(
+            on_intent=self._on_intent,
+            schema=game_intents(
+                lambda: {c.notation for c in self.session.hand()},
+                lambda: {c.notation for c, _f in self.session.offer().targets},
+            ),
+            on_refused=self._refused,
+        )
         self.board.add_class("bl-game-board")
         #: taps on the board from Python, decided as the browser decides them
         self.taps = Taps(self.board)
@@ -396,29 +404,36 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self._render()
 
     def _on_intent(self, name: str, value: Any) -> None:
-        """What the learner did on the board, forwarded to the session (which decides everything)."""
-        hand = {c.notation: c for c in self.session.hand()}
-        if name == "play" and isinstance(value, list) and len(value) == 2 and value[0] in hand:
+        """What the learner did on the board, checked by :func:`~battleline_lab.widgets.intents.game_intents`
+        (a card in the hand, a flag 1-9, a deck...), forwarded to the session (which decides everything)."""
+        if name == "play":  # the card and the flag are both checked before the session sees either
+            card, flag = value
             self.session.cancel()
-            self.session.choose(("card", hand[value[0]]))
-            self.choose(("flag", int(value[1])))
-        elif name == "select" and value in hand:
-            self.choose(("card", hand[value]))
-        elif name == "target" and value in (table := {c.notation: c for c, _f in self.session.offer().targets}):
-            self.choose(("target", table[value]))
-        elif name == "flag" and isinstance(value, int):
+            self.session.choose(("card", self._hand_card(card)))
+            self.choose(("flag", flag))
+        elif name == "select":
+            self.choose(("card", self._hand_card(value)))
+        elif name == "target":
+            self.choose(("target", next(c for c, _f in self.session.offer().targets if c.notation == value)))
+        elif name == "flag":
             self.choose(("flag", value))
-        elif name == "claim" and isinstance(value, int):
+        elif name == "claim":
             self.claim(value)
-        elif name == "draw" and value in {d.value for d in Deck}:
+        elif name == "draw":
             self.choose(("draw", Deck(value)))
-        elif name == "do" and value in ("pass", "end", "discard", "scout"):
+        elif name == "do":
             self.choose((value,))
         elif name == "cancel":
             self.cancel()
-        else:  # a stale or unknown tap: say so, change nothing
-            self.session.notice = Notice("not_offered")
-            self._render()
+
+    def _hand_card(self, notation: str) -> Card:
+        return next(c for c in self.session.hand() if c.notation == notation)
+
+    def _refused(self) -> None:
+        """A tap the schema refused (stale or forged): the session's choice in progress stays as it was, the
+        notice says the tap is not offered and the board is drawn again."""
+        self.session.notice = Notice("not_offered")
+        self._render()
 
     def click_action(self, action: Action | str) -> None:
         """Tap the hooks that make ``action`` (notation or value), as a learner would.

@@ -19,8 +19,8 @@ with its colours and accessible name) and :func:`flag_views` (the nine flags of 
 'red 7, Light Cavalry, on flag 3, your side'
 >>> seen = []
 >>> b = Board(on_intent=lambda name, value: seen.append((name, value)))
->>> b.intent({"play": ["r7", 3]}), b.intent({"format": "c:"}), seen
-(True, False, [('play', ['r7', 3])])
+>>> b.intent({"play": ["r7", 3]}), seen
+(True, [('play', ['r7', 3])])
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from ...core.cards import Card, Tactic, Troop
 from ...core.position import Position, Side
 from ...render.svg import COLOURS, TACTIC_COLOURS
 from ...text.messages import DEFAULT_LANGUAGE, Theme, card_label, message, themed
+from ..intents import IntentSchema, anything, dispatch, step_intents
 
 __all__ = ["INTENTS", "Board", "StepKeys", "Taps", "card_view", "flag_views"]
 
@@ -64,9 +65,13 @@ def _asset(name: str) -> str:
 class Board(anywidget.AnyWidget):
     """The board component: draws :attr:`view`, reports what the learner did to ``on_intent``.
 
-    ``on_intent(name, value)`` is called for every valid intent (see :data:`INTENTS`), from the
-    browser (a custom comm message ``{"intent": {...}}``) or from Python (:meth:`intent`, the
-    same path, which tests and lessons use).
+    ``on_intent(name, value)`` is called for every intent that fits ``schema`` (the owning widget's
+    :class:`~battleline_lab.widgets.intents.IntentSchema`; without one, any kind of :data:`INTENTS`),
+    from the browser (a custom comm message ``{"intent": {...}}``) or from Python (:meth:`intent`,
+    the same path, which tests and lessons use).  An intent that does not fit, or that the widget
+    fails on, is refused through :func:`~battleline_lab.widgets.intents.dispatch`: an
+    :class:`~battleline_lab.widgets.intents.IntentWarning`, then ``on_refused()`` (the widget draws
+    itself again; without it the board redraws its view), and nothing raises.
     """
 
     _esm = _asset("board.js")
@@ -74,9 +79,18 @@ class Board(anywidget.AnyWidget):
     #: what to draw (the view model); every change redraws the board in the browser
     view = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, on_intent: Callable[[str, Any], None] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        on_intent: Callable[[str, Any], None] | None = None,
+        *,
+        schema: IntentSchema | None = None,
+        on_refused: Callable[[], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.on_intent = on_intent
+        self.schema = schema if schema is not None else IntentSchema("board", dict.fromkeys(INTENTS, anything))
+        self.on_refused = on_refused
         self._rev = 0
         self.on_msg(self._on_msg)
 
@@ -85,18 +99,23 @@ class Board(anywidget.AnyWidget):
         self._rev += 1
         self.view = {**view, "rev": self._rev}
 
+    def redraw(self) -> None:
+        """Draw again: the owning widget's ``on_refused``, else the view on show (the browser drops its own
+        selection), so what the learner sees is what the session holds."""
+        if self.on_refused is not None:
+            self.on_refused()
+        else:
+            self.show({k: v for k, v in self.view.items() if k != "rev"})
+
     def _on_msg(self, _widget: object, content: object, _buffers: object) -> None:
-        if isinstance(content, dict) and isinstance(content.get("intent"), dict):
+        # a comm message is anything the browser (or a forger) sends: only {"intent": ...} is read,
+        # and the gate refuses what does not fit without raising
+        if isinstance(content, dict) and "intent" in content:
             self.intent(content["intent"])
 
-    def intent(self, intent: Mapping[str, Any]) -> bool:
-        """Handle one intent as if the browser sent it; False (and nothing done) if it is not one."""
-        known = [k for k in intent if k in INTENTS]
-        if not known or self.on_intent is None:
-            return False
-        name = known[0]
-        self.on_intent(name, intent[name])
-        return True
+    def intent(self, intent: object) -> bool:
+        """Handle one intent as if the browser sent it; False (nothing done, a warning, a redraw) if refused."""
+        return dispatch(self.schema, intent, self.on_intent, self.redraw)
 
 
 def card_view(
@@ -378,16 +397,18 @@ class StepKeys(anywidget.AnyWidget):
     def __init__(self, on_step: Callable[[int], None] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.on_step = on_step
+        self._schema = step_intents()
         self.on_msg(self._on_msg)
 
     def _on_msg(self, _widget: object, content: object, _buffers: object) -> None:
-        if isinstance(content, dict) and isinstance(content.get("intent"), dict):
+        if isinstance(content, dict) and "intent" in content:
             self.intent(content["intent"])
 
-    def intent(self, intent: Mapping[str, Any]) -> bool:
-        """Handle ``{"step": +1 | -1}`` as if a key was pressed; False if it is not that, or no proof is shown."""
-        step = intent.get("step")
-        if step not in (1, -1) or not self.active or self.on_step is None:
-            return False
-        self.on_step(int(step))
-        return True
+    def intent(self, intent: object) -> bool:
+        """Handle ``{"step": +1 | -1}`` as if a key was pressed; False if it is not that (a warning), or no proof
+        is shown."""
+        return dispatch(self._schema, intent, self._step, lambda: None) and self.active and self.on_step is not None
+
+    def _step(self, _kind: str, step: int) -> None:
+        if self.active and self.on_step is not None:
+            self.on_step(step)
