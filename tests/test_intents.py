@@ -275,6 +275,21 @@ def test_a_forged_play_then_a_bare_flag_plays_nothing(flag: object, tmp_path: Pa
     assert "not offered" in w.message_text() and not intent_warnings(caught)  # well-formed: the session said no
 
 
+def test_a_play_not_on_offer_leaves_no_card_chosen_for_a_later_flag(tmp_path: Path) -> None:
+    w = game(tmp_path)
+    for _turn in range(3):  # flag 1 full on the learner's side: a troop may no longer go there
+        card = next(c for c in w.taps.view["hand"] if 1 in c.get("flags", ()))
+        send(w, {"play": [card["id"], 1]})
+        send(w, {"draw": "troops"})
+    card = next(c for c in w.taps.view["hand"] if c.get("flags"))
+    assert 1 not in card["flags"] and 4 in card["flags"]
+    played = len(w.state.history)
+    send(w, {"play": [card["id"], 1]})  # well-formed, but not on offer: the session says so
+    assert w.session.selection == () and "not offered" in w.message_text()
+    send(w, {"flag": 4})
+    assert len(w.state.history) == played and w.session.selection == ()
+
+
 # -- what fits is still done ---------------------------------------------------------------------
 
 

@@ -408,9 +408,14 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         (a card in the hand, a flag 1-9, a deck...), forwarded to the session (which decides everything)."""
         if name == "play":  # the card and the flag are both checked before the session sees either
             card, flag = value
-            self.session.cancel()
-            self.session.choose(("card", self._hand_card(card)))
-            self.choose(("flag", flag))
+            before = self.session.selection
+            said = self.session.choose(("card", self._hand_card(card)))
+            if said.kind == "chosen":
+                said = self.session.choose(("flag", flag))
+            if said.kind == "not_offered":  # a play not on offer (a stale tap): the choice in progress stays
+                self.session.selection = before
+            if said.kind != "over":
+                self._render()
         elif name == "select":
             self.choose(("card", self._hand_card(value)))
         elif name == "target":
