@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
 from battleline_lab.widgets import PuzzleWidget
 from battleline_lab.widgets.board import Board, StepKeys
+from battleline_lab.widgets.intents import IntentWarning
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
@@ -40,6 +43,9 @@ def test_j_and_k_step_the_proof_only_while_it_is_shown() -> None:
     if len(w._views) > 1:
         assert w.board.intent({"step": 1}) and w.step_index == 1  # j
         assert w.board.intent({"step": -1}) and w.step_index == 0  # k
-    w.board.intent({"step": 5})  # only one step at a time
-    w.board.intent({"play": ["r3", 1]})  # not a puzzle's intent: nothing happens
-    assert w.step_index == 0 and not w.board.intent({"format": "c:"})
+    with pytest.warns(IntentWarning):
+        assert not w.board.intent({"step": 5})  # only one step at a time
+    with pytest.warns(IntentWarning):
+        assert not w.board.intent({"play": ["r3", 1]})  # not a puzzle's intent: nothing happens
+    with pytest.warns(IntentWarning):
+        assert w.step_index == 0 and not w.board.intent({"format": "c:"})

@@ -16,6 +16,7 @@ from battleline_lab.quiz.questions import ClaimableQuestion, ClaimQuestion, Comp
 from battleline_lab.text.messages import catalogue
 from battleline_lab.training.progress import DATABASE_FILE, PROGRESS_FILE, Progress, PuzzleRecord, data_dir
 from battleline_lab.widgets import FormationExplorer, PuzzleSet, PuzzleWidget
+from battleline_lab.widgets.intents import IntentWarning
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
@@ -345,7 +346,8 @@ def test_R9_R25_the_explorer_places_cards_by_taps_on_the_board() -> None:
         {"place": ["g7", "1:nobody"]},
         {"take": "zz"},
     ):
-        e.board.intent(intent)  # a stale or forged message changes nothing, never a traceback
+        with pytest.warns(IntentWarning):  # a stale or forged message is refused: nothing changes, no traceback
+            assert not e.board.intent(intent)
     assert (e.picked[Side.YOU], e.picked[Side.OPPONENT]) == before
 
 

@@ -17,6 +17,7 @@ from battleline_lab import Position
 from battleline_lab.quiz.puzzle import Puzzle
 from battleline_lab.quiz.questions import ClaimableQuestion, ClaimQuestion
 from battleline_lab.widgets import PuzzleWidget
+from battleline_lab.widgets.intents import IntentWarning
 
 BLUE_EIGHT = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}})
 BOARD = Path(__file__).resolve().parents[1] / "battleline_lab" / "widgets" / "board"
@@ -77,7 +78,8 @@ def test_R12_step_next_and_back_and_the_keys_move_through_the_same_proof() -> No
     assert w.step_index == total - 1 and w.board.view["proof"]["counter"] == f"step {total} of {total}"
     w.taps.step(-1)
     assert w.step_index == total - 2
-    w.board.intent({"step": 5})  # not one step: ignored
+    with pytest.warns(IntentWarning):
+        assert not w.board.intent({"step": 5})  # not one step: refused
     assert w.step_index == total - 2
 
 
