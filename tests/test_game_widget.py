@@ -47,6 +47,7 @@ from battleline_lab.game import (
 )
 from battleline_lab.text.messages import render_analysis
 from battleline_lab.widgets.game import GameWidget, action_path
+from battleline_lab.widgets.intents import IntentWarning
 
 
 def phase(w: GameWidget) -> Phase:
@@ -449,7 +450,8 @@ def test_a_click_that_is_not_offered_is_refused_and_changes_nothing() -> None:
     assert w.state.history == []
     w.choose(("flag", 3))  # a flag before a card
     assert w.state.history == [] and "not offered" in w.message_text()
-    w.board.intent({"play": ["r1", 3]})  # a stale tap: a card not in the hand
+    with pytest.warns(IntentWarning):
+        assert not w.board.intent({"play": ["r1", 3]})  # a stale tap: a card not in the hand
     assert w.state.history == [] and "not offered" in w.message_text()
 
 
