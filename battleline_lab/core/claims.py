@@ -1348,7 +1348,7 @@ def analyse_claim(position: Position, flag: int, side: Side | str | None = None)
     Raises :class:`UndecidedTieError` when both sides are complete, tie, and the
     position does not say who completed first (R11).
     """
-    side = position.turn if side is None else check_side(side)
+    side = position.turn if side is None else side if type(side) is Side else check_side(side)
     position.flag(flag)  # validates the number (an int 1-9, not a bool or a float)
     return _analyse(position, _Pool.of_position(position), flag, side)
 
