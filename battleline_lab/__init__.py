@@ -46,7 +46,16 @@ if TYPE_CHECKING:  # type checkers see the real imports; at run time they load o
         claimable_flags,
     )
     from .core.formations import Formation, FormationError, FormationKind, Strength, evaluate
-    from .core.position import ClaimTiming, FlagState, Location, Position, PositionError, Problem, Side
+    from .core.position import (
+        ClaimTiming,
+        FlagState,
+        Location,
+        Position,
+        PositionError,
+        PositionWarning,
+        Problem,
+        Side,
+    )
 
 __version__ = "0.1.0"
 
@@ -67,6 +76,7 @@ _LAZY: dict[str, str] = {  # public name -> the module that defines it
     "Position": "core.position",
     "PositionAnalysis": "core.claims",
     "PositionError": "core.position",
+    "PositionWarning": "core.position",
     "Problem": "core.position",
     "Reason": "core.claims",
     "Side": "core.position",
@@ -192,6 +202,7 @@ __all__ = [
     "Position",
     "PositionAnalysis",
     "PositionError",
+    "PositionWarning",
     "Problem",
     "Reason",
     "Side",

@@ -14,10 +14,11 @@ True
 from __future__ import annotations
 
 import random
+import warnings
 from typing import Any
 
 from battleline_lab.core.cards import ALL_TROOPS, Card, Tactic
-from battleline_lab.core.position import FLAGS, Position
+from battleline_lab.core.position import FLAGS, Position, PositionWarning
 
 __all__ = ["STAGES", "random_position", "random_positions"]
 
@@ -81,7 +82,9 @@ def random_position(rng: random.Random, stage: str) -> Position:
             flags[n] = spec
         discarded = troops[: rng.randint(0, 8 if late else 4)]
         split = rng.randint(0, len(discarded))
-        position = Position.build(flags, discards={"you": discarded[:split], "opponent": discarded[split:]})
+        with warnings.catch_warnings():  # uneven tactics counts (R18) are warned about: this draw is rejected below
+            warnings.simplefilter("ignore", PositionWarning)
+            position = Position.build(flags, discards={"you": discarded[:split], "opponent": discarded[split:]})
         if not position.problems() and position.winner() is None:  # a game still in progress (R16)
             return position
 

@@ -199,9 +199,6 @@ def test_position_error_renders_its_problems_only_when_read(monkeypatch: pytest.
     from battleline_lab.core.position import PositionError
     from battleline_lab.text import messages
 
-    position = Position.build({5: {"you": "r3 r3"}})
-    problems = position.problems()
-    assert problems
     calls: list[object] = []
     render = messages.render_problem
 
@@ -211,8 +208,9 @@ def test_position_error_renders_its_problems_only_when_read(monkeypatch: pytest.
 
     monkeypatch.setattr(messages, "render_problem", counted)
     with pytest.raises(PositionError) as raised:
-        position.check()
-    assert calls == [] and raised.value.problems == problems
+        Position.build({5: {"you": "r3 r3"}})
+    problems = raised.value.problems
+    assert calls == [] and [p.code for p in problems] == ["duplicate_card"]
     assert str(raised.value) == "; ".join(render(p) for p in problems) and len(calls) == len(problems)
 
 

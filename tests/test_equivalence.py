@@ -12,6 +12,7 @@ CI runs are derandomized by the ``ci`` profile in ``tests/conftest.py``; the exa
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
@@ -21,7 +22,7 @@ from battleline_lab.core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
 from battleline_lab.core.claims import Reason, UndecidedTieError, analyse_claim, analyse_position
 from battleline_lab.core.decide import Pool, can_claim, claimable_flags, decide, decide_position, strength, troops_of
 from battleline_lab.core.formations import evaluate
-from battleline_lab.core.position import FLAGS, Position, Side
+from battleline_lab.core.position import FLAGS, Position, PositionWarning, Side
 from battleline_lab.text.messages import render_analysis
 from tests.random_positions import STAGES, random_positions
 from tests.reference import FOG_ONLY, best_strength, reference_claim, strength_of, unseen, wild_options
@@ -73,10 +74,10 @@ def cases(draw: st.DrawFn) -> Case:
     near: list[Troop] = draw(st.permutations([Troop(c, v) for c in colours for v in range(low, high + 1)]))
     far: list[Troop] = draw(st.permutations([t for t in ALL_TROOPS if t not in near]))
 
-    morale = draw(st.permutations(MORALE))
-    my_wild = draw(st.integers(0, 3))  # up to three morale cards a side (R20: one Leader each in a real game)
+    my_wild = draw(st.integers(0, 3))  # up to three morale cards a side, at most one Leader each (R20)
     their_count = draw(st.integers(0, size))
     their_wild = draw(st.integers(0, min(3, len(MORALE) - my_wild, their_count)))
+    morale = _one_leader_each(draw(st.permutations(MORALE)), my_wild, their_wild)
     mine_w, theirs_w = list(morale[:my_wild]), list(morale[my_wild : my_wild + their_wild])
     mine: list[Card] = [*mine_w, *_take(near, far, size - my_wild, draw(st.booleans()))]
     theirs: list[Card] = [*theirs_w, *_take(near, far, their_count - their_wild, draw(st.booleans()))]
@@ -128,7 +129,21 @@ def cases(draw: st.DrawFn) -> Case:
         if complete:
             spec["claimed_by"] = complete[0]
     flags[flag] = spec
-    return Case(Position.build(flags, discards=discards, hand=hand), flag, side)
+    with warnings.catch_warnings():  # tactics counts far apart (R18) are the point here, not a mistake
+        warnings.simplefilter("ignore", PositionWarning)
+        return Case(Position.build(flags, discards=discards, hand=hand), flag, side)
+
+
+def _one_leader_each(morale: list[Tactic], mine: int, theirs: int) -> list[Tactic]:
+    """The morale cards reordered so that neither side's share (the first ``mine``, the next ``theirs``)
+    holds both Leaders (R20): the second Leader of a share changes places with a card outside it."""
+    order = list(morale)
+    for low, high in ((0, mine), (mine, mine + theirs)):
+        leaders = [i for i in range(low, high) if order[i].is_leader]
+        if len(leaders) == 2:
+            j = next(i for i in range(len(order)) if not low <= i < high and not order[i].is_leader)
+            order[leaders[1]], order[j] = order[j], order[leaders[1]]
+    return order
 
 
 def _take(near: list[Troop], far: list[Troop], count: int, prefer_near: bool) -> list[Troop]:

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from battleline_lab.cli import main
 from battleline_lab.core.cards import ALL_TACTICS, ALL_TROOPS, parse_card
 from battleline_lab.core.claims import analyse_claim
-from battleline_lab.core.position import Position, Side
+from battleline_lab.core.position import Position, PositionError, Side
 from battleline_lab.quiz.loader import load_puzzle, load_puzzle_text
 from battleline_lab.render.svg import board_svg
 from battleline_lab.text.messages import (
@@ -263,7 +263,9 @@ def test_explain_method_takes_lang() -> None:
 
 
 def test_problems_in_chinese() -> None:
-    problems = Position.build({5: {"you": "r3 r4 r5"}, 6: {"opponent": "r3"}}).problems()
+    with pytest.raises(PositionError) as raised:
+        Position.build({5: {"you": "r3 r4 r5"}, 6: {"opponent": "r3"}})
+    problems = raised.value.problems
     from battleline_lab.text.messages import render_problem
 
     texts = [render_problem(p, "zh") for p in problems]

@@ -114,7 +114,7 @@ def test_complete_flags_and_claimed_flags() -> None:
         {
             1: {"you": "r1 r2 r3", "opponent": "g1 g2 g3", "first_complete": "opponent"},
             2: {"you": "b8 b9 b10", "opponent": "y1 y2 y4"},
-            3: {"you": "o5", "claimed_by": "opponent"},
+            3: {"you": "o5", "opponent": "p7 p8 p9", "claimed_by": "opponent"},
         }
     )
     assert flag_odds(pos, 1).you == 0  # R11: the tie goes to who completed first

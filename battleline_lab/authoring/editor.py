@@ -52,7 +52,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..core.cards import Card, CardNotationError, Tactic, parse_card
 from ..core.claims import UndecidedTieError
-from ..core.position import FLAGS, Position
+from ..core.position import FLAGS, FlagState, Position, Side, is_flag_number
 from ..formats.files import OutputExistsError, write_new
 from ..formats.safe_yaml import ComposeError, Diagnostic, compose, decode_utf8, read_limited, scalar_value
 from ..quiz.checks import CheckWarning, check_puzzle
@@ -740,21 +740,32 @@ class EditorSession:
                     continue
             return out
 
+        def side(value: object) -> Side | None:
+            return Side(value) if value in _SIDES else None
+
         flags = self.data.get("flags") if isinstance(self.data.get("flags"), dict) else {}
-        spec: dict[int, dict[str, Any]] = {}
+        states = [FlagState() for _ in FLAGS]
         for number, entry in (flags or {}).items():
-            if number in FLAGS and isinstance(entry, dict):
-                spec[number] = {side: cards(entry.get(side)) for side in _SIDES}
-                for mark in ("first_complete", "claimed_by"):
-                    if entry.get(mark) in _SIDES:
-                        spec[number][mark] = entry[mark]
+            if is_flag_number(number) and isinstance(entry, dict):
+                you, opponent = (tuple(cards(entry.get(s))) for s in _SIDES)
+                first, claimed = side(entry.get("first_complete")), side(entry.get("claimed_by"))
+                states[number - 1] = FlagState(you, opponent, first, claimed)
         areas = {
-            name: {side: cards(value.get(side)) for side in _SIDES}
+            name: {s: tuple(cards(value.get(s))) for s in _SIDES}
             for name in ("discards", "hand")
             if isinstance(value := self.data.get(name), dict)
         }
-        turn = self.data.get("turn") if self.data.get("turn") in _SIDES else "you"
-        return Position.build(spec, discards=areas.get("discards"), hand=areas.get("hand"), turn=str(turn))
+        discards, hand = areas.get("discards", {}), areas.get("hand", {})
+        # the unchecked constructor: an author's half-typed position is drawn as it stands (Position.build
+        # would refuse a card written twice, which the report beside the board names)
+        return Position(
+            flags=tuple(states),
+            discards_you=discards.get("you", ()),
+            discards_opponent=discards.get("opponent", ()),
+            hand_you=hand.get("you", ()),
+            hand_opponent=hand.get("opponent", ()),
+            turn=side(self.data.get("turn")) or Side.YOU,
+        )
 
     def use_engine_answer(self) -> None:
         """Take the engine's answer as the author's answer (when the engine has one)."""

@@ -62,7 +62,7 @@ from .formations import (
     side_strength,
     summarise,
 )
-from .position import FLAGS, FlagState, Location, Position, Side
+from .position import FLAGS, FlagState, Location, Position, Side, check_side
 
 __all__ = [
     "ClaimAnalysis",
@@ -1348,8 +1348,8 @@ def analyse_claim(position: Position, flag: int, side: Side | str | None = None)
     Raises :class:`UndecidedTieError` when both sides are complete, tie, and the
     position does not say who completed first (R11).
     """
-    side = position.turn if side is None else Side(side)
-    position.flag(flag)  # validates the number
+    side = position.turn if side is None else side if type(side) is Side else check_side(side)
+    position.flag(flag)  # validates the number (an int 1-9, not a bool or a float)
     return _analyse(position, _Pool.of_position(position), flag, side)
 
 

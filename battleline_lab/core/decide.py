@@ -49,7 +49,7 @@ from .formations import (
     strength,
     summarise,
 )
-from .position import FLAGS, FlagState, Location, Position, Side
+from .position import FLAGS, FlagState, Location, Position, Side, check_side
 
 __all__ = [
     "Pool",
@@ -540,14 +540,14 @@ def can_claim(position: Position, flag: int, side: Side | str | None = None) -> 
 
     The same verdict as :func:`~battleline_lab.core.claims.analyse_claim`, without building the proof.
     """
-    side = position.turn if side is None else Side(side)
-    position.flag(flag)  # validates the number
+    side = position.turn if side is None else side if type(side) is Side else check_side(side)
+    position.flag(flag)  # validates the number (an int 1-9, not a bool or a float)
     return decide_flag(position, flag, side)[0]
 
 
 def claimable_flags(position: Position, side: Side | str | None = None) -> tuple[int, ...]:
     """The unclaimed flags ``side`` (default: whose turn) can claim now, in order (R12)."""
-    side = position.turn if side is None else Side(side)
+    side = position.turn if side is None else side if type(side) is Side else check_side(side)
     pool = _LazyPool(position)
     index = 0 if side is _YOU else 1
     return tuple(

@@ -50,7 +50,7 @@ from fractions import Fraction
 
 from .cards import Card, Colour, Troop, card_sort_key
 from .formations import FormationKind, evaluate
-from .position import Position, Side
+from .position import Position, Side, check_side
 
 __all__ = [
     "FlagOdds",
@@ -501,7 +501,7 @@ def outs(position: Position, flag: int, side: Side | str) -> SideOuts:
     >>> [(k.kind_key, k.best, [t.notation for t in k.troops]) for k in outs(pos, 2, "you").kinds][:1]
     [('wedge', 9, ['r2'])]
     """
-    side = Side(side)
+    side = check_side(side)
     state = position.flag(flag)
     mine = _Side(state.formation_cards(side), state.size, state.fog, state.mud)
     if state.claimed_by is not None:

@@ -26,10 +26,9 @@ battleline_lab.formats.safe_yaml.ComposeError: 1:9: syntax: expected ',' or ']',
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
@@ -38,6 +37,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode
 from yaml.resolver import Resolver
 
+from ..text.show import closest, escape_control
 from .files import MAX_BYTES, FileTooBigError, NotRegularFileError, read_regular
 
 
@@ -157,34 +157,6 @@ def has_control(text: str) -> bool:
     return any((unicodedata.category(ch) == "Cc" and ch not in "\n\t") or ch in BIDI_CONTROLS for ch in text)
 
 
-#: Characters escaped whenever a message quotes what an author wrote: controls (C0, DEL, C1), format
-#: characters (bidi overrides, zero-width), lone surrogates, private use, line and paragraph separators.
-_ESCAPED_CATEGORIES = frozenset(("Cc", "Cf", "Cs", "Co", "Zl", "Zp"))
-
-
-def _escaped(ch: str) -> str:
-    code = ord(ch)
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    if code <= 0xFFFF:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
-
-
-def escape_control(text: str) -> str:
-    """Text safe to print in a message: control, format and unencodable characters escaped (``\\x1b``).
-
-    An author's text can then neither drive the terminal (escape sequences, bells,
-    bidi overrides) nor break a line or the output's encoding (lone surrogates).
-
-    >>> print(escape_control("a\\x1b[2Jb\\n\\ud800\\u202e é"))
-    a\\x1b[2Jb\\x0a\\ud800\\u202e é
-    """
-    if text.isascii() and text.isprintable():
-        return text
-    return "".join(_escaped(ch) if unicodedata.category(ch) in _ESCAPED_CATEGORIES else ch for ch in text)
-
-
 def has_surrogate(text: str) -> bool:
     """A lone surrogate (``"\\ud800"`` in a double-quoted YAML string): text no UTF-8 output can hold.
 
@@ -210,16 +182,6 @@ def ascii_int(text: str) -> int | None:
     if len(text) > MAX_NUMBER_CHARS or not _ASCII_INT.fullmatch(text):
         return None
     return int(text)
-
-
-def closest(word: str, choices: Iterable[str]) -> str | None:
-    """The choice most like ``word`` (difflib, cutoff 0.6), if any is close.
-
-    >>> closest("flgas", ("flags", "id")), closest("zzz", ("flags", "id"))
-    ('flags', None)
-    """
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return close[0] if close else None
 
 
 # -- bytes ----------------------------------------------------------------------------------------

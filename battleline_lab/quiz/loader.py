@@ -47,7 +47,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..core.cards import ALL_CARDS, Card, CardNotationError, Tactic, Troop, parse_card
 from ..core.claims import UndecidedTieError
-from ..core.position import FLAGS, ClaimTiming, FlagState, Position, Problem, Side
+from ..core.position import FLAG_KEYS, FLAGS, SIDE_KEYS, ClaimTiming, FlagState, Position, Problem, Side, flag_key
 from ..formats.safe_yaml import (
     MAX_BYTES,
     MAX_ERRORS,
@@ -67,7 +67,8 @@ from ..formats.safe_yaml import (
     scalar_value,
     utf8_size,
 )
-from ..text.messages import DEFAULT_LANGUAGE, card_short, message, render_problem
+from ..text.messages import DEFAULT_LANGUAGE, card_error_text, card_short, message, render_problem
+from ..text.show import show_value
 from .puzzle import Puzzle
 from .questions import QUESTION_KINDS, Question, QuestionError, question_from_data
 
@@ -102,8 +103,6 @@ TOP_LEVEL_KEYS = (
     "answer",
     "note",
 )
-FLAG_KEYS = ("you", "opponent", "first_complete", "claimed_by")
-SIDE_KEYS = ("you", "opponent")
 SLUG = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 LANG = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$")
 SUFFIXES = (".yaml", ".yml")
@@ -126,30 +125,13 @@ def _msg(name: str, /, **params: Any) -> str:
 
 
 def _show(value: object) -> str:
-    """A short, quoted rendering of a value an author wrote, for error messages."""
-    if value is None:
-        text = "null"
-    elif isinstance(value, bool):
-        text = "true" if value else "false"
-    elif isinstance(value, (list, tuple)):
-        text = "[" + ", ".join(_show(v) for v in value) + "]"
-    elif isinstance(value, dict):
-        text = "{...}"
-    else:
-        text = str(value)
-    text = escape_control(text)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """A short, quoted rendering of a value an author wrote, for error messages (as the rules API says it)."""
+    return show_value(value)
 
 
 def _card_error(err: CardNotationError, lang: str | None = None) -> str:
-    """A bad card token in the loading language (cards.py, below the catalogue, says it in English)."""
-    if err.reason == "not_text":
-        return str(err)
-    lang = lang or _LANG.get()
-    reason = message(f"load.card_reason.{err.reason}", lang) if err.reason else ""
-    hint = message("load.did_you_mean", lang, suggestion=err.suggestion) if err.suggestion else ""
-    token = err.token if len(err.token) <= 40 else err.token[:37] + "..."  # a 5,000-character token stays short
-    return message("load.unknown_card", lang, token=repr(token), reason=reason, hint=hint)
+    """A bad card token in the loading language (the rules API words it the same way)."""
+    return card_error_text(err, lang or _LANG.get())
 
 
 #: Full-width punctuation a Chinese keyboard types inside a card list -> the ASCII character meant.
@@ -350,10 +332,8 @@ class _Builder:
     def flags(self, node: Node) -> list[FlagState]:
         states = [FlagState() for _ in FLAGS]
         for key, (key_node, value_node) in self.mapping(node, None, "flags").items():
-            number = key
-            if isinstance(number, str) and re.fullmatch("[1-9]", number):  # as the schema's propertyNames;
-                number = int(number)  # never '²' or a 5,000-digit number (ASCII 1-9 only)
-            if not isinstance(number, int) or isinstance(number, bool) or number not in FLAGS:
+            number = flag_key(key)  # the rules API's check: an int 1-9 or one ASCII digit (the schema's)
+            if number is None:
                 self.error(key_node, _msg("bad_flag_number", value=_show(key)))
                 continue
             if isinstance(value_node, ScalarNode) and scalar_value(value_node) is None:

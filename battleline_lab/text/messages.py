@@ -21,10 +21,11 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..core.cards import Card, Colour, Tactic, Troop
+from ..core.cards import Card, CardNotationError, Colour, Tactic, Troop
 from ..core.claims import ClaimAnalysis, Reason, Step
 from ..core.formations import Formation, FormationKind, Shape
 from ..core.position import Location, Position, Problem, Side
+from .show import SHOWN_CHARS, closest, escape_control, show_value
 
 if TYPE_CHECKING:  # the question layer sits above the text layer: no import at run time
     from ..quiz.questions import Comparison, Question
@@ -561,8 +562,58 @@ def render_deciding_step(analysis: ClaimAnalysis, lang: str = DEFAULT_LANGUAGE) 
     return render_step(analysis.deciding_step(), lang, my_total=my_total, size=size)
 
 
+#: Problems with what was written (by :meth:`Position.build`, the analyses' arguments) -> the catalogue key
+#: the puzzle loader says the same mistake in a file with: one wording for both.
+INPUT_MESSAGES: Mapping[str, str] = {
+    "bad_flag_number": "load.bad_flag_number",
+    "duplicate_key": "load.duplicate_key",
+    "unknown_key": "load.unknown_key",
+    "bad_choice": "load.bad_choice",
+    "expected_mapping": "load.expected_mapping",
+    "expected_cards": "load.expected_cards",
+    "card_not_text": "load.card_not_text",
+    "bad_flag": "question.error.bad_flag",
+}
+
+
+def card_error_text(err: CardNotationError, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A bad card token in ``lang`` (cards.py, below the catalogue, says it in English)."""
+    if err.reason == "not_text":
+        return str(err)
+    reason = message(f"load.card_reason.{err.reason}", lang) if err.reason else ""
+    hint = message("load.did_you_mean", lang, suggestion=err.suggestion) if err.suggestion else ""
+    token = err.token if len(err.token) <= SHOWN_CHARS else err.token[: SHOWN_CHARS - 3] + "..."
+    return message("load.unknown_card", lang, token=repr(token), reason=reason, hint=hint)
+
+
+def _render_input(problem: Problem, lang: str) -> str:
+    """A problem with what was written, in the loader's words for the same mistake in a file."""
+    params = dict(problem.params)
+    if problem.code == "unknown_card":
+        error = CardNotationError(params["token"], "", reason=params["reason"])
+        error.suggestion = params["suggestion"]
+        return escape_control(card_error_text(error, lang))
+    if problem.code == "unknown_key":
+        key = params["key"]
+        close = closest(key.lower(), params["choices"]) if isinstance(key, str) else None
+        hint = message("load.did_you_mean", lang, suggestion=close) if close else ""
+        return message("load.unknown_key", lang, key=show_value(key), hint=hint)
+    if problem.code == "bad_choice":
+        choices = params["choices"]
+        close = closest(params["value"].lower(), choices) if isinstance(params["value"], str) else None
+        hint = message("load.did_you_mean", lang, suggestion=close) if close else ""
+        shown = {"what": params["what"], "value": show_value(params["value"]), "choices": ", ".join(choices)}
+        return message("load.bad_choice", lang, **shown) + hint
+    if problem.code == "bad_flag":
+        return message("question.error.bad_flag", lang, flag=show_value(params["flag"]))
+    shown = {name: value if name == "what" else show_value(value) for name, value in params.items()}
+    return message(INPUT_MESSAGES[problem.code], lang, **shown)
+
+
 def render_problem(problem: Problem, lang: str = DEFAULT_LANGUAGE) -> str:
     """A position problem as an error message (without file and line)."""
+    if problem.code in INPUT_MESSAGES or problem.code == "unknown_card":
+        return _render_input(problem, lang)
     params: dict[str, Any] = {}
     for name, value in problem.params:
         if isinstance(value, (Troop, Tactic)):

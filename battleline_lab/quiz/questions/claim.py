@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from ...core.claims import ClaimAnalysis, analyse_claim
 from ...core.decide import can_claim
-from ...core.position import FLAGS, Position, Problem, Side
+from ...core.position import Position, Problem, Side, is_flag_number
 from ...render.svg import analysis_html
 from ...text.messages import Msg, message, render_analysis
 from ._claims import analysis_views, cards_text, decisive, ghosts_of, key_cards, kinds_hint, not_claimable_msg
@@ -34,7 +34,7 @@ class ClaimQuestion(Question[bool, ClaimAnalysis]):
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> ClaimQuestion:
         flag = data.get("flag")
-        if not isinstance(flag, int) or isinstance(flag, bool) or flag not in FLAGS:
+        if not is_flag_number(flag):  # the rules API's check of a flag argument
             raise QuestionError([Problem("bad_flag", ("flag",), (("flag", flag),))])
         return cls(flag)
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ...core.cards import Card, CardNotationError, Tactic, Troop, parse_card
 from ...core.formations import FormationKind, evaluate
 from ...core.odds import SAMPLED_ERROR, FlagOdds, KindOuts, SideOuts, flag_odds, outs
-from ...core.position import FLAGS, FlagState, Position, Problem, Side
+from ...core.position import FLAGS, FlagState, Position, Problem, Side, is_flag_number
 from ...render.svg import cards_svg
 from ...text.messages import Msg, card_short, kind_name, message
 from ._claims import cards_text
@@ -127,7 +127,7 @@ class SafestFlagQuestion(Question[int, SafestFlag]):
             problems.append(Problem("odds_flags", ("flags",), ()))
         else:
             for i, flag in enumerate(value):
-                if not _is_int(flag) or flag not in FLAGS:
+                if not is_flag_number(flag):
                     problems.append(Problem("bad_flag", ("flags", i), (("flag", flag),)))
                 elif flag in flags:
                     problems.append(Problem("odds_flag_twice", ("flags", i), (("flag", flag),)))
@@ -312,7 +312,7 @@ class OutsQuestion(Question[int, OutsExplained]):
     def from_data(cls, data: Mapping[str, Any]) -> OutsQuestion:
         problems: list[Problem] = []
         flag = data.get("flag")
-        if not _is_int(flag) or flag not in FLAGS:
+        if not is_flag_number(flag):
             problems.append(Problem("bad_flag", ("flag",), (("flag", flag),)))
         formation = data.get("formation")
         keys = (*(k.key for k in sorted(FormationKind, reverse=True)), "sum")
