@@ -91,7 +91,9 @@ __all__ = [
     "StoreError",
     "browser_storage",
     "check_row",
+    "skipped_warning",
     "data_dir",
+    "export_attempts",
     "export_filename",
     "game_results",
     "import_export",
@@ -972,6 +974,18 @@ def open_store(folder: Path | None = None, *, database: Path | None = None) -> t
         )
 
 
+def skipped_warning(refused: Sequence[RowError]) -> str | None:
+    """One located warning for rows skipped while reading (the first one named, and how many in all), or None.
+
+    >>> print(skipped_warning([RowError("kind", "is unknown", where="p.jsonl", line=2)] * 2))
+    p.jsonl:2:1: warning: a row was skipped ("kind": is unknown); 2 rows were skipped in all
+    """
+    if not refused:
+        return None
+    more = f"; {len(refused)} rows were skipped in all" if len(refused) > 1 else ""
+    return refused[0].warning() + more
+
+
 def _disk_error(err: BaseException) -> bool:
     """Whether a failed write is the disk's doing (full, read-only, gone, locked), which is what moves a
     session's progress to memory; anything else (a refused row, a bug) is not."""
@@ -1252,6 +1266,20 @@ class Progress:
             self._import(legacy)
         if isinstance(self.store, JsonLinesStore):
             self._say_damaged(self.store)
+        elif isinstance(self.store, (SqliteStore, ReadOnlyStore)):
+            self._say_refused()
+
+    def _say_refused(self) -> None:
+        """On opening a database (or a read-only copy), say once, located, which rows it holds that
+        :func:`check_row` refuses: they stay in the file and are skipped."""
+        if isinstance(self.store, SqliteStore):
+            try:
+                self.store.rows()
+            except Exception:  # noqa: BLE001 - an unreadable database is said by the first read
+                return
+        said = skipped_warning(self.refused())
+        if said:  # the store itself is fine and still written: a warning, not a problem with saving
+            warnings.warn(said, ProgressWarning, stacklevel=4)
 
     def _say_damaged(self, store: JsonLinesStore) -> None:
         """On opening a JSON-lines store, set its damaged lines aside and say so once (located).
@@ -1522,6 +1550,36 @@ def _answer_text(value: Any) -> str | None:
     return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
+def export_attempts(
+    document: Any, learner: str | None = None, *, where: str | None = None
+) -> tuple[list[Attempt], list[RowError]]:
+    """The rows of an export document's ``attempts`` through :func:`check_row`, and the refused ones (each
+    located as ``attempts[N]`` of ``where``).  ``learner``: whose rows they become (default: the
+    document's ``learner``); an ``answer`` that is not JSON text is kept as JSON text.
+
+    >>> rows, refused = export_attempts({"learner": "ann", "attempts": [{"puzzle_id": "w1"}, {"kind": "x"}]})
+    >>> [(r.learner, r.puzzle_id, r.kind) for r in rows], [e.row for e in refused]
+    ([('ann', 'w1', 'answer')], ['attempts[1]'])
+    """
+    if learner is None:
+        learner = str(document.get("learner")) if isinstance(document, dict) else DEFAULT_LEARNER
+    found = document.get("attempts") if isinstance(document, dict) else None
+    rows: list[Attempt] = []
+    refused: list[RowError] = []
+    for number, data in enumerate(found if isinstance(found, list) else []):
+        try:
+            if not isinstance(data, dict):
+                raise RowError(None, f"is {type(data).__name__}, not an object")
+            try:
+                answer = _answer_text(data.get("answer"))
+            except (ValueError, TypeError, RecursionError):
+                raise RowError("answer", "is not JSON that can be kept") from None
+            rows.append(check_row({**data, "learner": learner, "answer": answer}))
+        except RowError as err:
+            refused.append(err.located(where, None, f"attempts[{number}]"))
+    return rows, refused
+
+
 def import_export(
     progress: Progress, document: Any, *, where: str = "<export>", refused: list[RowError] | None = None
 ) -> tuple[int, int]:
@@ -1552,21 +1610,11 @@ def import_export(
         return (row.puzzle_id, row.kind, row.at, row.answer, row.correct)
 
     have = {key(row) for row in progress.attempts()}  # after the last reset: a reset is undone by a load
-    added = skipped = 0
-    for number, data in enumerate(rows):
-        try:
-            if not isinstance(data, dict):
-                raise RowError(None, f"is {type(data).__name__}, not an object")
-            try:
-                answer = _answer_text(data.get("answer"))
-            except (ValueError, TypeError, RecursionError):
-                raise RowError("answer", "is not JSON that can be kept") from None
-            row = check_row({**data, "learner": progress.learner, "answer": answer})
-        except RowError as err:
-            skipped += 1
-            if refused is not None:
-                refused.append(err.located(where, None, f"attempts[{number}]"))
-            continue
+    checked, bad = export_attempts(document, progress.learner, where=where)
+    if refused is not None:
+        refused.extend(bad)
+    added, skipped = 0, len(bad)
+    for row in checked:
         if row.kind == "reset" or key(row) in have:
             skipped += row.kind == "reset"
             continue
