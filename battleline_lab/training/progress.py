@@ -286,19 +286,21 @@ class RowError(ValueError):
         """The refusal as one located warning line: ``FILE:LINE:1: warning: a row was skipped (...)``."""
         from ..formats.safe_yaml import escape_control
 
-        return f"{escape_control(self.where or '<row>')}:{self.line or 1}:1: warning: a row was skipped ({self._what()})"
+        place = f"{escape_control(self.where or '<row>')}:{self.line or 1}:1"
+        return f"{place}: warning: a row was skipped ({self._what()})"
 
 
-def _text(data: Any, name: str, *, default: str | None = None, optional: bool = False, limit: int = MAX_TEXT) -> Any:
-    value = data.get(name, default)
-    if value is None:
-        if optional:
-            return None
-        raise RowError(name, "is missing (text is needed)")
-    if not isinstance(value, str):
-        raise RowError(name, f"is {type(value).__name__}, not text")
-    _check_text(name, value, limit)
-    return value
+#: The text fields of a row: (name, default when absent, may be null, longest allowed).
+_TEXT_FIELDS: tuple[tuple[str, str | None, bool, int], ...] = (
+    ("learner", None, False, MAX_TEXT),
+    ("puzzle_id", None, False, MAX_TEXT),
+    ("kind", "answer", False, MAX_TEXT),
+    ("answer", None, True, MAX_ANSWER),
+    ("content_hash", "", True, MAX_TEXT),
+    ("reason", None, True, MAX_TEXT),
+    ("rule", None, True, MAX_TEXT),
+    ("source", "", True, MAX_TEXT),
+)
 
 
 def _check_text(name: str, value: str, limit: int) -> None:
@@ -309,6 +311,26 @@ def _check_text(name: str, value: str, limit: int) -> None:
         char = bad.group()
         kind = "a lone surrogate" if "\ud800" <= char <= "\udfff" else "a control character"
         raise RowError(name, f"holds {kind} (U+{ord(char):04X}) at character {bad.start() + 1}")
+
+
+def _texts(data: dict[str, Any]) -> dict[str, str | None]:
+    """The row's text fields, checked: text (or null where allowed), bounded, no control character or surrogate."""
+    out: dict[str, str | None] = {}
+    for name, default, optional, _limit in _TEXT_FIELDS:
+        value = data.get(name, default)
+        if value is None:
+            if not optional:
+                raise RowError(name, "is missing (text is needed)")
+        elif type(value) is not str:
+            raise RowError(name, f"is {type(value).__name__}, not text")
+        out[name] = value
+    joined = "".join(v for v in out.values() if v)  # one search for the usual, clean row
+    if _BAD_TEXT.search(joined) or len(joined) > MAX_TEXT:
+        for name, _default, _optional, limit in _TEXT_FIELDS:
+            value = out[name]
+            if value:
+                _check_text(name, value, limit)
+    return out
 
 
 def _answer_strings(value: Any, depth: int = 0) -> Iterable[str]:
@@ -326,20 +348,14 @@ def _answer_strings(value: Any, depth: int = 0) -> Iterable[str]:
             yield from _answer_strings(item, depth + 1)
 
 
-def _number(data: Any, name: str, *, default: Any, optional: bool, low: float, high: float) -> float | None:
-    value = data.get(name, default)
-    if value is None and optional:
-        return None
+def _number(value: Any, name: str, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise RowError(name, f"is {type(value).__name__}, not a number")
-    if isinstance(value, int) and not low <= value <= high:  # compared as ints: a 400-digit int is refused too
-        raise RowError(name, f"is out of range ({low:g} to {high:g})")
-    number = float(value)
-    if not math.isfinite(number):
+    if isinstance(value, float) and not math.isfinite(value):
         raise RowError(name, "is not a finite number")
-    if not low <= number <= high:
+    if not low <= value <= high:  # an int is compared as an int: a 400-digit one is refused, never overflows
         raise RowError(name, f"is out of range ({low:g} to {high:g})")
-    return number
+    return float(value)
 
 
 def check_row(data: Any, *, where: str | None = None, line: int | None = None) -> Attempt:
@@ -359,24 +375,25 @@ def check_row(data: Any, *, where: str | None = None, line: int | None = None) -
     """
     try:
         if isinstance(data, Attempt):
-            data = data.to_json()
+            data = dict(vars(data))  # its fields, as to_json gives them (asdict copies deeply, and slowly)
         if not isinstance(data, dict):
             raise RowError(None, f"is {type(data).__name__}, not an object")
-        kind = _text(data, "kind", default="answer")
+        texts = _texts(data)
+        kind = texts["kind"]
         if kind not in KINDS:
-            raise RowError("kind", f"{kind[:40]!r} is not a kind of row ({', '.join(sorted(KINDS))})")
+            raise RowError("kind", f"{str(kind)[:40]!r} is not a kind of row ({', '.join(sorted(KINDS))})")
         correct = data.get("correct")
-        if correct is not None and not isinstance(correct, bool):
+        if correct is not None and type(correct) is not bool:
             if type(correct) is int and correct in (0, 1):  # SQLite keeps booleans as 0 and 1
                 correct = bool(correct)
             else:
                 raise RowError("correct", f"is {type(correct).__name__}, not true, false or null")
         hints = data.get("hints", 0)
-        if isinstance(hints, bool) or not isinstance(hints, int):
+        if type(hints) is not int:
             raise RowError("hints", f"is {type(hints).__name__}, not a whole number")
         if not 0 <= hints <= MAX_HINTS:
             raise RowError("hints", f"is out of range (0 to {MAX_HINTS})")
-        answer = _text(data, "answer", optional=True, limit=MAX_ANSWER)
+        answer = texts["answer"]
         if answer is not None and "\\" in answer:  # an escape may spell what the raw text may not hold
             try:
                 decoded = json.loads(answer)
@@ -384,19 +401,20 @@ def check_row(data: Any, *, where: str | None = None, line: int | None = None) -
                 decoded = None
             for text in _answer_strings(decoded):
                 _check_text("answer", text, MAX_ANSWER)
+        seconds = data.get("seconds")
         return Attempt(
-            learner=_text(data, "learner"),
-            puzzle_id=_text(data, "puzzle_id"),
-            kind=kind,
+            learner=texts["learner"] or "",
+            puzzle_id=texts["puzzle_id"] or "",
+            kind=kind or "answer",
             correct=correct,
             hints=hints,
-            seconds=_number(data, "seconds", default=None, optional=True, low=0, high=MAX_SECONDS),
-            at=_number(data, "at", default=0.0, optional=False, low=-MAX_SECONDS, high=MAX_SECONDS) or 0.0,
+            seconds=None if seconds is None else _number(seconds, "seconds", 0, MAX_SECONDS),
+            at=_number(data.get("at", 0.0), "at", -MAX_SECONDS, MAX_SECONDS),
             answer=answer,
-            content_hash=_text(data, "content_hash", default="", optional=True) or "",
-            reason=_text(data, "reason", optional=True),
-            rule=_text(data, "rule", optional=True),
-            source=_text(data, "source", default="", optional=True) or "",
+            content_hash=texts["content_hash"] or "",
+            reason=texts["reason"],
+            rule=texts["rule"],
+            source=texts["source"] or "",
         )
     except RowError as err:
         raise err.located(where, line) if where is not None else err from None
@@ -552,7 +570,7 @@ class JsonLinesStore:
         so line numbers are not known)."""
         out, refused = [], []
         for number, raw in enumerate(data.split(b"\n"), start=first_line):
-            row = _row(raw, self.where, number, first=number == 1)
+            row = _row(raw, self.where, number, first=first_line == 1 and number == 1)
             if row is None:
                 continue
             if isinstance(row, RowError):
@@ -1022,7 +1040,7 @@ def _read_only_copy(target: Path, err: BaseException) -> tuple[AttemptStore, str
     count = len(store.rows())
     return store, (
         f"progress cannot be saved in {target} ({err}): its {count} rows are read, and new ones are kept "
-        "in memory until the notebook's kernel stops (\"Save my progress\" downloads them all)"
+        'in memory until the notebook\'s kernel stops ("Save my progress" downloads them all)'
     )
 
 
