@@ -1316,6 +1316,7 @@ class Progress:
 
             first, count = store.damaged[0], len(store.damaged)
             more = f" ({count} damaged lines)" if count > 1 else ""
+            why = f" ({store.refused[0]._what()})" if store.refused else ""  # before setting aside forgets it
             try:
                 self.set_aside = store.set_aside_damaged()
             except OSError as err:
@@ -1324,7 +1325,7 @@ class Progress:
                 kept = "" if self.set_aside is None else f"; the file as it was is kept as {self.set_aside.aside}"
             done = "set aside" if self.set_aside is not None else "skipped"
             self.problem = (
-                f"{escape_control(store.where)}:{first}:1: warning: a damaged line was {done}{more}"
+                f"{escape_control(store.where)}:{first}:1: warning: a damaged line was {done}{why}{more}"
                 f"{escape_control(kept)}; the other rows are kept"
             )
             warnings.warn(self.problem, ProgressWarning, stacklevel=4)
@@ -1353,7 +1354,12 @@ class Progress:
             text = read_regular(legacy).decode("utf-8", errors="replace")
         except (OSError, FileTooBigError):
             return
-        rows = legacy_attempts(text, self.learner, at=0.0)
+        rows = []
+        for row in legacy_attempts(text, self.learner, at=0.0):
+            try:
+                rows.append(check_row(row))
+            except RowError as err:  # a learner name the gate refuses: said, and the store left as it is
+                warnings.warn(err.located(str(legacy)).warning(), ProgressWarning, stacklevel=4)
         key = f"imported:{os.path.realpath(legacy)}"
         store = self.store
         if isinstance(store, SqliteStore):
