@@ -400,7 +400,7 @@ def fuzz_folder() -> Iterator[Path]:
 
 @pytest.mark.parametrize("name", STORES, ids=[f"fuzz-import-{n}" for n in STORES])
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(rows=st.lists(hostile_rows(), min_size=1, max_size=4))
+@given(rows=st.lists(st.one_of(hostile_rows(), st.sampled_from(["x", 3, None, [], 1e999])), min_size=1, max_size=4))
 def test_fuzz_hostile_rows_through_import_are_refused_cleanly(
     rows: list[dict[str, Any]], name: str, fuzz_folder: Path
 ) -> None:
@@ -419,3 +419,27 @@ def test_fuzz_hostile_rows_through_import_are_refused_cleanly(
         assert str(err).startswith("hostile.json:1: attempts[") and err.reason
     kept = on_disk(folder, name)
     assert kept[0] == "before" and kept[-1] == "after" and len(kept) == 2 + added
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(row=hostile_rows())
+def test_fuzz_a_hostile_row_in_a_handed_in_store_is_skipped_and_named(row: dict[str, Any], fuzz_folder: Path) -> None:
+    folder = Path(tempfile.mkdtemp(dir=fuzz_folder))
+    path = folder / "progress.jsonl"
+    line = json.dumps(row, allow_nan=True)  # ASCII: a surrogate travels as an escape, as in a real file
+    path.write_bytes(_jsonl(json.dumps(good("first")), line, json.dumps(good("last"))))
+    try:
+        check_row(json.loads(line))
+        bad = False
+    except (RowError, ValueError):
+        bad = True
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        p = Progress(path)
+        p.record_attempt("after", correct=True)
+    said = [str(w.message) for w in caught if issubclass(w.category, ProgressWarning)]
+    assert isinstance(p.store, JsonLinesStore) and (p.problem is None) == (not bad)
+    if bad:
+        assert len(said) == 1 and said[0].startswith(f"{path}:2:1: warning:"), said
+    ids = [r.puzzle_id for r in p.attempts()]
+    assert ids[0] == "first" and ids[-2:] == ["last", "after"] and len(ids) == 3 + (not bad)
