@@ -352,6 +352,8 @@ def test_skipped_rows_of_an_export_are_named_by_report(
     assert main(["report", str(export), "--out", str(tmp_path / "r.html")]) == 0
     said = capsys.readouterr()
     assert f"1 learners, {puzzles} puzzles" in said.out, said.out
+    read = len(rows) - (named is not None)  # the page counts the rows it read, not the one skipped
+    assert f"1 learners, {read} attempts, {puzzles} puzzles." in (tmp_path / "r.html").read_text(encoding="utf-8")
     warned = [x for x in said.err.splitlines() if "warning" in x]
     if named is None:
         assert warned == [], said.err

@@ -268,7 +268,7 @@ def report_html(
 
     none = _m("report.none", lang)
     table = puzzle_table(exports)
-    attempts = sum(len(e.get("attempts", [])) for e in exports)
+    attempts = sum(len(export_attempts(dict(e))[0]) for e in exports)  # the rows read, not the ones skipped
     out = [
         f'<!DOCTYPE html><html lang="{esc(lang)}"><head><meta charset="utf-8">',
         f"<title>{esc(_m('report.title', lang))}</title>",
