@@ -43,7 +43,7 @@ def register_progress(
 
 def run_export(args: argparse.Namespace) -> int:
     """Print the export of one learner (exit 2 if the folder holds no progress)."""
-    from ..training.progress import Progress, StoreError, data_dir, open_store_read_only
+    from ..training.progress import Progress, StoreError, data_dir, open_store_read_only, skipped_warning
     from ..training.report import (
         class_puzzles,
         describe_puzzles,
@@ -57,6 +57,9 @@ def run_export(args: argparse.Namespace) -> int:
     except StoreError as err:
         print(Diagnostic(err.where, 1, 1, _m("cli.error.export", lang, problem=err.reason)), file=sys.stderr)
         return ExitCode.BAD_INPUT
+    said = skipped_warning(getattr(store, "refused", []))
+    if said:  # rows of the store that could not be read are left out of the export: never without a word
+        print(said, file=sys.stderr)
     puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
     if problems:
         for problem in problems:
@@ -100,6 +103,7 @@ def run_report(args: argparse.Namespace) -> int:
         load_export,
         puzzle_table,
         report_html,
+        skipped_rows,
         write_sort_script,
     )
 
@@ -117,6 +121,9 @@ def run_report(args: argparse.Namespace) -> int:
     for file in files:
         try:
             exports.append(load_export(file, lang))
+            said = skipped_rows(exports[-1], str(file))
+            if said:  # an export's rows that are not attempts are left out of the page, never without a word
+                print(said, file=sys.stderr)
         except ExportError as err:
             errors.append(Diagnostic(str(file), err.line, err.col, _m("cli.error.export", lang, problem=str(err))))
     if not files and not exports:

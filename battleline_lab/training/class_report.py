@@ -35,7 +35,7 @@ from typing import Any
 from ..core.claims import ClaimAnalysis, Reason
 from ..quiz.puzzle import Puzzle
 from ..quiz.questions import ClaimableQuestion, ClaimQuestion
-from .progress import Attempt, MemoryStore, Progress
+from .progress import Attempt, MemoryStore, Progress, export_attempts, skipped_warning
 
 __all__ = [
     "class_folder_exports",
@@ -150,19 +150,8 @@ class ClassData:
 
 
 def _rows(export: Mapping[str, Any]) -> list[Attempt]:
-    out = []
-    for raw in export.get("attempts", []):
-        if not isinstance(raw, dict):
-            continue
-        data = dict(raw)
-        if data.get("answer") is not None and not isinstance(data.get("answer"), str):
-            data["answer"] = json.dumps(data["answer"])
-        data["learner"] = str(export.get("learner"))
-        try:
-            out.append(Attempt.from_json(data))
-        except (TypeError, ValueError):
-            continue
-    return out
+    """The export's rows that pass the store's gate (the others are counted and named when it is read)."""
+    return export_attempts(dict(export))[0]
 
 
 def _answer(row: Attempt) -> object:
@@ -356,6 +345,9 @@ def class_folder_exports(folder: Path, puzzles: Sequence[Puzzle]) -> list[dict[s
         except StoreError as err:
             print(CheckWarning(err.where, 1, 1, err.reason), file=sys.stderr)
             continue
+        said = skipped_warning(getattr(store, "refused", []))
+        if said:  # rows of the store that could not be read: skipped, never without a word
+            print(said, file=sys.stderr)
         names = sorted({row.learner for row in store.rows()}) or [DEFAULT_LEARNER]
         for name in names:
             progress = Progress(sub, learner=name, store=store)

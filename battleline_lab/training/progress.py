@@ -51,6 +51,7 @@ import errno
 import json
 import math
 import os
+import re
 import stat
 import sys
 import threading
@@ -77,8 +78,11 @@ __all__ = [
     "GameResult",
     "JsonLinesStore",
     "MemoryStore",
+    "KINDS",
     "Progress",
     "ProgressWarning",
+    "ReadOnlyStore",
+    "RowError",
     "SetAside",
     "class_dir",
     "class_learner",
@@ -86,7 +90,10 @@ __all__ = [
     "SqliteStore",
     "StoreError",
     "browser_storage",
+    "check_row",
+    "skipped_warning",
     "data_dir",
+    "export_attempts",
     "export_filename",
     "game_results",
     "import_export",
@@ -219,40 +226,200 @@ class Attempt:
 
     @classmethod
     def from_json(cls, data: Any) -> Attempt:
-        """A row from a dict; ValueError/TypeError for anything that is not one."""
-        if not isinstance(data, dict):
-            raise TypeError("an attempt is an object")
-        learner, puzzle_id, kind = data.get("learner"), data.get("puzzle_id"), data.get("kind", "answer")
-        if not (isinstance(learner, str) and isinstance(puzzle_id, str) and isinstance(kind, str)):
-            raise TypeError("learner, puzzle_id and kind are text")
-        correct = data.get("correct")
-        seconds = data.get("seconds")
-        return cls(
-            learner=learner,
-            puzzle_id=puzzle_id,
-            kind=kind,
-            correct=None if correct is None else bool(correct),
-            hints=_small_int(data.get("hints", 0)),
-            seconds=None if seconds is None else _finite(seconds),
-            at=_finite(data.get("at", 0.0)),
-            answer=_opt_str(data.get("answer")),
-            content_hash=str(data.get("content_hash") or ""),
-            reason=_opt_str(data.get("reason")),
-            rule=_opt_str(data.get("rule")),
-            source=str(data.get("source") or ""),
-        )
+        """A row from a dict, through :func:`check_row` (:class:`RowError`, a ValueError, if it is not one)."""
+        return check_row(data)
 
 
-def _finite(value: Any) -> float:
+#: The kinds of row there are (see :class:`Attempt`); a row of any other kind is refused.
+KINDS = frozenset({"answer", "hint", "reveal", "reset", "game"})
+#: The largest ``hints`` a row may say (hostile files say ``1e999`` or ``10**100``).
+MAX_HINTS = 1000
+#: Seconds spent on one puzzle, and a row's time stamp (seconds since the epoch), are at most this.
+MAX_SECONDS = 1e11
+#: The longest text a row's fields may hold (the answer: :data:`MAX_ANSWER`).
+MAX_TEXT = 1000
+MAX_ANSWER = 100_000
+#: What no text of a row may hold: C0 and C1 control characters, DEL, and lone surrogates (which no
+#: encoder writes: one such row in a store would make every later write fail).
+_BAD_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+class RowError(ValueError):
+    """A row refused by :func:`check_row`: ``field`` (None: the row as a whole) and ``reason``; ``where`` and
+    ``line`` locate it when it came from a file.  Refusing a row never changes where the store writes."""
+
+    def __init__(
+        self,
+        field: str | None,
+        reason: str,
+        *,
+        where: str | None = None,
+        line: int | None = None,
+        row: str | None = None,
+    ) -> None:
+        self.field = field
+        self.reason = reason
+        self.where = where
+        self.line = line
+        #: which row of a document (``attempts[3]``) when there is no line to name
+        self.row = row
+        super().__init__(str(self))
+
+    def _what(self) -> str:
+        from ..formats.safe_yaml import escape_control
+
+        row = f"{self.row} " if self.row else ""
+        field = f'"{self.field}"' if self.field else "the row"
+        return escape_control(f"{row}{field}: {self.reason}")
+
+    def __str__(self) -> str:
+        from ..formats.safe_yaml import escape_control
+
+        place = f"{escape_control(self.where)}:{self.line or 1}: " if self.where is not None else ""
+        return f"{place}{self._what()}"
+
+    def located(self, where: str | None, line: int | None = None, row: str | None = None) -> RowError:
+        """The same refusal, located in a file (``line``: its line; ``row``: which row of a document)."""
+        return RowError(self.field, self.reason, where=where, line=line, row=row or self.row)
+
+    def warning(self) -> str:
+        """The refusal as one located warning line: ``FILE:LINE:1: warning: a row was skipped (...)``."""
+        from ..formats.safe_yaml import escape_control
+
+        place = f"{escape_control(self.where or '<row>')}:{self.line or 1}:1"
+        return f"{place}: warning: a row was skipped ({self._what()})"
+
+
+#: The text fields of a row: (name, default when absent, may be null, longest allowed).
+_TEXT_FIELDS: tuple[tuple[str, str | None, bool, int], ...] = (
+    ("learner", None, False, MAX_TEXT),
+    ("puzzle_id", None, False, MAX_TEXT),
+    ("kind", "answer", False, MAX_TEXT),
+    ("answer", None, True, MAX_ANSWER),
+    ("content_hash", "", True, MAX_TEXT),
+    ("reason", None, True, MAX_TEXT),
+    ("rule", None, True, MAX_TEXT),
+    ("source", "", True, MAX_TEXT),
+)
+
+
+def _check_text(name: str, value: str, limit: int) -> None:
+    if len(value) > limit:
+        raise RowError(name, f"is {len(value)} characters long (at most {limit})")
+    bad = _BAD_TEXT.search(value)
+    if bad is not None:
+        char = bad.group()
+        kind = "a lone surrogate" if "\ud800" <= char <= "\udfff" else "a control character"
+        raise RowError(name, f"holds {kind} (U+{ord(char):04X}) at character {bad.start() + 1}")
+
+
+def _texts(data: dict[str, Any]) -> dict[str, str | None]:
+    """The row's text fields, checked: text (or null where allowed), bounded, no control character or surrogate."""
+    out: dict[str, str | None] = {}
+    for name, default, optional, _limit in _TEXT_FIELDS:
+        value = data.get(name, default)
+        if value is None:
+            if not optional:
+                raise RowError(name, "is missing (text is needed)")
+        elif type(value) is not str:
+            raise RowError(name, f"is {type(value).__name__}, not text")
+        out[name] = value
+    joined = "".join(v for v in out.values() if v)  # one search for the usual, clean row
+    if _BAD_TEXT.search(joined) or len(joined) > MAX_TEXT:
+        for name, _default, _optional, limit in _TEXT_FIELDS:
+            value = out[name]
+            if value:
+                _check_text(name, value, limit)
+    return out
+
+
+def _answer_strings(value: Any, depth: int = 0) -> Iterable[str]:
+    """Every string inside a decoded answer (keys included)."""
+    if depth > 50:
+        raise RowError("answer", "is nested too deeply")
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _answer_strings(item, depth + 1)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _answer_strings(item, depth + 1)
+
+
+def _number(value: Any, name: str, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError("not a number")
+        raise RowError(name, f"is {type(value).__name__}, not a number")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise RowError(name, "is not a finite number")
+    if not low <= value <= high:  # an int is compared as an int: a 400-digit one is refused, never overflows
+        raise RowError(name, f"is out of range ({low:g} to {high:g})")
+    return float(value)
+
+
+def check_row(data: Any, *, where: str | None = None, line: int | None = None) -> Attempt:
+    """The one gate into a store: the :class:`Attempt` of ``data`` (a dict or an Attempt), or :class:`RowError`.
+
+    Every row passes here, whatever its source (an answer in a widget, "Load progress", a file
+    read back, an export for ``report``): text is valid Unicode without control characters and
+    of a bounded length, numbers are finite and in range, the kind is one of :data:`KINDS`,
+    ``correct`` is true, false or null.  ``where``/``line`` locate the error (a file and its line).
+
+    >>> check_row({"learner": "me", "puzzle_id": "w1", "answer": "true"}).kind
+    'answer'
+    >>> check_row({"learner": "me", "puzzle_id": "w\\ud800"}, where="p.jsonl", line=3)
+    Traceback (most recent call last):
+    ...
+    battleline_lab.training.progress.RowError: p.jsonl:3: "puzzle_id": holds a lone surrogate (U+D800) at character 2
+    """
     try:
-        number = float(value)
-    except OverflowError:  # a 400-digit integer: no float holds it (issue 24)
-        raise ValueError("not a finite number") from None
-    if not math.isfinite(number):
-        raise ValueError("not a finite number")
-    return number
+        if isinstance(data, Attempt):
+            data = dict(vars(data))  # its fields, as to_json gives them (asdict copies deeply, and slowly)
+        if not isinstance(data, dict):
+            raise RowError(None, f"is {type(data).__name__}, not an object")
+        texts = _texts(data)
+        kind = texts["kind"]
+        if kind not in KINDS:
+            raise RowError("kind", f"{str(kind)[:40]!r} is not a kind of row ({', '.join(sorted(KINDS))})")
+        correct = data.get("correct")
+        if correct is not None and type(correct) is not bool:
+            if type(correct) is int and correct in (0, 1):  # SQLite keeps booleans as 0 and 1
+                correct = bool(correct)
+            else:
+                raise RowError("correct", f"is {type(correct).__name__}, not true, false or null")
+        hints = data.get("hints", 0)
+        if type(hints) is not int:
+            raise RowError("hints", f"is {type(hints).__name__}, not a whole number")
+        if not 0 <= hints <= MAX_HINTS:
+            raise RowError("hints", f"is out of range (0 to {MAX_HINTS})")
+        answer = texts["answer"]
+        if answer is not None and "\\" in answer:  # an escape may spell what the raw text may not hold
+            try:
+                decoded = json.loads(answer)
+            except (ValueError, RecursionError):
+                decoded = None
+            for text in _answer_strings(decoded):
+                _check_text("answer", text, MAX_ANSWER)
+        seconds = data.get("seconds")
+        return Attempt(
+            learner=texts["learner"] or "",
+            puzzle_id=texts["puzzle_id"] or "",
+            kind=kind or "answer",
+            correct=correct,
+            hints=hints,
+            seconds=None if seconds is None else _number(seconds, "seconds", 0, MAX_SECONDS),
+            at=_number(data.get("at", 0.0), "at", -MAX_SECONDS, MAX_SECONDS),
+            answer=answer,
+            content_hash=texts["content_hash"] or "",
+            reason=texts["reason"],
+            rule=texts["rule"],
+            source=texts["source"] or "",
+        )
+    except RowError as err:
+        raise err.located(where, line) if where is not None else err from None
+    except RecursionError:
+        raise RowError(None, "is nested too deeply", where=where, line=line) from None
 
 
 def _small_int(value: Any) -> int:
@@ -262,10 +429,6 @@ def _small_int(value: Any) -> int:
     if isinstance(value, float) and not math.isfinite(value):
         return _IMPORT_CAP
     return max(0, min(int(value), _IMPORT_CAP))
-
-
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else str(value)
 
 
 _COLUMNS = tuple(f.name for f in fields(Attempt))
@@ -326,9 +489,11 @@ class MemoryStore:
     def __init__(self, where: str = "memory") -> None:
         self.where = where
         self._rows: list[Attempt] = []
+        #: rows of the file these rows were read from that :func:`check_row` refused (skipped, located)
+        self.refused: list[RowError] = []
 
     def add(self, attempt: Attempt) -> None:
-        self._rows.append(attempt)
+        self._rows.append(check_row(attempt))
 
     def rows(self, learner: str | None = None) -> list[Attempt]:
         return [r for r in self._rows if learner is None or r.learner == learner]
@@ -359,11 +524,14 @@ class JsonLinesStore:
         self.read_only = read_only
         #: 1-based numbers of the lines that did not parse, found by the last full read
         self.damaged: list[int] = []
+        #: why each of those lines was refused (located :class:`RowError`), found by the last full read
+        self.refused: list[RowError] = []
         if not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
             os.close(_open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT))  # never blocks on a FIFO
 
     def add(self, attempt: Attempt) -> None:
+        attempt = check_row(attempt)  # a refused row raises RowError before anything is written
         if self.read_only:
             raise OSError(f"{self.path}: opened read-only")
         line = (json.dumps(attempt.to_json(), ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
@@ -387,27 +555,30 @@ class JsonLinesStore:
 
     def rows(self, learner: str | None = None) -> list[Attempt]:
         data, _ = self._read(0)
-        out, self.damaged = self._parse(data, learner, 1)
+        out, self.refused = self._parse(data, learner, 1)
+        self.damaged = [err.line or 1 for err in self.refused]
         return out
 
     def rows_after(self, learner: str | None, cursor: Cursor) -> tuple[list[Attempt], Cursor]:
         """The rows of the complete lines after byte ``cursor``, and the offset after them."""
         data, end = self._read(cursor)
-        out, _ = self._parse(data, learner, 1)
+        out, _ = self._parse(data, learner, 1 if cursor == 0 else 0)
         return out, end
 
-    @staticmethod
-    def _parse(data: bytes, learner: str | None, first_line: int) -> tuple[list[Attempt], list[int]]:
-        out, damaged = [], []
+    def _parse(self, data: bytes, learner: str | None, first_line: int) -> tuple[list[Attempt], list[RowError]]:
+        """The rows of ``data`` and the refusals of its damaged lines (``first_line`` 0: not the file's start,
+        so line numbers are not known)."""
+        out, refused = [], []
         for number, raw in enumerate(data.split(b"\n"), start=first_line):
-            row = _row(raw)
+            row = _row(raw, self.where, number, first=first_line == 1 and number == 1)
             if row is None:
-                if raw.strip():
-                    damaged.append(number)
+                continue
+            if isinstance(row, RowError):
+                refused.append(row)
                 continue
             if learner is None or row.learner == learner:
                 out.append(row)
-        return out, damaged
+        return out, refused
 
     def set_aside_damaged(self) -> SetAside | None:
         """Set the lines that do not parse aside, so that they are never silently lost or read again.
@@ -428,9 +599,10 @@ class JsonLinesStore:
         complete = whole[: whole.rfind(b"\n") + 1]
         spans, kept, lines, start = [], 0, [], 0
         for number, raw in enumerate(complete.split(b"\n")[:-1], start=1):
-            if _row(raw) is not None:
+            row = _row(raw, self.where, number, first=number == 1)
+            if isinstance(row, Attempt):
                 kept += 1
-            elif raw.strip():
+            elif row is not None:
                 spans.append((start, len(raw)))
                 lines.append(number)
             start += len(raw) + 1
@@ -455,7 +627,7 @@ class JsonLinesStore:
             _fsync(fd)
         finally:
             os.close(fd)
-        self.damaged = []
+        self.damaged, self.refused = [], []
         return SetAside(self.where, str(aside), tuple(lines), kept)
 
 
@@ -484,14 +656,34 @@ class SetAside:
         return path.relative_to(BROWSER_DRIVE).as_posix() if BROWSER_DRIVE in path.parents else self.aside
 
 
-def _row(raw: bytes) -> Attempt | None:
-    """The row of one line of a JSON-lines store, or None (blank, or damaged if it is not blank)."""
+#: A UTF-8 byte order mark, which some editors put at the start of a file: read past, never a damaged row.
+_BOM = b"\xef\xbb\xbf"
+
+
+def _row(raw: bytes, where: str, line: int, *, first: bool = False) -> Attempt | RowError | None:
+    """The row of one line of a JSON-lines store (through :func:`check_row`), None for a blank line, or the
+    located :class:`RowError` of a damaged one.  ``first``: the file's first line (a byte order mark is skipped)."""
+    if first and raw.startswith(_BOM):
+        raw = raw[len(_BOM) :]
     if not raw.strip():
         return None
     try:
-        return Attempt.from_json(json.loads(raw.decode("utf-8", errors="replace")))
-    except (ValueError, TypeError, RecursionError):
-        return None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return RowError(None, f"is not UTF-8 ({err.reason} at byte {err.start + 1})", where=where, line=line)
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as err:
+        reason = err.msg if isinstance(err, json.JSONDecodeError) else type(err).__name__
+        return RowError(None, f"is not JSON ({str(reason)[:80]})", where=where, line=line)
+    try:
+        return check_row(data, where=where, line=line)
+    except RowError as err:
+        return err
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
 
 
 def _fsync(fd: int) -> None:
@@ -569,6 +761,9 @@ class SqliteStore:
 
         self.path = path
         self.where = str(path)
+        #: rows of the file that :func:`check_row` refused (written by an older version or by hand), found by
+        #: the last full read; they stay in the file and are skipped
+        self.refused: list[RowError] = []
         self._sqlite3 = sqlite3
         # ipykernel may run widget callbacks on another thread than the cell that made the widget:
         # the connection is shared between threads, one lock keeps its uses apart
@@ -620,7 +815,8 @@ class SqliteStore:
 
     def add_many(self, attempts: Iterable[Attempt], *, once: str | None = None) -> bool:
         """Add rows in one transaction; with ``once``, only if that key is not in ``meta`` yet (then set)."""
-        values = [tuple(_db_value(getattr(a, c)) for c in _COLUMNS) for a in attempts]
+        checked = [check_row(a) for a in attempts]  # a refused row raises RowError before anything is written
+        values = [tuple(_db_value(getattr(a, c)) for c in _COLUMNS) for a in checked]
         with self._lock:
             return self._insert(values, once)
 
@@ -641,14 +837,15 @@ class SqliteStore:
         return True
 
     def rows(self, learner: str | None = None) -> list[Attempt]:
-        sql = f"SELECT {', '.join(_COLUMNS)} FROM attempts"
+        sql = f"SELECT id, {', '.join(_COLUMNS)} FROM attempts"
         params: tuple[str, ...] = ()
         if learner is not None:
             sql += " WHERE learner = ?"
             params = (learner,)
         with self._lock:
             found = self._db.execute(sql + " ORDER BY id", params).fetchall()  # insertion order, never clock order
-        return [_attempt(row) for row in found]
+        rows, self.refused = _checked(found, self.where)
+        return rows
 
     def rows_after(self, learner: str | None, cursor: Cursor) -> tuple[list[Attempt], Cursor]:
         """The rows with an id above ``cursor``, and the highest id read (another process's rows included)."""
@@ -662,17 +859,24 @@ class SqliteStore:
             if not found:
                 top = self._db.execute("SELECT max(id) FROM attempts").fetchone()[0]
                 return [], max(cursor, int(top or 0))
-        return [_attempt(row[1:]) for row in found], int(found[-1][0])
+        return _checked(found, self.where)[0], int(found[-1][0])
 
     def close(self) -> None:
         """Close the connection (rows are already on disk)."""
         self._db.close()
 
 
-def _attempt(row: Sequence[Any]) -> Attempt:
-    data = dict(zip(_COLUMNS, row))
-    data["correct"] = None if data["correct"] is None else bool(data["correct"])
-    return Attempt(**data)
+def _checked(found: Iterable[Sequence[Any]], where: str) -> tuple[list[Attempt], list[RowError]]:
+    """The rows of ``(id, *columns)`` tuples read from a database, through :func:`check_row`, and the refused
+    ones (located by their row id)."""
+    rows: list[Attempt] = []
+    refused: list[RowError] = []
+    for row in found:
+        try:
+            rows.append(check_row(dict(zip(_COLUMNS, row[1:])), where=where, line=int(row[0])))
+        except RowError as err:
+            refused.append(err)
+    return rows, refused
 
 
 def _db_value(value: object) -> object:
@@ -775,6 +979,9 @@ def open_store(folder: Path | None = None, *, database: Path | None = None) -> t
                 f"the progress database {target} was damaged ({err}); it was moved to {aside} and a new one started",
             )
     except (OSError, ImportError) as err:
+        read_only = _read_only_copy(target, err) if not isinstance(err, ImportError) else None
+        if read_only is not None:
+            return read_only
         return MemoryStore(f"memory (could not use {target})"), (
             f"progress cannot be saved in {target.parent} ({err}); "
             "it is kept in memory until the notebook's kernel stops"
@@ -783,6 +990,58 @@ def open_store(folder: Path | None = None, *, database: Path | None = None) -> t
         return MemoryStore(f"memory (could not use {target})"), (
             f"progress cannot be saved in {target} ({type(err).__name__}: {err}); it is kept in memory"
         )
+
+
+def skipped_warning(refused: Sequence[RowError]) -> str | None:
+    """One located warning for rows skipped while reading (the first one named, and how many in all), or None.
+
+    >>> print(skipped_warning([RowError("kind", "is unknown", where="p.jsonl", line=2)] * 2))
+    p.jsonl:2:1: warning: a row was skipped ("kind": is unknown); 2 rows were skipped in all
+    """
+    if not refused:
+        return None
+    more = f"; {len(refused)} rows were skipped in all" if len(refused) > 1 else ""
+    return refused[0].warning() + more
+
+
+def _disk_error(err: BaseException) -> bool:
+    """Whether a failed write is the disk's doing (full, read-only, gone, locked), which is what moves a
+    session's progress to memory; anything else (a refused row, a bug) is not."""
+    if isinstance(err, OSError):
+        return True
+    sqlite3 = sys.modules.get("sqlite3")
+    return sqlite3 is not None and isinstance(err, sqlite3.OperationalError)
+
+
+class ReadOnlyStore(MemoryStore):
+    """The rows of a store that cannot be written (a read-only file system, no permission), read when it was
+    opened; new rows are kept beside them in memory, so "Save my progress" still downloads every row.
+
+    ``source``: the file the rows were read from; ``where`` says it is a copy in memory.
+    """
+
+    def __init__(self, source: str, rows: Iterable[Attempt] = (), refused: Sequence[RowError] = ()) -> None:
+        super().__init__(f"memory (read from {source}, which cannot be written)")
+        self.source = source
+        self._rows.extend(rows)
+        self.refused = list(refused)
+
+
+def _read_only_copy(target: Path, err: BaseException) -> tuple[AttemptStore, str] | None:
+    """A store that could not be opened for writing, opened read-only with its rows, and what to tell the
+    learner; None if there is no such file or it cannot be read either."""
+    if not os.path.isfile(target):
+        return None
+    try:
+        found = open_store_read_only(target.parent, database=target)
+    except (StoreError, OSError):
+        return None
+    store = ReadOnlyStore(str(target), found.rows(), getattr(found, "refused", []))
+    count = len(store.rows())
+    return store, (
+        f"progress cannot be saved in {target} ({err}): its {count} rows are read, and new ones are kept "
+        'in memory until the notebook\'s kernel stops ("Save my progress" downloads them all)'
+    )
 
 
 class StoreError(OSError):
@@ -825,16 +1084,17 @@ def open_store_read_only(folder: Path, *, database: Path | None = None) -> Attem
         store = MemoryStore(where)
         if target.suffix == ".jsonl" or not _sqlite_available():
             reader = JsonLinesStore(target, read_only=True)
+            reader.where = where  # damaged lines are named as the reader named the file
             if info.st_size > READ_LIMIT:
                 raise StoreError(where, f"{info.st_size} bytes (limit {READ_LIMIT})")
             try:
                 rows = reader.rows()
             except OSError as err:
                 raise StoreError(where, describe(err)) from None
+            store.refused = reader.refused
         else:
-            rows = _read_sqlite(target, where)
-        for row in rows:
-            store.add(row)
+            rows, store.refused = _read_sqlite(target, where)
+        store._rows.extend(rows)  # checked as they were read
         return store
     legacy = database if database is not None else folder / LEGACY_FILE
     if os.path.lexists(legacy):
@@ -851,7 +1111,7 @@ def open_store_read_only(folder: Path, *, database: Path | None = None) -> Attem
     raise StoreError(str(folder), "no progress here")
 
 
-def _read_sqlite(target: Path, where: str) -> list[Attempt]:
+def _read_sqlite(target: Path, where: str) -> tuple[list[Attempt], list[RowError]]:
     import shutil
     import sqlite3
     import tempfile
@@ -872,10 +1132,10 @@ def _read_sqlite(target: Path, where: str) -> list[Attempt]:
     try:
         db = sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, isolation_level=None)
         try:
-            found = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM attempts ORDER BY id").fetchall()
+            found = db.execute(f"SELECT id, {', '.join(_COLUMNS)} FROM attempts ORDER BY id").fetchall()
         finally:
             db.close()
-        return [_attempt(row) for row in found]
+        return _checked(found, where)
     except sqlite3.Error as err:
         raise StoreError(where, f"not a readable progress database ({err})") from None
     finally:
@@ -906,7 +1166,7 @@ def legacy_attempts(text: str, learner: str, *, at: float) -> list[Attempt]:
         return []
     out: list[Attempt] = []
     for pid, record in sorted(puzzles.items()):
-        if not isinstance(record, dict):
+        if not isinstance(record, dict) or _BAD_TEXT.search(pid) or len(pid) > MAX_TEXT:
             continue
         solved = record.get("solved") is True
         attempts = _small_int(record.get("attempts", 0))
@@ -1024,6 +1284,20 @@ class Progress:
             self._import(legacy)
         if isinstance(self.store, JsonLinesStore):
             self._say_damaged(self.store)
+        elif isinstance(self.store, (SqliteStore, ReadOnlyStore)):
+            self._say_refused()
+
+    def _say_refused(self) -> None:
+        """On opening a database (or a read-only copy), say once, located, which rows it holds that
+        :func:`check_row` refuses: they stay in the file and are skipped."""
+        if isinstance(self.store, SqliteStore):
+            try:
+                self.store.rows()
+            except Exception:  # noqa: BLE001 - an unreadable database is said by the first read
+                return
+        said = skipped_warning(self.refused())
+        if said:  # the store itself is fine and still written: a warning, not a problem with saving
+            warnings.warn(said, ProgressWarning, stacklevel=4)
 
     def _say_damaged(self, store: JsonLinesStore) -> None:
         """On opening a JSON-lines store, set its damaged lines aside and say so once (located).
@@ -1042,6 +1316,7 @@ class Progress:
 
             first, count = store.damaged[0], len(store.damaged)
             more = f" ({count} damaged lines)" if count > 1 else ""
+            why = f" ({store.refused[0]._what()})" if store.refused else ""  # before setting aside forgets it
             try:
                 self.set_aside = store.set_aside_damaged()
             except OSError as err:
@@ -1050,7 +1325,7 @@ class Progress:
                 kept = "" if self.set_aside is None else f"; the file as it was is kept as {self.set_aside.aside}"
             done = "set aside" if self.set_aside is not None else "skipped"
             self.problem = (
-                f"{escape_control(store.where)}:{first}:1: warning: a damaged line was {done}{more}"
+                f"{escape_control(store.where)}:{first}:1: warning: a damaged line was {done}{why}{more}"
                 f"{escape_control(kept)}; the other rows are kept"
             )
             warnings.warn(self.problem, ProgressWarning, stacklevel=4)
@@ -1079,7 +1354,12 @@ class Progress:
             text = read_regular(legacy).decode("utf-8", errors="replace")
         except (OSError, FileTooBigError):
             return
-        rows = legacy_attempts(text, self.learner, at=0.0)
+        rows = []
+        for row in legacy_attempts(text, self.learner, at=0.0):
+            try:
+                rows.append(check_row(row))
+            except RowError as err:  # a learner name the gate refuses: said, and the store left as it is
+                warnings.warn(err.located(str(legacy)).warning(), ProgressWarning, stacklevel=4)
         key = f"imported:{os.path.realpath(legacy)}"
         store = self.store
         if isinstance(store, SqliteStore):
@@ -1093,10 +1373,15 @@ class Progress:
         return self.store
 
     def add(self, attempt: Attempt) -> None:
-        """Add a row; a write that fails switches to memory with a warning (never raises)."""
+        """Add a row.  A row :func:`check_row` refuses raises :class:`RowError` and changes nothing (the store
+        still writes where it did); a write the disk refuses switches to memory with a warning."""
+        row = check_row(attempt)
         try:
-            self._store().add(attempt)
-        except Exception as err:  # noqa: BLE001 - a full disk must not stop a lesson
+            self._store().add(row)
+        except Exception as err:
+            if not _disk_error(err):
+                raise
+            attempt = row
             rows = self._safe_rows()
             self.problem = f"progress could not be saved in {self._store().where} ({err}); kept in memory from now on"
             warnings.warn(self.problem, ProgressWarning, stacklevel=3)
@@ -1104,6 +1389,10 @@ class Progress:
             for row in rows:
                 self.store.add(row)
             self.store.add(attempt)
+
+    def refused(self) -> list[RowError]:
+        """The rows of the store's file that were skipped by the last full read (located; none for a new store)."""
+        return list(getattr(self._store(), "refused", []))
 
     def _safe_rows(self) -> list[Attempt]:
         try:
@@ -1285,13 +1574,48 @@ def _answer_text(value: Any) -> str | None:
     return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
-def import_export(progress: Progress, document: Any) -> tuple[int, int]:
+def export_attempts(
+    document: Any, learner: str | None = None, *, where: str | None = None
+) -> tuple[list[Attempt], list[RowError]]:
+    """The rows of an export document's ``attempts`` through :func:`check_row`, and the refused ones (each
+    located as ``attempts[N]`` of ``where``).  ``learner``: whose rows they become (default: the
+    document's ``learner``); an ``answer`` that is not JSON text is kept as JSON text.
+
+    >>> rows, refused = export_attempts({"learner": "ann", "attempts": [{"puzzle_id": "w1"}, {"kind": "x"}]})
+    >>> [(r.learner, r.puzzle_id, r.kind) for r in rows], [e.row for e in refused]
+    ([('ann', 'w1', 'answer')], ['attempts[1]'])
+    """
+    if learner is None:
+        learner = str(document.get("learner")) if isinstance(document, dict) else DEFAULT_LEARNER
+    found = document.get("attempts") if isinstance(document, dict) else None
+    rows: list[Attempt] = []
+    refused: list[RowError] = []
+    for number, data in enumerate(found if isinstance(found, list) else []):
+        try:
+            if not isinstance(data, dict):
+                raise RowError(None, f"is {type(data).__name__}, not an object")
+            try:
+                answer = _answer_text(data.get("answer"))
+            except (ValueError, TypeError, RecursionError):
+                raise RowError("answer", "is not JSON that can be kept") from None
+            rows.append(check_row({**data, "learner": learner, "answer": answer}))
+        except RowError as err:
+            refused.append(err.located(where, None, f"attempts[{number}]"))
+    return rows, refused
+
+
+def import_export(
+    progress: Progress, document: Any, *, where: str = "<export>", refused: list[RowError] | None = None
+) -> tuple[int, int]:
     """Add the attempts of an export document to this learner's store, as this learner.
 
-    Rows the store already holds (same puzzle, kind, time, answer) are not added twice, so
-    loading the same file again changes nothing.  Returns ``(added, skipped)``: skipped rows are
-    ones that are not attempts.  ValueError says why a document is not an export at all (then
-    nothing is added).
+    Every row passes :func:`check_row`.  Rows the learner's current progress already holds (same
+    puzzle, kind, time, answer; rows hidden by a reset do not count, so loading a saved file after
+    "Reset my progress" brings its rows back) are not added twice, so loading the same file again
+    changes nothing.  Returns ``(added, skipped)``: skipped rows are ones that are not attempts
+    (each one's :class:`RowError`, located as ``attempts[N]`` of ``where``, is appended to
+    ``refused`` if given) and resets.  ValueError says why a document is not an export at all (then
+    nothing is added).  A refused row never changes where the store writes.
 
     >>> p = Progress(store=MemoryStore())
     >>> doc = {"format": EXPORT_FORMAT, "learner": "ann", "attempts": [
@@ -1309,16 +1633,12 @@ def import_export(progress: Progress, document: Any) -> tuple[int, int]:
     def key(row: Attempt) -> tuple[object, ...]:
         return (row.puzzle_id, row.kind, row.at, row.answer, row.correct)
 
-    have = {key(row) for row in progress._safe_rows() if row.learner == progress.learner}
-    added = skipped = 0
-    for data in rows:
-        try:
-            if not isinstance(data, dict):
-                raise TypeError("an attempt is an object")
-            row = Attempt.from_json({**data, "learner": progress.learner, "answer": _answer_text(data.get("answer"))})
-        except (TypeError, ValueError):
-            skipped += 1
-            continue
+    have = {key(row) for row in progress.attempts()}  # after the last reset: a reset is undone by a load
+    checked, bad = export_attempts(document, progress.learner, where=where)
+    if refused is not None:
+        refused.extend(bad)
+    added, skipped = 0, len(bad)
+    for row in checked:
         if row.kind == "reset" or key(row) in have:
             skipped += row.kind == "reset"
             continue

@@ -31,6 +31,7 @@ from ..formats.safe_yaml import Diagnostic
 from ..quiz.puzzle import Puzzle
 from ..text.messages import DEFAULT_LANGUAGE, message, scoped
 from .class_report import SORT_SCRIPT
+from .progress import export_attempts, skipped_warning
 
 __all__ = ["class_level", "class_puzzles", "load_export", "report_html"]
 
@@ -145,7 +146,7 @@ def load_export(path: Path, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     except (OSError, FileTooBigError) as err:
         raise ExportError(describe(err, lang)) from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte order mark (some editors write one) is read past
     except UnicodeDecodeError as err:
         line, col = line_col_of(raw, err.start)
         raise ExportError(f"not UTF-8 ({err.reason})", line, col) from None
@@ -162,6 +163,15 @@ def load_export(path: Path, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     if not isinstance(data.get("attempts"), list) or not isinstance(data.get("learner"), str):
         raise ExportError('"learner" (text) and "attempts" (a list) are needed')
     return data
+
+
+def skipped_rows(export: Mapping[str, Any], where: str) -> str | None:
+    """One located warning naming the rows of an export that are not attempts (the page leaves them out), or None.
+
+    >>> print(skipped_rows({"learner": "ann", "attempts": [{"puzzle_id": "w1", "hints": -1}]}, "ann.json"))
+    ann.json:1:1: warning: a row was skipped (attempts[0] "hints": is out of range (0 to 1000))
+    """
+    return skipped_warning(export_attempts(dict(export), where=where)[1])
 
 
 def _num(value: Any, default: float = 0.0) -> float:
@@ -198,13 +208,13 @@ def puzzle_table(exports: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         puzzles = export.get("puzzles") if isinstance(export.get("puzzles"), dict) else {}
         firsts: dict[str, bool] = {}
         hints: dict[str, float] = {}
-        for row in export.get("attempts", []):
-            if not isinstance(row, dict) or not isinstance(row.get("puzzle_id"), str) or not row["puzzle_id"]:
+        for row in export_attempts(dict(export))[0]:  # the rows the store's gate passes, as the grid reads them
+            if not row.puzzle_id:
                 continue
-            pid, kind = row["puzzle_id"], row.get("kind")
-            hints[pid] = hints.get(pid, 0.0) + _num(row.get("hints"))
+            pid, kind = row.puzzle_id, row.kind
+            hints[pid] = hints.get(pid, 0.0) + row.hints
             if kind in ("answer", "reveal") and pid not in firsts:
-                firsts[pid] = kind == "answer" and row.get("correct") is True and hints[pid] == 0
+                firsts[pid] = kind == "answer" and row.correct is True and hints[pid] == 0
         for pid, clean in firsts.items():
             entry = stats.setdefault(pid, {"id": pid, "learners": set(), "clean": 0, "hints": 0.0, "level": None})
             entry["learners"].add(learner)
@@ -258,7 +268,7 @@ def report_html(
 
     none = _m("report.none", lang)
     table = puzzle_table(exports)
-    attempts = sum(len(e.get("attempts", [])) for e in exports)
+    attempts = sum(len(export_attempts(dict(e))[0]) for e in exports)  # the rows read, not the ones skipped
     out = [
         f'<!DOCTYPE html><html lang="{esc(lang)}"><head><meta charset="utf-8">',
         f"<title>{esc(_m('report.title', lang))}</title>",

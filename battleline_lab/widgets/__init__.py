@@ -65,7 +65,16 @@ from ..text.messages import (
     topic_name,
 )
 from ..training.hints import hint_ladder, solution_summary
-from ..training.progress import Progress, PuzzleRecord, browser_storage, data_dir, export_filename, import_export
+from ..training.progress import (
+    Progress,
+    PuzzleRecord,
+    ReadOnlyStore,
+    RowError,
+    browser_storage,
+    data_dir,
+    export_filename,
+    import_export,
+)
 from ..training.trainer import LESSONS, PuzzleSession, Summary, Trainer
 from .board import Board, Taps, card_view, flag_views
 from .intents import explorer_intents, puzzle_intents
@@ -911,6 +920,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             text = message(
                 key, self.lang, count=len(aside.lines), where=where, aside=aside.shown_aside, kept=aside.kept
             )
+        elif isinstance(self.progress.store, ReadOnlyStore):  # its rows are shown; new ones kept in memory
+            store = self.progress.store
+            text = message("trainer.warning.read_only", self.lang, where=store.source, count=len(store.rows()))
         elif "damaged" in problem:
             text = message("trainer.warning.damaged", self.lang, problem=problem)
         else:
@@ -1072,9 +1084,10 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
     def load_progress(self, content: bytes, name: str = "progress.json") -> tuple[int, int] | None:
         """ "Load progress": add an export's attempts (as this learner; none twice), then show where
         the learner stands.  A file that is not an export is refused with a message, nothing lost."""
+        refused: list[RowError] = []
         try:
-            document = json.loads(content.decode("utf-8"))
-            added, skipped = import_export(self.progress, document)
+            document = json.loads(content.decode("utf-8-sig"))  # a byte order mark is read past
+            added, skipped = import_export(self.progress, document, where=name, refused=refused)
         except (UnicodeDecodeError, ValueError, RecursionError) as err:
             problem = str(err).split("\n")[0][:200]
             text = message("transfer.load_error", self.lang, file=name, problem=problem)
@@ -1082,6 +1095,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             return None
         self.trainer = Trainer(self.puzzles, progress=self.progress, lessons=self.trainer.lessons, lang=self.lang)
         self.transfer.value = _esc(message("transfer.loaded", self.lang, added=added, skipped=skipped, file=name))
+        if refused:  # each row left out is named: the first one here, how many in the count above
+            first = message("transfer.skipped", self.lang, problem=str(refused[0]))
+            self.transfer.value += f'<br><small class="bl-gym-load-skipped">{_esc(first)}</small>'
         self._show()
         return added, skipped
 
