@@ -92,6 +92,7 @@ __all__ = [
     "SymlinkError",
     "UnencodableError",
     "check_new",
+    "check_out_folder",
     "describe",
     "holds_exactly",
     "output_name",
@@ -130,7 +131,7 @@ class FileProblem(OSError):
         return f"{self.filename}: {self.strerror}"
 
 
-NotRegularKind = Literal["folder", "fifo", "device", "socket", "special", "empty_path"]
+NotRegularKind = Literal["folder", "fifo", "device", "socket", "special", "empty_path", "file"]
 
 
 class NotRegularFileError(FileProblem):
@@ -144,6 +145,7 @@ class NotRegularFileError(FileProblem):
         "socket": "a socket, not a file",
         "special": "not a regular file",
         "empty_path": "an empty path",
+        "file": "a file, not a folder",
     }
 
     def __init__(self, filename: str, kind: NotRegularKind) -> None:
@@ -268,6 +270,24 @@ def check_new(path: PathLike, *, force: bool = False, inputs: Iterable[PathLike]
         raise NotAnOutputError(name, _kind(info.st_mode))
     if not force:
         raise OutputExistsError(name)
+
+
+def check_out_folder(path: PathLike) -> None:
+    """Refuse a folder given for a command's outputs (``generate --out``, ``review --out``, ``match --records``).
+
+    :class:`NotAnOutputError` if it is empty (never "the current folder") or names something that
+    exists and is not a folder (``/dev/full``, a file); a folder that does not exist yet is fine.
+    The files written into it are checked one by one by :func:`write_new` / :func:`write_all`.
+    """
+    name = os.fspath(path)
+    if name == "":
+        raise NotAnOutputError(name, "empty_path")
+    try:
+        mode = os.stat(name).st_mode
+    except OSError:
+        return
+    if not stat.S_ISDIR(mode):
+        raise NotAnOutputError(name, "file" if stat.S_ISREG(mode) else _kind(mode))
 
 
 def _new_file_mode() -> int:
