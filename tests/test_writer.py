@@ -513,3 +513,37 @@ def test_the_watch_sees_a_write_around_the_writer(tmp_path: Path, watch: _Watch)
         ("open", "raw.txt", False),
         ("os.rename", "moved.txt", False),
     ]
+
+
+EDITOR_TARGETS = ["symlink", "dangling-symlink", "folder", "empty", "dev-full"]
+
+
+@posix_only
+@pytest.mark.parametrize("case", EDITOR_TARGETS)
+def test_the_editor_saves_through_the_writer_and_is_refused_the_same_way(case: str, tmp_path: Path) -> None:
+    from battleline_lab.authoring.editor import EditorError, EditorSession
+
+    source = tmp_path / "p.yaml"
+    source.write_text(PUZZLE, encoding="utf-8")
+    session = EditorSession.open(source)
+    session.set_id("a-copy")  # a copy under its own id: the only refusal left is the writer's
+    target: str | Path = tmp_path / "out.yaml"
+    guarded: list[Path] = []
+    code = "not_output"
+    if case == "symlink":
+        guarded = _symlink(tmp_path / "out.yaml", [])
+        code = "symlink"
+    elif case == "dangling-symlink":
+        _dangling(tmp_path / "out.yaml", [])
+        code = "symlink"
+    elif case == "folder":
+        guarded = _folder(tmp_path / "out.yaml", [])
+    elif case == "empty":
+        target = ""
+    else:
+        target = "/dev/full"
+    before = _snapshot(guarded)
+    with pytest.raises(EditorError) as info:
+        session.save(target, force=True)
+    assert info.value.key == f"editor.error.{code}" and _snapshot(guarded) == before
+    assert not (tmp_path / "nowhere-yet").exists()
