@@ -18,6 +18,7 @@ from battleline_lab.formats.files import (
     NotRegularFileError,
     OutputExistsError,
     SameAsInputError,
+    SymlinkError,
     UnencodableError,
     check_new,
     describe,
@@ -136,19 +137,18 @@ def test_write_new_never_writes_over_an_input_even_forced(tmp_path: Path) -> Non
     assert source.read_text() == PUZZLE
 
 
-def test_write_new_follows_a_symlink_only_when_forced(tmp_path: Path) -> None:
+def test_write_new_never_writes_through_a_symlink(tmp_path: Path) -> None:
     real = tmp_path / "real.txt"
     real.write_text("old")
     link = tmp_path / "link.txt"
     link.symlink_to(real)
-    with pytest.raises(OutputExistsError):
-        write_new(link, "new")
     dangling = tmp_path / "dangling.txt"
     dangling.symlink_to(tmp_path / "nowhere.txt")
-    with pytest.raises(OutputExistsError):
-        write_new(dangling, "new")
-    write_new(link, "new", force=True)
-    assert link.is_symlink() and real.read_text() == "new"
+    for force in (False, True):
+        for path in (link, dangling):
+            with pytest.raises(SymlinkError):
+                write_new(path, "new", force=force)
+    assert link.is_symlink() and real.read_text() == "old" and not (tmp_path / "nowhere.txt").exists()
 
 
 def test_a_failed_write_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -168,16 +168,17 @@ FIELDS: list[tuple[str, Callable[[Any, int], None]]] = [
 
 @pytest.mark.parametrize("digits", HUGE, ids=["400", "-400", "1e300", "4200"])
 @pytest.mark.parametrize("field", FIELDS, ids=[f[0] for f in FIELDS])
-def test_2_report_on_huge_integers_clamps_never_exit_3(
+def test_2_report_on_huge_integers_is_a_located_error_never_exit_3(
     field: tuple[str, Callable[[Any, int], None]], digits: str, tmp_path: Path
 ) -> None:
     document = _export()
     field[1](document, 424242)
-    text = json.dumps(document).replace("424242", digits)
+    text = json.dumps(document, indent=1).replace("424242", digits)
     (tmp_path / "e.json").write_text(text, encoding="utf-8")
     status, out, err = run(["report", str(tmp_path / "e.json"), "--out", str(tmp_path / "r.html")])
-    assert status == 0, err
-    assert (tmp_path / "r.html").exists() and "Traceback" not in err
+    line = text[: text.index(digits)].count("\n") + 1
+    assert status == 2 and re.match(rf".*e\.json:{line}:\d+: error: .*past the bound", err), err
+    assert not (tmp_path / "r.html").exists() and "Traceback" not in err
 
 
 def test_2_a_number_past_pythons_digit_limit_is_located(tmp_path: Path) -> None:
@@ -185,7 +186,7 @@ def test_2_a_number_past_pythons_digit_limit_is_located(tmp_path: Path) -> None:
     (tmp_path / "e.json").write_text(text, encoding="utf-8")
     status, _, err = run(["report", str(tmp_path / "e.json"), "--out", str(tmp_path / "r.html")])
     line = text[: text.index("9" * 100)].count("\n") + 1
-    assert status == 2 and re.match(rf".*e\.json:{line}:\d+: error: .*too many digits", err), err
+    assert status == 2 and re.match(rf".*e\.json:{line}:\d+: error: .*past the bound .*5000 digits", err), err
 
 
 # -- 3. only regular files ------------------------------------------------------------------------

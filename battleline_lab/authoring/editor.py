@@ -53,7 +53,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..core.cards import Card, CardNotationError, Tactic, parse_card
 from ..core.claims import UndecidedTieError
 from ..core.position import FLAGS, FlagState, Position, Side, is_flag_number
-from ..formats.files import OutputExistsError, write_new
+from ..formats.files import NotAnOutputError, OutputExistsError, SymlinkError, write_new
 from ..formats.safe_yaml import ComposeError, Diagnostic, compose, decode_utf8, read_limited, scalar_value
 from ..quiz.checks import CheckWarning, check_puzzle
 from ..quiz.difficulty import Difficulty, estimate
@@ -429,12 +429,19 @@ def atomic_write(path: str | os.PathLike[str], text: str, *, force: bool = False
 
     Atomic (a temporary file in the same folder, then a link or rename); refuses
     (:class:`EditorError` ``exists``) an existing file unless ``force``, including one that
-    appears meanwhile.
+    appears meanwhile; a symbolic link (``symlink``) even with ``force``; a folder, a device or
+    the empty path (``not_output``); any other failure is ``not_written``.
     """
     try:
         write_new(path, text, force=force)
     except OutputExistsError:
         raise EditorError("exists", file=os.fspath(path)) from None
+    except SymlinkError:  # never written through a link, even when the teacher confirms
+        raise EditorError("symlink", file=os.fspath(path)) from None
+    except NotAnOutputError:
+        raise EditorError("not_output", file=os.fspath(path)) from None
+    except OSError as err:  # a full disk, no permission: said on the message line, the text kept in the editor
+        raise EditorError("not_written", file=os.fspath(path), reason=err.strerror or str(err)) from None
 
 
 def _card(token: str | Card) -> Card:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..core.position import ClaimTiming
-from ..formats.files import FileProblem, check_new, describe, write_new
+from ..formats.files import FileProblem, check_new, check_out_folder, describe, output_name, write_new
 from ..formats.safe_yaml import MAX_ERRORS, ascii_int, escape_control
 from ..text.messages import message, scoped
 from .base import PROG, ExitCode, SubParsers
@@ -185,15 +185,16 @@ def run_review_command(args: argparse.Namespace) -> int:
     else:
         for line in result.lines(lang):
             print(line)
-    if args.out:
+    if args.out is not None:
         try:
+            check_out_folder(args.out)  # an empty --out is refused, never "the current folder" or "no output"
             written = save_puzzles(result, args.out, force=args.force, inputs=[args.file])
         except FileExistsError as exc:
             where = escape_control(str(exc.filename or args.out))
             print(f"{where}:1:1: error: {message('review.cli.exists', lang, path=where)}", file=sys.stderr)
             return ExitCode.BAD_INPUT
         except OSError as exc:
-            where = escape_control(str(exc.filename or args.out))
+            where = escape_control(output_name(exc.filename if isinstance(exc, FileProblem) else args.out))
             print(f"{where}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
             return ExitCode.BAD_INPUT
         if not args.json:
@@ -209,8 +210,13 @@ def run_match_command(args: argparse.Namespace) -> int:
     lang = getattr(args, "lang", "en")
     options = Options(claim_timing=ClaimTiming(args.claim_timing))
     on_game: Callable[[int, GameState, dict[Player, str]], None] | None = None
-    if args.records:
+    if args.records is not None:
         folder = Path(args.records)
+        try:
+            check_out_folder(args.records)
+        except OSError as exc:
+            print(f"{escape_control(output_name(args.records))}:1:1: error: {describe(exc, lang)}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

@@ -13,7 +13,15 @@ import sys
 from collections.abc import Callable, Hashable
 from pathlib import Path
 
-from ..formats.files import FileProblem, check_new, describe, write_all
+from ..formats.files import (
+    FileProblem,
+    NotAnOutputError,
+    check_new,
+    check_out_folder,
+    describe,
+    output_name,
+    write_all,
+)
 from ..formats.safe_yaml import ascii_int, escape_control
 from ..quiz.loader import Diagnostic, iter_puzzle_files
 from ..text.messages import message, scoped
@@ -105,8 +113,11 @@ def run(args: argparse.Namespace) -> int:
 
     lang = getattr(args, "lang", "en")
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        print(Diagnostic(args.out, 1, 1, _m("generate.not_a_folder", lang)), file=sys.stderr)
+    try:  # the empty path is never "the current folder"; a device or a file is no folder
+        check_out_folder(args.out)
+    except NotAnOutputError as err:
+        problem = _m("generate.not_a_folder", lang) if err.kind == "file" else describe(err, lang)
+        print(Diagnostic(output_name(args.out), 1, 1, problem), file=sys.stderr)
         return ExitCode.BAD_INPUT
     avoid: set[Hashable] = set()
     if args.avoid is not None:

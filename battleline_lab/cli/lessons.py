@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .. import course
 from ..course import DEFAULT_FOLDER, CopyReport, copy_course, course_files, lab_command
+from ..formats.files import NotAnOutputError, describe
 from ..formats.safe_yaml import escape_control
 from ..quiz.library import lessons_root
 from ..quiz.loader import Diagnostic
@@ -38,6 +39,9 @@ def _first_lesson(files: Sequence[Path], lang: str) -> Path | None:
 def _copy_and_report(args: argparse.Namespace, *, force: bool) -> tuple[int, CopyReport | None]:
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
     folder = Path(args.folder)
+    if args.folder == "":  # the empty path, never "the current folder"
+        print(Diagnostic("''", 1, 1, describe(NotAnOutputError("", "empty_path"), lang)), file=sys.stderr)
+        return ExitCode.BAD_INPUT, None
     if folder.exists() and not folder.is_dir():
         print(Diagnostic(args.folder, 1, 1, _m("lessons.not_a_folder", lang)), file=sys.stderr)
         return ExitCode.BAD_INPUT, None

@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..formats.files import OutputExistsError, describe, write_new
+from ..formats.files import (
+    FileProblem,
+    OutputExistsError,
+    check_new,
+    describe,
+    holds_exactly,
+    output_name,
+    write_all,
+)
 from ..formats.safe_yaml import Diagnostic, escape_control
 from ..text.messages import DEFAULT_LANGUAGE, LANGUAGES, message, scoped
 from .base import PROG, ExitCode, SubParsers
@@ -93,9 +102,22 @@ def _export_files(paths: Iterable[str]) -> list[Path]:
     return files
 
 
+def _files_under(folder: Path) -> list[Path]:
+    """Every file below ``folder`` (a class folder's stores and their journals, a teacher's puzzles)."""
+    try:
+        return [p for p in folder.rglob("*") if p.is_file()]
+    except OSError:  # pragma: no cover - a folder that vanishes while it is listed
+        return []
+
+
 def run_report(args: argparse.Namespace) -> int:
-    """Read the exports (all errors at once, exit 2) and write the page (never over a file without --force)."""
-    from ..training.class_report import SORT_SCRIPT_NAME
+    """Read the exports (all errors at once, exit 2) and write the page and its script with the one writer.
+
+    The page and its sorting script are written together (files.write_all): never over an input (an
+    export, a store of a class folder, a teacher's puzzle), never over a file without --force, never
+    through a link; the script is left alone where an identical copy already lies.
+    """
+    from ..training.class_report import SORT_SCRIPT, SORT_SCRIPT_NAME
     from ..training.report import (
         ExportError,
         class_puzzles,
@@ -104,20 +126,24 @@ def run_report(args: argparse.Namespace) -> int:
         puzzle_table,
         report_html,
         skipped_rows,
-        write_sort_script,
     )
 
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
-    out = Path(args.out)
+    out: str = args.out  # a str: Path("") would be "." (the current folder), not the empty path it is
+    script = os.path.join(os.path.dirname(out), SORT_SCRIPT_NAME)
     exports, errors = [], []
     puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
     # a class folder (BATTLELINE_CLASS_DIR: one data folder per learner) is read directly, no exports
     from ..training.class_report import class_folder_exports, is_class_folder
 
     folders = [name for name in args.exports if is_class_folder(Path(name))]
+    inputs: list[Path] = []
+    for folder in [*folders, *getattr(args, "puzzles", [])]:  # what is read is an input, never an output
+        inputs += _files_under(Path(folder))
     for folder in folders:
         exports += class_folder_exports(Path(folder), puzzles)
     files = _export_files([name for name in args.exports if name not in folders])
+    inputs += files
     for file in files:
         try:
             exports.append(load_export(file, lang))
@@ -128,10 +154,13 @@ def run_report(args: argparse.Namespace) -> int:
             errors.append(Diagnostic(str(file), err.line, err.col, _m("cli.error.export", lang, problem=str(err))))
     if not files and not exports:
         errors.append(Diagnostic(str(args.exports[0]), 1, 1, _m("cli.error.none", lang)))
-    if out.exists() and not args.force:
-        errors.append(Diagnostic(str(out), 1, 1, _m("cli.error.exists", lang, path=str(out))))
+    for path in (out, script):  # refused before the page is built; the writer checks again when it writes
+        try:
+            if path != script or not holds_exactly(script, SORT_SCRIPT.encode("utf-8"), inputs):
+                check_new(path, force=args.force, inputs=inputs)
+        except OSError as err:
+            errors.append(_write_error(path, err, lang))
     errors += problems
-    script = out.parent / SORT_SCRIPT_NAME
     if errors:
         for error in errors:
             print(error, file=sys.stderr)
@@ -139,14 +168,18 @@ def run_report(args: argparse.Namespace) -> int:
     own = {p.id for p in puzzles if p.source and any(inside_folder(p.source, f) for f in getattr(args, "puzzles", []))}
     page = report_html(exports, lang, puzzles, shown=sorted(own))
     try:
-        write_new(out, page, force=args.force, inputs=files)
-    except OutputExistsError:
-        print(Diagnostic(str(out), 1, 1, _m("cli.error.exists", lang, path=str(out))), file=sys.stderr)
-        return ExitCode.BAD_INPUT
+        write_all([(out, page), (script, SORT_SCRIPT)], force=args.force, inputs=inputs, keep_identical=[script])
     except OSError as err:
-        print(Diagnostic(str(out), 1, 1, describe(err, lang)), file=sys.stderr)
+        where = err.filename if isinstance(err, FileProblem) else out
+        print(_write_error(where, err, lang), file=sys.stderr)
         return ExitCode.BAD_INPUT
-    write_sort_script(script)
     shown = escape_control(str(out))
     print(_m("cli.wrote", lang, path=shown, learners=len(exports), puzzles=len(puzzle_table(exports))))
     return ExitCode.OK
+
+
+def _write_error(path: str, err: OSError, lang: str) -> Diagnostic:
+    """A refused or failed output as ``OUT:1:1: error: ...`` (an existing page: the report's own words)."""
+    if isinstance(err, OutputExistsError):
+        return Diagnostic(output_name(path), 1, 1, _m("cli.error.exists", lang, path=escape_control(str(path))))
+    return Diagnostic(output_name(path), 1, 1, describe(err, lang))

@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..formats.files import SameAsInputError, describe, write_new
+from ..formats.files import SameAsInputError, describe, output_name, write_new
 from ..formats.safe_yaml import escape_control
 from ..quiz.loader import Diagnostic
 from ..text.messages import DEFAULT_LANGUAGE, message, scoped
@@ -48,14 +48,16 @@ def run(args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.write(page)
         return ExitCode.OK
-    out = Path(args.output) if args.output else Path.cwd() / f"{Path(args.file).stem}.html"
+    # an empty -o is an empty output path (refused by the writer), never "the default name"; a str, because
+    # Path("") would turn it into "." (the current folder)
+    out = args.output if args.output is not None else str(Path.cwd() / f"{Path(args.file).stem}.html")
     try:  # never over the puzzle itself (even a hard link to it), never over a file without --force, atomically
         write_new(out, page, force=getattr(args, "force", False), inputs=[args.file])
     except SameAsInputError:
-        print(Diagnostic(str(out), 1, 1, _m("same_file", lang)), file=sys.stderr)
+        print(Diagnostic(output_name(out), 1, 1, _m("same_file", lang)), file=sys.stderr)
         return ExitCode.BAD_INPUT
     except OSError as err:
-        print(Diagnostic(str(out), 1, 1, describe(err, lang)), file=sys.stderr)
+        print(Diagnostic(output_name(out), 1, 1, describe(err, lang)), file=sys.stderr)
         return ExitCode.BAD_INPUT
     print(_m("wrote", lang, file=escape_control(str(out))))
     return ExitCode.OK

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..formats.files import OutputExistsError, check_new, describe, write_all
+from ..formats.files import FileProblem, OutputExistsError, check_new, describe, output_name, write_all
 from ..formats.safe_yaml import escape_control
 from ..quiz.loader import Diagnostic
 from ..text.messages import DEFAULT_LANGUAGE, message, scoped
@@ -53,15 +53,18 @@ def run(args: argparse.Namespace) -> int:
         files = len({d.file for d in errors})
         # located like every other line (issue 24), on the sheet that was not written (issue 25)
         print(
-            Diagnostic(str(args.out), 1, 1, message("class.sheet.not_written", lang, count=files, out=args.out)),
+            Diagnostic(
+                output_name(args.out), 1, 1, message("class.sheet.not_written", lang, count=files, out=args.out)
+            ),
             file=sys.stderr,
         )
         return ExitCode.BAD_INPUT if any(r.invalid for r in reports) else ExitCode.WRONG
     puzzles = [r.puzzle for r in reports if r.puzzle is not None]
-    out = Path(args.out)
+    # a str when empty: Path("") would be "." (the current folder), and the writer refuses the empty path itself
+    out: str | Path = Path(args.out) if args.out else args.out
     per_page = getattr(args, "per_page", 1)
     targets = [(out, worksheet_html(puzzles, lang, answers=args.answers, per_page=per_page))]
-    if args.answers == "separate":
+    if args.answers == "separate" and isinstance(out, Path):
         targets.append((key_path(out), answer_key_html(puzzles, lang)))
     sources = {Path(p).resolve() for r in reports if r.puzzle is not None and (p := r.puzzle.source)}
     clashes = []
@@ -69,24 +72,26 @@ def run(args: argparse.Namespace) -> int:
         try:
             check_new(path, force=args.force, inputs=sources)
         except OutputExistsError:
-            clashes.append(Diagnostic(str(path), 1, 1, message("authoring.generate.exists", lang)))
+            clashes.append(Diagnostic(output_name(path), 1, 1, message("authoring.generate.exists", lang)))
         except OSError as err:
-            clashes.append(Diagnostic(str(path), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))))
+            clashes.append(Diagnostic(output_name(path), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))))
     if clashes:
         for diagnostic in clashes:
             print(diagnostic, file=sys.stderr)
         print(
-            Diagnostic(str(args.out), 1, 1, message("class.sheet.not_written_exists", lang, out=args.out)),
+            Diagnostic(output_name(args.out), 1, 1, message("class.sheet.not_written_exists", lang, out=args.out)),
             file=sys.stderr,
         )
         return ExitCode.BAD_INPUT
     try:  # the sheet and its key as one: both written, or (on any failure) neither replaced
         write_all(targets, force=args.force, inputs=sources)
     except OSError as err:
-        where = getattr(err, "filename", None) or str(out)
-        print(Diagnostic(str(where), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))), file=sys.stderr)
+        where = err.filename if isinstance(err, FileProblem) else str(out)
         print(
-            Diagnostic(str(args.out), 1, 1, message("class.sheet.not_written_exists", lang, out=args.out)),
+            Diagnostic(output_name(where), 1, 1, _m("cannot_write", lang, reason=describe(err, lang))), file=sys.stderr
+        )
+        print(
+            Diagnostic(output_name(args.out), 1, 1, message("class.sheet.not_written_exists", lang, out=args.out)),
             file=sys.stderr,
         )
         return ExitCode.BAD_INPUT

@@ -16,12 +16,23 @@ are read (:class:`FileTooBigError` past it); an empty path is an error, never
   is recognised by device and inode, so a hard link or another spelling of the
   path is caught too), not even with ``force=True``: :class:`SameAsInputError`;
 * never written over an existing file unless ``force=True``:
-  :class:`OutputExistsError` (a symlink counts as existing, even dangling);
+  :class:`OutputExistsError`;
+* never written through a symbolic link, not even with ``force=True`` (a link
+  planted where an output goes would let the command replace whatever it points
+  at): :class:`SymlinkError`, dangling links included;
+* never anything but a regular file: an empty path, a folder, a device such as
+  ``/dev/full``, a FIFO is refused as an *output* (:class:`NotAnOutputError`,
+  worded as an output, not as an input that cannot be read);
 * written atomically: the text is encoded first (:class:`UnencodableError`
   before anything is touched), written to a temporary file in the same folder,
   flushed and ``fsync``-ed, then renamed into place, so a failure leaves the old
-  file (or no file) exactly as it was.  With ``force=True`` a symlink is
-  followed: its target is replaced and the link stays a link.
+  file (or no file) exactly as it was.  The rename replaces the directory entry
+  itself, so a link planted between the check and the rename is replaced, never
+  followed.
+
+Every file the program writes goes through :func:`write_new` or :func:`write_all`
+(the page a command writes and its side files alike, such as the report's sorting
+script); ``tests/test_writer.py`` watches every command's writes to keep it so.
 
 Several outputs that belong together (a worksheet and its key, the puzzles of a
 review or of ``generate``) are written by :func:`write_all`: every one checked
@@ -75,11 +86,16 @@ __all__ = [
     "FileProblem",
     "FileTooBigError",
     "NotRegularFileError",
+    "NotAnOutputError",
     "OutputExistsError",
     "SameAsInputError",
+    "SymlinkError",
     "UnencodableError",
     "check_new",
+    "check_out_folder",
     "describe",
+    "holds_exactly",
+    "output_name",
     "read_regular",
     "write_all",
     "write_new",
@@ -115,7 +131,7 @@ class FileProblem(OSError):
         return f"{self.filename}: {self.strerror}"
 
 
-NotRegularKind = Literal["folder", "fifo", "device", "socket", "special", "empty_path"]
+NotRegularKind = Literal["folder", "fifo", "device", "socket", "special", "empty_path", "file"]
 
 
 class NotRegularFileError(FileProblem):
@@ -129,11 +145,29 @@ class NotRegularFileError(FileProblem):
         "socket": "a socket, not a file",
         "special": "not a regular file",
         "empty_path": "an empty path",
+        "file": "a file, not a folder",
     }
 
     def __init__(self, filename: str, kind: NotRegularKind) -> None:
         super().__init__(filename, self._TEXT[kind])
         self.kind = kind
+
+
+class NotAnOutputError(NotRegularFileError):
+    """An output path that is not (and cannot become) a regular file; worded as an output, not as an input."""
+
+    code = "not_output"
+
+    def __init__(self, filename: str, kind: NotRegularKind) -> None:
+        super().__init__(filename, kind)
+        self.strerror = f"{self._TEXT[kind]}: not written"
+
+
+class SymlinkError(FileProblem):
+    """The output is a symbolic link (even a dangling one): never written through, not even with force."""
+
+    code = "symlink"
+    text = "is a symbolic link: not written through"
 
 
 class OutputExistsError(FileProblem, FileExistsError):
@@ -212,23 +246,48 @@ def _same_file(a: str, b: PathLike) -> bool:
 def check_new(path: PathLike, *, force: bool = False, inputs: Iterable[PathLike] = ()) -> None:
     """Raise what :func:`write_new` would raise for ``path`` before writing (nothing is written).
 
-    :class:`SameAsInputError` if ``path`` is one of ``inputs``; :class:`NotRegularFileError`
-    if it names a folder or any other non-file; :class:`OutputExistsError` if it exists
-    and not ``force``.
+    :class:`SameAsInputError` if ``path`` is one of ``inputs``; :class:`NotAnOutputError`
+    if it is empty or names a folder or any other non-file; :class:`SymlinkError` if it is
+    a symbolic link; :class:`OutputExistsError` if it exists and not ``force``.
     """
     name = os.fspath(path)
     if name == "":
-        raise NotRegularFileError(name, "empty_path")
+        raise NotAnOutputError(name, "empty_path")
     for source in inputs:
         if _same_file(name, source):
             raise SameAsInputError(name)
-    if os.path.lexists(name):
-        if os.path.exists(name):
-            mode = os.stat(name).st_mode
-            if not stat.S_ISREG(mode):
-                raise NotRegularFileError(name, _kind(mode))
-        if not force:
-            raise OutputExistsError(name)
+    if name.endswith(("/", os.sep)) and not os.path.isdir(name):
+        raise NotAnOutputError(name, "folder")  # "out/" names a folder even before it exists
+    try:
+        info = os.lstat(name)
+    except FileNotFoundError:
+        return
+    except OSError:
+        return  # a parent that is no folder, no permission: the write itself says why
+    if stat.S_ISLNK(info.st_mode):
+        raise SymlinkError(name)
+    if not stat.S_ISREG(info.st_mode):
+        raise NotAnOutputError(name, _kind(info.st_mode))
+    if not force:
+        raise OutputExistsError(name)
+
+
+def check_out_folder(path: PathLike) -> None:
+    """Refuse a folder given for a command's outputs (``generate --out``, ``review --out``, ``match --records``).
+
+    :class:`NotAnOutputError` if it is empty (never "the current folder") or names something that
+    exists and is not a folder (``/dev/full``, a file); a folder that does not exist yet is fine.
+    The files written into it are checked one by one by :func:`write_new` / :func:`write_all`.
+    """
+    name = os.fspath(path)
+    if name == "":
+        raise NotAnOutputError(name, "empty_path")
+    try:
+        mode = os.stat(name).st_mode
+    except OSError:
+        return
+    if not stat.S_ISDIR(mode):
+        raise NotAnOutputError(name, "file" if stat.S_ISREG(mode) else _kind(mode))
 
 
 def _new_file_mode() -> int:
@@ -256,8 +315,7 @@ def write_new(
     payload = _encoded(name, data, encoding)
     inputs = list(inputs)
     check_new(name, force=force, inputs=inputs)
-    # with force, a symlink is followed: the target is replaced, the link stays
-    target = os.path.realpath(name) if force and os.path.islink(name) else name
+    target = name
     folder = os.path.dirname(os.path.abspath(target))
     temp = _write_temp(target, payload, force)
     try:
@@ -284,35 +342,40 @@ def write_all(
     force: bool = False,
     inputs: Iterable[PathLike] = (),
     encoding: str = "utf-8",
+    keep_identical: Iterable[PathLike] = (),
 ) -> list[str]:
     """Write several files as one: all of them, or (on any failure) none replaced (a worksheet and its key).
 
-    Every output is checked first as by :func:`write_new` (never an input, also through a
-    link; never over a file without ``force``, a dangling link counts; never a folder); two
-    outputs naming one file are refused too.  Then every text is written to a temporary file
+    Every output is checked first as by :func:`write_new` (never an input, never through a
+    link, never over a file without ``force``, never a folder or a device); two outputs
+    naming one file are refused too.  An output listed in ``keep_identical`` (a side file
+    whose text never changes, such as a page's script) that is already a regular file
+    holding exactly these bytes is left as it is, with or without ``force``; it is not
+    in the list returned.  Then every text is written to a temporary file
     beside its output and ``fsync``-ed, and only then are they moved into place, one after
     the other; if a move fails, the outputs already moved are put back as they were (a new
     file removed, a replaced one restored from the hard link kept of it).  Returns the paths
     written; raises what :func:`write_new` raises.
     """
     inputs = list(inputs)
+    identical = [os.fspath(p) for p in keep_identical]
     planned: list[tuple[str, bytes]] = []
     seen: list[str] = []
     for path, data in outputs:
         name = os.fspath(path)
         payload = _encoded(name, data, encoding)
-        check_new(name, force=force, inputs=inputs)
-        target = os.path.realpath(name) if force and os.path.islink(name) else name
-        if any(_same_name(target, other) for other in seen):
+        if any(_same_name(name, other) for other in seen):
             raise SameAsInputError(name, "two outputs are the same file")
-        seen.append(target)
+        seen.append(name)
+        if any(_same_name(name, other) for other in identical) and holds_exactly(name, payload, inputs):
+            continue
+        check_new(name, force=force, inputs=inputs)
         planned.append((name, payload))
     temps: list[tuple[str, str, str]] = []  # (name, target, temp)
     moved: list[tuple[str, str | None]] = []  # (target, backup of the file it replaced, or None: it was new)
     try:
         for name, payload in planned:
-            target = os.path.realpath(name) if force and os.path.islink(name) else name
-            temps.append((name, target, _write_temp(target, payload, force)))
+            temps.append((name, name, _write_temp(name, payload, force)))
         for name, target, _temp in temps:  # checked again right before the moves
             for source in inputs:
                 if _same_file(target, source):
@@ -356,6 +419,26 @@ def write_all(
                 pass
         _sync_folder(os.path.dirname(os.path.abspath(target)))
     return [name for name, _ in planned]
+
+
+def holds_exactly(path: PathLike, payload: bytes, inputs: Iterable[PathLike] = ()) -> bool:
+    """Whether ``name`` is a regular file (not a link, not an input) whose bytes are exactly ``payload``.
+
+    Such a file is what :func:`write_all` leaves alone for ``keep_identical``.
+    """
+    name = os.fspath(path)
+    try:
+        info = os.lstat(name)
+    except OSError:
+        return False
+    if not stat.S_ISREG(info.st_mode) or info.st_size != len(payload):
+        return False
+    if any(_same_file(name, source) for source in inputs):
+        return False
+    try:
+        return read_regular(name, len(payload)) == payload
+    except (OSError, FileTooBigError):
+        return False
 
 
 def _same_name(a: str, b: str) -> bool:
@@ -452,6 +535,16 @@ def _sync_folder(folder: str) -> None:
         os.close(fd)
 
 
+def output_name(path: PathLike) -> str:
+    """A path as a message names it: an empty path as ``''`` (a line never starts with a bare colon).
+
+    >>> output_name(""), output_name("a.html")
+    ("''", 'a.html')
+    """
+    name = os.fspath(path)
+    return name if name else "''"
+
+
 def describe(err: BaseException, lang: str = "en") -> str:
     """Any error of this module (or another ``OSError``, :class:`FileTooBigError`) as a message in ``lang``.
 
@@ -462,6 +555,8 @@ def describe(err: BaseException, lang: str = "en") -> str:
     """
     from ..text.messages import message
 
+    if isinstance(err, NotAnOutputError):
+        return message(f"files.not_output.{err.kind}", lang)
     if isinstance(err, NotRegularFileError):
         return message(f"files.not_regular.{err.kind}", lang)
     if isinstance(err, FileProblem):

@@ -26,11 +26,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..formats.files import FileTooBigError, describe, read_regular, write_new
+from ..formats.files import FileTooBigError, describe, read_regular
 from ..formats.safe_yaml import Diagnostic
 from ..quiz.puzzle import Puzzle
 from ..text.messages import DEFAULT_LANGUAGE, message, scoped
-from .class_report import SORT_SCRIPT
 from .progress import export_attempts, skipped_warning
 
 __all__ = ["class_level", "class_puzzles", "load_export", "report_html"]
@@ -97,12 +96,14 @@ def line_col_of(raw: bytes, index: int) -> tuple[int, int]:
     return head.count("\n") + 1, len(head) - (head.rfind("\n") + 1) + 1
 
 
-_LONG_DIGITS = re.compile(r"-?[0-9]{4000,}")
+#: A JSON string or a JSON number: numbers are found outside strings only (a digit run in a name is no number).
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
 
 
 def _json_problem_at(text: str, err: BaseException) -> tuple[int, int]:
+    deepest = 0
     if isinstance(err, RecursionError):
-        depth, deepest = 0, 0
+        depth = 0
         for index, ch in enumerate(text):  # where the nesting gets too deep (strings rarely matter here)
             if ch in "[{":
                 depth += 1
@@ -111,9 +112,11 @@ def _json_problem_at(text: str, err: BaseException) -> tuple[int, int]:
                     break
             elif ch in "]}":
                 depth -= 1
-    else:
-        found = _LONG_DIGITS.search(text)
-        deepest = found.start() if found else 0
+    elif isinstance(err, DishonestNumberError):
+        for found in _TOKEN.finditer(text):  # the first number outside a string that is past the bound
+            if found.group()[0] != '"' and found.group() == err.text:
+                deepest = found.start()
+                break
     head = text[:deepest]
     return head.count("\n") + 1, deepest - (head.rfind("\n") + 1) + 1
 
@@ -121,7 +124,7 @@ def _json_problem_at(text: str, err: BaseException) -> tuple[int, int]:
 def _json_reason(err: BaseException) -> str:
     if isinstance(err, RecursionError):
         return "nested too deeply"
-    return "a number with too many digits" if "digits" in str(err) else str(err)
+    return str(err)
 
 
 def _reject_constant(name: str) -> Any:
@@ -131,8 +134,33 @@ def _reject_constant(name: str) -> Any:
 #: An export is read only if it is a regular file of at most this size (a year of a class's practice is ~20 MB).
 EXPORT_LIMIT = 64 << 20
 
-#: Counts and ratings are read clamped to +-this (a 400-digit integer is a valid JSON number, not a rating).
+#: No count, rating, time or hint number of an export is past +-this: a 450-digit rating is a valid JSON
+#: number, not a rating, and the file is refused (located), never shown clamped as if it were true.
 MAX_NUMBER = 1e12
+
+
+class DishonestNumberError(ValueError):
+    """A number of an export past +-:data:`MAX_NUMBER` (or one a float cannot hold); ``text`` as written."""
+
+    def __init__(self, text: str) -> None:
+        digits = sum(ch.isdigit() for ch in text)
+        shown = text if len(text) <= 24 else f"{text[:12]}...{text[-6:]}"
+        super().__init__(f"a number past the bound of +-10^12 ({shown}, {digits} digits): not a count or a rating")
+        self.text = text
+
+
+def _bounded_int(text: str) -> int:
+    # the length first: int() of a 5,000-digit text raises (Python's digit limit) and a long one is slow
+    if len(text.lstrip("-")) > 13 or abs(int(text)) > MAX_NUMBER:
+        raise DishonestNumberError(text)
+    return int(text)
+
+
+def _bounded_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+        raise DishonestNumberError(text)
+    return value
 
 
 def load_export(path: Path, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
@@ -151,11 +179,11 @@ def load_export(path: Path, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         line, col = line_col_of(raw, err.start)
         raise ExportError(f"not UTF-8 ({err.reason})", line, col) from None
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, parse_int=_bounded_int, parse_float=_bounded_float)
     except json.JSONDecodeError as err:
         raise ExportError(f"not JSON ({err.msg})", err.lineno, err.colno) from None
     except (ValueError, RecursionError) as err:
-        # a number past Python's 4,300-digit limit, a nesting past the recursion limit: located by a scan
+        # a number past the bound, a nesting past the recursion limit: located by a scan
         line, col = _json_problem_at(text, err)
         raise ExportError(f"not JSON ({_json_reason(err)})", line, col) from None
     if not isinstance(data, dict) or data.get("format") != "battleline-lab-progress":
@@ -339,13 +367,3 @@ def inside_folder(source: str, folder: str) -> bool:
         return Path(source).resolve().is_relative_to(Path(folder).resolve())
     except OSError:  # pragma: no cover
         return False
-
-
-def write_sort_script(path: Path) -> None:
-    """The page's sorting script next to it (the same text every time: an existing copy is left alone)."""
-    try:
-        if path.is_file() and path.read_text(encoding="utf-8") == SORT_SCRIPT:
-            return
-        write_new(path, SORT_SCRIPT, force=True)
-    except OSError:
-        pass  # without it the page still reads: the tables come sorted (most missed first)
