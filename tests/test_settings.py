@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab.formats.settings import SettingError
 from battleline_lab.training.progress import ProgressWarning, class_dir, data_dir
 from tests.test_robustness import run
 
@@ -80,6 +79,8 @@ def test_each_setting_names_its_folder_or_is_refused(
     env = Env(tmp_path)
     _setting(monkeypatch, env, variable, value)
     if expected is None:
+        from battleline_lab.formats.settings import SettingError
+
         with pytest.raises(SettingError) as refused:
             data_dir()
         assert variable in str(refused.value) and value in str(refused.value)

@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 
-from battleline_lab.cli.console import terminal_text
 from battleline_lab.training.progress import Attempt
 from tests.test_robustness import run
 
@@ -70,6 +69,8 @@ def _store_with(folder: Path, text: str) -> Path:
 
 @pytest.mark.parametrize("name", HOSTILE.values(), ids=HOSTILE.keys())
 def test_the_sanitiser_escapes_visibly_and_as_json(name: str) -> None:
+    from battleline_lab.cli.console import terminal_text
+
     shown = terminal_text(name)
     assert not RAW.search(shown) and shown != name
     assert json.loads(f'"{shown}"') == name  # the escape is a JSON string escape: it reads back
