@@ -55,7 +55,6 @@ def _install_interrupt_handler() -> None:
         pass
 
 
-
 if _is_the_command():  # Ctrl-C is the command's from here, before main() is even called
     _install_interrupt_handler()
 

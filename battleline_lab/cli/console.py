@@ -125,7 +125,12 @@ class OutputError(Exception):
 
 def _discard_from_now_on(stream: TextIO) -> None:
     """Point ``stream``'s file descriptor at the null device: what is still buffered for it, flushed at
-    exit, then goes nowhere instead of failing again (and a closed pipe ends without a second word)."""
+    exit, then goes nowhere instead of failing again (and a closed pipe ends without a second word).
+
+    Only the process's own stdout and stderr: a stream someone else handed in (a notebook's, a test's)
+    is left as it is."""
+    if stream is not sys.__stdout__ and stream is not sys.__stderr__:
+        return
     try:
         fd = stream.fileno()
     except (OSError, ValueError, AttributeError):
