@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import asdict
@@ -101,6 +102,20 @@ def test_odds_lessons_and_echoing_commands_print_no_raw_name(name: str, tmp_path
         status, out, err = run(argv)
         assert status in (0, 1, 2), (argv, status, err)
         _assert_clean(argv, out, err)
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize("name", [*HOSTILE.values(), "new\nline", "it's"], ids=[*HOSTILE.keys(), "newline", "quote"])
+def test_the_lessons_hint_is_printed_safe_and_reads_back_in_the_shell(name: str, tmp_path: Path) -> None:
+    folder = str(tmp_path / f"{name}-lessons")
+    status, out, err = run(["lessons", folder])
+    assert status == 0, err
+    _assert_clean(["lessons"], out, err)
+    hint = re.search(r"battleline-lab lab (\S+) \(", out)
+    assert hint is not None, out
+    env = dict(os.environ, LC_ALL="C.UTF-8")
+    echoed = subprocess.run(["bash", "-c", f"printf %s {hint.group(1)}"], capture_output=True, env=env, check=True)
+    assert echoed.stdout.decode("utf-8", "surrogateescape") == folder
 
 
 @pytest.mark.parametrize("name", HOSTILE.values(), ids=HOSTILE.keys())

@@ -77,6 +77,7 @@ __all__ = [
     "display_width",
     "is_terminal",
     "progress_for",
+    "shell_word",
     "terminal_text",
 ]
 
@@ -102,6 +103,29 @@ def terminal_text(text: str) -> str:
     if text.isascii() and text.isprintable():
         return text
     return _UNSAFE.sub(_escape, text)
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one word a POSIX shell (bash, zsh) reads back exactly, safe to print: ``shlex.quote``,
+    or ``$'...'`` with escapes when ``text`` holds a newline, a tab or a character :func:`terminal_text`
+    escapes (so a hint such as ``battleline-lab lab FOLDER`` can be copied as it is printed).
+
+    >>> shell_word("my lessons"), shell_word("c\\x1b[2J'x"), shell_word("bidi\\u202e")
+    ("'my lessons'", "$'c\\\\x1b[2J\\\\'x'", "$'bidi\\\\u202e'")
+    """
+    import shlex
+
+    if not _UNSAFE.search(text) and "\n" not in text and "\t" not in text:
+        return shlex.quote(text)
+    out = []
+    for ch in text:
+        if ch in "\\'":
+            out.append("\\" + ch)
+        elif ch in "\n\t" or _UNSAFE.match(ch):
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x80 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "$'" + "".join(out) + "'"
 
 
 class OutputError(Exception):
