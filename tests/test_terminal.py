@@ -104,6 +104,18 @@ def test_odds_lessons_and_echoing_commands_print_no_raw_name(name: str, tmp_path
         _assert_clean(argv, out, err)
 
 
+FORGED = "n\nfake.yaml:1:1: error: forged"
+
+
+@pytest.mark.parametrize("argv", [["odds"], ["odds", "--flag", "5"], ["explain"], ["claims"]], ids=" ".join)
+def test_a_newline_in_a_name_never_forges_a_line(argv: list[str], tmp_path: Path) -> None:
+    puzzle = tmp_path / f"{FORGED}.yaml"
+    puzzle.write_text(PUZZLE, encoding="utf-8")
+    status, out, err = run([*argv, str(puzzle)])
+    assert status == 0, err
+    assert not any(line.startswith("fake.yaml") for line in (out + err).splitlines()), out
+
+
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 @pytest.mark.parametrize("name", [*HOSTILE.values(), "new\nline", "it's"], ids=[*HOSTILE.keys(), "newline", "quote"])
 def test_the_lessons_hint_is_printed_safe_and_reads_back_in_the_shell(name: str, tmp_path: Path) -> None:
