@@ -70,6 +70,38 @@ def interrupted_line() -> str:
         return "battleline-lab: interrupted"
 
 
+def caused_by_interrupt(err: BaseException) -> bool:
+    """Whether ``err`` is a Ctrl-C in disguise: Python wraps an exception raised while a class is being
+    made (``__set_name__``, as a dataclass field's) in a ``RuntimeError``, so an interrupt that lands
+    while a module defines its classes arrives as one, its ``KeyboardInterrupt`` as the cause.
+
+    >>> try:
+    ...     try:
+    ...         raise KeyboardInterrupt
+    ...     except KeyboardInterrupt as inner:
+    ...         raise RuntimeError("Error calling __set_name__") from inner
+    ... except RuntimeError as outer:
+    ...     caused_by_interrupt(outer), caused_by_interrupt(ValueError())
+    (True, False)
+    """
+    seen: set[int] = set()
+    current: BaseException | None = err
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _say_interrupted() -> int:
+    try:
+        print(interrupted_line(), file=sys.stderr)
+    except BaseException:  # noqa: BLE001 - even a closed stderr or another Ctrl-C ends quietly
+        pass
+    return int(ExitCode.INTERRUPTED)
+
+
 def main() -> int:
     """Run the command line; the exit status (130 after Ctrl-C)."""
     global _running
@@ -82,11 +114,11 @@ def main() -> int:
 
         return cli_main()
     except KeyboardInterrupt:
-        try:
-            print(interrupted_line(), file=sys.stderr)
-        except BaseException:  # noqa: BLE001 - even a closed stderr or another Ctrl-C ends quietly
-            pass
-        return int(ExitCode.INTERRUPTED)
+        return _say_interrupted()
+    except BaseException as err:
+        if not caused_by_interrupt(err):
+            raise
+        return _say_interrupted()
     finally:
         _running = False
 

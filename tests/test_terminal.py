@@ -21,6 +21,7 @@ import subprocess
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -289,3 +290,23 @@ def test_the_entry_point_loads_only_what_start_up_needs() -> None:
     assert ours <= loaded
     heavy = {"typing", "importlib.abc", "importlib.resources", "tempfile", "warnings"} & loaded
     assert not heavy, sorted(heavy)
+
+
+def test_an_interrupt_wrapped_by_class_creation_is_still_an_interrupt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while a module defines a dataclass reaches the command as ``RuntimeError`` (from ``__set_name__``)."""
+    from battleline_lab.cli import claims
+
+    def interrupted_while_importing(args: object) -> int:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as inner:
+            raise RuntimeError("Error calling __set_name__ on 'Field' instance 'flags' in 'Position'") from inner
+
+    def register(subparsers: Any, lang: str = "en") -> None:
+        claims.register(subparsers, lang=lang)
+        subparsers.choices["claims"].set_defaults(func=interrupted_while_importing)
+
+    monkeypatch.setattr("battleline_lab.cli.COMMANDS", [("claims", register)])
+    status, out, err = run(["claims", "p.yaml"])
+    assert status == 130, err
+    assert err.strip().splitlines() == ["battleline-lab: interrupted"], err

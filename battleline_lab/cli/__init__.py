@@ -271,6 +271,11 @@ def _run(arguments: list[str]) -> int:
     except BrokenPipeError:  # a write past the sanitised streams (a binary one): as a closed pipe always ends
         return int(ExitCode.OK)
     except Exception as err:  # noqa: BLE001 - the one place that turns any bug into one line
+        from ..entry import caused_by_interrupt, interrupted_line
+
+        if caused_by_interrupt(err):  # Ctrl-C while a module was defining its classes: not a bug
+            print(interrupted_line(), file=sys.stderr)
+            return int(ExitCode.INTERRUPTED)
         print(f"{PROG}: {_internal_error_text()}: {type(err).__name__}: {err}", file=sys.stderr)
         return int(ExitCode.INTERNAL)
 
