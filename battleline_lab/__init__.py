@@ -11,15 +11,17 @@ True
 
 from __future__ import annotations
 
-import importlib
-import importlib.abc
-import importlib.machinery
 import sys
-import warnings
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
+# Loading this package imports nothing beyond ``sys`` (not even ``typing``): the command's entry point
+# (battleline_lab.entry) catches Ctrl-C from its first line, and the fewer bytecodes run before it,
+# the shorter the moment where an interrupt could still end in a traceback.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # type checkers see the real imports; at run time they load on first use
+    import importlib.machinery
+    from types import ModuleType
+    from typing import Any
+
     from .core.cards import (
         ALL_CARDS,
         ALL_TACTICS,
@@ -139,9 +141,12 @@ MOVED: dict[str, str] = {
 }
 
 
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _MovedModules:
     """The one alias mechanism for moved modules (docs/architecture.md): a meta-path finder that
-    answers for the former names in :data:`MOVED` and hands back the module at its new place."""
+    answers for the former names in :data:`MOVED` and hands back the module at its new place.
+
+    Both a finder and a loader by their methods (``importlib.abc``'s base classes would cost every
+    start of the command the import of ``typing`` and ``importlib.resources``)."""
 
     def __init__(self) -> None:
         self._specs: dict[str, importlib.machinery.ModuleSpec | None] = {}
@@ -151,10 +156,15 @@ class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, self)
+        from importlib.machinery import ModuleSpec
+
+        return ModuleSpec(fullname, self)  # type: ignore[arg-type]  # a Loader by its methods, not by its base
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         new = MOVED[spec.name]
+        import importlib
+        import warnings
+
         warnings.warn(f"{spec.name} is now {new}", DeprecationWarning, stacklevel=2)
         module = importlib.import_module(new)
         self._specs[new] = module.__spec__
@@ -176,6 +186,8 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'battleline_lab' has no attribute {name!r}")
+    import importlib
+
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value

@@ -17,8 +17,16 @@ Subcommands, each a module of this package, in the order ``--help`` lists them (
 
 Exit status (:class:`battleline_lab.exitcodes.ExitCode`): 0 success; 1 ``check`` found a wrong
 answer (or a repeated id) in otherwise valid files; 2 bad input (every error as
-``FILE:LINE:COL: error: message`` on stderr) or bad usage; 3 an internal error (one line on
-stderr, never a traceback); 130 interrupted.
+``FILE:LINE:COL: error: message`` on stderr) or bad usage, a setting that cannot be used
+(``BATTLELINE_CLASS_DIR='~nouser/x'``: :mod:`battleline_lab.formats.settings`), or an output
+that cannot be written (``> /dev/full``: ``battleline-lab: error: cannot write to standard
+output: No space left on device``); 3 an internal error (one line on stderr, never a
+traceback); 130 interrupted.  A closed pipe (``| head -1``) ends the command quietly with 0,
+as for any reader that has read all it wanted: nothing more is written, nothing is said.
+
+Every line a command prints goes through one sanitiser: :func:`main` runs the command with
+``sys.stdout`` and ``sys.stderr`` wrapped in :class:`battleline_lab.cli.console.TerminalStream`
+(control characters, escape sequences, bidi overrides and lone surrogates shown as ``\\uXXXX``).
 
 A command is a ``(name, register)`` pair in :data:`COMMANDS`, a real import: ``register(subparsers,
 lang=...)`` adds its parser (``subparsers.add_parser(name, ...)``) and sets ``func``
@@ -51,6 +59,7 @@ from .. import __version__
 from ..text.messages import DEFAULT_LANGUAGE, LANGUAGES, THEMES, message, themed
 from . import check, claims, explain, game, generate, lessons, odds, progress, show, worksheet
 from .base import PROG, ExitCode, Register, m
+from .console import OutputError, TerminalStream
 from .parser import Parser, parser_class
 
 __all__ = ["COMMANDS", "PROG", "ExitCode", "Register", "build_parser", "language_in", "main"]
@@ -191,9 +200,53 @@ def _command_in(arguments: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (never raises, never prints a traceback)."""
+    """Run the CLI; returns the exit status (never raises, never prints a traceback).
+
+    The command runs with ``sys.stdout`` and ``sys.stderr`` sanitised (:class:`TerminalStream`);
+    a write to either that fails ends it with :func:`_output_failed`.
+    """
+    saved = sys.stdout, sys.stderr
+    if sys.stdout is not None and not isinstance(sys.stdout, TerminalStream):
+        sys.stdout = TerminalStream(sys.stdout, "stdout")
+    if sys.stderr is not None and not isinstance(sys.stderr, TerminalStream):
+        sys.stderr = TerminalStream(sys.stderr, "stderr")
+    arguments = list(argv) if argv is not None else sys.argv[1:]
     try:
-        arguments = list(argv) if argv is not None else sys.argv[1:]
+        status = _run(arguments)
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()  # what is still buffered fails here, not unseen at exit
+        return status
+    except OutputError as failure:
+        return _output_failed(failure, arguments)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _output_failed(failure: OutputError, arguments: Sequence[str]) -> int:
+    """A write to stdout or stderr failed: a closed pipe ends quietly (0), anything else with one line (2).
+
+    The line goes to stderr unless stderr is what failed; nothing is ever raised from here.
+    """
+    if failure.broken_pipe:
+        return int(ExitCode.OK)
+    if failure.stream == "stdout":
+        try:
+            lang = language_in(arguments)
+            reason = failure.error.strerror or str(failure.error)
+            where = m(f"stream.{failure.stream}", lang)
+            print(f"{PROG}: error: {m('output_failed', lang, stream=where, reason=reason)}", file=sys.stderr)
+            sys.stderr.flush()
+        except (OutputError, OSError, ValueError):
+            pass  # stderr cannot be written either: the exit status says it
+    return int(ExitCode.BAD_INPUT)
+
+
+def _run(arguments: list[str]) -> int:
+    """Parse ``arguments`` and run the command; every error but a failed output becomes its exit status."""
+    from ..formats.settings import SettingError
+
+    try:
         lang = language_in(arguments)
         parser = build_parser(lang, only=_command_in(arguments))
         try:
@@ -210,9 +263,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(interrupted_line(), file=sys.stderr)  # one line, never a traceback (issue 24)
         return int(ExitCode.INTERRUPTED)
-    except BrokenPipeError:
+    except OutputError:
+        raise  # stdout or stderr failed: main says so (a bug's line could not be printed either)
+    except SettingError as err:  # BATTLELINE_LAB_DATA='~nouser/x': bad input, named and located by its variable
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
+    except BrokenPipeError:  # a write past the sanitised streams (a binary one): as a closed pipe always ends
         return int(ExitCode.OK)
     except Exception as err:  # noqa: BLE001 - the one place that turns any bug into one line
+        from ..entry import caused_by_interrupt, interrupted_line
+
+        if caused_by_interrupt(err):  # Ctrl-C while a module was defining its classes: not a bug
+            print(interrupted_line(), file=sys.stderr)
+            return int(ExitCode.INTERRUPTED)
         print(f"{PROG}: {_internal_error_text()}: {type(err).__name__}: {err}", file=sys.stderr)
         return int(ExitCode.INTERNAL)
 

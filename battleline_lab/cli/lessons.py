@@ -6,7 +6,6 @@ What is copied, and the JupyterLab command, are battleline_lab.course's.
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +18,7 @@ from ..quiz.library import lessons_root
 from ..quiz.loader import Diagnostic
 from ..text.messages import DEFAULT_LANGUAGE, message, scoped
 from .base import PROG, ExitCode, SubParsers
+from .console import shell_word
 
 __all__ = ["register_lab", "register_lessons", "run_lab", "run_lessons"]
 
@@ -83,7 +83,7 @@ def run_lessons(args: argparse.Namespace) -> int:
             lang,
             folder=escape_control(str(report.folder)),
             first=first.as_posix() if first else "",
-            command=f"battleline-lab lab {shlex.quote(args.folder)}",
+            command=f"battleline-lab lab {shell_word(args.folder)}",  # copied as printed, safe to print
         )
     )
     return status

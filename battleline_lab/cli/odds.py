@@ -20,6 +20,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..core.position import FLAGS, Position, Side
+from ..formats.safe_yaml import escape_control
 from ..text.messages import card_short, kind_name, message, scoped
 
 if TYPE_CHECKING:
@@ -120,7 +121,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"file": args.file, "flags": odds_data(puzzle.position, flags)}))
     else:
-        print("\n".join([args.file, *odds_lines(puzzle.position, flags, lang)]))
+        print("\n".join([escape_control(args.file), *odds_lines(puzzle.position, flags, lang)]))  # one line
     return ExitCode.OK
 
 

@@ -191,8 +191,9 @@ class GameRecord:
         The puzzle asks which flags the player on turn can claim by proof
         (``question: {kind: claimable}``) and carries the engine's answer, so it
         passes ``battleline-lab check`` as it is; edit title, question and note
-        to taste.  The title is in every language (``{en: ..., zh: ...}``); ``lang`` is the
-        language of the error for a turn the record lacks.
+        to taste.  The title is in every language (``{en: ..., zh: ...}``), ``name`` in it with its
+        control and bidi characters escaped (``\\x1b``); ``lang`` is the language of the error for a
+        turn the record lacks.
         """
         from ..core.claims import claimable_flags
         from .view import to_position, to_puzzle_dict
@@ -201,9 +202,10 @@ class GameRecord:
         if state is None or state.over:
             raise ValueError(_m("no_such_turn", lang, turn=turn, turns=len(self.turns)))
         viewer = player or state.turn
+        shown = safe_yaml.escape_control(name)  # a title may hold no control or bidi character: check refuses them
         data: dict[str, Any] = {
             "id": f"{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-') or 'game'}-turn-{turn}",
-            "title": {code: _m("puzzle_title", code, turn=turn, name=name) for code in LANGUAGES},
+            "title": {code: _m("puzzle_title", code, turn=turn, name=shown) for code in LANGUAGES},
         }
         data.update(to_puzzle_dict(state, viewer))
         data["question"] = {"kind": "claimable"}

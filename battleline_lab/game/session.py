@@ -496,10 +496,14 @@ class GameSession:
             return None
         player = self.human if self.bot is not None else self.state.first
         self.review = review(self.state, player)
+        from ..formats.settings import SettingError
+
         try:
             paths = save_for_learner(self.review, folder)
         except OSError as err:
             self.saved = ("save_failed", err.strerror or str(err))
+        except SettingError as err:  # the data folder's setting cannot be used: said, never raised
+            self.saved = ("save_failed", str(err))
         else:
             self.saved = ("saved", str(paths[0].parent) if paths else "")
         self.moment = 0 if self.review.moments else None

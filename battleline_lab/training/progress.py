@@ -150,7 +150,9 @@ def class_learner() -> str:
     """
     import getpass
 
-    name = os.environ.get("JUPYTERHUB_USER") or os.environ.get("BATTLELINE_LEARNER")
+    from ..formats.settings import learner_setting
+
+    name = learner_setting()
     if not name:
         try:
             name = getpass.getuser()
@@ -166,9 +168,13 @@ def _folder_name(name: str) -> str:
 
 
 def class_dir() -> Path | None:
-    """The class folder named by ``$BATTLELINE_CLASS_DIR``, or None outside a class."""
-    named = os.environ.get(CLASS_DIR_VARIABLE)
-    return Path(named).expanduser() if named else None
+    """The class folder named by ``$BATTLELINE_CLASS_DIR``, or None outside a class.
+
+    Read by :mod:`battleline_lab.formats.settings` (``~`` expanded; one that cannot be raises its ``SettingError``).
+    """
+    from ..formats.settings import folder_setting
+
+    return folder_setting(CLASS_DIR_VARIABLE)
 
 
 def data_dir() -> Path:
@@ -176,18 +182,21 @@ def data_dir() -> Path:
 
     In a class (``$BATTLELINE_CLASS_DIR`` set, ``$BATTLELINE_LAB_DATA`` not): the learner's
     own subfolder of the class folder, ``CLASS_DIR/<learner>/``, which the teacher's
-    ``battleline-lab report CLASS_DIR`` reads directly.
+    ``battleline-lab report CLASS_DIR`` reads directly.  The settings are read by
+    :mod:`battleline_lab.formats.settings`: a ``~`` that cannot be expanded raises its ``SettingError``.
     """
-    explicit = os.environ.get("BATTLELINE_LAB_DATA")
-    if explicit:
-        return Path(explicit)
+    from ..formats.settings import DATA_VARIABLE, XDG_DATA_VARIABLE, folder_setting
+
+    explicit = folder_setting(DATA_VARIABLE)
+    if explicit is not None:
+        return explicit
     shared = class_dir()
     if shared is not None:
         return shared / _folder_name(class_learner())
     if sys.platform == "emscripten":
         return _browser_data_dir()
-    xdg = os.environ.get("XDG_DATA_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+    xdg = folder_setting(XDG_DATA_VARIABLE)
+    base = xdg if xdg is not None else Path.home() / ".local" / "share"
     return base / "battleline_lab"
 
 
@@ -1276,7 +1285,14 @@ class Progress:
     def __post_init__(self) -> None:
         if self.store is not None:
             return
-        folder, database, legacy = _locate(self.path)
+        from ..formats.settings import SettingError
+
+        try:
+            folder, database, legacy = _locate(self.path)
+        except SettingError as err:  # a setting that names no folder: answers kept in memory, and said
+            self.store, self.problem = MemoryStore(), str(err)
+            warnings.warn(self.problem, ProgressWarning, stacklevel=3)
+            return
         self.store, self.problem = open_store(folder, database=database)
         if self.problem:
             warnings.warn(self.problem, ProgressWarning, stacklevel=3)

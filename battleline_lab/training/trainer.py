@@ -254,6 +254,17 @@ class Summary:
         return self.first_try / self.rated if self.rated else None
 
 
+def _review_folder(path: Path | str | None) -> Path | None:
+    """The learner's review folder, or None when the data folder's setting cannot be used
+    (:class:`~battleline_lab.formats.settings.SettingError`: the progress is kept in memory and says why)."""
+    from ..formats.settings import SettingError
+
+    try:
+        return review_dir(path)
+    except SettingError:
+        return None
+
+
 class Trainer:
     """One learner's training over a set of puzzles (the shipped library by default).
 
@@ -298,7 +309,7 @@ class Trainer:
         self._cursor = 0
         #: The folder of the puzzles saved from the learner's games (``review/`` in the data folder).
         self.lang = lang  # of the problems found in ``games_folder``
-        self.games_folder = Path(games) if games is not None else review_dir(progress.path)
+        self.games_folder: Path | None = Path(games) if games is not None else _review_folder(progress.path)
         self._game_files: dict[Path, tuple[tuple[int, int], Puzzle | None]] = {}
         self._games: list[Puzzle] = []
         #: The files of ``games_folder`` skipped, as ``FILE:LINE:COL: error: ...`` lines (warned once each).
@@ -342,6 +353,8 @@ class Trainer:
         from ..quiz.loader import PuzzleFileError, iter_puzzle_files, load_puzzle
 
         folder = self.games_folder
+        if folder is None:  # no data folder: the progress's problem says why
+            return []
         try:
             files = list(iter_puzzle_files([folder])) if folder.is_dir() else []
         except OSError as err:

@@ -38,6 +38,7 @@ import ipywidgets as W
 
 from ..core.cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop, format_cards, parse_card
 from ..core.position import FLAGS, Position, Side
+from ..formats.settings import SettingError
 from ..quiz.puzzle import Puzzle
 from ..quiz.questions import CompareQuestion, Comparison, QuestionError, View
 from ..render.svg import (
@@ -249,7 +250,10 @@ _DEFAULT_PROGRESS: dict[str, Progress] = {}
 
 def default_progress() -> Progress:
     """The learner's progress in the user data folder, opened once per kernel (and per folder)."""
-    key = str(data_dir())
+    try:
+        key = str(data_dir())
+    except SettingError:  # Progress() keeps the answers in memory and its ``problem`` says why
+        key = ""
     if key not in _DEFAULT_PROGRESS:
         _DEFAULT_PROGRESS[key] = Progress()
     return _DEFAULT_PROGRESS[key]
@@ -926,7 +930,10 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         elif "damaged" in problem:
             text = message("trainer.warning.damaged", self.lang, problem=problem)
         else:
-            text = message("trainer.warning.memory", self.lang, where=data_dir())
+            try:
+                text = message("trainer.warning.memory", self.lang, where=data_dir())
+            except SettingError as err:  # the data folder's setting itself is what cannot be used
+                text = str(err)
         return f'<div style="color:#b71c1c">{_esc(text)}</div>'
 
     def set_lang(self, lang: str) -> None:
