@@ -54,7 +54,7 @@ BOT_CLASSES: list[type[Any]] = [
 SEARCHING = [ExpertBot, MasterBot, JudgeSearchBot]  # the bots with a play-out budget
 
 NAN = float("nan")
-#: (id, value, wrong type?) for a seed: the issue's three, and more of the same families
+#: (id, value, wrong type?) for a seed: a string, NaN, 1.5, and more of the same families
 BAD_SEEDS: list[tuple[str, object, bool]] = [
     ("str-x", "x", True),
     ("nan", NAN, True),
