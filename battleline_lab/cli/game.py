@@ -41,13 +41,10 @@ __all__ = ["main", "register", "register_replay", "register_review"]
 _m = scoped("game.cli")
 
 
-#: The upper bounds of the numeric options (issue 24: ``--games 99999999999999999999`` ran for ever);
-#: each option's help says its bound.
-MAX_GAMES = 100_000
-MAX_ROLLOUTS = 10_000
-MAX_JOBS = 64
+#: The upper bound of ``replay --at`` (each option's help says its bound).  ``match``'s bounds
+#: (games, seed, rollouts, jobs) are the game API's own, :mod:`battleline_lab.game.arguments`:
+#: one set of bounds for the command line and for Python.
 MAX_TURN = 10_000
-MAX_SEED = 10**18  # a seed S is -MAX_SEED <= S <= MAX_SEED
 
 
 def _positive(lang: str, limit: int) -> Callable[[str], int]:
@@ -64,15 +61,15 @@ def _positive(lang: str, limit: int) -> Callable[[str], int]:
     return positive
 
 
-def _integer(lang: str) -> Callable[[str], int]:
-    """The type of a seed: a whole number within +-:data:`MAX_SEED`, else an error in ``lang``."""
+def _integer(lang: str, limit: int) -> Callable[[str], int]:
+    """The type of a seed: a whole number within +-``limit``, else an error in ``lang``."""
 
     def integer(text: str) -> int:
         value = ascii_int(text)  # ASCII digits only: int() would also read "３" or "٣"
         if value is None:
             raise argparse.ArgumentTypeError(_m("not_integer", lang, value=text))
-        if abs(value) > MAX_SEED:
-            raise argparse.ArgumentTypeError(_m("seed_too_large", lang, value=text, limit=MAX_SEED))
+        if abs(value) > limit:
+            raise argparse.ArgumentTypeError(_m("seed_too_large", lang, value=text, limit=limit))
         return value
 
     return integer
@@ -88,6 +85,7 @@ def _metavar(key: str, lang: str) -> str:
 
 def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") -> argparse.ArgumentParser:
     """Add the ``match`` subcommand (help texts in ``lang``)."""
+    from ..game.arguments import MAX_GAMES, MAX_JOBS, MAX_ROLLOUTS, MAX_SEED
     from ..game.bots import BOTS
 
     parser = subparsers.add_parser("match", help=_m("match.help", lang), description=_m("match.description", lang))
@@ -104,7 +102,11 @@ def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") 
         help=_limited(_m("match.games", lang), MAX_GAMES, lang),
     )
     parser.add_argument(
-        "--seed", type=_integer(lang), default=0, metavar="S", help=_limited(_m("match.seed", lang), MAX_SEED, lang)
+        "--seed",
+        type=_integer(lang, MAX_SEED),
+        default=0,
+        metavar="S",
+        help=_limited(_m("match.seed", lang), MAX_SEED, lang),
     )
     parser.add_argument(
         "--claim-timing", choices=[t.value for t in ClaimTiming], default="after_play", help=_m("match.timing", lang)
@@ -203,6 +205,7 @@ def run_review_command(args: argparse.Namespace) -> int:
 
 
 def run_match_command(args: argparse.Namespace) -> int:
+    from ..game.arguments import GameArgumentError
     from ..game.match import run_match
     from ..game.record import dump_record
     from ..game.state import GameState, Options, Player
@@ -265,6 +268,10 @@ def run_match_command(args: argparse.Namespace) -> int:
                 rollouts=args.rollouts,
                 jobs=args.jobs,
             )
+        except GameArgumentError as exc:  # the parser's types hold the same bounds: a value past them is a usage error
+            bar.clear()
+            print(f"{PROG} match: error: {exc.text(lang)}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
         except OSError as exc:  # a record could not be written (written atomically: no half file is left)
             bar.clear()
             name = exc.filename if isinstance(exc, FileProblem) else args.records

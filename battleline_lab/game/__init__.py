@@ -24,6 +24,7 @@ from .actions import (
     parse_action,
     parse_actions,
 )
+from .arguments import GameArgumentError, GameArgumentTypeError, NoLegalMovesError
 from .bots import BOTS, Bot, HeuristicBot, RandomBot, make_bot
 from .expert import ExpertBot, Suggestion, suggest, suggestion_text
 from .match import MatchResult, play_game, run_match
@@ -70,6 +71,8 @@ __all__ = [
     "EndReason",
     "ExpertBot",
     "FlagClaimedError",
+    "GameArgumentError",
+    "GameArgumentTypeError",
     "GameOverError",
     "GameState",
     "HeuristicBot",
@@ -81,6 +84,7 @@ __all__ = [
     "MudDiscard",
     "MudDiscardError",
     "NoFreeSlotError",
+    "NoLegalMovesError",
     "NotInHandError",
     "Options",
     "Pass",

@@ -1,7 +1,10 @@
 """Bots that play Battle Line: a random bot and a heuristic bot.
 
 A bot sees only a :class:`~battleline_lab.game.view.PlayerView` (public
-table, own hand, counts) and the legal moves, and returns one of them.
+table, own hand, counts) and the legal moves, and returns one of them.  Every bot
+checks its seed (``None`` or a whole number, :mod:`~battleline_lab.game.arguments`)
+and refuses an empty list of legal moves with
+:class:`~battleline_lab.game.arguments.NoLegalMovesError`: there is nothing to return.
 
 The heuristic bot claims every flag it can prove, and chooses its card by a
 one-move look-ahead: for each legal play it estimates, for the flags the play
@@ -39,7 +42,7 @@ from typing import NamedTuple, Protocol
 
 from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key
 from ..core.formations import evaluate, formation_size, troops_strength
-from ..text.messages import message
+from . import arguments
 from .actions import (
     Action,
     Claim,
@@ -61,7 +64,8 @@ __all__ = ["BOTS", "Bot", "GentleBot", "HeuristicBot", "RandomBot", "make_bot"]
 
 
 class Bot(Protocol):
-    """Anything that picks one of the legal moves from a player's view."""
+    """Anything that picks one of the legal moves from a player's view (and refuses an empty list of
+    them with :class:`~battleline_lab.game.arguments.NoLegalMovesError`)."""
 
     name: str
 
@@ -79,9 +83,10 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(arguments.bot_seed(seed))
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        arguments.require_moves(self.name, legal)
         return legal[self.rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
 
 
@@ -616,6 +621,7 @@ class HeuristicBot(RandomBot):
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
+        arguments.require_moves(self.name, legal)
         phase = view.phase
         if phase is _PLAY:
             return self._play(view, legal)
@@ -743,7 +749,7 @@ class GentleBot(HeuristicBot):
 def _expert(seed: int | None = None, rollouts: int | None = None) -> Bot:
     from .expert import DEFAULT_ROLLOUTS, ExpertBot  # the expert builds on this module
 
-    return ExpertBot(seed, rollouts=rollouts or DEFAULT_ROLLOUTS)
+    return ExpertBot(seed, rollouts=DEFAULT_ROLLOUTS if rollouts is None else rollouts)
 
 
 def _master(seed: int | None = None) -> Bot:
@@ -776,13 +782,14 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
 
 
 def make_bot(name: str, seed: int | None = None, *, rollouts: int | None = None) -> Bot:
-    """A bot by name (``random``, ``heuristic``, ``expert``); ``rollouts`` is the expert's budget per move.
+    """A bot by name (``random``, ``heuristic``, ``expert``); ``rollouts`` is the expert's budget per move
+    (checked for every bot: 1 to :data:`~battleline_lab.game.arguments.MAX_ROLLOUTS`, or None for the default).
 
     >>> make_bot("heuristic", 1).name
     'heuristic'
     """
-    if name not in BOTS:
-        raise ValueError(message("game.unknown_bot", name=name, bots=", ".join(BOTS)))
+    arguments.choice(name, "name", list(BOTS), "bot")
+    arguments.optional_whole_number(rollouts, "rollouts", 1, arguments.MAX_ROLLOUTS)
     if name == "expert":
         return _expert(seed, rollouts)
     return BOTS[name](seed)

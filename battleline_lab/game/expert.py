@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from ..core.cards import Card, Tactic, Troop, card_sort_key
 from ..core.formations import formation_size
+from . import arguments
 from .actions import Action, Pass, PlayCard
 from .bots import TACTIC_COST, HeuristicBot, _Board
 from .rules import apply, legal_moves
@@ -209,8 +210,8 @@ class Suggestion:
 class ExpertBot(HeuristicBot):
     """Determinized Monte Carlo over the heuristic bot's best moves (see the module doc).
 
-    ``rollouts`` play-outs per decision among ``candidates`` moves; the same seed
-    gives the same moves.
+    ``rollouts`` play-outs per decision (1 to :data:`~battleline_lab.game.arguments.MAX_ROLLOUTS`)
+    among ``candidates`` moves; the same seed gives the same moves.
     """
 
     name = "expert"
@@ -224,9 +225,10 @@ class ExpertBot(HeuristicBot):
         depth: int | None = DEFAULT_DEPTH,
     ) -> None:
         super().__init__(seed)
-        self.rollouts = max(1, rollouts)
-        self.candidates = max(1, candidates)
-        self.depth = depth
+        # a budget past its bound would look like a hang: each play-out costs time (arguments.MAX_ROLLOUTS)
+        self.rollouts = arguments.whole_number(rollouts, "rollouts", 1, arguments.MAX_ROLLOUTS)
+        self.candidates = arguments.whole_number(candidates, "candidates", 1, arguments.MAX_CANDIDATES)
+        self.depth = arguments.optional_whole_number(depth, "depth", 0, arguments.MAX_DEPTH)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) > 1 and view.phase is Phase.PLAY:
@@ -250,6 +252,7 @@ class ExpertBot(HeuristicBot):
 
     def search(self, view: PlayerView, legal: Sequence[Action]) -> Suggestion:
         """Search the best candidate plays by play-outs on determinizations (sequential halving)."""
+        arguments.require_moves(self.name, legal)
         seed = self.rng.getrandbits(32)
         candidates = self.ranked(view, legal)[: self.candidates]
         if len(candidates) == 1:

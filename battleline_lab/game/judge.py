@@ -39,6 +39,7 @@ from typing import NamedTuple
 from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
 from ..core.formations import FormationKind, strength
 from ..core.odds import draw_at_least
+from . import arguments
 from .actions import Action, PlayCard
 from .bots import TACTIC_COST, HeuristicBot, _Board
 from .expert import ExpertBot
@@ -620,7 +621,7 @@ class JudgeSearchBot(ExpertBot):
         margin: float = 0.2,
     ) -> None:
         super().__init__(seed, rollouts=rollouts, candidates=candidates, depth=depth)
-        self.margin = margin
+        self.margin = arguments.number(margin, "margin", 0.0, 1.0)  # a difference of two shares of wins
         self._judge = JudgeBot(seed)
 
     def ranked(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
@@ -628,6 +629,7 @@ class JudgeSearchBot(ExpertBot):
         return [first] + [a for a in super().ranked(view, legal) if a != first]
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        arguments.require_moves(self.name, legal)
         if len(legal) > 1 and view.phase is Phase.PLAY:
             mine = self._judge.choose(view, legal)
             found = self.search(view, legal)

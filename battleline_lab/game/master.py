@@ -37,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
 from ..core.formations import FormationKind, ShapePlan, evaluate, plan_shape, shapes
 from ..core.odds import draw_at_least
+from . import arguments
 from .actions import Action, Pass, PlayCard
 from .bots import TACTIC_COST, HeuristicBot, _Board
 from .expert import ExpertBot
@@ -371,7 +372,7 @@ class MasterBot(ExpertBot):
         depth: int | None = MASTER_DEPTH,
     ) -> None:
         super().__init__(seed, rollouts=rollouts, candidates=candidates, depth=depth)
-        self.odds_share = odds_share
+        self.odds_share = arguments.whole_number(odds_share, "odds_share", 0, arguments.MAX_CANDIDATES)
         self._odds = OddsBot(seed)
 
     def ranked(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:

@@ -4,6 +4,8 @@
 between two bots, alternating who starts (game ``k`` uses seed ``seed + k``;
 bot A starts the even games) or, as a series, letting the winner start the
 next game (R17), and sums up wins, game lengths, flags and series points (R17).
+Both check their arguments before a game is dealt (:mod:`~battleline_lab.game.arguments`:
+the bots' names, ``games``, ``seed``, ``rollouts``, ``jobs``).
 
 >>> from battleline_lab.game.bots import RandomBot
 >>> result = run_match("random", "random", games=4, seed=1)
@@ -18,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.position import ClaimTiming
-from .bots import Bot, make_bot
+from . import arguments
+from .bots import BOTS, Bot, make_bot
 from .rules import apply, legal_moves, score
 from .state import GameState, Options, Player, new_game
 from .view import PlayerView
@@ -29,7 +32,12 @@ MAX_ACTIONS = 5000  # far above any real game; reaching it is an engine bug
 
 
 def play_game(north: Bot, south: Bot, seed: int, options: Options | None = None) -> GameState:
-    """Play one game to its end and return the final state (its ``history`` is the record)."""
+    """Play one game to its end and return the final state (its ``history`` is the record).
+
+    ``seed`` is a whole number within ``±MAX_BOT_SEED`` (a match's game ``k`` is dealt from ``seed + k``).
+    """
+    arguments.whole_number(seed, "seed", -arguments.MAX_BOT_SEED, arguments.MAX_BOT_SEED)
+    _check_options(options)
     state = new_game(seed, options)
     bots = {Player.NORTH: north, Player.SOUTH: south}
     views = {p: PlayerView(state, p) for p in Player}
@@ -113,6 +121,16 @@ def run_match(
     """
     import time
 
+    for parameter, name in (("bot_a", bot_a), ("bot_b", bot_b)):
+        arguments.choice(name, parameter, list(BOTS), "bot")
+    games = arguments.whole_number(games, "games", 1, arguments.MAX_GAMES)
+    seed = arguments.seed(seed)
+    _check_options(options)
+    winner_starts = arguments.yes_no(winner_starts, "winner_starts")
+    rollouts = arguments.optional_whole_number(rollouts, "rollouts", 1, arguments.MAX_ROLLOUTS)
+    jobs = arguments.whole_number(jobs, "jobs", 1, arguments.MAX_JOBS)
+    if on_game is not None and not callable(on_game):
+        raise arguments.GameArgumentTypeError("on_game", on_game, "callable")
     base = options or Options()
     result = MatchResult(bot_a, bot_b, seed, winner_starts=winner_starts)
     start = time.perf_counter()
@@ -142,6 +160,11 @@ def run_match(
         result.reasons[reason] = result.reasons.get(reason, 0) + 1
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _check_options(options: object) -> None:
+    if options is not None and not isinstance(options, Options):
+        raise arguments.GameArgumentTypeError("options", options, "options")
 
 
 def play_match_game(

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from ..core.cards import Card, Tactic, card_sort_key
 from ..core.claims import ClaimAnalysis, Reason
 from ..core.position import FLAGS, ClaimTiming
+from . import arguments
 from .actions import (
     Action,
     Claim,
@@ -213,6 +214,14 @@ class GameSession:
     progress (:attr:`selection`), the last notice (:attr:`notice`), whether the coach is shown
     (:attr:`coach_shown`), the expert's last suggestion (:attr:`suggestion`) and the review at
     game end (:attr:`review`, :attr:`saved`, :attr:`moment`).
+
+    The constructor checks its arguments (:mod:`~battleline_lab.game.arguments`): ``bot`` a name of
+    :data:`~battleline_lab.game.bots.BOTS` or None (two people on one screen), ``seed`` a whole number
+    within ``±MAX_SEED``, ``human`` a seat (a :class:`~battleline_lab.game.state.Player` or
+    ``"north"``/``"south"``), ``you_start`` True or False, ``claim_timing`` a
+    :class:`~battleline_lab.core.position.ClaimTiming` or its name; else
+    :class:`~battleline_lab.game.arguments.GameArgumentError`.  Its methods refuse instead (a notice,
+    ``False``, the seed kept) and never raise.
     """
 
     def __init__(
@@ -220,7 +229,7 @@ class GameSession:
         *,
         bot: str | None = "heuristic",
         seed: int = 1,
-        human: Player = Player.SOUTH,
+        human: Player | str = Player.SOUTH,
         you_start: bool = True,
         claim_timing: ClaimTiming | str = ClaimTiming.AFTER_PLAY,
         progress: Progress | None = None,
@@ -228,11 +237,11 @@ class GameSession:
         #: where a finished game against a bot is recorded (one ``game`` row), for the learner's rating
         self.progress = progress
         self.recorded = False  # this game's result is in the progress store
-        self.bot_name = bot
-        self.human = human
-        self.you_start = you_start
-        self.claim_timing = ClaimTiming(claim_timing)
-        self.seed = seed
+        self.bot_name = None if bot is None else arguments.choice(bot, "bot", list(BOTS), "bot")
+        self.human = arguments.seat(human, "human")
+        self.you_start = arguments.yes_no(you_start, "you_start")
+        self.claim_timing = arguments.claim_timing(claim_timing)
+        self.seed = arguments.seed(seed)
         self.state: GameState
         self.bot: Bot | None = None
         self.selection: tuple[Token, ...] = ()
@@ -247,9 +256,13 @@ class GameSession:
 
     # -- the game ------------------------------------------------------------
     def restart(self, seed: int | None = None) -> None:
-        """Deal a new game (the same seed gives the same game and the same bot replies)."""
-        if seed is not None and type(seed) is int:  # another value is no seed: the game's seed stays
-            self.seed = seed
+        """Deal a new game (the same seed gives the same game and the same bot replies).
+
+        A value that is no seed (:func:`~battleline_lab.game.arguments.is_seed`) is refused: the
+        game's seed stays.
+        """
+        if arguments.is_seed(seed):
+            self.seed = arguments.seed(seed)
         first = self.human if self.you_start else self.human.other
         self.state = new_game(self.seed, Options(claim_timing=self.claim_timing, first=first))
         self.bot = make_bot(self.bot_name, self.seed) if self.bot_name else None
@@ -259,8 +272,8 @@ class GameSession:
         self.play_bots()
 
     def new_game(self) -> None:
-        """The next game (the next seed), with the opponent chosen last."""
-        self.restart(self.seed + 1)
+        """The next game (the next seed; after the last seed, the first), with the opponent chosen last."""
+        self.restart(self.seed + 1 if self.seed < arguments.MAX_SEED else -arguments.MAX_SEED)
 
     def resume(self) -> None:
         """Go on from :attr:`state` as it is now (a lesson or a test set up the table): the choice, the

@@ -92,7 +92,7 @@ def test_R17_series_the_winner_starts_the_next_game() -> None:
 
 
 def test_unknown_bot_name() -> None:
-    with pytest.raises(ValueError, match="unknown bot 'clever'; bots: random, heuristic"):
+    with pytest.raises(ValueError, match="name='clever' is refused: expected the name of a bot: random, heuristic"):
         make_bot("clever")
 
 
