@@ -12,6 +12,10 @@ The lessons (``notebooks/**/*.ipynb``, committed with their outputs) are re-run 
 table: nbval (``./dev test``) checks their saved outputs against a fresh run and
 ``tests/test_lesson_widget_ids.py`` checks their widget ids.
 
+Not here either: the bots' ratings (``battleline_lab/game/``, written by
+``benchmarks/bench_ladder.py --write``), a measurement of thousands of games rather than a text
+made from the sources.
+
 ``tests/test_regen.py`` regenerates every row into a temporary folder and fails when a committed
 file differs, is missing or is stray.
 
