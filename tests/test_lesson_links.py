@@ -70,7 +70,7 @@ def _links(path: Path) -> list[tuple[str, str]]:
 def test_the_rules_page_is_up_to_date_and_has_every_rule() -> None:
     page = NOTEBOOKS / "rules.md"
     source = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    assert page.read_text(encoding="utf-8") == _tool().rules_page(source), "run: python tools/rules_page.py"
+    assert page.read_text(encoding="utf-8") == _tool().rules_page(source), "run: ./dev regen"
     rules = set(re.findall(r"^- \*\*(R\d+)\*\*", source, re.MULTILINE))
     assert len(rules) >= 31 and rules <= _page_anchors(page)
 
