@@ -60,7 +60,7 @@ def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.relative_to(NOTEBOOKS).with_suffix("").as_posix())
 def test_every_lesson_says_first_to_run_the_cells(path: Path) -> None:
-    """A newcomer who opens a lesson sees, under its title, how to make it run (issue 26)."""
+    """A newcomer who opens a lesson sees, under its title, how to make it run."""
     first = nbformat.read(path, as_version=4).cells[0]
     assert first.cell_type == "markdown" and first.source.startswith("# ")
     assert "Run ▸ Run All Cells" in first.source.split("\n\n")[1], f"{path.name}: say to run the cells under the title"
