@@ -1,7 +1,7 @@
 """Write the difficulty report of docs/puzzles.md: authors' levels against the measure.
 
 For every puzzle file under ``puzzles/`` it loads the puzzle, computes
-:func:`battleline_lab.difficulty.estimate` and writes two Markdown tables
+:func:`battleline_lab.quiz.difficulty.estimate` and writes two Markdown tables
 between the ``<!-- difficulty-report:begin -->`` / ``end`` markers of
 ``docs/puzzles.md``: the puzzles where the author's level and the measured
 level differ by 2 or more, then every puzzle.  ``tests/test_difficulty.py``

@@ -1,7 +1,7 @@
 """Write ``notebooks/rules.md``, the rules reference the lessons link to, from ``docs/rules.md``.
 
 JupyterLab (``./dev lab``) and the site serve only ``notebooks/``, so a link from a lesson to
-``../docs/rules.md`` gave 403/404 (issue 26).  This copies the reference beside the lessons and
+``../docs/rules.md`` gave 403/404.  This copies the reference beside the lessons and
 gives every rule its own heading, ``### R11``, so that ``rules.md#R11`` opens the page at that
 rule (JupyterLab gives a rendered heading the id of its text).  Links of ``docs/rules.md`` to other
 docs pages become plain text (those pages are not served beside the lessons).

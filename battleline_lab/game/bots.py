@@ -774,7 +774,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "expert": _expert,
-    "master": _judge,  # the strongest bot: the judge (docs/game.md, issue 27)
+    "master": _judge,  # the strongest bot: the judge (docs/game.md)
     "master_search": _judge_search,  # the judge checked by the search (stronger against prob, slower)
     "odds_search": _master,  # the search over odds-ranked candidates (the master before the judge)
     "gentle": GentleBot,  # the ladder's order is game/ladder.py's LADDER

@@ -1,4 +1,4 @@
-"""The judge bot: a static judgment built on outs and odds, flag by flag (issue 27).
+"""The judge bot: a static judgment built on outs and odds, flag by flag.
 
 The idea is the one the public prob bot's strategy notes describe (rezder/go-battleline, read,
 not copied); the design and the code are this project's own:

@@ -1,6 +1,6 @@
 """Golden games: the bots make exactly the same moves as when the golden file was written.
 
-The heuristic bot is tuned for speed (issue 12) without changing a single move:
+The heuristic bot is tuned for speed without changing a single move:
 its strength figures, and those of the expert bot that plays it in its
 play-outs, stay meaningful only if the same seeds give the same games.  Each
 game below is played from fixed seeds and its action list (in notation, with the
