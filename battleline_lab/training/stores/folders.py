@@ -133,9 +133,6 @@ def _locate(path: Path | str | None) -> tuple[Path, Path | None, Path | None]:
     return p.parent, p, None
 
 
-# -- moving progress between browsers (the gym's "Save my progress" / "Load progress") -----------
-
-
 def in_browser() -> bool:
     """True in Pyodide (JupyterLite): the learner's data is in the browser's storage."""
     return sys.platform == "emscripten"
