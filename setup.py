@@ -3,7 +3,7 @@
 The checkout keeps them where authors and teachers edit them, at the top level
 (``puzzles/`` and ``notebooks/``); building the package copies them into it:
 
-- ``puzzles/**`` -> ``battleline_lab/puzzles/`` (read by ``battleline_lab.library``);
+- ``puzzles/**`` -> ``battleline_lab/puzzles/`` (read by ``battleline_lab.quiz.library``);
 - ``notebooks/**`` lessons (``*.ipynb`` and the pictures or notes beside them; no
   checkpoints, no pytest ``conftest.py``) -> ``battleline_lab/lessons/`` (copied out by
   ``battleline-lab lessons``).

@@ -4,7 +4,7 @@ The console script and ``python -m battleline_lab`` call :func:`main` here.  Thi
 nothing of the package at load time but the exit-code table (``exitcodes``, which imports
 nothing; the package's ``__init__`` loads its names lazily), so an interrupt while the
 command's modules are still being imported is caught here too, instead of ending in a
-``KeyboardInterrupt`` traceback (issue 24).
+``KeyboardInterrupt`` traceback.
 """
 
 from __future__ import annotations

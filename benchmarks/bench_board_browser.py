@@ -1,4 +1,4 @@
-"""Browser benchmark: a move's round trip on the board component in JupyterLab (issue 21).
+"""Browser benchmark: a move's round trip on the board component in JupyterLab.
 
 Starts JupyterLab on a free loopback port (a temporary HOME, as ``tests/browser/conftest.py``
 does), opens a notebook with ``GameWidget(bot="random", seed=S)`` in headless Chromium

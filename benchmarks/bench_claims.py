@@ -65,12 +65,12 @@ from tests.reference import reference_claim  # noqa: E402
 
 POSITIONS = Path(__file__).with_name("positions.json")
 HARD_RATIO_TARGET = 50.0  # naive / decision over the hard set
-RATIO_TARGET = 100.0  # naive / full proof over the hard set (issue 2)
+RATIO_TARGET = 100.0  # naive / full proof over the hard set
 DECIDE_MEDIAN_US = 100.0
 DECIDE_WORST_US = 1000.0
 RANDOM_RATIO_TARGET = 5.0
 FULL_MEDIAN_MS = 1.0
-FULL_RATIO_TARGET = 2.0  # naive / full proof at the median on the random positions (issue 23)
+FULL_RATIO_TARGET = 2.0  # naive / full proof at the median on the random positions
 BEFORE_SEED = 8  # --before: positions neither version has seen in this run (the others use seed 7)
 
 
@@ -194,7 +194,7 @@ def read_steps(analysis: Any) -> Any:
 
 
 def _every_step(position: Position) -> dict[Side, tuple[int, ...]]:
-    """``_full_verdicts`` with every step of every proof read: the issue-23 target, timed as one call
+    """``_full_verdicts`` with every step of every proof read: the target, timed as one call
     (one clock interval: a second interval would add the clock's own cost, several us here, again)."""
     analysis = read_steps(analyse_position(position))
     return {side: analysis.claimable(side) for side in Side}

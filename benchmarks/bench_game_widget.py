@@ -1,6 +1,6 @@
 """Benchmark: kernel time of a click in the game widget, over whole seeded games against the bot.
 
-Issue 3's budget for a widget click is 100 ms of kernel time.  This plays whole games through
+The budget for a widget click is 100 ms of kernel time (a click must feel immediate).  This plays whole games through
 :class:`~battleline_lab.widgets.game.GameWidget` (the learner's side chosen at random among the
 legal moves, the heuristic bot answering) and times each tap on the board's hooks
 (:class:`battleline_lab.widgets.board.Taps`, the same intents the browser sends): the handler, the

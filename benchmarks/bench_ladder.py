@@ -1,4 +1,4 @@
-"""Benchmark: the ladder's Glicko-2 ratings, measured in bot-against-bot matches (issue 27, levels).
+"""Benchmark: the ladder's Glicko-2 ratings, measured in bot-against-bot matches (the learners' levels).
 
 Every pair of ladder bots at most ``--reach`` rungs apart (``battleline_lab/game/ladder.py``:
 random, gentle, heuristic, expert, master; reach 2: neighbours and next-but-one) plays ``--games``

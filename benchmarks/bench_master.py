@@ -1,4 +1,4 @@
-"""Benchmark: the master bot against another bot, the first move alternating (issue 27).
+"""Benchmark: the master bot against another bot, the first move alternating.
 
 Game ``k`` (seed ``SEED + k``) is dealt with ``Options(first=...)``: the master moves first in the
 even games, and it sits south in games ``k % 4 in (0, 1)``, north otherwise, so both the first

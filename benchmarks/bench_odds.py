@@ -4,9 +4,9 @@ Seeded random positions (``tests/random_positions.py``) of three stages: mid-gam
 side), late-game (most sides complete, some flags claimed) and tactics-heavy (Mud, Fog, morale
 cards).  For each position the odds' own cache is emptied first, then all nine flags are computed
 (and, separately, both sides' outs on all nine).  Reported per stage: median, 90th percentile and
-worst CPU time (``time.process_time``) against the 50 ms target of issue 27, and how many flags
-came out exact or sampled (Mud flags with many open slots on both sides, within 0.5 points at
-95 %).  Targets are reported, never asserted; the figures go in docs/game.md.
+worst CPU time (``time.process_time``) against the 50 ms target (the coach shows them after every
+move), and how many flags came out exact or sampled (Mud flags with many open slots on both sides,
+within 0.5 points at 95 %).  Targets are reported, never asserted; the figures go in docs/game.md.
 
 Usage::
 
@@ -32,7 +32,7 @@ from battleline_lab.core.odds import flag_odds, outs  # noqa: E402
 from battleline_lab.core.position import FLAGS, Side  # noqa: E402
 from tests.random_positions import STAGES, random_positions  # noqa: E402
 
-TARGET_MS = 50.0  # all nine flags of a position (issue 27)
+TARGET_MS = 50.0  # all nine flags of a position
 
 
 def _ms(samples: list[float], q: float) -> float:

@@ -2,7 +2,7 @@
 
 ``tests/conftest.py`` marks each test named here ``slow``, every parametrized case of it (:func:`mark`),
 and ``--quick`` deselects ``slow``, so that the edit-test loop stays under 3 minutes on the project's
-2-core machine (issue 23). The figure beside each is its seconds in a ``--quick --durations`` run on a
+2-core machine. The figure beside each is its seconds in a ``--quick --durations`` run on a
 loaded machine (load 10-13, where 3.3 minutes of CPU took 16 minutes): what ranks them, not a target.
 The full suite never loses one: ``./dev test`` selects no marker. ``tests/test_quick.py`` checks that
 every name here is a test that exists.

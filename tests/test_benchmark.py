@@ -42,7 +42,7 @@ def test_benchmark_quick_run_prints_ratios(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert "naive/decision, total time over the set:" in out and "naive/fast, total time over the set:" in out
     assert "decision path, median per position:" in out and "naive/decision at the median:" in out
-    # the issue-23 target is the full proof with every step of every proof read (some are said when first read)
+    # the target is the full proof with every step of every proof read (some are said when first read)
     assert "naive/full proof with every step of every proof read, at the median:" in out
     for stage in bench.STAGES:
         assert f"{stage:<9} decide_position" in out and f"{stage:<9} naive reference" in out

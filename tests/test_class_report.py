@@ -1,4 +1,4 @@
-"""A report that teaches the teacher (issue 25): the teacher's own puzzles rated, gridded and explained.
+"""A report that teaches the teacher: the teacher's own puzzles rated, gridded and explained.
 
 Four learners practise a teacher's folder (three puzzles copied from the library under new ids,
 one of them under Fog) and one library puzzle; the exports and the report both take the folder.

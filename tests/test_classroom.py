@@ -1,4 +1,4 @@
-"""A class folder (issue 25): each learner's progress goes to ``$BATTLELINE_CLASS_DIR/<learner>/``,
+"""A class folder: each learner's progress goes to ``$BATTLELINE_CLASS_DIR/<learner>/``,
 and ``battleline-lab report CLASS_DIR`` reads it directly, with no exports to collect.
 
 The learners run in their own processes, as kernels on a JupyterHub do, with only the

@@ -1,15 +1,13 @@
 """The ``battleline-lab`` CLI: the ``claims --json`` contract, explain, check, errors and exit codes.
 
-Golden files for ``explain`` live in ``tests/data/golden``; after a deliberate
-change to the wording, regenerate them with ``BATTLELINE_UPDATE_GOLDEN=1``
-and review the diff.
+Golden files for ``explain`` live in ``tests/golden/cli``; after a deliberate
+change to the wording, regenerate them with ``./dev regen`` and review the diff.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -26,7 +24,7 @@ ROOT = Path(__file__).parent.parent
 PUZZLES = ROOT / "puzzles"
 SEEDS = PUZZLES / "seed-examples"
 BAD = ROOT / "tests" / "data" / "bad"
-GOLDEN = ROOT / "tests" / "data" / "golden"
+GOLDEN = ROOT / "tests" / "golden" / "cli"
 DIAGNOSTIC = re.compile(r"^\S.*:\d+:\d+: error: \S.*$")
 
 
@@ -109,10 +107,7 @@ def test_explain_golden(capsys: pytest.CaptureFixture[str], name: str, argv: lis
     status, out, err = run(capsys, "explain", *argv)
     assert status == 0 and err == ""
     golden = GOLDEN / f"explain-{name}.txt"
-    if os.environ.get("BATTLELINE_UPDATE_GOLDEN"):
-        golden.parent.mkdir(parents=True, exist_ok=True)
-        golden.write_text(out, encoding="utf-8")
-    assert out == golden.read_text(encoding="utf-8")
+    assert out == golden.read_text(encoding="utf-8"), f"{golden.name} differs (./dev regen if the change is intended)"
 
 
 def test_explain_seed_verdicts_are_the_rules_worked_examples(capsys: pytest.CaptureFixture[str]) -> None:

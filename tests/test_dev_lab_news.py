@@ -1,4 +1,4 @@
-"""``./dev lab`` turns JupyterLab's news toast off with a settings override (issue 26).
+"""``./dev lab`` turns JupyterLab's news toast off with a settings override.
 
 The toast ("get notified about official Jupyter news?") covered the first board of a lesson. The
 lab target writes ``fetchNews: "false"`` (and no update check) into the ``overrides.json`` of the

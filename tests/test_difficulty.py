@@ -278,9 +278,7 @@ def test_docs_report_is_current() -> None:
     """docs/puzzles.md shows where authors disagree with the measure; regenerate it when puzzles change."""
     report = _report_module()
     doc = (ROOT / "docs" / "puzzles.md").read_text(encoding="utf-8")
-    assert doc == report.updated(doc, report.report()), (
-        "docs/puzzles.md is out of date: run .venv/bin/python tools/difficulty_report.py --write"
-    )
+    assert doc == report.updated(doc, report.report()), "docs/puzzles.md is out of date: run ./dev regen"
 
 
 @st.composite

@@ -406,7 +406,7 @@ def test_the_session_needs_no_front_end() -> None:
 
 
 def test_editor_reports_the_same_reachability_warning_as_check() -> None:
-    """One check (issue 17): the editor shows what ``battleline-lab check`` prints, warnings included."""
+    """One check: the editor shows what ``battleline-lab check`` prints, warnings included."""
     from battleline_lab.quiz import library
     from battleline_lab.quiz.checks import CheckWarning, check_paths
 

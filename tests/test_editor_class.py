@@ -1,4 +1,4 @@
-"""The editor never writes a wrong puzzle silently (issue 25): refused saves, save as, topics, labels.
+"""The editor never writes a wrong puzzle silently: refused saves, save as, topics, labels.
 
 Every case runs on the session alone (no ipywidgets), then a few on the widget that shows it.
 """

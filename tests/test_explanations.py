@@ -6,15 +6,14 @@ examples at the end of RULES.md; the others cover Fog, Mud, each wildcard, ties,
 every kind of proof step.
 
 After an intended change to the wording (``battleline_lab/locale/en/core.json``) or to the proof
-steps, regenerate the files and review the diff::
+steps, regenerate the files (with every other generated file) and review the diff::
 
-    BATTLELINE_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_explanations.py
+    ./dev regen
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,6 @@ from battleline_lab.text.messages import render_analysis
 from tests.reference import reference_claim
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
-UPDATE = bool(os.environ.get("BATTLELINE_UPDATE_GOLDEN"))
 
 SEVENS_AND_NINES = "o7 y7 g7 b7 p7 r9 o9 y9 g9 b9 p9"
 
@@ -148,10 +146,8 @@ def golden_text(name: str) -> str:
 def test_explanation_matches_golden_file(name: str) -> None:
     path = GOLDEN_DIR / f"{name}.txt"
     text = golden_text(name)
-    if UPDATE:
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"missing {path.name}: run with BATTLELINE_UPDATE_GOLDEN=1 to create it"
-    assert text == path.read_text(encoding="utf-8"), f"{path.name} differs (regenerate if the change is intended)"
+    assert path.exists(), f"missing {path.name}: run ./dev regen to create it"
+    assert text == path.read_text(encoding="utf-8"), f"{path.name} differs (./dev regen if the change is intended)"
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))

@@ -109,7 +109,7 @@ def test_check_of_an_empty_path_is_an_error_not_the_current_folder(tmp_path: Pat
     status, out, err = run(["check", ""])
     assert status == 2
     assert err == ":1:1: error: the path is empty: name a file or a folder\n"
-    assert out == ""  # one error, as for a missing path (issue 17): no summary of zero puzzles
+    assert out == ""  # one error, as for a missing path: no summary of zero puzzles
 
 
 # -- writing -----------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """A seeded mutation fuzz: thousands of damaged puzzles and game records through every command, in-process.
 
 Seeds are committed puzzles, bad-input fixtures and game records; each mutant gets one to
-three edits from a list of the hostile inputs issue 14 found (other scripts' digits, 5,000-digit
+three edits from a list of known hostile inputs (other scripts' digits, 5,000-digit
 numbers, floats where an integer is due, lone surrogates, terminal escapes, YAML anchors, tags,
 block scalars, deleted and repeated spans...).  Each mutant is loaded; one that loads goes
 through every command that reads it (``claims``, ``claims --json``, ``check``, ``explain``,
@@ -20,7 +20,7 @@ failure names a case that reproduces), ``BATTLELINE_FUZZ_SECONDS`` a time budget
 for the YAML inputs, a third of it for the exports): the cases run in their seeded order until
 either is reached, so a failure still names a case that reproduces, and CI stays bounded.
 
-Progress exports (issue 24) are fuzzed the same way through ``report``: valid exports mutated
+Progress exports are fuzzed the same way through ``report``: valid exports mutated
 byte-wise and by JSON-aware edits (huge integers in any numeric field, escapes, controls, deep
 nesting, NaN), with stdout and stderr free of raw control characters.
 """
@@ -119,7 +119,7 @@ HOSTILE = [
     "k" * 1100 + ": v",
     "\\",
     "%",
-    # issue 24: escapes past U+10FFFF, C1 and bidi controls, deep nesting, 400-digit numbers
+    # the families that once got through: escapes past U+10FFFF, C1 and bidi controls, deep nesting, 400-digit numbers
     '"\\U00110000"',
     '"\\UFFFFFFFF"',
     '"x\\U0011ffff"',

@@ -543,7 +543,7 @@ def test_the_language_toggle_relabels_everything_live_and_keeps_the_game() -> No
         w.set_lang("fr")
 
 
-# -- the coach's odds on the board (issue 27) ------------------------------------------------------
+# -- the coach's odds on the board ---------------------------------------------
 
 
 def odds_table() -> GameState:

@@ -1,4 +1,4 @@
-"""The game widget's flag tally, the bot's hand revealed at the end, empty slots and the palette (issues 9, 21)."""
+"""The game widget's flag tally, the bot's hand revealed at the end, empty slots and the palette."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Generated puzzles keep their answers (issue 25): nothing shown before answering predicts the answer.
+"""Generated puzzles keep their answers: nothing shown before answering predicts the answer.
 
 For every theme, 100 generated puzzles are checked as the library is (tests/test_library_topics.py):
 a pre-answer title or topic shared by 5 or more puzzles that all have the same answer is a

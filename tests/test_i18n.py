@@ -5,8 +5,7 @@
 * Explanations rendered in Chinese contain no English words (the grammar helpers ``word.*`` /
   ``article.*`` are catalogue entries, empty or different in Chinese).
 * Golden files ``tests/golden/zh/<name>.txt`` hold the Chinese proofs of the five worked examples of
-  RULES.md; regenerate after an intended wording change with
-  ``BATTLELINE_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_i18n.py`` and review the diff.
+  RULES.md; regenerate after an intended wording change with ``./dev regen`` and review the diff.
 * ``lang`` reaches the SVG labels, the widgets (a live ``bl-lang`` toggle), the CLI (``--lang zh``,
   diagnostics keep their ``FILE:LINE:COL: error:`` prefix) and puzzle titles and notes.
 """
@@ -15,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import re
 import string
 from collections.abc import Iterable
@@ -46,7 +44,6 @@ from tests.test_explanations import GOLDEN
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "battleline_lab" / "locale"
 GOLDEN_ZH = Path(__file__).resolve().parent / "golden" / "zh"
-UPDATE = bool(os.environ.get("BATTLELINE_UPDATE_GOLDEN"))
 SEEDS = ROOT / "puzzles" / "seed-examples"
 
 #: Templates where each language picks from the parameters the renderer passes (``messages.card_short``):
@@ -223,7 +220,8 @@ def test_no_english_leaks_into_chinese_proofs(name: str) -> None:
         assert CJK.search(line), line
 
 
-def _golden_text(name: str) -> str:
+def golden_text_zh(name: str) -> str:
+    """The Chinese golden file of the named position (``tests/golden/zh/<name>.txt``)."""
     build, flag, side = GOLDEN[name]
     analysis = _analysis(name)
     who = message(f"side.{side}", "zh")
@@ -248,11 +246,8 @@ def test_rules_examples_are_the_five() -> None:
 @pytest.mark.parametrize("name", RULES_EXAMPLES)
 def test_golden_zh(name: str) -> None:
     path = GOLDEN_ZH / f"{name}.txt"
-    text = _golden_text(name)
-    if UPDATE:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.read_text(encoding="utf-8") == text
+    text = golden_text_zh(name)
+    assert path.read_text(encoding="utf-8") == text, f"{path.name} differs (./dev regen if the change is intended)"
 
 
 def test_explain_method_takes_lang() -> None:

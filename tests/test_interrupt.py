@@ -1,4 +1,4 @@
-"""Ctrl-C at any moment exits 130 with one line, never a traceback (issue 24, family 13).
+"""Ctrl-C at any moment exits 130 with one line, never a traceback (docs/robustness.md, family 13).
 
 The command is interrupted (SIGINT, as Ctrl-C sends it) at delays from the first import of its
 modules to the middle of a long match, through both ways of starting it.

@@ -1,4 +1,4 @@
-"""Lesson 06's coach example is a good one: the master's suggestion raises the chance at its flag (issue 27).
+"""Lesson 06's coach example is a good one: the master's suggestion raises the chance at its flag.
 
 The lesson runs its demo game and asks the coach (``advise``) what to play; the example teaches
 what the odds and outs say, so it must be a move that *raises* the player's chance of winning the

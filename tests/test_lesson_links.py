@@ -1,4 +1,4 @@
-"""Every link in every lesson opens (issue 26): the rules one click away.
+"""Every link in every lesson opens: the rules one click away.
 
 JupyterLab (``./dev lab``) and the site serve only ``notebooks/``: a link to ``../docs/rules.md``
 gave 403/404.  The rules reference is ``notebooks/rules.md`` (made from ``docs/rules.md`` by
@@ -70,7 +70,7 @@ def _links(path: Path) -> list[tuple[str, str]]:
 def test_the_rules_page_is_up_to_date_and_has_every_rule() -> None:
     page = NOTEBOOKS / "rules.md"
     source = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    assert page.read_text(encoding="utf-8") == _tool().rules_page(source), "run: python tools/rules_page.py"
+    assert page.read_text(encoding="utf-8") == _tool().rules_page(source), "run: ./dev regen"
     rules = set(re.findall(r"^- \*\*(R\d+)\*\*", source, re.MULTILINE))
     assert len(rules) >= 31 and rules <= _page_anchors(page)
 
@@ -104,7 +104,7 @@ def test_every_rule_id_of_a_proof_step_on_the_board_links_to_its_rule(
     folder: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A puzzle solved in a lesson (its kernel runs in the lesson's folder: notebooks/ or notebooks/zh/)
-    shows each step's rule ids as links (issue 26); each one is followed as a lesson's link is."""
+    shows each step's rule ids as links; each one is followed as a lesson's link is."""
     from battleline_lab.widgets import PuzzleWidget
 
     lesson = next(p for p in LESSONS if p.parent == NOTEBOOKS / folder)  # a lesson of that folder

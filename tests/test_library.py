@@ -23,7 +23,7 @@ from battleline_lab.quiz.puzzle import Puzzle
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
 
-#: The theme folders of the teaching library (issue 5); other folders hold the first examples.
+#: The theme folders of the teaching library; other folders hold the first examples.
 THEMES = (
     "ranking",
     "sums",

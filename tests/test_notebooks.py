@@ -20,27 +20,20 @@ LEARNER_PATH = sorted(NOTEBOOKS.glob("*.ipynb"))
 LESSONS = sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 PUBLIC_MODULES = {
     "battleline_lab",
-    "battleline_lab.cli",  # the teachers' lesson runs the command line through main([...]) (issue 17)
-    "battleline_lab.checks",
-    "battleline_lab.reachability",
+    "battleline_lab.cli",  # the teachers' lesson runs the command line through main([...])
     "battleline_lab.authoring.generate",
     "battleline_lab.widgets",
-    "battleline_lab.svg",
-    "battleline_lab.loader",
+    "battleline_lab.widgets.editor",
+    "battleline_lab.widgets.game",
     "battleline_lab.game",
     "battleline_lab.game.record",
-    "battleline_lab.game.advice",  # lesson 06: the coach's suggestion in words (issue 27)
-    "battleline_lab.game_widget",
-    "battleline_lab.editor_widget",
-    "battleline_lab.odds",  # lesson 07: outs and odds (issue 27)
+    "battleline_lab.game.advice",  # lesson 06: the coach's suggestion in words
     "battleline_lab.cli.odds",  # lesson 07 prints the odds command's text (odds_lines)
-    "battleline_lab.core.odds",  # the new place of a moved module (docs/architecture.md)
-    "battleline_lab.core.reachability",  # the new place of a moved module (docs/architecture.md)
-    "battleline_lab.quiz.checks",  # the new place of a moved module (docs/architecture.md)
-    "battleline_lab.quiz.loader",  # the new place of a moved module (docs/architecture.md)
-    "battleline_lab.render.svg",  # the new place of a moved module (docs/architecture.md)
-    "battleline_lab.widgets.editor",  # the new place of a moved module (docs/architecture.md)
-    "battleline_lab.widgets.game",  # the new place of a moved module (docs/architecture.md)
+    "battleline_lab.core.odds",  # lesson 07: outs and odds
+    "battleline_lab.core.reachability",
+    "battleline_lab.quiz.checks",
+    "battleline_lab.quiz.loader",
+    "battleline_lab.render.svg",
 }
 #: The lessons whose prose about positions the engine checks (hidden ``check`` cells, see below).
 CHECKED = [p for p in LESSONS if p.name[:3] in ("00-", "01-", "02-", "03-", "04-", "07-") and "teachers" not in p.parts]
@@ -67,7 +60,7 @@ def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.relative_to(NOTEBOOKS).with_suffix("").as_posix())
 def test_every_lesson_says_first_to_run_the_cells(path: Path) -> None:
-    """A newcomer who opens a lesson sees, under its title, how to make it run (issue 26)."""
+    """A newcomer who opens a lesson sees, under its title, how to make it run."""
     first = nbformat.read(path, as_version=4).cells[0]
     assert first.cell_type == "markdown" and first.source.startswith("# ")
     assert "Run ▸ Run All Cells" in first.source.split("\n\n")[1], f"{path.name}: say to run the cells under the title"
@@ -81,7 +74,7 @@ def test_no_visible_code_names_a_library_puzzle(path: Path) -> None:
     """A library puzzle's id may tell its answer (``one-end-open``): the cell that builds its widget
     shows no source (collapsed in JupyterLab); the widget shows only what the learner may see.
     (The teachers' lessons open library puzzles by id on purpose.)"""
-    from battleline_lab import library
+    from battleline_lab.quiz import library
 
     ids = set(library.ids())
     for cell in _code_cells(path):
@@ -133,7 +126,7 @@ def test_outputs_are_deterministic_and_local(path: Path) -> None:
                 assert not re.search(r" at 0x[0-9a-f]+", text), "a memory address: nbval would fail"
                 assert not re.search(r"(/work/|/root/|/home/|/tmp/)", text), "a path of this machine in an output"
                 assert "Error displaying widget" not in text
-                assert "DeprecationWarning" not in text, "a lesson imports a moved module by its old path"
+                assert "DeprecationWarning" not in text, "a deprecation warning in a lesson's output"
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.relative_to(NOTEBOOKS).with_suffix("").as_posix())

@@ -348,7 +348,7 @@ def test_when_the_copy_cannot_be_written_the_damaged_lines_stay(
     original = _line(GOOD[0]) + b"\ngarbage\n"
     path.write_bytes(original)
     monkeypatch.setattr(
-        "battleline_lab.training.progress._unique_aside", lambda p, label: tmp_path / "no-such-folder" / "x"
+        "battleline_lab.training.stores.jsonl._unique_aside", lambda p, label: tmp_path / "no-such-folder" / "x"
     )
     with pytest.warns(ProgressWarning, match="a damaged line was skipped .*could not be copied aside"):
         p = Progress(path)

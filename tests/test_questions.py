@@ -1,4 +1,4 @@
-"""Question kinds own their behaviour (issue 23) and feedback names the mistake the engine found (issue 26).
+"""Question kinds own their behaviour and feedback names the mistake the engine found.
 
 - No view, session, hint, page or command switches on a question's type: at most 4
   ``isinstance`` checks on question classes outside ``battleline_lab/questions/``.

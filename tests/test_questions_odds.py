@@ -1,4 +1,4 @@
-"""The odds puzzle kinds (issue 27): ``safest-flag`` and ``outs``, judged by battleline_lab.core.odds.
+"""The odds puzzle kinds: ``safest-flag`` and ``outs``, judged by battleline_lab.core.odds.
 
 - The library's odds puzzles: the engine's answer agrees with an independent count (outs: every
   unseen troop tried one by one, R13; safest flag: the chances of the flags recomputed on the

@@ -110,7 +110,7 @@ def test_R5_any_difference_of_two_or_more_is_unreachable(you: int, opponent: int
 #: more than the other).  Twenty-three others were fixed by adding the troops the short side would
 #: have played, on flags the question does not touch, keeping the answer and every proof step but
 #: the unseen count.  These five are left to their authors: their explanations are golden texts
-#: (tests/data/golden, tests/golden), two are RULES.md's worked examples.  This list may only shrink.
+#: (tests/golden/cli, tests/golden), two are RULES.md's worked examples.  This list may only shrink.
 KNOWN_UNREACHABLE = [
     "claimable/their-turn-to-claim.yaml",
     "claimable/which-flags-are-yours.yaml",

@@ -1,4 +1,4 @@
-"""Puzzles from the learner's own games in the trainer's review queue (issue 13), without a front end.
+"""Puzzles from the learner's own games in the trainer's review queue, without a front end.
 
 A real seeded bot game is reviewed with the game package's API (:func:`review`,
 :func:`save_for_learner`); the trainer over the library and the data folder must then

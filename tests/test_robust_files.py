@@ -1,4 +1,4 @@
-"""Issue 24's bad-input and lost-data families, each closed for the family (table-driven, not one example).
+"""The bad-input and lost-data families that once got through, each closed for the family (table-driven).
 
 1. YAML escapes past U+10FFFF (and any other error of the pure-Python scanner) in any scalar of a
    puzzle or a game record: located, ``check DIR`` still sums up, the folder loaders skip the file.

@@ -1,6 +1,6 @@
 """Hostile input, family by family: every one a located error (exit 2), from every command and loader.
 
-Families (issue 14): non-ASCII digits where an integer is read, over-long numbers (past
+Families: non-ASCII digits where an integer is read, over-long numbers (past
 Python's 4,300-digit int-string limit too), non-integers where an integer is due, lone
 surrogates (text no output can encode), control and escape characters in anything a message
 quotes, and ``result: {winner: ~}``.  For puzzles each case goes through
@@ -257,7 +257,7 @@ def test_winner_null_is_the_null_of_an_unfinished_game() -> None:
         assert record.result == {"winner": None}
 
 
-# Integer command-line options read ASCII digits only, like the file formats (issue 14):
+# Integer command-line options read ASCII digits only, like the file formats:
 # Python's int() would take "３" (full-width) or "٣" (Arabic-Indic) as 3.
 OTHER_DIGITS = ("\uff13", "\u0663", "\u0969")  # full-width, Arabic-Indic and Devanagari three
 

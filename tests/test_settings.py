@@ -118,7 +118,8 @@ def test_the_widgets_show_the_refused_setting_and_keep_answers(
     variable, value, _ = case
     env = Env(tmp_path)
     _setting(monkeypatch, env, variable, value)
-    monkeypatch.setattr("battleline_lab.widgets._DEFAULT_PROGRESS", {})  # a fresh kernel-wide cache
+    # a fresh kernel-wide cache, where default_progress() looks it up
+    monkeypatch.setattr("battleline_lab.widgets._common._DEFAULT_PROGRESS", {})
     puzzle = library.get("one-end-open")
     widget = PuzzleWidget(puzzle)
     with warnings.catch_warnings():

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from battleline_lab.training import progress
+from battleline_lab.training.stores.folders import _browser_data_dir
+from battleline_lab.training.stores.sqlite import _sqlite_available
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")
@@ -90,9 +92,9 @@ def test_data_dir_in_pyodide_is_on_the_browser_drive(monkeypatch: pytest.MonkeyP
     monkeypatch.delenv("BATTLELINE_LAB_DATA", raising=False)
     monkeypatch.setattr(sys, "platform", "emscripten")
     monkeypatch.setattr(progress, "BROWSER_DRIVE", tmp_path)
-    monkeypatch.setattr(progress._browser_data_dir, "__defaults__", (tmp_path, None))
+    monkeypatch.setattr(_browser_data_dir, "__defaults__", (tmp_path, None))
     assert progress.data_dir() == tmp_path / "battleline-data"
-    assert progress._sqlite_available() is False  # JSON lines on the drive
+    assert _sqlite_available() is False  # JSON lines on the drive
     store, problem = progress.open_store()
     assert problem is None and isinstance(store, progress.JsonLinesStore)
     assert store.path == (tmp_path / "battleline-data" / "progress.jsonl").resolve()

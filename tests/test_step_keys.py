@@ -1,4 +1,4 @@
-"""The j/k keys of the proof (issues 9, 21): the board component's own keys, no script in HTML.
+"""The j/k keys of the proof: the board component's own keys, no script in HTML.
 
 The puzzle widget is drawn by the board component (``board.js``), whose one key listener per
 page sends the intent ``{"step": +1 | -1}`` for j/k (and ←/→ on the proof's buttons) while a

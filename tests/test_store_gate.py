@@ -34,7 +34,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from battleline_lab.cli import main
-from battleline_lab.training import progress as progress_module
 from battleline_lab.training.progress import (
     EXPORT_FORMAT,
     Attempt,
@@ -47,6 +46,8 @@ from battleline_lab.training.progress import (
     check_row,
     import_export,
 )
+from battleline_lab.training.stores import jsonl as jsonl_module
+from battleline_lab.training.stores import opening as opening_module
 from battleline_lab.widgets import PuzzleGym
 
 SEEDS = "library"
@@ -205,19 +206,19 @@ def _refuse_writes_sqlite(monkeypatch: pytest.MonkeyPatch) -> None:
     def readonly(target: Path) -> SqliteStore:
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
-    monkeypatch.setattr(progress_module, "_open_sqlite", readonly)
+    monkeypatch.setattr(opening_module, "_open_sqlite", readonly)
 
 
 def _refuse_writes_jsonl(monkeypatch: pytest.MonkeyPatch) -> None:
     """A JSON-lines store without write permission: every open for writing fails with EACCES."""
-    real = progress_module._open_regular
+    real = jsonl_module._open_regular
 
     def no_write(path: Path, flags: int) -> int:
         if flags & (os.O_WRONLY | os.O_RDWR):
             raise PermissionError(13, "Permission denied", str(path))
         return real(path, flags)
 
-    monkeypatch.setattr(progress_module, "_open_regular", no_write)
+    monkeypatch.setattr(jsonl_module, "_open_regular", no_write)
 
 
 READ_ONLY: list[tuple[str, str, Callable[[pytest.MonkeyPatch], None]]] = [

@@ -1,4 +1,4 @@
-"""The small things of issue 17: explain warns about a wrong stated answer, Chinese-only titles, rule references."""
+"""Small things for teachers: explain warns about a wrong stated answer, Chinese-only titles, rule references."""
 
 from __future__ import annotations
 

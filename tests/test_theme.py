@@ -1,4 +1,4 @@
-"""The 楚汉 theme (issue 26): 刘邦 and 项羽 as the two Leaders, display only, wherever a Leader is named.
+"""The 楚汉 theme: 刘邦 and 项羽 as the two Leaders, display only, wherever a Leader is named.
 
 The FreeKill version in the seeds (``../shared/seeds``, 战线・楚汉争霸) reskins the game as the war of
 刘邦 and 项羽 and renames only the two Leaders (``刘邦（Liu Bang）：可以用来代替任何一种颜色和数字的部队牌``,

@@ -1,4 +1,4 @@
-"""No title shown before the answer gives the answer away (issue 26).
+"""No title shown before the answer gives the answer away.
 
 A learner reads a puzzle's ``title`` while it is open and its ``headline`` once it is solved or
 revealed (puzzles/FORMAT.md). Reviewing the library's titles against their answers moved the

@@ -25,7 +25,7 @@ from battleline_lab.training.trainer import (
 )
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-#: The kinds of lesson 07 (outs and odds, issue 27).
+#: The kinds of lesson 07 (outs and odds).
 ODDS_KINDS = {"outs", "safest-flag"}
 
 

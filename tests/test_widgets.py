@@ -351,15 +351,19 @@ def test_R9_R25_the_explorer_places_cards_by_taps_on_the_board() -> None:
     assert (e.picked[Side.YOU], e.picked[Side.OPPONENT]) == before
 
 
+#: The modules of the puzzle, the gym and the formation explorer, and what they share.
+WIDGET_MODULES = ("widgets/_common.py", "widgets/puzzle.py", "widgets/gym.py", "widgets/explorer.py")
+
+
 def test_widget_strings_come_from_the_catalogue() -> None:
     package = ROOT / "battleline_lab"
-    source = (package / "widgets" / "__init__.py").read_text() + (package / "render" / "svg.py").read_text()
+    source = "".join((package / module).read_text() for module in (*WIDGET_MODULES, "render/svg.py"))
     keys = set(re.findall(r'"((?:widget|board)\.[a-z_.]+[a-z_])"', source))
     assert keys and keys <= set(catalogue("en"))
 
 
 VIEW_MODULES = (
-    "widgets/__init__.py",
+    *WIDGET_MODULES,
     "widgets/editor.py",
     "widgets/game.py",
     "widgets/board/__init__.py",

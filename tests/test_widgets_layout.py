@@ -1,4 +1,4 @@
-"""The puzzle widget's calm layout, keyboard and announcements (issues 9, 21), in the kernel.
+"""The puzzle widget's calm layout, keyboard and announcements, in the kernel.
 
 The puzzle is drawn by the board component (puzzle mode): the order and the fixed places of
 its parts are the view model's and ``board.js``'s.  The browser side (bounding boxes before and

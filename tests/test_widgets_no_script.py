@@ -1,4 +1,4 @@
-"""No script in HTML (issue 21): no ``<script>`` and no ``on…=`` attribute in any HTML widget the package builds.
+"""No script in HTML: no ``<script>`` and no ``on…=`` attribute in any HTML widget the package builds.
 
 The front end sanitizes nothing, so an HTML widget that carried an event handler would run it
 (the old j/k keys did exactly that, from a hidden image's ``onerror``). Code that runs in the

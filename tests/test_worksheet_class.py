@@ -1,4 +1,4 @@
-"""Print for a class (issue 25): N puzzles a sheet, the key on its own pages, no hints or paths, each question once."""
+"""Print for a class: N puzzles a sheet, the key on its own pages, no hints or paths, each question once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Help for the usual YAML mistakes of a first draft (issue 25), in English and Chinese.
+"""Help for the usual YAML mistakes of a first draft, in English and Chinese.
 
 Each row: a file's text, the language, the ``LINE:COL`` of the error and words the message must
 hold (and, for some, words it must not).  The texts are the mistakes teachers made in their first

@@ -4,7 +4,7 @@ docs/i18n.md's glossary gives the term of each idea (from the Chinese rule texts
 they have one). This test reads every text a Chinese learner meets — the zh message catalogues,
 the Chinese lessons (prose, code comments and saved outputs, boards included) and the library's
 Chinese titles and notes — and fails on a variant of a glossary term, saying which term to use.
-It also holds the typography the polish of issue 26 settled: ``阵型A`` without a space, no ASCII
+It also holds the typography the Chinese lessons' polish settled: ``阵型A`` without a space, no ASCII
 colon right after a Chinese character in what a lesson shows.
 """
 
@@ -32,10 +32,10 @@ VARIANTS = [
     ("这一局", "这局棋", "a game of a card game (not chess)"),
     ("阵型A", "阵型 A", "formation A of a compare question (no space, as 5号旗 and 蓝8)"),
     ("阵型B", "阵型 B", "formation B of a compare question"),
-    ("补牌", "出路", "outs: the unseen troops (R13) that complete a formation at a flag (odds, issue 27)"),
-    ("胜率", "赢的机会", "the chance a side wins a flag (odds, issue 27)"),
-    ("胜率", "获胜概率", "the chance a side wins a flag (odds, issue 27)"),
-    ("胜率", "胜算", "the chance a side wins a flag (odds, issue 27)"),
+    ("补牌", "出路", "outs: the unseen troops (R13) that complete a formation at a flag (odds)"),
+    ("胜率", "赢的机会", "the chance a side wins a flag (odds)"),
+    ("胜率", "获胜概率", "the chance a side wins a flag (odds)"),
+    ("胜率", "胜算", "the chance a side wins a flag (odds)"),
     ("抽牌", "摸牌", "drawing a card (R5; 补牌 means outs)"),
     ("抽牌", "补牌之", "drawing a card (R5, R14: 抽牌之前/之后; 补牌 means outs)"),
     ("抽一张", "补一张", "drawing a card (R5; 补牌 means outs)"),

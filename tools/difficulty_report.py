@@ -1,14 +1,14 @@
 """Write the difficulty report of docs/puzzles.md: authors' levels against the measure.
 
 For every puzzle file under ``puzzles/`` it loads the puzzle, computes
-:func:`battleline_lab.difficulty.estimate` and writes two Markdown tables
+:func:`battleline_lab.quiz.difficulty.estimate` and writes two Markdown tables
 between the ``<!-- difficulty-report:begin -->`` / ``end`` markers of
 ``docs/puzzles.md``: the puzzles where the author's level and the measured
 level differ by 2 or more, then every puzzle.  ``tests/test_difficulty.py``
 fails when the committed report is out of date.
 
-    .venv/bin/python tools/difficulty_report.py           # print the report
-    .venv/bin/python tools/difficulty_report.py --write   # update docs/puzzles.md
+    .venv/bin/python tools/difficulty_report.py   # print the report
+    ./dev regen docs                              # update docs/puzzles.md (tools/regen.py)
 """
 
 from __future__ import annotations
@@ -77,14 +77,10 @@ def updated(doc: str, body: str) -> str:
     return doc[:start] + "\n" + body + doc[end:]
 
 
-def main(argv: list[str]) -> int:
-    body = report()
-    if "--write" in argv:
-        DOC.write_text(updated(DOC.read_text(encoding="utf-8"), body), encoding="utf-8")
-    else:
-        sys.stdout.write(body)
+def main() -> int:
+    sys.stdout.write(report())
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

@@ -1,13 +1,14 @@
 """Write ``notebooks/rules.md``, the rules reference the lessons link to, from ``docs/rules.md``.
 
 JupyterLab (``./dev lab``) and the site serve only ``notebooks/``, so a link from a lesson to
-``../docs/rules.md`` gave 403/404 (issue 26).  This copies the reference beside the lessons and
+``../docs/rules.md`` gave 403/404.  This copies the reference beside the lessons and
 gives every rule its own heading, ``### R11``, so that ``rules.md#R11`` opens the page at that
 rule (JupyterLab gives a rendered heading the id of its text).  Links of ``docs/rules.md`` to other
 docs pages become plain text (those pages are not served beside the lessons).
-``tests/test_lesson_links.py`` fails when the page is out of date; run::
+``tests/test_lesson_links.py`` fails when the page is out of date; ``./dev regen`` writes it
+(``tools/regen.py``), or only it::
 
-    python tools/rules_page.py
+    ./dev regen rules-page
 """
 
 from __future__ import annotations
@@ -41,8 +42,7 @@ def rules_page(text: str) -> str:
 
 
 def main() -> int:
-    PAGE.write_text(rules_page(SOURCE.read_text(encoding="utf-8")), encoding="utf-8")
-    print(f"wrote {PAGE.relative_to(ROOT)}")
+    sys.stdout.write(rules_page(SOURCE.read_text(encoding="utf-8")))
     return 0
 
 

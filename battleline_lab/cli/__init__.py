@@ -261,7 +261,7 @@ def _run(arguments: list[str]) -> int:
     except KeyboardInterrupt:
         from ..entry import interrupted_line
 
-        print(interrupted_line(), file=sys.stderr)  # one line, never a traceback (issue 24)
+        print(interrupted_line(), file=sys.stderr)  # one line, never a traceback
         return int(ExitCode.INTERRUPTED)
     except OutputError:
         raise  # stdout or stderr failed: main says so (a bug's line could not be printed either)

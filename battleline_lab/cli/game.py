@@ -2,7 +2,7 @@
 
 ``register(subparsers)`` adds ``match``; ``register_replay(subparsers)`` adds
 ``replay``.  The main ``battleline-lab`` parser plugs them in; :func:`main`
-runs them standalone (for tests; ``battleline_lab.game.cli`` is the former name of this module).
+runs them standalone (for tests).
 
 ::
 

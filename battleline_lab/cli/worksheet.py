@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         print(diagnostic, file=sys.stderr)
     if errors:
         files = len({d.file for d in errors})
-        # located like every other line (issue 24), on the sheet that was not written (issue 25)
+        # located like every other error line, on the sheet that was not written
         print(
             Diagnostic(
                 output_name(args.out), 1, 1, message("class.sheet.not_written", lang, count=files, out=args.out)

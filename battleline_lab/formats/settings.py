@@ -57,7 +57,8 @@ class SettingError(Exception):
         from .safe_yaml import escape_control
 
         self.variable, self.value, self.problem = variable, value, problem
-        super().__init__(f"{variable}={escape_control(repr(value))}: {problem}")
+        # the problem may repeat the value (a folder name to write instead): escaped like the value
+        super().__init__(f"{variable}={escape_control(repr(value))}: {escape_control(problem)}")
 
 
 def _environ(environ: Mapping[str, str] | None) -> Mapping[str, str]:

@@ -115,7 +115,7 @@ def playout(state: GameState, player: Player, seed: int, depth: int | None = Non
     that many more card plays, then the position is scored by :func:`win_chance` (its chance
     of winning, from the flags' win estimates), unless the game has ended before.
     """
-    # seeded by role, not by seat: the same position seen from either seat plays out the same (issue 24)
+    # seeded by role, not by seat: the same position seen from either seat plays out the same
     bots = {p: HeuristicBot(seed * 2 + (0 if p is player else 1)) for p in Player}
     plays = 0
     for _ in range(MAX_ROLLOUT_ACTIONS):

@@ -125,7 +125,7 @@ class IllegalMoveError(ValueError):
 
 class MalformedActionError(IllegalMoveError):
     """Not an action of the game at all: a flag number outside 1-9 (R3), a card that is no card,
-    a deck that is no deck; refused before anything else is looked at (issue 24)."""
+    a deck that is no deck; refused before anything else is looked at."""
 
     rule = "R3"
 

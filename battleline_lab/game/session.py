@@ -404,7 +404,7 @@ class GameSession:
         """One click on the way to an action: a card, a target, a flag, a deck, pass, end..."""
         if self.state.over:
             return Notice("over")
-        if not _is_token(token):  # not a click any view could send: refused, nothing changes (issue 24)
+        if not _is_token(token):  # not a click any view could send: refused, nothing changes
             self.notice = Notice("not_offered")
             return self.notice
         self.notice = None

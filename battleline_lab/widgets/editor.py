@@ -46,7 +46,7 @@ from ..core.position import FLAGS, Position
 from ..quiz.questions import Comparison
 from ..render.svg import board_svg, formation_caption
 from ..text.messages import DEFAULT_LANGUAGE, card_short, message, render_analysis
-from . import _button, _classed, _comparison_text, _describe, language_toggle, set_visible, switch_lang
+from ._common import _button, _classed, _comparison_text, _describe, language_toggle, set_visible, switch_lang
 from .board import Board, Taps, card_view, flag_views
 from .intents import editor_intents
 

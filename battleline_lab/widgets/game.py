@@ -70,7 +70,7 @@ from ..text.messages import (
     themed,
 )
 from ..training.progress import Progress
-from . import language_toggle, set_visible, switch_lang
+from ._common import language_toggle, set_visible, switch_lang
 from .board import Board, Taps, card_view, flag_views
 from .intents import game_intents
 
@@ -830,7 +830,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
 
     def _draw_moment(self) -> None:
         """The open review moment as a puzzle (the same PuzzleWidget as the gym), made once per moment."""
-        from . import PuzzleWidget
+        from .puzzle import PuzzleWidget
 
         result, index = self.session.review, self.session.moment
         if result is None or index is None:

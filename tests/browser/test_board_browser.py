@@ -269,7 +269,7 @@ def test_the_coach_shows_each_contested_flags_odds_on_the_board(
     output_dir: Path,
     axe_script: Path,  # noqa: F811
 ) -> None:
-    """Issue 27: with the coach on, every open flag with a card shows the learner's odds and outs
+    """With the coach on, every open flag with a card shows the learner's odds and outs
     (``data-role="odds"`` with ``data-flag``), the tie rule beside them; with it off, none.  The
     game with the coach's odds on passes the axe-core audit (nothing serious or critical)."""
     page = lab_page

@@ -1,4 +1,4 @@
-"""A class on a real JupyterHub (issue 25, docs/classroom.md): two learners solve, the teacher's report shows both.
+"""A class on a real JupyterHub (docs/classroom.md): two learners solve, the teacher's report shows both.
 
 The set-up installs what a school's hub runs, once, in a cache folder
 (``$BATTLELINE_HUB_CACHE``, default ``~/.cache/battleline-lab-hub``): JupyterHub from PyPI in a

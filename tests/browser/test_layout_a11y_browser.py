@@ -1,4 +1,4 @@
-"""Issue 9 in a real browser: any width, the keyboard, calm layout and an axe-core audit.
+"""The layout in a real browser: any width, the keyboard, calm layout and an axe-core audit.
 
 - At 600, 1024 and 1400 px the widgets never overflow sideways, each of the game board's flag
   targets lies in its own column and so does each flag a puzzle asks about ("which flags"),

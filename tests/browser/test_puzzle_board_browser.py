@@ -1,4 +1,4 @@
-"""Puzzles on the board component, in JupyterLab and on the site, at 360 and 1400 px (issue 21).
+"""Puzzles on the board component, in JupyterLab and on the site, at 360 and 1400 px.
 
 Every kind of question is solved through the hooks alone (``docs/widgets.md``), once by taps and
 once by keys: a claim (``data-action="answer"`` ``yes``/``no``), "which flags" (the flags

@@ -1,4 +1,4 @@
-"""The learner's journey of issue 22's "Done when", as one browser test, at 390 and 1400 px.
+"""The learner's journey through the site, as one browser test, at 390 and 1400 px.
 
 On the built site, served on 127.0.0.1 with every other host blocked (the ``offline_chromium``
 fixture: any other request fails and fails the test), a learner opens the front page, follows
@@ -132,7 +132,7 @@ def before_journey(frontend: Front, monkeypatch: pytest.MonkeyPatch) -> tuple[bo
 
 
 #: JupyterLab at 390 px is not tried: there its file browser leaves a lesson's cell about 20 px (the
-#: game 22 px wide, issue 22), which is why the site's front page links the simple view on a phone.
+#: game 22 px wide), which is why the site's front page links the simple view on a phone.
 @pytest.mark.parametrize(("frontend", "width"), [("lab", 1400), ("site", 390), ("site", 1400)], indirect=["frontend"])
 def test_a_learner_goes_from_the_front_page_through_a_puzzle_and_a_game_and_keeps_the_progress(
     front_page: Page, frontend: Front, output_dir: Path, monkeypatch: pytest.MonkeyPatch, width: int

@@ -56,7 +56,7 @@ def _pdf_pages(chromium: Browser, html: str, tmp_path: Path, name: str) -> list[
 def test_twelve_puzzles_print_on_few_sheets_plus_a_key(
     chromium: Browser, tmp_path: Path, per_page: int, sheets: int
 ) -> None:
-    """Issue 25: 12 puzzles at --per-page 4 print on 3 sheets, then the key on pages of its own."""
+    """12 puzzles at --per-page 4 print on 3 sheets, then the key on pages of its own."""
     from tests.test_worksheet_class import TWELVE
 
     texts = _pdf_pages(chromium, worksheet_html(TWELVE, per_page=per_page), tmp_path, f"twelve-{per_page}")

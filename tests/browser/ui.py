@@ -1,6 +1,6 @@
 """The CSS selectors the front-end-independent interaction tests look for, in one place.
 
-Every selector here is one of the package's own ``bl-*`` classes (``_classed`` in widgets.py), so
+Every selector here is one of the package's own ``bl-*`` classes (``_classed`` in widgets/_common.py), so
 the same test code finds them in JupyterLab and on the JupyterLite site.  When the widgets grow
 ``data-*`` hooks, only this module changes.
 """

@@ -1,4 +1,4 @@
-"""The coach's suggestion (issue 27): the strongest bot's play, explained by the flag's odds and outs in words.
+"""The coach's suggestion: the strongest bot's play, explained by the flag's odds and outs in words.
 
 Session level, no ipywidgets: positions come from seeded games of the heuristic bot; every figure the
 text says is checked against :mod:`battleline_lab.core.odds` on the real table (R13: public information only).

@@ -1,4 +1,4 @@
-"""The heuristic bot's shortcuts give exactly what the slow path gives (issue 12).
+"""The heuristic bot's shortcuts give exactly what the slow path gives.
 
 The bot judges complete troop formations directly and looks formations with morale cards up in
 a canonical card order; both must agree with :func:`battleline_lab.core.formations.evaluate` (R9, R10,

@@ -1,14 +1,14 @@
 """Golden games: the bots make exactly the same moves as when the golden file was written.
 
-The heuristic bot is tuned for speed (issue 12) without changing a single move:
+The heuristic bot is tuned for speed without changing a single move:
 its strength figures, and those of the expert bot that plays it in its
 play-outs, stay meaningful only if the same seeds give the same games.  Each
 game below is played from fixed seeds and its action list (in notation, with the
-actor) is hashed; the hashes are compared with ``data/bot-golden.json``, which
+actor) is hashed; the hashes are compared with ``tests/golden/bot-games.json``, which
 was written by the bot code before any speed-up.
 
 If a change alters a digest, find out why rather than regenerate the file;
-regenerate (``python tests/game/test_bot_golden.py --write``) only when a move
+regenerate (``./dev regen``, with every other generated file) only when a move
 change is intended, and say so in the commit.
 """
 
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -28,7 +27,7 @@ from battleline_lab.game.heuristic import HeuristicBot
 from battleline_lab.game.match import play_game
 from battleline_lab.game.state import GameState, Options, Player
 
-GOLDEN = Path(__file__).parent / "data" / "bot-golden.json"
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "bot-games.json"
 SEEDS = (1, 2, 3, 4, 5)
 
 
@@ -89,13 +88,7 @@ def test_golden_file_covers_every_case() -> None:
     assert sorted(_golden()) == sorted(_key(c) for c in _cases())
 
 
-def _write() -> None:  # pragma: no cover - run by hand, see the module doc
+def golden_json() -> str:
+    """The text of the golden file as the bots play today (``tools/regen.py`` writes it)."""
     data = {_key(c): _digest(_play(c)) for c in _cases()}
-    GOLDEN.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    if sys.argv[1:] == ["--write"]:
-        _write()
-    else:
-        sys.exit("usage: python tests/game/test_bot_golden.py --write")
+    return json.dumps(data, indent=1, sort_keys=True) + "\n"

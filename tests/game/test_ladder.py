@@ -1,4 +1,4 @@
-"""Levels for learners (issue 27): the rated ladder, game rows in the progress store, the level choice."""
+"""Levels for learners: the rated ladder, game rows in the progress store, the level choice."""
 
 from __future__ import annotations
 

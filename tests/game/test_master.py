@@ -1,4 +1,4 @@
-"""The judge bot (issue 27): its odds against brute force, legal and reproducible moves, only its
+"""The judge bot: its odds against brute force, legal and reproducible moves, only its
 player's view (R13), and hand-made positions where the right play is clear."""
 
 from __future__ import annotations

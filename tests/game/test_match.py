@@ -64,7 +64,7 @@ def test_matches_alternate_who_starts_and_are_reproducible() -> None:
 
 
 def test_heuristic_bot_beats_random_bot() -> None:
-    """Strength (issue 4): the full figure is >= 90% of 500 games (benchmarks/bench_game.py); CI checks 60."""
+    """Strength: the full figure is >= 90% of 500 games (benchmarks/bench_game.py); CI checks 60."""
     result = run_match("heuristic", "random", games=60, seed=2026)
     assert result.wins["A"] >= 48, result.as_dict()  # >= 80%
 

@@ -1,4 +1,4 @@
-"""Fair matches (issue 24): who moves first, read from the games' records, not from the seats.
+"""Fair matches: who moves first, read from the games' records, not from the seats.
 
 In the default mode bot A moves first in the even games and bot B in the odd ones; with
 ``--winner-starts`` the winner of a game moves first in the next (R17), A in the first game and

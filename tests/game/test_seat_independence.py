@@ -1,4 +1,4 @@
-"""Every bot's moves are a function of the position it sees and its seed, not of its seat (issue 24).
+"""Every bot's moves are a function of the position it sees and its seed, not of its seat.
 
 A game is mirrored: north and south swap everywhere (hands, flags, environment, claims, the
 clock stamps of R11, discards, the Scout marks of R27, who moves, the history's actors).  The

@@ -1,4 +1,4 @@
-"""GameSession.card_moves: the flags each hand card may go to, decided by the engine (issue 21, R6, R25, R27-R30).
+"""GameSession.card_moves: the flags each hand card may go to, decided by the engine (R6, R25, R27-R30).
 
 The board component lights a card's flags in the browser without asking the kernel, so the
 session must give it exactly the engine's ``PlayCard`` moves per card, and mark the cards whose

@@ -1,4 +1,4 @@
-"""Refusals, not exceptions (issue 24): random arguments thrown at the rules and the game session.
+"""Refusals, not exceptions: random arguments thrown at the rules and the game session.
 
 ``apply`` refuses a malformed action (a flag outside 1-9, R3; a card or deck that is none) with an
 :class:`IllegalMoveError` and leaves the state as it was; every public :class:`GameSession`

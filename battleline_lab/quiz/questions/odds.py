@@ -1,4 +1,4 @@
-"""The odds kinds (issue 27), judged by :mod:`battleline_lab.core.odds`: what the unseen troops can still do.
+"""The odds kinds, judged by :mod:`battleline_lab.core.odds`: what the unseen troops can still do.
 
 - ``safest-flag``: which flag is safest to play this card on?  Answer: a flag number.  For each
   candidate flag the card goes to your side of it, and :func:`~battleline_lab.core.odds.flag_odds` gives

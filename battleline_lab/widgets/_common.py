@@ -1,0 +1,189 @@
+"""What the package's widgets share: escaping, text helpers, controls and the learner's progress.
+
+Private to :mod:`battleline_lab.widgets`: the puzzle (:mod:`.puzzle`), the gym (:mod:`.gym`), the
+formation explorer (:mod:`.explorer`), the game (:mod:`.game`) and the editor (:mod:`.editor`) build
+their controls with these; the public ones are re-exported by the package (``set_visible``,
+``language_toggle``, ``switch_lang``, ``flag_grid``, ...).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+import ipywidgets as W
+
+from ..core.cards import Card
+from ..core.position import FLAGS, Side
+from ..formats.settings import SettingError
+from ..quiz.questions import Comparison
+from ..render.svg import BOARD_MAX_WIDTH, flag_grid_columns
+from ..text.messages import LANGUAGES, card_short, comparison_why, message, theme_of, themed
+from ..training.progress import Progress, data_dir
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _cards(cards: Iterable[Card], lang: str) -> str:
+    """Cards inside a widget text: ``b7 b9`` / ``蓝7、蓝9``."""
+    return message("widget.card_sep", lang).join(card_short(c, lang) for c in cards)
+
+
+def _list(items: Iterable[object], lang: str) -> str:
+    """A list inside a widget text: ``2, 5`` / ``2、5``."""
+    return message("widget.list_sep", lang).join(str(item) for item in items)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def set_visible(widget: W.Widget, visible: bool) -> None:
+    """Show or hide a widget (it keeps its place in the tree).
+
+    Shown is ``display: ""`` (the element's own display), never ``None``: JupyterLite's front end
+    keeps a widget whose display went from ``"none"`` to ``None`` hidden (docs/site.md).
+    """
+    widget.layout.display = "" if visible else "none"
+
+
+_Widget = TypeVar("_Widget", bound=W.Widget)
+
+#: Visible keyboard focus on every control of the package's widgets (a ``<style>`` inside an
+#: HTML widget applies to the page; scoped to ``.bl-*`` roots so JupyterLab is untouched).
+FOCUS_STYLE = (
+    "<style>"
+    ".bl-puzzle :focus-visible,.bl-gym :focus-visible,.bl-explorer :focus-visible,.bl-game :focus-visible"
+    "{outline:3px solid #1a56db !important;outline-offset:2px}"
+    ".bl-flag-grid .widget-button,.bl-flag-grid .widget-toggle-button{width:auto;min-width:0;margin:0 2px;"
+    "padding:0 2px;overflow:hidden;text-overflow:ellipsis}"
+    "</style>"
+)
+
+
+def board_view(css: str = "bl-board-view") -> W.HTML:
+    """The HTML widget a board is drawn in: as wide as the cell, at most ``svg.BOARD_MAX_WIDTH``."""
+    return W.HTML(layout=W.Layout(width="auto", align_self="stretch", max_width=f"{BOARD_MAX_WIDTH}px")).add_class(css)
+
+
+def flag_grid(buttons: Sequence[W.Widget], css: str) -> W.GridBox:
+    """Nine controls, one under each flag column of a :func:`board_view` (the board's own geometry).
+
+    >>> grid = flag_grid([W.Button(description=str(n)) for n in range(1, 10)], "bl-flag-row")
+    >>> len(grid.children), grid.layout.grid_template_columns == flag_grid_columns()
+    (11, True)
+    """
+    if len(buttons) != len(FLAGS):
+        raise ValueError(f"a flag grid needs {len(FLAGS)} controls, not {len(buttons)}")
+    for button in buttons:
+        button.layout.width = "auto"
+    cells = [W.Box(), *buttons, W.Box()]  # the board's left and right margins
+    grid = W.GridBox(
+        cells,
+        layout=W.Layout(
+            width="auto",
+            align_self="stretch",
+            max_width=f"{BOARD_MAX_WIDTH}px",
+            grid_template_columns=flag_grid_columns(),
+        ),
+    )
+    return _classed(grid, "bl-flag-grid", css)
+
+
+def _classed(widget: _Widget, *classes: str) -> _Widget:
+    """``widget`` with the CSS classes (``bl-...``) that browser tests find it by."""
+    for css in classes:
+        widget.add_class(css)
+    return widget
+
+
+def _button(css: str, on_click: Callable[[], object], **options: Any) -> W.Button:
+    """A button with a ``bl-...`` class that calls ``on_click()`` when clicked."""
+    button = _classed(W.Button(**options), css)
+    button.on_click(lambda _b: on_click())
+    return button
+
+
+def _describe(lang: str, *labels: tuple[W.Widget, str]) -> None:
+    """Each ``(widget, key)``: the widget's ``description`` is the key's text in ``lang``."""
+    for widget, key in labels:
+        widget.description = message(key, lang)
+
+
+class _Multilingual(Protocol):
+    lang: str
+    lang_toggle: W.ToggleButtons
+
+
+def switch_lang(widget: _Multilingual, lang: str) -> bool:
+    """Set ``widget.lang``; False if the ``bl-lang`` toggle had to move (it calls ``set_lang`` again), else True.
+
+    The ``set_lang`` of a widget with a :func:`language_toggle` starts with
+    ``if not switch_lang(self, lang): return`` and then re-labels everything.
+
+    >>> class Widget:
+    ...     lang, lang_toggle = "en", language_toggle("en", print)
+    >>> w = Widget()
+    >>> switch_lang(w, "zh")
+    zh
+    False
+    >>> w.lang, switch_lang(w, "zh")
+    ('zh', True)
+    >>> switch_lang(w, "fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'fr'; available: en, zh
+    """
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; available: {', '.join(LANGUAGES)}")
+    widget.lang = themed(lang, theme_of(widget.lang))  # a theme (PuzzleWidget(theme=)) survives the switch
+    if widget.lang_toggle.value != lang:
+        widget.lang_toggle.value = lang  # calls back set_lang once more, with nothing left to change
+        return False
+    return True
+
+
+#: What the language toggle (``bl-lang``) offers: each language in its own words.
+LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "zh": "中文"}
+
+
+def language_toggle(lang: str, on_change: Callable[[str], None]) -> W.ToggleButtons:
+    """A ``bl-lang`` toggle (English / 中文); ``on_change(lang)`` re-labels the widget it sits in."""
+    toggle = W.ToggleButtons(
+        options=[(LANGUAGE_NAMES.get(code, code), code) for code in LANGUAGES],
+        value=lang,
+        style={"button_width": "72px"},
+        tooltips=[],
+    )
+    toggle.add_class("bl-lang")
+    toggle.observe(lambda change: on_change(change["new"]), names="value")
+    return toggle
+
+
+def _sides(side: Side, lang: str) -> dict[str, str]:
+    """Placeholders naming the asking side and the other one: me/Me, my/My, them/Them."""
+    me, them = message(f"side.{side.value}", lang), message(f"side.{side.other.value}", lang)
+    my = message(f"side.{side.value}.possessive", lang)
+    return {"me": me, "Me": _cap(me), "my": my, "My": _cap(my), "them": them, "Them": _cap(them)}
+
+
+_DEFAULT_PROGRESS: dict[str, Progress] = {}
+
+
+def default_progress() -> Progress:
+    """The learner's progress in the user data folder, opened once per kernel (and per folder)."""
+    try:
+        key = str(data_dir())
+    except SettingError:  # Progress() keeps the answers in memory and its ``problem`` says why
+        key = ""
+    if key not in _DEFAULT_PROGRESS:
+        _DEFAULT_PROGRESS[key] = Progress()
+    return _DEFAULT_PROGRESS[key]
+
+
+def _comparison_text(data: Comparison, lang: str) -> str:
+    """Why the winner of a comparison wins (:func:`battleline_lab.text.messages.comparison_why`)."""
+    return comparison_why(data, lang)
