@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from battleline_lab.game.bots import Bot, make_bot  # noqa: E402
+from battleline_lab.game.bot_base import Bot  # noqa: E402
+from battleline_lab.game.bots import make_bot  # noqa: E402
 from battleline_lab.game.match import play_game  # noqa: E402
 from battleline_lab.game.state import Options, Player  # noqa: E402
 

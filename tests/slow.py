@@ -25,7 +25,7 @@ SLOW: dict[str, float] = {
     "tests/test_formations.py::test_R20_one_strength_with_wildcards_is_evaluates": 31.5,
     "tests/test_equivalence.py::test_R9_R10_R20_R25_evaluate_equals_reference": 30.0,
     "tests/test_equivalence.py::test_R11_R12_whole_positions_decision_equals_proof_and_reference": 24.7,
-    "tests/game/test_master.py::test_seeded_games_are_reproducible_and_alternate_the_first_move": 18.7,
+    "tests/game/test_odds_search.py::test_seeded_games_are_reproducible_and_alternate_the_first_move": 18.7,
     "tests/test_bench_big_files.py::test_quick_run_answers_every_case": 15.6,
     "tests/game/test_expert.py::test_expert_beats_heuristic_in_a_small_seeded_match": 14.3,
     "tests/test_formations.py::test_R9_troops_strength_agrees_with_evaluate": 13.6,

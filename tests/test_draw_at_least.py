@@ -1,6 +1,6 @@
 """The hypergeometric tail of the odds layer, :func:`~battleline_lab.core.odds.draw_at_least` (R13).
 
-Both odds bots (the judge, game/judge.py, and the master before it, game/master.py) take their
+Both odds bots (the master, game/master.py, and the odds search before it, game/odds_search.py) take their
 chances of drawing what a plan needs from the troops they cannot see (R13) from this one function.
 It is checked here against exact counts: a table of edge cases with their exact fractions, the
 cases the judge's tests used to pin, and a property test that counts every draw of a small pool.
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from battleline_lab.core.cards import ALL_TROOPS
 from battleline_lab.core.odds import draw_at_least
-from battleline_lab.game.master import _Outlook
+from battleline_lab.game.odds_search import _Outlook
 
 
 def _counted(pool: int, drawn: int, marked: int, wanted: int) -> Fraction:
@@ -96,7 +96,7 @@ def test_R13_too_few_marked_is_enough_of_the_others(case: tuple[int, int, int, i
 
 
 def _master_before(n: int, a: int, d: int, m: int) -> float:
-    """game/master.py's own tail before it asked the odds layer (kept here as the reference)."""
+    """game/odds_search.py's own tail before it asked the odds layer (kept here as the reference)."""
     if m <= 0:
         return 1.0
     if m > a or m > d or n <= 0:

@@ -4,7 +4,7 @@ The lesson runs its demo game and asks the coach (``advise``) what to play; the 
 what the odds and outs say, so it must be a move that *raises* the player's chance of winning the
 flag it changes.  This test runs the lesson's own code cells, in both languages, up to the coach's
 suggestion (the same moves the lesson makes, read from the notebook), so a later change of the
-master (game/master.py) or of the heuristic bot that spoils the example fails here, by name,
+master (game/master.py, the judgment) or of the heuristic bot that spoils the example fails here, by name,
 before nbval shows only a changed output.
 """
 

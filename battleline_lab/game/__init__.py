@@ -25,8 +25,10 @@ from .actions import (
     parse_actions,
 )
 from .arguments import GameArgumentError, GameArgumentTypeError, NoLegalMovesError
-from .bots import BOTS, Bot, HeuristicBot, RandomBot, make_bot
+from .bot_base import Bot, RandomBot
+from .bots import BOTS, make_bot
 from .expert import ExpertBot, Suggestion, suggest, suggestion_text
+from .heuristic import HeuristicBot
 from .match import MatchResult, play_game, run_match
 from .review import Moment, MomentKind, Review, review
 from .rules import (

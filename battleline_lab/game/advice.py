@@ -35,6 +35,7 @@ from ..core.odds import FlagOdds, SideOuts, flag_odds, outs
 from ..core.position import Position, Side
 from .actions import Action, Deserter, PlayCard, Redeploy, Traitor
 from .bots import make_bot
+from .expert import determinize
 from .rules import apply, claimable
 from .view import PlayerView, to_position
 
@@ -95,8 +96,6 @@ def explain(view: PlayerView, action: Action, bot: str = ADVISER) -> Advice:
     """What ``action`` (a legal move of ``view.player``) does to the odds and outs of the flag it
     changes most, and which flags it lets the player prove (R12); ``bot`` names who suggests it."""
     before_pos = view.position()
-    from .expert import determinize  # the expert builds on the bots module, as this one does
-
     table = determinize(view, random.Random(0))  # the hidden cards change no claim and no odds (R13)
     proved = set(claimable(table, view.player))
     apply(table, action)

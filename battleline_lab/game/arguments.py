@@ -1,8 +1,9 @@
 """The checks on what a game session, a bot or a match is given: one place, one error, stated bounds.
 
 Every public constructor of :class:`~battleline_lab.game.session.GameSession`, of the bots
-(:mod:`~battleline_lab.game.bots`, :mod:`~battleline_lab.game.expert`,
-:mod:`~battleline_lab.game.master`, :mod:`~battleline_lab.game.judge`) and the match runner
+(:mod:`~battleline_lab.game.bot_base`, :mod:`~battleline_lab.game.heuristic`,
+:mod:`~battleline_lab.game.expert`, :mod:`~battleline_lab.game.odds_search`,
+:mod:`~battleline_lab.game.master`) and the match runner
 (:mod:`~battleline_lab.game.match`) checks its arguments here, and the command line takes its
 bounds from here.  A bad value raises :class:`GameArgumentError` (a :class:`ValueError`; a value of
 the wrong type raises :class:`GameArgumentTypeError`, which is also a :class:`TypeError`): its

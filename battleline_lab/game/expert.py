@@ -40,7 +40,7 @@ from ..core.cards import Card, Tactic, Troop, card_sort_key
 from ..core.formations import formation_size
 from . import arguments
 from .actions import Action, Pass, PlayCard
-from .bots import TACTIC_COST, HeuristicBot, _Board
+from .heuristic import TACTIC_COST, Board, HeuristicBot
 from .rules import apply, legal_moves
 from .state import Deck, GameState, Phase, Player
 from .view import PlayerView
@@ -153,7 +153,7 @@ OUTCOMES = _outcomes()
 
 def flag_chances(view: PlayerView) -> list[float]:
     """The chance that ``view.player`` takes each flag: 1 or 0 if claimed, else the heuristic bot's estimate."""
-    board = _Board(view)
+    board = Board(view)
     me = view.player
     chances = []
     for n in range(1, 10):
@@ -237,7 +237,7 @@ class ExpertBot(HeuristicBot):
 
     def ranked(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
         """The legal plays in the heuristic bot's order (best estimated gain first; ties in list order)."""
-        board = _Board(view)
+        board = Board(view)
         scored: list[tuple[float, int, Action]] = []
         for k, action in enumerate(legal):
             if isinstance(action, Pass):

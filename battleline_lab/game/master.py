@@ -1,390 +1,646 @@
-"""The master bot: outs and odds at every flag, weighed by what each flag is worth to the game.
+"""The master bot (``master``): a static judgment built on outs and odds, flag by flag; and ``master_search``.
 
-For every flag and both sides, :class:`MasterBot` lists the formations the side can still make
-there (R9: each Wedge, Phalanx, Battalion Order and Skirmish Line shape its cards allow, and a
-Host; under Fog a sum, R24; four cards under Mud, R25) and the chance of getting the troops each
-one still needs (its *outs*): certain from its own hand, otherwise drawn by the end of the game
-from the troops it cannot see.  The opponent's hand is unknown to it, so the opponent gets its
-hand plus half the deck from the same unseen troops (the model of the public bot's strategy notes:
-each player gets about half of what is left; counted with binomial coefficients, never by
-sampling).  From those the chance of winning each flag follows (taking each side's strongest
-formation it gets; a tie to the side already complete, else half, R11), and from the nine flag
-chances the chance of winning the game (R16: three adjacent flags or five), by summing over the
-2^9 ways the flags can fall.  The game chance is linear in each flag's chance, so a move's worth
-is exact in these terms: the change at the flag it plays to, times what that flag is worth to the
-game now (flags next to lost ones matter more, as the public bot's notes say, but here it comes
-out of the sum, not out of fixed weights), plus what leaving its hand costs the other flags.
+The docs call the judgment "the judge" (it was measured under that name before it became the master).
 
-It claims whatever it can prove (R12), plays troops and morale cards by that worth, and leaves
-the other tactics cards, draws, Scout returns and Mud discards to the heuristic bot's rules.  It
-uses only its :class:`~battleline_lab.game.view.PlayerView` (its hand, the table, discards and
-counts), no random numbers: its move is a function of what it sees (ties go to the first legal
-move), the same from either seat.
+The idea is the one the public prob bot's strategy notes describe (rezder/go-battleline, read,
+not copied); the design and the code are this project's own:
 
->>> from battleline_lab.game.state import new_game
->>> from battleline_lab.game.rules import legal_moves
->>> state = new_game(3)
->>> move = MasterBot(1).choose(PlayerView(state, state.turn), legal_moves(state))
->>> move in legal_moves(state)
-True
+* **Plans.**  For each flag and each side, every formation the side's cards still allow is
+  listed as a *plan*: a kind, its sum, and the troops it still needs, as groups ("this one
+  troop", "two of the 7s", "one 5 of any colour" ...).  Fog (R24) leaves only sums, Mud (R25)
+  four cards.
+* **Odds.**  A plan's chance: the troops it needs from the player's own hand are certain; the
+  rest are drawn from the troops the player cannot see (R13), the player drawing half the troop
+  deck, the opponent its hand's troops plus the other half (hypergeometric, counted with binomial
+  coefficients: ``math.comb``).  The opponent's hand is unseen, so its troops are in that pool.
+* **Target.**  At each flag the opponent's strongest plan with a chance above zero is the
+  target (its complete formation, when it is complete; a tie then goes to it, R11).  A flag is
+  *lost* when no plan of ours reaches the target.
+* **Flag worth.**  Place (centre flags first) and distance to flags already claimed or lost
+  (R16: five flags, or three adjacent).
+* **Choice of card**, in order: a useless card is dumped on a lost flag; flags nearest to
+  complete are served first (the card with the most chance summed over the plans that beat the
+  target; else the strongest live plan's card); a new flag is opened with the card with the best
+  prospects that no started flag needs (each hand card serves one flag: the cards the started
+  flags' plans need are *reserved*); morale cards when they make a flag certain; other tactics
+  on a lost or dangerous flag when the heuristic bot's estimate gains a clear margin; else the
+  least useful card on the least valuable flag.
+
+Claims, draws, Scout returns and Mud discards are the heuristic bot's.  No random numbers: the
+move is a function of the view (ties broken by card and flag order).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+import math
+from collections.abc import Sequence
+from itertools import permutations
+from typing import NamedTuple
 
 from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
-from ..core.formations import FormationKind, ShapePlan, evaluate, plan_shape, shapes
+from ..core.formations import FormationKind, strength
 from ..core.odds import draw_at_least
 from . import arguments
-from .actions import Action, Pass, PlayCard
-from .bots import TACTIC_COST, HeuristicBot, _Board
+from .actions import Action, PlayCard
 from .expert import ExpertBot
+from .heuristic import TACTIC_COST, Board, HeuristicBot
 from .state import Deck, Phase
 from .view import PlayerView
 
-__all__ = ["MasterBot", "OddsBot", "flag_chances", "game_chance"]
+__all__ = ["MasterBot", "MasterSearchBot", "Plan", "plans", "plan_chance"]
 
-KIND_STEP = 100  # strength = kind * 100 + sum (R10); -1 kind under Fog: the sum alone (R24)
-_TROOPS = {(t.colour, t.value): t for t in ALL_TROOPS}
-_COLOURS = tuple(Colour)
-_KINDS = (FormationKind.WEDGE, FormationKind.PHALANX, FormationKind.BATTALION, FormationKind.SKIRMISH)
-MY_SHARE = 0.5  # of the troop deck, drawn by the bot before the game ends (the public bot's notes: half each)
-THEIR_SHARE = 0.5  # of the troop deck, drawn by the opponent
-HAND_SHARE = 1.0  # of the opponent's hand, usable at a flag
-MORALE_COST = 0.02  # a morale card is kept for a move that gains this much more than a troop
-MASTER_ROLLOUTS = 64  # the master's play-outs per decision (the expert: 48)
-MASTER_DEPTH = 2  # card plays per play-out before it is scored: its move, the reply, its next (the expert: 1)
+_WEDGE = int(FormationKind.WEDGE)
+_PHALANX = int(FormationKind.PHALANX)
+_BATTALION = int(FormationKind.BATTALION)
+_SKIRMISH = int(FormationKind.SKIRMISH)
+_HOST = int(FormationKind.HOST)
+_FOG_KIND = -1
+
+_BY_VALUE: dict[int, frozenset[Troop]] = {v: frozenset(t for t in ALL_TROOPS if t.value == v) for v in range(1, 11)}
+_BY_COLOUR: dict[Colour, frozenset[Troop]] = {c: frozenset(t for t in ALL_TROOPS if t.colour is c) for c in Colour}
+_ALL = frozenset(ALL_TROOPS)
+_HIGH = frozenset(t for t in ALL_TROOPS if t.value >= 7)
+_TOP = frozenset(t for t in ALL_TROOPS if t.value >= 9)
+_WILD_BEST = {Tactic.ALEXANDER: 10, Tactic.DARIUS: 10, Tactic.COMPANION: 8, Tactic.SHIELD: 3}
+
+TACTIC_MARGIN = 0.35  # a non-morale tactics card needs this much of the heuristic's estimated gain
+NEW_FLAG_FLOOR = 0.05  # a new flag is opened on prospects (summed chance) above this
+TARGET_FLOOR = 0.0  # an opponent's plan counts for the target when its chance is above this
 
 
-class _Outlook:
-    """What one side can still get: its hand (certain, for the bot itself), the unseen troops it may
-    draw from and how many it will draw (counts per value and colour, made once)."""
+class Group(NamedTuple):
+    """``need`` distinct troops out of ``troops`` are still needed."""
 
-    def __init__(self, hand: Iterable[Troop], unknown: frozenset[Troop], draws: int) -> None:
-        self.hand = frozenset(hand)
-        self.unknown = unknown
-        self.n = len(unknown)
-        self.draws = min(draws, self.n)
-        self.by_value: dict[int, tuple[int, float, list[int]]] = {}
-        self.by_colour: dict[Colour, tuple[int, float, list[int]]] = {}
-        for v in range(1, 11):
-            self.by_value[v] = self._group([t for t in ALL_TROOPS if t.value == v])
-        for c in _COLOURS:
-            self.by_colour[c] = self._group([t for t in ALL_TROOPS if t.colour is c])
-        self.anything = self._group(ALL_TROOPS)
+    troops: frozenset[Troop]
+    need: int
 
-    def _group(self, pool: Sequence[Troop]) -> tuple[int, float, list[int]]:
-        unseen = [t.value for t in pool if t in self.unknown]
-        held = sorted((t.value for t in pool if t in self.hand), reverse=True)
-        return len(unseen), (sum(unseen) / len(unseen) if unseen else 0.0), held
 
-    def _at_least(self, marked: int, wanted: int) -> float:
-        """At least ``wanted`` of ``marked`` unseen troops among the draws (R13), as one minus the chance
-        of too few: at least ``draws - wanted + 1`` of the others.  The same integers as the direct tail,
-        rounded as the master always rounded them (its seeded games depend on the last bit)."""
-        return 1.0 - draw_at_least(self.n, self.draws, self.n - marked, self.draws - wanted + 1)
+class Plan(NamedTuple):
+    """A formation a side can still make: its (kind, sum) and the troops it still needs.
 
-    def chance(self, needed: Iterable[Troop]) -> float:
-        """All these troops, each from the hand or drawn."""
-        draw = 0
-        for t in needed:
-            if t in self.hand:
+    ``total`` is exact for Wedge, Phalanx and Skirmish; for Battalion and Host (and under Fog) it
+    is the fixed part, the needed troops adding their values (the hand's exactly, the drawn ones
+    at the pool's mean).
+    """
+
+    kind: int
+    total: int
+    groups: tuple[Group, ...]
+
+
+class Judged(NamedTuple):
+    """A plan judged for a side: its strength, chance and the hand troops it uses."""
+
+    key: tuple[int, float]
+    chance: float
+    uses: tuple[Troop, ...]
+
+
+def _wild_fits(wild: Tactic, value: int) -> bool:
+    return value in wild.wild_values
+
+
+def _fill(missing: Sequence[int], wilds: Sequence[Tactic]) -> list[tuple[int, ...]]:
+    """The ways the morale cards can stand for some of the ``missing`` values: what is left each way."""
+    if not wilds:
+        return [tuple(missing)]
+    if len(wilds) > len(missing):
+        return []
+    out: set[tuple[int, ...]] = set()
+    for chosen in permutations(missing, len(wilds)):
+        if all(_wild_fits(w, v) for w, v in zip(wilds, chosen)):
+            left = list(missing)
+            for v in chosen:
+                left.remove(v)
+            out.add(tuple(left))
+    return sorted(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def plans(cards: tuple[Card, ...], size: int, fog: bool) -> tuple[Plan, ...]:
+    """Every plan for a side holding ``cards`` (troops and morale) on a flag of ``size`` (3, or 4
+    under Mud); a complete side has the one plan of its formation (no groups).
+
+    >>> sorted({p.kind for p in plans((Troop(Colour.RED, 9), Troop(Colour.RED, 10)), 3, False)})
+    [0, 1, 2, 4]
+    """
+    troops = [c for c in cards if isinstance(c, Troop)]
+    wilds = [c for c in cards if isinstance(c, Tactic) and c.is_wild]
+    missing = size - len(troops) - len(wilds)
+    if missing <= 0:
+        kind, total = strength(cards, fog=fog, mud=size == 4)
+        return (Plan(kind, total, ()),)
+    fixed = sum(t.value for t in troops) + sum(_WILD_BEST[w] for w in wilds)
+    out: list[Plan] = []
+    if fog:
+        for pool in (_TOP, _HIGH, _ALL):
+            out.append(Plan(_FOG_KIND, fixed, (Group(pool, missing),)))
+        return tuple(out)
+    values = [t.value for t in troops]
+    distinct = len(set(values)) == len(values)
+    colours = {t.colour for t in troops}
+    one_colour = len(colours) <= 1
+    colour_choices = list(colours) if colours else list(Colour)
+    # runs: Wedge (one colour) and Skirmish
+    if distinct:
+        for start in range(10 - size + 1, 0, -1):
+            run = range(start, start + size)
+            if not all(v in run for v in values):
                 continue
-            if t not in self.unknown:
-                return 0.0
-            draw += 1
-        return self._at_least(draw, draw)
-
-    def some(self, group: tuple[int, float, list[int]], count: int) -> tuple[float, float]:
-        """``count`` troops of a group (one value, one colour, any): the chance, and the expected sum
-        of those taken (the best from the hand first, then the unseen average)."""
-        a, avg, held = group
-        held = held[:count]
-        rest = count - len(held)
-        return self._at_least(a, rest), sum(held) + rest * avg
-
-
-def _options(cards: tuple[Card, ...], size: int, fog: bool, outlook: _Outlook) -> list[tuple[float, float]]:
-    """(strength, chance) of each formation the side can still make, strongest first (R9, R24, R25)."""
-    if len(cards) >= size:
-        f = evaluate(cards[:size], fog=fog, mud=size == 4)
-        return [(_strength(f.kind, f.total), 1.0)]
-    out: list[tuple[float, float]] = []
-    for kind, plan in _plans(cards, size, fog):
-        got = _plan_chance(plan, kind, outlook)
-        if got is not None and got[1] > 0.002:
-            out.append((_strength(kind, got[0]), got[1]))
-    out.sort(reverse=True)
-    return out
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _plans(cards: tuple[Card, ...], size: int, fog: bool) -> tuple[tuple[FormationKind | None, ShapePlan], ...]:
-    """One plan per shape the cards still allow (the first: the best use of wildcards), and a Host."""
-    out: list[tuple[FormationKind | None, ShapePlan]] = []
-    kinds: tuple[FormationKind | None, ...] = (None,) if fog else (*_KINDS, FormationKind.HOST)
-    for kind in kinds:
-        for shape in shapes(kind, size):
-            for plan in plan_shape(shape, cards, size):
-                out.append((kind, plan))
-                break
+            total = size * start + size * (size - 1) // 2
+            gaps = [v for v in run if v not in values]
+            for left in _fill(gaps, wilds):
+                if one_colour:
+                    for colour in colour_choices:
+                        out.append(Plan(_WEDGE, total, tuple(Group(frozenset((Troop(colour, v),)), 1) for v in left)))
+                out.append(Plan(_SKIRMISH, total, tuple(Group(_BY_VALUE[v], 1) for v in left)))
+    # Phalanx
+    if len(set(values)) <= 1:
+        for v in [values[0]] if values else range(10, 0, -1):
+            if all(_wild_fits(w, v) for w in wilds):
+                out.append(Plan(_PHALANX, v * size, (Group(_BY_VALUE[v], missing),)))
+    # Battalion
+    if one_colour:
+        for colour in colour_choices:
+            out.append(Plan(_BATTALION, fixed, (Group(_BY_COLOUR[colour] & _HIGH, missing),)))
+            out.append(Plan(_BATTALION, fixed, (Group(_BY_COLOUR[colour], missing),)))
+    out.append(Plan(_HOST, fixed, (Group(_HIGH, missing),)))
+    out.append(Plan(_HOST, fixed, (Group(_ALL, missing),)))
     return tuple(out)
 
 
-def _strength(kind: FormationKind | None, total: float) -> float:
-    return total if kind is None else int(kind) * KIND_STEP + total
+@functools.lru_cache(maxsize=65536)
+def _each_one(n: int, d: int, sizes: tuple[int, ...]) -> float:
+    """P(at least one card of each of the disjoint groups of ``sizes`` among ``d`` drawn from ``n``)."""
+    if any(s == 0 for s in sizes):
+        return 0.0
+    if len(sizes) > d:
+        return 0.0
+    d = min(d, n)
+    total = math.comb(n, d)
+    acc = 0
+    k = len(sizes)
+    for mask in range(1 << k):
+        out = 0
+        bits = 0
+        for i in range(k):
+            if mask >> i & 1:
+                out += sizes[i]
+                bits += 1
+        acc += (-1) ** bits * math.comb(n - out, d)
+    return acc / total
 
 
-def _plan_chance(plan: ShapePlan, kind: FormationKind | None, outlook: _Outlook) -> tuple[float, float] | None:
-    if plan.exact:  # Wedge: these troops exactly
-        return plan.base, outlook.chance(plan.exact)
-    if plan.values:  # Skirmish Line: one troop of each value, any colour
-        p = 1.0
-        for v in plan.values:
-            p *= outlook.some(outlook.by_value[v], 1)[0]
-        return plan.base, p
-    if plan.count == 0:
-        return plan.base, 1.0
-    if kind is FormationKind.HOST:
-        p, extra = outlook.some(outlook.anything, plan.count)
-        return plan.base + extra, max(p, 1e-9)
-    if kind is FormationKind.PHALANX:
-        assert plan.shape.value is not None
-        p, _ = outlook.some(outlook.by_value[plan.shape.value], plan.count)
-        return plan.base, p
-    if kind is FormationKind.BATTALION:
-        assert plan.shape.colour is not None
-        p, extra = outlook.some(outlook.by_colour[plan.shape.colour], plan.count)
-        return plan.base + extra, p
-    # a sum under Fog: any troops
-    p, extra = outlook.some(outlook.anything, plan.count)
-    return plan.base + extra, p
+class Supply(NamedTuple):
+    """What a side can use: its hand's troops (certain), the pool it draws from and how many."""
+
+    hand: frozenset[Troop]
+    pool: frozenset[Troop]
+    draws: int
+    mean: float  # the pool's mean value
 
 
-def _distribution(options: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """(strength, chance it is the side's final one).  The chance of ending at least this strong is
-    taken as the best single chance among the options at least this strong (not their union: the
-    options share cards and slots, and one side makes one formation)."""
-    out = []
-    reached = 0.0
-    for strength, p in options:
-        if p > reached:
-            out.append((strength, p - reached))
-            reached = p
-            if reached >= 1.0 - 1e-12:
-                break
-    if reached < 1.0 - 1e-12 and out:  # nothing at all: the weakest seen, for what remains
-        out.append((out[-1][0] - 1, 1.0 - reached))
-    return out
+def plan_chance(plan: Plan, supply: Supply) -> Judged:
+    """The plan's strength, its chance with this supply and the hand troops it would use.
 
-
-def flag_win(mine: list[tuple[float, float]], theirs: list[tuple[float, float]], tie_mine: float) -> float:
-    """Chance the first distribution beats the second (a tie counts ``tie_mine`` for the first)."""
-    win = 0.0
-    for a, pa in mine:
-        for b, pb in theirs:
-            if a > b:
-                win += pa * pb
-            elif a == b:
-                win += pa * pb * tie_mine
-    return win
-
-
-_BREAKTHROUGH = tuple(0b111 << i for i in range(7))
-
-
-def _win_table() -> tuple[float, ...]:
-    """For each way the nine flags fall (bit i set: flag i+1 is ours), our result: 1, 0 or 1/2
-    when both sides hold three adjacent flags (who got there first is unknown) (R16)."""
-    out = []
-    for mask in range(512):
-        other = 511 ^ mask
-        ours = any(mask & b == b for b in _BREAKTHROUGH)
-        theirs = any(other & b == b for b in _BREAKTHROUGH)
-        if ours and theirs:
-            out.append(0.5)
-        elif ours or theirs:
-            out.append(1.0 if ours else 0.0)
+    >>> r9, r10, r8 = Troop(Colour.RED, 9), Troop(Colour.RED, 10), Troop(Colour.RED, 8)
+    >>> wedge = plans((r9, r10), 3, False)[0]
+    >>> plan_chance(wedge, Supply(frozenset({r8}), frozenset(), 0, 0.0)).chance
+    1.0
+    """
+    hand, pool, d, mean = supply
+    n = len(pool)
+    uses: list[Troop] = []
+    total = float(plan.total)
+    ones: list[int] = []
+    many: list[tuple[int, int]] = []
+    additive = plan.kind in (_BATTALION, _HOST, _FOG_KIND)
+    for group in plan.groups:
+        mine = sorted(group.troops & hand, key=lambda t: (-t.value, t.colour.index))[: group.need]
+        uses.extend(mine)
+        need = group.need - len(mine)
+        if additive:
+            total += sum(t.value for t in mine)
+        if need <= 0:
+            continue
+        avail = group.troops & pool
+        if additive:
+            total += need * (sum(t.value for t in avail) / len(avail) if avail else mean)
+        if need == 1:
+            ones.append(len(avail))
         else:
-            out.append(1.0 if bin(mask).count("1") >= 5 else 0.0)
-    return tuple(out)
+            many.append((len(avail), need))
+    chance = 1.0
+    if ones:
+        chance = _each_one(n, d, tuple(sorted(ones)))
+    for p, r in many:
+        chance *= draw_at_least(n, d, p, r)
+        d -= r
+    return Judged((plan.kind, total), chance, tuple(uses))
 
 
-WIN_TABLE = _win_table()
+class FlagJudgment(NamedTuple):
+    flag: int
+    size: int
+    fog: bool
+    mine: tuple[Card, ...]
+    theirs: tuple[Card, ...]
+    target: tuple[int, float]  # the opponent's strongest live plan
+    made: bool  # the opponent's side is complete
+    judged: tuple[Judged, ...]  # our plans, strongest first
+    lost: bool
+    worth: float
+
+    @property
+    def open(self) -> bool:
+        return len(self.mine) < self.size
+
+    def beats(self, key: tuple[int, float]) -> bool:
+        """Does a formation of this strength beat the target (a tie goes to a complete opponent)?"""
+        return key > self.target or (key == self.target and not self.made)
 
 
-def _chance(p: Sequence[float]) -> float:
-    probs = [1.0]
-    for pi in p:  # doubling: flag i is bit i of the index
-        probs = [q * (1 - pi) for q in probs] + [q * pi for q in probs]
-    return sum(w * q for w, q in zip(WIN_TABLE, probs) if w)
+def _troop_deck_split(view: PlayerView) -> tuple[int, int, int]:
+    """(troops the opponent holds, our draws, the opponent's draws) in the model."""
+    sizes = view.deck_sizes
+    troop_deck = sizes[Deck.TROOPS.value]
+    tactic_deck = sizes[Deck.TACTICS.value]
+    me, them = view.player, view.player.other
+    seen_tactics = view.tactics_played(me) + view.tactics_played(them)
+    seen_tactics += sum(1 for c in view.hand if isinstance(c, Tactic))
+    seen_tactics += sum(1 for p in (me, them) for c in view.discards(p) if isinstance(c, Tactic))
+    their_tactics = max(0, 10 - tactic_deck - seen_tactics)
+    their_troops = max(0, min(view.opponent_hand_size, view.opponent_hand_size - their_tactics))
+    ours = (troop_deck + 1) // 2
+    theirs = their_troops + troop_deck // 2
+    return their_troops, ours, theirs
 
 
-def game_chance(p: Sequence[float]) -> tuple[float, list[float]]:
-    """The chance of winning the game from the nine flag chances, and what each flag is worth
-    (the chance with flag i won minus with it lost: exact, the chance is linear in each p_i)."""
-    worth = []
-    for i in range(9):
-        won = list(p)
-        won[i] = 1.0
-        lost = list(p)
-        lost[i] = 0.0
-        worth.append(_chance(won) - _chance(lost))
-    return _chance(p), worth
-
-
-def flag_chances(view: PlayerView, hand: tuple[Card, ...] | None = None) -> list[float]:
-    """The master's chance of winning each flag 1-9 from ``view`` (its own hand, or ``hand``)."""
-    return _Model(view).chances(hand if hand is not None else view.hand)
-
-
-class _Model:
-    """The per-decision tables: the unseen troops, both outlooks, the opponent's options per flag."""
+class Judgment:
+    """The judge's reading of a view: each flag's plans, target, worth, and the hand's reservations."""
 
     def __init__(self, view: PlayerView) -> None:
         self.view = view
-        me = view.player
-        hand_troops = frozenset(c for c in view.hand if isinstance(c, Troop))
-        self.unknown = frozenset(view.unseen_troops() - hand_troops)
-        deck = view.deck_sizes[Deck.TROOPS.value]
-        self.my_draws = int(deck * MY_SHARE)
-        self.their_draws = int(view.opponent_hand_size * HAND_SHARE + deck * THEIR_SHARE)
-        self.theirs = _Outlook((), self.unknown, self.their_draws)
-        self.me = me
-        self._their_options: dict[int, list[tuple[float, float]]] = {}
-        self._cache: dict[tuple[int, tuple[Card, ...], frozenset[Card]], float] = {}
-        self._outlooks: dict[frozenset[Card], _Outlook] = {}
-
-    def _their(self, n: int) -> list[tuple[float, float]]:
-        got = self._their_options.get(n)
-        if got is None:
-            view = self.view
-            cards = view.flag_cards(n, self.me.other)
-            got = self._their_options[n] = _distribution(_options(cards, view.size(n), view.fog(n), self.theirs))
-        return got
-
-    def flag(self, n: int, mine: tuple[Card, ...], hand: frozenset[Card]) -> float:
-        view = self.view
-        owner = view.claimed_by(n)
-        if owner is not None:
-            return 1.0 if owner is self.me else 0.0
-        key = (n, mine, hand)
-        got = self._cache.get(key)
-        if got is not None:
-            return got
-        size = view.size(n)
-        if len(mine) > size:
-            mine = mine[:size]
-        theirs_cards = view.flag_cards(n, self.me.other)
-        outlook = self._outlooks.get(hand)
-        if outlook is None:
-            outlook = self._outlooks[hand] = _Outlook(
-                (c for c in hand if isinstance(c, Troop)), self.unknown, self.my_draws
-            )
-        my_opts = _distribution(_options(mine, size, view.fog(n), outlook))
-        mine_done, theirs_done = len(mine) >= size, len(theirs_cards) >= size
-        if mine_done and theirs_done:
-            first = view.first_complete(n)
-            tie = 1.0 if first is self.me else 0.0 if first is not None else 0.5
-        else:
-            tie = 1.0 if mine_done else 0.0 if theirs_done else 0.5
-        got = self._cache[key] = flag_win(my_opts, self._their(n), tie)
-        return got
-
-    def chances(self, hand: tuple[Card, ...]) -> list[float]:
-        h = frozenset(hand)
-        return [self.flag(n, self.view.flag_cards(n, self.me), h) for n in range(1, 10)]
-
-
-class OddsBot(HeuristicBot):
-    """Outs and odds per flag, weighed by the game (see the module doc); deterministic."""
-
-    name = "odds"
-
-    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        if len(legal) > 1 and view.phase is Phase.PLAY:
-            return self._master_play(view, legal)
-        return super().choose(view, legal)
-
-    def scores(self, view: PlayerView, legal: Sequence[Action]) -> list[tuple[float, Action]]:
-        """Each card play's worth (the change in the chance of winning the game); other tactics
-        moves scored by the heuristic bot, minus its tactics margin (same units only roughly)."""
-        model = _Model(view)
+        me, them = view.player, view.player.other
         hand = view.hand
-        base_hand = frozenset(hand)
-        now = model.chances(hand)
-        _, worth = game_chance(now)
-        without: dict[Card, list[float]] = {}
-        out: list[tuple[float, Action]] = []
-        board: _Board | None = None
-        for action in legal:
-            if type(action) is PlayCard and (isinstance(action.card, Troop) or action.card.is_wild):
-                card = action.card
-                rest = without.get(card)
-                if rest is None:
-                    rest = without[card] = model.chances(tuple(c for c in hand if c != card))
-                n = action.flag
-                mine = view.flag_cards(n, view.player) + (card,)
-                after = model.flag(n, mine, base_hand - {card})
-                gain = sum(w * (r - p) for w, r, p in zip(worth, rest, now))  # the card leaves the hand
-                gain += worth[n - 1] * (after - rest[n - 1])
-                if isinstance(card, Tactic):
-                    gain -= MORALE_COST
-                out.append((gain, action))
-            elif type(action) is Pass:
-                out.append((-1.0, action))
+        self.hand_troops = tuple(
+            sorted((c for c in hand if isinstance(c, Troop)), key=lambda t: (-t.value, t.colour.index))
+        )
+        unseen = view.unseen_troops()
+        hand_set = frozenset(self.hand_troops)
+        pool = unseen - hand_set
+        _their_troops, ours, theirs = _troop_deck_split(view)
+        mean = sum(t.value for t in pool) / len(pool) if pool else 5.5
+        self.mine_supply = Supply(hand_set, frozenset(pool), min(ours, len(pool)), mean)
+        self.their_supply = Supply(frozenset(), frozenset(pool), min(theirs, len(pool)), mean)
+        claimed = [view.claimed_by(n) for n in range(1, 10)]
+        flags: dict[int, FlagJudgment] = {}
+        for n in range(1, 10):
+            if claimed[n - 1] is not None:
+                continue
+            size, fog = view.size(n), view.fog(n)
+            mine, theirs_cards = view.flag_cards(n, me), view.flag_cards(n, them)
+            made = len(theirs_cards) >= size
+            their = [plan_chance(p, self.their_supply) for p in plans(theirs_cards, size, fog)]
+            live = [j.key for j in their if j.chance > TARGET_FLOOR] or [min(j.key for j in their)]
+            target = max(live)
+            ours_j = sorted(
+                (plan_chance(p, self.mine_supply) for p in plans(mine, size, fog)),
+                key=lambda j: (j.key, j.chance),
+                reverse=True,
+            )
+            if made and len(mine) >= size:
+                lost = not (ours_j[0].key > target or (ours_j[0].key == target and view.first_complete(n) is me))
             else:
-                if board is None:
-                    board = _Board(view)
-                out.append((0.25 * (board.gain(action) - TACTIC_COST) - MORALE_COST, action))
+                lost = made and not any(j.chance > 0 and (j.key > target) for j in ours_j)
+            flags[n] = FlagJudgment(n, size, fog, mine, theirs_cards, target, made, tuple(ours_j), lost, 0.0)
+        self.claimed = claimed
+        # flag worth: place, and distance to flags claimed or lost (R16)
+        gone = {n for n in range(1, 10) if claimed[n - 1] is not None or (n in flags and flags[n].lost)}
+        for n, fj in list(flags.items()):
+            worth = {1: 10, 9: 10, 2: 20, 8: 20}.get(n, 30) + len(fj.theirs)
+            for m in gone:
+                if abs(m - n) == 1:
+                    worth += 40
+                elif abs(m - n) == 2:
+                    worth += 30
+            flags[n] = fj._replace(worth=worth)
+        self.flags = flags
+        self.order = sorted(flags, key=lambda n: (-flags[n].worth, abs(n - 5), n))
+        self.reserved = self._reserve()
+
+    def _reserve(self) -> frozenset[Troop]:
+        """The hand troops the started, live flags' best plans need (each card to one flag: the
+        flags served in order of worth)."""
+        taken: set[Troop] = set()
+        for n in self.order:
+            fj = self.flags[n]
+            if fj.lost or not fj.open or not fj.mine:
+                continue
+            best = [j for j in fj.judged if j.chance > 0]
+            if not best:
+                continue
+            top_kind = best[0].key[0]
+            for j in best:
+                if j.key[0] < top_kind or (top_kind == _WEDGE and j.key[0] < _PHALANX):
+                    break
+                free = [t for t in j.uses if t not in taken]
+                if len(free) == len(j.uses):
+                    taken.update(free)
+                    break
+        return frozenset(taken)
+
+    def win_cards(self, fj: FlagJudgment) -> dict[Troop, float]:
+        """Each hand troop's summed chance over our plans there that beat the target."""
+        out: dict[Troop, float] = {}
+        for j in fj.judged:
+            if j.chance > 0 and fj.beats(j.key):
+                for t in j.uses:
+                    out[t] = out.get(t, 0.0) + j.chance
         return out
 
-    def _master_play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        best = None
-        for k, (score, action) in enumerate(self.scores(view, legal)):
-            if best is None or score > best[0] + 1e-12:
-                best = (score, k, action)
-        assert best is not None
-        return best[2]
+    def new_flag_prospect(self, card: Troop, fj: FlagJudgment) -> float:
+        """The summed chance of the plans a lone ``card`` opens at an empty side of this flag that
+        beat the target there (the card leaves the hand)."""
+        hand = self.mine_supply.hand - {card}
+        supply = self.mine_supply._replace(hand=hand - self.reserved)
+        acc = 0.0
+        for p in plans((card,), fj.size, fj.fog):
+            j = plan_chance(p, supply)
+            if j.chance > 0 and fj.beats(j.key):
+                acc += j.chance
+        return acc
 
 
-class MasterBot(ExpertBot):
-    """The expert's search over better candidates (the odds bot's best plays and the heuristic bot's),
-    looking one card play further: each play-out plays the candidate, the opponent's reply and the
-    master's own next play (heuristic bots, on a determinization) before the position is scored,
-    where the expert scores after the reply; 64 play-outs a decision where the expert makes 48.
+def _place(card: Troop, flags: Sequence[int]) -> int:
+    """Where a card opens a new flag: high cards on the most valuable of ``flags`` (in order of
+    worth), low ones on the least, middling ones in the middle."""
+    if card.value >= 8:
+        return flags[0]
+    if card.value >= 6:
+        return flags[len(flags) // 2]
+    return flags[-1]
 
-    ``ranked`` interleaves the two orders (odds first), so the search tries the moves either
-    judge likes; the play-outs decide.
-    """
 
-    name = "odds_search"
+def _key(card: Card) -> tuple[int, int]:
+    if isinstance(card, Troop):
+        return (card.value, card.colour.index)
+    return (100, list(Tactic).index(card))
+
+
+class MasterBot(HeuristicBot):
+    """A static judgment on outs and odds (see the module doc): deterministic, fast."""
+
+    name = "master"
+    reason = ""  # which rule chose the last card play (for tests and the coach)
+
+    def _play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        if view.phase is not Phase.PLAY:
+            return super()._play(view, legal)
+        plays: dict[tuple[int, Card], PlayCard] = {}
+        for a in legal:
+            if type(a) is PlayCard:
+                plays[(a.flag, a.card)] = a
+        troop_plays = {k: a for k, a in plays.items() if isinstance(k[1], Troop)}
+        if not troop_plays:
+            return self._tactics_or_any(view, legal, Judgment(view), plays, final=True)
+        j = Judgment(view)
+        move = self._choose(view, legal, j, plays)
+        return move
+
+    def _choose(
+        self,
+        view: PlayerView,
+        legal: Sequence[Action],
+        j: Judgment,
+        plays: dict[tuple[int, Card], PlayCard],
+    ) -> Action:
+        hand = j.hand_troops
+        spare = [t for t in reversed(hand) if t not in j.reserved]  # lowest first
+        # 1. a lost flag takes a useless card
+        for n in j.order:
+            fj = j.flags[n]
+            if fj.lost and fj.open:
+                card = spare[0] if spare else hand[-1]
+                if (n, card) in plays:
+                    tactic = self._tactic(view, legal, j, lost_only=True)
+                    self.reason = "lost-tactic" if tactic else "dump-lost"
+                    return tactic or plays[(n, card)]
+        # 2. the flags nearest to complete first
+        for have in range(3, 0, -1):
+            flags = [
+                j.flags[n] for n in j.order if len(j.flags[n].mine) == have and j.flags[n].open and not j.flags[n].lost
+            ]
+            for fj in flags:
+                cards = j.win_cards(fj)
+                if cards:
+                    best = max(cards, key=lambda t: (cards[t], t.value, -t.colour.index))
+                    if (fj.flag, best) in plays:
+                        self.reason = f"win-card-{have}"
+                        return plays[(fj.flag, best)]
+            for fj in flags:
+                for jd in fj.judged:
+                    if jd.chance <= 0:
+                        continue
+                    if jd.key[0] >= _PHALANX and jd.uses:
+                        card = max(jd.uses, key=lambda t: (t.value, -t.colour.index))
+                        if (fj.flag, card) in plays:
+                            self.reason = f"top-plan-{have}"
+                            return plays[(fj.flag, card)]
+                    break
+            for fj in flags:
+                if fj.made:
+                    continue
+                # a sure Wedge (of any height) while the opponent is not complete
+                for jd in fj.judged:
+                    if jd.key[0] != _WEDGE:
+                        break
+                    if jd.chance >= 1.0 and jd.uses:
+                        card = max(jd.uses, key=lambda t: (t.value, -t.colour.index))
+                        if (fj.flag, card) in plays:
+                            self.reason = f"sure-wedge-{have}"
+                            return plays[(fj.flag, card)]
+            if have != 1:
+                continue
+            for fj in flags:
+                # a card that joins the flag's card in several Wedges
+                live = [jd for jd in fj.judged if jd.chance > 0]
+                if not live or live[0].key[0] != _WEDGE:
+                    continue
+                counts: dict[Troop, int] = {}
+                for jd in live:
+                    if jd.key[0] == _WEDGE:
+                        for t in jd.uses:
+                            counts[t] = counts.get(t, 0) + 1
+                links = [t for t, c in counts.items() if c >= fj.size - 1 and (fj.flag, t) in plays]
+                if links:
+                    self.reason = "wedge-link"
+                    return plays[(fj.flag, max(links, key=lambda t: (t.value, -t.colour.index)))]
+            for fj in flags:
+                if fj.made:
+                    continue
+                for jd in fj.judged:
+                    if jd.key[0] == _PHALANX and jd.chance >= 1.0 and jd.uses and (fj.flag, jd.uses[0]) in plays:
+                        self.reason = "sure-phalanx"
+                        return plays[(fj.flag, jd.uses[0])]
+        free = [t for t in hand if t not in j.reserved]
+        # 3a. a new flag the opponent has started: the free card whose plans beat its target most
+        for n in j.order:
+            fj = j.flags[n]
+            if fj.mine or not fj.open or fj.lost or not fj.theirs:
+                continue
+            scored = [(j.new_flag_prospect(t, fj), t.value, -t.colour.index, t) for t in free if (n, t) in plays]
+            scored = [x for x in scored if x[0] > 0]
+            if scored:
+                self.reason = "new-flag-answer"
+                return plays[(n, max(scored)[3])]
+        empty = [n for n in j.order if not j.flags[n].mine and not j.flags[n].theirs and j.flags[n].open]
+        if empty:
+            # 3b. a formation the hand makes for sure, else 3c. the best Wedge and Phalanx prospects
+            made: tuple[tuple[int, float], int, int, Troop] | None = None
+            hope: tuple[float, int, int, Troop] | None = None
+            for t in free:
+                supply = j.mine_supply._replace(hand=j.mine_supply.hand - j.reserved - {t})
+                acc = 0.0
+                for p in plans((t,), 3, False):
+                    if p.kind < _PHALANX:
+                        continue
+                    jd = plan_chance(p, supply)
+                    acc += jd.chance
+                    if jd.chance >= 1.0 and (made is None or (jd.key, -len(jd.uses), t.value) > made[:3]):
+                        made = (jd.key, -len(jd.uses), t.value, t)
+                if acc > 0 and (hope is None or (acc, t.value, -t.colour.index) > hope[:3]):
+                    hope = (acc, t.value, -t.colour.index, t)
+            pick = made[3] if made is not None else (hope[3] if hope is not None and hope[0] > NEW_FLAG_FLOOR else None)
+            if pick is not None:
+                n = _place(pick, empty)
+                if (n, pick) in plays:
+                    self.reason = "new-flag-made" if made is not None else "new-flag-hope"
+                    return plays[(n, pick)]
+        # 4. tactics that help
+        tactic = self._tactic(view, legal, j, lost_only=False)
+        if tactic is not None:
+            self.reason = "tactic"
+            return tactic
+        # 4b. a second card for a one-card flag's Phalanx-or-better plan
+        for n in j.order:
+            fj = j.flags[n]
+            if len(fj.mine) != 1 or not fj.open or fj.lost:
+                continue
+            for jd in fj.judged:
+                if jd.key[0] >= _PHALANX and jd.chance > 0 and jd.uses:
+                    card = max(jd.uses, key=lambda t: (t.value, -t.colour.index))
+                    if (n, card) in plays:
+                        self.reason = "second-card"
+                        return plays[(n, card)]
+        # 5. the least useful card to the least valuable open flag
+        for n in reversed(j.order):
+            fj = j.flags[n]
+            if not fj.open:
+                continue
+            for jd in fj.judged:
+                usable = [t for t in jd.uses if t not in j.reserved and (n, t) in plays]
+                if usable and jd.chance > 0:
+                    self.reason = "dump-useful"
+                    return plays[(n, min(usable, key=lambda t: (t.value, t.colour.index)))]
+            for t in spare + [t for t in reversed(hand) if t not in spare]:
+                if (n, t) in plays:
+                    self.reason = "dump"
+                    return plays[(n, t)]
+        self.reason = "fallback"
+        return self._tactics_or_any(view, legal, j, plays, final=True)
+
+    def _tactic(self, view: PlayerView, legal: Sequence[Action], j: Judgment, *, lost_only: bool) -> Action | None:
+        """A tactics move worth its card: a morale card completing a side that beats the target
+        for sure, or another tactics move the heuristic estimate finds clearly gaining."""
+        me, them = view.player, view.player.other
+        if view.tactics_played(me) > view.tactics_played(them):
+            return None  # R17: not allowed anyway (the legal list would be empty of them)
+        board: Board | None = None
+        best: tuple[float, int] | None = None
+        for i, a in enumerate(legal):
+            if type(a) is PlayCard and isinstance(a.card, Troop):
+                continue
+            card = getattr(a, "card", None)
+            if not isinstance(card, Tactic):
+                continue
+            if type(a) is PlayCard and card.is_wild:
+                fj = j.flags.get(a.flag)
+                if fj is None or fj.lost and lost_only is False:
+                    continue
+                mine = fj.mine + (card,)
+                if len(mine) == fj.size:
+                    key = plans(mine, fj.size, fj.fog)[0]
+                    if fj.beats((key.kind, float(key.total))):
+                        score = 1.0 + fj.worth / 1000
+                        if best is None or score > best[0]:
+                            best = (score, i)
+                continue
+            if lost_only:
+                n = getattr(a, "flag", None)
+                fj = j.flags.get(n) if isinstance(n, int) else None
+                if fj is None or not fj.lost:
+                    continue
+            if board is None:
+                board = Board(view)
+            gain = board.gain(a) - TACTIC_COST
+            if gain > TACTIC_MARGIN and (best is None or gain > best[0]):
+                best = (gain, i)
+        return legal[best[1]] if best is not None else None
+
+    def _tactics_or_any(
+        self,
+        view: PlayerView,
+        legal: Sequence[Action],
+        j: Judgment,
+        plays: dict[tuple[int, Card], PlayCard],
+        *,
+        final: bool,
+    ) -> Action:
+        tactic = self._tactic(view, legal, j, lost_only=False)
+        if tactic is not None:
+            return tactic
+        return super()._play(view, legal)
+
+
+class MasterSearchBot(ExpertBot):
+    """The judge's move, checked by a search (the odds search's): the judge's play is the first candidate
+    of the expert's search (determinized play-outs of heuristic bots, ``depth`` card plays, then
+    scored), the heuristic bot's best plays the others; another candidate is played only if its
+    share of won play-outs beats the judge's by ``margin`` (0.2).  Claims, draws and the rest are the
+    judge's (the heuristic bot's)."""
+
+    name = "master_search"
 
     def __init__(
         self,
         seed: int | None = None,
         *,
-        rollouts: int = MASTER_ROLLOUTS,
-        candidates: int = 8,
-        odds_share: int = 4,
-        depth: int | None = MASTER_DEPTH,
+        rollouts: int = 64,
+        candidates: int = 6,
+        depth: int | None = 2,
+        margin: float = 0.2,
     ) -> None:
         super().__init__(seed, rollouts=rollouts, candidates=candidates, depth=depth)
-        self.odds_share = arguments.whole_number(odds_share, "odds_share", 0, arguments.MAX_CANDIDATES)
-        self._odds = OddsBot(seed)
+        self.margin = arguments.number(margin, "margin", 0.0, 1.0)  # a difference of two shares of wins
+        self._judge = MasterBot(seed)
 
     def ranked(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
-        heuristic = super().ranked(view, legal)
-        by_odds = [a for _s, _k, a in sorted((-s, k, a) for k, (s, a) in enumerate(self._odds.scores(view, legal)))]
-        out: list[Action] = []
-        for a in by_odds[: self.odds_share]:
-            if a not in out:
-                out.append(a)
-        for a in heuristic:
-            if len(out) >= self.candidates:
-                break
-            if a not in out:
-                out.append(a)
-        return out
+        first = self._judge.choose(view, legal)
+        return [first] + [a for a in super().ranked(view, legal) if a != first]
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        arguments.require_moves(self.name, legal)
+        if len(legal) > 1 and view.phase is Phase.PLAY:
+            mine = self._judge.choose(view, legal)
+            found = self.search(view, legal)
+            if found.action == mine:
+                return mine
+            for action, wins, games in found.alternatives:
+                if action == mine:
+                    if games and found.rate > wins / games + self.margin:
+                        return found.action
+                    return mine
+            return mine
+        return self._judge.choose(view, legal)

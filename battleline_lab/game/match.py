@@ -7,7 +7,7 @@ next game (R17), and sums up wins, game lengths, flags and series points (R17).
 Both check their arguments before a game is dealt (:mod:`~battleline_lab.game.arguments`:
 the bots' names, ``games``, ``seed``, ``rollouts``, ``jobs``).
 
->>> from battleline_lab.game.bots import RandomBot
+>>> from battleline_lab.game.bot_base import RandomBot
 >>> result = run_match("random", "random", games=4, seed=1)
 >>> result.games, sum(result.wins.values()) + result.draws
 (4, 4)
@@ -21,7 +21,8 @@ from typing import Any
 
 from ..core.position import ClaimTiming
 from . import arguments
-from .bots import BOTS, Bot, make_bot
+from .bot_base import Bot
+from .bots import BOTS, make_bot
 from .rules import apply, legal_moves, score
 from .state import GameState, Options, Player, new_game
 from .view import PlayerView

@@ -24,7 +24,7 @@ executed.  An illegal move names the move, its line and column and the rule:
 be proved from what the player can see (R12)``.
 
 >>> from battleline_lab.game.match import play_game
->>> from battleline_lab.game.bots import RandomBot
+>>> from battleline_lab.game.bot_base import RandomBot
 >>> state = play_game(RandomBot(1), RandomBot(2), seed=9)
 >>> text = dump_record(state)
 >>> replayed = load_record_text(text).replay()

@@ -54,7 +54,8 @@ from .actions import (
     Traitor,
 )
 from .advice import Advice, advise
-from .bots import BOTS, Bot, make_bot
+from .bot_base import Bot
+from .bots import BOTS, make_bot
 from .review import Review, review, save_for_learner
 from .rules import IllegalMoveError, MalformedActionError, apply, claimable, explain_claim, legal_moves, score
 from .state import EndReason, GameState, Options, Phase, Player, new_game

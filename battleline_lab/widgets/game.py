@@ -52,7 +52,7 @@ from ..core.odds import FlagOdds, SideOuts, flag_odds, outs
 from ..core.position import ClaimTiming, Position, Side
 from ..game import Action, Deck, GameState, Player, describe, parse_action, to_position
 from ..game.advice import Advice, advice_text
-from ..game.bots import Bot
+from ..game.bot_base import Bot
 from ..game.record import illegal_reason
 from ..game.review import Review
 from ..game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Offer, Say, Token, action_path

@@ -30,11 +30,13 @@ from battleline_lab.game.arguments import (
     GameArgumentTypeError,
     shown,
 )
-from battleline_lab.game.bots import BOTS, Bot, GentleBot, HeuristicBot, RandomBot, make_bot
+from battleline_lab.game.bot_base import Bot, RandomBot
+from battleline_lab.game.bots import BOTS, make_bot
 from battleline_lab.game.expert import ExpertBot, suggest
-from battleline_lab.game.judge import JudgeBot, JudgeSearchBot
-from battleline_lab.game.master import MasterBot, OddsBot
+from battleline_lab.game.heuristic import GentleBot, HeuristicBot
+from battleline_lab.game.master import MasterBot, MasterSearchBot
 from battleline_lab.game.match import play_game, run_match
+from battleline_lab.game.odds_search import OddsBot, OddsSearchBot
 from battleline_lab.game.rules import apply
 from battleline_lab.game.session import GameSession
 from battleline_lab.game.state import Options, Phase
@@ -47,11 +49,11 @@ BOT_CLASSES: list[type[Any]] = [
     GentleBot,
     ExpertBot,
     OddsBot,
+    OddsSearchBot,
     MasterBot,
-    JudgeBot,
-    JudgeSearchBot,
+    MasterSearchBot,
 ]
-SEARCHING = [ExpertBot, MasterBot, JudgeSearchBot]  # the bots with a play-out budget
+SEARCHING = [ExpertBot, OddsSearchBot, MasterSearchBot]  # the bots with a play-out budget
 
 NAN = float("nan")
 #: (id, value, wrong type?) for a seed: a string, NaN, 1.5, and more of the same families
@@ -231,10 +233,10 @@ def test_make_bot_gives_the_expert_the_rollouts_asked_for() -> None:
         pytest.param(ExpertBot, "depth", -1, False, id="expert-depth-minus-one"),
         pytest.param(ExpertBot, "depth", 101, False, id="expert-depth-101"),
         pytest.param(ExpertBot, "depth", "1", True, id="expert-depth-str"),
-        pytest.param(MasterBot, "odds_share", -1, False, id="master-odds_share-minus-one"),
-        pytest.param(JudgeSearchBot, "margin", NAN, False, id="judge-search-margin-nan"),
-        pytest.param(JudgeSearchBot, "margin", 1.5, False, id="judge-search-margin-1.5"),
-        pytest.param(JudgeSearchBot, "margin", "0.2", True, id="judge-search-margin-str"),
+        pytest.param(OddsSearchBot, "odds_share", -1, False, id="master-odds_share-minus-one"),
+        pytest.param(MasterSearchBot, "margin", NAN, False, id="judge-search-margin-nan"),
+        pytest.param(MasterSearchBot, "margin", 1.5, False, id="judge-search-margin-1.5"),
+        pytest.param(MasterSearchBot, "margin", "0.2", True, id="judge-search-margin-str"),
     ],
 )
 def test_a_searching_bot_refuses_its_other_bad_numbers(

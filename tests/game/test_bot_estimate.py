@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from battleline_lab.core.cards import ALL_TROOPS, Card, Tactic
 from battleline_lab.core.formations import evaluate
 from battleline_lab.game.actions import Action, Deserter, Redeploy, Traitor
-from battleline_lab.game.bots import (
+from battleline_lab.game.heuristic import (
     KIND_STEP,
+    Board,
     HeuristicBot,
-    _Board,
     _parse,
     _sorted_strength,
     _strength,
@@ -79,8 +79,8 @@ def test_R20_R22_strength_with_morale_cards_ignores_the_card_order(data: st.Data
     assert _strength(cards[::-1], fog, mud) == _slow(cards, fog, mud)
 
 
-def _reference_gain(board: _Board, action: Action) -> float:
-    """What ``_Board.gain`` gave for the guile moves before their shared parts were remembered (R28-R30)."""
+def _reference_gain(board: Board, action: Action) -> float:
+    """What ``Board.gain`` gave for the guile moves before their shared parts were remembered (R28-R30)."""
     me = board.me
     if isinstance(action, Deserter):
         n, _, is_env = board._find(action.target, me.other)
@@ -130,7 +130,7 @@ def test_R28_R29_R30_guile_moves_are_scored_exactly_as_the_plain_look_ahead() ->
             guile = [a for a in legal if isinstance(a, (Redeploy, Deserter, Traitor))]
             if guile:
                 view = PlayerView(state, actor)
-                board, plain = _Board(view), _Board(view)
+                board, plain = Board(view), Board(view)
                 for action in guile:
                     assert board.gain(action) == _reference_gain(plain, action), action
                 checked += len(guile)

@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 
 from battleline_lab.core.position import ClaimTiming
-from battleline_lab.game.bots import Bot, HeuristicBot, RandomBot
+from battleline_lab.game.bot_base import Bot, RandomBot
 from battleline_lab.game.expert import ExpertBot
+from battleline_lab.game.heuristic import HeuristicBot
 from battleline_lab.game.match import play_game
 from battleline_lab.game.state import GameState, Options, Player
 

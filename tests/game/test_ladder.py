@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from battleline_lab.game import PlayerView, RandomBot, legal_moves
-from battleline_lab.game.bots import BOTS, GentleBot, HeuristicBot, make_bot
+from battleline_lab.game.bots import BOTS, make_bot
+from battleline_lab.game.heuristic import GentleBot, HeuristicBot
 from battleline_lab.game.ladder import LADDER, bot_ratings, ladder_info, learner_rating, nearest_bot
 from battleline_lab.game.match import play_game
 from battleline_lab.game.rules import apply

@@ -1,15 +1,18 @@
-"""The master bot: legal, reproducible, sees only its player's view (R13), the same from either seat."""
+"""The judge bot: its odds against brute force, legal and reproducible moves, only its
+player's view (R13), and hand-made positions where the right play is clear."""
 
 from __future__ import annotations
 
-import copy
-import random
-from typing import TypeVar
+import itertools
+import math
 
 import pytest
 
+from battleline_lab.core.cards import Tactic, Troop, parse_card, parse_cards
 from battleline_lab.game import (
+    Deck,
     GameState,
+    HeuristicBot,
     Phase,
     Player,
     PlayerView,
@@ -18,122 +21,168 @@ from battleline_lab.game import (
     make_bot,
     new_game,
 )
+from battleline_lab.game.actions import PlayCard
+from battleline_lab.game.bot_base import RandomBot
 from battleline_lab.game.bots import BOTS
-from battleline_lab.game.master import WIN_TABLE, MasterBot, OddsBot, flag_chances, game_chance
+from battleline_lab.game.master import (
+    Judgment,
+    MasterBot,
+    MasterSearchBot,
+    Supply,
+    _each_one,
+    plan_chance,
+    plans,
+)
 from battleline_lab.game.match import play_game
 from battleline_lab.game.state import Options
 
-from .test_expert import ROLLOUTS, _midgame, _reshuffle_hidden
+from .test_expert import _midgame, _reshuffle_hidden
 
 
-def test_master_is_registered_for_match_and_the_widget() -> None:
-    assert "odds_search" in BOTS
-    assert make_bot("odds_search", 1).name == "odds_search"
+def test_judge_is_registered() -> None:
+    assert "master" in BOTS and make_bot("master", 1).name == "master"  # the judge is the master
+    assert "master_search" in BOTS and make_bot("master_search", 1).name == "master_search"
 
 
-@pytest.mark.parametrize("seed", [3, 11, 27, 40])
-def test_R13_master_move_ignores_hidden_cards(seed: int) -> None:
+# -- the odds, against brute force ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("n", "d", "sizes"), [(10, 3, (2, 3)), (9, 4, (1, 1, 2)), (8, 2, (1, 1, 1)), (7, 7, (2, 2))])
+def test_each_one_matches_counting_every_draw(n: int, d: int, sizes: tuple[int, ...]) -> None:
+    groups: list[range] = []
+    start = 0
+    for s in sizes:
+        groups.append(range(start, start + s))
+        start += s
+    draws = list(itertools.combinations(range(n), d))
+    good = sum(1 for draw in draws if all(any(c in g for c in draw) for g in groups))
+    assert _each_one(n, d, sizes) == pytest.approx(good / len(draws))
+
+
+def _t(text: str) -> Troop:
+    card = parse_card(text)
+    assert isinstance(card, Troop)
+    return card
+
+
+@pytest.mark.parametrize(
+    ("rule", "cards", "size", "fog", "kinds"),
+    [
+        ("R9", "r9 r10", 3, False, {4, 2, 1, 0}),  # Wedge, Battalion, Skirmish, Host: no Phalanx
+        ("R9", "g7 b7", 3, False, {3, 0}),  # Phalanx or Host
+        ("R24", "g7 b7", 3, True, {-1}),  # Fog: only sums
+        ("R25", "r3 r4 r5", 4, False, {4, 2, 1, 0}),  # Mud: four cards, still a Wedge
+        ("R20", "alexander y9", 3, False, {4, 3, 2, 1, 0}),  # a Leader fits everything
+        ("R22", "shield g8", 3, False, {2, 0}),  # Shield (1-3) and an 8: no run, no Phalanx
+    ],
+)
+def test_plans_list_the_formations_still_reachable(
+    rule: str, cards: str, size: int, fog: bool, kinds: set[int]
+) -> None:
+    assert {p.kind for p in plans(parse_cards(cards), size, fog)} == kinds, rule
+
+
+def test_a_plan_from_the_hand_is_certain_and_a_missing_troop_is_drawn() -> None:
+    r8, r9, r10 = _t("r8"), _t("r9"), _t("r10")
+    wedge = next(p for p in plans((r9, r10), 3, False) if p.kind == 4 and p.total == 27)
+    sure = plan_chance(wedge, Supply(frozenset({r8}), frozenset({_t("b1"), _t("b2")}), 1, 1.5))
+    assert sure.chance == 1.0 and sure.uses == (r8,) and sure.key == (4, 27.0)
+    pool = frozenset({r8, _t("b1"), _t("b2"), _t("b3")})
+    drawn = plan_chance(wedge, Supply(frozenset(), pool, 2, 3.0))
+    assert drawn.chance == pytest.approx(1 - math.comb(3, 2) / math.comb(4, 2))  # r8 among 2 of 4
+    gone = plan_chance(wedge, Supply(frozenset(), frozenset({_t("b1")}), 1, 1.0))
+    assert gone.chance == 0.0  # r8 is not unseen: the Wedge is out of reach
+
+
+# -- moves: legal, reproducible, the view only --------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_move_is_legal_in_games_against_random_and_heuristic_bots(seed: int) -> None:
+    for other in (RandomBot(seed), HeuristicBot(seed)):
+        state = new_game(seed, Options(first=Player.SOUTH if seed % 2 else Player.NORTH))
+        judge = MasterBot(seed)
+        bots = {Player.SOUTH: judge, Player.NORTH: other}
+        while not state.over:
+            moves = legal_moves(state)
+            action = bots[state.to_act].choose(PlayerView(state, state.to_act), moves)
+            assert action in moves
+            apply(state, action)
+
+
+def test_a_seeded_short_match_is_reproducible() -> None:
+    one = play_game(MasterBot(7), HeuristicBot(8), 2027)
+    two = play_game(MasterBot(7), HeuristicBot(8), 2027)
+    assert one.history == two.history and one.winner is two.winner
+
+
+@pytest.mark.parametrize("seed", [3, 11, 27, 40, 52])
+def test_R13_judge_move_ignores_hidden_cards(seed: int) -> None:
     state = _midgame(seed)
     other = _reshuffle_hidden(state, seed)
     me = state.turn
     assert other.hands[me.other] != state.hands[me.other] or other.decks != state.decks
     legal = legal_moves(state)
     assert legal_moves(other) == legal
-    a = OddsBot(seed).scores(PlayerView(state, me), legal)
-    b = OddsBot(seed).scores(PlayerView(other, me), legal)
-    assert a == b  # every move's worth by the odds, not only the choice
-    search_a = MasterBot(seed, rollouts=ROLLOUTS).search(PlayerView(state, me), legal)
-    search_b = MasterBot(seed, rollouts=ROLLOUTS).search(PlayerView(other, me), legal)
-    assert search_a == search_b  # the same candidates, move and play-out record
+    a, b = Judgment(PlayerView(state, me)), Judgment(PlayerView(other, me))
+    assert a.flags == b.flags and a.reserved == b.reserved and a.order == b.order  # the whole reading
+    assert MasterBot(seed).choose(PlayerView(state, me), legal) == MasterBot(seed).choose(PlayerView(other, me), legal)
+    search_a = MasterSearchBot(seed, rollouts=8).choose(PlayerView(state, me), legal)
+    search_b = MasterSearchBot(seed, rollouts=8).choose(PlayerView(other, me), legal)
+    assert search_a == search_b
 
 
-T = TypeVar("T")
+# -- hand-made positions -------------------------------------------------------------------
 
 
-def _mirror(state: GameState) -> GameState:
-    """The same game with the seats swapped: north's cards, hand and counts are south's, and back."""
-    m = copy.deepcopy(state)
-    n, s = Player.NORTH, Player.SOUTH
-
-    def swap(d: dict[Player, T]) -> dict[Player, T]:
-        return {n: d[s], s: d[n]}
-
-    def other(p: Player | None) -> Player | None:
-        return None if p is None else p.other
-
-    m.hands = swap(m.hands)
-    m.cards = [swap(c) for c in m.cards]
-    m.env = [swap(e) for e in m.env]
-    m.complete_at = [swap(c) for c in m.complete_at]
-    m.discards = swap(m.discards)
-    m.tactics_played = swap(m.tactics_played)
-    m.leader_played = swap(m.leader_played)
-    m.claimed = [other(c) for c in m.claimed]
-    m.deck_marks = {d: [other(x) for x in marks] for d, marks in m.deck_marks.items()}
-    m.turn, m.first = m.turn.other, m.first.other
-    m.pending_discards = [(p.other, i) for p, i in m.pending_discards]
-    m.claim_cache = {}
-    m.claimable_now = None
-    return m
+def _table(hand: str, flags: dict[int, tuple[str, str]], seed: int = 1) -> GameState:
+    """South to play a card: ``hand`` and each flag's (south, north) cards; the rest in the decks."""
+    state = new_game(seed, Options(first=Player.SOUTH))
+    placed = list(parse_cards(hand))
+    for n, (south, north) in flags.items():
+        state.cards[n - 1][Player.SOUTH] = list(parse_cards(south))
+        state.cards[n - 1][Player.NORTH] = list(parse_cards(north))
+        placed += state.cards[n - 1][Player.SOUTH] + state.cards[n - 1][Player.NORTH]
+    pool = [c for c in state.hands[Player.SOUTH] + state.hands[Player.NORTH] + state.decks[Deck.TROOPS]]
+    pool = [c for c in pool if c not in placed]
+    state.hands[Player.SOUTH] = list(parse_cards(hand))
+    state.hands[Player.NORTH] = pool[:7]
+    state.decks[Deck.TROOPS] = pool[7:]
+    state.deck_marks[Deck.TROOPS] = [None] * len(pool[7:])
+    state.visible_troops = {c for side in state.cards for cards in side.values() for c in cards if isinstance(c, Troop)}
+    state.turn = Player.SOUTH
+    assert state.phase is Phase.PLAY
+    return state
 
 
-@pytest.mark.parametrize("seed", [5, 8, 13])
-def test_master_move_does_not_depend_on_its_seat(seed: int) -> None:
-    state = _midgame(seed)
-    mirrored = _mirror(state)
-    me = state.turn
-    legal = legal_moves(state)
-    assert legal_moves(mirrored) == legal
-    assert OddsBot(1).scores(PlayerView(state, me), legal) == OddsBot(1).scores(PlayerView(mirrored, me.other), legal)
-    a = MasterBot(1, rollouts=ROLLOUTS).search(PlayerView(state, me), legal)
-    b = MasterBot(1, rollouts=ROLLOUTS).search(PlayerView(mirrored, me.other), legal)
-    assert a == b
+def _judge_move(state: GameState) -> tuple[PlayCard, str]:
+    bot = MasterBot(1)
+    action = bot.choose(PlayerView(state, Player.SOUTH), legal_moves(state))
+    assert isinstance(action, PlayCard)
+    return action, bot.reason
 
 
-def test_flag_chances_are_probabilities_and_claimed_flags_certain() -> None:
-    state = _midgame(21, actions=60)
-    view = PlayerView(state, state.turn)
-    chances = flag_chances(view)
-    assert len(chances) == 9 and all(0.0 <= p <= 1.0 for p in chances)
-    for n, p in enumerate(chances, start=1):
-        owner = view.claimed_by(n)
-        if owner is not None:
-            assert p == (1.0 if owner is view.player else 0.0)
+def test_completing_a_sure_wedge_beats_opening_a_new_flag() -> None:
+    state = _table("r10 b2 g5 y7 p3 o4 b6", {3: ("r8 r9", "y4")})
+    action, _ = _judge_move(state)
+    assert action == PlayCard(parse_card("r10"), 3)
 
 
-def test_R16_game_chance_and_flag_worth() -> None:
-    mine = 0b010010111  # flags 1 2 3 5 8: three adjacent; the opponent's 4 6 7 9 are not
-    assert WIN_TABLE[mine] == 1.0 and WIN_TABLE[mine ^ 511] == 0.0
-    assert WIN_TABLE[0b000111000] == 0.5  # both hold three adjacent flags: who was first is unknown
-    assert WIN_TABLE[0b101010101] == 1.0  # five flags, no three adjacent on either side
-    total, worth = game_chance([0.5] * 9)
-    assert total == pytest.approx(0.5)
-    assert worth[4] > worth[0] > 0  # the middle flag makes more triples
-    rng = random.Random(3)
-    p = [rng.random() for _ in range(9)]
-    total, worth = game_chance(p)
-    q = list(p)
-    q[2] += 0.1
-    assert game_chance(q)[0] - total == pytest.approx(0.1 * worth[2])  # linear in each flag's chance
+def test_a_lost_flag_takes_the_least_useful_card() -> None:
+    # flag 5 is lost (a complete Wedge b8-b9-b10 against a lone g2); r10 r9 serve the red start at flag 2
+    state = _table("o1 r10 r9 y8 y7 g6 p5", {2: ("r8", ""), 5: ("g2", "b8 b9 b10")})
+    action, reason = _judge_move(state)
+    assert action == PlayCard(parse_card("o1"), 5) and reason == "dump-lost"
 
 
-def test_seeded_games_are_reproducible_and_alternate_the_first_move() -> None:
-    for seed in (1, 2):
-        for first in Player:
-            a = play_game(MasterBot(1, rollouts=ROLLOUTS), OddsBot(2), seed, Options(first=first))
-            b = play_game(MasterBot(1, rollouts=ROLLOUTS), OddsBot(2), seed, Options(first=first))
-            assert a.first is first and a.over
-            assert [x for _t, _p, x in a.history] == [x for _t, _p, x in b.history]
+def test_the_second_card_of_a_flag_serves_its_best_plan() -> None:
+    # g7 on flag 4: the hand's g8 and g9 make a sure Wedge 7-8-9 there, beyond any answer to y3
+    state = _table("g8 g9 b1 r2 o3 p4 y6", {4: ("g7", "y3")})
+    action, _ = _judge_move(state)
+    assert action.flag == 4 and action.card in (parse_card("g8"), parse_card("g9"))
 
 
-def test_master_plays_only_legal_moves_in_every_phase() -> None:
-    state = new_game(77)
-    bots = {Player.NORTH: MasterBot(1, rollouts=ROLLOUTS), Player.SOUTH: OddsBot(2)}
-    phases = set()
-    while not state.over:
-        legal = legal_moves(state)
-        move = bots[state.to_act].choose(PlayerView(state, state.to_act), legal)
-        assert move in legal
-        phases.add(state.phase)
-        apply(state, move)
-    assert Phase.PLAY in phases
+def test_a_morale_card_is_kept_when_a_troop_does_as_well() -> None:
+    state = _table("alexander r10 b2 g5 y7 p3 o4", {3: ("r8 r9", "y4")})
+    action, _ = _judge_move(state)
+    assert action.card == parse_card("r10") and not isinstance(action.card, Tactic)
