@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from tests import slow
+from tests import slow, xdist_groups
 
 # CI runs are reproducible (derandomized); locally hypothesis explores freely.
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
@@ -22,8 +22,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests named in ``tests/slow.py`` (each of their cases) are marked ``slow``."""
+    """The tests named in ``tests/slow.py`` (each of their cases) are marked ``slow``; those of the
+    modules in ``tests/xdist_groups.py`` get their module's ``xdist_group``."""
     slow.mark(items)
+    xdist_groups.mark(items)
 
 
 @pytest.fixture(autouse=True)

@@ -8,9 +8,11 @@ from typing import Any, cast
 
 import pytest
 
+from tests.scripts import load_script
 from tests.slow import SLOW, mark
 
 ROOT = Path(__file__).resolve().parents[1]
+run_tests = load_script(ROOT / "tools" / "run_tests.py", "run_tests")
 
 
 @pytest.mark.parametrize("nodeid", sorted(SLOW))
@@ -36,8 +38,10 @@ def test_every_case_of_a_slow_test_is_marked_and_no_other_test() -> None:
 
 
 def test_the_quick_run_deselects_slow_and_the_full_run_selects_every_test() -> None:
-    runs = [line for line in (ROOT / "dev").read_text().splitlines() if "-m pytest" in line]
-    quick = [line for line in runs if "not browser" in line]
-    full = [line for line in runs if "--nbval" in line]
-    assert len(quick) == 1 and '"not browser and not wheel and not slow"' in quick[0]
-    assert len(full) == 1 and " -m " not in full[0].split("-m pytest", 1)[1]  # ./dev test (CI): every test
+    dev = (ROOT / "dev").read_text()
+    assert "tools/run_tests.py --quick" in dev and 'tools/run_tests.py "$@"' in dev
+    quick = [t for t in run_tests.tiers(quick=True) if t.is_pytest]
+    full = [t for t in run_tests.tiers() if t.is_pytest]
+    assert [t.marker for t in quick] == ["not browser and not wheel and not slow"]
+    # ./dev test (CI): no tier leaves out slow; tests/test_run_tests.py checks they cover every test
+    assert full and all("slow" not in (t.marker or "") for t in full)

@@ -1,0 +1,30 @@
+"""Test modules that ``./dev test`` keeps on one pytest-xdist worker (``--dist loadgroup``).
+
+The unit tier spreads its tests over two workers (``tools/run_tests.py``).  A module-scoped fixture is
+built once per worker that runs a test of its module, so a module whose fixture is costly would build
+it twice; the modules named here run whole on one worker, their fixture built once.  Nothing is
+skipped: ``tests/conftest.py`` only adds the ``xdist_group`` mark, and without xdist it does nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+
+GROUPS: dict[str, str] = {
+    # a batch generated per theme (about a minute of set-up), shared by its two tests (tests/slow.py)
+    "tests/test_generate_spoilers.py": "generate-spoilers",
+    # a batch generated per theme, shared by every test of the module
+    "tests/test_generate.py": "generate",
+    # a class of learners who practise a class set, shared by every test of the module
+    "tests/test_class_report.py": "class-report",
+}
+
+
+def mark(items: Iterable[pytest.Item]) -> None:
+    """Mark each test of a module named in :data:`GROUPS` with that module's ``xdist_group``."""
+    for item in items:
+        group = GROUPS.get(item.nodeid.split("::")[0])
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
