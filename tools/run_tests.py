@@ -90,7 +90,8 @@ def tiers(quick: bool = False) -> list[Tier]:
     return [
         lint,
         Tier("unit", paths=("battleline_lab", "tests", "puzzles"), marker=UNIT_MARK, options=XDIST),
-        Tier("browser", paths=("battleline_lab", "tests", "puzzles"), marker=SERIAL_MARK),
+        # only tests/ has browser or wheel tests (the doctests and the puzzles carry no marker)
+        Tier("browser", paths=("tests",), marker=SERIAL_MARK),
         Tier("notebooks", paths=("notebooks", "--nbval")),
     ]
 
@@ -228,7 +229,7 @@ def run_tier(tier: Tier, extra: Sequence[str], printing: threading.Lock) -> Resu
     result.durations = parse_durations(text)
     with printing:
         status = "passed" if ok else "FAILED"
-        print(f"\n==> tier {tier.name} {status} in {result.seconds:.0f} s (log: {log_path.relative_to(ROOT)})")
+        print(f"\n==> tier {tier.name} {status} in {result.seconds:.1f} s (log: {log_path.relative_to(ROOT)})")
         print(excerpt(text, ok), flush=True)
     return result
 
