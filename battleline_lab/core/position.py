@@ -211,8 +211,8 @@ class Problem:
         return dict(self.params)[name]
 
 
-class PositionError(ValueError):
-    """A position that breaks the rules, or that is not written as a position is; ``problems`` lists every reason."""
+class _Problems(Exception):
+    """What a refusal and a warning of a position share: the problems, said in the loader's words."""
 
     def __init__(self, problems: list[Problem]) -> None:
         super().__init__(problems)
@@ -229,20 +229,12 @@ class PositionError(ValueError):
         return self.text()
 
 
-class PositionWarning(UserWarning):
+class PositionError(_Problems, ValueError):
+    """A position that breaks the rules, or that is not written as a position is; ``problems`` lists every reason."""
+
+
+class PositionWarning(_Problems, UserWarning):
     """A position an analysis can answer but a puzzle file may not hold (:data:`WARNED_CODES`)."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        super().__init__(problems)
-        self.problems = problems
-
-    def text(self, lang: str = "en") -> str:
-        from ..text.messages import render_problem
-
-        return "; ".join(render_problem(p, lang) for p in self.problems)
-
-    def __str__(self) -> str:
-        return self.text()
 
 
 # -- the checks a position's input shares with the puzzle loader --------------------------------
