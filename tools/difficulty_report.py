@@ -3,8 +3,10 @@
 For every puzzle file under ``puzzles/`` it loads the puzzle, computes
 :func:`battleline_lab.quiz.difficulty.estimate` and writes two Markdown tables
 between the ``<!-- difficulty-report:begin -->`` / ``end`` markers of
-``docs/puzzles.md``: the puzzles where the author's level and the measured
-level differ by 2 or more, then every puzzle.  ``tests/test_difficulty.py``
+``docs/puzzles.md``: the guess chance by theme (the chance that a uniform random
+first answer is right, :meth:`~battleline_lab.quiz.questions.Question.guess_chance`, as
+``battleline-lab check --json`` reports it), the puzzles where the author's level and the
+measured level differ by 2 or more, then every puzzle.  ``tests/test_difficulty.py``
 fails when the committed report is out of date.
 
     .venv/bin/python tools/difficulty_report.py   # print the report
@@ -40,9 +42,33 @@ def rows() -> list[tuple[str, str, int | None, int, float, str]]:
     return out
 
 
+def guess_rows() -> list[tuple[str, int, float]]:
+    """(theme folder, puzzles, mean guess chance) for every theme folder, and the library as a whole last."""
+    by_theme: dict[str, list[float]] = {}
+    for path in sorted(iter_puzzle_files([ROOT / "puzzles"])):
+        puzzle = load_puzzle(path)
+        if puzzle.question is None:
+            continue
+        theme = Path(path).resolve().relative_to(ROOT / "puzzles").parts[0]
+        by_theme.setdefault(theme, []).append(float(puzzle.question.guess_chance(puzzle.position)))
+    every = [c for chances in by_theme.values() for c in chances]
+    out = [(theme, len(c), sum(c) / len(c)) for theme, c in sorted(by_theme.items())]
+    return [*out, ("the whole library", len(every), sum(every) / len(every) if every else 0.0)]
+
+
 def report() -> str:
     table = rows()
-    lines = []
+    lines = ["### Guess chance by theme", ""]
+    lines.append("The chance that a first answer picked at random, among the answers the board offers, is right")
+    lines.append("(yes/no: 1/2; one toggle per flag: every on/off pattern is an answer), as `battleline-lab check")
+    lines.append("puzzles --json` reports it per puzzle.")
+    lines.append("")
+    lines.append("| theme | puzzles | guess chance |")
+    lines.append("|---|---|---|")
+    for theme, count, chance in guess_rows():
+        name = theme if theme == "the whole library" else f"`{theme}/`"
+        lines.append(f"| {name} | {count} | {chance:.1%} |")
+    lines.append("")
     diffs = Counter(r[2] - r[3] for r in table if r[2] is not None)
 
     def say(d: int) -> str:

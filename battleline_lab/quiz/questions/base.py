@@ -27,9 +27,11 @@ return keys and parameters, the printing parts take ``lang``.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from ...core.cards import Card, CardNotationError, Tactic, parse_card
@@ -195,6 +197,28 @@ class Question(Generic[A, E]):
     def choices(self, position: Position) -> tuple[Choice, ...]:
         """The answers a view offers, with their labels (message keys) and CSS classes."""
         raise NotImplementedError
+
+    def guess_chance(self, position: Position) -> Fraction:
+        """The chance that a uniform random first answer, among the answers the board offers, is right.
+
+        With ``buttons`` a guesser taps one of the enabled choices; with ``flags`` it sets each
+        enabled toggle on or off and presses Check, so every subset of the enabled choices is one
+        answer.  A kind that offers its answers another way overrides this.
+
+        >>> from battleline_lab.core.position import Position
+        >>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}})
+        >>> question_from_data({"kind": "claim", "flag": 5}).guess_chance(pos)
+        Fraction(1, 2)
+        """
+        offered = [c.value for c in self.choices(position) if not c.disabled]
+        if not offered:
+            return Fraction(0)
+        right = self.normalize(self.solve(position))
+        if self.answer_style == "flags":
+            subsets = itertools.chain.from_iterable(itertools.combinations(offered, k) for k in range(len(offered) + 1))
+            hits = sum(1 for subset in subsets if self.normalize(list(subset)) == right)
+            return Fraction(hits, 2 ** len(offered))
+        return Fraction(sum(1 for value in offered if self.normalize(value) == right), len(offered))
 
     def focus(self, position: Position) -> tuple[int, ...]:
         """The flags the question is about (the board marks them)."""
