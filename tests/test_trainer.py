@@ -289,8 +289,10 @@ def test_a_puzzle_for_me_on_an_unanswered_puzzle_says_why_it_stays() -> None:
     assert t.for_me(None) == (s, None), "from elsewhere, it goes back to the streak's puzzle"
 
 
-def test_a_streak_over_every_puzzle_is_complete() -> None:
+def test_a_streak_that_runs_out_of_harder_puzzles_is_complete() -> None:
     t = Trainer("seed-examples", progress=memory())
+    # each solve serves a harder puzzle: one per (level, rating) step the set has
+    steps = len({(p.level or 0, t.puzzle_rating(p.id)) for p in t.puzzles})
     p = t.start_streak()
     for _ in range(len(t.puzzles)):
         t.record(p.id, correct=True)
@@ -298,7 +300,7 @@ def test_a_streak_over_every_puzzle_is_complete() -> None:
             p = t.next()
         except LookupError:
             break
-    assert not t.streak_mode and t.streak_ended == (len(t.puzzles), "complete")
+    assert not t.streak_mode and t.streak_ended == (steps, "complete")
 
 
 def test_rules_the_learner_misses_R13() -> None:

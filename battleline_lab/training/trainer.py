@@ -611,16 +611,17 @@ class Trainer:
         return (puzzle.level or 0, self.puzzle_rating(puzzle.id))
 
     def _next_in_streak(self) -> Puzzle:
-        """The streak puzzle on show, else the easiest one not solved in this streak whose level (and,
-        within a level, rating at the streak's start) is not below the last one's; puzzles the learner
-        never solved come first within a level.  None left: the streak is complete."""
+        """The streak puzzle on show, else the easiest one not solved in this streak that is harder than
+        the last one: a higher level, or the same level and a higher rating at the streak's start, so
+        each solve makes the next puzzle harder; puzzles the learner never solved come first within a
+        level.  None left: the streak is complete."""
         if self._streak_on is not None:
             return self._puzzle(self._streak_on)
         keys = self._streak_keys
         floor = keys[self._streak_seen[-1]] if self._streak_seen else (-1, -math.inf)
         records = self.progress.records()
         left = [p for p in self.puzzles if p.id not in self._streak_seen and p.id in keys]
-        harder = [p for p in left if keys[p.id] >= floor] or [p for p in left if keys[p.id][0] >= floor[0]]
+        harder = [p for p in left if keys[p.id] > floor]
         if not harder:
             self._end_streak("complete")
             raise LookupError("streak complete: every puzzle at this level or above was solved in it")
