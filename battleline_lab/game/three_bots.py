@@ -1,7 +1,7 @@
 """Bots and matches for the three-player game (R32-R37).
 
-Two bots play it: ``random`` (:class:`~battleline_lab.game.bot_base.RandomBot`, uniform over
-the legal moves) and ``heuristic`` (:class:`ThreeHeuristicBot`).  The heuristic judges each of
+Two bots play it: ``random`` (:class:`ThreeRandomBot`, uniform over the legal moves) and
+``heuristic`` (:class:`ThreeHeuristicBot`).  The heuristic judges each of
 its two fronts with the two-player heuristic's estimate (the chance of winning a flag against
 the player across it, from what each side could still make with the cards still unseen), weighs
 each flag by the triples of its line it can still help make (R36), claims every flag it can
@@ -31,7 +31,15 @@ from .heuristic import _Estimator
 from .three import LINES, SEATS, Seat, ThreeState, ThreeView, opponent_at, play_three_game
 from .view import PlayerView
 
-__all__ = ["THREE_BOTS", "ThreeBot", "ThreeHeuristicBot", "ThreeMatchResult", "make_three_bot", "run_three_match"]
+__all__ = [
+    "THREE_BOTS",
+    "ThreeBot",
+    "ThreeHeuristicBot",
+    "ThreeRandomBot",
+    "ThreeMatchResult",
+    "make_three_bot",
+    "run_three_match",
+]
 
 LABELS = ("A", "B", "C")
 
@@ -42,6 +50,18 @@ class ThreeBot(Protocol):
     name: str
 
     def choose(self, view: ThreeView, legal: Sequence[Action]) -> Action: ...
+
+
+class ThreeRandomBot:
+    """:class:`~battleline_lab.game.bot_base.RandomBot` at the three-player table: uniform over the legal moves."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._bot = RandomBot(seed)
+
+    def choose(self, view: ThreeView, legal: Sequence[Action]) -> Action:
+        return self._bot.choose(cast(PlayerView, view), legal)  # it never looks at the view
 
 
 class ThreeHeuristicBot:
@@ -105,7 +125,7 @@ def _weights(view: ThreeView) -> dict[int, float]:
 
 
 THREE_BOTS: dict[str, Callable[[int | None], ThreeBot]] = {
-    "random": cast(Callable[[int | None], ThreeBot], RandomBot),
+    "random": ThreeRandomBot,
     "heuristic": ThreeHeuristicBot,
 }
 
