@@ -53,6 +53,9 @@ __all__ = [
     "ThreeView",
     "adjacent_triples",
     "apply_three",
+    "build_three",
+    "end_text",
+    "seat_name",
     "can_still_win",
     "claimable_three",
     "legal_three_moves",
@@ -244,6 +247,67 @@ class ThreeState:
         if self.over:
             status = f"over, {self.winner.name if self.winner else 'no'} winner"
         return f"<ThreeState seed={self.seed} turn {self.turn_number} {self.turn.name} {status}>"
+
+
+def build_three(
+    flags: dict[int, dict[str, str]], *, claimed: dict[int, str] | None = None, turn: str = "a"
+) -> ThreeState:
+    """A three-player position for lessons and tests: the troops face up on each flag, written per seat.
+
+    ``flags`` maps a flag number to ``{"a": "r3 r4 r5", "b": "b8"}`` (only the two players of its
+    front, R32); the sides complete in the order written, flag by flag (R11).  ``claimed`` maps flag
+    numbers to the seat holding them.  The other troops are dealt seven to each player in card
+    order and the rest is the deck: what is not face up is unseen (R35), wherever it lies.
+    Raises :class:`ValueError` with the problem in words.
+
+    >>> state = build_three({1: {"a": "r3 r4 r5", "b": "b8"}, 5: {"c": "b7"}, 8: {"c": "b10"}})
+    >>> claimable_three(state, Seat.A)
+    (1,)
+    """
+    from ..core.cards import parse_cards
+
+    state = ThreeState(seed=0, deck=[], hands={s: [] for s in SEATS}, first=Seat(turn), turn=Seat(turn))
+    placed: set[Troop] = set()
+    for n, sides in sorted(flags.items()):
+        if not _is_flag(n):
+            raise ValueError(message("three.build.bad_flag", flag=repr(n)))
+        for seat_name, text in sides.items():
+            seat = Seat(seat_name)
+            if seat not in FRONT_OF[n]:
+                front = "–".join(s.name for s in FRONT_OF[n])
+                raise ValueError(message("three.build.not_on_front", flag=n, front=front, seat=seat.name))
+            for card in parse_cards(text):
+                if not isinstance(card, Troop):
+                    raise ValueError(message("three.build.not_a_troop", card=card.notation))
+                if card in placed:
+                    raise ValueError(message("three.build.card_twice", card=card.notation))
+                placed.add(card)
+                side = state.cards[n - 1][seat]
+                if len(side) >= SLOTS:
+                    raise ValueError(message("three.build.too_many", flag=n, seat=seat.name))
+                side.append(card)
+                state.visible.add(card)
+                if len(side) == SLOTS:
+                    state.clock += 1
+                    state.complete_at[n - 1][seat] = state.clock
+    for n, seat_name in (claimed or {}).items():
+        state.claimed[n - 1] = Seat(seat_name)
+        state.claims.append((n, Seat(seat_name)))
+    rest = sorted((t for t in ALL_TROOPS if t not in placed), key=card_sort_key, reverse=True)
+    for seat in SEATS:
+        state.hands[seat] = [rest.pop() for _ in range(min(HAND_LIMIT, len(rest)))]
+    state.deck = rest
+    return state
+
+
+def end_text(reason: ThreeEnd, lang: str = "en") -> str:
+    """Why a game ended, in words: ``breakthrough (3 adjacent flags on a line)``."""
+    return message(f"three.end.{reason.value}", lang)
+
+
+def seat_name(seat: Seat, lang: str = "en") -> str:
+    """A seat's name in ``lang``: ``A`` (甲 in Chinese)."""
+    return message(f"three.seat.{seat.value}", lang)
 
 
 def new_three_game(seed: int, first: Seat | None = None) -> ThreeState:
