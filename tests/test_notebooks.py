@@ -39,7 +39,9 @@ PUBLIC_MODULES = {
     "battleline_lab.render.svg",
 }
 #: The lessons whose prose about positions the engine checks (hidden ``check`` cells, see below).
-CHECKED = [p for p in LESSONS if p.name[:3] in ("00-", "01-", "02-", "03-", "04-", "07-", "08-") and "teachers" not in p.parts]
+CHECKED = [
+    p for p in LESSONS if p.name[:3] in ("00-", "01-", "02-", "03-", "04-", "07-", "08-") and "teachers" not in p.parts
+]
 
 
 def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
