@@ -31,16 +31,21 @@ PUBLIC_MODULES = {
     "battleline_lab.cli.odds",  # lesson 07 prints the odds command's text (odds_lines)
     "battleline_lab.core.odds",  # lesson 07: outs and odds
     "battleline_lab.core.reachability",
+    "battleline_lab.game.three",  # lesson 08: the three-player game
+    "battleline_lab.game.three_bots",
+    "battleline_lab.game.three_picture",
     "battleline_lab.quiz.checks",
     "battleline_lab.quiz.loader",
     "battleline_lab.render.svg",
 }
 #: The lessons whose prose about positions the engine checks (hidden ``check`` cells, see below).
-CHECKED = [p for p in LESSONS if p.name[:3] in ("00-", "01-", "02-", "03-", "04-", "07-") and "teachers" not in p.parts]
+CHECKED = [
+    p for p in LESSONS if p.name[:3] in ("00-", "01-", "02-", "03-", "04-", "07-", "08-") and "teachers" not in p.parts
+]
 
 
 def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
-    assert [p.name[:3] for p in LEARNER_PATH] == ["00-", "01-", "02-", "03-", "04-", "05-", "06-", "07-"]
+    assert [p.name[:3] for p in LEARNER_PATH] == ["00-", "01-", "02-", "03-", "04-", "05-", "06-", "07-", "08-"]
     assert [p.name for p in sorted((NOTEBOOKS / "zh").glob("*.ipynb"))] == [
         "00-the-game-in-ten-minutes.zh.ipynb",
         "01-cards-and-formations.zh.ipynb",
@@ -50,6 +55,7 @@ def test_the_learners_path_and_the_teachers_lessons_are_there() -> None:
         "05-puzzle-gym.zh.ipynb",
         "06-play-a-game.zh.ipynb",
         "07-outs-and-odds.zh.ipynb",
+        "08-three-at-the-table.zh.ipynb",
     ]
     assert [p.name[:3] for p in sorted((NOTEBOOKS / "teachers").glob("*.ipynb"))] == ["01-", "02-"]
     assert [p.name for p in sorted((NOTEBOOKS / "zh" / "teachers").glob("*.ipynb"))] == [

@@ -517,6 +517,7 @@ PATH_LESSONS = (
     "03-claim-proofs.ipynb",
     "04-tactics-cards.ipynb",
     "07-outs-and-odds.ipynb",  # after the game (lesson 06): what the unseen cards can still do
+    "08-three-at-the-table.ipynb",
 )
 PRACTICE_LESSONS = ("05-puzzle-gym.ipynb", "06-play-a-game.ipynb")
 TEACHER_LESSONS = ("teachers/01-writing-puzzles.ipynb", "teachers/02-puzzle-editor.ipynb")

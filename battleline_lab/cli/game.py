@@ -8,13 +8,15 @@ runs them standalone (for tests).
 
     battleline-lab match BOT_A BOT_B --games N --seed S [--json] [--claim-timing T] [--winner-starts] [--jobs N]
                          [--records DIR]
+    battleline-lab match BOT_A BOT_B BOT_C --games N --seed S [--json]   # the three-player game (R32-R37)
     battleline-lab replay FILE...
     battleline-lab replay FILE --at TURN [--as north|south]   # the table at a turn, as a puzzle (YAML)
     battleline-lab review FILE [--player north|south] [--json] [--out DIR [--force]]  # claim moments to learn from
 
 ``match --json`` prints one JSON object:
 ``{"games": N, "wins": {"A": .., "B": ..}, "draws": .., "average_turns": ..,
-"flags_per_game": {"A": .., "B": ..}, ...}``.
+"flags_per_game": {"A": .., "B": ..}, ...}``; with three bots ``{"players": 3, "games": N, "wins": {"A": ..,
+"B": .., "C": ..}, ...}`` (:mod:`battleline_lab.game.three_bots`, the seats rotating).
 
 >>> main(["match", "random", "random", "--games", "2", "--seed", "3", "--json"])  # doctest: +ELLIPSIS
 {"games": 2, "bots": {"A": "random", "B": "random"}, "seed": 3, "starts": "alternate", "wins": {...}, ...}
@@ -87,6 +89,7 @@ def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") 
     """Add the ``match`` subcommand (help texts in ``lang``)."""
     from ..game.arguments import MAX_GAMES, MAX_JOBS, MAX_ROLLOUTS, MAX_SEED
     from ..game.bots import BOTS
+    from ..game.three_bots import THREE_BOTS
 
     parser = subparsers.add_parser("match", help=_m("match.help", lang), description=_m("match.description", lang))
     bots = ", ".join(BOTS)
@@ -94,6 +97,13 @@ def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") 
         parser.add_argument(
             dest, metavar=_metavar(metavar, lang), choices=sorted(BOTS), help=_m("match.bot", lang, bots=bots)
         )
+    parser.add_argument(
+        "bot_c",
+        nargs="?",
+        metavar=_metavar("bot_c", lang),
+        choices=sorted(BOTS),
+        help=message("three.cli.bot_c", lang, bots=", ".join(THREE_BOTS)),
+    )
     parser.add_argument(
         "--games",
         type=_positive(lang, MAX_GAMES),
@@ -211,6 +221,8 @@ def run_match_command(args: argparse.Namespace) -> int:
     from ..game.state import GameState, Options, Player
 
     lang = getattr(args, "lang", "en")
+    if getattr(args, "bot_c", None) is not None:
+        return _run_three_match(args, lang)
     options = Options(claim_timing=ClaimTiming(args.claim_timing))
     on_game: Callable[[int, GameState, dict[Player, str]], None] | None = None
     if args.records is not None:
@@ -290,6 +302,56 @@ def run_match_command(args: argparse.Namespace) -> int:
     print(
         _m("match.speed", lang, seconds=f"{result.seconds:.2f}", rate=f"{result.games / max(result.seconds, 1e-9):.1f}")
     )
+    return ExitCode.OK
+
+
+def _run_three_match(args: argparse.Namespace, lang: str) -> int:
+    """``match A B C``: the three-player game (R32-R37), the seats rotating."""
+    from ..game.arguments import GameArgumentError
+    from ..game.three_bots import THREE_BOTS, run_three_match
+
+    names = (args.bot_a, args.bot_b, args.bot_c)
+    for name in names:
+        if name not in THREE_BOTS:
+            text = message("three.cli.not_three_bot", lang, bot=name, bots=", ".join(THREE_BOTS))
+            print(f"{PROG} match: error: {text}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+    two_player_only = {
+        "--claim-timing": args.claim_timing != ClaimTiming.AFTER_PLAY.value,
+        "--winner-starts": args.winner_starts,
+        "--records": args.records is not None,
+        "--force": getattr(args, "force", False),
+        "--rollouts": args.rollouts is not None,
+        "--jobs": args.jobs != 1,
+    }
+    for option, given in two_player_only.items():
+        if given:
+            print(
+                f"{PROG} match: error: {message('three.cli.two_player_option', lang, option=option)}", file=sys.stderr
+            )
+            return ExitCode.BAD_INPUT
+    with progress_for(args, "match", total=args.games) as bar:
+        try:
+            result = run_three_match(*names, games=args.games, seed=args.seed, on_game=lambda *_: bar.advance())
+        except GameArgumentError as exc:
+            bar.clear()
+            print(f"{PROG} match: error: {exc.text(lang)}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+    if args.json:
+        print(json.dumps(result.as_dict()))
+        return ExitCode.OK
+    a, b, c = names
+    print(message("three.cli.title", lang, a=a, b=b, c=c, games=result.games, seed=args.seed))
+    wins = result.wins
+    print(message("three.cli.wins", lang, a=wins["A"], b=wins["B"], c=wins["C"], draws=result.draws))
+    turns, actions = f"{result.average_turns:.1f}", f"{result.actions / result.games:.1f}"
+    print(message("three.cli.length", lang, turns=turns, actions=actions))
+    flags = {k: f"{result.flags_per_game(k):.2f}" for k in ("A", "B", "C")}
+    print(message("three.cli.flags", lang, a=flags["A"], b=flags["B"], c=flags["C"]))
+    reasons = ", ".join(f"{message('three.end.' + k, lang)} {v}" for k, v in sorted(result.reasons.items()))
+    print(_m("match.reasons", lang, reasons=reasons))
+    rate = f"{result.games / max(result.seconds, 1e-9):.1f}"
+    print(_m("match.speed", lang, seconds=f"{result.seconds:.2f}", rate=rate))
     return ExitCode.OK
 
 
