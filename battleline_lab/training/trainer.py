@@ -62,7 +62,7 @@ from ..quiz.difficulty import estimate
 from ..quiz.puzzle import Puzzle
 from ..quiz.questions import Feedback, Question
 from .glicko2 import Rating, expected, update
-from .progress import DEFAULT_LEARNER, Attempt, Progress, PuzzleRecord, review_dir
+from .progress import Attempt, Progress, PuzzleRecord, review_dir
 
 __all__ = [
     "HINT_LEVELS",
@@ -289,7 +289,7 @@ class Trainer:
         lang: str = "en",
     ) -> None:
         if progress is None:
-            progress = Progress(Path(data) if data is not None else None, learner=learner or DEFAULT_LEARNER)
+            progress = Progress(Path(data) if data is not None else None, learner=learner or "")
         self.progress = progress
         self.learner = progress.learner
         self.lessons = lessons
@@ -434,6 +434,18 @@ class Trainer:
                 rows = rows[resets[-1] + 1 :]
             self._state.feed(rows, self)
         return self._state
+
+    # -- whose progress: the name a teacher sees --------------------------------------------------
+
+    @property
+    def needs_name(self) -> bool:
+        """Whether the learner's name is still to be asked (once: no hub name and none given yet)."""
+        return not self.progress.named
+
+    def set_name(self, name: str) -> str:
+        """Keep the learner's name in the data folder (ValueError if it cannot be one); returns it as kept."""
+        self.learner = self.progress.set_name(name)
+        return self.learner
 
     @property
     def rating(self) -> float:
@@ -943,6 +955,7 @@ def export_document(progress: Progress, trainer: Trainer | None = None) -> dict[
         "format": "battleline-lab-progress",
         "version": 1,
         "learner": progress.learner,
+        "learner_id": progress.learner_id,
         "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "rating": {"rating": round(summary.rating, 1), "rd": round(summary.rd, 1)},
         "first_try": summary.first_try,

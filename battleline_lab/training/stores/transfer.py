@@ -18,8 +18,12 @@ EXPORT_FORMAT = "battleline-lab-progress"
 
 
 def export_filename(learner: str) -> str:
-    """The download's file name: ``battleline-progress-<learner>.json`` (safe characters only)."""
-    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in learner).strip("-") or DEFAULT_LEARNER
+    """The download's file name, after the learner: ``battleline-progress-<learner>.json`` (safe characters only).
+
+    >>> export_filename("Ann Lee"), export_filename("李明")
+    ('battleline-progress-Ann-Lee.json', 'battleline-progress-李明.json')
+    """
+    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in learner).strip("-")[:60] or DEFAULT_LEARNER
     return f"battleline-progress-{safe}.json"
 
 
@@ -37,11 +41,12 @@ def _answer_text(value: Any) -> str | None:
 
 
 def export_attempts(
-    document: Any, learner: str | None = None, *, where: str | None = None
+    document: Any, learner: str | None = None, *, where: str | None = None, learner_id: str | None = None
 ) -> tuple[list[Attempt], list[RowError]]:
     """The rows of an export document's ``attempts`` through :func:`check_row`, and the refused ones (each
-    located as ``attempts[N]`` of ``where``).  ``learner``: whose rows they become (default: the
-    document's ``learner``); an ``answer`` that is not JSON text is kept as JSON text.
+    located as ``attempts[N]`` of ``where``).  ``learner``, ``learner_id``: whose rows they become (default:
+    the document's ``learner`` and ``learner_id``; a row of an older export without an id keeps its own,
+    empty); an ``answer`` that is not JSON text is kept as JSON text.
 
     >>> rows, refused = export_attempts({"learner": "ann", "attempts": [{"puzzle_id": "w1"}, {"kind": "x"}]})
     >>> [(r.learner, r.puzzle_id, r.kind) for r in rows], [e.row for e in refused]
@@ -49,6 +54,9 @@ def export_attempts(
     """
     if learner is None:
         learner = str(document.get("learner")) if isinstance(document, dict) else DEFAULT_LEARNER
+    if learner_id is None:
+        given = document.get("learner_id") if isinstance(document, dict) else None
+        learner_id = given if isinstance(given, str) else None
     found = document.get("attempts") if isinstance(document, dict) else None
     rows: list[Attempt] = []
     refused: list[RowError] = []
@@ -60,7 +68,8 @@ def export_attempts(
                 answer = _answer_text(data.get("answer"))
             except (ValueError, TypeError, RecursionError):
                 raise RowError("answer", "is not JSON that can be kept") from None
-            rows.append(check_row({**data, "learner": learner, "answer": answer}))
+            whose = {"learner": learner} if learner_id is None else {"learner": learner, "learner_id": learner_id}
+            rows.append(check_row({**data, **whose, "answer": answer}))
         except RowError as err:
             refused.append(err.located(where, None, f"attempts[{number}]"))
     return rows, refused
