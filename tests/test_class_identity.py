@@ -120,6 +120,8 @@ def _name_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def _gym_asks_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     gym = PuzzleGym("seed-examples", progress=Progress(tmp_path))
     assert gym.name_box.layout.display != "none" and "Your name, for your teacher" in gym.name_label.value
+    gym.save_progress()  # before a name: the short id keeps two such downloads apart
+    assert f'download="battleline-progress-me-{gym.progress.learner_id[:6]}.json"' in gym.transfer.value
     assert not gym.give_name("\x07") and gym.name_box.layout.display != "none"
     assert gym.give_name("Ann Lee") and gym.name_box.layout.display == "none"
     gym.save_progress()

@@ -228,8 +228,8 @@ class Progress:
                 self.folder = _identity_folder(self.store, _locate(self.path)[0])
                 identity = read_identity(self.folder)
             self._identify(identity)
-            if not self.learner_id and self.path is None:
-                self.learner_id = new_id()
+            if not self.learner_id and self.path is None:  # a store alone: the learner its rows name, else new
+                self.learner_id = self._id_in_store() or new_id()
             return
         from ..formats.settings import SettingError, learner_setting
 
@@ -340,6 +340,14 @@ class Progress:
     def _store(self) -> AttemptStore:
         assert self.store is not None
         return self.store
+
+    def _id_in_store(self) -> str:
+        """The id of the first row of the store that names this learner (a store handed over without its folder)."""
+        try:
+            rows = self._store().rows()
+        except Exception:  # noqa: BLE001 - an unreadable store is said by the first read
+            return ""
+        return next((r.learner_id for r in rows if r.learner_id and r.learner == self.learner), "")
 
     def _mine(self, rows: list[Attempt]) -> list[Attempt]:
         """This learner's rows among a store's: by name when asked by name, else by the folder's id (and the

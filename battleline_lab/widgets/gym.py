@@ -405,7 +405,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
 
         document = export_document(self.progress, self.trainer)
         text = json.dumps(document, ensure_ascii=False, indent=1)
-        name = export_filename(self.progress.learner)
+        name = export_filename(self.progress.learner, self.progress.learner_id)
         data = base64.b64encode(text.encode("utf-8")).decode("ascii")
         count = len(document["attempts"]) if isinstance(document["attempts"], list) else 0
         self.transfer.value = (

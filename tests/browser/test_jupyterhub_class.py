@@ -222,7 +222,6 @@ def test_two_learners_on_a_hub_and_the_teachers_report_shows_both(
     chromium: Browser, hub: Hub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from battleline_lab.cli import main
-
     from battleline_lab.training.progress import open_store_read_only
     from battleline_lab.training.stores.identity import read_identity
 

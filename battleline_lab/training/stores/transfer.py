@@ -17,13 +17,18 @@ __all__ = ["EXPORT_FORMAT", "export_attempts", "export_filename"]
 EXPORT_FORMAT = "battleline-lab-progress"
 
 
-def export_filename(learner: str) -> str:
+def export_filename(learner: str, learner_id: str = "") -> str:
     """The download's file name, after the learner: ``battleline-progress-<learner>.json`` (safe characters only).
 
-    >>> export_filename("Ann Lee"), export_filename("李明")
-    ('battleline-progress-Ann-Lee.json', 'battleline-progress-李明.json')
+    A learner with no name yet (``me``) gets their short id too, so two such downloads dropped into
+    one folder never replace each other.
+
+    >>> export_filename("Ann Lee"), export_filename("李明"), export_filename("me", "3f2a9c01d4e7")
+    ('battleline-progress-Ann-Lee.json', 'battleline-progress-李明.json', 'battleline-progress-me-3f2a9c.json')
     """
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in learner).strip("-")[:60] or DEFAULT_LEARNER
+    if safe == DEFAULT_LEARNER and learner_id:
+        safe += "-" + "".join(c for c in learner_id if c.isalnum())[:6]
     return f"battleline-progress-{safe}.json"
 
 
