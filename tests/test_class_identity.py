@@ -101,6 +101,13 @@ def _old_folder_keeps_its_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str
     p.record_attempt("new", correct=True)
     again = Progress(tmp_path)
     assert again.learner == "Ann" and {r.puzzle_id for r in again.attempts()} == {"old", "new"}
+    code, out, _err = _run(["progress", "export", "--data", str(tmp_path)], capsys)
+    document = json.loads(out)  # the folder's learner, every row saying whose (the old one too)
+    assert (document["learner"], document["learner_id"]) == ("Ann", p.learner_id)
+    assert [(a["puzzle_id"], a["learner_id"]) for a in document["attempts"]] == [
+        ("old", p.learner_id),
+        ("new", p.learner_id),
+    ]
 
 
 def _name_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -51,7 +51,7 @@ import re
 import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -963,7 +963,8 @@ def export_document(progress: Progress, trainer: Trainer | None = None) -> dict[
         "themes": {t: {"rating": round(r, 1), "puzzles": n} for t, r, n in summary.themes},
         "missed_rules": dict(summary.weak_rules),
         "puzzles": puzzles,
-        "attempts": [_jsonable(r) for r in rows],
+        # every row says whose it is: a row from before ids is the folder's learner's
+        "attempts": [_jsonable(r if r.learner_id else replace(r, learner_id=progress.learner_id)) for r in rows],
     }
 
 
