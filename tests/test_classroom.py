@@ -53,7 +53,8 @@ def test_the_class_folder_names_each_learners_data_folder(monkeypatch: pytest.Mo
     monkeypatch.setenv("BATTLELINE_CLASS_DIR", str(tmp_path / "class"))
     monkeypatch.setenv("JUPYTERHUB_USER", "ann/../x")
     assert class_dir() == tmp_path / "class"
-    assert data_dir() == tmp_path / "class" / "ann_.._x"  # one folder, never a path out of the class folder
+    # one folder, never a path out of the class folder (readable, and a hash: no other name's folder)
+    assert data_dir().parent == tmp_path / "class" and data_dir().name.startswith("ann_.._x+")
     monkeypatch.setenv("BATTLELINE_LAB_DATA", str(tmp_path / "mine"))
     assert data_dir() == tmp_path / "mine"  # an explicit data folder wins
 
@@ -83,13 +84,14 @@ def test_a_class_reports_itself_from_its_folder(tmp_path: Path, capsys: pytest.C
 def test_a_folder_saved_from_the_static_site_is_read_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """JupyterLite keeps progress as ``battleline-data/progress.jsonl``: downloaded into a class folder, it reports."""
     from battleline_lab.quiz import library
-    from battleline_lab.training.progress import JSONL_FILE, Progress
+    from battleline_lab.training.progress import IDENTITY_FILE, JSONL_FILE, Progress
     from battleline_lab.training.trainer import PuzzleSession
 
     classroom = tmp_path / "class"
     progress = Progress(classroom / "cy" / JSONL_FILE)
     puzzle = library.get("seed-blue-seven-in-your-hand")
     PuzzleSession(puzzle, progress=progress, source="gym").answer(puzzle.solve())
+    (classroom / "cy" / IDENTITY_FILE).unlink()  # the store alone handed in (its learner.json left behind)
     assert sorted(p.name for p in (classroom / "cy").iterdir()) == [JSONL_FILE]
     out = tmp_path / "class.html"
     assert main(["report", str(classroom), "--out", str(out)]) == 0

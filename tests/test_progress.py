@@ -79,7 +79,7 @@ def test_schema_is_versioned_and_an_old_database_is_migrated(tmp_path: Path) -> 
     db.commit()
     db.close()
     store = SqliteStore(path)
-    assert store.version == len(MIGRATIONS) == 2
+    assert store.version == len(MIGRATIONS) == 3
     assert [r.puzzle_id for r in store.rows()] == ["old"]
     indexes = {row[1] for row in store._db.execute("PRAGMA index_list(attempts)")}
     assert "attempts_by_learner" in indexes

@@ -60,6 +60,8 @@ OFFERED: dict[str, str] = {
     "EXPORT_FORMAT": "training.stores.transfer",
     "export_attempts": "training.stores.transfer",
     "export_filename": "training.stores.transfer",
+    "IDENTITY_FILE": "training.stores.identity",
+    "Identity": "training.stores.identity",
     "CLASS_DIR_VARIABLE": "formats.settings",
     # the facade itself stays in training.progress
     "Progress": "training.progress",

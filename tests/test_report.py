@@ -55,15 +55,16 @@ def test_export_of_a_folder_without_progress_is_an_error(tmp_path: Path, capsys:
 def test_report_for_a_class(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     exports = tmp_path / "exports"
     exports.mkdir()
-    for n, name in enumerate(["ann", "bo", "cy", XSS]):
+    # a level is suggested from ten learners on: twelve, three of them right at the first try
+    for n, name in enumerate(["ann", "bo", "cy", XSS, *(f"learner{k}" for k in range(8))]):
         data = tmp_path / f"data{n}"
-        practise(data, name, right=n == 0)
+        practise(data, name, right=n < 3)
         (exports / f"{n}.json").write_text(json.dumps(export(data, name, capsys)))
     out = tmp_path / "report.html"
     assert main(["report", str(exports), "--out", str(out)]) == 0
     page = out.read_text()
     assert "<script>" not in page and "&lt;script&gt;" in page
-    assert "seed-blue-seven-in-your-hand" in page and "25%" in page  # one learner of four right at the first try
+    assert "seed-blue-seven-in-your-hand" in page and "25%" in page  # three learners of twelve right at the first try
     assert "R13" in page and "cards in your hand are not proof" in page
     assert "bl-disagree" in page and "harder than level" in page  # level 1-2 puzzles most of the class missed
     # never over an existing file without --force

@@ -23,22 +23,29 @@ writes the page.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..core.claims import ClaimAnalysis, Reason
 from ..quiz.puzzle import Puzzle
 from ..quiz.questions import ClaimableQuestion, ClaimQuestion
-from .progress import Attempt, MemoryStore, Progress, export_attempts, skipped_warning
+from ..text.messages import message
+from .progress import DEFAULT_LEARNER, Attempt, MemoryStore, Progress, export_attempts, skipped_warning
 
 __all__ = [
+    "answer_words",
+    "class_folder_documents",
     "class_folder_exports",
+    "gather",
+    "identify_export",
+    "shared_names",
     "is_class_folder",
     "SORT_SCRIPT",
     "ClassData",
@@ -111,6 +118,12 @@ class LearnerRow:
     rules: list[tuple[str, int]]
     topics: list[tuple[str, int]]
     status: dict[str, str] = field(default_factory=dict)
+    #: the learner's id (from their data folder; an older export's: one made from its rows)
+    id: str = ""
+    #: the name as the page shows it: with a short id when another learner has the same name
+    shown: str = ""
+    #: the puzzles tried and never answered right
+    never: set[str] = field(default_factory=set)
 
     @property
     def first_try_rate(self) -> float | None:
@@ -129,6 +142,10 @@ class PuzzleRow:
     counts: dict[str, int]
     wrong: tuple[str, int] | None
     known: bool
+    #: how many learners tried it and never answered it right
+    never: int = 0
+    #: the commonest wrong answer as the learner gave it (``wrong`` holds its JSON text)
+    wrong_value: object = None
 
     @property
     def tried(self) -> int:
@@ -147,6 +164,8 @@ class PuzzleRow:
 class ClassData:
     learners: list[LearnerRow]
     puzzles: list[PuzzleRow]
+    #: what the teacher should know about whose rows are whose (said on the page and on stderr)
+    notes: list[str] = field(default_factory=list)
 
 
 def _rows(export: Mapping[str, Any]) -> list[Attempt]:
@@ -163,16 +182,30 @@ def _answer(row: Attempt) -> object:
         return row.answer
 
 
-def _show_answer(value: object) -> str:
+def _answer_key(value: object) -> str:
+    """A wrong answer as a key to count it by (its JSON text)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def answer_words(value: object, puzzle: Puzzle | None, lang: str) -> str:
+    """A learner's answer in words, as the question puts it (yes/no, flags, a formation); never raw JSON."""
+    if puzzle is not None and puzzle.question is not None:
+        try:
+            return puzzle.question.answer_text(value, lang)
+        except Exception:  # noqa: BLE001 - an answer the question cannot word (another version's) is shown plainly
+            pass
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return _c("answer.yes" if value else "answer.no", lang)
     if isinstance(value, list):
-        return "[" + ", ".join(str(v) for v in value) + "]"
+        from ..text.messages import message
+
+        return message("widget.list_sep", lang).join(str(v) for v in value) or _c("none", lang)
     return str(value)
 
 
-def _statuses(rows: Sequence[Attempt]) -> tuple[dict[str, str], dict[str, object]]:
-    """Puzzle -> status, and puzzle -> the first wrong answer (rows after a reset are all there is)."""
+def _statuses(rows: Sequence[Attempt]) -> tuple[dict[str, str], dict[str, object], set[str]]:
+    """Puzzle -> status, puzzle -> the first wrong answer, and the puzzles answered right at some point (rows
+    after a reset are all there is)."""
     status: dict[str, str] = {}
     first_wrong: dict[str, object] = {}
     hints: Counter[str] = Counter()
@@ -197,7 +230,7 @@ def _statuses(rows: Sequence[Attempt]) -> tuple[dict[str, str], dict[str, object
                 solved.add(pid)
             elif pid not in first_wrong:
                 first_wrong[pid] = _answer(row)
-    return status, first_wrong
+    return status, first_wrong, solved
 
 
 def _rating(rows: Sequence[Attempt], learner: str, puzzles: Sequence[Puzzle]) -> tuple[float, float, int, int]:
@@ -225,22 +258,60 @@ def _words(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
+def _learner_id(export: Mapping[str, Any]) -> str:
+    """An export's learner id: the one it carries, else one made from its rows (an older export's)."""
+    given = export.get("learner_id")
+    if isinstance(given, str) and given:
+        return given
+    rows = json.dumps(export.get("attempts"), ensure_ascii=False, sort_keys=True, default=str)
+    return "x" + hashlib.sha256(rows.encode("utf-8", "surrogatepass")).hexdigest()[:11]
+
+
+def shared_names(exports: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
+    """Names that more than one learner (by id) has: name -> their ids."""
+    ids: dict[str, list[str]] = {}
+    for export in exports:
+        name, lid = str(export.get("learner")), _learner_id(export)
+        if lid not in ids.setdefault(name, []):
+            ids[name].append(lid)
+    return {name: found for name, found in ids.items() if len(found) > 1}
+
+
+def _miss_rule(
+    puzzle: Puzzle | None, pid: str, first_wrong: Mapping[str, object], recorded: Mapping[str, str]
+) -> str | None:
+    """The rule one miss is counted under: of the first wrong answer, else (a solution shown at once) of the
+    puzzle's own proof."""
+    if puzzle is None:
+        return recorded.get(pid)
+    try:
+        return miss_rule(puzzle, first_wrong.get(pid), recorded.get(pid))
+    except Exception:  # noqa: BLE001 - a puzzle the engine cannot explain: the rule recorded with the row
+        return recorded.get(pid)
+
+
 def class_data(
     exports: Sequence[Mapping[str, Any]], puzzles: Iterable[Puzzle] = (), shown: Iterable[str] = ()
 ) -> ClassData:
     """Everything the page shows, from the exports and the puzzles known (the teacher's and the library's).
 
+    One learner per export (:func:`gather` has merged the hand-ins of one learner, by id); learners who
+    share a name are shown apart, each with a short id.  Every figure about a learner's misses (the rules,
+    the themes) is counted once, here, and every table and ``report --json`` shows that count.
     The grid has a column for every puzzle somebody tried and for every id in ``shown``
     (the teacher's own puzzles: one nobody tried shows as such).
     """
     known = {p.id: p for p in puzzles}
     learners: list[LearnerRow] = []
     wrong: dict[str, Counter[str]] = {}
+    wrong_values: dict[str, object] = {}
     seen: dict[str, dict[str, Any]] = {}
+    clash = shared_names(exports)
     for export in exports:
         name = str(export.get("learner"))
+        lid = _learner_id(export)
         rows = _rows(export)
-        status, first_wrong = _statuses(rows)
+        status, first_wrong, solved = _statuses(rows)
         meta = export.get("puzzles") if isinstance(export.get("puzzles"), dict) else {}
         for pid in status:
             if isinstance(meta, dict) and isinstance(meta.get(pid), dict):
@@ -263,13 +334,17 @@ def class_data(
                 continue
             puzzle = known.get(pid)
             if pid in first_wrong:
-                text = _show_answer(first_wrong[pid])
-                wrong.setdefault(pid, Counter())[text] += 1
-                rule = miss_rule(puzzle, first_wrong[pid], recorded.get(pid)) if puzzle else recorded.get(pid)
+                key = _answer_key(first_wrong[pid])
+                wrong.setdefault(pid, Counter())[key] += 1
+                wrong_values.setdefault(f"{pid}\n{key}", first_wrong[pid])
+            if pid in first_wrong or result == "missed":  # a wrong answer, or the solution shown
+                rule = _miss_rule(puzzle, pid, first_wrong, recorded)
                 if rule:
                     rules[rule] += 1
             if puzzle is not None:
                 topics.update(puzzle.topics)
+            else:
+                topics.update(_words(seen.get(pid, {}).get("topics")))
         learners.append(
             LearnerRow(
                 learner=name,
@@ -280,9 +355,12 @@ def class_data(
                 rules=sorted(rules.items(), key=lambda kv: (-kv[1], kv[0])),
                 topics=sorted(topics.items(), key=lambda kv: (-kv[1], kv[0])),
                 status=status,
+                id=lid,
+                shown=f"{name} · {lid[:6]}" if name in clash else name,
+                never={pid for pid in status if pid not in solved},
             )
         )
-    learners.sort(key=lambda row: row.learner)
+    learners.sort(key=lambda row: (row.learner, row.id))
     table = []
     for pid in sorted(set(seen) | set(shown)):
         puzzle = known.get(pid)
@@ -298,11 +376,105 @@ def class_data(
                 counts=counts,
                 wrong=commonest[0] if commonest else None,
                 known=puzzle is not None,
+                never=sum(1 for row in learners if pid in row.never),
+                wrong_value=wrong_values.get(f"{pid}\n{commonest[0][0]}") if commonest else None,
             )
         )
     # the puzzles most of the class missed first
     table.sort(key=lambda p: (-p.missed_share, -p.counts["missed"], p.id))
     return ClassData(learners, table)
+
+
+# -- whose hand-ins: identity from the file or folder, one learner per id ------------------------------
+
+
+def _file_name(where: str) -> str:
+    """The learner a file's name gives: ``battleline-progress-ann.json`` -> ``ann``."""
+    stem = Path(where).stem
+    return stem.removeprefix("battleline-progress-") or stem
+
+
+def identify_export(
+    document: Mapping[str, Any], where: str, lang: str, *, name: str | None = None, learner_id: str | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """The export as its file or folder says whose it is, and the warnings about rows that disagree.
+
+    ``name``/``learner_id``: from a data folder's ``learner.json`` (a class folder); else the document's
+    own (an older export without an id gets one made from its rows; one named ``me`` is named by its
+    file).  Every row becomes that learner's; rows that named another learner are counted and said.
+    """
+    doc = dict(document)
+    given = doc.get("learner")
+    lid = learner_id or _learner_id(doc)
+    if name is None:
+        name = given if isinstance(given, str) and given and given != DEFAULT_LEARNER else _file_name(where)
+    others: Counter[str] = Counter()
+    attempts = doc.get("attempts")
+    for row in attempts if isinstance(attempts, list) else []:
+        if not isinstance(row, dict):
+            continue
+        row_name, row_id = row.get("learner"), row.get("learner_id")
+        if isinstance(row_id, str) and row_id and row_id != lid:
+            others[str(row_name or row_id)] += 1
+        elif isinstance(row_name, str) and row_name not in (name, given, DEFAULT_LEARNER):
+            others[row_name] += 1
+    notes = []
+    if others:
+        listed = message("widget.list_sep", lang).join(sorted(others))
+        notes.append(_c("note.disagree", lang, where=where, count=sum(others.values()), others=listed, learner=name))
+    doc["learner"], doc["learner_id"] = name, lid
+    return doc, notes
+
+
+def _row_key(row: Any) -> str:
+    """A row of an export, whoever it names, as a key: one row handed in twice is one row."""
+    if not isinstance(row, dict):
+        return json.dumps(row, ensure_ascii=False, default=str)
+    return json.dumps(
+        {k: v for k, v in row.items() if k not in ("learner", "learner_id")},
+        ensure_ascii=False,
+        sort_keys=True,
+        default=str,
+    )
+
+
+def gather(documents: Sequence[Mapping[str, Any]], lang: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """One export per learner: the hand-ins of one id merged (each row once, none dropped), and the notes.
+
+    Merging keeps the longest hand-in's rows in their order and adds every row the others hold that it
+    does not (rows are never ordered by their clocks).  Two learners with one name stay two learners
+    (by id), and the page says so.
+    """
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for doc in documents:
+        groups.setdefault(_learner_id(doc), []).append(doc)
+    merged: list[dict[str, Any]] = []
+    for lid, docs in groups.items():
+        docs = sorted(docs, key=lambda d: -len(d["attempts"]) if isinstance(d.get("attempts"), list) else 0)
+        first = dict(docs[0])
+        rows = list(first["attempts"]) if isinstance(first.get("attempts"), list) else []
+        have = {_row_key(r) for r in rows}
+        puzzles = dict(first["puzzles"]) if isinstance(first.get("puzzles"), dict) else {}
+        for doc in docs[1:]:
+            for row in doc["attempts"] if isinstance(doc.get("attempts"), list) else []:
+                if _row_key(row) not in have:
+                    have.add(_row_key(row))
+                    rows.append(row)
+            for pid, meta in (doc["puzzles"] if isinstance(doc.get("puzzles"), dict) else {}).items():
+                puzzles.setdefault(pid, meta)
+        first.update(attempts=rows, puzzles=puzzles, learner_id=lid)
+        merged.append(first)
+    notes = [
+        _c(
+            "note.same_name",
+            lang,
+            learner=name,
+            count=len(ids),
+            ids=message("widget.list_sep", lang).join(i[:6] for i in ids),
+        )
+        for name, ids in sorted(shared_names(merged).items())
+    ]
+    return merged, notes
 
 
 # -- a class folder -------------------------------------------------------------------------------
@@ -327,18 +499,28 @@ def is_class_folder(folder: Path) -> bool:
     return bool(_learner_folders(folder))
 
 
-def class_folder_exports(folder: Path, puzzles: Sequence[Puzzle]) -> list[dict[str, Any]]:
+def class_folder_exports(folder: Path, puzzles: Sequence[Puzzle], lang: str = "en") -> list[dict[str, Any]]:
     """The export of every learner of a class folder, read from their data folders (nothing collected by hand).
 
-    A learner is named by their rows; rows under the default name ``me`` take the folder's name.
+    Each data folder is one learner: named and identified by its ``learner.json`` (a folder from
+    before ids: by the folder's name, with an id made from it); rows inside that name another learner
+    are counted as the folder's, and said on stderr.
     """
+    return [doc for doc, _notes in class_folder_documents(folder, puzzles, lang)]
+
+
+def class_folder_documents(
+    folder: Path, puzzles: Sequence[Puzzle], lang: str = "en"
+) -> list[tuple[dict[str, Any], list[str]]]:
+    """Each learner folder's export and the notes about its rows (:func:`class_folder_exports`)."""
     import sys
 
     from ..quiz.checks import CheckWarning
-    from .progress import DEFAULT_LEARNER, StoreError, open_store_read_only
-    from .trainer import Trainer, export_document
+    from .progress import StoreError, current, open_store_read_only
+    from .stores.identity import read_identity
+    from .trainer import Trainer, _jsonable, export_document
 
-    out: list[dict[str, Any]] = []
+    out: list[tuple[dict[str, Any], list[str]]] = []
     for sub in _learner_folders(folder):
         try:  # read only, as ``progress export``: nothing moved, renamed or created beside the store
             store = open_store_read_only(sub)
@@ -348,14 +530,23 @@ def class_folder_exports(folder: Path, puzzles: Sequence[Puzzle]) -> list[dict[s
         said = skipped_warning(getattr(store, "refused", []))
         if said:  # rows of the store that could not be read: skipped, never without a word
             print(said, file=sys.stderr)
-        names = sorted({row.learner for row in store.rows()}) or [DEFAULT_LEARNER]
-        for name in names:
-            progress = Progress(sub, learner=name, store=store)
-            with tempfile.TemporaryDirectory(prefix="battleline-report-") as no_games:
-                document = export_document(progress, Trainer(puzzles, progress=progress, games=no_games))
-            if name == DEFAULT_LEARNER:
-                document["learner"] = sub.name
-            out.append(document)
+        identity = read_identity(sub)
+        name = (identity.name or identity.account) if identity is not None else ""
+        lid = (
+            identity.id
+            if identity is not None
+            else "f" + hashlib.sha256(sub.name.encode("utf-8", "surrogatepass")).hexdigest()[:11]
+        )
+        rows = store.rows()
+        whole = MemoryStore(str(sub))
+        for row in rows:  # every row of the folder is its learner's: read as theirs, by id
+            whole.add(replace(row, learner=DEFAULT_LEARNER, learner_id=lid))
+        progress = Progress(learner_id=lid, store=whole)
+        with tempfile.TemporaryDirectory(prefix="battleline-report-") as no_games:
+            document = export_document(progress, Trainer(puzzles, progress=progress, games=no_games))
+        # the rows as the folder holds them (whom each names), for the warning about rows that disagree
+        document["attempts"] = [_jsonable(row) for row in current(rows)]
+        out.append(identify_export(document, str(sub), lang, name=name or sub.name, learner_id=lid))
     return out
 
 
@@ -416,25 +607,39 @@ def _th(text: str, sortable: bool = True, extra: str = "", klass: str = "") -> s
     return f'<th scope="col"{k}>{inner}{extra}</th>'
 
 
-def class_html(data: ClassData, lang: str) -> str:
+#: How many rules and themes a learner's row lists before "and N more".
+RULES_SHOWN = 4
+TOPICS_SHOWN = 5
+
+
+def class_html(data: ClassData, lang: str, puzzles: Mapping[str, Puzzle] | None = None) -> str:
     """The sections of the page about learners and puzzles (escaped: every text from a file is)."""
     from ..text.messages import message, rule_text, topic_name
 
     none = _c("none", lang)
     sep = message("widget.list_sep", lang)
+    known = dict(puzzles or {})
     out = [f"<style>{STYLE}</style>"]
+    if data.notes:  # whose rows are whose: what the teacher must know before reading the tables
+        items = "".join(f"<li>{_esc(note)}</li>" for note in data.notes)
+        out.append(f'<ul class="bl-report-notes">{items}</ul>')
     # the puzzles most of the class missed, first
     out.append(f'<h2 id="bl-missed">{_esc(_c("missed.heading", lang))}</h2>')
     out.append('<table class="bl-report-missed bl-sortable"><thead><tr>')
-    out += [_th(_c(f"missed.col.{c}", lang)) for c in ("puzzle", "missed", "first", "hints", "not_tried", "wrong")]
+    columns = ("puzzle", "missed", "never", "first", "hints", "not_tried", "wrong")
+    out += [_th(_c(f"missed.col.{c}", lang)) for c in columns]
     out.append("</tr></thead><tbody>")
     for p in data.puzzles:
         missed = p.counts["missed"] + p.counts["hints"]
-        wrong = _c("wrong_answer", lang, answer=p.wrong[0], count=p.wrong[1]) if p.wrong else none
+        wrong = none
+        if p.wrong:
+            words = answer_words(p.wrong_value, known.get(p.id), lang)
+            wrong = _c("wrong_answer", lang, answer=words, count=p.wrong[1])
         title = f"{_esc(p.title_text(lang))} <small>({_esc(p.id)})</small>"
         out.append(
             f'<tr><td class="bl-name" data-sort="{_esc(p.id)}">{title}</td>'
             f'<td data-sort="{p.missed_share:.4f}">{_esc(_c("of", lang, count=missed, total=p.tried))}</td>'
+            f'<td class="bl-never">{p.never}</td>'
             f"<td>{p.counts['first']}</td><td>{p.counts['hints']}</td><td>{p.counts['none']}</td>"
             f"<td>{_esc(wrong)}</td></tr>"
         )
@@ -456,10 +661,20 @@ def class_html(data: ClassData, lang: str) -> str:
         first_text = (
             _c("first_try", lang, percent=round(100 * rate), first=first, tried=tried) if rate is not None else none
         )
-        rules = "<br>".join(_esc(_c("rule", lang, rule=r, count=n, text=rule_text(r, lang))) for r, n in row.rules[:4])
-        topics = _esc(sep.join(_c("topic", lang, topic=topic_name(t, lang), count=n) for t, n in row.topics[:5]))
+        rule_lines = [
+            _esc(_c("rule", lang, rule=r, count=n, text=rule_text(r, lang))) for r, n in row.rules[:RULES_SHOWN]
+        ]
+        rule_lines += (
+            [_esc(_c("more", lang, count=len(row.rules) - RULES_SHOWN))] if len(row.rules) > RULES_SHOWN else []
+        )
+        rules = "<br>".join(rule_lines)
+        topic_words = [_c("topic", lang, topic=topic_name(t, lang), count=n) for t, n in row.topics[:TOPICS_SHOWN]]
+        if len(row.topics) > TOPICS_SHOWN:
+            topic_words.append(_c("more", lang, count=len(row.topics) - TOPICS_SHOWN))
+        topics = _esc(sep.join(topic_words))
         out.append(
-            f'<tr><td class="bl-name">{_esc(row.learner)}</td><td data-sort="{rating_key}">{_esc(rating)}</td>'
+            f'<tr><td class="bl-name">{_esc(row.shown or row.learner)}</td>'
+            f'<td data-sort="{rating_key}">{_esc(rating)}</td>'
             f'<td data-sort="{rate if rate is not None else -1:.4f}">{_esc(first_text)}</td>'
             f"<td>{rules or _esc(none)}</td><td>{topics or _esc(none)}</td></tr>"
         )
@@ -476,7 +691,7 @@ def class_html(data: ClassData, lang: str) -> str:
     out.append("</tr></thead><tbody>")
     order = {s: i for i, s in enumerate(STATUSES)}
     for row in data.learners:
-        cells = [f'<th scope="row" class="bl-name">{_esc(row.learner)}</th>']
+        cells = [f'<th scope="row" class="bl-name">{_esc(row.shown or row.learner)}</th>']
         for p in data.puzzles:
             s = row.status.get(p.id, "none")
             label = _c(f"grid.status.{s}", lang)

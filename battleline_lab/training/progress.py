@@ -54,6 +54,7 @@ offered before the split is still importable from it, and is the same object.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -77,6 +78,7 @@ from .stores.folders import (
     in_browser,
     review_dir,
 )
+from .stores.identity import IDENTITY_FILE, Identity, ensure_identity, new_id, read_identity, save_name
 from .stores.jsonl import JSONL_FILE, JsonLinesStore, SetAside
 from .stores.legacy import LEGACY_FILE, PROGRESS_FILE, legacy_attempts
 from .stores.memory import MemoryStore
@@ -104,6 +106,8 @@ __all__ = [
     "DEFAULT_LEARNER",
     "EXPORT_FORMAT",
     "GAME_KIND",
+    "IDENTITY_FILE",
+    "Identity",
     "JSONL_FILE",
     "LEGACY_FILE",
     "MIGRATIONS",
@@ -166,6 +170,15 @@ def _disk_error(err: BaseException) -> bool:
     return sqlite3 is not None and isinstance(err, sqlite3.OperationalError)
 
 
+def _identity_folder(store: AttemptStore, folder: Path) -> Path:
+    """Where a store's ``learner.json`` is: beside the file the store really is (a linked database's
+    learner is the one beside it, whichever folder links to it), else the data folder."""
+    where = getattr(store, "source", "") if isinstance(store, ReadOnlyStore) else getattr(store, "where", "")
+    if where and Path(where).name in (DATABASE_FILE, JSONL_FILE) or Path(where).suffix in (".sqlite3", ".jsonl"):
+        return Path(os.path.realpath(where)).parent
+    return folder
+
+
 @dataclass
 class Progress:
     """One learner's progress in a store: the old ``Progress(path)`` interface over attempt rows.
@@ -174,27 +187,65 @@ class Progress:
     ``progress.json`` path: then the database sits beside it and the JSON file
     is imported once.  Without a path, the user's data folder.  ``problem``
     holds the warning given if the store is not the one asked for.
+
+    The folder's learner (:mod:`.stores.identity`): ``learner_id`` is the folder's random id and,
+    without a ``learner`` given, ``learner`` its name (from the hub, or given once; ``me`` until
+    then); this learner's rows are those with the id and the folder's older rows without one.  With
+    a ``learner`` given that is not the folder's name, the rows of that name (several learners
+    sharing one store by name, as before ids).
     """
 
     path: Path | str | None = None
-    learner: str = DEFAULT_LEARNER
+    #: the learner's name ("": the data folder's learner, named by the folder)
+    learner: str = ""
     store: AttemptStore | None = None
+    learner_id: str = ""
     problem: str | None = field(default=None, init=False)
     #: the damaged lines of a JSON-lines store set aside when it was opened (None: none were)
     set_aside: SetAside | None = field(default=None, init=False, repr=False)
+    #: the data folder whose ``learner.json`` names this learner (None: kept nowhere, e.g. memory)
+    folder: Path | None = field(default=None, init=False, repr=False)
+    #: whether the learner has a name of their own (from the hub, given once, or asked for by name)
+    named: bool = field(default=False, init=False, repr=False)
+    _by_name: bool = field(default=False, init=False, repr=False)
+
+    def _identify(self, identity: Identity | None) -> None:
+        """Take the learner's name and id from the folder's identity (what was given wins)."""
+        asked = self.learner
+        name = identity.name if identity is not None else ""
+        self._by_name = bool(asked) and asked != name and asked != DEFAULT_LEARNER
+        self.learner = asked or name or DEFAULT_LEARNER
+        self.named = bool(name) or self._by_name
+        if not self.learner_id and identity is not None:
+            # a learner asked for by name in another's folder has an id of their own, the same every time
+            by_name = hashlib.sha256(f"{identity.id}:{self.learner}".encode("utf-8", "surrogatepass"))
+            self.learner_id = by_name.hexdigest()[:12] if self._by_name else identity.id
 
     def __post_init__(self) -> None:
         if self.store is not None:
+            identity = None
+            if self.path is not None:  # a store opened by the caller (read only): its folder's identity, read only
+                self.folder = _identity_folder(self.store, _locate(self.path)[0])
+                identity = read_identity(self.folder)
+            self._identify(identity)
+            if not self.learner_id and self.path is None:  # a store alone: the learner its rows name, else new
+                self.learner_id = self._id_in_store() or new_id()
             return
-        from ..formats.settings import SettingError
+        from ..formats.settings import SettingError, learner_setting
 
         try:
             folder, database, legacy = _locate(self.path)
         except SettingError as err:  # a setting that names no folder: answers kept in memory, and said
             self.store, self.problem = MemoryStore(), str(err)
             warnings.warn(self.problem, ProgressWarning, stacklevel=3)
+            self._identify(Identity(new_id(), learner_setting() or ""))
             return
         self.store, self.problem = open_store(folder, database=database)
+        if isinstance(self.store, MemoryStore) and not isinstance(self.store, ReadOnlyStore):
+            self._identify(Identity(new_id(), learner_setting() or ""))
+        else:  # a folder's first use gives it its learner id; an older folder gets one now (its rows kept)
+            self.folder = _identity_folder(self.store, folder)
+            self._identify(ensure_identity(self.folder, learner_setting()))
         if self.problem:
             warnings.warn(self.problem, ProgressWarning, stacklevel=3)
         if legacy is not None:
@@ -254,7 +305,8 @@ class Progress:
         A store that cannot be read gives no rows (and one warning, as :meth:`attempts`).
         """
         try:
-            return rows_after(self._store(), self.learner, cursor)
+            rows, cursor = rows_after(self._store(), self.learner if self._by_name else None, cursor)
+            return self._mine(rows), cursor
         except Exception as err:  # noqa: BLE001
             if self.problem is None:
                 self.problem = f"progress could not be read from {self._store().where} ({err})"
@@ -281,13 +333,47 @@ class Progress:
         store = self.store
         if isinstance(store, SqliteStore):
             store.add_many(rows, once=key)
-        elif store is not None and not any(r.source == "import" for r in store.rows(self.learner)):
+        elif store is not None and not any(r.source == "import" for r in self._mine(store.rows())):
             for row in rows:
                 store.add(row)
 
     def _store(self) -> AttemptStore:
         assert self.store is not None
         return self.store
+
+    def _id_in_store(self) -> str:
+        """The id of the first row of the store that names this learner (a store handed over without its folder)."""
+        try:
+            rows = self._store().rows()
+        except Exception:  # noqa: BLE001 - an unreadable store is said by the first read
+            return ""
+        return next((r.learner_id for r in rows if r.learner_id and r.learner == self.learner), "")
+
+    def _mine(self, rows: list[Attempt]) -> list[Attempt]:
+        """This learner's rows among a store's: by name when asked by name, else by the folder's id (and the
+        folder's rows from before ids, which carry none)."""
+        if self._by_name:
+            return [r for r in rows if r.learner == self.learner]
+        return [r for r in rows if r.learner_id == self.learner_id or (not r.learner_id and not self._foreign(r))]
+
+    def _foreign(self, row: Attempt) -> bool:
+        """A row from before ids that names another learner (written as ``Progress(path, learner="bo")``)."""
+        return row.learner not in (DEFAULT_LEARNER, self.learner)
+
+    def set_name(self, name: str) -> str:
+        """Give the learner a name, kept in the data folder (``check_name``'s ValueError if it cannot be one);
+        the rows already there stay theirs (the id is kept).  Returns the name as kept."""
+        from .stores.identity import check_name
+
+        kept = check_name(name)
+        if self.folder is not None:
+            try:
+                kept = save_name(self.folder, kept).name
+            except OSError as err:  # said, and the name used for this session
+                self.problem = f"the name could not be kept in {self.folder} ({err})"
+                warnings.warn(self.problem, ProgressWarning, stacklevel=2)
+        self.learner, self.named, self._by_name = kept, True, False
+        return kept
 
     def add(self, attempt: Attempt) -> None:
         """Add a row.  A row :func:`check_row` refuses raises :class:`RowError` and changes nothing (the store
@@ -320,7 +406,7 @@ class Progress:
     def attempts(self) -> list[Attempt]:
         """This learner's rows since the last reset, oldest first."""
         try:
-            return current(self._store().rows(self.learner))
+            return current(self._mine(self._store().rows(self.learner if self._by_name else None)))
         except Exception as err:  # noqa: BLE001
             if self.problem is None:
                 self.problem = f"progress could not be read from {self._store().where} ({err})"
@@ -363,13 +449,23 @@ class Progress:
                 reason=reason,
                 rule=rule,
                 source=source,
+                learner_id=self.learner_id,
             )
         )
 
     def record_hint(self, puzzle_id: str, *, content_hash: str = "", source: str = "") -> None:
         """Record one hint taken (not followed by an answer yet)."""
         self.add(
-            Attempt(self.learner, puzzle_id, "hint", hints=1, at=time.time(), content_hash=content_hash, source=source)
+            Attempt(
+                self.learner,
+                puzzle_id,
+                "hint",
+                hints=1,
+                at=time.time(),
+                content_hash=content_hash,
+                source=source,
+                learner_id=self.learner_id,
+            )
         )
 
     def record_reveal(self, puzzle_id: str, *, hints: int = 0, content_hash: str = "", source: str = "") -> None:
@@ -384,6 +480,7 @@ class Progress:
                 at=time.time(),
                 content_hash=content_hash,
                 source=source,
+                learner_id=self.learner_id,
             )
         )
 
@@ -399,7 +496,14 @@ class Progress:
         correct = None if score == 0.5 else score == 1
         self.add(
             Attempt(
-                self.learner, f"game:{bot}", GAME_KIND, correct=correct, at=time.time(), answer=answer, source=source
+                self.learner,
+                f"game:{bot}",
+                GAME_KIND,
+                correct=correct,
+                at=time.time(),
+                answer=answer,
+                source=source,
+                learner_id=self.learner_id,
             )
         )
 
@@ -414,7 +518,7 @@ class Progress:
 
     def reset(self) -> None:
         """Start over: a ``reset`` row hides the earlier ones (they stay in the database, for the record)."""
-        self.add(Attempt(self.learner, "", "reset", at=time.time()))
+        self.add(Attempt(self.learner, "", "reset", at=time.time(), learner_id=self.learner_id))
 
     def __repr__(self) -> str:
         recs = self.records()
@@ -467,7 +571,7 @@ def import_export(
         return (row.puzzle_id, row.kind, row.at, row.answer, row.correct)
 
     have = {key(row) for row in progress.attempts()}  # after the last reset: a reset is undone by a load
-    checked, bad = export_attempts(document, progress.learner, where=where)
+    checked, bad = export_attempts(document, progress.learner, where=where, learner_id=progress.learner_id)
     if refused is not None:
         refused.extend(bad)
     added, skipped = 0, len(bad)

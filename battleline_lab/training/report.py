@@ -5,13 +5,15 @@ document (schema: ``battleline_lab/schema/progress-export.schema.json``).
 ``report EXPORT... --out report.html`` reads exports (files, or folders of
 ``*.json``) and writes one standalone HTML page: per puzzle the first-try
 solve rate, hints per learner and the level the class data suggests where it
-disagrees with the author's; per learner the rating and the themes and rules
-to practise.  Everything that came from a file is escaped (like ``show``); the
-page is written atomically and never over an existing file without ``--force``.
+disagrees with the author's (from :data:`MIN_LEARNERS` learners on); per learner the rating and
+the themes and rules to practise (:mod:`battleline_lab.training.class_report`, counted once).
+``report --json`` writes the same figures as data (:func:`report_data`).  Everything that came from
+a file is escaped (like ``show``); the page is written atomically and never over an existing file
+without ``--force``.
 
 >>> page = report_html([{"learner": "<ann>", "rating": {"rating": 1600, "rd": 90}, "first_try": 1, "rated": 2,
 ...     "themes": {}, "missed_rules": {"R13": 1}, "puzzles": {"p": {"level": 1}},
-...     "attempts": [{"learner": "<ann>", "puzzle_id": "p", "kind": "answer", "correct": True, "hints": 0}]}])
+...     "attempts": [{"learner": "<ann>", "puzzle_id": "p", "kind": "answer", "correct": False, "rule": "R13"}]}])
 >>> "&lt;ann&gt;" in page and "<ann>" not in page and "R13" in page
 True
 """
@@ -32,10 +34,10 @@ from ..quiz.puzzle import Puzzle
 from ..text.messages import DEFAULT_LANGUAGE, message, scoped
 from .progress import export_attempts, skipped_warning
 
-__all__ = ["class_level", "class_puzzles", "load_export", "report_html"]
+__all__ = ["MIN_LEARNERS", "class_level", "class_puzzles", "load_export", "report_data", "report_html"]
 
-#: Fewer learners than this: no level suggestion for a puzzle.
-MIN_LEARNERS = 3
+#: Fewer learners than this: no level suggestion for a puzzle (a handful of learners says nothing about a level).
+MIN_LEARNERS = 10
 
 
 _m = scoped("trainer")
@@ -231,8 +233,10 @@ def class_level(first_try_rate: float) -> int:
 
 def puzzle_table(exports: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     stats: dict[str, dict[str, Any]] = {}
+    from .class_report import _learner_id
+
     for export in exports:
-        learner = str(export.get("learner"))
+        learner = _learner_id(export)  # two learners who share a name are two learners
         puzzles = export.get("puzzles") if isinstance(export.get("puzzles"), dict) else {}
         firsts: dict[str, bool] = {}
         hints: dict[str, float] = {}
@@ -280,13 +284,15 @@ def report_html(
     lang: str = DEFAULT_LANGUAGE,
     puzzles: Sequence[Puzzle] | None = None,
     shown: Iterable[str] = (),
+    notes: Sequence[str] = (),
 ) -> str:
     """The teacher's page for these exports (a standalone HTML document; every value escaped).
 
     ``puzzles``: the puzzles to rate over (default: the library's); ``shown``: ids that get a
-    column in the learner x puzzle grid even if nobody tried them (the teacher's own).
+    column in the learner x puzzle grid even if nobody tried them (the teacher's own); ``notes``:
+    what the teacher must know about whose rows are whose (:func:`~.class_report.gather`).
+    The per-learner figures (rules and themes missed) are the class section's, once.
     """
-    from ..text.messages import rule_text
     from .class_report import class_data, class_html
 
     if puzzles is None:
@@ -305,7 +311,7 @@ def report_html(
         ".bl-disagree{background:#fff3e0}</style></head><body>",
         f"<h1>{esc(_m('report.title', lang))}</h1>",
         f"<p>{esc(_m('report.summary', lang, learners=len(exports), attempts=attempts, puzzles=len(table)))}</p>",
-        class_html(class_data(exports, puzzles, shown), lang),
+        class_html(_with_notes(class_data(exports, puzzles, shown), notes), lang, {p.id: p for p in puzzles}),
         f'<h2>{esc(_m("report.puzzles", lang))}</h2><table class="bl-report-puzzles"><tr>',
     ]
     heads = ("puzzle", "level", "learners", "solve_rate", "hints", "class_level")
@@ -330,34 +336,6 @@ def report_html(
         )
         klass = ' class="bl-disagree"' if disagree else ""
         out.append(f"<tr{klass}>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
-    out.append("</table>")
-    out.append(f'<h2>{esc(_m("report.learners", lang))}</h2><table class="bl-report-learners"><tr>')
-    out += [
-        f"<th>{esc(_m(f'report.col.{c}', lang))}</th>" for c in ("learner", "rating", "first_try", "themes", "rules")
-    ]
-    out.append("</tr>")
-    for export in sorted(exports, key=lambda e: str(e.get("learner"))):
-        rating_data = export.get("rating") if isinstance(export.get("rating"), dict) else {}
-        rating = _num(rating_data.get("rating"), 1500.0) if isinstance(rating_data, dict) else 1500.0
-        rated = int(_num(export.get("rated")))
-        first = int(_num(export.get("first_try")))
-        themes_data = _dict(export.get("themes"))
-        weak = sorted(
-            ((_num(v.get("rating"), 1500.0), str(t)) for t, v in themes_data.items() if isinstance(v, dict)),
-        )
-        weak_themes = [t for r, t in weak if r < rating][:3]
-        rules_data = _dict(export.get("missed_rules"))
-        rules = sorted(((int(_num(c)), str(r)) for r, c in rules_data.items()), key=lambda x: (-x[0], x[1]))[:3]
-        rule_lines = [_m("report.rule", lang, rule=r, count=c, text=rule_text(r, lang)) for c, r in rules if c > 0]
-        first_try = f"{round(100 * first / rated)}% ({first}/{rated})" if rated else none
-        learner_cells = (
-            esc(export.get("learner")),
-            esc(round(rating)),
-            esc(first_try),
-            esc(message("widget.list_sep", lang).join(weak_themes) or none),
-            "<br>".join(esc(line) for line in rule_lines) or esc(none),
-        )
-        out.append("<tr>" + "".join(f"<td>{c}</td>" for c in learner_cells) + "</tr>")
     out.append("</table></body></html>\n")
     return "".join(out)
 
@@ -367,3 +345,60 @@ def inside_folder(source: str, folder: str) -> bool:
         return Path(source).resolve().is_relative_to(Path(folder).resolve())
     except OSError:  # pragma: no cover
         return False
+
+
+def _with_notes(data: Any, notes: Sequence[str]) -> Any:
+    data.notes = list(notes)
+    return data
+
+
+def report_data(
+    exports: Sequence[Mapping[str, Any]], puzzles: Sequence[Puzzle] | None = None, shown: Iterable[str] = ()
+) -> dict[str, Any]:
+    """The page's figures as data (``report --json``): the same counts the page shows, uncut.
+
+    ``learners``: per learner ``name``, ``id``, ``rating`` (``rating``, ``rd``; None when nothing is
+    rated), ``first_try`` (puzzles right at the first try), ``tried``, ``missed_rules`` {rule: misses},
+    ``themes_to_practise`` (the themes of the puzzles they missed, most missed first) with their counts
+    in ``missed_themes``, and ``never_solved``; ``puzzles``: per puzzle its counts and the level the
+    class suggests (None below :data:`MIN_LEARNERS` learners).
+    """
+    from .class_report import class_data
+
+    if puzzles is None:
+        from ..quiz import library
+
+        puzzles = [p for p in library.puzzles() if p.question is not None]
+    data = class_data(exports, puzzles, shown)
+    learners = []
+    for row in data.learners:
+        tried = sum(1 for st in row.status.values() if st != "none")
+        learners.append(
+            {
+                "name": row.learner,
+                "id": row.id,
+                "rating": None if row.rating is None else {"rating": round(row.rating, 1), "rd": round(row.rd or 0, 1)},
+                "first_try": sum(1 for st in row.status.values() if st == "first"),
+                "tried": tried,
+                "missed_rules": dict(row.rules),
+                "themes_to_practise": [t for t, _n in row.topics],
+                "missed_themes": dict(row.topics),
+                "never_solved": sorted(row.never),
+            }
+        )
+    levels = {row["id"]: row for row in puzzle_table(exports)}
+    table = [
+        {
+            "id": p.id,
+            "missed": p.counts["missed"] + p.counts["hints"],
+            "tried": p.tried,
+            "never_solved": p.never,
+            "first": p.counts["first"],
+            "hints": p.counts["hints"],
+            "not_tried": p.counts["none"],
+            "level": levels.get(p.id, {}).get("level"),
+            "suggested_level": levels.get(p.id, {}).get("suggested"),
+        }
+        for p in data.puzzles
+    ]
+    return {"format": "battleline-lab-report", "version": 1, "learners": learners, "puzzles": table}

@@ -51,7 +51,7 @@ import re
 import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -62,7 +62,7 @@ from ..quiz.difficulty import estimate
 from ..quiz.puzzle import Puzzle
 from ..quiz.questions import Feedback, Question
 from .glicko2 import Rating, expected, update
-from .progress import DEFAULT_LEARNER, Attempt, Progress, PuzzleRecord, review_dir
+from .progress import Attempt, Progress, PuzzleRecord, review_dir
 
 __all__ = [
     "HINT_LEVELS",
@@ -289,7 +289,7 @@ class Trainer:
         lang: str = "en",
     ) -> None:
         if progress is None:
-            progress = Progress(Path(data) if data is not None else None, learner=learner or DEFAULT_LEARNER)
+            progress = Progress(Path(data) if data is not None else None, learner=learner or "")
         self.progress = progress
         self.learner = progress.learner
         self.lessons = lessons
@@ -434,6 +434,18 @@ class Trainer:
                 rows = rows[resets[-1] + 1 :]
             self._state.feed(rows, self)
         return self._state
+
+    # -- whose progress: the name a teacher sees --------------------------------------------------
+
+    @property
+    def needs_name(self) -> bool:
+        """Whether the learner's name is still to be asked (once: no hub name and none given yet)."""
+        return not self.progress.named
+
+    def set_name(self, name: str) -> str:
+        """Keep the learner's name in the data folder (ValueError if it cannot be one); returns it as kept."""
+        self.learner = self.progress.set_name(name)
+        return self.learner
 
     @property
     def rating(self) -> float:
@@ -944,6 +956,7 @@ def export_document(progress: Progress, trainer: Trainer | None = None) -> dict[
         "format": "battleline-lab-progress",
         "version": 1,
         "learner": progress.learner,
+        "learner_id": progress.learner_id,
         "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "rating": {"rating": round(summary.rating, 1), "rd": round(summary.rd, 1)},
         "first_try": summary.first_try,
@@ -951,7 +964,8 @@ def export_document(progress: Progress, trainer: Trainer | None = None) -> dict[
         "themes": {t: {"rating": round(r, 1), "puzzles": n} for t, r, n in summary.themes},
         "missed_rules": dict(summary.weak_rules),
         "puzzles": puzzles,
-        "attempts": [_jsonable(r) for r in rows],
+        # every row says whose it is: a row from before ids is the folder's learner's
+        "attempts": [_jsonable(r if r.learner_id else replace(r, learner_id=progress.learner_id)) for r in rows],
     }
 
 

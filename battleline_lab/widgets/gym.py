@@ -122,6 +122,12 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.load_upload = _classed(W.FileUpload(accept=".json,application/json", multiple=False), "bl-gym-load")
         self.load_upload.observe(lambda _c: self._uploaded(), names="value")
         self.transfer = _classed(W.HTML(), "bl-gym-transfer")
+        # the learner's name for their teacher, asked once (a hub gives it; the trainer keeps it)
+        self.name_label = _classed(W.HTML(), "bl-gym-name-label")
+        self.name_input = _classed(W.Text(), "bl-gym-name-input")
+        self.name_save = _button("bl-gym-name-save", lambda: self.give_name(self.name_input.value))
+        self.name_box = _classed(W.HBox([self.name_label, self.name_input, self.name_save]), "bl-gym-name")
+        set_visible(self.name_box, self.trainer.needs_name)
         self.storage = _classed(W.HTML(), "bl-gym-storage")
         self.status = _classed(W.HTML(), "bl-gym-status")
         self.stats = _classed(W.HTML(), "bl-gym-stats")
@@ -146,7 +152,16 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.skipped = _classed(W.HTML(), "bl-gym-errors")
         transfer_row = W.HBox([self.save_button, self.load_upload], layout=W.Layout(flex_flow="row wrap"))
         board = W.VBox(
-            [self.warning, self.storage, self.stats, self.chart, self.lessons_note, trainer_row, self.buttons_help]
+            [
+                self.name_box,
+                self.warning,
+                self.storage,
+                self.stats,
+                self.chart,
+                self.lessons_note,
+                trainer_row,
+                self.buttons_help,
+            ]
             + [self.reset_box, transfer_row, self.transfer]
         )
         _classed(board, "bl-gym-progress")
@@ -192,7 +207,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             (self.reset_cancel, "trainer.button.reset_cancel"),
             (self.save_button, "transfer.button.save"),
             (self.load_upload, "transfer.button.load"),
+            (self.name_save, "transfer.name.save"),
         )
+        self.name_label.value = f"<b>{_esc(message('transfer.name.prompt', lang))}</b>"
         helps = [(self.for_me_button, "for_me"), (self.streak_button, "streak"), (self.reset_button, "reset")]
         for button, name in helps:
             button.tooltip = message(f"trainer.help.{name}", lang)
@@ -388,7 +405,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
 
         document = export_document(self.progress, self.trainer)
         text = json.dumps(document, ensure_ascii=False, indent=1)
-        name = export_filename(self.progress.learner)
+        name = export_filename(self.progress.learner, self.progress.learner_id)
         data = base64.b64encode(text.encode("utf-8")).decode("ascii")
         count = len(document["attempts"]) if isinstance(document["attempts"], list) else 0
         self.transfer.value = (
@@ -397,6 +414,19 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
             f"<small>{_esc(message('transfer.saved', self.lang, count=count))}</small>"
         )
         return text
+
+    def give_name(self, name: str) -> bool:
+        """ "Your name, for your teacher": keep it (the downloads and every row carry it); False if it cannot be."""
+        try:
+            kept = self.trainer.set_name(name)
+        except ValueError:
+            self.transfer.value = (
+                f'<span class="bl-gym-name-bad">{_esc(message("transfer.name.bad", self.lang))}</span>'
+            )
+            return False
+        set_visible(self.name_box, False)
+        self.transfer.value = _esc(message("transfer.name.kept", self.lang, name=kept))
+        return True
 
     def load_progress(self, content: bytes, name: str = "progress.json") -> tuple[int, int] | None:
         """ "Load progress": add an export's attempts (as this learner; none twice), then show where

@@ -1,4 +1,4 @@
-"""A class on a real JupyterHub (docs/classroom.md): two learners solve, the teacher's report shows both.
+"""A class on a real JupyterHub (docs/classroom.md): three learners solve, the teacher's report shows each.
 
 The set-up installs what a school's hub runs, once, in a cache folder
 (``$BATTLELINE_HUB_CACHE``, default ``~/.cache/battleline-lab-hub``): JupyterHub from PyPI in a
@@ -7,8 +7,9 @@ and configurable-http-proxy from npm.  The test starts the hub on 127.0.0.1 with
 authenticator and the simple local process spawner, the class folder named as
 docs/classroom.md says (``c.Spawner.environment = {"BATTLELINE_CLASS_DIR": ...}``), and the
 learners' servers import this checkout's battleline_lab (``PYTHONPATH``).  In Chromium each of
-two accounts logs in, opens a notebook with one puzzle and answers it, one right, one wrong;
-then ``battleline-lab report CLASS_DIR`` shows both learners by their hub names.
+three accounts logs in, opens a notebook with one puzzle and answers it, one right, two wrong;
+each data folder is named by its hub name and every row carries that name and the folder's own
+id; then ``battleline-lab report CLASS_DIR`` shows the learners by their hub names.
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
     venv, proxy = _install(_cache())
     root = tmp_path_factory.mktemp("hub")
     class_dir, homes = root / "class-7b", root / "home"
-    for user in ("ann", "bo"):  # each learner's home: the notebook, and no news toast over the widget
+    for user in ("ann", "bo", "cy"):  # each learner's home: the notebook, and no news toast over the widget
         home = homes / user
         settings = home / ".jupyter" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
         settings.mkdir(parents=True)
@@ -221,14 +222,24 @@ def test_two_learners_on_a_hub_and_the_teachers_report_shows_both(
     chromium: Browser, hub: Hub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from battleline_lab.cli import main
+    from battleline_lab.training.progress import open_store_read_only
+    from battleline_lab.training.stores.identity import read_identity
 
     _solve(chromium, hub, "ann", "no")  # right: the blue 7 in your hand is no proof (R13)
     _solve(chromium, hub, "bo", "yes")  # wrong
-    for user in ("ann", "bo"):  # each learner's progress is in the class folder, under the hub name
+    _solve(chromium, hub, "cy", "yes")  # wrong
+    ids = set()
+    for user in ("ann", "bo", "cy"):  # each learner's progress is in the class folder, under the hub name
         assert (hub.class_dir / user / "progress.sqlite3").is_file(), sorted(hub.class_dir.rglob("*"))
+        identity = read_identity(hub.class_dir / user)  # named by the hub, with an id of their own
+        assert identity is not None and (identity.name, identity.account) == (user, user)
+        rows = open_store_read_only(hub.class_dir / user).rows()
+        assert rows and {(r.learner, r.learner_id) for r in rows} == {(user, identity.id)}  # every row says whose
+        ids.add(identity.id)
+    assert len(ids) == 3
     out = tmp_path / "class.html"
     assert main(["report", str(hub.class_dir), "--out", str(out)]) == 0
-    assert "2 learners" in capsys.readouterr().out
+    assert "3 learners" in capsys.readouterr().out
     page = out.read_text(encoding="utf-8")
     learners = page[page.index('class="bl-report-class-learners') :]
     ann = learners[learners.index('<td class="bl-name">ann</td>') :]

@@ -302,6 +302,10 @@ def test_site_gym_saves_and_loads_progress_and_an_unedited_lesson_asks_nothing_o
         gym = page.locator(ui.GYM)
         expect(gym).to_be_visible(timeout=60_000)
         expect(gym.locator(ui.GYM_STORAGE)).to_contain_text("kept in this browser only")
+        expect(gym).to_contain_text("Your name, for your teacher")  # asked once: the download is named after it
+        gym.locator(ui.GYM_NAME_INPUT).fill("Ann Lee")
+        gym.locator(ui.GYM_NAME_SAVE).click()
+        expect(gym.locator(".bl-gym-transfer")).to_contain_text("Your name is kept: Ann Lee")
         gym.locator(ui.GYM_SAVE).click()
         link = gym.locator(".bl-gym-download")
         expect(link).to_be_visible()
@@ -310,7 +314,8 @@ def test_site_gym_saves_and_loads_progress_and_an_unedited_lesson_asks_nothing_o
         saved = tmp_path / info.value.suggested_filename
         info.value.save_as(saved)
         document = json.loads(saved.read_text(encoding="utf-8"))
-        assert saved.name == "battleline-progress-me.json" and document["format"] == "battleline-lab-progress"
+        assert saved.name == "battleline-progress-Ann-Lee.json" and document["format"] == "battleline-lab-progress"
+        assert document["learner"] == "Ann Lee" and document["learner_id"]
 
         row = {"learner": "ann", "puzzle_id": "one-end-open", "kind": "answer", "correct": True, "at": 1.0}
         document["attempts"] = [row]

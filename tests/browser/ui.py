@@ -43,6 +43,8 @@ GYM_RESET_CANCEL = ".bl-gym-reset-cancel"
 GYM_SAVE = ".bl-gym-save"
 GYM_LOAD = ".bl-gym-load"
 GYM_STORAGE = ".bl-gym-storage"
+GYM_NAME_INPUT = ".bl-gym-name-input input"  # "Your name, for your teacher", asked once
+GYM_NAME_SAVE = ".bl-gym-name-save"
 GYM_TAG_FILTER = ".bl-filter-tag select"
 
 # the explorer (FormationExplorer)

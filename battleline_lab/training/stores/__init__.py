@@ -6,6 +6,7 @@
 - :mod:`.memory`, :mod:`.jsonl`, :mod:`.sqlite`: the back ends (the JSON-lines one sets damaged lines aside);
 - :mod:`.readonly`: a store that cannot be written, and the reader of ``progress export``;
 - :mod:`.legacy`: the old ``progress.json``;
+- :mod:`.identity`: whose a data folder is (its learner's random id and name, ``learner.json``);
 - :mod:`.folders`: the data folder (settings, a class folder, the browser's drive);
 - :mod:`.opening`: :func:`~.opening.open_store`, the store of a data folder;
 - :mod:`.transfer`: the export document that moves progress between browsers.

@@ -5,6 +5,7 @@ The settings themselves are read by :mod:`battleline_lab.formats.settings`.
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
 
@@ -67,10 +68,46 @@ def class_learner() -> str:
     return name
 
 
+_PLAIN_LIMIT = 80
+
+
+def _plain(name: str) -> bool:
+    """Whether a name is already one safe folder name (letters, digits, ``-_.@``; no leading dot; short)."""
+    return 0 < len(name) <= _PLAIN_LIMIT and not name.startswith(".") and all(c.isalnum() or c in "-_.@" for c in name)
+
+
 def _folder_name(name: str) -> str:
-    """A learner's name as one safe folder name (no separators, no leading dot)."""
-    safe = "".join(c if c.isalnum() or c in "-_.@" else "_" for c in name).lstrip(".")
-    return safe[:80] or DEFAULT_LEARNER
+    """A learner's name as one safe folder name that no other name maps to.
+
+    A name that is one already is its own folder (so a hub's folders stay where they were); any
+    other is a readable part and ``+`` and 12 hex digits of its SHA-256 (``+`` is in no plain
+    name, so the two kinds never meet, and two names differ in their hash).
+
+    >>> _folder_name("ann_1@x.org"), _folder_name("ann+1@x.org"), _folder_name("a/b")
+    ('ann_1@x.org', 'ann_1@x.org+a058b9694c3b', 'a_b+c14cddc033f6')
+    """
+    if _plain(name):
+        return name
+    readable = "".join(c if c.isalnum() or c in "-_.@" else "_" for c in name).lstrip(".")[:60]
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{readable}+{digest}"
+
+
+def class_folder(shared: Path, name: str) -> Path:
+    """The learner's own folder in the class folder ``shared``; SettingError if it is another learner's.
+
+    A folder whose ``learner.json`` names another hub account is refused (two names never share
+    one folder, even on a file system that folds case).
+    """
+    from ...formats.settings import SettingError
+    from .identity import read_identity
+
+    folder = shared / _folder_name(name)
+    found = read_identity(folder)
+    if found is not None and found.account and found.account != name:
+        problem = f"{folder.name} is the folder of {found.account!r}, not of {name!r}; nothing is written there"
+        raise SettingError(CLASS_DIR_VARIABLE, str(shared), problem)
+    return folder
 
 
 def class_dir() -> Path | None:
@@ -98,7 +135,7 @@ def data_dir() -> Path:
         return explicit
     shared = class_dir()
     if shared is not None:
-        return shared / _folder_name(class_learner())
+        return class_folder(shared, class_learner())
     if sys.platform == "emscripten":
         return _browser_data_dir()
     xdg = folder_setting(XDG_DATA_VARIABLE)

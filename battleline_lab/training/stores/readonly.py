@@ -140,10 +140,13 @@ def _read_sqlite(target: Path, where: str) -> tuple[list[Attempt], list[RowError
     try:
         db = sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, isolation_level=None)
         try:
-            found = db.execute(f"SELECT id, {', '.join(_COLUMNS)} FROM attempts ORDER BY id").fetchall()
+            # a file of an older schema is read as it is (never migrated here): the columns it has
+            have = {str(info[1]) for info in db.execute("PRAGMA table_info(attempts)").fetchall()}
+            columns = [c for c in _COLUMNS if c in have] or list(_COLUMNS)
+            found = db.execute(f"SELECT id, {', '.join(columns)} FROM attempts ORDER BY id").fetchall()
         finally:
             db.close()
-        return _checked(found, where)
+        return _checked(found, where, columns)
     except sqlite3.Error as err:
         raise StoreError(where, f"not a readable progress database ({err})") from None
     finally:

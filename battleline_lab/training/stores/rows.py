@@ -43,7 +43,8 @@ class Attempt:
     ``hints`` are the hints taken since the previous row of the same puzzle visit; ``answer`` is the answer as JSON
     text; ``reason``/``rule`` the engine's reason code and rule id (``R13``)
     behind a wrong answer; ``at`` seconds since the epoch; ``source`` who
-    recorded it (``gym``, ``lesson``, ``import``...).
+    recorded it (``gym``, ``lesson``, ``import``...); ``learner_id`` the random id of the learner's data
+    folder (:mod:`.identity`; empty in rows written before folders had one: they are the folder's learner's).
     """
 
     learner: str
@@ -58,6 +59,7 @@ class Attempt:
     reason: str | None = None
     rule: str | None = None
     source: str = ""
+    learner_id: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The row as a JSON-ready dict (the export and the JSON-lines store use it)."""
@@ -139,6 +141,7 @@ _TEXT_FIELDS: tuple[tuple[str, str | None, bool, int], ...] = (
     ("reason", None, True, MAX_TEXT),
     ("rule", None, True, MAX_TEXT),
     ("source", "", True, MAX_TEXT),
+    ("learner_id", "", True, MAX_TEXT),
 )
 
 
@@ -254,6 +257,7 @@ def check_row(data: Any, *, where: str | None = None, line: int | None = None) -
             reason=texts["reason"],
             rule=texts["rule"],
             source=texts["source"] or "",
+            learner_id=texts["learner_id"] or "",
         )
     except RowError as err:
         raise err.located(where, line) if where is not None else err from None

@@ -48,6 +48,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ),
     ("CREATE INDEX IF NOT EXISTS attempts_by_learner ON attempts (learner, at)",),
+    # the data folder's learner id on every row; older rows keep '' (they are the folder's learner's)
+    ("ALTER TABLE attempts ADD COLUMN learner_id TEXT NOT NULL DEFAULT ''",),
 )
 
 
@@ -168,14 +170,16 @@ class SqliteStore:
         self._db.close()
 
 
-def _checked(found: Iterable[Sequence[Any]], where: str) -> tuple[list[Attempt], list[RowError]]:
+def _checked(
+    found: Iterable[Sequence[Any]], where: str, columns: Sequence[str] = _COLUMNS
+) -> tuple[list[Attempt], list[RowError]]:
     """The rows of ``(id, *columns)`` tuples read from a database, through :func:`check_row`, and the refused
-    ones (located by their row id)."""
+    ones (located by their row id).  ``columns``: those the file has (an older schema lacks the newest)."""
     rows: list[Attempt] = []
     refused: list[RowError] = []
     for row in found:
         try:
-            rows.append(check_row(dict(zip(_COLUMNS, row[1:])), where=where, line=int(row[0])))
+            rows.append(check_row(dict(zip(columns, row[1:])), where=where, line=int(row[0])))
         except RowError as err:
             refused.append(err)
     return rows, refused

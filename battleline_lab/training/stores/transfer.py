@@ -17,9 +17,18 @@ __all__ = ["EXPORT_FORMAT", "export_attempts", "export_filename"]
 EXPORT_FORMAT = "battleline-lab-progress"
 
 
-def export_filename(learner: str) -> str:
-    """The download's file name: ``battleline-progress-<learner>.json`` (safe characters only)."""
-    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in learner).strip("-") or DEFAULT_LEARNER
+def export_filename(learner: str, learner_id: str = "") -> str:
+    """The download's file name, after the learner: ``battleline-progress-<learner>.json`` (safe characters only).
+
+    A learner with no name yet (``me``) gets their short id too, so two such downloads dropped into
+    one folder never replace each other.
+
+    >>> export_filename("Ann Lee"), export_filename("李明"), export_filename("me", "3f2a9c01d4e7")
+    ('battleline-progress-Ann-Lee.json', 'battleline-progress-李明.json', 'battleline-progress-me-3f2a9c.json')
+    """
+    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in learner).strip("-")[:60] or DEFAULT_LEARNER
+    if safe == DEFAULT_LEARNER and learner_id:
+        safe += "-" + "".join(c for c in learner_id if c.isalnum())[:6]
     return f"battleline-progress-{safe}.json"
 
 
@@ -37,11 +46,12 @@ def _answer_text(value: Any) -> str | None:
 
 
 def export_attempts(
-    document: Any, learner: str | None = None, *, where: str | None = None
+    document: Any, learner: str | None = None, *, where: str | None = None, learner_id: str | None = None
 ) -> tuple[list[Attempt], list[RowError]]:
     """The rows of an export document's ``attempts`` through :func:`check_row`, and the refused ones (each
-    located as ``attempts[N]`` of ``where``).  ``learner``: whose rows they become (default: the
-    document's ``learner``); an ``answer`` that is not JSON text is kept as JSON text.
+    located as ``attempts[N]`` of ``where``).  ``learner``, ``learner_id``: whose rows they become (default:
+    the document's ``learner`` and ``learner_id``; a row of an older export without an id keeps its own,
+    empty); an ``answer`` that is not JSON text is kept as JSON text.
 
     >>> rows, refused = export_attempts({"learner": "ann", "attempts": [{"puzzle_id": "w1"}, {"kind": "x"}]})
     >>> [(r.learner, r.puzzle_id, r.kind) for r in rows], [e.row for e in refused]
@@ -49,6 +59,9 @@ def export_attempts(
     """
     if learner is None:
         learner = str(document.get("learner")) if isinstance(document, dict) else DEFAULT_LEARNER
+    if learner_id is None:
+        given = document.get("learner_id") if isinstance(document, dict) else None
+        learner_id = given if isinstance(given, str) else None
     found = document.get("attempts") if isinstance(document, dict) else None
     rows: list[Attempt] = []
     refused: list[RowError] = []
@@ -60,7 +73,8 @@ def export_attempts(
                 answer = _answer_text(data.get("answer"))
             except (ValueError, TypeError, RecursionError):
                 raise RowError("answer", "is not JSON that can be kept") from None
-            rows.append(check_row({**data, "learner": learner, "answer": answer}))
+            whose = {"learner": learner} if learner_id is None else {"learner": learner, "learner_id": learner_id}
+            rows.append(check_row({**data, **whose, "answer": answer}))
         except RowError as err:
             refused.append(err.located(where, None, f"attempts[{number}]"))
     return rows, refused
