@@ -1,15 +1,16 @@
 """The puzzle widget's calm layout, keyboard and announcements, in the kernel.
 
 The puzzle is drawn by the board component (puzzle mode): the order and the fixed places of
-its parts are the view model's and ``board.js``'s.  The browser side (bounding boxes before and
-after an answer, widths, focus, axe-core) is in ``tests/browser/test_puzzle_board_browser.py``
-and ``tests/browser/test_layout_a11y_browser.py``.
+its parts are the view model's and ``board.js``'s.  What ``board.js`` draws from a view (the
+order of the parts, the live regions, the flags as answer toggles) is tested on its DOM with
+``node --test`` (``tests/js/board_dom.test.mjs``, run by ``tests/test_board_js.py``); the browser
+side (bounding boxes before and after an answer, widths, focus, axe-core) is in
+``tests/browser/test_puzzle_board_browser.py`` and ``tests/browser/test_layout_a11y_browser.py``.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -20,18 +21,10 @@ from battleline_lab.widgets import PuzzleWidget
 from battleline_lab.widgets.intents import IntentWarning
 
 BLUE_EIGHT = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}})
-BOARD = Path(__file__).resolve().parents[1] / "battleline_lab" / "widgets" / "board"
-BOARD_JS = (BOARD / "board.js").read_text()
 
 
 def claim_widget() -> PuzzleWidget:
     return PuzzleWidget(Puzzle("p", {"en": "Flag 5"}, position=BLUE_EIGHT, question=ClaimQuestion(5)), record=False)
-
-
-def puzzle_js() -> str:
-    """The body of ``buildPuzzle`` in board.js (what puzzle mode draws, in order)."""
-    start = BOARD_JS.index("function buildPuzzle(v)")
-    return BOARD_JS[start : BOARD_JS.index("\n  }\n", start)]
 
 
 def test_nothing_above_the_feedback_moves_when_the_puzzle_is_answered() -> None:
@@ -49,12 +42,9 @@ def test_nothing_above_the_feedback_moves_when_the_puzzle_is_answered() -> None:
     assert [len(f["you"]) + len(f["opponent"]) for f in before["flags"]] == [
         len(f["you"]) + len(f["opponent"]) for f in after["flags"]
     ]
-    # board.js draws the proof panel (its height reserved) before the feedback, always, answered or not
-    js = puzzle_js()
-    assert js.index("parts.push(puzzleProof(v))") < js.index("parts.push(feedback)")
-    assert js.index("parts.push(row)") < js.index("parts.push(puzzleProof(v))")
-    css = (BOARD / "board.css").read_text()
-    assert re.search(r"\.blb-proof-body \{ height: [\d.]+em; overflow-y: auto", css)
+    # board.js draws the answers, then the proof panel (its place kept before the answer), then the
+    # feedback, answered or not: tests/js/board_dom.test.mjs; that none of them moves, by its
+    # bounding box in a browser: tests/browser/test_puzzle_board_browser.py
 
 
 def test_hint_and_show_the_solution_disappear_once_solved() -> None:
@@ -84,10 +74,7 @@ def test_R12_step_next_and_back_and_the_keys_move_through_the_same_proof() -> No
 
 
 def test_feedback_and_steps_are_announced() -> None:
-    js = puzzle_js()
-    assert re.search(r'"data-role": "feedback",[^)]*role: "status", "aria-live": "polite"', js)
-    assert '"data-role": "proof-step", "aria-live": "polite"' in BOARD_JS
-    assert '"aria-live": "polite"' in js.split("blb-hint-list")[1][:40]
+    # the live regions (feedback role=status, the proof step, the hints): tests/js/board_dom.test.mjs
     w = claim_widget()
     w.taps.action("answer", "yes")
     assert w.board.view["feedback"]["tone"] == "wrong" and w.feedback_text()
@@ -104,7 +91,7 @@ def test_R12_which_flags_is_answered_on_the_board_flags_themselves() -> None:
     w.taps.flag(2)
     assert {f["n"]: f["answer"] for f in w.board.view["flags"]}[2] is True  # aria-pressed
     assert "flag 2" in flags[2]["label"] and ":" in flags[2]["label"]  # its accessible name says the choice
-    assert "if (f.answer !== undefined && f.answer !== null) {\n      send({ answer: String(n) });" in BOARD_JS
+    # a tap on such a flag sends {"answer": "N"}: tests/data/tap_cases.json, run against board.js and Taps
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -26,7 +26,7 @@ with its colours and accessible name) and :func:`flag_views` (the nine flags of 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -58,8 +58,8 @@ INTENTS: Mapping[str, str] = {
 }
 
 
-def _asset(name: str) -> str:
-    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+#: the folder of the front end's files: anywidget reads them (and, with ANYWIDGET_HMR=1, reloads them on save)
+_HERE = Path(__file__).resolve().parent
 
 
 class Board(anywidget.AnyWidget):
@@ -74,8 +74,8 @@ class Board(anywidget.AnyWidget):
     itself again; without it the board redraws its view), and nothing raises.
     """
 
-    _esm = _asset("board.js")
-    _css = _asset("board.css")
+    _esm = _HERE / "board.js"
+    _css = _HERE / "board.css"
     #: what to draw (the view model); every change redraws the board in the browser
     view = traitlets.Dict().tag(sync=True)
 
@@ -220,13 +220,14 @@ def flag_views(
 
 
 class Taps:
-    """Taps on a :class:`Board` from Python, decided exactly as ``board.js`` decides them.
+    """Taps on a :class:`Board` from Python, decided exactly as ``board.js``'s ``tap`` decides them.
 
     The browser keeps one thing of its own, the hand card tapped (or dragged) whose flags it
-    lights; everything else goes to the session as an intent.  This class keeps that selection
-    the same way, so tests and lessons drive a widget through the same view model and the same
-    hooks a learner taps (``data-card``, ``data-flag``, ``data-action``); a hook that is not on
-    offer raises ``ValueError`` (a learner could not tap it).
+    lights (and, in place mode, the palette card picked); everything else goes to the session as
+    an intent.  This class keeps that selection the same way, so tests and lessons drive a widget
+    through the same view model and the same hooks a learner taps (``data-card``, ``data-flag``,
+    ``data-action``); a hook that is not on offer raises ``ValueError`` (a learner could not tap
+    it).  Both are checked against one table of cases, ``tests/data/tap_cases.json``.
     """
 
     def __init__(self, board: Board) -> None:
@@ -244,8 +245,17 @@ class Taps:
     def _flag(self, n: int) -> dict[str, Any] | None:
         return next((f for f in self.view.get("flags", ()) if f["n"] == n), None)
 
+    def _keep(self) -> None:
+        """Drop a selection the view no longer offers (a card played or gone, a palette card gone)."""
+        card = self._hand(self.selected) if self.selected is not None else None
+        if not (card and card.get("flags")):
+            self.selected = None
+        if self.picked not in [c["id"] for c in (self.view.get("palette") or {}).get("cards", ())]:
+            self.picked = None
+
     def legal_flags(self) -> list[int]:
         """The flags lit ``data-legal`` now (for the tapped card, or the session's choice)."""
+        self._keep()
         if self.selected is not None:
             card = self._hand(self.selected)
             return list(card["flags"]) if card and card.get("flags") else []
@@ -257,6 +267,7 @@ class Taps:
 
     def card(self, card: str) -> None:
         """Tap a hand card (``data-zone="hand"``): select it (a second tap cancels), or ask the session."""
+        self._keep()
         entry = self._hand(card)
         if entry is None or not (entry.get("flags") or entry.get("kernel")):
             raise ValueError(f"hand card {card} is not on offer")
@@ -268,6 +279,7 @@ class Taps:
 
     def flag(self, n: int) -> None:
         """Tap a flag's target (``data-flag``): play the tapped card, the session's choice, a claim or an answer."""
+        self._keep()
         entry = self._flag(n)
         if entry is None or entry.get("inert"):
             raise ValueError(f"flag {n} is not on offer")
@@ -301,6 +313,13 @@ class Taps:
         ]
         if view.get("hint"):
             items.append({**view["hint"], "action": "hint"})
+        proof = view.get("proof")
+        if proof:  # the proof's step buttons, enabled where there is a step to go to
+            index, count = proof["index"], len(proof.get("steps", ()))
+            items += [
+                {"action": "step-back", "enabled": index > 0},
+                {"action": "step-next", "enabled": index < count - 1},
+            ]
         for item in items:
             if item["action"] == action and value in (None, item.get("value"), item.get("deck")):
                 if item.get("enabled", True) is False:
@@ -322,13 +341,17 @@ class Taps:
             self.board.intent({"answer": item.get("value")})
         elif action == "hint":
             self.board.intent({"hint": True})
+        elif action in ("step-next", "step-back"):
+            self.board.intent({"step": 1 if action == "step-next" else -1})
         else:
             self.board.intent({"do": action})
 
     def pick(self, card: str) -> None:
         """Tap a palette card (``data-zone="palette"``, place mode): pick it; a second tap cancels."""
+        self._keep()
         if card not in [c["id"] for c in (self.view.get("palette") or {}).get("cards", ())]:
             raise ValueError(f"{card} is not in the palette")
+        self.selected = None
         self.picked = None if self.picked == card else card
 
     def places(self) -> list[str]:
@@ -345,6 +368,7 @@ class Taps:
 
     def place(self, place: str) -> None:
         """Tap a slot or a place (``data-action="place" data-place=...``): put the picked card there."""
+        self._keep()
         if place not in self.places():
             raise ValueError(f"{place} is not a place on the board")
         card, self.picked = self.picked, None
@@ -372,8 +396,23 @@ class Taps:
             raise ValueError("no proof on show")
         self.board.intent({"step": delta})
 
+    def drag(self, card: str) -> None:
+        """Start dragging a hand card (``draggable``): it is selected, its flags lit."""
+        entry = self._hand(card)
+        if entry is None or not entry.get("flags"):
+            raise ValueError(f"hand card {card} cannot be dragged")
+        self.selected = card
+
+    def drop(self, n: int) -> None:
+        """Drop the dragged card on flag ``n``: played there if it may go there (else nothing happens)."""
+        if n not in self.legal_flags() or self.selected is None:
+            raise ValueError(f"flag {n} is no drop target")
+        card, self.selected = self.selected, None
+        self.board.intent({"play": [card, n]})
+
     def escape(self) -> None:
         """Escape: drop the tapped (or picked) card, else the session's choice."""
+        self._keep()
         if self.picked is not None:
             self.picked = None
         elif self.selected is not None:
@@ -390,7 +429,7 @@ class StepKeys(anywidget.AnyWidget):
     while :attr:`active` (a proof is shown).
     """
 
-    _esm = _asset("keys.js")
+    _esm = _HERE / "keys.js"
     #: whether a proof is shown (the keys do nothing otherwise)
     active = traitlets.Bool(False).tag(sync=True)
 

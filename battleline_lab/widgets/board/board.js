@@ -1,6 +1,6 @@
 // battleline_lab's board component (anywidget front end): draws a view model, sends intents back.
 //
-// The Python side (battleline_lab/board/__init__.py) sets the synced trait `view`: a JSON
+// The Python side (battleline_lab/widgets/board/__init__.py) sets the synced trait `view`: a JSON
 // description of what to draw (cards per flag and side, the hand, what may be tapped, the legal
 // flags of each hand card, claimable flags, highlights, ghosts, every text already in the
 // learner's language).  This module draws it and sends intents ({"play": ["r7", 3]},
@@ -8,12 +8,311 @@
 // Selection, hover, focus and highlighting live here; rules never do: which flags a card may
 // go to comes in the view model, and Python decides what an intent does.
 //
+// Its shape (as chessground's): one state object per drawn board ({view, taps, roving}); `tap`,
+// a pure function, is the tap state machine (what a tap, a key or a drop does to the selection
+// and which intent it sends; exported, unit-tested with `node --test` against
+// tests/data/tap_cases.json, the same table Python's `Taps` is tested against); small `draw*`
+// functions build the parts and `patch` updates the DOM in place (an element with the same
+// data-key, or the same tag at the same place, is kept: focus stays where it was); one table of
+// DOM handlers, added in `render` and removed by its cleanup (the key listener too).
+//
 // Stable hooks (a contract for tests): data-card, data-zone, data-flag, data-legal,
 // data-claimable, data-action (+ data-deck / data-value), data-role="feedback" and
 // data-role="proof-step".  No inline event handler attribute and no <script> is ever written:
 // listeners are added with addEventListener; texts are set with textContent.
 
-const KEYS = "__battlelineBoardKeys";
+// -- the view model (what Python's board_view() / game and editor views send) ---------------------
+
+/**
+ * One card (Python: `card_view`).
+ * @typedef {object} CardView
+ * @property {string} id notation ("r7", "alexander")
+ * @property {string} label accessible name (where it lies, if on a flag)
+ * @property {string} value the big value ("7", or a tactic's short value)
+ * @property {string} name a troop's or tactic's short name
+ * @property {string} fill background colour
+ * @property {string} ink text colour
+ * @property {string} [letter] a troop's colour letter (in the learner's language)
+ * @property {string} [colour] a troop's colour letter (r, g, b, y, p, o): class blb-colour-X
+ * @property {string} [mark] a tactic's mark (★ wild, ☁ environment, ⚔ guile)
+ * @property {boolean} [tactic]
+ * @property {boolean} [wild]
+ * @property {boolean} [environment]
+ * @property {boolean} [highlight]
+ * @property {boolean} [ghost] a card that could still come (opponent's side)
+ * @property {number[]} [flags] hand card: the flags it may be played to (tap card, tap flag)
+ * @property {boolean} [kernel] hand card: the session makes its next choices ({"select": id})
+ * @property {boolean} [chosen] hand card: the session holds it (aria-pressed)
+ * @property {boolean} [placed] palette card already on the board (place mode)
+ */
+
+/**
+ * One flag (Python: `flag_views`, plus what each activity adds).
+ * @typedef {object} FlagView
+ * @property {number} n 1-9
+ * @property {string} label
+ * @property {number} [slots] cards a side may hold (3, 4 with Mud)
+ * @property {CardView[]} you
+ * @property {CardView[]} opponent
+ * @property {string} [you_label]
+ * @property {string} [opponent_label]
+ * @property {CardView[]} [env] environment cards
+ * @property {CardView[]} [ghosts] could still come to the opponent's side
+ * @property {"you"|"opponent"} [owner] who claimed it
+ * @property {"you"|"opponent"} [first] who completed first (the "1st" badge)
+ * @property {string} [first_text]
+ * @property {string} [first_label]
+ * @property {boolean} [focus] the question is about it
+ * @property {boolean} [legal] the session's held choice may go here ({"flag": n})
+ * @property {boolean} [choose] a destination the session asks for ({"flag": n})
+ * @property {boolean} [claim] a tap claims it ({"claim": n})
+ * @property {boolean} [claimable] marked data-claimable
+ * @property {string} [mark] a small mark under the number
+ * @property {boolean|null} [answer] "which flags" puzzles: the flag is an answer toggle (aria-pressed)
+ * @property {string} [css] extra classes of the flag button (puzzle mode)
+ * @property {boolean} [inert] aria-disabled: a tap does nothing
+ * @property {{label: string, text: string, outs: string}} [odds] the coach's odds
+ */
+
+/**
+ * A button of the view model (decks, choices, answers, the hint).
+ * @typedef {object} ButtonView
+ * @property {string} [action] "pass", "end", "cancel", "check", "answer" (the default of answers), ...
+ * @property {string} [value] an answer's value
+ * @property {string} [deck] a deck ("troops", "tactics")
+ * @property {string} label
+ * @property {boolean} [enabled] false: aria-disabled
+ * @property {boolean} [primary]
+ * @property {boolean} [pressed]
+ * @property {string} [state] "right", "wrong", "hint": class blb-STATE
+ * @property {string} [css] extra classes (puzzle mode)
+ * @property {string} [aria]
+ * @property {string} [title]
+ * @property {boolean} [hidden] the hint button keeps its place, invisible
+ */
+
+/**
+ * A proof on show: steps of text parts, a part with `href` is a rule link.
+ * @typedef {object} ProofView
+ * @property {Array<Array<{text: string, href?: string, rule?: string}>>|string[]} steps
+ * @property {number} index the step shown
+ * @property {string} [counter] "step 2 of 5"
+ * @property {string} [note]
+ * @property {string} [label]
+ * @property {string} [rule_label] "{rule}" template of a rule link's name
+ * @property {string} [back]
+ * @property {string} [next]
+ * @property {string} [back_label]
+ * @property {string} [next_label]
+ */
+
+/**
+ * The whole view model (the synced trait `view`).  `mode` "puzzle" (PuzzleWidget, the gym) draws
+ * the puzzle layout; anything else ("game", the explorer and the editor's place mode) the game's.
+ * @typedef {object} BoardView
+ * @property {"game"|"puzzle"|string} [mode]
+ * @property {number} [rev] revision, set by Board.show
+ * @property {string} [lang]
+ * @property {string} [board_label]
+ * @property {FlagView[]} [flags]
+ * @property {CardView[]} [hand]
+ * @property {string} [hand_label]
+ * @property {string[]} [targets] cards on the table a tactic may act on
+ * @property {string[]} [selection] the choice the session holds (Escape sends {"cancel": true})
+ * @property {string} [prompt]
+ * @property {string} [status]
+ * @property {string} [chosen_text] "{card}" "{flags}" template said when a card is tapped
+ * @property {{label: string, cards?: CardView[]}} [opponent_hand]
+ * @property {Array<ButtonView & {deck: string}>} [decks]
+ * @property {ButtonView[]} [choices]
+ * @property {ButtonView[]} [answers]
+ * @property {string} [answers_label]
+ * @property {ButtonView} [hint]
+ * @property {string[]} [hints]
+ * @property {{tone?: string, state?: string, text?: string, lines?: string[], items?: string[]}} [feedback]
+ * @property {ProofView} [proof]
+ * @property {string} [proof_label] puzzle mode
+ * @property {string} [proof_waiting] puzzle mode: said in the proof panel before the answer
+ * @property {string} [step_back] puzzle mode
+ * @property {string} [step_next] puzzle mode
+ * @property {string} [step_back_label] puzzle mode
+ * @property {string} [step_next_label] puzzle mode
+ * @property {string} [question]
+ * @property {string} [odds_note]
+ * @property {Array<{side: "you"|"opponent", label: string, cards: CardView[]}>} [held] puzzle mode: hands
+ * @property {Array<{caption: string, cards: CardView[]}>} [rows] puzzle mode: the question's card rows
+ * @property {string} [environment] puzzle mode
+ * @property {boolean} [place_mode] explorer, editor: empty slots are places
+ * @property {{label?: string, cards: CardView[]}} [palette] the cards to place
+ * @property {Array<{value: string, label: string, aria?: string}>} [places] more places
+ * @property {string} [places_label]
+ * @property {string} [slot_text] "{side}, slot {slot}"
+ * @property {string} [pick_text] "{card}" template said when a palette card is picked
+ */
+
+// -- the tap state machine (pure: no DOM) ---------------------------------------------------------
+
+/**
+ * What the browser keeps of its own: the hand card tapped (or dragged) whose flags it lights, and
+ * the palette card picked (place mode).  Everything else goes to the session as an intent.
+ * @typedef {{sel: string|null, pick: string|null}} TapState
+ */
+
+/**
+ * What was tapped: a hook of the board, a key, or a drag.
+ * @typedef {{hand: string} | {flag: number} | {palette: string} | {place: string} | {take: string}
+ *   | {target: string} | {button: string, value?: string|null} | {key: "Escape"|"j"|"k"}
+ *   | {drag: string} | {drop: number}} Hit
+ */
+
+/** @typedef {{state: TapState, intent: object|null, refused: boolean}} TapResult */
+
+/** The hand card `id` of `view`, if any. */
+export const handCard = (view, id) => (view.hand || []).find((c) => c.id === id);
+/** The flag `n` of `view`, if any. */
+export const flagOf = (view, n) => (view.flags || []).find((f) => f.n === n);
+const held = (selection) => (Array.isArray(selection) ? selection.length > 0 : Boolean(selection));
+
+/** The selection that still holds in `view` (a card no longer playable, a palette card gone, is dropped). */
+export function keep(view, state) {
+  const c = state.sel ? handCard(view, state.sel) : null;
+  const pick = state.pick && ((view.palette || {}).cards || []).some((p) => p.id === state.pick) ? state.pick : null;
+  return { sel: c && c.flags ? state.sel : null, pick };
+}
+
+/** The flags lit data-legal: the tapped card's, else the ones the session's choice may go to. */
+export function legalFlags(view, state) {
+  if (state.sel) {
+    const c = handCard(view, state.sel);
+    return c && c.flags ? [...c.flags] : [];
+  }
+  return (view.flags || []).filter((f) => f.legal).map((f) => f.n);
+}
+
+/** The places a picked card may be put (place mode): the empty slots, then view.places. */
+export function places(view) {
+  if (!view.place_mode) return [];
+  const out = [];
+  for (const f of view.flags || []) {
+    for (const who of ["opponent", "you"]) if ((f[who] || []).length < Number(f.slots || 3)) out.push(`${f.n}:${who}`);
+  }
+  return out.concat((view.places || []).map((p) => p.value));
+}
+
+/** The buttons of `view` a tap may act on, each with its action (the proof's step buttons too). */
+export function buttons(view) {
+  const out = [
+    ...(view.decks || []).map((d) => ({ ...d, action: "draw" })),
+    ...(view.choices || []),
+    ...(view.answers || []).map((a) => ({ ...a, action: a.action || "answer" })),
+  ];
+  if (view.hint) out.push({ ...view.hint, action: "hint" });
+  const p = view.proof;
+  if (p) {
+    const count = (p.steps || []).length;
+    out.push({ action: "step-back", enabled: p.index > 0 }, { action: "step-next", enabled: p.index < count - 1 });
+  }
+  return out;
+}
+
+const refuse = (state) => ({ state, intent: null, refused: true });
+const to = (state, intent) => ({ state, intent: intent || null, refused: false });
+
+function escape(view, s) {
+  if (s.pick) return to({ ...s, pick: null });
+  if (s.sel) return to({ ...s, sel: null });
+  return to(s, held(view.selection) ? { cancel: true } : null);
+}
+
+// one handler per kind of hit: (view, state, hit) -> TapResult
+const TAPS = {
+  hand(view, s, hit) {
+    const c = handCard(view, hit.hand);
+    if (!c || !(c.flags || c.kernel)) return refuse(s); // aria-disabled
+    if (c.flags) return to({ ...s, sel: s.sel === c.id ? null : c.id }); // a second tap cancels
+    return to({ ...s, sel: null }, { select: c.id });
+  },
+  flag(view, s, hit) {
+    const n = hit.flag;
+    const f = flagOf(view, n);
+    if (!f || f.inert) return refuse(s);
+    if (f.answer !== undefined && f.answer !== null) return to(s, { answer: String(n) });
+    if (s.sel) {
+      const next = { ...s, sel: null }; // a tap on a flag the card may not go to cancels
+      return legalFlags(view, s).includes(n) ? to(next, { play: [s.sel, n] }) : refuse(next);
+    }
+    if (f.legal || f.choose) return to(s, { flag: n });
+    if (f.claim) return to(s, { claim: n });
+    return refuse(s);
+  },
+  palette(view, s, hit) {
+    if (!((view.palette || {}).cards || []).some((c) => c.id === hit.palette)) return refuse(s);
+    return to({ sel: null, pick: s.pick === hit.palette ? null : hit.palette }); // a second tap cancels
+  },
+  place(view, s, hit) {
+    if (!places(view).includes(hit.place)) return refuse(s);
+    return to({ ...s, pick: null }, s.pick ? { place: [s.pick, hit.place] } : null);
+  },
+  take(view, s, hit) {
+    if (!view.place_mode) return refuse(s);
+    const placed = (view.flags || []).flatMap((f) => [...(f.you || []), ...(f.opponent || [])].map((c) => c.id));
+    return placed.includes(hit.take) ? to(s, { take: hit.take }) : refuse(s);
+  },
+  target(view, s, hit) {
+    return (view.targets || []).includes(hit.target) ? to(s, { target: hit.target }) : refuse(s);
+  },
+  button(view, s, hit) {
+    const value = hit.value === undefined || hit.value === null ? null : String(hit.value);
+    const item = buttons(view).find(
+      (b) => b.action === hit.button && (value === null || value === String(b.value) || value === b.deck),
+    );
+    if (!item || item.enabled === false) return refuse(s);
+    switch (item.action) {
+      case "draw":
+        return to(s, { draw: item.deck });
+      case "cancel":
+        return escape(view, s);
+      case "answer":
+        return to(s, { answer: item.value });
+      case "hint":
+        return to(s, { hint: true });
+      case "step-next":
+        return to(s, { step: 1 });
+      case "step-back":
+        return to(s, { step: -1 });
+      default:
+        return to(s, { do: item.action });
+    }
+  },
+  key(view, s, hit) {
+    if (hit.key === "Escape") return escape(view, s);
+    if ((hit.key === "j" || hit.key === "k") && view.proof) return to(s, { step: hit.key === "j" ? 1 : -1 });
+    return refuse(s);
+  },
+  drag(view, s, hit) {
+    const c = handCard(view, hit.drag);
+    return c && c.flags ? to({ ...s, sel: c.id }) : refuse(s);
+  },
+  drop(view, s, hit) {
+    return s.sel && legalFlags(view, s).includes(hit.drop) ? to({ ...s, sel: null }, { play: [s.sel, hit.drop] }) : refuse(s);
+  },
+};
+
+/**
+ * The tap state machine: what `hit` does in `view` with the selection `state`.  A refused hit is
+ * one a learner could not make (a hook not on offer, aria-disabled): nothing is sent.
+ * @param {BoardView} view
+ * @param {TapState} state
+ * @param {Hit} hit
+ * @returns {TapResult}
+ */
+export function tap(view, state, hit) {
+  const kind = Object.keys(hit).find((k) => k in TAPS);
+  const s = keep(view, state);
+  return kind ? TAPS[kind](view, s, hit) : refuse(s);
+}
+
+// -- elements ------------------------------------------------------------------------------------
 
 function h(tag, attrs, children) {
   const el = document.createElement(tag);
@@ -172,617 +471,585 @@ function ruleHref(href, node) {
   return `${here.origin}${here.pathname.slice(0, lab)}/lab/tree/${tree}${hash}`;
 }
 
+// -- patch: update the DOM in place ----------------------------------------------------------------
+// The draw* functions build detached elements; `patch` makes a parent's children look like them,
+// keeping every element that is already there (the same data-key or data-col, else the same tag at
+// the same place): its attributes and text are updated, it is neither removed nor re-created, so
+// the focus, the scroll and a hover stay where they are.
+
+const keyOf = (node) => (node.nodeType === 1 ? node.getAttribute("data-key") || node.getAttribute("data-col") || null : null);
+
+function sameKind(a, b) {
+  return a.nodeType === b.nodeType && a.nodeName === b.nodeName && keyOf(a) === keyOf(b);
+}
+
+function update(node, wanted) {
+  if (node.nodeType !== 1) {
+    if (node.data !== wanted.data) node.data = wanted.data;
+    return;
+  }
+  for (const { name } of Array.from(node.attributes)) if (!wanted.hasAttribute(name)) node.removeAttribute(name);
+  for (const { name, value } of Array.from(wanted.attributes)) if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+  patch(node, Array.from(wanted.childNodes));
+}
+
+/** Make `parent`'s children match `wanted` (detached nodes), reusing what is there. */
+export function patch(parent, wanted) {
+  const old = Array.from(parent.childNodes);
+  const keyed = new Map();
+  for (const node of old) if (keyOf(node)) keyed.set(keyOf(node), node);
+  const used = new Set();
+  const next = wanted.map((w, i) => {
+    const key = keyOf(w);
+    const o = key ? keyed.get(key) : old[i];
+    if (o && !used.has(o) && sameKind(o, w)) {
+      used.add(o);
+      update(o, w);
+      return o;
+    }
+    return w;
+  });
+  // what went goes first, so that a kept element is only moved when the order really changed
+  // (moving the focused element would blur it)
+  for (const node of old) if (!used.has(node)) parent.removeChild(node);
+  next.forEach((node, i) => {
+    const here = parent.childNodes[i];
+    if (here !== node) parent.insertBefore(node, here || null);
+  });
+}
+
+// -- drawing: the parts of a board (pure builders of detached elements) --------------------------------
+
+function drawBoardCard(v, card, f, side, slot) {
+  const target = (v.targets || []).includes(card.id) && !card.ghost;
+  const take = Boolean(v.place_mode) && !card.ghost && !target;
+  const attrs = {
+    class: cardClasses(card, target ? "blb-target" : ""),
+    "data-card": card.id,
+    "data-zone": card.ghost ? "ghost" : "board",
+    "data-flag": f.n,
+    "data-side": side,
+    "aria-label": card.label,
+    title: card.label,
+    "data-slot": v.place_mode ? slot : null,
+  };
+  let el;
+  if (take) {
+    el = h("button", { ...attrs, type: "button", "data-action": "take", "data-nav": "slots", "data-key": `take:${card.id}:${f.n}:${side}` }, cardFace(card));
+  } else if (target) {
+    el = h("button", { ...attrs, type: "button", "data-action": "target", "data-nav": "targets", "data-key": `target:${card.id}` }, cardFace(card));
+  } else {
+    el = h("div", { ...attrs, role: "img" }, cardFace(card));
+  }
+  paint(el, card);
+  return el;
+}
+
+function drawSide(v, f, who) {
+  const cards = f[who] || [];
+  const ghosts = who === "opponent" ? f.ghosts || [] : [];
+  const slots = Math.max(f.slots || 3, cards.length + ghosts.length);
+  const out = h("div", { class: `blb-side blb-${who}`, role: "group", "aria-label": f[`${who}_label`] || who });
+  cards.forEach((c, i) => out.append(drawBoardCard(v, c, f, who, i + 1)));
+  for (const c of ghosts) out.append(drawBoardCard(v, { ...c, ghost: true }, f, who));
+  for (let i = cards.length + ghosts.length; i < slots; i += 1) {
+    out.append(v.place_mode ? slotTarget(v, f, who, i) : h("div", { class: "blb-slot", "aria-hidden": "true" }));
+  }
+  return out;
+}
+
+function drawFlag(f) {
+  const answer = f.answer !== undefined && f.answer !== null;
+  const button = h(
+    "button",
+    {
+      type: "button",
+      class: `blb-flag${f.owner ? ` blb-claimed-${f.owner}` : ""}`,
+      "data-flag": f.n,
+      "data-key": `flag:${f.n}`,
+      "data-nav": "flags",
+      "data-claimable": f.claimable ? "true" : null,
+      "data-action": answer ? "answer" : null,
+      "data-value": answer ? String(f.n) : null,
+      "aria-pressed": answer ? (f.answer ? "true" : "false") : null,
+      "aria-label": f.label,
+      title: f.label,
+      "aria-disabled": f.inert ? "true" : null,
+    },
+    [
+      h("span", { class: "blb-flag-n", "aria-hidden": "true", text: f.owner ? `⚑${f.n}` : String(f.n) }),
+      f.mark ? h("span", { class: "blb-flag-mark", "aria-hidden": "true", text: f.mark }) : null,
+    ],
+  );
+  const env = (f.env || []).map((c) => {
+    const chip = h("div", { class: cardClasses(c, "blb-env"), role: "img", "data-card": c.id, "data-zone": "board", "data-flag": f.n, "aria-label": c.label, title: c.label }, [
+      h("span", { class: "blb-n", "aria-hidden": "true", text: c.name }),
+    ]);
+    paint(chip, c);
+    return chip;
+  });
+  const first = f.first ? h("span", { class: `blb-first blb-first-${f.first}`, title: f.first_label || "", text: f.first_text || "1st" }) : null;
+  return h("div", { class: "blb-flagcell" }, [button, ...env, first, oddsBadge(f)]);
+}
+
+function drawColumns(v, css) {
+  const board = h("div", { class: "blb-board", role: "group", "aria-label": v.board_label || "board" });
+  for (const f of v.flags || []) {
+    const col = h("div", { class: `blb-col${f.focus ? " blb-focus" : ""}`, "data-col": f.n }, [drawSide(v, f, "opponent"), drawFlag(f), drawSide(v, f, "you")]);
+    if (css) also(col.querySelector(".blb-flag"), f.css);
+    board.append(col);
+  }
+  return board;
+}
+
+function drawButton(item, nav) {
+  const attrs = {
+    type: "button",
+    class: `blb-button${item.primary ? " blb-primary" : ""}${item.state ? ` blb-${item.state}` : ""}`,
+    "data-action": item.action,
+    "data-value": item.value,
+    "data-deck": item.deck,
+    "data-key": `${item.action}:${item.deck || item.value || ""}`,
+    "data-nav": nav,
+    "aria-disabled": item.enabled === false ? "true" : null,
+    "aria-pressed": item.pressed === undefined ? null : item.pressed ? "true" : "false",
+    "aria-label": item.aria || null,
+    title: item.title || null,
+  };
+  return h("button", attrs, [h("span", { text: item.label })]);
+}
+
+function drawHandCard(card) {
+  const enabled = Boolean(card.flags) || Boolean(card.kernel);
+  const el = h(
+    "button",
+    {
+      type: "button",
+      class: cardClasses(card, "blb-hand-card"),
+      "data-card": card.id,
+      "data-zone": "hand",
+      "data-key": `card:${card.id}`,
+      "data-nav": "hand",
+      "aria-label": card.label,
+      title: card.label,
+      "aria-disabled": enabled ? null : "true",
+      "aria-pressed": "false",
+      draggable: card.flags ? "true" : null,
+    },
+    cardFace(card),
+  );
+  paint(el, card);
+  return el;
+}
+
+function drawMinis(cards, zone) {
+  return (cards || []).map((c) => {
+    const el = h("div", { class: cardClasses(c, "blb-mini"), role: "img", "data-card": c.id, "data-zone": zone, "aria-label": c.label, title: c.label }, cardFace(c));
+    paint(el, c);
+    return el;
+  });
+}
+
+function drawLines(tag, lines) {
+  return lines && lines.length ? h(tag, { class: "blb-lines" }, lines.map((line) => h("li", { text: line }))) : null;
+}
+
+// the puzzle widget's own classes (bl-answer-yes, bl-feedback bl-state-right, bl-next, ...) on the
+// same elements, beside the hooks: older tests and lessons' styles find them by these
+function also(el, css) {
+  for (const c of String(css || "").split(/\s+/)) if (c) el.classList.add(c);
+  return el;
+}
+
+// -- puzzle mode (the puzzle widget and the gym; board-puzzle) -----------------------------------
+// The same board, the same hooks; below it, in fixed places: the question, the answers (Yes/No,
+// A/B, the kinds; a "which flags" question is answered by tapping the flags, then Check), the
+// hint button, the proof panel (its height reserved before the answer: nothing moves when the
+// puzzle is answered), the feedback, the hints.  Python judges every answer.
+function drawHeld(held) {
+  const zone = held.side === "you" ? "hand" : "opponent-hand";
+  return h("div", { class: "blb-opp-hand blb-held", role: "group", "aria-label": held.label }, [h("span", { class: "blb-caption", text: held.label }), ...drawMinis(held.cards, zone)]);
+}
+
+function drawCardRow(row) {
+  return h("div", { class: "blb-row", role: "group", "aria-label": row.caption }, [
+    h("div", { class: "blb-row-caption", text: row.caption }),
+    h("div", { class: "blb-row-cards" }, drawMinis(row.cards, "question")),
+  ]);
+}
+
+function drawPuzzleProof(v, host) {
+  const p = v.proof;
+  const steps = p ? p.steps || [] : [];
+  const step = h("div", { class: "blb-proof-step bl-step-text", "data-role": "proof-step", "aria-live": "polite", "data-waiting": p ? null : "true" });
+  if (p) {
+    for (const part of steps[p.index] || []) {
+      if (part.href) {
+        const label = (p.rule_label || "{rule}").replace("{rule}", part.rule);
+        step.append(h("a", { class: "blb-rule", href: ruleHref(part.href, host), "data-href": part.href, target: "_blank", rel: "noopener", title: label, "aria-label": label, text: part.text }));
+      } else {
+        step.append(document.createTextNode(part.text));
+      }
+    }
+  } else {
+    step.append(h("span", { class: "blb-proof-waiting", text: v.proof_waiting || "" }));
+  }
+  const body = h("div", { class: "blb-proof-body" }, [step, p && p.note ? h("div", { class: "blb-note bl-note", text: p.note }) : null]);
+  return h("div", { class: `blb-proof blb-proof-fixed${p ? " bl-explanation" : ""}`, role: "group", "aria-label": v.proof_label || "" }, [
+    h("div", { class: "blb-proof-title", text: v.proof_label || "" }),
+    h("div", { class: "blb-proof-head" }, [
+      also(drawButton({ action: "step-back", label: v.step_back || "◀", enabled: Boolean(p) && p.index > 0, aria: v.step_back_label }, "proof"), "bl-back"),
+      h("span", { class: "blb-step-counter bl-step-counter", text: p ? p.counter || "" : "" }),
+      also(drawButton({ action: "step-next", label: v.step_next || "▶", enabled: Boolean(p) && p.index < steps.length - 1, aria: v.step_next_label }, "proof"), "bl-next"),
+    ]),
+    body,
+  ]);
+}
+
+function drawPuzzle(v, host) {
+  const parts = [];
+  const view = h("div", { class: "blb-board-view bl-board-view" }); // the table and both hands
+  for (const held of v.held || []) if (held.side !== "you") view.append(drawHeld(held));
+  if (v.flags && v.flags.length) view.append(drawColumns(v, true));
+  for (const held of v.held || []) if (held.side === "you") view.append(drawHeld(held));
+  for (const c of view.querySelectorAll(".blb-card")) c.classList.add("bl-card");
+  for (const c of view.querySelectorAll(".blb-ghost")) c.classList.add("bl-ghost");
+  for (const c of view.querySelectorAll(".blb-highlight")) c.classList.add("bl-highlight");
+  if (view.childElementCount) parts.push(view);
+  if (v.rows && v.rows.length) parts.push(h("div", { class: "blb-rows" }, v.rows.map(drawCardRow)));
+  if (v.environment) parts.push(h("div", { class: "blb-environment-note", text: v.environment }));
+  if (v.question) parts.push(h("div", { class: "blb-question bl-question", "data-role": "question", text: v.question }));
+  const row = h("div", { class: "blb-answers", role: "group", "aria-label": v.answers_label || "" });
+  for (const a of v.answers || []) row.append(also(drawButton({ ...a, action: a.action || "answer" }, "choices"), a.css));
+  if (v.hint) {
+    const hint = also(drawButton({ ...v.hint, action: "hint", state: "hint" }, "choices"), "bl-hint");
+    if (v.hint.hidden) hint.style.visibility = "hidden"; // it keeps its place: nothing moves
+    row.append(hint);
+  }
+  parts.push(row);
+  parts.push(drawPuzzleProof(v, host));
+  const fb = v.feedback || {};
+  parts.push(
+    h("div", { class: `blb-feedback blb-tone-${fb.tone || "none"} bl-feedback bl-state-${fb.state || "waiting"}`, "data-role": "feedback", "data-state": fb.state || null, role: "status", "aria-live": "polite" }, [
+      fb.text ? h("div", { class: "blb-feedback-text", text: fb.text }) : null,
+      drawLines("ul", fb.items),
+    ]),
+  );
+  const ol = h("ol", { class: "blb-hint-list", "aria-live": "polite" }, (v.hints || []).map((line) => h("li", { text: line })));
+  parts.push(h("div", { class: "blb-hints bl-hints" }, [ol]));
+  parts.push(h("div", { class: "blb-sr", "aria-live": "polite", "data-role": "selection" }));
+  return parts;
+}
+
+// -- game mode (the game, the explorer and the editor's place mode) ------------------------------
+function drawGame(v) {
+  const parts = [];
+  if (v.prompt || v.status) {
+    parts.push(
+      h("div", { class: "blb-top" }, [
+        v.prompt ? h("div", { class: "blb-prompt", "data-role": "prompt", text: v.prompt }) : null,
+        v.status ? h("div", { class: "blb-status", text: v.status }) : null,
+      ]),
+    );
+  }
+  if (v.opponent_hand) {
+    const oh = v.opponent_hand;
+    parts.push(h("div", { class: "blb-opp-hand", role: "group", "aria-label": oh.label }, [h("span", { class: "blb-caption", text: oh.label }), ...drawMinis(oh.cards, "opponent-hand")]));
+  }
+  parts.push(drawColumns(v, false));
+  if (v.places) parts.push(placesRow(v));
+  if (v.palette) parts.push(paletteRow(v.palette));
+  if (v.odds_note) parts.push(h("div", { class: "blb-odds-note", "data-role": "odds-note", text: v.odds_note }));
+  if (v.question) parts.push(h("div", { class: "blb-question", text: v.question }));
+  const bar = h("div", { class: "blb-bar" });
+  for (const d of v.decks || []) bar.append(drawButton({ ...d, action: "draw" }, "choices"));
+  for (const c of v.choices || []) bar.append(drawButton(c, "choices"));
+  if (bar.childElementCount) parts.push(bar);
+  if (v.hand) {
+    parts.push(
+      h("div", { class: "blb-hand", role: "group", "aria-label": v.hand_label || "hand" }, [
+        v.hand_label ? h("div", { class: "blb-caption", text: v.hand_label }) : null,
+        h("div", { class: "blb-hand-cards" }, v.hand.map(drawHandCard)),
+      ]),
+    );
+  }
+  if (v.answers) {
+    parts.push(h("div", { class: "blb-answers", role: "group", "aria-label": v.answers_label || "" }, v.answers.map((a) => drawButton({ ...a, action: a.action || "answer" }, "choices"))));
+  }
+  const fb = v.feedback || {};
+  parts.push(
+    h("div", { class: `blb-feedback blb-tone-${fb.tone || "none"}`, "data-role": "feedback", role: "status", "aria-live": "polite" }, [
+      fb.text ? h("div", { class: "blb-feedback-text", text: fb.text }) : null,
+      drawLines("ol", fb.lines),
+      drawLines("ul", fb.items),
+    ]),
+  );
+  if (v.hints) {
+    parts.push(
+      h("div", { class: "blb-hints" }, [
+        v.hint ? drawButton({ ...v.hint, action: "hint" }, "choices") : null,
+        h("ol", { class: "blb-hint-list", "aria-live": "polite" }, v.hints.map((line) => h("li", { text: line }))),
+      ]),
+    );
+  }
+  if (v.proof) {
+    const p = v.proof;
+    parts.push(
+      h("div", { class: "blb-proof", role: "group", "aria-label": p.label || "" }, [
+        h("div", { class: "blb-proof-head" }, [
+          drawButton({ action: "step-back", label: p.back || "◀", enabled: p.index > 0, aria: p.back_label }, "proof"),
+          h("span", { class: "blb-step-counter", text: p.counter || "" }),
+          drawButton({ action: "step-next", label: p.next || "▶", enabled: p.index < (p.steps || []).length - 1, aria: p.next_label }, "proof"),
+        ]),
+        h("div", { class: "blb-proof-step", "data-role": "proof-step", "aria-live": "polite", text: (p.steps || [])[p.index] || "" }),
+        p.note ? h("div", { class: "blb-note", text: p.note }) : null,
+      ]),
+    );
+  }
+  parts.push(h("div", { class: "blb-sr", "aria-live": "polite", "data-role": "selection" }));
+  return parts;
+}
+
+// -- drawing: what depends on the browser's own state (in place) ------------------------------------
+
+// roving tabindex: one stop per group (hand, flags, targets, choices, proof)
+function drawRoving(root, s) {
+  const groups = {};
+  for (const item of root.querySelectorAll("[data-nav]")) (groups[item.dataset.nav] ||= []).push(item);
+  for (const [group, items] of Object.entries(groups)) {
+    const wanted = s.roving[group];
+    const stop = items.find((i) => i.dataset.key === wanted) || items.find((i) => i.getAttribute("aria-disabled") !== "true") || items[0];
+    for (const i of items) i.tabIndex = i === stop ? 0 : -1;
+  }
+}
+
+function setFlag(el, name, on) {
+  if (on) el.dataset[name] = "true";
+  else delete el.dataset[name];
+}
+
+// what the tapped (or picked) card lights: its flags, aria-pressed, the places, the words said
+function drawSelection(root, s) {
+  const v = s.view;
+  const { sel, pick } = s.taps;
+  const legal = legalFlags(v, s.taps);
+  for (const col of root.querySelectorAll(".blb-col")) {
+    const ok = legal.includes(Number(col.dataset.col));
+    setFlag(col.querySelector(".blb-flag"), "legal", ok);
+    setFlag(col, "legal", ok);
+  }
+  for (const b of root.querySelectorAll('button[data-zone="hand"]')) {
+    const c = handCard(v, b.dataset.card);
+    b.setAttribute("aria-pressed", b.dataset.card === sel || (c && c.chosen) ? "true" : "false");
+  }
+  for (const slot of root.querySelectorAll('[data-action="place"]')) {
+    setFlag(slot, "legal", Boolean(pick));
+    slot.setAttribute("aria-disabled", pick ? "false" : "true");
+  }
+  for (const b of root.querySelectorAll('[data-zone="palette"]')) b.setAttribute("aria-pressed", b.dataset.card === pick ? "true" : "false");
+  root.dataset.selected = sel || pick || "";
+  // the prompt says what the tapped card may do (drawn here: no round trip), and is announced
+  const c = sel ? handCard(v, sel) : null;
+  const picked = pick ? ((v.palette || {}).cards || []).find((p) => p.id === pick) : null;
+  let said = c && v.chosen_text ? v.chosen_text.replace("{card}", c.label).replace("{flags}", c.flags.join(", ")) : "";
+  if (picked && v.pick_text) said = v.pick_text.replace("{card}", picked.label);
+  const live = root.querySelector(".blb-sr");
+  if (live) live.textContent = said;
+  const prompt = root.querySelector(".blb-prompt");
+  if (prompt) prompt.textContent = said || v.prompt || "";
+}
+
+/** Draw `s.view` into `root`, in place; the focus stays on its element, or in its group if that went. */
+export function draw(root, s, host) {
+  const v = s.view;
+  const active = root.ownerDocument.activeElement;
+  const hadFocus = root.contains(active) && active !== root;
+  const nav = hadFocus ? active.dataset.nav : null;
+  s.taps = keep(v, s.taps);
+  patch(root, (v.mode === "puzzle" ? drawPuzzle(v, host) : drawGame(v)).filter(Boolean));
+  root.dataset.mode = v.mode || "game";
+  root.dataset.rev = String(v.rev || 0);
+  delete root.dataset.busy;
+  drawRoving(root, s);
+  drawSelection(root, s);
+  if (hadFocus && !root.contains(root.ownerDocument.activeElement)) {
+    // the focused element went (a card played): the same group's stop, else the first stop
+    const again =
+      (nav && root.querySelector(`[data-nav="${CSS.escape(nav)}"][tabindex="0"]`)) || root.querySelector('[data-nav][tabindex="0"]') || root;
+    again.focus({ preventScroll: true });
+  }
+}
+
+// -- events ----------------------------------------------------------------------------------------
+
+/** The hit a tap on `t` (an element with data-key) is, or null (aria-disabled: nothing happens). */
+export function hitOf(t) {
+  const d = t.dataset;
+  if (d.action === "place") return { place: d.place }; // an empty slot: aria-disabled until a card is picked
+  if (t.getAttribute("aria-disabled") === "true") return null;
+  if (d.zone === "palette") return { palette: d.card };
+  if (d.action === "take") return { take: d.card };
+  if (d.zone === "hand") return { hand: d.card };
+  if (t.classList.contains("blb-flag")) return { flag: Number(d.flag) };
+  if (d.action === "target") return { target: d.card };
+  if (d.action) return { button: d.action, value: d.value !== undefined ? d.value : d.deck };
+  return null;
+}
+
+// arrows: Right/Left within a group (Home, End), Down/Up between groups
+function move(root, t, delta, across) {
+  const groups = [];
+  const items = {};
+  for (const i of root.querySelectorAll("[data-nav]")) {
+    const g = i.dataset.nav;
+    if (!items[g]) {
+      items[g] = [];
+      groups.push(g);
+    }
+    items[g].push(i);
+  }
+  let next = null;
+  if (across || !t.dataset.nav) {
+    const here = t.dataset.nav ? groups.indexOf(t.dataset.nav) : -1;
+    const g = groups[(here + delta + groups.length) % groups.length];
+    if (g) next = items[g].find((i) => i.tabIndex === 0) || items[g][0];
+  } else {
+    const list = items[t.dataset.nav];
+    const k = list.indexOf(t);
+    if (delta === "home") next = list[0];
+    else if (delta === "end") next = list[list.length - 1];
+    else next = list[(k + delta + list.length) % list.length];
+  }
+  if (next) next.focus();
+  return true;
+}
+
+const ARROWS = { ArrowRight: [1, false], ArrowLeft: [-1, false], ArrowDown: [1, true], ArrowUp: [-1, true] };
+
+/**
+ * Draw the board for one view of the widget: returns the cleanup that removes every listener.
+ * @param {{model: {get: Function, send: Function, on: Function, off: Function}, el: HTMLElement}} ctx
+ */
 function render({ model, el }) {
   const root = h("div", { class: "blb", tabindex: "-1" });
   el.classList.add("blb-host");
   el.append(root);
-  const ui = { sel: null, pick: null, roving: {}, view: {} };
+  /** the one state object of this board */
+  const s = { view: {}, taps: { sel: null, pick: null }, roving: {} };
   const send = (intent) => {
     root.dataset.busy = "true";
     model.send({ intent });
   };
-  const handCard = (id) => (ui.view.hand || []).find((c) => c.id === id);
-  const flagOf = (n) => (ui.view.flags || []).find((f) => f.n === n);
-  const legalFor = (id) => {
-    const c = id ? handCard(id) : null;
-    return c && c.flags ? c.flags : [];
+  const redraw = () => {
+    s.view = model.get("view") || {};
+    draw(root, s, el);
   };
-
-  // -- drawing -------------------------------------------------------------------------------
-  function boardCard(card, f, side, slot) {
-    const target = (ui.view.targets || []).includes(card.id) && !card.ghost;
-    const take = Boolean(ui.view.place_mode) && !card.ghost && !target;
-    const attrs = {
-      class: cardClasses(card, target ? "blb-target" : ""),
-      "data-card": card.id,
-      "data-zone": card.ghost ? "ghost" : "board",
-      "data-flag": f.n,
-      "data-side": side,
-      "aria-label": card.label,
-      title: card.label,
-      "data-slot": ui.view.place_mode ? slot : null,
-    };
-    let el;
-    if (take) {
-      el = h("button", { ...attrs, type: "button", "data-action": "take", "data-nav": "slots", "data-key": `take:${card.id}:${f.n}:${side}` }, cardFace(card));
-    } else if (target) {
-      el = h("button", { ...attrs, type: "button", "data-action": "target", "data-nav": "targets", "data-key": `target:${card.id}` }, cardFace(card));
-    } else {
-      el = h("div", { ...attrs, role: "img" }, cardFace(card));
-    }
-    paint(el, card);
-    return el;
-  }
-
-  function side(f, who) {
-    const cards = f[who] || [];
-    const ghosts = who === "opponent" ? f.ghosts || [] : [];
-    const slots = Math.max(f.slots || 3, cards.length + ghosts.length);
-    const out = h("div", { class: `blb-side blb-${who}`, role: "group", "aria-label": f[`${who}_label`] || who });
-    cards.forEach((c, i) => out.append(boardCard(c, f, who, i + 1)));
-    for (const c of ghosts) out.append(boardCard({ ...c, ghost: true }, f, who));
-    for (let i = cards.length + ghosts.length; i < slots; i += 1) {
-      out.append(ui.view.place_mode ? slotTarget(ui.view, f, who, i) : h("div", { class: "blb-slot", "aria-hidden": "true" }));
-    }
-    return out;
-  }
-
-  function flagCell(f) {
-    const answer = f.answer !== undefined && f.answer !== null;
-    const button = h(
-      "button",
-      {
-        type: "button",
-        class: `blb-flag${f.owner ? ` blb-claimed-${f.owner}` : ""}`,
-        "data-flag": f.n,
-        "data-key": `flag:${f.n}`,
-        "data-nav": "flags",
-        "data-claimable": f.claimable ? "true" : null,
-        "data-action": answer ? "answer" : null,
-        "data-value": answer ? String(f.n) : null,
-        "aria-pressed": answer ? (f.answer ? "true" : "false") : null,
-        "aria-label": f.label,
-        title: f.label,
-        "aria-disabled": f.inert ? "true" : null,
-      },
-      [
-        h("span", { class: "blb-flag-n", "aria-hidden": "true", text: f.owner ? `⚑${f.n}` : String(f.n) }),
-        f.mark ? h("span", { class: "blb-flag-mark", "aria-hidden": "true", text: f.mark }) : null,
-      ],
-    );
-    const env = (f.env || []).map((c) => {
-      const chip = h("div", { class: cardClasses(c, "blb-env"), role: "img", "data-card": c.id, "data-zone": "board", "data-flag": f.n, "aria-label": c.label, title: c.label }, [
-        h("span", { class: "blb-n", "aria-hidden": "true", text: c.name }),
-      ]);
-      paint(chip, c);
-      return chip;
-    });
-    const first = f.first ? h("span", { class: `blb-first blb-first-${f.first}`, title: f.first_label || "", text: f.first_text || "1st" }) : null;
-    return h("div", { class: "blb-flagcell" }, [button, ...env, first, oddsBadge(f)]);
-  }
-
-  function buttonFor(item, nav) {
-    const attrs = {
-      type: "button",
-      class: `blb-button${item.primary ? " blb-primary" : ""}${item.state ? ` blb-${item.state}` : ""}`,
-      "data-action": item.action,
-      "data-value": item.value,
-      "data-deck": item.deck,
-      "data-key": `${item.action}:${item.deck || item.value || ""}`,
-      "data-nav": nav,
-      "aria-disabled": item.enabled === false ? "true" : null,
-      "aria-pressed": item.pressed === undefined ? null : item.pressed ? "true" : "false",
-      "aria-label": item.aria || null,
-      title: item.title || null,
-    };
-    return h("button", attrs, [h("span", { text: item.label })]);
-  }
-
-  function handButton(card) {
-    const enabled = Boolean(card.flags) || Boolean(card.kernel);
-    const el = h(
-      "button",
-      {
-        type: "button",
-        class: cardClasses(card, "blb-hand-card"),
-        "data-card": card.id,
-        "data-zone": "hand",
-        "data-key": `card:${card.id}`,
-        "data-nav": "hand",
-        "aria-label": card.label,
-        title: card.label,
-        "aria-disabled": enabled ? null : "true",
-        "aria-pressed": "false",
-        draggable: card.flags ? "true" : null,
-      },
-      cardFace(card),
-    );
-    paint(el, card);
-    return el;
-  }
-
-  // -- puzzle mode (the puzzle widget and the gym; board-puzzle) ---------------------------------
-  // The same board, the same hooks; below it, in fixed places: the question, the answers (Yes/No,
-  // A/B, the kinds; a "which flags" question is answered by tapping the flags, then Check), the
-  // hint button, the proof panel (its height reserved before the answer: nothing moves when the
-  // puzzle is answered), the feedback, the hints.  Python judges every answer.
-  function heldRow(held) {
-    const row = h("div", { class: "blb-opp-hand blb-held", role: "group", "aria-label": held.label }, [h("span", { class: "blb-caption", text: held.label })]);
-    for (const c of held.cards || []) {
-      const zone = held.side === "you" ? "hand" : "opponent-hand";
-      const el = h("div", { class: cardClasses(c, "blb-mini"), role: "img", "data-card": c.id, "data-zone": zone, "aria-label": c.label, title: c.label }, cardFace(c));
-      paint(el, c);
-      row.append(el);
-    }
-    return row;
-  }
-
-  function cardRow(row) {
-    const cards = h("div", { class: "blb-row-cards" });
-    for (const c of row.cards || []) {
-      const el = h("div", { class: cardClasses(c, "blb-mini"), role: "img", "data-card": c.id, "data-zone": "question", "aria-label": c.label, title: c.label }, cardFace(c));
-      paint(el, c);
-      cards.append(el);
-    }
-    return h("div", { class: "blb-row", role: "group", "aria-label": row.caption }, [h("div", { class: "blb-row-caption", text: row.caption }), cards]);
-  }
-
-  // the puzzle widget's own classes (bl-answer-yes, bl-feedback bl-state-right, bl-next, ...) on the
-  // same elements, beside the hooks: older tests and lessons' styles find them by these
-  const also = (el, css) => {
-    for (const c of String(css || "").split(/\s+/)) if (c) el.classList.add(c);
-    return el;
+  // run the tap state machine; true if the hit was taken (not refused)
+  const act = (hit) => {
+    const out = tap(s.view, s.taps, hit);
+    s.taps = out.state;
+    drawSelection(root, s);
+    if (out.intent) send(out.intent);
+    return !out.refused;
   };
+  const inside = (node) => node && root.contains(node);
 
-  function puzzleProof(v) {
-    const p = v.proof;
-    const steps = p ? p.steps || [] : [];
-    const step = h("div", { class: "blb-proof-step bl-step-text", "data-role": "proof-step", "aria-live": "polite", "data-waiting": p ? null : "true" });
-    if (p) {
-      for (const part of steps[p.index] || []) {
-        if (part.href) {
-          const label = (p.rule_label || "{rule}").replace("{rule}", part.rule);
-          step.append(h("a", { class: "blb-rule", href: ruleHref(part.href, el), "data-href": part.href, target: "_blank", rel: "noopener", title: label, "aria-label": label, text: part.text }));
-        } else {
-          step.append(document.createTextNode(part.text));
-        }
-      }
-    } else {
-      step.append(h("span", { class: "blb-proof-waiting", text: v.proof_waiting || "" }));
-    }
-    const body = h("div", { class: "blb-proof-body" }, [step, p && p.note ? h("div", { class: "blb-note bl-note", text: p.note }) : null]);
-    const panel = h("div", { class: `blb-proof blb-proof-fixed${p ? " bl-explanation" : ""}`, role: "group", "aria-label": v.proof_label || "" }, [
-      h("div", { class: "blb-proof-title", text: v.proof_label || "" }),
-      h("div", { class: "blb-proof-head" }, [
-        also(buttonFor({ action: "step-back", label: v.step_back || "◀", enabled: Boolean(p) && p.index > 0, aria: v.step_back_label }, "proof"), "bl-back"),
-        h("span", { class: "blb-step-counter bl-step-counter", text: p ? p.counter || "" : "" }),
-        also(buttonFor({ action: "step-next", label: v.step_next || "▶", enabled: Boolean(p) && p.index < steps.length - 1, aria: v.step_next_label }, "proof"), "bl-next"),
-      ]),
-      body,
-    ]);
-    return panel;
-  }
-
-  function buildPuzzle(v) {
-    const parts = [];
-    const view = h("div", { class: "blb-board-view bl-board-view" }); // the table and both hands
-    for (const held of v.held || []) if (held.side !== "you") view.append(heldRow(held));
-    if (v.flags && v.flags.length) {
-      const board = h("div", { class: "blb-board", role: "group", "aria-label": v.board_label || "board" });
-      for (const f of v.flags) {
-        const col = h("div", { class: `blb-col${f.focus ? " blb-focus" : ""}`, "data-col": f.n }, [side(f, "opponent"), flagCell(f), side(f, "you")]);
-        also(col.querySelector(".blb-flag"), f.css);
-        board.append(col);
-      }
-      view.append(board);
-    }
-    for (const held of v.held || []) if (held.side === "you") view.append(heldRow(held));
-    for (const c of view.querySelectorAll(".blb-card")) c.classList.add("bl-card");
-    for (const c of view.querySelectorAll(".blb-ghost")) c.classList.add("bl-ghost");
-    for (const c of view.querySelectorAll(".blb-highlight")) c.classList.add("bl-highlight");
-    if (view.childElementCount) parts.push(view);
-    if (v.rows && v.rows.length) parts.push(h("div", { class: "blb-rows" }, v.rows.map(cardRow)));
-    if (v.environment) parts.push(h("div", { class: "blb-environment-note", text: v.environment }));
-    if (v.question) parts.push(h("div", { class: "blb-question bl-question", "data-role": "question", text: v.question }));
-    const row = h("div", { class: "blb-answers", role: "group", "aria-label": v.answers_label || "" });
-    for (const a of v.answers || []) row.append(also(buttonFor({ ...a, action: a.action || "answer" }, "choices"), a.css));
-    if (v.hint) {
-      const hint = also(buttonFor({ ...v.hint, action: "hint", state: "hint" }, "choices"), "bl-hint");
-      if (v.hint.hidden) hint.style.visibility = "hidden"; // it keeps its place: nothing moves
-      row.append(hint);
-    }
-    parts.push(row);
-    parts.push(puzzleProof(v));
-    const fb = v.feedback || {};
-    const feedback = h("div", { class: `blb-feedback blb-tone-${fb.tone || "none"} bl-feedback bl-state-${fb.state || "waiting"}`, "data-role": "feedback", "data-state": fb.state || null, role: "status", "aria-live": "polite" }, [
-      fb.text ? h("div", { class: "blb-feedback-text", text: fb.text }) : null,
-    ]);
-    if (fb.items && fb.items.length) {
-      const ul = h("ul", { class: "blb-lines" });
-      for (const line of fb.items) ul.append(h("li", { text: line }));
-      feedback.append(ul);
-    }
-    parts.push(feedback);
-    const ol = h("ol", { class: "blb-hint-list", "aria-live": "polite" });
-    for (const line of v.hints || []) ol.append(h("li", { text: line }));
-    parts.push(h("div", { class: "blb-hints bl-hints" }, [ol]));
-    parts.push(h("div", { class: "blb-sr", "aria-live": "polite", "data-role": "selection" }));
-    return parts;
-  }
-
-  function build(v) {
-    if (v.mode === "puzzle") return buildPuzzle(v);
-    const parts = [];
-    if (v.prompt || v.status) {
-      parts.push(
-        h("div", { class: "blb-top" }, [
-          v.prompt ? h("div", { class: "blb-prompt", "data-role": "prompt", text: v.prompt }) : null,
-          v.status ? h("div", { class: "blb-status", text: v.status }) : null,
-        ]),
-      );
-    }
-    if (v.opponent_hand) {
-      const oh = v.opponent_hand;
-      const row = h("div", { class: "blb-opp-hand", role: "group", "aria-label": oh.label }, [h("span", { class: "blb-caption", text: oh.label })]);
-      for (const c of oh.cards || []) {
-        const el = h("div", { class: cardClasses(c, "blb-mini"), role: "img", "data-card": c.id, "data-zone": "opponent-hand", "aria-label": c.label, title: c.label }, cardFace(c));
-        paint(el, c);
-        row.append(el);
-      }
-      parts.push(row);
-    }
-    const board = h("div", { class: "blb-board", role: "group", "aria-label": v.board_label || "board" });
-    for (const f of v.flags || []) {
-      const col = h("div", { class: `blb-col${f.focus ? " blb-focus" : ""}`, "data-col": f.n }, [side(f, "opponent"), flagCell(f), side(f, "you")]);
-      board.append(col);
-    }
-    parts.push(board);
-    if (v.places) parts.push(placesRow(v));
-    if (v.palette) parts.push(paletteRow(v.palette));
-    if (v.odds_note) parts.push(h("div", { class: "blb-odds-note", "data-role": "odds-note", text: v.odds_note }));
-    if (v.question) parts.push(h("div", { class: "blb-question", text: v.question }));
-    const bar = h("div", { class: "blb-bar" });
-    for (const d of v.decks || []) bar.append(buttonFor({ ...d, action: "draw" }, "choices"));
-    for (const c of v.choices || []) bar.append(buttonFor(c, "choices"));
-    if (bar.childElementCount) parts.push(bar);
-    if (v.hand) {
-      const hand = h("div", { class: "blb-hand", role: "group", "aria-label": v.hand_label || "hand" });
-      if (v.hand_label) hand.append(h("div", { class: "blb-caption", text: v.hand_label }));
-      const cards = h("div", { class: "blb-hand-cards" });
-      for (const c of v.hand) cards.append(handButton(c));
-      hand.append(cards);
-      parts.push(hand);
-    }
-    if (v.answers) {
-      const row = h("div", { class: "blb-answers", role: "group", "aria-label": v.answers_label || "" });
-      for (const a of v.answers) row.append(buttonFor({ ...a, action: a.action || "answer" }, "choices"));
-      parts.push(row);
-    }
-    const fb = v.feedback || {};
-    const feedback = h("div", { class: `blb-feedback blb-tone-${fb.tone || "none"}`, "data-role": "feedback", role: "status", "aria-live": "polite" }, [
-      fb.text ? h("div", { class: "blb-feedback-text", text: fb.text }) : null,
-    ]);
-    if (fb.lines && fb.lines.length) {
-      const ol = h("ol", { class: "blb-lines" });
-      for (const line of fb.lines) ol.append(h("li", { text: line }));
-      feedback.append(ol);
-    }
-    if (fb.items && fb.items.length) {
-      const ul = h("ul", { class: "blb-lines" });
-      for (const line of fb.items) ul.append(h("li", { text: line }));
-      feedback.append(ul);
-    }
-    parts.push(feedback);
-    if (v.hints) {
-      const hints = h("div", { class: "blb-hints" });
-      if (v.hint) hints.append(buttonFor({ ...v.hint, action: "hint" }, "choices"));
-      const ol = h("ol", { class: "blb-hint-list", "aria-live": "polite" });
-      for (const line of v.hints) ol.append(h("li", { text: line }));
-      hints.append(ol);
-      parts.push(hints);
-    }
-    if (v.proof) {
-      const p = v.proof;
-      const proof = h("div", { class: "blb-proof", role: "group", "aria-label": p.label || "" }, [
-        h("div", { class: "blb-proof-head" }, [
-          buttonFor({ action: "step-back", label: p.back || "◀", enabled: p.index > 0, aria: p.back_label }, "proof"),
-          h("span", { class: "blb-step-counter", text: p.counter || "" }),
-          buttonFor({ action: "step-next", label: p.next || "▶", enabled: p.index < (p.steps || []).length - 1, aria: p.next_label }, "proof"),
-        ]),
-        h("div", { class: "blb-proof-step", "data-role": "proof-step", "aria-live": "polite", text: (p.steps || [])[p.index] || "" }),
-      ]);
-      if (p.note) proof.append(h("div", { class: "blb-note", text: p.note }));
-      parts.push(proof);
-    }
-    parts.push(h("div", { class: "blb-sr", "aria-live": "polite", "data-role": "selection" }));
-    return parts;
-  }
-
-  // roving tabindex: one stop per group (hand, flags, targets, choices, proof)
-  function rove() {
-    const groups = {};
-    for (const item of root.querySelectorAll("[data-nav]")) (groups[item.dataset.nav] ||= []).push(item);
-    for (const [group, items] of Object.entries(groups)) {
-      const wanted = ui.roving[group];
-      let stop = items.find((i) => i.dataset.key === wanted) || items.find((i) => i.getAttribute("aria-disabled") !== "true") || items[0];
-      for (const i of items) i.tabIndex = i === stop ? 0 : -1;
-    }
-  }
-
-  function applySelection() {
-    const legal = ui.sel ? legalFor(ui.sel) : null;
-    for (const col of root.querySelectorAll(".blb-col")) {
-      const n = Number(col.dataset.col);
-      const f = flagOf(n) || {};
-      const ok = legal ? legal.includes(n) : Boolean(f.legal);
-      const button = col.querySelector(".blb-flag");
-      if (ok) {
-        button.dataset.legal = "true";
-        col.dataset.legal = "true";
-      } else {
-        delete button.dataset.legal;
-        delete col.dataset.legal;
-      }
-    }
-    for (const b of root.querySelectorAll('button[data-zone="hand"]')) {
-      const c = handCard(b.dataset.card);
-      b.setAttribute("aria-pressed", b.dataset.card === ui.sel || (c && c.chosen) ? "true" : "false");
-    }
-    for (const s of root.querySelectorAll('[data-action="place"]')) {
-      if (ui.pick) s.dataset.legal = "true";
-      else delete s.dataset.legal;
-      s.setAttribute("aria-disabled", ui.pick ? "false" : "true");
-    }
-    for (const b of root.querySelectorAll('[data-zone="palette"]')) b.setAttribute("aria-pressed", b.dataset.card === ui.pick ? "true" : "false");
-    root.dataset.selected = ui.sel || ui.pick || "";
-    // the prompt says what the tapped card may do (drawn here: no round trip), and is announced
-    const c = ui.sel ? handCard(ui.sel) : null;
-    const picked = ui.pick ? ((ui.view.palette || {}).cards || []).find((p) => p.id === ui.pick) : null;
-    let said = c && ui.view.chosen_text ? ui.view.chosen_text.replace("{card}", c.label).replace("{flags}", c.flags.join(", ")) : "";
-    if (picked && ui.view.pick_text) said = ui.view.pick_text.replace("{card}", picked.label);
-    const live = root.querySelector(".blb-sr");
-    if (live) live.textContent = said;
-    const prompt = root.querySelector(".blb-prompt");
-    if (prompt) prompt.textContent = said || ui.view.prompt || "";
-  }
-
-  function draw() {
-    const v = model.get("view") || {};
-    const active = document.activeElement;
-    const hadFocus = root.contains(active);
-    const key = hadFocus && active !== root ? active.dataset.key : null;
-    const nav = hadFocus && active !== root ? active.dataset.nav : null;
-    ui.view = v;
-    if (ui.sel && !(handCard(ui.sel) && handCard(ui.sel).flags)) ui.sel = null;
-    if (ui.pick && !((v.palette || {}).cards || []).some((p) => p.id === ui.pick)) ui.pick = null;
-    root.replaceChildren(...build(v));
-    root.dataset.mode = v.mode || "game";
-    root.dataset.rev = String(v.rev || 0);
-    delete root.dataset.busy;
-    rove();
-    applySelection();
-    if (hadFocus) {
-      const again =
-        (key && root.querySelector(`[data-key="${CSS.escape(key)}"]`)) ||
-        (nav && root.querySelector(`[data-nav="${CSS.escape(nav)}"][tabindex="0"]`)) ||
-        root.querySelector('[data-nav][tabindex="0"]') ||
-        root;
-      again.focus({ preventScroll: true });
-    }
-  }
-
-  // -- what a tap does -------------------------------------------------------------------------
-  function cancel() {
-    if (ui.pick) {
-      ui.pick = null;
-      applySelection();
-    } else if (ui.sel) {
-      ui.sel = null;
-      applySelection();
-    } else if (ui.view.selection) {
-      send({ cancel: true });
-    }
-  }
-
-  function tapFlag(n) {
-    const f = flagOf(n);
-    if (!f || f.inert) return;
-    if (f.answer !== undefined && f.answer !== null) {
-      send({ answer: String(n) });
-      return;
-    }
-    if (ui.sel) {
-      const id = ui.sel;
-      ui.sel = null;
-      if (legalFor(id).includes(n)) send({ play: [id, n] });
-      applySelection(); // a tap on a flag it may not go to cancels
-      return;
-    }
-    if (f.legal || f.choose) send({ flag: n });
-    else if (f.claim) send({ claim: n });
-  }
-
-  function activate(t) {
-    const action = t.dataset.action;
-    if (action === "place") {
-      const id = ui.pick;
-      ui.pick = null;
-      if (id) send({ place: [id, t.dataset.place] });
-      applySelection();
-      return;
-    }
-    if (t.getAttribute("aria-disabled") === "true") return;
-    if (t.dataset.zone === "palette") {
-      ui.pick = ui.pick === t.dataset.card ? null : t.dataset.card; // a second tap cancels
-      ui.sel = null;
-      applySelection();
-      return;
-    }
-    if (action === "take") return send({ take: t.dataset.card });
-    if (t.dataset.zone === "hand") {
-      const c = handCard(t.dataset.card);
-      if (!c) return;
-      if (c.flags) {
-        ui.sel = ui.sel === c.id ? null : c.id; // a second tap cancels
-        applySelection();
-      } else if (c.kernel) {
-        ui.sel = null;
-        send({ select: c.id });
-      }
-      return;
-    }
-    if (t.classList.contains("blb-flag") && action !== "answer") return tapFlag(Number(t.dataset.flag));
-    if (action === "answer" && t.dataset.flag) return tapFlag(Number(t.dataset.flag));
-    if (action === "target") return send({ target: t.dataset.card });
-    if (action === "draw") return send({ draw: t.dataset.deck });
-    if (action === "cancel") return cancel();
-    if (action === "answer") return send({ answer: t.dataset.value });
-    if (action === "hint") return send({ hint: true });
-    if (action === "step-next") return send({ step: 1 });
-    if (action === "step-back") return send({ step: -1 });
-    if (action) send({ do: action });
-  }
-
-  root.addEventListener("click", (e) => {
-    const rule = e.target.closest && e.target.closest("a.blb-rule");
-    if (rule && root.contains(rule)) {
-      rule.href = ruleHref(rule.dataset.href, el); // where the notebook is, now that it is on the page
-      return;
-    }
-    const t = e.target.closest("[data-key]");
-    if (t && root.contains(t)) {
-      activate(t);
-      return;
-    }
-    const col = e.target.closest(".blb-col");
-    if (col && root.contains(col)) tapFlag(Number(col.dataset.col));
-  });
-  root.addEventListener("focusin", (e) => {
-    const t = e.target;
-    if (t.dataset && t.dataset.nav) {
-      ui.roving[t.dataset.nav] = t.dataset.key;
-      for (const i of root.querySelectorAll(`[data-nav="${CSS.escape(t.dataset.nav)}"]`)) i.tabIndex = i === t ? 0 : -1;
-    }
-  });
-
-  // drag a hand card onto a flag (the same as tap card, tap flag)
-  root.addEventListener("dragstart", (e) => {
-    const t = e.target.closest && e.target.closest('[data-zone="hand"]');
-    const c = t ? handCard(t.dataset.card) : null;
-    if (!c || !c.flags) {
-      e.preventDefault();
-      return;
-    }
-    ui.sel = c.id;
-    e.dataTransfer.setData("text/plain", c.id);
-    e.dataTransfer.effectAllowed = "move";
-    applySelection();
-  });
-  const dropFlag = (e) => {
-    const col = e.target.closest && e.target.closest(".blb-col");
-    const n = col ? Number(col.dataset.col) : null;
-    return n !== null && ui.sel && legalFor(ui.sel).includes(n) ? n : null;
-  };
-  root.addEventListener("dragover", (e) => {
-    if (dropFlag(e) !== null) {
-      e.preventDefault();
-      e.dataTransfer.dropEffect = "move";
-    }
-  });
-  root.addEventListener("drop", (e) => {
-    const n = dropFlag(e);
-    if (n === null) return;
-    e.preventDefault();
-    const id = ui.sel;
-    ui.sel = null;
-    send({ play: [id, n] });
-    applySelection();
-  });
-
-  // -- keys ------------------------------------------------------------------------------------
-  function move(t, delta, across) {
-    const groups = [];
-    const items = {};
-    for (const i of root.querySelectorAll("[data-nav]")) {
-      const g = i.dataset.nav;
-      if (!items[g]) {
-        items[g] = [];
-        groups.push(g);
-      }
-      items[g].push(i);
-    }
-    let next = null;
-    if (across || !t.dataset.nav) {
-      const here = t.dataset.nav ? groups.indexOf(t.dataset.nav) : -1;
-      const g = groups[(here + delta + groups.length) % groups.length];
-      if (g) next = items[g].find((i) => i.tabIndex === 0) || items[g][0];
-    } else {
-      const list = items[t.dataset.nav];
-      const k = list.indexOf(t);
-      if (delta === "home") next = list[0];
-      else if (delta === "end") next = list[list.length - 1];
-      else next = list[(k + delta + list.length) % list.length];
-    }
-    if (next) next.focus();
-    return true;
-  }
-
-  root._blbKey = (e) => {
+  function onKey(e) {
     const t = e.target;
     const key = e.key;
-    const proof = ui.view.proof;
-    if (key === "Escape") {
-      cancel();
-      return true;
+    if (key === "Escape" || key === "j" || key === "k") {
+      if (key !== "Escape" && !s.view.proof) return false;
+      return act({ key }) || key === "Escape";
     }
-    if (proof && (key === "j" || key === "k")) {
-      send({ step: key === "j" ? 1 : -1 });
-      return true;
-    }
-    if (proof && t.dataset && t.dataset.nav === "proof" && (key === "ArrowRight" || key === "ArrowLeft")) {
+    if (s.view.proof && t.dataset && t.dataset.nav === "proof" && (key === "ArrowRight" || key === "ArrowLeft")) {
       send({ step: key === "ArrowRight" ? 1 : -1 });
       return true;
     }
     if (key === "Enter" || key === " ") {
       const item = t.closest && t.closest("[data-key]");
-      if (item && root.contains(item)) {
-        activate(item);
-        return true;
-      }
-      return false;
+      if (!inside(item)) return false;
+      const hit = hitOf(item);
+      if (hit) act(hit);
+      return true;
     }
-    if (key === "ArrowRight") return move(t, 1, false);
-    if (key === "ArrowLeft") return move(t, -1, false);
-    if (key === "ArrowDown") return move(t, 1, true);
-    if (key === "ArrowUp") return move(t, -1, true);
-    if (key === "Home" && t.dataset && t.dataset.nav) return move(t, "home", false);
-    if (key === "End" && t.dataset && t.dataset.nav) return move(t, "end", false);
+    if (ARROWS[key]) return move(root, t, ...ARROWS[key]);
+    if ((key === "Home" || key === "End") && t.dataset && t.dataset.nav) return move(root, t, key.toLowerCase(), false);
     return false;
+  }
+
+  const dropFlag = (e) => {
+    const col = e.target.closest && e.target.closest(".blb-col");
+    const n = col ? Number(col.dataset.col) : null;
+    return n !== null && legalFlags(s.view, s.taps).includes(n) && s.taps.sel ? n : null;
   };
 
-  model.on("change:view", draw);
-  draw();
-  return () => model.off("change:view", draw);
-}
-
-// One key listener per page, on window in the capture phase: it runs before JupyterLab's own
-// shortcuts (j/k, arrows, Enter move between cells) and only acts inside a board.
-function onKey(e) {
-  const t = e.target;
-  if (!t || !t.closest || e.altKey || e.ctrlKey || e.metaKey) return;
-  if (t.matches("input, textarea, select, [contenteditable], [contenteditable] *")) return;
-  const root = t.closest(".blb");
-  if (!root || !root._blbKey) return;
-  if (root._blbKey(e)) {
-    e.preventDefault();
-    e.stopPropagation();
-    e.stopImmediatePropagation();
-  }
-}
-
-if (!window[KEYS]) {
-  window.addEventListener("keydown", onKey, true);
-  window[KEYS] = true;
+  // the one table of handlers: [target, event, handler, capture]
+  const handlers = [
+    [root, "click", (e) => {
+      const rule = e.target.closest && e.target.closest("a.blb-rule");
+      if (inside(rule)) {
+        rule.href = ruleHref(rule.dataset.href, el); // where the notebook is, now that it is on the page
+        return;
+      }
+      const t = e.target.closest("[data-key]");
+      if (inside(t)) {
+        const hit = hitOf(t);
+        if (hit) act(hit);
+        return;
+      }
+      const col = e.target.closest(".blb-col");
+      if (inside(col)) act({ flag: Number(col.dataset.col) });
+    }],
+    [root, "focusin", (e) => {
+      const t = e.target;
+      if (t.dataset && t.dataset.nav) {
+        s.roving[t.dataset.nav] = t.dataset.key;
+        for (const i of root.querySelectorAll(`[data-nav="${CSS.escape(t.dataset.nav)}"]`)) i.tabIndex = i === t ? 0 : -1;
+      }
+    }],
+    // drag a hand card onto a flag (the same as tap card, tap flag)
+    [root, "dragstart", (e) => {
+      const t = e.target.closest && e.target.closest('[data-zone="hand"]');
+      if (!t || !act({ drag: t.dataset.card })) {
+        e.preventDefault();
+        return;
+      }
+      e.dataTransfer.setData("text/plain", t.dataset.card);
+      e.dataTransfer.effectAllowed = "move";
+    }],
+    [root, "dragover", (e) => {
+      if (dropFlag(e) !== null) {
+        e.preventDefault();
+        e.dataTransfer.dropEffect = "move";
+      }
+    }],
+    [root, "drop", (e) => {
+      const n = dropFlag(e);
+      if (n === null) return;
+      e.preventDefault();
+      act({ drop: n });
+    }],
+    // keys on window in the capture phase: before JupyterLab's own shortcuts (j/k, arrows, Enter
+    // move between cells); only for a target inside this board, never in a text field
+    [window, "keydown", (e) => {
+      const t = e.target;
+      if (!t || !t.closest || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (t.matches("input, textarea, select, [contenteditable], [contenteditable] *")) return;
+      if (t.closest(".blb") !== root) return;
+      if (onKey(e)) {
+        e.preventDefault();
+        e.stopPropagation();
+        e.stopImmediatePropagation();
+      }
+    }, true],
+  ];
+  for (const [target, type, fn, capture] of handlers) target.addEventListener(type, fn, Boolean(capture));
+  model.on("change:view", redraw);
+  redraw();
+  return () => {
+    model.off("change:view", redraw);
+    for (const [target, type, fn, capture] of handlers) target.removeEventListener(type, fn, Boolean(capture));
+  };
 }
 
 export default { render };
