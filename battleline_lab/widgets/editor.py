@@ -39,6 +39,7 @@ from typing import Any
 import ipywidgets as W
 
 from ..authoring.editor import EditorError, EditorReport, EditorSession, Place
+from ..controllers.view import PaletteView, PlaceItemView, PlaceView, card_view, flag_views
 from ..core.cards import ALL_CARDS, CardNotationError, parse_card
 from ..core.claims import ClaimAnalysis
 from ..core.formations import Formation
@@ -47,7 +48,7 @@ from ..quiz.questions import Comparison
 from ..render.svg import board_svg, formation_caption
 from ..text.messages import DEFAULT_LANGUAGE, card_short, message, render_analysis
 from ._common import _button, _classed, _comparison_text, _describe, language_toggle, set_visible, switch_lang
-from .board import Board, Taps, card_view, flag_views
+from .board import Board, Taps
 from .intents import editor_intents
 
 __all__ = ["EditorSession", "PuzzleEditor"]
@@ -108,7 +109,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             self.session = EditorSession.open(source)
         self.lang = lang
         self._syncing = False
-        self._message: tuple[str, dict[str, Any]] | None = None
+        self._message: tuple[str, Mapping[str, object]] | None = None
         self._confirm = False
 
         self.lang_toggle = language_toggle(lang, self.set_lang)
@@ -285,7 +286,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         if not kind:
             self.session.set_question(None)
             return
-        data: dict[str, Any] = {"kind": kind}
+        data: dict[str, object] = {"kind": kind}
         if kind == "claim":
             data["flag"] = self.question_flag.value
         elif kind == "compare":
@@ -342,7 +343,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         elif name == "flag":
             self.flag.value = value  # observed: the marks show that flag, the board redraws
 
-    def board_view(self, position: Position) -> dict[str, Any]:
+    def board_view(self, position: Position) -> PlaceView:
         """The board's view model: the nine flags with their slots, the chosen flag, the places, the palette."""
         lang = self.lang
         flags = flag_views(position, lang, focus=[self.flag.value])
@@ -365,27 +366,27 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             cards = ", ".join(card_short(parse_card(c), lang) for c in self.session.cards_at(p) if _parses(c))
             name = self._place_name(p)
             places.append(
-                {
-                    "value": self._place_key(p),
-                    "label": f"{name}: {cards}" if cards else name,
-                    "aria": message(
+                PlaceItemView(
+                    value=self._place_key(p),
+                    label=f"{name}: {cards}" if cards else name,
+                    aria=message(
                         "editor.board.place", lang, place=name, cards=cards or message("editor.board.none", lang)
                     ),
-                }
+                )
             )
-        return {
-            "mode": "editor",
-            "lang": lang,
-            "place_mode": True,
-            "prompt": message("editor.board.prompt", lang),
-            "board_label": message("editor.board.label", lang),
-            "flags": flags,
-            "places": places,
-            "places_label": message("editor.board.places", lang),
-            "slot_text": message("editor.board.slot", lang, side="{side}", slot="{slot}"),
-            "pick_text": message("editor.board.pick_text", lang, card="{card}"),
-            "palette": {"label": message("editor.board.palette", lang), "cards": palette},
-        }
+        return PlaceView(
+            mode="editor",
+            lang=lang,
+            place_mode=True,
+            prompt=message("editor.board.prompt", lang),
+            board_label=message("editor.board.label", lang),
+            flags=flags,
+            places=places,
+            places_label=message("editor.board.places", lang),
+            slot_text=message("editor.board.slot", lang, side="{side}", slot="{slot}"),
+            pick_text=message("editor.board.pick_text", lang, card="{card}"),
+            palette=PaletteView(label=message("editor.board.palette", lang), cards=palette),
+        )
 
     def _engine_answer(self) -> None:
         self._do(self.session.use_engine_answer)
@@ -613,7 +614,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         """The puzzle's board as it stands, as an SVG picture (what a saved notebook shows before anything runs)."""
         return board_svg(self._position, focus=[self.flag.value], lang=self.lang)
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
         """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
         bundle = super()._repr_mimebundle_(**kwargs)
         if not isinstance(bundle, dict):

@@ -10,6 +10,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from ..controllers.view import CardView, FlagView, PaletteView, PlaceView, card_view
 from ..core.cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop, format_cards, parse_card
 from ..core.position import Position, Side
 from ..quiz.questions import CompareQuestion, QuestionError
@@ -140,26 +141,28 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
                     cards.remove(value)
         self._update()
 
-    def board_view(self) -> dict[str, Any]:
+    def board_view(self) -> PlaceView:
         """The board's view model: one flag, both sides' cards and empty slots, Fog and Mud, the palette."""
-        from .board import card_view
-
         lang = self.lang
         size = self._size()
-        flag: dict[str, Any] = {"n": 1, "label": message("widget.explorer.flag", lang), "slots": size, "inert": True}
-        for side in Side:
-            title = _cap(message(f"board.side_of.{side.value}", lang))
-            flag[f"{side.value}_label"] = title
-            flag[side.value] = [
-                {
-                    **card_view(c, lang),
-                    "label": message("widget.explorer.placed", lang, card=card_label(c, lang), side=title),
-                }
-                for c in self.cards(side)
-            ]
-        flag["env"] = [
-            card_view(t, lang) for t, on in ((Tactic.FOG, self.fog.value), (Tactic.MUD, self.mud.value)) if on
-        ]
+        titles = {side: _cap(message(f"board.side_of.{side.value}", lang)) for side in Side}
+        placed_cards: dict[Side, list[CardView]] = {side: [] for side in Side}
+        for side, title in titles.items():
+            for c in self.cards(side):
+                item = card_view(c, lang)
+                item["label"] = message("widget.explorer.placed", lang, card=card_label(c, lang), side=title)
+                placed_cards[side].append(item)
+        flag = FlagView(
+            n=1,
+            label=message("widget.explorer.flag", lang),
+            slots=size,
+            inert=True,
+            opponent_label=titles[Side.OPPONENT],
+            opponent=placed_cards[Side.OPPONENT],
+            you_label=titles[Side.YOU],
+            you=placed_cards[Side.YOU],
+            env=[card_view(t, lang) for t, on in ((Tactic.FOG, self.fog.value), (Tactic.MUD, self.mud.value)) if on],
+        )
         placed = {c for cards in self.picked.values() for c in cards[:size]}
         palette = []
         for c in _PICKABLE:
@@ -168,17 +171,17 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
                 item["placed"] = True
                 item["label"] = message("widget.explorer.in_use", lang, card=item["label"])
             palette.append(item)
-        return {
-            "mode": "explorer",
-            "lang": lang,
-            "place_mode": True,
-            "prompt": message("widget.explorer.prompt", lang),
-            "board_label": message("widget.explorer.board", lang),
-            "flags": [flag],
-            "slot_text": message("widget.explorer.slot", lang, side="{side}", slot="{slot}"),
-            "pick_text": message("widget.explorer.pick_text", lang, card="{card}"),
-            "palette": {"label": message("widget.explorer.palette", lang), "cards": palette},
-        }
+        return PlaceView(
+            mode="explorer",
+            lang=lang,
+            place_mode=True,
+            prompt=message("widget.explorer.prompt", lang),
+            board_label=message("widget.explorer.board", lang),
+            flags=[flag],
+            slot_text=message("widget.explorer.slot", lang, side="{side}", slot="{slot}"),
+            pick_text=message("widget.explorer.pick_text", lang, card="{card}"),
+            palette=PaletteView(label=message("widget.explorer.palette", lang), cards=palette),
+        )
 
     def _update(self) -> None:
         if self._busy:

@@ -47,6 +47,17 @@ from typing import Any
 
 import ipywidgets as W
 
+from ..controllers.view import (
+    ButtonView,
+    DeckView,
+    FeedbackView,
+    FlagView,
+    GameView,
+    OddsView,
+    OpponentHandView,
+    card_view,
+    flag_views,
+)
 from ..core.cards import Card, Tactic, Troop
 from ..core.odds import FlagOdds, SideOuts, flag_odds, outs
 from ..core.position import ClaimTiming, Position, Side
@@ -71,7 +82,7 @@ from ..text.messages import (
 )
 from ..training.progress import Progress
 from ._common import language_toggle, set_visible, switch_lang
-from .board import Board, Taps, card_view, flag_views
+from .board import Board, Taps
 from .intents import game_intents
 
 __all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
@@ -125,7 +136,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         )
         self._offer: Offer | None = None  # what the buttons on show offer (drawn by refresh())
         self._odds: tuple[Position, dict[int, tuple[FlagOdds, SideOuts]]] | None = None  # the coach's odds of a table
-        self._said: tuple[Notice, str, dict[str, Any]] | None = None  # the notice drawn last, in a language (a cache)
+        self._said: tuple[Notice, str, FeedbackView] | None = None  # the notice drawn last, in a language (a cache)
         self._drawn_moment: tuple[Review, int] | None = None  # the review moment whose puzzle is on show
 
         self.title = W.HTML()
@@ -521,15 +532,15 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             text = self._t("game_widget.claim_refused", flag=notice.flag)
         return text, proof, []
 
-    def _feedback(self) -> dict[str, Any]:
+    def _feedback(self) -> FeedbackView:
         """The notice the board shows in its feedback place (``data-role="feedback"``)."""
         notice = self.session.notice
         if notice is None or not notice.tone:
-            return {}
+            return FeedbackView()
         if self._said is None or self._said[0] is not notice or self._said[1] != self.lang:
             text, lines, items = self._notice_words(notice)
-            self._said = (notice, self.lang, {"tone": notice.tone, "text": text, "lines": lines, "items": items})
-        return dict(self._said[2])
+            self._said = (notice, self.lang, FeedbackView(tone=notice.tone, text=text, lines=lines, items=items))
+        return self._said[2].copy()
 
     # -- drawing -----------------------------------------------------------------
     def _render(self) -> None:
@@ -547,7 +558,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self._draw_review()
         self.log_view.value = self._log_html()
 
-    def board_view(self) -> dict[str, Any]:
+    def board_view(self) -> GameView:
         """The board's view model now: the session's state and offer, named in :attr:`lang`."""
         session = self.session
         state = self.state
@@ -588,62 +599,63 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             hand.append(item)
         sizes = view.deck_sizes
         decks = [
-            {
-                "deck": deck.value,
-                "label": self._t("boardui.deck", deck=self._t(f"boardui.deck.{deck.value}"), count=sizes[deck.value]),
-                "title": self._t(f"game_widget.draw.{deck.value}", count=sizes[deck.value]),
-                "enabled": ("draw", deck) in first,
-                "primary": ("draw", deck) in first,
-            }
+            DeckView(
+                deck=deck.value,
+                label=self._t("boardui.deck", deck=self._t(f"boardui.deck.{deck.value}"), count=sizes[deck.value]),
+                title=self._t(f"game_widget.draw.{deck.value}", count=sizes[deck.value]),
+                enabled=("draw", deck) in first,
+                primary=("draw", deck) in first,
+            )
             for deck in Deck
         ]
-        choices = []
+        choices: list[ButtonView] = []
         for token, key in (
             (("scout",), "game_widget.scout_go"),
             (("discard",), "game_widget.discard_choice"),
         ):
             if token in current:
-                choices.append({"action": token[0], "label": self._t(key), "primary": True})
+                choices.append(ButtonView(action=token[0], label=self._t(key), primary=True))
         for token, key in ((("pass",), "game_widget.pass"), (("end",), "game_widget.end_claims")):
             if token in first:
-                choices.append({"action": token[0], "label": self._t(key)})
+                choices.append(ButtonView(action=token[0], label=self._t(key)))
         if held:
-            choices.append({"action": "cancel", "label": self._t("game_widget.cancel")})
+            choices.append(ButtonView(action="cancel", label=self._t("game_widget.cancel")))
         other = viewer.other
         if state.over:  # the game is over: the other player's hand is shown at last
             shown = [card_view(c, lang) for c in session.revealed_hand()]
-            opponent_hand = {
-                "label": self._t("boardui.opponent_hand_shown", player=self.player_name(other)),
-                "cards": shown,
-            }
+            opponent_hand = OpponentHandView(
+                label=self._t("boardui.opponent_hand_shown", player=self.player_name(other)), cards=shown
+            )
         else:
-            opponent_hand = {
-                "label": self._t("boardui.opponent_hand", player=self.player_name(other), count=view.opponent_hand_size)
-            }
+            opponent_hand = OpponentHandView(
+                label=self._t("boardui.opponent_hand", player=self.player_name(other), count=view.opponent_hand_size)
+            )
         target_key = session.target_prompt()
         prompt = self._say(session.prompt(offer))
         if offer.targets and target_key:
             prompt = f"{prompt} {self._t(target_key)}"
-        return {
-            "mode": "game",
-            "lang": lang,
-            "prompt": prompt[:1].upper() + prompt[1:],
-            "status": self._info(),
-            "board_label": self._t("boardui.board"),
-            "opponent_hand": opponent_hand,
-            "flags": flags,
-            "hand": hand,
-            "hand_label": self._t("boardui.hand"),
-            "chosen_text": self._t("boardui.chosen", card="{card}", flags="{flags}"),
-            "targets": [c.notation for c, _flag in offer.targets],
-            "selection": [tok[0] for tok in session.selection],
-            "decks": decks,
-            "choices": choices,
-            "feedback": self._feedback(),
-            **({"odds_note": self._t("odds.tie_rule")} if any("odds" in f for f in flags) else {}),
-        }
+        out = GameView(
+            mode="game",
+            lang=lang,
+            prompt=prompt[:1].upper() + prompt[1:],
+            status=self._info(),
+            board_label=self._t("boardui.board"),
+            opponent_hand=opponent_hand,
+            flags=flags,
+            hand=hand,
+            hand_label=self._t("boardui.hand"),
+            chosen_text=self._t("boardui.chosen", card="{card}", flags="{flags}"),
+            targets=[c.notation for c, _flag in offer.targets],
+            selection=[tok[0] for tok in session.selection],
+            decks=decks,
+            choices=choices,
+            feedback=self._feedback(),
+        )
+        if any("odds" in f for f in flags):
+            out["odds_note"] = self._t("odds.tie_rule")
+        return out
 
-    def _add_odds(self, position: Position, flags: list[dict[str, Any]]) -> None:
+    def _add_odds(self, position: Position, flags: list[FlagView]) -> None:
         """The coach's odds on the board: each contested flag's ``odds`` (the learner's win chance, outs).
 
         A contested flag is open (R15) with a card on either side.  The chance is
@@ -676,13 +688,13 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             else:
                 best = mine.kinds[0]
                 line = self._t("odds.board.outs", kind=kind_name(best.kind, self.lang), count=best.count)
-            f["odds"] = {
-                "you": float(odds.you),
-                "text": self._t("odds.board.chance", percent=percent),
-                "outs": line,
-                "label": self._t("odds.board.label", flag=n, percent=percent, outs=line, tie=self._t("odds.tie_rule")),
-                "exact": odds.exact,
-            }
+            f["odds"] = OddsView(
+                you=float(odds.you),
+                text=self._t("odds.board.chance", percent=percent),
+                outs=line,
+                label=self._t("odds.board.label", flag=n, percent=percent, outs=line, tie=self._t("odds.tie_rule")),
+                exact=odds.exact,
+            )
 
     def message_text(self) -> str:
         """The notice on show (``data-role="feedback"``) as plain text: its sentence, then its lines."""
@@ -700,7 +712,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             position = dataclasses.replace(position, hand_opponent=self.session.revealed_hand())
         return board_svg(position, highlight=self.session.highlight(), lang=self.lang)
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
         """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
         bundle = super()._repr_mimebundle_(**kwargs)
         if not isinstance(bundle, dict):

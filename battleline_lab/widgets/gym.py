@@ -15,6 +15,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from ..controllers.view import join_list as _list
 from ..formats.settings import SettingError
 from ..quiz.puzzle import Puzzle
 from ..render.svg import rating_chart_svg
@@ -35,7 +36,6 @@ from ._common import (
     _classed,
     _describe,
     _esc,
-    _list,
     default_progress,
     language_toggle,
     set_visible,
@@ -531,7 +531,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         # stable while the puzzle library grows (nbval compares it)
         return f"<PuzzleSet {Path(self.source).as_posix()}>" if self.source is not None else "<PuzzleSet>"
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
         """The widget view, plus the puzzle on show as SVG beside it (what a cold open shows)."""
         bundle = super()._repr_mimebundle_(**kwargs)
         if not isinstance(bundle, dict):
