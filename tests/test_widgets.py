@@ -359,6 +359,7 @@ WIDGET_MODULES = (
     "widgets/explorer.py",
     "controllers/view.py",
     "controllers/puzzle.py",
+    "controllers/gym.py",
 )
 
 

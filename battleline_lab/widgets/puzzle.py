@@ -99,7 +99,7 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
             )
         #: the puzzle's state and what may be done to it (everything this widget draws)
         self.controller = controller
-        self.lang_toggle = language_toggle(lang, self.set_lang)
+        self.lang_toggle = language_toggle(controller.lang, self.set_lang)
         set_visible(self.lang_toggle, show_lang)
         self.title = _classed(W.HTML(), "bl-title")
         #: the board component the puzzle is drawn on (its view model: :meth:`board_view`)
