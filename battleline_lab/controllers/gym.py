@@ -13,7 +13,7 @@ the last action left, whether a reset is being asked, and the last save or load 
 ('seed-blue-seven-in-your-hand', 'Puzzle 1 of 1 · solved 0 of 1 · answers given here: 0')
 >>> gym.puzzle.tap_answer("no")  # the puzzle on show records through the gym's trainer
 >>> gym.view().status
-'Puzzle 1 of 1 · solved 1 of 1 · answers given here: 1 ✓'
+'Puzzle 1 of 1 ✔ solved · solved 1 of 1 · answers given here: 1'
 """
 
 from __future__ import annotations
