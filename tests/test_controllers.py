@@ -205,7 +205,7 @@ def test_the_gym_switches_language_with_its_puzzle() -> None:
 
 def test_the_controllers_load_without_ipywidgets() -> None:
     code = (
-        "import sys, battleline_lab.controllers.gym, battleline_lab.controllers.puzzle, battleline_lab.controllers.view;"
+        "import sys, battleline_lab.controllers.gym, battleline_lab.controllers.puzzle;"
         "print(sorted(m for m in ('ipywidgets', 'anywidget', 'traitlets') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
