@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from battleline_lab import Position, analyse_claim
+from battleline_lab import Position, Side, analyse_claim
 from battleline_lab.controllers import view as views
+from battleline_lab.controllers.explorer import ExplorerController
 from battleline_lab.controllers.gym import GymController
 from battleline_lab.controllers.puzzle import PuzzleController
 from battleline_lab.quiz import library
@@ -200,12 +201,43 @@ def test_the_gym_switches_language_with_its_puzzle() -> None:
     assert "等级分" in g.view().stats.figures
 
 
+# -- the explorer ----------------------------------------------------------------------
+
+
+def test_R25_mud_gives_each_side_a_fourth_slot_and_the_explorer_counts_it() -> None:
+    e = ExplorerController(you="r3 r4 r5 r6", opponent="b8 b9 b10")
+    assert len(e.cards(Side.YOU)) == 3 and e.view()["flags"][0]["slots"] == 3
+    e.set_environment(mud=True)
+    assert len(e.cards("you")) == 4 and e.view()["flags"][0]["slots"] == 4 and e.view()["flags"][0]["env"]
+    assert e.verdict()[0].startswith("Pick 4 cards")  # the opponent's side is one short now
+
+
+def test_R11_who_completed_first_decides_a_tie_in_the_explorer() -> None:
+    e = ExplorerController(you="r3 r4 r5", opponent="b3 b4 b5")
+    mine = e.verdict()[-1]
+    e.set_first("opponent")
+    assert mine != e.verdict()[-1] and "R11" in mine
+
+
+def test_a_card_lies_in_one_place_and_a_full_side_takes_none() -> None:
+    e = ExplorerController(you="r3 r4", opponent="b8")
+    e.place("r3", "1:opponent")
+    assert e.picked[Side.YOU] == ["r4"] and e.picked[Side.OPPONENT] == ["b8", "r3"]
+    e.place("g1", "1:opponent")
+    e.place("g2", "1:opponent")  # full
+    assert e.picked[Side.OPPONENT] == ["b8", "r3", "g1"]
+    e.take("b8")
+    assert e.placed() == {"r4", "r3", "g1"}
+    palette = {c["id"]: c for c in e.view()["palette"]["cards"]}
+    assert palette["r3"].get("placed") and not palette["b8"].get("placed")
+
+
 # -- plain Python, typed views ------------------------------------------------------
 
 
 def test_the_controllers_load_without_ipywidgets() -> None:
     code = (
-        "import sys, battleline_lab.controllers.gym, battleline_lab.controllers.puzzle;"
+        "import sys, battleline_lab.controllers.gym, battleline_lab.controllers.explorer;"
         "print(sorted(m for m in ('ipywidgets', 'anywidget', 'traitlets') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -254,9 +286,9 @@ def _game_view() -> object:
 
 
 def _explorer_view() -> object:
-    from battleline_lab.widgets import FormationExplorer
-
-    return FormationExplorer(you="r3 r4", opponent="b8").board_view()
+    e = ExplorerController(you="r3 r4", opponent="b8")
+    e.set_environment(fog=True, mud=True)
+    return e.view()
 
 
 def _editor_view() -> object:

@@ -360,6 +360,7 @@ WIDGET_MODULES = (
     "controllers/view.py",
     "controllers/puzzle.py",
     "controllers/gym.py",
+    "controllers/explorer.py",
 )
 
 

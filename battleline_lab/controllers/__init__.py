@@ -8,5 +8,6 @@ forwards what the board sends and draws the controller's view.
 
 * :mod:`.view`: the view model's types and the parts every view shares;
 * :mod:`.puzzle`: :class:`~.puzzle.PuzzleController`, one puzzle;
-* :mod:`.gym`: :class:`~.gym.GymController`, a folder of puzzles and the trainer.
+* :mod:`.gym`: :class:`~.gym.GymController`, a folder of puzzles and the trainer;
+* :mod:`.explorer`: :class:`~.explorer.ExplorerController`, two formations compared.
 """
