@@ -145,6 +145,13 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
     def _update(self) -> None:
         if self._syncing:
             return
+        self._syncing = True
+        controller = self.controller
+        try:  # the controls show the controller's state (it may have been told from Python)
+            self.fog.value, self.mud.value = controller.fog, controller.mud
+            self.first.value = controller.first.value
+        finally:
+            self._syncing = False
         self.board.show(self.board_view())
         lines = self.controller.verdict()
         self.verdict.value = "".join(f'<div class="bl-explorer-line">{_esc(line)}</div>' for line in lines)
