@@ -20,11 +20,13 @@ import pytest
 from battleline_lab import Position, Side, analyse_claim
 from battleline_lab.controllers import view as views
 from battleline_lab.controllers.explorer import ExplorerController
+from battleline_lab.controllers.game import GameController
 from battleline_lab.controllers.gym import GymController
 from battleline_lab.controllers.puzzle import PuzzleController
 from battleline_lab.quiz import library
 from battleline_lab.quiz.puzzle import Puzzle
 from battleline_lab.quiz.questions import ClaimableQuestion, ClaimQuestion
+from battleline_lab.text.messages import message
 from battleline_lab.training.progress import MemoryStore, Progress
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -230,6 +232,31 @@ def test_a_card_lies_in_one_place_and_a_full_side_takes_none() -> None:
     assert e.placed() == {"r4", "r3", "g1"}
     palette = {c["id"]: c for c in e.view()["palette"]["cards"]}
     assert palette["r3"].get("placed") and not palette["b8"].get("placed")
+
+
+# -- a game ---------------------------------------------------------------------------
+
+
+def test_a_game_is_played_through_its_session_and_the_coach_adds_odds() -> None:
+    from battleline_lab.game import Deck
+    from battleline_lab.game.session import GameSession, Notice
+
+    c = GameController(GameSession(bot="heuristic", seed=11))
+    view = c.view()
+    assert view["mode"] == "game" and c.offer is not None and view["feedback"] == {}
+    assert "odds_note" not in view  # the coach is off
+    for _ in range(3):  # a card to a flag, then a troop drawn; the bot answers
+        card = next(h for h in c.view()["hand"] if h.get("flags"))
+        c.session.choose(("card", next(x for x in c.session.hand() if x.notation == card["id"])))
+        c.session.choose(("flag", card.get("flags", [])[0]))
+        c.session.choose(("draw", Deck.TROOPS))
+    assert sum(len(f["you"]) for f in c.view()["flags"]) == 3
+    c.session.show_coach(True)
+    assert any("odds" in f for f in c.view()["flags"]) and "odds_note" in c.view()
+    c.session.notice = Notice("not_offered")
+    assert c.view()["feedback"]["text"] == c.t("game_widget.not_offered")
+    c.set_lang("zh")
+    assert c.view()["lang"] == "zh" and c.view()["feedback"]["text"] == message("game_widget.not_offered", "zh")
 
 
 # -- plain Python, typed views ------------------------------------------------------

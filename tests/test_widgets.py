@@ -375,6 +375,7 @@ VIEW_MODULES = (
     *WIDGET_MODULES,
     "widgets/editor.py",
     "widgets/game.py",
+    "controllers/game.py",
     "render/svg.py",
 )
 
@@ -384,7 +385,7 @@ def test_every_key_a_view_looks_up_is_in_the_catalogue(lang: str) -> None:
     """Views look texts up by their whole key (``message("widget.check", lang)``, the game widget's
     ``self._t(...)`` (:func:`messages.bound`), a label table's ``(self.button, "editor.save")``): each one
     written out exists in both languages."""
-    lookup = re.compile(r'(?:\bmessage\(|\._t\(|\blabel\(|\(self\.\w+, )\s*"([a-z_]+(?:\.[a-z0-9_]+)+)"')
+    lookup = re.compile(r'(?:\bmessage\(|\._t\(|\bself\.t\(|\blabel\(|\(self\.\w+, )\s*"([a-z_]+(?:\.[a-z0-9_]+)+)"')
     texts = catalogue(lang)
     for module in VIEW_MODULES:
         keys = set(lookup.findall((ROOT / "battleline_lab" / module).read_text()))

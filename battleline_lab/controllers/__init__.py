@@ -9,5 +9,6 @@ forwards what the board sends and draws the controller's view.
 * :mod:`.view`: the view model's types and the parts every view shares;
 * :mod:`.puzzle`: :class:`~.puzzle.PuzzleController`, one puzzle;
 * :mod:`.gym`: :class:`~.gym.GymController`, a folder of puzzles and the trainer;
-* :mod:`.explorer`: :class:`~.explorer.ExplorerController`, two formations compared.
+* :mod:`.explorer`: :class:`~.explorer.ExplorerController`, two formations compared;
+* :mod:`.game`: :class:`~.game.GameController`, a game's words and the board's view of it.
 """
