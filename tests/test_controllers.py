@@ -19,6 +19,7 @@ import pytest
 
 from battleline_lab import Position, Side, analyse_claim
 from battleline_lab.controllers import view as views
+from battleline_lab.controllers.editor import EditorController
 from battleline_lab.controllers.explorer import ExplorerController
 from battleline_lab.controllers.game import GameController
 from battleline_lab.controllers.gym import GymController
@@ -259,12 +260,37 @@ def test_a_game_is_played_through_its_session_and_the_coach_adds_odds() -> None:
     assert c.view()["lang"] == "zh" and c.view()["feedback"]["text"] == message("game_widget.not_offered", "zh")
 
 
+# -- the editor -------------------------------------------------------------------------
+
+
+def test_the_editor_puts_moves_and_takes_cards_and_says_what_it_refused(tmp_path: Path) -> None:
+    from battleline_lab.authoring.editor import EditorSession
+
+    c = EditorController(EditorSession.new("demo"))
+    c.place("r2", "5:you")
+    c.place("r2", "hand:you")  # a card lies in one place: moved
+    assert c.session.where("r2") == ("hand", "you") and "r2" in c.placed()
+    c.place("r2", "hand:you")  # put where it lies: taken off
+    assert c.session.where("r2") is None and c.message is None
+    c.choose_flag(3)
+    assert [f["n"] for f in c.view(c.session.board_position())["flags"] if f.get("focus")] == [3]
+    assert c.save("") is None and c.message_text()  # no path: refused, said
+    target = tmp_path / "demo.yaml"
+    c.session.set_question({"kind": "claim", "flag": 5})
+    c.place("r3", "5:you")
+    c.edit(c.session.use_engine_answer)
+    assert c.save(str(target)) == target and c.message is not None and c.message[0] == "editor.saved"
+    assert c.save(str(target)) is None and c.confirm  # the file exists now: asked first
+    assert c.save(str(target), force=True) == target and not c.confirm
+
+
 # -- plain Python, typed views ------------------------------------------------------
 
 
 def test_the_controllers_load_without_ipywidgets() -> None:
     code = (
-        "import sys, battleline_lab.controllers.gym, battleline_lab.controllers.explorer;"
+        "import sys, battleline_lab.controllers.gym, battleline_lab.controllers.explorer,"
+        " battleline_lab.controllers.game, battleline_lab.controllers.editor;"
         "print(sorted(m for m in ('ipywidgets', 'anywidget', 'traitlets') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

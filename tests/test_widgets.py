@@ -376,6 +376,7 @@ VIEW_MODULES = (
     "widgets/editor.py",
     "widgets/game.py",
     "controllers/game.py",
+    "controllers/editor.py",
     "render/svg.py",
 )
 
