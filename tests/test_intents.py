@@ -338,7 +338,7 @@ def test_an_error_inside_a_widget_becomes_a_warning_and_a_redraw(
     def broken() -> None:
         raise RuntimeError("the hint ladder broke")
 
-    monkeypatch.setattr(w, "hint", broken)
+    monkeypatch.setattr(w.controller, "hint", broken)  # the controller decides the intent, inside the widget
     redrawn, caught = send(w, {"hint": True})
     assert redrawn and any("RuntimeError: 'the hint ladder broke'" in s for s in intent_warnings(caught))
 

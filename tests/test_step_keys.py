@@ -38,7 +38,7 @@ def test_j_and_k_step_the_proof_only_while_it_is_shown() -> None:
     while w.hint_level < 3:  # the last hint opens the proof
         w.hint()
     assert w.board.view["proof"]["index"] == 0 and w.step_index == 0
-    if len(w._views) > 1:
+    if len(w.controller.proof()) > 1:
         assert w.board.intent({"step": 1}) and w.step_index == 1  # j
         assert w.board.intent({"step": -1}) and w.step_index == 0  # k
     with pytest.warns(IntentWarning):

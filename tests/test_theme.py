@@ -200,7 +200,7 @@ def test_widgets_take_a_theme_and_keep_it_across_the_language_toggle() -> None:
     hints = " ".join(str(h) for h in hinted.board.view["hints"])
     assert "刘邦" in hints and "亚历山大" not in hints
     hinted.hint()  # the third shows the solution, a proof naming the Leader step by step
-    steps = " ".join(view.text for view in hinted._solution_views())
+    steps = " ".join(view.text for view in hinted.controller.proof())
     assert "刘邦" in steps and "亚历山大" not in steps
 
     gym = PuzzleSet([load_puzzle(LEADER_PUZZLE)], lang="zh", theme="chuhan", progress=None, learner="theme-test")

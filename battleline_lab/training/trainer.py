@@ -60,7 +60,8 @@ from ..core.cards import Card, Tactic
 from ..core.position import Position, Side
 from ..quiz.difficulty import estimate
 from ..quiz.puzzle import Puzzle
-from ..quiz.questions import Feedback, Question
+from ..quiz.questions import Feedback, Question, View
+from ..text.messages import DEFAULT_LANGUAGE
 from .glicko2 import Rating, expected, update
 from .progress import Attempt, Progress, PuzzleRecord, review_dir
 
@@ -802,6 +803,8 @@ class PuzzleSession:
     ('wrong', 'hand_not_evidence', 'R13', 'wrong')
     >>> s.hint(), s.hint(), s.hint(), s.revealed, s.step_index
     (1, 2, 3, True, 0)
+    >>> s.step(+5) == len(s.proof("en")) - 1  # the session knows its proof: the last step, no further
+    True
     """
 
     def __init__(
@@ -830,6 +833,7 @@ class PuzzleSession:
         self.feedback: Feedback | None = None
         self.hash = content_hash(puzzle)
         self._started = self._now()
+        self._proofs: dict[str, list[View]] = {}  # the proof step by step, per language (computed once)
 
     def _now(self) -> float:
         return float(self._clock())
@@ -902,9 +906,28 @@ class PuzzleSession:
             if record and self.state != "right":
                 self._record("reveal", False)
 
-    def step(self, delta: int, total: int) -> int | None:
-        """Move through a solution of ``total`` steps by ``delta`` (clamped); the step shown."""
-        if self.step_index is None or total <= 0:
+    def explanation(self) -> object:
+        """The engine's explanation of the puzzle (:meth:`~battleline_lab.quiz.puzzle.Puzzle.explain`), made once."""
+        if not hasattr(self, "_explanation"):
+            self._explanation = self.puzzle.explain()
+        return self._explanation
+
+    def proof(self, lang: str = DEFAULT_LANGUAGE) -> list[View]:
+        """The solution step by step in ``lang``, one view per step (the question's words of the engine's proof)."""
+        question = self.puzzle.question
+        if question is None:
+            return []
+        if lang not in self._proofs:
+            self._proofs[lang] = question.solution_steps(self.puzzle.position, self.explanation(), lang)
+        return self._proofs[lang]
+
+    def step(self, delta: int) -> int | None:
+        """Move through the solution by ``delta`` (clamped to its steps); the step shown."""
+        if self.step_index is None:
+            return self.step_index
+        # every language has the same steps: count them in one already made
+        total = len(next(iter(self._proofs.values()))) if self._proofs else len(self.proof())
+        if total <= 0:
             return self.step_index
         self.step_index = max(0, min(total - 1, self.step_index + delta))
         return self.step_index

@@ -32,11 +32,6 @@ def _cards(cards: Iterable[Card], lang: str) -> str:
     return message("widget.card_sep", lang).join(card_short(c, lang) for c in cards)
 
 
-def _list(items: Iterable[object], lang: str) -> str:
-    """A list inside a widget text: ``2, 5`` / ``2、5``."""
-    return message("widget.list_sep", lang).join(str(item) for item in items)
-
-
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 

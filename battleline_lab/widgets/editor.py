@@ -38,16 +38,18 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..authoring.editor import EditorError, EditorReport, EditorSession, Place
+from ..authoring.editor import EditorReport, EditorSession, Place
+from ..controllers.editor import CARD_IDS, EditorController
+from ..controllers.view import PlaceView
 from ..core.cards import ALL_CARDS, CardNotationError, parse_card
 from ..core.claims import ClaimAnalysis
 from ..core.formations import Formation
 from ..core.position import FLAGS, Position
 from ..quiz.questions import Comparison
 from ..render.svg import board_svg, formation_caption
-from ..text.messages import DEFAULT_LANGUAGE, card_short, message, render_analysis
+from ..text.messages import DEFAULT_LANGUAGE, message, render_analysis
 from ._common import _button, _classed, _comparison_text, _describe, language_toggle, set_visible, switch_lang
-from .board import Board, Taps, card_view, flag_views
+from .board import Board, Taps
 from .intents import editor_intents
 
 __all__ = ["EditorSession", "PuzzleEditor"]
@@ -106,10 +108,9 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             self.session = EditorSession.new(puzzle_id)
         else:
             self.session = EditorSession.open(source)
-        self.lang = lang
         self._syncing = False
-        self._message: tuple[str, dict[str, Any]] | None = None
-        self._confirm = False
+        #: the flag chosen, the message, the overwrite question (the puzzle's data is the session's)
+        self.controller = EditorController(self.session, lang=lang)
 
         self.lang_toggle = language_toggle(lang, self.set_lang)
         self.heading = _classed(W.HTML(), "bl-editor-heading")
@@ -117,9 +118,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.board = _classed(
             Board(
                 on_intent=self._on_intent,
-                schema=editor_intents(
-                    lambda: _CARD_IDS, lambda: {self._place_key(p) for p in self.session.places()}, self._placed
-                ),
+                schema=editor_intents(lambda: CARD_IDS, self.controller.place_keys, self.controller.placed),
                 on_refused=self.refresh,
             ),
             "bl-editor-board",
@@ -240,11 +239,11 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
 
             widget.observe(handler, names="value")
 
-        on(self.flag, lambda _v: None)
-        on(self.fog, lambda v: s.set_environment(self.flag.value, "fog", bool(v), side="you"))
-        on(self.mud, lambda v: s.set_environment(self.flag.value, "mud", bool(v), side="you"))
-        on(self.first_complete, lambda v: s.set_first_complete(self.flag.value, v or None))
-        on(self.claimed_by, lambda v: s.set_claimed(self.flag.value, v or None))
+        on(self.flag, self.controller.choose_flag)
+        on(self.fog, lambda v: s.set_environment(self.controller.flag, "fog", bool(v), side="you"))
+        on(self.mud, lambda v: s.set_environment(self.controller.flag, "mud", bool(v), side="you"))
+        on(self.first_complete, lambda v: s.set_first_complete(self.controller.flag, v or None))
+        on(self.claimed_by, lambda v: s.set_claimed(self.controller.flag, v or None))
         on(self.turn, s.set_turn)
         on(self.id_text, lambda v: s.set_id(v.strip() or None))
         on(self.title_en, lambda v: s.set_text("title", "en", v.strip()))
@@ -265,19 +264,11 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         ):
             on(widget, lambda _v: self._set_question())
         on(self.answer, s.set_answer_text)
-        on(self.path, lambda _v: self._reset_confirm())
-
-    def _reset_confirm(self) -> None:
-        self._confirm = False
+        self.path.observe(lambda _c: self.controller.path_changed(), names="value")
 
     def _do(self, action: Callable[[], object]) -> None:
-        """Run an edit; a refused edit becomes the message line, never a traceback."""
-        self._message = None
-        self._confirm = False
-        try:
-            action()
-        except EditorError as err:
-            self._message = (err.key, err.params)
+        """Run an edit (the controller turns a refusal into the message line), then draw."""
+        self.controller.edit(action)
         self.refresh()
 
     def _set_question(self) -> None:
@@ -285,7 +276,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         if not kind:
             self.session.set_question(None)
             return
-        data: dict[str, Any] = {"kind": kind}
+        data: dict[str, object] = {"kind": kind}
         if kind == "claim":
             data["flag"] = self.question_flag.value
         elif kind == "compare":
@@ -309,83 +300,27 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
 
         self._do(remove)
 
-    def _toggle_card(self, notation: str, place: Place) -> None:
-        """A card put at a place: there it goes (moved if it lay elsewhere), or off if it is already there."""
-        if self.session.where(notation) == place:
-            self._do(lambda: self.session.remove_card(notation))
-        else:
-            self._do(lambda: self.session.add_card(place, notation))
-
-    @staticmethod
-    def _place_key(place: Place) -> str:
-        """A place as the board names it: ``5:you`` for a side of a flag, ``hand:you``, ``discards:opponent``."""
-        return f"{place[1]}:{place[2]}" if place[0] == "flags" else f"{place[0]}:{place[1]}"
-
-    def _placed(self) -> set[str]:
-        """The cards on the board, as the palette names them (what a ``take`` may name)."""
-        return {str(c).lower() for p in self.session.places() for c in self.session.cards_at(p)}
-
     def _on_intent(self, name: str, value: Any) -> None:
         """The board's intents, checked by :func:`~battleline_lab.widgets.intents.editor_intents`: ``place`` a
         card, ``take`` one off, ``flag`` (choose it for the marks)."""
         if name == "place":
             card, key = value
-            place = next(p for p in self.session.places() if self._place_key(p) == key)
             self._syncing = True
             try:  # the typed cards go where the teacher last put one
-                self.place.value = place
+                self.place.value = self.controller.place_of(key)
             finally:
                 self._syncing = False
-            self._toggle_card(card, place)
+            self.controller.place(card, key)
+            self.refresh()
         elif name == "take":
-            self._do(lambda: self.session.remove_card(value))
+            self.controller.take(value)
+            self.refresh()
         elif name == "flag":
-            self.flag.value = value  # observed: the marks show that flag, the board redraws
+            self._do(lambda: self.controller.choose_flag(value))
 
-    def board_view(self, position: Position) -> dict[str, Any]:
-        """The board's view model: the nine flags with their slots, the chosen flag, the places, the palette."""
-        lang = self.lang
-        flags = flag_views(position, lang, focus=[self.flag.value])
-        for f in flags:
-            f["choose"] = True
-            f["label"] = message("editor.board.flag", lang, flag=f["n"])
-        where = {str(c).lower(): p for p in self.session.places() for c in self.session.cards_at(p)}
-        palette = []
-        for card in ALL_CARDS:
-            item = card_view(card, lang)
-            place = where.get(card.notation)
-            if place is not None:
-                item["placed"] = True
-                item["label"] = message("editor.board.placed", lang, card=item["label"], place=self._place_name(place))
-            palette.append(item)
-        places = []
-        for p in self.session.places():
-            if p[0] == "flags":
-                continue
-            cards = ", ".join(card_short(parse_card(c), lang) for c in self.session.cards_at(p) if _parses(c))
-            name = self._place_name(p)
-            places.append(
-                {
-                    "value": self._place_key(p),
-                    "label": f"{name}: {cards}" if cards else name,
-                    "aria": message(
-                        "editor.board.place", lang, place=name, cards=cards or message("editor.board.none", lang)
-                    ),
-                }
-            )
-        return {
-            "mode": "editor",
-            "lang": lang,
-            "place_mode": True,
-            "prompt": message("editor.board.prompt", lang),
-            "board_label": message("editor.board.label", lang),
-            "flags": flags,
-            "places": places,
-            "places_label": message("editor.board.places", lang),
-            "slot_text": message("editor.board.slot", lang, side="{side}", slot="{slot}"),
-            "pick_text": message("editor.board.pick_text", lang, card="{card}"),
-            "palette": {"label": message("editor.board.palette", lang), "cards": palette},
-        }
+    def board_view(self, position: Position) -> PlaceView:
+        """The board's view model (the controller's): the nine flags with their slots, the chosen flag, the places."""
+        return self.controller.view(position)
 
     def _engine_answer(self) -> None:
         self._do(self.session.use_engine_answer)
@@ -401,25 +336,11 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         ``new_id``: save a copy under that id (:meth:`EditorSession.save_as`).  A refusal
         is the message line; a copy under the original id fills the New id field with a free id.
         """
-        self._message = None
-        target = self.path.value.strip()
-        try:
-            if not target:
-                raise EditorError("no_path")
-            if new_id is not None:
-                saved = self.session.save_as(target, new_id, force=force and self._confirm)
-            else:
-                saved = self.session.save(target, force=force and self._confirm)
-        except EditorError as err:
-            self._confirm = err.key == "editor.error.exists"
-            self._message = ("editor.confirm", {"file": target}) if self._confirm else (err.key, err.params)
-            if err.key in ("editor.error.copy_same_id", "editor.error.id_taken") and not self.new_id.value.strip():
-                self.new_id.value = str(err.params.get("suggestion", ""))
-            self.refresh()
-            return None
-        self._confirm = False
-        self._message = ("editor.saved", {"file": str(saved)})
-        self.new_id.value = ""
+        saved = self.controller.save(self.path.value, force=force, new_id=new_id)
+        if saved is not None:
+            self.new_id.value = ""
+        elif self.controller.suggestion and not self.new_id.value.strip():
+            self.new_id.value = self.controller.suggestion
         self.refresh()
         return saved
 
@@ -428,6 +349,14 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         return self.save(new_id=self.new_id.value.strip() or self.session.suggest_id(Path(self.path.value).parent))
 
     # -- drawing
+    @property
+    def lang(self) -> str:
+        return self.controller.lang
+
+    @lang.setter
+    def lang(self, lang: str) -> None:
+        self.controller.set_lang(lang)
+
     def set_lang(self, lang: str) -> None:
         """Switch every label, the board and the report to ``lang`` (``en``, ``zh``)."""
         if not switch_lang(self, lang):
@@ -465,16 +394,13 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.refresh()
 
     def _place_name(self, place: Place) -> str:
-        side = message(f"side.{place[-1]}", self.lang)
-        if place[0] == "flags":
-            return message("editor.place.flag", self.lang, flag=place[1], side=side)
-        return message(f"editor.place.{place[0]}", self.lang, side=side)
+        return self.controller.place_name(place)
 
     def _sync_controls(self) -> None:
         """Put the session's values into the controls (without calling the session back)."""
         data = self.session.data
         flags = data.get("flags") if isinstance(data.get("flags"), dict) else {}
-        entry = (flags or {}).get(self.flag.value, {})
+        entry = (flags or {}).get(self.controller.flag, {})
         entry = entry if isinstance(entry, dict) else {}
         on_flag = [str(c).lower() for side in _SIDES for c in (entry.get(side) or [])]
 
@@ -502,6 +428,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             (self.topics, ", ".join(str(t) for t in data.get("topics") or [])),
             (self.kind, question.get("kind") if question.get("kind") in KINDS else ""),
             (self.answer, _answer_text(data.get("answer"))),
+            (self.flag, self.controller.flag),
         ]
         if question.get("flag") in FLAGS:
             values.append((self.question_flag, question["flag"]))
@@ -538,13 +465,11 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         position = report.puzzle.position if report.puzzle is not None else self.session.board_position()
         self._position = position
         self.board.show(self.board_view(position))
-        if self._message is not None:
-            key, params = self._message
-            self.message_html.value = f"<b>{_esc(message(key, lang, **params))}</b>"
-        else:
-            self.message_html.value = ""
-        set_visible(self.overwrite_button, self._confirm)
-        refused = self._message is not None and self._message[0] == "editor.error.wrong_answer"
+        said = self.controller.message_text()
+        self.message_html.value = f"<b>{_esc(said)}</b>" if said else ""
+        set_visible(self.overwrite_button, self.controller.confirm)
+        message_key = self.controller.message[0] if self.controller.message is not None else None
+        refused = message_key == "editor.error.wrong_answer"
         if refused and report.answer_contradicted:
             self.take_answer_button.description = message(
                 "editor.take_answer", lang, answer=_answer_text(report.engine_answer)
@@ -611,9 +536,9 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
 
     def picture(self) -> str:
         """The puzzle's board as it stands, as an SVG picture (what a saved notebook shows before anything runs)."""
-        return board_svg(self._position, focus=[self.flag.value], lang=self.lang)
+        return board_svg(self._position, focus=[self.controller.flag], lang=self.lang)
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
         """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
         bundle = super()._repr_mimebundle_(**kwargs)
         if not isinstance(bundle, dict):

@@ -1,7 +1,8 @@
-"""The formation explorer: place cards for two sides on the board component and see who wins.
+"""The formation explorer widget: place cards for two sides on the board component and see who wins.
 
-:class:`FormationExplorer` asks the engine (a compare question, R9-R11, R20-R25) and shows its
-verdict: kinds, sums, wildcards and the winner.
+:class:`FormationExplorer` draws an :class:`~battleline_lab.controllers.explorer.ExplorerController`
+(the cards placed, Fog, Mud, who completed first: all its state) and the engine's verdict it gives
+(a compare question, R9-R11, R20-R25): kinds, sums, wildcards and the winner.
 """
 
 from __future__ import annotations
@@ -10,17 +11,15 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..core.cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop, format_cards, parse_card
-from ..core.position import Position, Side
-from ..quiz.questions import CompareQuestion, QuestionError
-from ..render.svg import formation_caption
-from ..text.messages import DEFAULT_LANGUAGE, card_label, card_short, message
-from ._common import _cap, _classed, _comparison_text, _describe, _esc, language_toggle, switch_lang
+from ..controllers.explorer import PICKABLE_IDS, ExplorerController
+from ..controllers.view import PlaceView
+from ..core.cards import Card, format_cards
+from ..core.position import Side
+from ..text.messages import DEFAULT_LANGUAGE, message
+from ._common import _cap, _classed, _describe, _esc, language_toggle, switch_lang
 from .intents import explorer_intents
 
-_NONE = ""
-_PICKABLE: tuple[Card, ...] = ALL_TROOPS + tuple(c for c in ALL_TACTICS if c.is_wild)
-_PICKABLE_IDS = frozenset(c.notation for c in _PICKABLE)
+__all__ = ["FormationExplorer"]
 
 
 class FormationExplorer(W.VBox):  # type: ignore[misc]
@@ -29,7 +28,7 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
     The cards are placed on the board component (:class:`~battleline_lab.widgets.board.Board`, place
     mode): tap a card of the palette, then an empty slot of a side (``data-action="place"``);
     tap a placed card to take it off (``data-action="take"``); Mud (R25) draws a fourth slot a
-    side.  The engine judges (a compare question, R9-R11, R20-R25); this widget only shows.
+    side.  The state is :attr:`controller`'s; the engine judges; this widget only shows.
     ``set_cards("you", "r3 r4 r5")`` fills a side from notation; :attr:`taps` taps the board.
 
     >>> e = FormationExplorer()
@@ -44,14 +43,13 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
     def __init__(self, *, lang: str = DEFAULT_LANGUAGE, you: str = "", opponent: str = "") -> None:
         from .board import Board, Taps  # the board component (anywidget)
 
-        self.lang = lang
-        self._busy = True
-        #: the cards placed on each side, in order (a fourth is kept but not counted without Mud)
-        self.picked: dict[Side, list[str]] = {side: [] for side in Side}
+        #: the cards, Fog, Mud and who completed first (everything this widget draws)
+        self.controller = ExplorerController(lang=lang, you=you, opponent=opponent)
+        self._syncing = True  # the controls are being set from the controller: not a learner's change
         self.board = _classed(
             Board(
                 on_intent=self._on_intent,
-                schema=explorer_intents(lambda: _PICKABLE_IDS, self._placed),
+                schema=explorer_intents(lambda: PICKABLE_IDS, self.controller.placed),
                 on_refused=self._update,
             ),
             "bl-explorer-board",
@@ -66,7 +64,7 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         )
         self.first.add_class("bl-first-complete")
         for control in (self.fog, self.mud, self.first):
-            control.observe(lambda _c: self._update(), names="value")
+            control.observe(lambda _c: self._controls_changed(), names="value")
         self.verdict = _classed(W.HTML(), "bl-explorer-verdict")
         self.fog.layout.width = self.mud.layout.width = "130px"
         self.lang_toggle = language_toggle(lang, self.set_lang)
@@ -74,12 +72,21 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         super().__init__([controls, self.board, self.verdict])
         self.add_class("bl-explorer")
         self._label()
-        self._busy = False
-        if you:
-            self.set_cards("you", you)
-        if opponent:
-            self.set_cards("opponent", opponent)
+        self._syncing = False
         self._update()
+
+    @property
+    def lang(self) -> str:
+        return self.controller.lang
+
+    @lang.setter
+    def lang(self, lang: str) -> None:
+        self.controller.set_lang(lang)
+
+    @property
+    def picked(self) -> dict[Side, list[str]]:
+        """The cards placed on each side, in order (the controller's)."""
+        return self.controller.picked
 
     def _first_options(self) -> list[tuple[str, str]]:
         return [(_cap(message(f"side.{s.value}", self.lang)), s.value) for s in Side]
@@ -96,153 +103,59 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         """Switch every label and the verdict to ``lang`` (the ``bl-lang`` toggle); the cards placed stay."""
         if not switch_lang(self, lang):
             return
-        self._busy = True
+        self._syncing = True
         try:  # new option labels, same value
-            first = self.first.value
             self.first.options = self._first_options()
-            self.first.value = first
+            self.first.value = self.controller.first.value
             self._label()
         finally:
-            self._busy = False
+            self._syncing = False
         self._update()
 
     def set_cards(self, side: Side | str, cards: str) -> None:
         """Fill a side from card notation (what was there goes; at most four cards)."""
-        self.picked[Side(side)] = [parse_card(t).notation for t in cards.replace(",", " ").split()][:4]
+        self.controller.set_cards(side, cards)
         self._update()
 
     def cards(self, side: Side | str) -> tuple[Card, ...]:
         """The cards placed on a side (only the slots the flag has: 3, or 4 with Mud)."""
-        return tuple(parse_card(c) for c in self.picked[Side(side)][: self._size()])
+        return self.controller.cards(side)
 
-    def _size(self) -> int:
-        return 4 if self.mud.value else 3
-
-    def _placed(self) -> set[str]:
-        """The cards on the board (the slots the flag has: 3, or 4 with Mud)."""
-        return {c for cards in self.picked.values() for c in cards[: self._size()]}
+    def _controls_changed(self) -> None:
+        """Fog, Mud or who completed first was changed by the learner: the controller is told."""
+        if self._syncing:
+            return
+        self.controller.set_environment(fog=bool(self.fog.value), mud=bool(self.mud.value))
+        self.controller.set_first(self.first.value)
+        self._update()
 
     def _on_intent(self, name: str, value: Any) -> None:
         """The board's intents, checked by :func:`~battleline_lab.widgets.intents.explorer_intents`: ``place`` a
         palette card on a side (moved if it lay elsewhere), ``take`` one off."""
         if name == "place":
-            card, place = value
-            side = Side(place.partition(":")[2])
-            if len(self.picked[side][: self._size()]) >= self._size():
-                return  # the side is full: the tap changes nothing
-            for cards in self.picked.values():
-                if card in cards:
-                    cards.remove(card)  # a card lies in one place
-            self.picked[side] = self.picked[side][: self._size()] + [card]
+            self.controller.place(*value)
         elif name == "take":
-            for cards in self.picked.values():
-                if value in cards:
-                    cards.remove(value)
+            self.controller.take(value)
         self._update()
 
-    def board_view(self) -> dict[str, Any]:
-        """The board's view model: one flag, both sides' cards and empty slots, Fog and Mud, the palette."""
-        from .board import card_view
-
-        lang = self.lang
-        size = self._size()
-        flag: dict[str, Any] = {"n": 1, "label": message("widget.explorer.flag", lang), "slots": size, "inert": True}
-        for side in Side:
-            title = _cap(message(f"board.side_of.{side.value}", lang))
-            flag[f"{side.value}_label"] = title
-            flag[side.value] = [
-                {
-                    **card_view(c, lang),
-                    "label": message("widget.explorer.placed", lang, card=card_label(c, lang), side=title),
-                }
-                for c in self.cards(side)
-            ]
-        flag["env"] = [
-            card_view(t, lang) for t, on in ((Tactic.FOG, self.fog.value), (Tactic.MUD, self.mud.value)) if on
-        ]
-        placed = {c for cards in self.picked.values() for c in cards[:size]}
-        palette = []
-        for c in _PICKABLE:
-            item = card_view(c, lang)
-            if c.notation in placed:
-                item["placed"] = True
-                item["label"] = message("widget.explorer.in_use", lang, card=item["label"])
-            palette.append(item)
-        return {
-            "mode": "explorer",
-            "lang": lang,
-            "place_mode": True,
-            "prompt": message("widget.explorer.prompt", lang),
-            "board_label": message("widget.explorer.board", lang),
-            "flags": [flag],
-            "slot_text": message("widget.explorer.slot", lang, side="{side}", slot="{slot}"),
-            "pick_text": message("widget.explorer.pick_text", lang, card="{card}"),
-            "palette": {"label": message("widget.explorer.palette", lang), "cards": palette},
-        }
+    def board_view(self) -> PlaceView:
+        """The board's view model (the controller's): one flag, both sides' cards and empty slots, Fog and Mud."""
+        return self.controller.view()
 
     def _update(self) -> None:
-        if self._busy:
+        if self._syncing:
             return
-        lang = self.lang
-        size = self._size()
+        self._syncing = True
+        controller = self.controller
+        try:  # the controls show the controller's state (it may have been told from Python)
+            self.fog.value, self.mud.value = controller.fog, controller.mud
+            self.first.value = controller.first.value
+        finally:
+            self._syncing = False
         self.board.show(self.board_view())
-        you, opp = self.cards(Side.YOU), self.cards(Side.OPPONENT)
-        environment = [c for c, on in (("fog", self.fog.value), ("mud", self.mud.value)) if on]
-        if len(you) < size or len(opp) < size:
-            missing = [
-                message(
-                    "widget.explorer.pick",
-                    lang,
-                    title=_cap(message(f"board.side_of.{side.value}", lang)),
-                    count=size - len(cards),
-                )
-                for side, cards in ((Side.OPPONENT, opp), (Side.YOU, you))
-                if len(cards) < size
-            ]
-            lines = [message("widget.explorer.incomplete", lang, size=size), *missing]
-            self.verdict.value = "".join(f'<div class="bl-explorer-line">{_esc(line)}</div>' for line in lines)
-            return
-        data = {
-            "kind": "compare",
-            "a": [c.notation for c in you],
-            "b": [c.notation for c in opp],
-            "environment": environment,
-            "first_complete": "a" if self.first.value == Side.YOU.value else "b",
-        }
-        try:
-            question = CompareQuestion.from_data({k: v for k, v in data.items() if k != "kind"})
-        except QuestionError as err:
-            self.verdict.value = "<br>".join(_esc(_problem_text(p.code, p.params, lang)) for p in err.problems)
-            return
-        comparison = question.explain(Position())
-        who = {"a": Side.YOU, "b": Side.OPPONENT}
-        lines = [
-            message(
-                "widget.explorer.line",
-                lang,
-                who=_cap(message(f"side.{side.value}", lang)),
-                text=formation_caption(f, lang),
-            )
-            for side, f in ((Side.YOU, comparison.a), (Side.OPPONENT, comparison.b))
-        ]
-        lines.append(
-            message(
-                f"widget.explorer.winner.{who[comparison.winner].value}", lang, why=_comparison_text(comparison, lang)
-            )
-        )
+        lines = self.controller.verdict()
         self.verdict.value = "".join(f'<div class="bl-explorer-line">{_esc(line)}</div>' for line in lines)
 
     def __repr__(self) -> str:
         you, opponent = format_cards(self.cards("you")), format_cards(self.cards("opponent"))
         return f"<FormationExplorer you: {you} | opponent: {opponent}>"
-
-
-def _problem_text(code: str, params: tuple[tuple[str, Any], ...], lang: str) -> str:
-    """A question problem in words: the question layer's message if it has one, else ours."""
-    values = {k: (card_short(v, lang) if isinstance(v, (Troop, Tactic)) else v) for k, v in params}
-    for key in (f"question.error.{code}", f"widget.explorer.problem.{code}"):
-        try:
-            return message(key, lang, **values)
-        except (KeyError, IndexError):
-            continue
-    return message("widget.explorer.problem", lang, code=code)

@@ -47,31 +47,28 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..core.cards import Card, Tactic, Troop
-from ..core.odds import FlagOdds, SideOuts, flag_odds, outs
-from ..core.position import ClaimTiming, Position, Side
+from ..controllers.game import GameController, proof_line
+from ..controllers.view import (
+    GameView,
+)
+from ..core.cards import Card
+from ..core.position import ClaimTiming
 from ..game import Action, Deck, GameState, Player, describe, parse_action, to_position
-from ..game.advice import Advice, advice_text
+from ..game.advice import Advice
 from ..game.bot_base import Bot
-from ..game.record import illegal_reason
 from ..game.review import Review
-from ..game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Offer, Say, Token, action_path
+from ..game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Say, Token, action_path
 from ..render.svg import board_svg
 from ..text.messages import (
     DEFAULT_LANGUAGE,
     Bound,
     Theme,
-    bound,
-    card_label,
-    catalogue,
-    kind_name,
-    message,
     render_analysis,
     themed,
 )
 from ..training.progress import Progress
 from ._common import language_toggle, set_visible, switch_lang
-from .board import Board, Taps, card_view, flag_views
+from .board import Board, Taps
 from .intents import game_intents
 
 __all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
@@ -79,12 +76,6 @@ __all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
 
 def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
-
-
-def _body(line: str) -> str:
-    """A rendered proof line without its number (``3. text`` -> ``text``)."""
-    head, _, rest = line.partition(". ")
-    return rest if head.isdigit() else line
 
 
 class GameWidget(W.VBox):  # type: ignore[misc]
@@ -118,14 +109,12 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         theme: Theme | str | None = None,
         progress: Progress | None = None,
     ) -> None:
-        self.lang = themed(lang, theme)  # the theme (classic, chuhan) names the Leaders; it rides on the language
         #: the game and every decision about it; the widget draws it and forwards clicks
         self.session = GameSession(
             bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing, progress=progress
         )
-        self._offer: Offer | None = None  # what the buttons on show offer (drawn by refresh())
-        self._odds: tuple[Position, dict[int, tuple[FlagOdds, SideOuts]]] | None = None  # the coach's odds of a table
-        self._said: tuple[Notice, str, dict[str, Any]] | None = None  # the notice drawn last, in a language (a cache)
+        #: the words of the game and the board's view of it, in the learner's language
+        self.controller = GameController(self.session, lang=themed(lang, theme))
         self._drawn_moment: tuple[Review, int] | None = None  # the review moment whose puzzle is on show
 
         self.title = W.HTML()
@@ -207,6 +196,15 @@ class GameWidget(W.VBox):  # type: ignore[misc]
 
     # -- the session's state, as attributes (what tests and lessons read) -------------------
     @property
+    def lang(self) -> str:
+        """The language shown (the controller's)."""
+        return self.controller.lang
+
+    @lang.setter
+    def lang(self, lang: str) -> None:
+        self.controller.set_lang(lang)
+
+    @property
     def state(self) -> GameState:
         """The game (the session's); after setting it, call :meth:`refresh`."""
         return self.session.state
@@ -275,22 +273,23 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.level_button.description = t("ladder.level_button")
 
     # -- construction helpers ----------------------------------------------
+    # -- words and the board's view: the controller's ---------------------------------
     @property
     def _t(self) -> Bound:
         """The catalogue in :attr:`lang`, the language shown now: ``self._t("game_widget.title", seed=...)``."""
-        return bound(message, self.lang)
+        return self.controller.t
 
     def _say(self, said: Say) -> str:
         """The session's words in :attr:`lang`: players and cards named here."""
-        key, params = said
-        return self._t(key, **{k: self._name(v) for k, v in params.items()})
+        return self.controller.say(said)
 
-    def _name(self, value: Any) -> object:
-        if isinstance(value, Player):
-            return self.player_name(value)
-        if isinstance(value, (Troop, Tactic)):
-            return card_label(value, self.lang)
-        return "" if value is None else value
+    def player_name(self, player: Player) -> str:
+        """``South (you)``, ``North (heuristic bot)``, or ``North`` / ``South`` on one screen."""
+        return self.controller.player_name(player)
+
+    def board_view(self) -> GameView:
+        """The board's view model now (the controller's): the session's state and offer, named in :attr:`lang`."""
+        return self.controller.view()
 
     @staticmethod
     def _button(description: str, classes: Sequence[str], style: str = "") -> W.Button:
@@ -300,20 +299,6 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         return button
 
     # -- players -----------------------------------------------------------
-    def _bot_name(self) -> str:
-        """The bot's name in the widget's language (``heuristic`` / ``启发式``); a bot without one keeps its own."""
-        assert self.bot is not None
-        key = f"bot.{self.bot.name}"
-        return self._t(key) if key in catalogue(self.lang) else self.bot.name
-
-    def player_name(self, player: Player) -> str:
-        """``South (you)``, ``North (heuristic bot)``, or ``North`` / ``South`` on one screen."""
-        if self.bot is None:
-            return self._t(f"game_widget.name.{player.value}")
-        if player is self.human:
-            return self._t("game_widget.name.you", player=self._t(f"game_widget.name.{player.value}"))
-        return self._t("game_widget.name.bot", player=self._t(f"game_widget.name.{player.value}"), bot=self._bot_name())
-
     # -- clicks and keys: forwarded to the session, then everything is drawn again ----------
     def restart(self, seed: int | None = None) -> None:
         """Deal a new game (the same seed gives the same game and the same bot replies)."""
@@ -447,7 +432,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         """
         if isinstance(action, str):
             action = parse_action(action)
-        if self._offer is None or list(self._offer.legal) != self.session.legal():
+        if self.controller.offer is None or list(self.controller.offer.legal) != self.session.legal():
             self._render()  # the state changed under the board (a lesson moved on its own)
         taps = self.taps
         taps.selected = None
@@ -489,47 +474,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
     def _proof(self, finding: CoachFinding) -> tuple[str, list[str]]:
         """A coach finding's proof lines in :attr:`lang`, and the one the verdict turns on."""
         analysis = finding.analysis
-        lines = [_body(line) for line in render_analysis(analysis, self.lang)]
+        lines = [proof_line(line) for line in render_analysis(analysis, self.lang)]
         return lines[analysis.steps.index(analysis.deciding_step())], lines
-
-    def _notice_words(self, notice: Notice) -> tuple[str, list[str], list[str]]:
-        """A notice's text, its numbered lines (a proof) and its other lines, in :attr:`lang`."""
-        lang, state = self.lang, self.state
-        kind = notice.kind
-        if kind == "not_offered":
-            return self._t("game_widget.not_offered"), [], []
-        if kind == "claimed":
-            return self._t("game_widget.claimed", flag=notice.flag), [], []
-        if kind == "bot_next":
-            return self._t("review.widget.bot_next", bot=self._t(f"review.widget.bot.{notice.bot}")), [], []
-        if kind == "not_now":
-            return self._t("review.coach.not_now"), [], []
-        if kind == "suggestion":
-            assert notice.view is not None and notice.suggestion is not None
-            first, *rest = advice_text(notice.view, notice.suggestion, lang)
-            return first, [], list(rest)
-        assert kind == "refused" and notice.error is not None
-        analysis = notice.analysis
-        if analysis is None:  # a move refused: the state changed under a stale button
-            return self._t("game_widget.refused", reason=illegal_reason(notice.error, state, lang)), [], []
-        proof = [_body(line) for line in render_analysis(analysis, lang)]
-        # the proof first; the engine's other reason (R14 timing, R15) only when the proof holds
-        if analysis.claimable:
-            reason = illegal_reason(notice.error, state, lang)
-            text = self._t("game_widget.claim_later", flag=notice.flag, reason=reason)
-        else:
-            text = self._t("game_widget.claim_refused", flag=notice.flag)
-        return text, proof, []
-
-    def _feedback(self) -> dict[str, Any]:
-        """The notice the board shows in its feedback place (``data-role="feedback"``)."""
-        notice = self.session.notice
-        if notice is None or not notice.tone:
-            return {}
-        if self._said is None or self._said[0] is not notice or self._said[1] != self.lang:
-            text, lines, items = self._notice_words(notice)
-            self._said = (notice, self.lang, {"tone": notice.tone, "text": text, "lines": lines, "items": items})
-        return dict(self._said[2])
 
     # -- drawing -----------------------------------------------------------------
     def _render(self) -> None:
@@ -547,143 +493,6 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self._draw_review()
         self.log_view.value = self._log_html()
 
-    def board_view(self) -> dict[str, Any]:
-        """The board's view model now: the session's state and offer, named in :attr:`lang`."""
-        session = self.session
-        state = self.state
-        lang = self.lang
-        offer = self._offer = session.offer()
-        viewer = self.viewer
-        view = session.view()
-        first, current = offer.first, offer.current
-        position = to_position(state, viewer, hand=False)  # the hand is drawn as the hand row
-        notice = session.notice
-        ghosts = {(notice.flag, Side.OPPONENT): notice.ghosts} if notice and notice.flag and notice.ghosts else {}
-        flags = flag_views(position, lang, highlight=session.highlight(), ghosts=ghosts)
-        held = bool(session.selection)
-        for f in flags:
-            n = f["n"]
-            if held and ("flag", n) in current:
-                f["legal"] = True
-            if ("claim", n) in first:
-                f["claimable"] = True
-                f["mark"] = self._t("boardui.flag_claim")
-                f["label"] = self._t("boardui.flag_claim_label", flag=n)
-            if n in offer.claims:
-                f["claim"] = True
-        if session.coach_visible:
-            self._add_odds(position, flags)
-        moves = session.card_moves(offer)
-        hand = []
-        for card in session.hand():
-            item = card_view(card, lang)
-            if card in moves and ("card", card) in first:
-                flags_of = moves[card]
-                if flags_of is None:
-                    item["kernel"] = True
-                else:
-                    item["flags"] = list(flags_of)
-            if card == offer.card:
-                item["chosen"] = True
-            hand.append(item)
-        sizes = view.deck_sizes
-        decks = [
-            {
-                "deck": deck.value,
-                "label": self._t("boardui.deck", deck=self._t(f"boardui.deck.{deck.value}"), count=sizes[deck.value]),
-                "title": self._t(f"game_widget.draw.{deck.value}", count=sizes[deck.value]),
-                "enabled": ("draw", deck) in first,
-                "primary": ("draw", deck) in first,
-            }
-            for deck in Deck
-        ]
-        choices = []
-        for token, key in (
-            (("scout",), "game_widget.scout_go"),
-            (("discard",), "game_widget.discard_choice"),
-        ):
-            if token in current:
-                choices.append({"action": token[0], "label": self._t(key), "primary": True})
-        for token, key in ((("pass",), "game_widget.pass"), (("end",), "game_widget.end_claims")):
-            if token in first:
-                choices.append({"action": token[0], "label": self._t(key)})
-        if held:
-            choices.append({"action": "cancel", "label": self._t("game_widget.cancel")})
-        other = viewer.other
-        if state.over:  # the game is over: the other player's hand is shown at last
-            shown = [card_view(c, lang) for c in session.revealed_hand()]
-            opponent_hand = {
-                "label": self._t("boardui.opponent_hand_shown", player=self.player_name(other)),
-                "cards": shown,
-            }
-        else:
-            opponent_hand = {
-                "label": self._t("boardui.opponent_hand", player=self.player_name(other), count=view.opponent_hand_size)
-            }
-        target_key = session.target_prompt()
-        prompt = self._say(session.prompt(offer))
-        if offer.targets and target_key:
-            prompt = f"{prompt} {self._t(target_key)}"
-        return {
-            "mode": "game",
-            "lang": lang,
-            "prompt": prompt[:1].upper() + prompt[1:],
-            "status": self._info(),
-            "board_label": self._t("boardui.board"),
-            "opponent_hand": opponent_hand,
-            "flags": flags,
-            "hand": hand,
-            "hand_label": self._t("boardui.hand"),
-            "chosen_text": self._t("boardui.chosen", card="{card}", flags="{flags}"),
-            "targets": [c.notation for c, _flag in offer.targets],
-            "selection": [tok[0] for tok in session.selection],
-            "decks": decks,
-            "choices": choices,
-            "feedback": self._feedback(),
-            **({"odds_note": self._t("odds.tie_rule")} if any("odds" in f for f in flags) else {}),
-        }
-
-    def _add_odds(self, position: Position, flags: list[dict[str, Any]]) -> None:
-        """The coach's odds on the board: each contested flag's ``odds`` (the learner's win chance, outs).
-
-        A contested flag is open (R15) with a card on either side.  The chance is
-        :func:`~battleline_lab.core.odds.flag_odds` of the public table only (``position`` holds no
-        hand, and the odds count every hand as unseen, R13); the outs line is the learner's
-        strongest kind still reachable (:func:`~battleline_lab.core.odds.outs`) and how many unseen
-        troops complete it.  Texts from ``odds.json``; a tie counts half where neither side is
-        complete (the note ``odds_note`` says so, R11).
-        """
-        cached = self._odds
-        if cached is None or cached[0] != position:  # a redraw of the same table counts nothing again
-            found: dict[int, tuple[FlagOdds, SideOuts]] = {}
-            for n in range(1, 10):
-                state = position.flag(n)
-                if state.claimed_by is None and (
-                    state.formation_cards(Side.YOU) or state.formation_cards(Side.OPPONENT)
-                ):
-                    found[n] = (flag_odds(position, n), outs(position, n, Side.YOU))
-            cached = self._odds = (position, found)
-        for f in flags:
-            n = f["n"]
-            if n not in cached[1]:
-                continue
-            odds, mine = cached[1][n]
-            percent = self._t("odds.percent", value=f"{100 * float(odds.you):.0f}")
-            if not mine.kinds:
-                line = self._t("odds.board.no_outs")
-            elif mine.missing == 0:
-                line = self._t("odds.board.complete", kind=kind_name(mine.kinds[0].kind, self.lang))
-            else:
-                best = mine.kinds[0]
-                line = self._t("odds.board.outs", kind=kind_name(best.kind, self.lang), count=best.count)
-            f["odds"] = {
-                "you": float(odds.you),
-                "text": self._t("odds.board.chance", percent=percent),
-                "outs": line,
-                "label": self._t("odds.board.label", flag=n, percent=percent, outs=line, tie=self._t("odds.tie_rule")),
-                "exact": odds.exact,
-            }
-
     def message_text(self) -> str:
         """The notice on show (``data-role="feedback"``) as plain text: its sentence, then its lines."""
         fb = self.board.view.get("feedback") or {}
@@ -700,40 +509,12 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             position = dataclasses.replace(position, hand_opponent=self.session.revealed_hand())
         return board_svg(position, highlight=self.session.highlight(), lang=self.lang)
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
         """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
         bundle = super()._repr_mimebundle_(**kwargs)
         if not isinstance(bundle, dict):
             return None
         return {**bundle, "image/svg+xml": self.picture()}
-
-    def _info(self) -> str:
-        """The status line: the flag tally first, then the turn, the decks, the hidden hand, tactics played (R18)."""
-        state = self.state
-        view = self.session.view()
-        viewer = view.player
-        other = viewer.other
-        sizes = view.deck_sizes
-        mine, theirs = self.session.tally()
-        parts = [
-            self._t(
-                "game_widget.tally",
-                me=self.player_name(viewer),
-                mine=mine,
-                other=self.player_name(other),
-                theirs=theirs,
-            ),
-            self._t("game_widget.info.turn", turn=state.turn_number, player=self.player_name(state.turn)),
-            self._t("game_widget.info.decks", troops=sizes["troops"], tactics=sizes["tactics"]),
-            self._t("game_widget.info.hand", player=self.player_name(other), count=view.opponent_hand_size),
-            self._t(
-                "game_widget.info.tactics",
-                mine=view.tactics_played(viewer),
-                theirs=view.tactics_played(other),
-                player=self.player_name(other),
-            ),
-        ]
-        return " · ".join(parts)
 
     def _banner(self) -> str:
         outcome = self.session.outcome()

@@ -10,13 +10,10 @@ one-key dictionaries such as ``{"play": ["r7", 3]}``, ``{"claim": 5}``, ``{"draw
 ``{"answer": "yes"}``, ``{"step": 1}``.  Selection, hover, focus and highlighting live in the
 browser; rules never do: the session behind the widget decides every intent.
 
-The helpers here build the parts of a view model every use shares: :func:`card_view` (one card
-with its colours and accessible name) and :func:`flag_views` (the nine flags of a
-:class:`~battleline_lab.core.position.Position`).
+The view model is typed in :mod:`battleline_lab.controllers.view`, which also builds the parts
+every view shares (:func:`card_view`, :func:`flag_views`, re-exported here); the controllers
+there build whole views.
 
->>> from battleline_lab import parse_card
->>> card_view(parse_card("r7"), flag=3, side=Side.YOU)["label"]
-'red 7, Light Cavalry, on flag 3, your side'
 >>> seen = []
 >>> b = Board(on_intent=lambda name, value: seen.append((name, value)))
 >>> b.intent({"play": ["r7", 3]}), seen
@@ -25,17 +22,14 @@ with its colours and accessible name) and :func:`flag_views` (the nine flags of 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import anywidget
 import traitlets
 
-from ...core.cards import Card, Tactic, Troop
-from ...core.position import Position, Side
-from ...render.svg import COLOURS, TACTIC_COLOURS
-from ...text.messages import DEFAULT_LANGUAGE, Theme, card_label, message, themed
+from ...controllers.view import card_view, flag_views
 from ..intents import IntentSchema, anything, dispatch, step_intents
 
 __all__ = ["INTENTS", "Board", "StepKeys", "Taps", "card_view", "flag_views"]
@@ -94,7 +88,7 @@ class Board(anywidget.AnyWidget):
         self._rev = 0
         self.on_msg(self._on_msg)
 
-    def show(self, view: dict[str, Any]) -> None:
+    def show(self, view: Mapping[str, object]) -> None:
         """Draw ``view`` (a revision number is added, so the browser and tests see every redraw)."""
         self._rev += 1
         self.view = {**view, "rev": self._rev}
@@ -116,107 +110,6 @@ class Board(anywidget.AnyWidget):
     def intent(self, intent: object) -> bool:
         """Handle one intent as if the browser sent it; False (nothing done, a warning, a redraw) if refused."""
         return dispatch(self.schema, intent, self.on_intent, self.redraw)
-
-
-def card_view(
-    card: Card,
-    lang: str = DEFAULT_LANGUAGE,
-    *,
-    flag: int | None = None,
-    side: Side | None = None,
-    highlight: bool = False,
-    ghost: bool = False,
-    theme: Theme | str | None = None,
-) -> dict[str, Any]:
-    """One card as the component draws it: notation, colours, value, letter, name, accessible name.
-
-    The accessible name says where the card lies when ``flag`` and ``side`` are given
-    (``red 7, Light Cavalry, on flag 3, your side``); a ghost card says it could still come.
-    A Leader is named in ``theme`` (:class:`battleline_lab.text.messages.Theme`; the id stays ``alexander``).
-    """
-    lang = themed(lang, theme)
-    label = card_label(card, lang)
-    out: dict[str, Any] = {"id": card.notation}
-    if isinstance(card, Troop):
-        fill, ink = COLOURS[card.colour]
-        out.update(
-            value=str(card.value),
-            letter=message(f"board.letter.{card.colour.letter}", lang),
-            name=message(f"troop.{card.value}", lang),
-            colour=card.colour.letter,
-        )
-    else:
-        assert isinstance(card, Tactic)
-        fill, ink = TACTIC_COLOURS[card.group]
-        out.update(
-            value=message(f"board.tactic_value.{card.value}", lang),
-            mark="\u2605" if card.is_wild else ("\u2601" if card.is_environment else "\u2694"),
-            name=message(f"board.short.{card.value}", lang),
-            tactic=True,
-            wild=card.is_wild,
-            environment=card.is_environment,
-        )
-    if ghost:
-        label = message("board.ghost_label", lang, card=label)
-        out["ghost"] = True
-    if flag is not None and side is not None:
-        label = message(
-            "boardui.card_at", lang, card=label, flag=flag, side=message(f"boardui.side.{side.value}", lang)
-        )
-    out.update(fill=fill, ink=ink, label=label)
-    if highlight:
-        out["highlight"] = True
-    return out
-
-
-def flag_views(
-    position: Position,
-    lang: str = DEFAULT_LANGUAGE,
-    *,
-    highlight: Iterable[Card] = (),
-    ghosts: Mapping[tuple[int, Side], Sequence[Card]] | None = None,
-    focus: Iterable[int] = (),
-    theme: Theme | str | None = None,
-) -> list[dict[str, Any]]:
-    """The nine flags of ``position`` as the component draws them (from your side, R3, R6).
-
-    Per flag: its number ``n``, accessible ``label``, the cards of each side in play order
-    (``you``, ``opponent``), the environment cards (``env``), the number of slots a side has
-    (3, or 4 with Mud, R25), who claimed it (``owner``, R15), the side that completed first on
-    an open flag (``first``, R11), the ghost cards that could still come to the opponent's side
-    (``ghosts``) and whether a question is about it (``focus``); Leaders named in ``theme``.
-    """
-    lang = themed(lang, theme)
-    lit = frozenset(highlight)
-    ghosts = ghosts or {}
-    shown = frozenset(focus)
-    out: list[dict[str, Any]] = []
-    for n, state in enumerate(position.flags, start=1):
-        owner = state.claimed_by
-        label = (
-            message(f"board.flag_claimed.{owner.value}", lang, flag=n)
-            if owner is not None
-            else message("board.flag", lang, flag=n)
-        )
-        flag: dict[str, Any] = {"n": n, "label": label, "slots": state.size}
-        for side in Side:
-            flag[side.value] = [
-                card_view(c, lang, flag=n, side=side, highlight=c in lit) for c in state.formation_cards(side)
-            ]
-            flag[f"{side.value}_label"] = message(f"boardui.side_at.{side.value}", lang, flag=n)
-        flag["env"] = [card_view(c, lang, highlight=c in lit) for c in state.environment]
-        flag["ghosts"] = [card_view(c, lang, ghost=True) for c in ghosts.get((n, Side.OPPONENT), ())]
-        if owner is not None:
-            flag["owner"] = owner.value
-        first = state.completed_first if owner is None else None
-        if first is not None:  # the "1st" badge: it decides a tie here (R11)
-            flag["first"] = first.value
-            flag["first_text"] = message("course.first.mark", lang)
-            flag["first_label"] = message(f"course.first.label.{first.value}", lang, flag=n)
-        if n in shown:
-            flag["focus"] = True
-        out.append(flag)
-    return out
 
 
 class Taps:

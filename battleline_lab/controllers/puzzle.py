@@ -1,0 +1,400 @@
+"""One puzzle being solved: everything it remembers, the intents it takes and the board's view of it.
+
+:class:`PuzzleController` wraps a :class:`~battleline_lab.training.trainer.PuzzleSession` (which
+judges, counts hints, knows its proof and records every attempt) and adds what a learner sees:
+the flags picked for a "which flags" question, the cards the hints lit, the language.  Its
+:meth:`~PuzzleController.view` is a :class:`~battleline_lab.controllers.view.PuzzleView`.
+
+>>> from battleline_lab import Position
+>>> from battleline_lab.quiz.puzzle import Puzzle
+>>> from battleline_lab.quiz.questions import ClaimQuestion
+>>> c = PuzzleController(Puzzle("wedge", {"en": "Flag 5"}, position=Position.build(
+...     {5: {"you": "r3 r4 r5", "opponent": "b8"}}), question=ClaimQuestion(5), answer=False))
+>>> c.tap_answer("yes")
+>>> c.state, [g["id"] for f in c.view()["flags"] for g in f.get("ghosts", ())]
+('wrong', ['b9', 'b10'])
+>>> c.tap_answer("no")
+>>> c.state, c.step_index, c.view()["feedback"]["tone"]
+('right', 0, 'right')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from ..core.cards import Card
+from ..core.position import Side
+from ..quiz.puzzle import Puzzle
+from ..quiz.questions import View
+from ..render.svg import RULES_PAGE
+from ..text.messages import (
+    DEFAULT_LANGUAGE,
+    card_label,
+    first_complete_note,
+    message,
+    render_msg,
+    topic_name,
+)
+from ..training.hints import hint_ladder, solution_summary
+from ..training.trainer import PuzzleSession
+from .view import (
+    ButtonView,
+    CardRowView,
+    FeedbackView,
+    HeldView,
+    HintButtonView,
+    ProofView,
+    PuzzleView,
+    RulePart,
+    card_view,
+    flag_views,
+)
+from .view import (
+    join_list as _list,
+)
+
+Ghosts = Mapping[tuple[int, Side], Sequence[Card]]
+
+
+class PuzzleController:
+    """A puzzle's whole state and what may be done to it: answer, pick flags, check, hint, step, switch language.
+
+    ``session`` judges and records (a :class:`~battleline_lab.training.trainer.PuzzleSession`; by
+    default one that records nothing).  ``on_answer(puzzle_id, correct)`` and ``on_hint(puzzle_id)``
+    are called after each answer and hint (the gym moves on or redraws its figures).
+    """
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        *,
+        lang: str = DEFAULT_LANGUAGE,
+        session: PuzzleSession | None = None,
+        on_answer: Callable[[str, bool], None] | None = None,
+        on_hint: Callable[[str], None] | None = None,
+        rules_page: str = RULES_PAGE,
+    ) -> None:
+        self.puzzle = puzzle
+        self.lang = lang
+        self.session = session if session is not None else PuzzleSession(puzzle)
+        self.on_answer = on_answer
+        self.on_hint = on_hint
+        self.rules_page = rules_page
+        #: the flags picked so far for a "which flags" question (the session judges them at Check)
+        self.picked: set[int] = set()
+        #: the cards the last hint lit (while the proof is closed)
+        self.highlight: tuple[Card, ...] = ()
+        question = puzzle.question
+        self.focus: tuple[int, ...] = question.focus(puzzle.position) if question is not None else ()
+        self.choices = question.choices(puzzle.position) if question is not None else ()
+
+    # -- the session's state ---------------------------------------------
+    @property
+    def state(self) -> str:
+        """``waiting``, ``right`` or ``wrong``."""
+        return self.session.state
+
+    @property
+    def attempts(self) -> int:
+        return self.session.attempts
+
+    @property
+    def hint_level(self) -> int:
+        """Hints taken (0-3; the third shows the solution)."""
+        return self.session.hint_level
+
+    @property
+    def step_index(self) -> int | None:
+        """The proof step on show (None while the proof is closed)."""
+        return self.session.step_index
+
+    @property
+    def answer_style(self) -> str:
+        """``buttons`` (one answer button per choice) or ``flags`` (tap the flags, then Check)."""
+        question = self.puzzle.question
+        return question.answer_style if question is not None else "buttons"
+
+    @property
+    def ghosts(self) -> Ghosts:
+        """The counterexample to the last wrong answer: the cards that could still come."""
+        feedback = self.session.feedback
+        return dict(feedback.ghosts) if feedback is not None else {}
+
+    def answer_keys(self) -> set[str]:
+        """The answers a tap may give: every choice as the board writes it, or, on a "which flags"
+        question, the flags that may be picked."""
+        if self.answer_style == "flags":
+            return {choice_key(c.value) for c in self.choices if not c.disabled}
+        return {choice_key(c.value) for c in self.choices}
+
+    def selected_flags(self) -> list[int]:
+        """The flags picked (claimable questions), in order."""
+        return sorted(self.picked)
+
+    # -- intents ----------------------------------------------------------
+    def intent(self, name: str, value: object) -> None:
+        """An intent from the board (already checked against its schema): answer, do (check), hint, step."""
+        if name == "answer":
+            self.tap_answer(str(value))
+        elif name == "do":  # check: the schema lets it through on a "which flags" question only
+            self.check()
+        elif name == "hint":
+            self.hint()
+        elif name == "step":
+            assert isinstance(value, int)
+            self.step(value)
+
+    def tap_answer(self, value: str) -> None:
+        """An answer tapped: a flag of a "which flags" question is picked or dropped, else the choice is the answer."""
+        if self.answer_style == "flags":
+            if self.state != "right":
+                self.picked ^= {int(value)}
+            return
+        choice = next((c for c in self.choices if choice_key(c.value) == value), None)
+        if choice is not None:
+            self.answer(choice.value)
+
+    def check(self) -> bool:
+        """Check the flags picked (a "which flags" question)."""
+        return self.answer(self.selected_flags())
+
+    def answer(self, value: object) -> bool:
+        """Give an answer; returns whether it was right."""
+        if self.state == "right":
+            return True
+        if self.answer_style == "flags" and isinstance(value, (list, tuple, set, frozenset)):
+            self.picked = {int(n) for n in value}
+        correct = self.session.answer(value).verdict == "right"
+        if self.on_answer is not None:
+            self.on_answer(self.puzzle.id, correct)
+        return correct
+
+    def hint(self) -> None:
+        """The next hint: vague, then the key cards, then the full solution (the proof opens)."""
+        views = self.hint_views()
+        if self.hint_level >= len(views):
+            return
+        view = views[self.session.hint() - 1]
+        if view.highlight and self.step_index is None:
+            self.highlight = view.highlight
+        if self.hint_level >= len(views):
+            self.session.reveal(record=False)
+        if self.on_hint is not None:
+            self.on_hint(self.puzzle.id)
+
+    def step(self, delta: int) -> None:
+        """Step the proof forward (+1) or back (-1); nothing while it is closed."""
+        self.session.step(delta)
+
+    def set_lang(self, lang: str) -> None:
+        """Every text in ``lang`` from now on; the state is kept."""
+        self.lang = lang
+
+    # -- what is shown ------------------------------------------------------
+    def hint_views(self) -> list[View]:
+        """The hint ladder (:func:`battleline_lab.training.hints.hint_ladder`) in :attr:`lang`."""
+        ladder = hint_ladder(self.puzzle, self.lang, self.session.explanation())
+        return [View(h.text, h.highlight) for h in ladder]
+
+    def hints(self) -> list[str]:
+        """The hints given so far, in order."""
+        return [view.text for view in self.hint_views()[: self.hint_level]] if self.hint_level else []
+
+    def proof(self) -> list[View]:
+        """The proof step by step in :attr:`lang` (empty while it is closed)."""
+        return self.session.proof(self.lang) if self.step_index is not None else []
+
+    def current_view(self) -> View | None:
+        """The proof step on show, if any."""
+        proof = self.proof()
+        if self.step_index is None or not proof:
+            return None
+        return proof[self.step_index]
+
+    def shown(self) -> tuple[tuple[Card, ...], Ghosts]:
+        """The cards lit and the ghosts drawn now: the proof step's, else the hints' and the last answer's."""
+        view = self.current_view()
+        highlight = view.highlight if view is not None else self.highlight
+        ghosts: Ghosts = dict(view.ghosts) if view is not None and view.ghosts else self.ghosts
+        return highlight, ghosts
+
+    def board_matters(self) -> bool:
+        """False for a question about loose cards on an empty board (the board is not drawn)."""
+        position = self.puzzle.position
+        empty = all(s.is_empty for s in position.flags) and not (
+            position.discards_you or position.discards_opponent or position.hand_you or position.hand_opponent
+        )
+        question = self.puzzle.question
+        return not (empty and question is not None and question.board_optional)
+
+    def feedback_text(self) -> str:
+        """The feedback sentence on the last answer (the question judged it; a right one adds the solution)."""
+        feedback = self.session.feedback
+        if feedback is None:
+            return message("widget.feedback.waiting", self.lang)
+        if feedback.verdict == "right":
+            return message(feedback.key, self.lang, text=solution_summary(self.puzzle, self.lang))
+        return render_msg(feedback.msg, self.lang)
+
+    def view(self) -> PuzzleView:
+        """The board's view model now (puzzle mode), named in :attr:`lang`."""
+        lang, puzzle, question = self.lang, self.puzzle, self.puzzle.question
+        highlight, ghosts = self.shown()
+        solved = self.state == "right"
+        if question is not None:
+            text = render_msg(question.prompt(puzzle.position), lang)
+            tie_note = first_complete_note(question, puzzle.position, lang)  # a tie can decide: who was first (R11)
+            if tie_note:
+                text += message("course.question.sep", lang) + tie_note
+        else:
+            text = message("widget.question.none", lang)
+        out = PuzzleView(
+            mode="puzzle",
+            lang=lang,
+            board_label=message("boardui.board", lang),
+            question=text,
+            answers=self._answers(solved),
+            answers_label=message("widget.answers", lang),
+            hints=self.hints(),
+            feedback=self._feedback_view(),
+            proof_label=message("widget.step.heading", lang),
+            proof_waiting=message("widget.proof.waiting", lang),
+            step_back=message("widget.step.back", lang),
+            step_next=message("widget.step.next", lang),
+            step_back_label=message("widget.step.back_label", lang),
+            step_next_label=message("widget.step.next_label", lang),
+        )
+        if self.board_matters():
+            position = puzzle.position
+            flags = flag_views(position, lang, highlight=highlight, ghosts=ghosts, focus=self.focus)
+            offered = {c.value: c for c in self.choices} if self.answer_style == "flags" else {}
+            for f in flags:
+                choice = offered.get(f["n"])
+                if choice is None or choice.disabled or solved:
+                    f["inert"] = True
+                if choice is not None:
+                    f["answer"] = f["n"] in self.picked
+                    f["css"] = f"bl-flag-toggle {choice.css}"
+                    f["label"] = f"{f['label']}: {render_msg(choice.label, lang)}"
+            out["flags"] = flags
+            lit = frozenset(highlight)
+            out["held"] = [
+                HeldView(
+                    side=side.value,
+                    label=message(f"board.hand.{side.value}", lang),
+                    cards=[card_view(c, lang, highlight=c in lit) for c in cards],
+                )
+                for side, cards in ((Side.OPPONENT, position.hand_opponent), (Side.YOU, position.hand_you))
+                if cards
+            ]
+        explained = self.session.explanation() if self.step_index is not None else None
+        rows = question.card_rows(explained, lang) if question else []
+        if rows:
+            out["rows"] = [
+                CardRowView(caption=caption, cards=[card_view(c, lang) for c in cards]) for cards, caption in rows
+            ]
+            environment = _list((card_label(c, lang) for c in question.environment_cards()), lang) if question else ""
+            if environment:
+                out["environment"] = message("widget.environment", lang, cards=environment)
+        if question is not None:
+            done = solved or self.hint_level >= 3
+            label = message(f"widget.hint.button.{min(self.hint_level + 1, 3)}", lang)
+            out["hint"] = HintButtonView(label=label, enabled=not done, hidden=done)
+        proof = self.proof()
+        if self.step_index is not None and proof:
+            out["proof"] = ProofView(
+                index=self.step_index,
+                steps=[rule_links(v.text, self.rules_page) for v in proof],
+                counter=message("widget.step.counter", lang, number=self.step_index + 1, total=len(proof)),
+                rule_label=message("widget.rule_link", lang, rule="{rule}"),
+                note=puzzle.note_text(lang) or "",
+            )
+        return out
+
+    def _answers(self, solved: bool) -> list[ButtonView]:
+        lang = self.lang
+        if self.answer_style == "flags":
+            check = ButtonView(
+                action="check",
+                label=message("widget.answer.check", lang),
+                primary=True,
+                enabled=not solved,
+                css="bl-check",
+            )
+            return [check]
+        answers = []
+        last = self.session.last_answer
+        for choice in self.choices:
+            item = ButtonView(
+                value=choice_key(choice.value), label=render_msg(choice.label, lang), css=f"bl-answer {choice.css}"
+            )
+            if choice.disabled or solved:
+                item["enabled"] = False
+            if last is not None and choice.value == last:
+                item["state"] = "right" if solved else "wrong" if self.state == "wrong" else None
+            answers.append(item)
+        return answers
+
+    def _feedback_view(self) -> FeedbackView:
+        lang, puzzle = self.lang, self.puzzle
+        if self.state not in ("right", "wrong"):
+            return FeedbackView(tone="info", state="waiting", text=message("widget.feedback.waiting", lang))
+        out = FeedbackView(tone=self.state, state=self.state, text=self.feedback_text())
+        if self.state == "right" or self.step_index is not None:  # the headline and the tags: the answer is out
+            items = [puzzle.title_after_answer(lang)]
+            if puzzle.tags:
+                items.append(message("widget.tags", lang, tags=_list((topic_name(t, lang) for t in puzzle.tags), lang)))
+            out["items"] = items
+        return out
+
+    def __repr__(self) -> str:
+        return f"<PuzzleController {self.puzzle.id}: {self.state}>"
+
+
+def choice_key(value: object) -> str:
+    """An answer's ``data-value``: ``yes``/``no`` for a claim, else the choice as written (``a``, ``wedge``, ``5``)."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
+
+
+#: A rule id in a proof step's text: ``[R12]``, ``（R12）``, ``R10, R11``.
+_RULE_ID = re.compile(r"(?<![A-Za-z0-9])(R\d{1,2})(?![0-9])")
+
+
+def rules_page_link(start: Path | None = None) -> str:
+    """Where the rules page is, relative to the notebook running (its kernel's folder, or ``start``).
+
+    Lessons live in ``notebooks/`` and ``notebooks/zh/`` and the page is ``notebooks/rules.md``, so
+    a lesson links ``rules.md`` or ``../rules.md``; anywhere else, :data:`~battleline_lab.render.svg.RULES_PAGE`.
+    """
+    here = Path.cwd() if start is None else start
+    for up, folder in enumerate([here, *list(here.parents)[:2]]):
+        if (folder / "rules.md").is_file() and (folder / "rules.md").read_text(encoding="utf-8").startswith(
+            "<!-- made by tools/rules_page.py"
+        ):
+            return "../" * up + "rules.md"
+    return RULES_PAGE
+
+
+def rule_links(text: str, page: str = RULES_PAGE) -> list[RulePart]:
+    """A proof step as the board draws it: text parts, each rule id a link to its rule on ``page``.
+
+    >>> rule_links("A Wedge, sum 12. [R9]", "rules.md")
+    [{'text': 'A Wedge, sum 12. ['}, {'text': 'R9', 'rule': 'R9', 'href': 'rules.md#R9'}, {'text': ']'}]
+    """
+    parts: list[RulePart] = []
+    at = 0
+    for found in _RULE_ID.finditer(text):
+        if found.start() > at:
+            parts.append(RulePart(text=text[at : found.start()]))
+        rule = found.group(1)
+        parts.append(RulePart(text=rule, rule=rule, href=f"{page}#{rule}"))
+        at = found.end()
+    if at < len(text) or not parts:
+        parts.append(RulePart(text=text[at:]))
+    return parts
