@@ -53,7 +53,7 @@ def test_the_tiers_together_collect_every_test_of_the_whole_suite_exactly_once()
 def test_the_quick_tiers_are_lint_and_the_unit_tests_without_slow() -> None:
     quick = run_tests.tiers(quick=True)
     assert [t.name for t in quick] == ["lint", "unit"]
-    assert [t.name for t in run_tests.tiers()] == ["lint", "unit", "browser", "notebooks"]
+    assert [t.name for t in run_tests.tiers()] == ["lint", "unit", "browser", "site", "notebooks"]
     lint = {" ".join(Path(c[0]).name for c in t.commands) for t in quick if not t.is_pytest}
     assert lint == {"ruff ruff mypy lint-imports"}
 

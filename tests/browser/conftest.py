@@ -19,6 +19,7 @@ tests use are in ``tests/browser/ui.py``.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -228,9 +229,12 @@ def timing(key: str, value: float) -> None:
     """Record a figure of the site in ``test-output/site-timings.json`` (docs/site.md reports them)."""
     OUTPUT.mkdir(exist_ok=True)
     path = OUTPUT / "site-timings.json"
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data[key] = value
-    path.write_text(json.dumps(data, indent=1) + "\n")
+    # the browser and site tiers of ./dev test run side by side and both record figures: one at a time
+    with (OUTPUT / "site-timings.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(path.read_text()) if path.exists() else {}
+        data[key] = value
+        path.write_text(json.dumps(data, indent=1) + "\n")
     print(f"site: {key} = {value}")
 
 
