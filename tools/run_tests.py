@@ -50,6 +50,10 @@ XDIST = ("-n", "2", "--dist", "loadgroup")
 UNIT_MARK = "not browser and not wheel"
 SERIAL_MARK = "(browser or wheel) and not site"
 SITE_MARK = "(browser or wheel) and site"
+# where the browser and wheel tests are (the doctests and the puzzles carry no marker): collecting
+# only these, not all of tests/, saves each of the two tiers most of its collection (thousands of
+# unit tests).  A browser test put anywhere else would be in no tier: tests/test_run_tests.py fails.
+BROWSER_PATHS = ("tests/browser", "tests/test_wheel.py", "tests/test_preview.py")
 # what the whole suite is (the serial ``./dev test`` before the tiers): the tiers together must equal it
 WHOLE_SUITE = ("battleline_lab", "tests", "puzzles", "notebooks", "--nbval")
 SLOWEST = 20
@@ -95,9 +99,8 @@ def tiers(quick: bool = False) -> list[Tier]:
     return [
         lint,
         Tier("unit", paths=("battleline_lab", "tests", "puzzles"), marker=UNIT_MARK, options=XDIST),
-        # only tests/ has browser or wheel tests (the doctests and the puzzles carry no marker)
-        Tier("browser", paths=("tests",), marker=SERIAL_MARK),
-        Tier("site", paths=("tests",), marker=SITE_MARK),
+        Tier("browser", paths=BROWSER_PATHS, marker=SERIAL_MARK),
+        Tier("site", paths=("tests/browser",), marker=SITE_MARK),
         Tier("notebooks", paths=("notebooks", "--nbval")),
     ]
 
