@@ -337,11 +337,13 @@ def site_open(page: Page, url: str, lesson: str) -> None:
 def site_kernel_idle(page: Page) -> None:
     """Wait until the site's kernel has started and is idle.  The notebook's indicator says idle for
     a moment before the kernel starts (then "unknown" until Pyodide is up, 15-40 s): a Run All
-    given then waits in the queue, so the status bar's "Idle" is waited for too, twice, a second apart."""
-    for _ in range(2):
+    given then waits in the queue, so the status bar's "Idle" is waited for too, twice, a second apart
+    (the second look needs no pause after it)."""
+    for look in range(2):
+        if look:
+            page.wait_for_timeout(1000)
         page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
         page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=KERNEL_START)
-        page.wait_for_timeout(1000)
 
 
 def site_run_all(page: Page) -> None:
