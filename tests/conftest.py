@@ -11,6 +11,10 @@ from hypothesis import settings
 
 from tests import slow, xdist_groups
 
+#: The fixtures of the JupyterLite site (``tests/browser/conftest.py``): a test that uses one, or the
+#: ``frontend`` fixture's ``site`` case, is marked ``site`` and runs in ``./dev test``'s ``site`` tier.
+SITE_FIXTURES = frozenset({"site", "site_url", "offline_chromium"})
+
 # CI runs are reproducible (derandomized); locally hypothesis explores freely.
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
@@ -19,13 +23,30 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: left out of ./dev test --quick (tests/slow.py); ./dev test runs it")
+    config.addinivalue_line("markers", "site: uses the JupyterLite site (added by tests/conftest.py: its own tier)")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests named in ``tests/slow.py`` (each of their cases) are marked ``slow``; those of the
-    modules in ``tests/xdist_groups.py`` get their module's ``xdist_group``."""
+    modules in ``tests/xdist_groups.py`` get their module's ``xdist_group``; the tests of the
+    JupyterLite site are marked ``site`` (:func:`uses_site`)."""
     slow.mark(items)
     xdist_groups.mark(items)
+    for item in items:
+        if uses_site(item):
+            item.add_marker(pytest.mark.site)
+
+
+def uses_site(item: pytest.Item) -> bool:
+    """Whether ``item`` needs the built site: one of :data:`SITE_FIXTURES`, or ``frontend`` is ``site``.
+
+    The site's tests and JupyterLab's run as two tiers side by side (``tools/run_tests.py``), each in
+    its own pytest process with its own servers and Chromium, so the site is built by one of them only.
+    """
+    if SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and callspec.params.get("frontend") == "site"
 
 
 @pytest.fixture(autouse=True)

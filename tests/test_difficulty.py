@@ -15,6 +15,7 @@ from battleline_lab.core.position import Position
 from battleline_lab.quiz.difficulty import LEVEL_THRESHOLDS, WEIGHTS, Features, claim_features, estimate, level_for
 from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
 from battleline_lab.quiz.questions import question_from_data
+from tests.every import check_every
 from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -261,8 +262,11 @@ def test_thresholds_increase() -> None:
     assert list(LEVEL_THRESHOLDS) == sorted(set(LEVEL_THRESHOLDS)) and len(LEVEL_THRESHOLDS) == 4
 
 
-@pytest.mark.parametrize("path", sorted(iter_puzzle_files([ROOT / "puzzles"])), ids=lambda p: p.stem)
-def test_every_library_puzzle_has_a_level(path: Path) -> None:
+def test_every_library_puzzle_has_a_level() -> None:
+    check_every(((p.stem, p) for p in sorted(iter_puzzle_files([ROOT / "puzzles"]))), _has_a_level)
+
+
+def _has_a_level(path: Path) -> None:
     puzzle = load_puzzle(path)
     assert puzzle.question is not None
     d = estimate(puzzle.position, puzzle.question)

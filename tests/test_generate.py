@@ -31,6 +31,7 @@ from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle, load_puzz
 from battleline_lab.quiz.puzzle import Puzzle
 from battleline_lab.quiz.questions import ClaimQuestion
 from battleline_lab.text.messages import LANGUAGES
+from tests.every import check_every
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -337,8 +338,11 @@ def _same(a: Puzzle, b: Puzzle) -> None:
     assert (dict(a.note) if a.note else None) == (dict(b.note) if b.note else None)
 
 
-@pytest.mark.parametrize("path", LIBRARY, ids=lambda p: p.relative_to(PUZZLES).as_posix())
-def test_every_library_puzzle_round_trips_through_the_writer(path: Path) -> None:
+def test_every_library_puzzle_round_trips_through_the_writer() -> None:
+    check_every(((p.relative_to(PUZZLES).as_posix(), p) for p in LIBRARY), _round_trips_through_the_writer)
+
+
+def _round_trips_through_the_writer(path: Path) -> None:
     puzzle = load_puzzle(path)
     text = dump_puzzle(puzzle_data(puzzle))
     _same(load_puzzle_text(text, str(path)), puzzle)

@@ -1,9 +1,9 @@
 """The puzzle library as a whole: size, themes, unique ids and positions, metadata, true answers.
 
-Each puzzle is also checked on its own (parametrized by file): it loads (legal
-position: no card twice, slot counts with Mud, R18 tactics counts, one Leader
-each, ``first_complete`` where a tie needs it), and its answer equals the
-engine's.
+Each puzzle is also checked on its own, in one pass over the library that names every
+failing file: it loads (legal position: no card twice, slot counts with Mud, R18 tactics
+counts, one Leader each, ``first_complete`` where a tie needs it), and its answer equals
+the engine's.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from battleline_lab.cli import main as cli_main
 from battleline_lab.core.position import Position
 from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
 from battleline_lab.quiz.puzzle import Puzzle
+from tests.every import check_every
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -65,8 +66,11 @@ def test_every_theme_has_three_puzzles(theme: str) -> None:
     assert len(files) >= 3, f"puzzles/{theme} has {len(files)} puzzles"
 
 
-@pytest.mark.parametrize("path", ALL_FILES, ids=_rel)
-def test_puzzle_loads_and_its_answer_is_the_engines(path: Path) -> None:
+def test_puzzle_loads_and_its_answer_is_the_engines() -> None:
+    check_every(((_rel(p), p) for p in ALL_FILES), _loads_and_its_answer_is_the_engines)
+
+
+def _loads_and_its_answer_is_the_engines(path: Path) -> None:
     puzzle = load_puzzle(path)  # raises PuzzleFileError (FILE:LINE:COL) for an illegal position
     assert puzzle.position.problems() == []
     assert puzzle.question is not None, "a library puzzle asks a question"
@@ -78,8 +82,11 @@ def test_puzzle_loads_and_its_answer_is_the_engines(path: Path) -> None:
         assert puzzle.position.winner() is None  # R16: claimed flags must not have ended the game
 
 
-@pytest.mark.parametrize("path", ALL_FILES, ids=_rel)
-def test_puzzle_has_level_topics_title_and_note(path: Path) -> None:
+def test_puzzle_has_level_topics_title_and_note() -> None:
+    check_every(((_rel(p), p) for p in ALL_FILES), _has_level_topics_title_and_note)
+
+
+def _has_level_topics_title_and_note(path: Path) -> None:
     puzzle = load_puzzle(path)
     assert puzzle.level in (1, 2, 3, 4, 5)
     assert puzzle.topics, "topics (shown before the answer)"

@@ -15,6 +15,7 @@ from battleline_lab.cli import main as cli_main
 from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle, load_puzzle_text
 from battleline_lab.quiz.questions import ClaimQuestion
 from battleline_lab.text.messages import render_analysis
+from tests.every import check_every
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -104,8 +105,11 @@ def test_R12_a_failed_claim_shows_its_counterexample() -> None:
 LIBRARY = sorted(iter_puzzle_files([PUZZLES]))
 
 
-@pytest.mark.parametrize("path", LIBRARY, ids=lambda p: p.relative_to(PUZZLES).as_posix())
-def test_every_library_puzzle_previews_and_agrees(path: Path) -> None:
+def test_every_library_puzzle_previews_and_agrees() -> None:
+    check_every(((p.relative_to(PUZZLES).as_posix(), p) for p in LIBRARY), _previews_and_agrees)
+
+
+def _previews_and_agrees(path: Path) -> None:
     puzzle = load_puzzle(path)
     page = preview_html(puzzle)
     assert 'class="bl-answer bl-ok"' in page and 'class="bl-answer bl-wrong"' not in page

@@ -9,9 +9,9 @@ in its sentence, in both languages.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from battleline_lab.core.claims import ClaimAnalysis, Reason, analyse_claim, state_unseen_once
 from battleline_lab.core.formations import FormationKind, Shape, Strength, plan_shape, shapes
@@ -19,6 +19,7 @@ from battleline_lab.core.position import Position
 from battleline_lab.quiz.loader import load_puzzle
 from battleline_lab.quiz.questions import ClaimableQuestion, ClaimQuestion
 from battleline_lab.text.messages import LANGUAGES, card_short, render_analysis
+from tests.every import check_every
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = sorted((ROOT / "puzzles").rglob("*.yaml"))
@@ -37,24 +38,41 @@ def _proofs(path: Path) -> list[tuple[Position, ClaimAnalysis]]:
     return []
 
 
-PROOFS = [(f"{p.parent.name}/{p.stem}:{a.flag}", pos, a) for p in LIBRARY for pos, a in _proofs(p)]
+@functools.cache
+def library_proofs() -> list[tuple[str, Position, ClaimAnalysis]]:
+    """Every claim proof of the library, named ``theme/puzzle:flag`` (built when first run, not collected)."""
+    return [(f"{p.parent.name}/{p.stem}:{a.flag}", pos, a) for p in LIBRARY for pos, a in _proofs(p)]
 
 
 def test_the_library_has_claim_proofs() -> None:
-    assert len(PROOFS) > 100
+    assert len(library_proofs()) > 100
 
 
-@pytest.mark.parametrize(("name", "position", "analysis"), PROOFS, ids=[n for n, _, _ in PROOFS])
-def test_R12_every_library_proof_has_at_most_8_steps_in_both_languages(
-    name: str, position: Position, analysis: ClaimAnalysis
-) -> None:
+def _each_proof(check: Callable[[Position, ClaimAnalysis], None]) -> None:
+    """``check`` every proof of the library in one pass; the failure names each proof that fails."""
+    cases = ((name, (position, analysis)) for name, position, analysis in library_proofs())
+    check_every(cases, lambda case: check(*case))
+
+
+def test_R12_every_library_proof_has_at_most_8_steps_in_both_languages() -> None:
+    _each_proof(_at_most_8_steps_in_both_languages)
+
+
+def test_R13_a_short_proof_still_rules_out_every_shape() -> None:
+    _each_proof(_rules_out_every_shape)
+
+
+def test_R13_a_grouped_step_names_every_card_it_relies_on() -> None:
+    _each_proof(_names_every_card_it_relies_on)
+
+
+def _at_most_8_steps_in_both_languages(position: Position, analysis: ClaimAnalysis) -> None:
     for lang in LANGUAGES:
         lines = render_analysis(analysis, lang)
         assert len(lines) <= MAX_STEPS, "\n".join(lines)
 
 
-@pytest.mark.parametrize(("name", "position", "analysis"), PROOFS, ids=[n for n, _, _ in PROOFS])
-def test_R13_a_short_proof_still_rules_out_every_shape(name: str, position: Position, analysis: ClaimAnalysis) -> None:
+def _rules_out_every_shape(position: Position, analysis: ClaimAnalysis) -> None:
     if not analysis.claimable or analysis.formation is None or Reason.THEY_NEED not in analysis.reasons:
         return  # refuted by a counterexample, or decided by two complete sides: nothing searched
     state = position.flag(analysis.flag)
@@ -84,10 +102,7 @@ def test_R13_a_short_proof_still_rules_out_every_shape(name: str, position: Posi
             assert shape in named, f"no step rules out {shape}:\n" + analysis.explain()
 
 
-@pytest.mark.parametrize(("name", "position", "analysis"), PROOFS, ids=[n for n, _, _ in PROOFS])
-def test_R13_a_grouped_step_names_every_card_it_relies_on(
-    name: str, position: Position, analysis: ClaimAnalysis
-) -> None:
+def _names_every_card_it_relies_on(position: Position, analysis: ClaimAnalysis) -> None:
     for lang in LANGUAGES:
         for step, line in zip(analysis.steps, render_analysis(analysis, lang)):
             if len(step.shapes) > 1:

@@ -23,6 +23,7 @@ from battleline_lab.quiz.questions import (
     FormationQuestion,
     question_from_data,
 )
+from tests.every import check_every
 
 ROOT = Path(__file__).parent.parent
 FILES = list(iter_puzzle_files([ROOT / "puzzles"]))
@@ -40,8 +41,11 @@ def puzzles() -> dict[Path, Puzzle]:
     return {path: load_puzzle(path) for path in FILES}
 
 
-@pytest.mark.parametrize("path", FILES, ids=[_id(p) for p in FILES])
-def test_puzzle_is_complete_and_its_answer_is_the_engine_s(path: Path) -> None:
+def test_puzzle_is_complete_and_its_answer_is_the_engine_s() -> None:
+    check_every(((_id(p), p) for p in FILES), _is_complete_and_its_answer_is_the_engine_s)
+
+
+def _is_complete_and_its_answer_is_the_engine_s(path: Path) -> None:
     puzzle = load_puzzle(path)
     assert puzzle.question is not None and "answer" in puzzle.marks
     assert puzzle.title and puzzle.level is not None and puzzle.topics and puzzle.note_text()
@@ -179,8 +183,11 @@ def test_formation_question_is_evaluate_s_kind(tokens: list[str]) -> None:
     assert question_from_data(question.to_data()) == question
 
 
-@pytest.mark.parametrize("path", FILES, ids=[_id(p) for p in FILES])
-def test_claimable_is_the_flags_where_claim_says_yes(path: Path) -> None:
+def test_claimable_is_the_flags_where_claim_says_yes() -> None:
+    check_every(((_id(p), p) for p in FILES), _claimable_is_the_flags_where_claim_says_yes)
+
+
+def _claimable_is_the_flags_where_claim_says_yes(path: Path) -> None:
     position = load_puzzle(path).position
     expected = [n for n in FLAGS if position.flag(n).claimed_by is None and ClaimQuestion(n).solve(position)]
     assert ClaimableQuestion().solve(position) == expected

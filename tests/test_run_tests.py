@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -53,7 +55,7 @@ def test_the_tiers_together_collect_every_test_of_the_whole_suite_exactly_once()
 def test_the_quick_tiers_are_lint_and_the_unit_tests_without_slow() -> None:
     quick = run_tests.tiers(quick=True)
     assert [t.name for t in quick] == ["lint", "unit"]
-    assert [t.name for t in run_tests.tiers()] == ["lint", "unit", "browser", "notebooks"]
+    assert [t.name for t in run_tests.tiers()] == ["lint", "unit", "browser", "site", "notebooks"]
     lint = {" ".join(Path(c[0]).name for c in t.commands) for t in quick if not t.is_pytest}
     assert lint == {"ruff ruff mypy lint-imports"}
 
@@ -143,6 +145,49 @@ def test_main_runs_the_tiers_and_ends_with_the_closing_line(
     assert out.splitlines()[-1] == "0 passed, 1 failed, 0 skipped"
     assert "==> tier good passed" in out and "==> tier bad FAILED" in out and "checked" in out
     assert "fine" in (tmp_path / "good.log").read_text()
+    # CI's log shows the slowest tests and each tier's wall time
+    assert "==> the 20 slowest tests (over every tier)" in out and "==> wall time of each tier" in out
+    assert re.search(r"^good +\d+ s  passed$", out, re.M) and re.search(r"^bad +\d+ s  FAILED$", out, re.M)
     monkeypatch.setattr(run_tests, "tiers", lambda quick=False: [good])
     assert run_tests.main(["--quick"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "0 passed, 0 failed, 0 skipped"
+
+
+class _Spec:
+    def __init__(self, params: dict[str, object]) -> None:
+        self.params = params
+
+
+class _SiteItem:
+    """What :func:`tests.conftest.uses_site` reads of a collected test: its fixtures and parameters."""
+
+    def __init__(self, fixtures: list[str], params: dict[str, object] | None = None) -> None:
+        self.fixturenames = fixtures
+        if params is not None:
+            self.callspec = _Spec(params)
+
+
+@pytest.mark.parametrize(
+    ("fixtures", "params", "site"),
+    [
+        pytest.param(["site_url", "tmp_path"], None, True, id="the-site-served"),
+        pytest.param(["site"], None, True, id="the-site-built"),
+        pytest.param(["offline_chromium"], None, True, id="the-offline-browser"),
+        pytest.param(["frontend", "front_page"], {"frontend": "site", "width": 360}, True, id="frontend-site"),
+        pytest.param(["frontend", "front_page"], {"frontend": "lab", "width": 360}, False, id="frontend-lab"),
+        pytest.param(["lab", "lab_page"], None, False, id="jupyterlab-only"),
+        pytest.param(["tmp_path"], {"width": 360}, False, id="no-browser"),
+    ],
+)
+def test_a_test_of_the_site_is_marked_for_the_site_tier(
+    fixtures: list[str], params: dict[str, object] | None, site: bool
+) -> None:
+    from tests.conftest import uses_site
+
+    assert uses_site(cast(pytest.Item, _SiteItem(fixtures, params))) is site
+
+
+def test_the_browser_tests_are_split_between_jupyterlab_and_the_site() -> None:
+    by_name = {t.name: t for t in run_tests.tiers()}
+    assert by_name["browser"].marker == "(browser or wheel) and not site"
+    assert by_name["site"].marker == "(browser or wheel) and site"

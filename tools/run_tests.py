@@ -8,8 +8,12 @@ its parts do not depend on each other, so they run as tiers, side by side:
 - ``unit``: every test that is neither ``browser`` nor ``wheel`` (engine, CLI, widgets, puzzles,
   doctests), spread over two pytest-xdist workers (``--dist loadgroup``: the groups of
   ``tests/xdist_groups.py`` stay on one worker);
-- ``browser``: the ``browser`` and ``wheel`` tests, serially (they start JupyterLab, a site server,
-  Chromium and fresh venvs);
+- ``browser``: the ``browser`` and ``wheel`` tests that do not need the JupyterLite site, serially
+  (they start JupyterLab, Chromium and fresh venvs);
+- ``site``: the ``browser`` tests of the site (marked ``site`` by ``tests/conftest.py``: they use the
+  built site, or run the ``frontend`` fixture's ``site`` case), serially.  The browser tests were the
+  longest tier by far; JupyterLab's half and the site's half share nothing (each process has its own
+  servers and Chromium, and only the site tier builds the site), so they run as two tiers;
 - ``notebooks``: the lessons under nbval, serially (each starts its own kernel).
 
 Together the pytest tiers select every test of ``pytest battleline_lab tests puzzles notebooks --nbval``
@@ -44,7 +48,12 @@ LINT_PATHS = ("battleline_lab", "tests", "benchmarks")
 # the project's machine has 2 cores; the serial tiers run beside the workers
 XDIST = ("-n", "2", "--dist", "loadgroup")
 UNIT_MARK = "not browser and not wheel"
-SERIAL_MARK = "browser or wheel"
+SERIAL_MARK = "(browser or wheel) and not site"
+SITE_MARK = "(browser or wheel) and site"
+# where the browser and wheel tests are (the doctests and the puzzles carry no marker): collecting
+# only these, not all of tests/, saves each of the two tiers most of its collection (thousands of
+# unit tests).  A browser test put anywhere else would be in no tier: tests/test_run_tests.py fails.
+BROWSER_PATHS = ("tests/browser", "tests/test_wheel.py", "tests/test_preview.py")
 # what the whole suite is (the serial ``./dev test`` before the tiers): the tiers together must equal it
 WHOLE_SUITE = ("battleline_lab", "tests", "puzzles", "notebooks", "--nbval")
 SLOWEST = 20
@@ -90,8 +99,8 @@ def tiers(quick: bool = False) -> list[Tier]:
     return [
         lint,
         Tier("unit", paths=("battleline_lab", "tests", "puzzles"), marker=UNIT_MARK, options=XDIST),
-        # only tests/ has browser or wheel tests (the doctests and the puzzles carry no marker)
-        Tier("browser", paths=("tests",), marker=SERIAL_MARK),
+        Tier("browser", paths=BROWSER_PATHS, marker=SERIAL_MARK),
+        Tier("site", paths=("tests/browser",), marker=SITE_MARK),
         Tier("notebooks", paths=("notebooks", "--nbval")),
     ]
 

@@ -19,6 +19,7 @@ tests use are in ``tests/browser/ui.py``.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -228,9 +229,12 @@ def timing(key: str, value: float) -> None:
     """Record a figure of the site in ``test-output/site-timings.json`` (docs/site.md reports them)."""
     OUTPUT.mkdir(exist_ok=True)
     path = OUTPUT / "site-timings.json"
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data[key] = value
-    path.write_text(json.dumps(data, indent=1) + "\n")
+    # the browser and site tiers of ./dev test run side by side and both record figures: one at a time
+    with (OUTPUT / "site-timings.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(path.read_text()) if path.exists() else {}
+        data[key] = value
+        path.write_text(json.dumps(data, indent=1) + "\n")
     print(f"site: {key} = {value}")
 
 
@@ -333,11 +337,13 @@ def site_open(page: Page, url: str, lesson: str) -> None:
 def site_kernel_idle(page: Page) -> None:
     """Wait until the site's kernel has started and is idle.  The notebook's indicator says idle for
     a moment before the kernel starts (then "unknown" until Pyodide is up, 15-40 s): a Run All
-    given then waits in the queue, so the status bar's "Idle" is waited for too, twice, a second apart."""
-    for _ in range(2):
+    given then waits in the queue, so the status bar's "Idle" is waited for too, twice, a second apart
+    (the second look needs no pause after it)."""
+    for look in range(2):
+        if look:
+            page.wait_for_timeout(1000)
         page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
         page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=KERNEL_START)
-        page.wait_for_timeout(1000)
 
 
 def site_run_all(page: Page) -> None:
