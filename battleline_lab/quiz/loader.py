@@ -65,6 +65,7 @@ from ..formats.safe_yaml import (
     mark_position,
     read_limited,
     scalar_value,
+    syntax_errors,
     utf8_size,
 )
 from ..text.messages import DEFAULT_LANGUAGE, card_error_text, card_short, message, render_problem
@@ -572,8 +573,9 @@ def _load_text(text: str, filename: str) -> Puzzle:
     try:
         root, refused = compose(text)
     except ComposeError as err:
+        # every syntax error, not only the parser's first: the rest of the file is read entry by entry
         raise PuzzleFileError(
-            [Diagnostic(filename, err.line, err.col, escape_control(_compose_message(err)))]
+            [Diagnostic(filename, e.line, e.col, escape_control(_compose_message(e))) for e in syntax_errors(text, err)]
         ) from None
     for refusal in refused:
         name = _show(refusal.name) if refusal.kind == "surrogate" else escape_control(refusal.name)
