@@ -67,10 +67,15 @@ __all__ = [
     "EditorReport",
     "EditorSession",
     "Finding",
+    "OUTS_FORMATIONS",
     "Place",
+    "QUESTION_FIELDS",
     "atomic_write",
     "library_keys",
     "patch_text",
+    "question_form",
+    "question_from_form",
+    "split_tokens",
 ]
 
 #: Where a card lies: ``("flags", 5, "you")``, ``("discards", "opponent")``, ``("hand", "you")``.
@@ -453,9 +458,89 @@ def _card(token: str | Card) -> Card:
         raise EditorError("bad_card", token=token, reason=str(err)) from None
 
 
+def split_tokens(text: str) -> list[str]:
+    """Tokens typed in one field, separated by spaces or commas (ASCII or a Chinese keyboard's ，、；).
+
+    >>> split_tokens("r10，b10、g10, fog")
+    ['r10', 'b10', 'g10', 'fog']
+    """
+    return [t for t in re.split(r"[\s,，、；;]+", text) if t]
+
+
+#: The fields of each question kind, in the order a form shows them (``puzzles/FORMAT.md``'s table).
+QUESTION_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "claim": ("flag",),
+    "claimable": (),
+    "compare": ("a", "b", "first_complete", "environment"),
+    "formation": ("cards", "environment"),
+    "safest-flag": ("card", "flags"),
+    "outs": ("flag", "formation", "side"),
+}
+
+#: What an ``outs`` question may ask for: a formation kind, strongest first, or ``sum`` on a Fog flag (R24).
+OUTS_FORMATIONS = ("wedge", "phalanx", "battalion", "skirmish", "host", "sum")
+
+_CARD_LIST_FIELDS = ("a", "b", "cards", "environment")
+
+
+def question_from_form(kind: str | None, form: Mapping[str, object]) -> dict[str, Any] | None:
+    """The question as a file writes it, from a form's values (text fields as typed, choices as chosen).
+
+    Fields the kind does not have are ignored; an empty optional field is left out.
+
+    >>> question_from_form("outs", {"flag": 3, "formation": "wedge", "side": "you", "cards": "r1"})
+    {'kind': 'outs', 'flag': 3, 'formation': 'wedge'}
+    >>> question_from_form("safest-flag", {"card": " r8 ", "flags": "3，7"})
+    {'kind': 'safest-flag', 'card': 'r8', 'flags': [3, 7]}
+    """
+    if not kind:
+        return None
+    data: dict[str, Any] = {"kind": kind}
+    for name in QUESTION_FIELDS.get(kind, ()):
+        value = form.get(name)
+        if name in _CARD_LIST_FIELDS:
+            tokens = split_tokens(str(value or ""))
+            if tokens or name in ("a", "b", "cards"):
+                data[name] = tokens
+        elif name == "flags":
+            numbers = [int(t) if t.isdigit() else t for t in split_tokens(str(value or ""))]
+            if numbers:
+                data[name] = numbers
+        elif name == "card":
+            tokens = split_tokens(str(value or ""))
+            data[name] = " ".join(tokens)
+        elif name == "side":
+            if value and value != "you":  # the default side is left out, as the format writes it
+                data[name] = value
+        elif name == "first_complete":
+            if value:
+                data[name] = value
+        elif value is not None and value != "":
+            data[name] = value
+    return data
+
+
+def question_form(question: object) -> dict[str, Any]:
+    """A form's values for a question of a file (the reverse of :func:`question_from_form`).
+
+    >>> question_form({"kind": "safest-flag", "card": "r8", "flags": [3, 7]})
+    {'kind': 'safest-flag', 'card': 'r8', 'flags': '3 7'}
+    """
+    if not isinstance(question, Mapping):
+        return {"kind": ""}
+    form: dict[str, Any] = {"kind": question.get("kind") if question.get("kind") in QUESTION_FIELDS else ""}
+    for name, value in question.items():
+        if name in _CARD_LIST_FIELDS or name == "flags":
+            if isinstance(value, list):
+                form[name] = " ".join(str(v) for v in value)
+        elif name != "kind" and value is not None:
+            form[name] = value
+    return form
+
+
 def _cards(tokens: str | Card | Sequence[str | Card]) -> list[Card]:
     if isinstance(tokens, str):
-        return [_card(t) for t in tokens.replace(",", " ").split()]
+        return [_card(t) for t in split_tokens(tokens)]
     if not isinstance(tokens, Sequence):
         return [tokens]
     return [_card(t) for t in tokens]
@@ -716,6 +801,11 @@ class EditorSession:
     def set_question(self, question: Mapping[str, Any] | None) -> None:
         """The question as a file writes it: ``{"kind": "claim", "flag": 5}``, ``{"kind": "compare", "a": ...}``."""
         self._set("question", dict(question) if question else None)
+
+    def set_question_form(self, kind: str | None, form: Mapping[str, object]) -> None:
+        """The question from a form's values (:func:`question_from_form`): every kind, ``outs`` and
+        ``safest-flag`` included, with cards typed as text (commas of either width separate them)."""
+        self.set_question(question_from_form(kind, form))
 
     def set_answer(self, answer: object) -> None:
         """The author's answer (None removes it)."""

@@ -48,6 +48,10 @@ __all__ = ["Parser", "formatter_class", "parser_class", "wrap_columns"]
 _m = scoped("cli.argparse")
 
 
+#: Punctuation a Chinese line never starts with.
+_NO_LINE_START = frozenset("，。、；：！？）》」』】")
+
+
 def wrap_columns(text: str, width: int) -> list[str]:
     """``text`` in lines of at most ``width`` terminal columns: a Chinese character takes two, and a
     line may break after any of them (English words are kept whole, as :mod:`textwrap` keeps them).
@@ -66,8 +70,11 @@ def wrap_columns(text: str, width: int) -> list[str]:
                 line += " "
             continue
         if line and display_width(line + piece) > width:
+            carried = ""
+            if piece in _NO_LINE_START and len(line) > 1 and display_width(line[-1]) == 2:
+                line, carried = line[:-1], line[-1]  # a comma never starts a line: its character goes with it
             lines.append(line.rstrip())
-            line = ""
+            line = carried
         line += piece
     if line.strip():
         lines.append(line.rstrip())

@@ -118,7 +118,13 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.reset_box = W.VBox([self.reset_question, W.HBox([self.reset_confirm, self.reset_cancel])])
         set_visible(self.reset_box, False)
         # moving progress: a download of the export document (what `report` reads), and its upload
-        self.save_button = _button("bl-gym-save", lambda: self.save_progress(), icon="download")
+        # as wide as its label: the default button width cut "Save my progress"
+        self.save_button = _button(
+            "bl-gym-save",
+            lambda: self.save_progress(),
+            icon="download",
+            layout=W.Layout(width="auto", max_width="100%"),
+        )
         self.load_upload = _classed(W.FileUpload(accept=".json,application/json", multiple=False), "bl-gym-load")
         self.load_upload.observe(lambda _c: self._uploaded(), names="value")
         self.transfer = _classed(W.HTML(), "bl-gym-transfer")

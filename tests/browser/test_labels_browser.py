@@ -17,15 +17,18 @@ from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 360, "height": 1400}
+#: the widgets are drawn in a 360 px wide box (a phone's width) inside an ordinary window
+WINDOW = {"width": 1280, "height": 1400}
 
 
 def _notebook(root: Path, lang: str) -> str:
     source = (
+        "import ipywidgets as W\n"
         "from battleline_lab.quiz import library\nfrom battleline_lab.widgets import PuzzleGym\n"
         "from battleline_lab.widgets.editor import PuzzleEditor\n"
-        f"display(PuzzleEditor(puzzle_id='labels', lang={lang!r}))\n"
-        f"display(PuzzleGym(library.root(), lang={lang!r}))"
+        "phone = W.Layout(width='360px')\n"
+        f"display(W.VBox([PuzzleEditor(puzzle_id='labels', lang={lang!r})], layout=phone))\n"
+        f"display(W.VBox([PuzzleGym(library.root(), lang={lang!r})], layout=phone))"
     )
     book = {
         "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}],
@@ -41,7 +44,7 @@ def _notebook(root: Path, lang: str) -> str:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_no_button_label_is_cut_at_360_px(lab_page: Page, lab: Lab, lang: str) -> None:
     page = lab_page
-    page.set_viewport_size(PHONE)
+    page.set_viewport_size(WINDOW)
     open_and_run(page, lab, _notebook(lab.data_dir.parent / "root", lang))
     expect(page.locator(".bl-editor").first).to_be_visible(timeout=60_000)
     expect(page.locator(".bl-gym").first).to_be_visible(timeout=60_000)
@@ -51,7 +54,8 @@ def test_no_button_label_is_cut_at_360_px(lab_page: Page, lab: Lab, lang: str) -
             const out = [];
             for (const b of document.querySelectorAll('.bl-editor .widget-button, .bl-gym .widget-button')) {
                 if (!b.offsetParent || !b.textContent.trim()) continue;
-                if (b.scrollWidth > b.clientWidth + 1) out.push(`${b.textContent.trim()}: ${b.scrollWidth} > ${b.clientWidth}`);
+                if (b.scrollWidth > b.clientWidth + 1)
+                    out.push(`${b.textContent.trim()}: ${b.scrollWidth} > ${b.clientWidth}`);
             }
             return out;
         }"""

@@ -37,7 +37,8 @@ from ...core.formations import FormationKind, evaluate
 from ...core.odds import SAMPLED_ERROR, FlagOdds, KindOuts, SideOuts, flag_odds, outs
 from ...core.position import FLAGS, FlagState, Position, Problem, Side, is_flag_number
 from ...render.svg import cards_svg
-from ...text.messages import Msg, card_short, kind_name, message, where_text as _where_text
+from ...text.messages import Msg, card_short, kind_name, message
+from ...text.messages import where_text as _where_text
 from ._claims import cards_text
 from .base import Choice, Feedback, Question, QuestionError, View, _is_int, register_question, wrong
 
@@ -446,7 +447,12 @@ class OutsQuestion(Question[int, OutsExplained]):
         missing = explained.side_outs.missing
         if cards:
             side_text = message(
-                "oddsq.outs.explain.side", lang, flag=self.flag, whose=whose, cards=cards_text(cards, lang), count=missing
+                "oddsq.outs.explain.side",
+                lang,
+                flag=self.flag,
+                whose=whose,
+                cards=cards_text(cards, lang),
+                count=missing,
             )
         else:
             side_text = message("oddsq.outs.explain.empty", lang, flag=self.flag, whose=whose, count=missing)
@@ -465,8 +471,14 @@ class OutsQuestion(Question[int, OutsExplained]):
         if struck:
             where = _where_text([(t, position.visible[t]) for t in struck], lang)
             steps.append((message("oddsq.outs.explain.struck", lang, where=where), "R13"))
-        in_hand = [t for t in (explained.kind.troops if explained.kind is not None else ()) if t in position.hand(Side.YOU)]
-        in_hand += [t for t in (explained.kind.troops if explained.kind is not None else ()) if t in position.hand(Side.OPPONENT)]
+        in_hand = [
+            t for t in (explained.kind.troops if explained.kind is not None else ()) if t in position.hand(Side.YOU)
+        ]
+        in_hand += [
+            t
+            for t in (explained.kind.troops if explained.kind is not None else ())
+            if t in position.hand(Side.OPPONENT)
+        ]
         if in_hand:
             steps.append((message("oddsq.outs.explain.hand", lang, cards=cards_text(in_hand, lang)), "R13"))
         steps.append((self._outs_line(explained, lang), "R9" if self.formation != "sum" else "R24"))
@@ -474,9 +486,10 @@ class OutsQuestion(Question[int, OutsExplained]):
         return [*lines, self.summary(position, lang)]
 
     def cli_lines(self, position: Position, lang: str) -> list[str] | None:
-        return ["", message(f"oddsq.outs.prompt.{self.side.value}", lang, flag=self.flag, kind=self._kind_text(lang))] + (
-            self.explanation_lines(position, lang)
-        )
+        return [
+            "",
+            message(f"oddsq.outs.prompt.{self.side.value}", lang, flag=self.flag, kind=self._kind_text(lang)),
+        ] + (self.explanation_lines(position, lang))
 
     def difficulty_features(self, position: Position, explained: OutsExplained) -> Features:
         """Face-up troops that would have completed it (to strike out, R13) and outs in your own hand weigh."""
