@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from battleline_lab.authoring.editor import EditorSession  # noqa: E402
+from battleline_lab.authoring.yaml_text import patch_text  # noqa: E402
 from battleline_lab.formats.safe_yaml import compose  # noqa: E402
 from battleline_lab.quiz.loader import TOP_LEVEL_KEYS  # noqa: E402
 
@@ -91,7 +92,7 @@ def _edits() -> dict[str, Callable[[EditorSession], None]]:
 
 
 def _plain(text: str) -> Any:
-    from battleline_lab.authoring.editor import _plain as plain
+    from battleline_lab.authoring.yaml_text import plain_data as plain
 
     root, _ = compose(text, exact_marks=True)
     return plain(root) if root is not None else None
@@ -173,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     totals = {name: [0, 0] for name in ("patch", "ruamel")}
     worse = {"patch": 0, "ruamel": 0}
     wrong = {"patch": 0, "ruamel": 0}
-    unedited_same = unedited_patch = 0
+    unedited_same = unedited_patch = fallbacks = 0
     commented = 0
     cases = 0
     for file in files:
@@ -188,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             cases += 1
             patched = session.text()
+            raw = patch_text(text, session.original, session.data)
+            fallbacks += raw is None or _plain(raw) != session.data  # the session then writes the file anew
             doc = ruamel.load(text)
             ruamel.sync(doc, copy.deepcopy(session.data))
             dumped = ruamel.dump(doc)
@@ -210,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         f"unedited file written back byte for byte: patch_text {unedited_patch}/{len(files)}, "
         f"ruamel {unedited_same}/{len(files)}"
     )
+    print(f"patch_text could not patch (the session wrote the whole file anew): {fallbacks} edits")
     for tool, label in (("patch", "patch_text"), ("ruamel", "ruamel.yaml")):
         total, most = totals[tool]
         print(

@@ -207,3 +207,46 @@ def test_footer_catalogue_entries_are_json_strings() -> None:
     for lang in ("en", "zh"):
         data = json.loads(resources.files("battleline_lab").joinpath(f"locale/{lang}/teachers.json").read_text("utf-8"))
         assert isinstance(data["teachers.worksheet.footer"], str)
+
+
+# -- saving an opened file: only the edited line of a block mapping changes ----------------------------
+
+BLOCK_FILE = """\
+# a teacher's file
+id: blocky
+title:
+  en: Old title  # keep me
+  zh: 旧标题
+flags:
+  5:
+    you: [r3, r4, r5]   # my cards
+    opponent: [b8]
+  2: {you: [b7], opponent: [b10]}
+question:
+  kind: claim
+  flag: 5
+answer: true
+"""
+
+NESTED_EDITS = [
+    pytest.param(
+        lambda s: s.add_card(("flags", 5, "opponent"), "g9"), {9: "    opponent: [b8, g9]"}, id="block-flag-card"
+    ),
+    pytest.param(lambda s: s.set_text("title", "zh", "新标题"), {5: '  zh: "新标题"'}, id="title-zh"),
+    pytest.param(lambda s: s.set_question({"kind": "claim", "flag": 2}), {13: "  flag: 2"}, id="block-question"),
+    pytest.param(
+        lambda s: s.set_first_complete(5, "you"),
+        {9: "    opponent: [b8]\n    first_complete: you"},
+        id="block-flag-first-complete-R11",
+    ),
+]
+
+
+@pytest.mark.parametrize(("edit", "changed"), NESTED_EDITS)
+def test_an_edit_inside_a_block_mapping_rewrites_only_its_line(edit: object, changed: dict[int, str]) -> None:
+    session = EditorSession.from_text(BLOCK_FILE, "blocky.yaml")
+    edit(session)  # type: ignore[operator]
+    expected = BLOCK_FILE.split("\n")
+    for line, text in changed.items():
+        expected[line - 1] = text
+    assert session.text() == "\n".join(expected)

@@ -55,7 +55,16 @@ from ..core.position import FLAGS, Position
 from ..quiz.questions import Comparison
 from ..render.svg import board_svg, formation_caption
 from ..text.messages import DEFAULT_LANGUAGE, card_short, kind_name, message, render_analysis
-from ._common import _button, _classed, _comparison_text, _describe, language_toggle, set_visible, switch_lang
+from ._common import (
+    _button,
+    _classed,
+    _comparison_text,
+    _describe,
+    fit_label,
+    language_toggle,
+    set_visible,
+    switch_lang,
+)
 from .board import Board, Taps, card_view, flag_views
 from .intents import editor_intents
 
@@ -168,9 +177,10 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.question_formation = _classed(W.Dropdown(options=list(OUTS_FORMATIONS)), "bl-editor-qformation")
         self.question_side = _classed(W.Dropdown(options=list(_SIDES)), "bl-editor-qside")
         self.answer = _classed(W.Text(continuous_update=False), "bl-editor-answer")
-        # as wide as its label: the default button width cut "Use the engine's answer"
         self.engine_answer_button = _button(
-            "bl-editor-engine-answer", self._engine_answer, layout=W.Layout(width="auto", max_width="100%")
+            "bl-editor-engine-answer",
+            self._engine_answer,
+            layout=fit_label(),
         )
         # what the checks say
         self.message_html = _classed(W.HTML(), "bl-editor-message")
@@ -236,7 +246,10 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
                     [label("editor.question.kind", self.kind), *self.question_fields.values()],
                     layout=W.Layout(flex_flow="row wrap"),
                 ),
-                W.HBox([label("editor.answer", self.answer), self.engine_answer_button]),
+                W.HBox(
+                    [label("editor.answer", self.answer), self.engine_answer_button],
+                    layout=W.Layout(flex_flow="row wrap"),
+                ),
                 W.HBox([self.message_html, self.take_answer_button]),
                 self.problems,
                 self.engine,

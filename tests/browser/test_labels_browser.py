@@ -60,7 +60,7 @@ def test_no_button_label_is_cut_at_360_px(lab_page: Page, lab: Lab, lang: str) -
             return out;
         }"""
     )
-    assert cut == []
+    assert cut == [], "\n".join(cut)
     for selector in (".bl-editor-engine-answer", ".bl-gym-save"):  # the two labels that were cut
         expect(page.locator(selector).first).to_be_visible()
     assert_no_widget_errors(page)
