@@ -4,7 +4,6 @@ wheel size that rotted.  Each test here failed before its fix."""
 
 from __future__ import annotations
 
-import json
 import re
 from importlib import resources
 from pathlib import Path
@@ -201,12 +200,6 @@ def test_packaging_doc_states_no_wheel_size_that_rots() -> None:
     text = (ROOT / "docs" / "packaging.md").read_text(encoding="utf-8")
     assert not re.search(r"\b\d+(\.\d+)?\s*(KB|MB|kB|KiB|MiB)\b", text)
     assert "test_wheel.py" in text  # where the size is measured instead
-
-
-def test_footer_catalogue_entries_are_json_strings() -> None:
-    for lang in ("en", "zh"):
-        data = json.loads(resources.files("battleline_lab").joinpath(f"locale/{lang}/teachers.json").read_text("utf-8"))
-        assert isinstance(data["teachers.worksheet.footer"], str)
 
 
 # -- saving an opened file: only the edited line of a block mapping changes ----------------------------
