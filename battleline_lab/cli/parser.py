@@ -57,7 +57,7 @@ def wrap_columns(text: str, width: int) -> list[str]:
     line may break after any of them (English words are kept whole, as :mod:`textwrap` keeps them).
 
     >>> wrap_columns("检查谜题文件，并用引擎核对答案", 12)
-    ['检查谜题文件', '，并用引擎核', '对答案']
+    ['检查谜题文', '件，并用引擎', '核对答案']
     >>> wrap_columns("check puzzle files", 12)
     ['check puzzle', 'files']
     """
