@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battleline_lab.authoring.editor import EditorError, EditorSession, Finding, _plain, patch_text
+from battleline_lab.authoring.editor import EditorError, EditorSession, Finding, patch_text
+from battleline_lab.authoring.yaml_text import plain_data as _plain
 from battleline_lab.core.cards import ALL_TROOPS
 from battleline_lab.formats.safe_yaml import compose
 from battleline_lab.quiz import library

@@ -7,7 +7,11 @@
 - :mod:`~battleline_lab.authoring.preview`: ``battleline-lab show``, a standalone HTML
   page of a puzzle (board, question, answer, full explanation);
 - :mod:`~battleline_lab.authoring.editor`: the puzzle editor's session (no front end): a
-  position built card by card, checked after every change, saved keeping the file's comments.
+  position built card by card, checked after every change, saved keeping the file's comments;
+  beside it :mod:`~battleline_lab.authoring.yaml_text` (a file's text as plain data, and the
+  text patched to hold an edit), :mod:`~battleline_lab.authoring.review` (the reviewer's
+  warnings), :mod:`~battleline_lab.authoring.saving` (atomic writes, ids already taken) and
+  :mod:`~battleline_lab.authoring.errors` (the editor's one error).
 
 The pytest plugin that checks puzzle files is :mod:`battleline_lab.pytest_plugin`.
 See ``docs/authoring.md``.

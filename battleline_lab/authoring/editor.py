@@ -43,68 +43,46 @@ from __future__ import annotations
 import copy
 import os
 import re
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-
 from ..core.cards import Card, CardNotationError, Tactic, parse_card
 from ..core.claims import UndecidedTieError
 from ..core.position import FLAGS, FlagState, Position, Side, is_flag_number
-from ..formats.files import NotAnOutputError, OutputExistsError, SymlinkError, write_new
-from ..formats.safe_yaml import ComposeError, Diagnostic, compose, decode_utf8, read_limited, scalar_value
+from ..formats.safe_yaml import ComposeError, Diagnostic, compose, decode_utf8, read_limited
 from ..quiz.checks import CheckWarning, check_puzzle
 from ..quiz.difficulty import Difficulty, estimate
 from ..quiz.loader import TOP_LEVEL_KEYS, PuzzleFileError, load_puzzle_text
 from ..quiz.puzzle import Puzzle
-from ..text.messages import DEFAULT_LANGUAGE, kind_name, message
-from .writer import _flag_lines, dump_puzzle, position_key, puzzle_key
+from ..text.messages import DEFAULT_LANGUAGE
+from .errors import EditorError
+from .review import Finding, library_keys, review_key, tag_gives_away, title_states
+from .saving import atomic_write, folder_ids, library_ids
+from .writer import dump_puzzle
+from .yaml_text import flag_entry, patch_text, plain_data, texts_by_language
 
 __all__ = [
     "EditorError",
     "EditorReport",
     "EditorSession",
     "Finding",
+    "OUTS_FORMATIONS",
     "Place",
+    "QUESTION_FIELDS",
     "atomic_write",
     "library_keys",
     "patch_text",
+    "question_form",
+    "question_from_form",
+    "split_tokens",
 ]
 
 #: Where a card lies: ``("flags", 5, "you")``, ``("discards", "opponent")``, ``("hand", "you")``.
 Place = tuple[Any, ...]
 
 _SIDES = ("you", "opponent")
-_FLAG_ORDER = ("you", "opponent", "first_complete", "claimed_by")
-
-
-class EditorError(ValueError):
-    """An edit the session refuses (a bad card token, an unknown place, a file that exists).
-
-    ``key`` and ``params`` name the catalogue message (``editor.error.<code>``), so a view can
-    say it in any language; ``str()`` is the English text.
-    """
-
-    def __init__(self, code: str, **params: Any) -> None:
-        self.key = f"editor.error.{code}"
-        self.params = params
-        super().__init__(message(self.key, "en", **params))
-
-    def text(self, lang: str = DEFAULT_LANGUAGE) -> str:
-        return message(self.key, lang, **self.params)
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A reviewer's warning as data: ``code`` (catalogue ``editor.warning.<code>``) and its parameters."""
-
-    code: str
-    params: tuple[tuple[str, Any], ...] = ()
-
-    def text(self, lang: str = DEFAULT_LANGUAGE) -> str:
-        return message(f"editor.warning.{self.code}", lang, **dict(self.params))
 
 
 @dataclass(frozen=True)
@@ -154,296 +132,6 @@ class EditorReport:
         return errors + warnings
 
 
-# -- where the library's positions are -----------------------------------------------------------
-
-_LIBRARY_KEYS: dict[Hashable, str] | None = None
-
-
-def _review_key(puzzle: Puzzle) -> Hashable:
-    """The position (for a board puzzle) or the position and question (compare/formation: no board)."""
-    if not any(True for _ in puzzle.position.placed()):
-        return ("puzzle", puzzle_key(puzzle))
-    return ("position", position_key(puzzle.position))
-
-
-def library_keys() -> Mapping[Hashable, str]:
-    """Review key -> id of the bundled library's puzzles (computed once)."""
-    global _LIBRARY_KEYS
-    if _LIBRARY_KEYS is None:
-        from ..quiz import library
-
-        keys: dict[Hashable, str] = {}
-        for puzzle in library.puzzles():
-            keys.setdefault(_review_key(puzzle), puzzle.id)
-        _LIBRARY_KEYS = keys
-    return _LIBRARY_KEYS
-
-
-# -- reviewer's warnings ----------------------------------------------------------------------------
-
-#: Visible tags that say the answer of a claim question (tag -> the answer it gives away).
-CLAIM_TAGS: Mapping[str, bool] = {
-    "yes": True,
-    "true": True,
-    "can-claim": True,
-    "claimable": True,
-    "no": False,
-    "false": False,
-    "cannot-claim": False,
-    "counterexample": False,
-}
-
-#: Words in a title that state a claim answer: (pattern, the answer it states), by language.
-CLAIM_TITLE_WORDS: Mapping[str, tuple[tuple[re.Pattern[str], bool], ...]] = {
-    "en": (
-        (re.compile(r"\b(no|cannot|can't|can not|unclaimable)\b", re.IGNORECASE), False),
-        (re.compile(r"\b(yes|you can claim)\b", re.IGNORECASE), True),
-    ),
-    "zh": ((re.compile(r"(不能|无法|不可以)"), False), (re.compile(r"(是的|可以宣称夺取)"), True)),
-}
-
-
-def _tag_gives_away(kind: str, answer: object, tags: Sequence[str]) -> str | None:
-    for tag in tags:
-        low = tag.lower()
-        if kind == "claim" and low in CLAIM_TAGS and CLAIM_TAGS[low] == answer:
-            return tag
-        if kind == "formation" and isinstance(answer, str) and low == answer:
-            return tag
-        if kind == "compare" and isinstance(answer, str) and low in (f"{answer}-wins", f"{answer}-wins-tie"):
-            return tag
-        if kind == "claimable" and isinstance(answer, list):
-            if low == "none" and not answer:
-                return tag
-            if low in {f"flag-{n}" for n in answer}:
-                return tag
-    return None
-
-
-def _title_states(kind: str, answer: object, titles: Mapping[str, str]) -> str | None:
-    """The language of a title that states the answer, or None."""
-    for lang, title in titles.items():
-        if kind == "claim" and any(
-            pattern.search(title) and says == answer for pattern, says in CLAIM_TITLE_WORDS.get(lang, ())
-        ):
-            return lang
-        if kind == "formation" and isinstance(answer, str):
-            names = {answer, kind_name_for(answer, "en").lower(), kind_name_for(answer, lang).lower()}
-            low = title.lower()
-            if any(name and name in low for name in names):
-                return lang
-        if kind == "compare" and isinstance(answer, str):
-            if re.search(rf"\b{answer}\s+(wins|is stronger)\b", title, re.IGNORECASE):
-                return lang
-    return None
-
-
-def kind_name_for(key: str, lang: str) -> str:
-    from ..core.formations import FormationKind
-
-    for kind in FormationKind:
-        if kind.key == key:
-            return kind_name(kind, lang)
-    return ""
-
-
-# -- reading a file's text into plain data ----------------------------------------------------------
-
-
-def _plain(node: Node) -> object:
-    if isinstance(node, ScalarNode):
-        return scalar_value(node)
-    if isinstance(node, SequenceNode):
-        return [_plain(item) for item in node.value]
-    if isinstance(node, MappingNode):
-        return {scalar_value(k) if isinstance(k, ScalarNode) else None: _plain(v) for k, v in node.value}
-    return None  # pragma: no cover
-
-
-def _texts(value: object) -> dict[str, str]:
-    if isinstance(value, str):
-        return {"en": value}
-    if isinstance(value, Mapping):
-        return {str(k): str(v) for k, v in value.items()}
-    return {}
-
-
-# -- the text patcher -------------------------------------------------------------------------------
-
-
-def _is_filler(line: str) -> bool:
-    stripped = line.strip()
-    return not stripped or stripped.startswith("#")
-
-
-def _spans(lines: list[str], starts: list[int], end: int) -> list[tuple[int, int]]:
-    """Line spans [start, stop) of consecutive entries; trailing blank and comment lines stay outside."""
-    out = []
-    for i, start in enumerate(starts):
-        stop = starts[i + 1] if i + 1 < len(starts) else end
-        while stop > start + 1 and _is_filler(lines[stop - 1]):
-            stop -= 1
-        out.append((start, stop))
-    return out
-
-
-def _trailing_comment(lines: list[str], node: Node) -> str:
-    """`` # ...`` after a one-line value, kept when the value is rewritten."""
-    if node.start_mark.line != node.end_mark.line:
-        return ""
-    rest = lines[node.end_mark.line][node.end_mark.column :]
-    match = re.match(r"^(\s+#.*)$", rest)
-    return match.group(1) if match else ""
-
-
-def _with_comment(new: list[str], comment: str) -> list[str]:
-    if comment and len(new) == 1:
-        return [new[0] + comment]
-    return new
-
-
-def _flag_entry(value: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: value[k] for k in _FLAG_ORDER if k in value}
-
-
-def _patch_flags(lines: list[str], node: MappingNode, span: tuple[int, int], old: Any, new: Any) -> list[str] | None:
-    """The flags block with only its edited flags rewritten, or None if it is not one entry a line group."""
-    if node.flow_style or not isinstance(old, Mapping) or not isinstance(new, Mapping) or not node.value:
-        return None
-    keys = [k for k, _ in node.value]
-    starts = [k.start_mark.line for k in keys]
-    if len(set(starts)) != len(starts) or starts[0] <= span[0]:
-        return None
-    indent = keys[0].start_mark.column
-    if any(k.start_mark.column != indent for k in keys):
-        return None
-    spans = _spans(lines, starts, span[1])
-    body: list[str] = lines[span[0] : starts[0]]
-    numbers = [scalar_value(k) if isinstance(k, ScalarNode) else None for k in keys]
-    shift = " " * (indent - 2) if indent >= 2 else None
-    if shift is None:
-        return None
-
-    def fresh(number: int) -> list[str]:
-        return [shift + line for line in _flag_lines(number, _flag_entry(new[number]))]
-
-    done: set[int] = set()
-    for i, (number, (start, stop)) in enumerate(zip(numbers, spans)):
-        gap_stop = starts[i + 1] if i + 1 < len(starts) else span[1]
-        if not isinstance(number, int) or number in done:
-            return None
-        done.add(number)
-        if number not in new:
-            pass  # removed
-        elif old.get(number) == new[number]:
-            body += lines[start:stop]
-        else:
-            body += _with_comment(fresh(number), _trailing_comment(lines, node.value[i][1]))
-        body += lines[stop:gap_stop]
-    for number in sorted(set(new) - done):
-        body += fresh(number)
-    return body
-
-
-def patch_text(text: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
-    """``text`` (whose plain data is ``old``) changed to hold ``new``: only edited keys rewritten.
-
-    Lines of keys that did not change are kept byte for byte, comments included;
-    an edited key is rewritten in the house style (an edited flag alone, inside a
-    block ``flags:``); a new key goes after the last key that precedes it in the
-    format's order.  None when the text is not a plain top-level mapping.
-
-    >>> text = "# my puzzle\\nid: x  # the id\\nlevel: 2   # guessed\\nanswer: true\\n"
-    >>> print(patch_text(text, {"id": "x", "level": 2, "answer": True}, {"id": "x", "level": 3, "tags": ["a"]}), end="")
-    # my puzzle
-    id: x  # the id
-    level: 3   # guessed
-    tags: [a]
-    """
-    try:
-        root, refused = compose(text, exact_marks=True)
-    except ComposeError:
-        return None
-    if refused or not isinstance(root, MappingNode) or root.flow_style or not root.value:
-        return None
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-        end_newline = True
-    else:
-        end_newline = False
-    keys = [k for k, _ in root.value]
-    names = [scalar_value(k) if isinstance(k, ScalarNode) else None for k in keys]
-    if any(not isinstance(n, str) for n in names) or len(set(names)) != len(names):
-        return None
-    starts = [k.start_mark.line for k in keys]
-    if any(k.start_mark.column != 0 for k in keys) or len(set(starts)) != len(starts):
-        return None
-    spans = _spans(lines, starts, len(lines))
-    out: list[str] = lines[: starts[0]]
-    present = set(names)
-    order = list(TOP_LEVEL_KEYS)
-
-    def added_after(name: str | None) -> list[str]:
-        """New keys that belong right after ``name`` (None: before every present key)."""
-        block: list[str] = []
-        for key in new:
-            if key in present or key not in order:
-                continue
-            before = [k for k in order[: order.index(key)] if k in present]
-            anchor = before[-1] if before else None
-            if anchor == name:
-                block += dump_puzzle({key: new[key]}).splitlines()
-        return block
-
-    out += added_after(None)
-    for i, (name, (start, stop)) in enumerate(zip(names, spans)):
-        gap_stop = starts[i + 1] if i + 1 < len(starts) else len(lines)
-        assert isinstance(name, str)
-        if name not in new:
-            pass
-        elif name in old and old[name] == new[name]:
-            out += lines[start:stop]
-        else:
-            value_node = root.value[i][1]
-            patched = None
-            if name == "flags" and isinstance(value_node, MappingNode):
-                patched = _patch_flags(lines, value_node, (start, stop), old.get(name), new[name])
-                if patched is not None and not new[name]:
-                    patched = None
-            if patched is None:
-                patched = _with_comment(
-                    dump_puzzle({name: new[name]}).splitlines(), _trailing_comment(lines, value_node)
-                )
-            out += patched
-        out += added_after(name)
-        out += lines[stop:gap_stop]
-    return "\n".join(out) + ("\n" if end_newline or not lines else "")
-
-
-# -- writing files ----------------------------------------------------------------------------------
-
-
-def atomic_write(path: str | os.PathLike[str], text: str, *, force: bool = False) -> None:
-    """Write ``text`` to ``path`` with the project's one writer (:func:`battleline_lab.formats.files.write_new`).
-
-    Atomic (a temporary file in the same folder, then a link or rename); refuses
-    (:class:`EditorError` ``exists``) an existing file unless ``force``, including one that
-    appears meanwhile; a symbolic link (``symlink``) even with ``force``; a folder, a device or
-    the empty path (``not_output``); any other failure is ``not_written``.
-    """
-    try:
-        write_new(path, text, force=force)
-    except OutputExistsError:
-        raise EditorError("exists", file=os.fspath(path)) from None
-    except SymlinkError:  # never written through a link, even when the teacher confirms
-        raise EditorError("symlink", file=os.fspath(path)) from None
-    except NotAnOutputError:
-        raise EditorError("not_output", file=os.fspath(path)) from None
-    except OSError as err:  # a full disk, no permission: said on the message line, the text kept in the editor
-        raise EditorError("not_written", file=os.fspath(path), reason=err.strerror or str(err)) from None
-
-
 def _card(token: str | Card) -> Card:
     if not isinstance(token, str):
         return token
@@ -453,9 +141,89 @@ def _card(token: str | Card) -> Card:
         raise EditorError("bad_card", token=token, reason=str(err)) from None
 
 
+def split_tokens(text: str) -> list[str]:
+    """Tokens typed in one field, separated by spaces or commas (ASCII or a Chinese keyboard's ，、；).
+
+    >>> split_tokens("r10，b10、g10, fog")
+    ['r10', 'b10', 'g10', 'fog']
+    """
+    return [t for t in re.split(r"[\s,，、；;]+", text) if t]
+
+
+#: The fields of each question kind, in the order a form shows them (``puzzles/FORMAT.md``'s table).
+QUESTION_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "claim": ("flag",),
+    "claimable": (),
+    "compare": ("a", "b", "first_complete", "environment"),
+    "formation": ("cards", "environment"),
+    "safest-flag": ("card", "flags"),
+    "outs": ("flag", "formation", "side"),
+}
+
+#: What an ``outs`` question may ask for: a formation kind, strongest first, or ``sum`` on a Fog flag (R24).
+OUTS_FORMATIONS = ("wedge", "phalanx", "battalion", "skirmish", "host", "sum")
+
+_CARD_LIST_FIELDS = ("a", "b", "cards", "environment")
+
+
+def question_from_form(kind: str | None, form: Mapping[str, object]) -> dict[str, Any] | None:
+    """The question as a file writes it, from a form's values (text fields as typed, choices as chosen).
+
+    Fields the kind does not have are ignored; an empty optional field is left out.
+
+    >>> question_from_form("outs", {"flag": 3, "formation": "wedge", "side": "you", "cards": "r1"})
+    {'kind': 'outs', 'flag': 3, 'formation': 'wedge'}
+    >>> question_from_form("safest-flag", {"card": " r8 ", "flags": "3，7"})
+    {'kind': 'safest-flag', 'card': 'r8', 'flags': [3, 7]}
+    """
+    if not kind:
+        return None
+    data: dict[str, Any] = {"kind": kind}
+    for name in QUESTION_FIELDS.get(kind, ()):
+        value = form.get(name)
+        if name in _CARD_LIST_FIELDS:
+            tokens = split_tokens(str(value or ""))
+            if tokens or name in ("a", "b", "cards"):
+                data[name] = tokens
+        elif name == "flags":
+            numbers = [int(t) if t.isdigit() else t for t in split_tokens(str(value or ""))]
+            if numbers:
+                data[name] = numbers
+        elif name == "card":
+            tokens = split_tokens(str(value or ""))
+            data[name] = " ".join(tokens)
+        elif name == "side":
+            if value and value != "you":  # the default side is left out, as the format writes it
+                data[name] = value
+        elif name == "first_complete":
+            if value:
+                data[name] = value
+        elif value is not None and value != "":
+            data[name] = value
+    return data
+
+
+def question_form(question: object) -> dict[str, Any]:
+    """A form's values for a question of a file (the reverse of :func:`question_from_form`).
+
+    >>> question_form({"kind": "safest-flag", "card": "r8", "flags": [3, 7]})
+    {'kind': 'safest-flag', 'card': 'r8', 'flags': '3 7'}
+    """
+    if not isinstance(question, Mapping):
+        return {"kind": ""}
+    form: dict[str, Any] = {"kind": question.get("kind") if question.get("kind") in QUESTION_FIELDS else ""}
+    for name, value in question.items():
+        if name in _CARD_LIST_FIELDS or name == "flags":
+            if isinstance(value, list):
+                form[name] = " ".join(str(v) for v in value)
+        elif name != "kind" and value is not None:
+            form[name] = value
+    return form
+
+
 def _cards(tokens: str | Card | Sequence[str | Card]) -> list[Card]:
     if isinstance(tokens, str):
-        return [_card(t) for t in tokens.replace(",", " ").split()]
+        return [_card(t) for t in split_tokens(tokens)]
     if not isinstance(tokens, Sequence):
         return [tokens]
     return [_card(t) for t in tokens]
@@ -490,7 +258,7 @@ class EditorSession:
             root, _refused = compose(text, exact_marks=True)
         except ComposeError as err:
             raise EditorError("unreadable", file=path or "<text>", reason=err.problem or err.kind) from None
-        data = _plain(root) if root is not None else {}
+        data = plain_data(root) if root is not None else {}
         if not isinstance(data, dict) or any(not isinstance(k, str) for k in data):
             raise EditorError("unreadable", file=path or "<text>", reason="not a mapping")
         return cls(data, text=text, path=path)
@@ -533,7 +301,7 @@ class EditorSession:
                 if not create:
                     return None
                 entry[place[2]] = []
-                flags[place[1]] = _flag_entry(entry)
+                flags[place[1]] = flag_entry(entry)
                 entry = flags[place[1]]
             return entry[place[2]]  # type: ignore[no-any-return]
         if len(place) == 2 and place[0] in ("discards", "hand") and place[1] in _SIDES:
@@ -653,7 +421,7 @@ class EditorSession:
             entry.pop(key, None)
         else:
             entry[key] = side
-        flags[flag] = _flag_entry(entry)
+        flags[flag] = flag_entry(entry)
         self._tidy()
 
     def set_first_complete(self, flag: int, side: str | None) -> None:
@@ -688,7 +456,7 @@ class EditorSession:
         """The ``title`` or ``note`` in one language (None or empty removes it)."""
         if key not in ("title", "note"):
             raise EditorError("bad_place", place=key)
-        texts = _texts(self.data.get(key))
+        texts = texts_by_language(self.data.get(key))
         if text:
             texts[lang] = text
         else:
@@ -717,6 +485,11 @@ class EditorSession:
         """The question as a file writes it: ``{"kind": "claim", "flag": 5}``, ``{"kind": "compare", "a": ...}``."""
         self._set("question", dict(question) if question else None)
 
+    def set_question_form(self, kind: str | None, form: Mapping[str, object]) -> None:
+        """The question from a form's values (:func:`question_from_form`): every kind, ``outs`` and
+        ``safest-flag`` included, with cards typed as text (commas of either width separate them)."""
+        self.set_question(question_from_form(kind, form))
+
     def set_answer(self, answer: object) -> None:
         """The author's answer (None removes it)."""
         if answer is None:
@@ -733,7 +506,7 @@ class EditorSession:
             root, refused = compose(text, exact_marks=True)
         except ComposeError:
             root, refused = None, []
-        self.set_answer(text.strip() if root is None or refused else _plain(root))
+        self.set_answer(text.strip() if root is None or refused else plain_data(root))
 
     def board_position(self) -> Position:
         """The position as it stands, for drawing: cards that do not parse are left out, nothing is checked."""
@@ -798,7 +571,7 @@ class EditorSession:
             root, _ = compose(text, exact_marks=True)
         except ComposeError:
             return False
-        return root is not None and _plain(root) == self.data
+        return root is not None and plain_data(root) == self.data
 
     def report(self, lang: str = DEFAULT_LANGUAGE) -> EditorReport:
         """What the loader, the engine, the difficulty measure and a reviewer say now (cached per text)."""
@@ -816,7 +589,7 @@ class EditorSession:
         except PuzzleFileError as err:
             return EditorReport(problems=tuple(err.diagnostics))
         warnings: list[Finding] = []
-        key = _review_key(puzzle)
+        key = review_key(puzzle)
         same = library_keys().get(key)
         if same is not None and same != puzzle.id:
             warnings.append(Finding("same_position" if key[0] == "position" else "same_puzzle", (("id", same),)))  # type: ignore[index]
@@ -831,10 +604,10 @@ class EditorSession:
         kind = puzzle.question.kind
         if "answer" not in puzzle.marks:
             warnings.append(Finding("no_answer", (("answer", _answer_text(answer)),)))
-        tag = _tag_gives_away(kind, answer, puzzle.tags)
+        tag = tag_gives_away(kind, answer, puzzle.tags)
         if tag is not None:
             warnings.append(Finding("tag_gives_away", (("tag", tag),)))
-        title_lang = _title_states(kind, answer, puzzle.title)
+        title_lang = title_states(kind, answer, puzzle.title)
         if title_lang is not None:
             warnings.append(Finding("title_states", (("title", puzzle.title[title_lang]),)))
         if puzzle.level is not None and abs(puzzle.level - difficulty.level) >= 2:
@@ -895,9 +668,9 @@ class EditorSession:
     def suggest_id(self, folder: str | os.PathLike[str] | None = None) -> str:
         """A new id for a copy: the id with ``-2``, ``-3``, ... that no library puzzle and no file in ``folder`` has."""
         base = re.sub(r"-\d+$", "", str(self.data.get("id") or "puzzle")) or "puzzle"
-        taken = set(_library_ids()) | {str(self.original.get("id"))}
+        taken = set(library_ids()) | {str(self.original.get("id"))}
         if folder is not None and Path(folder).is_dir():
-            taken |= set(_folder_ids(Path(folder)))
+            taken |= set(folder_ids(Path(folder)))
         n = 2
         while f"{base}-{n}" in taken:
             n += 1
@@ -914,8 +687,8 @@ class EditorSession:
         original_id = str(self.original.get("id")) if self.original_text is not None else None
         if new_id == original_id and self.is_copy(target):
             raise EditorError("copy_same_id", id=new_id, suggestion=self.suggest_id(target.parent))
-        owner = _folder_ids(target.parent, skip=target).get(new_id) if target.parent.is_dir() else None
-        if owner is None and new_id in _library_ids() and not self._is_library_file(target):
+        owner = folder_ids(target.parent, skip=target).get(new_id) if target.parent.is_dir() else None
+        if owner is None and new_id in library_ids() and not self._is_library_file(target):
             owner = "library"
         if owner is not None:
             raise EditorError("id_taken", id=new_id, owner=owner, suggestion=self.suggest_id(target.parent))
@@ -935,28 +708,6 @@ class EditorSession:
             return target.resolve().is_relative_to(library.root().resolve())
         except OSError:  # pragma: no cover
             return False
-
-
-def _library_ids() -> frozenset[str]:
-    from ..quiz import library
-
-    return frozenset(library.ids())
-
-
-def _folder_ids(folder: Path, skip: Path | None = None) -> dict[str, str]:
-    """Id -> file name of the puzzle files in ``folder`` (read with the safe reader; unreadable files skipped)."""
-    out: dict[str, str] = {}
-    for file in sorted(folder.glob("*.yaml")):
-        if skip is not None and file.resolve() == skip.resolve():
-            continue
-        try:
-            root, _ = compose(decode_utf8(read_limited(str(file))), exact_marks=True)
-        except (ComposeError, OSError, ValueError):
-            continue
-        data = _plain(root) if root is not None else None
-        if isinstance(data, dict) and isinstance(data.get("id"), str):
-            out.setdefault(data["id"], file.name)
-    return out
 
 
 def _key_order(key: str) -> int:

@@ -5,7 +5,10 @@ English it is argparse's own class, untouched.  In another language it is a :cla
 subclass that puts argparse's fixed phrases in the catalogue's words (``cli.argparse.*``):
 
 * the ``usage:`` prefix and the section headings (``positional arguments``, ``options``): a
-  :class:`argparse.HelpFormatter` subclass (:func:`formatter_class`);
+  :class:`argparse.HelpFormatter` subclass (:func:`formatter_class`), which also pads and wraps
+  by terminal columns (a Chinese character takes two); for that it overrides three of the
+  formatter's underscore methods, ``_format_action``, ``_split_lines`` and ``_fill_text``, argparse's usual
+  customisation points, unchanged in shape since Python 3.2;
 * ``-h, --help`` and its help text: ``add_help=False`` and the parser's own ``-h`` (``action="help"``);
 * ``PROG: error: MESSAGE``: :meth:`Parser.error`, argparse's documented override;
 * the messages of a usage error, each made from structured facts instead of argparse's English:
@@ -30,17 +33,55 @@ True
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any, NoReturn
 
 from ..text.messages import DEFAULT_LANGUAGE, scoped
+from .console import display_width
 
-__all__ = ["Parser", "formatter_class", "parser_class"]
+__all__ = ["Parser", "formatter_class", "parser_class", "wrap_columns"]
 
 
 _m = scoped("cli.argparse")
+
+
+#: Punctuation a Chinese line never starts with.
+_NO_LINE_START = frozenset("，。、；：！？）》」』】")
+
+
+def wrap_columns(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal columns: a Chinese character takes two, and a
+    line may break after any of them (English words are kept whole, as :mod:`textwrap` keeps them).
+
+    >>> wrap_columns("检查谜题文件，并用引擎核对答案", 12)
+    ['检查谜题文', '件，并用引擎', '核对答案']
+    >>> wrap_columns("check puzzle files", 12)
+    ['check puzzle', 'files']
+    """
+    pieces = re.findall(r"[^\s\u2e80-\uffef]+|\s+|[\u2e80-\uffef]", text)
+    lines: list[str] = []
+    line = ""
+    last = ""  # the piece that ends ``line`` (a character or a word), carried with a comma that follows it
+    for piece in pieces:
+        if piece.isspace():
+            if line:
+                line += " "
+                last = ""
+            continue
+        if line and display_width(line + piece) > width:
+            carried = ""
+            if piece in _NO_LINE_START and last and len(line) > len(last):
+                line, carried = line[: -len(last)], last  # a comma never starts a line: the word before goes with it
+            lines.append(line.rstrip())
+            line = carried
+        line += piece
+        last = last + piece if last and piece in _NO_LINE_START else piece
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
 
 
 @cache
@@ -61,6 +102,44 @@ def formatter_class(lang: str) -> type[argparse.HelpFormatter]:
 
         def start_section(self, heading: str | None) -> None:
             super().start_section(headings.get(heading, heading) if heading is not None else None)
+
+        # Chinese characters take two terminal columns: argparse pads and wraps by len(), which
+        # shifts every help text after a Chinese metavar and lets Chinese help run past the width.
+        def add_argument(self, action: argparse.Action) -> None:
+            super().add_argument(action)
+            if action.help is not argparse.SUPPRESS:
+                wide = display_width(self._format_action_invocation(action)) + self._current_indent
+                self._action_max_length = max(self._action_max_length, wide)
+
+        def _format_action(self, action: argparse.Action) -> str:
+            help_position = min(self._action_max_length + 2, self._max_help_position)
+            help_width = max(self._width - help_position, 11)
+            action_width = help_position - self._current_indent - 2
+            header = self._format_action_invocation(action)
+            indent_first = help_position
+            if not action.help:
+                parts = [f"{'':{self._current_indent}}{header}\n"]
+            elif display_width(header) <= action_width:
+                padding = " " * (action_width - display_width(header))
+                parts = [f"{'':{self._current_indent}}{header}{padding}  "]
+                indent_first = 0
+            else:
+                parts = [f"{'':{self._current_indent}}{header}\n"]
+            if action.help and action.help.strip():
+                lines = self._split_lines(self._expand_help(action), help_width)
+                if lines:
+                    parts.append(f"{'':{indent_first}}{lines[0]}\n")
+                    parts += [f"{'':{help_position}}{line}\n" for line in lines[1:]]
+            elif not parts[0].endswith("\n"):
+                parts.append("\n")
+            parts += [self._format_action(sub) for sub in self._iter_indented_subactions(action)]
+            return self._join_parts(parts)
+
+        def _split_lines(self, text: str, width: int) -> list[str]:
+            return wrap_columns(" ".join(text.split()), width)
+
+        def _fill_text(self, text: str, width: int, indent: str) -> str:
+            return "\n".join(indent + line for line in wrap_columns(" ".join(text.split()), width - len(indent)))
 
     Formatter.__name__ = Formatter.__qualname__ = f"Formatter_{lang}"
     return Formatter

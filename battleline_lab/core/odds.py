@@ -44,7 +44,7 @@ import functools
 import itertools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -492,9 +492,11 @@ class SideOuts:
         return {k.kind_key: k.as_dict() for k in self.kinds}
 
 
-def outs(position: Position, flag: int, side: Side | str) -> SideOuts:
+def outs(position: Position, flag: int, side: Side | str, troops: Iterable[Troop] | None = None) -> SideOuts:
     """Each kind ``side`` can still reach at ``flag``, its best sum, its number of completions and
     the unseen troops (R13) that complete it.  A complete side has one kind, its own, no outs.
+    ``troops``: draw from these instead of the unseen ones (an explanation asks what the face-up
+    troops would have made, to strike them out).
 
     >>> from battleline_lab import Position
     >>> pos = Position.build({2: {"you": "r3 r4"}, 4: {"you": "r5"}})
@@ -506,7 +508,7 @@ def outs(position: Position, flag: int, side: Side | str) -> SideOuts:
     mine = _Side(state.formation_cards(side), state.size, state.fog, state.mud)
     if state.claimed_by is not None:
         return SideOuts(flag, side, mine.missing, (), claimed=True)
-    pool = sorted(position.unseen_troops())
+    pool = sorted(position.unseen_troops() if troops is None else set(troops))
     return _outs(flag, side, mine, pool)
 
 

@@ -81,6 +81,7 @@ __all__ = [
     "mark_position",
     "read_limited",
     "scalar_value",
+    "syntax_errors",
     "utf8_size",
     "yaml_printable",
     "yaml_string",
@@ -488,6 +489,62 @@ def _compose_with(
     finally:
         if composer is not None:
             composer.dispose()
+
+
+def _top_level_starts(text: str) -> list[int]:
+    """0-based lines where a top-level entry starts: text in column 0 that is no comment and no
+    continuation (``]``, ``}``, a document marker), after the first such line."""
+    starts = []
+    for number, line in enumerate(text.split("\n")):
+        if line[:1] and not line[:1].isspace() and line[0] not in "#]}" and not line.startswith(("---", "...")):
+            starts.append(number)
+    return starts
+
+
+def syntax_errors(text: str, first: ComposeError) -> list[ComposeError]:
+    """Every syntax error of ``text`` whose first is ``first``, in line order.
+
+    A YAML parser stops at its first error, so the rest of the text is read again in pieces:
+    each top-level entry that starts after the line of the error (a key in column 0 with the
+    indented lines below it) is composed on its own, at its own lines and columns, and the
+    first error of each piece that has one is added.  A piece that reads cleanly adds nothing;
+    an error that swallows the rest of the file (an unclosed quote or bracket) is reported once.
+
+    >>> text = "id: a\\ntitle: x: y\\nlevel: 2\\ntags: [a, b\\nnote: ok\\n"
+    >>> try:
+    ...     compose(text)
+    ... except ComposeError as err:
+    ...     [(e.line, e.col) for e in syntax_errors(text, err)]
+    [(2, 9), (5, 1)]
+    """
+    if first.kind == "too_deep":
+        return [first]
+    found = [first]
+    lines = text.split("\n")
+    starts = [n for n in _top_level_starts(text) if n >= first.line]  # first.line is 1-based: after its line
+    for i, start in enumerate(starts):
+        if len(found) >= MAX_ERRORS:
+            break
+        stop = starts[i + 1] if i + 1 < len(starts) else len(lines)
+        try:
+            piece = "\n".join(lines[start:stop])
+            compose(piece if piece.endswith("\n") else piece + "\n")
+        except ComposeError as err:
+            line = err.line + start  # the piece starts in column 0 of its line: only lines shift
+            if err.kind == "too_deep" or (line, err.col) == (found[-1].line, found[-1].col):
+                continue
+            found.append(
+                ComposeError(
+                    err.kind,
+                    line,
+                    err.col,
+                    problem=err.problem,
+                    context=err.context,
+                    character=err.character,
+                    reason=err.reason,
+                )
+            )
+    return found
 
 
 def _scanner_problem(err: Exception) -> str:

@@ -65,6 +65,7 @@ from ..formats.safe_yaml import (
     mark_position,
     read_limited,
     scalar_value,
+    syntax_errors,
     utf8_size,
 )
 from ..text.messages import DEFAULT_LANGUAGE, card_error_text, card_short, message, render_problem
@@ -144,6 +145,11 @@ FULL_WIDTH_SEPARATORS: Mapping[str, str] = {
     "［": "[",
     "］": "]",
 }
+
+
+def _full_width_in(value: object) -> str | None:
+    """The first full-width separator in a card token (a Chinese keyboard's comma), or None."""
+    return next((c for c in value if c in FULL_WIDTH_SEPARATORS), None) if isinstance(value, str) else None
 
 
 def _suggest(word: object, choices: Iterable[str]) -> str:
@@ -308,7 +314,7 @@ class _Builder:
                     )
                 card = parse_card(value)
             except CardNotationError as err:
-                wide = next((c for c in value if c in FULL_WIDTH_SEPARATORS), None) if isinstance(value, str) else None
+                wide = _full_width_in(value)
                 if self.full:
                     self.skip(item)
                 elif wide is not None:
@@ -535,6 +541,10 @@ def render_question_problem(problem: Problem, lang: str = "en") -> str:
     elif problem.code == "formation_size":
         params["mud_rule"] = ", R25" if problem.param("mud") else ""
     elif problem.code == "bad_card" and "token" in params:
+        wide = _full_width_in(params["token"])
+        if wide is not None:  # the hint the flags get: a Chinese keyboard's comma inside one token
+            token = repr(_show(params["token"]))
+            return message("load.full_width", lang, token=token, char=wide, ascii=FULL_WIDTH_SEPARATORS[wide])
         error = CardNotationError(params["token"], params["message"], reason=params["reason"])
         error.suggestion = params["suggestion"]
         return _card_error(error, lang)
@@ -563,8 +573,9 @@ def _load_text(text: str, filename: str) -> Puzzle:
     try:
         root, refused = compose(text)
     except ComposeError as err:
+        # every syntax error, not only the parser's first: the rest of the file is read entry by entry
         raise PuzzleFileError(
-            [Diagnostic(filename, err.line, err.col, escape_control(_compose_message(err)))]
+            [Diagnostic(filename, e.line, e.col, escape_control(_compose_message(e))) for e in syntax_errors(text, err)]
         ) from None
     for refusal in refused:
         name = _show(refusal.name) if refusal.kind == "surrogate" else escape_control(refusal.name)

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # the question layer sits above the text layer: no import at 
     from ..quiz.questions import Comparison, Question
 
 __all__ = [
+    "where_text",
     "Bound",
     "Joined",
     "KindArticle",
@@ -398,6 +399,11 @@ def _where(where: Iterable[tuple[Card, Location]], lang: str) -> str:
         key = f"where.{loc.area}" if len(cards) == 1 else f"where.{loc.area}.many"
         parts.append(message(key, lang, card=_cards(cards, lang), flag=loc.flag, side=_possessive(loc.side, lang)))
     return _join(parts, lang, "where.and", "where.sep")  # clauses: Chinese separates them with ；
+
+
+def where_text(where: Iterable[tuple[Card, Location]], lang: str = DEFAULT_LANGUAGE) -> str:
+    """Where face-up cards lie, in a sentence: ``g4 is on flag 6 (the opponent's side)``."""
+    return _where(where, lang)
 
 
 def _wild(wild: Iterable[tuple[Card, Troop]], lang: str) -> str:

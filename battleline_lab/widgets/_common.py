@@ -102,6 +102,13 @@ def _button(css: str, on_click: Callable[[], object], **options: Any) -> W.Butto
     return button
 
 
+def fit_label() -> W.Layout:
+    """A button's layout as wide as its label: ipywidgets' default width (148 px) cuts a longer
+    label with an ellipsis ("Save my progr…"); in a wrapping row the button moves to the next
+    line rather than shrink."""
+    return W.Layout(width="auto", flex="0 0 auto", max_width="100%")
+
+
 def _describe(lang: str, *labels: tuple[W.Widget, str]) -> None:
     """Each ``(widget, key)``: the widget's ``description`` is the key's text in ``lang``."""
     for widget, key in labels:

@@ -38,24 +38,41 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..authoring.editor import EditorReport, EditorSession, Place
+from ..authoring.editor import (
+    OUTS_FORMATIONS,
+    QUESTION_FIELDS,
+    EditorReport,
+    EditorSession,
+    Place,
+    question_form,
+    split_tokens,
+)
 from ..controllers.editor import CARD_IDS, EditorController
 from ..controllers.view import PlaceView
 from ..core.cards import ALL_CARDS, CardNotationError, parse_card
 from ..core.claims import ClaimAnalysis
-from ..core.formations import Formation
+from ..core.formations import Formation, FormationKind
 from ..core.position import FLAGS, Position
 from ..quiz.questions import Comparison
 from ..render.svg import board_svg, formation_caption
-from ..text.messages import DEFAULT_LANGUAGE, message, render_analysis
-from ._common import _button, _classed, _comparison_text, _describe, language_toggle, set_visible, switch_lang
+from ..text.messages import DEFAULT_LANGUAGE, kind_name, message, render_analysis
+from ._common import (
+    _button,
+    _classed,
+    _comparison_text,
+    _describe,
+    fit_label,
+    language_toggle,
+    set_visible,
+    switch_lang,
+)
 from .board import Board, Taps
 from .intents import editor_intents
 
 __all__ = ["EditorSession", "PuzzleEditor"]
 
 _SIDES = ("you", "opponent")
-KINDS = ("", "claim", "claimable", "compare", "formation")
+KINDS = ("", *QUESTION_FIELDS)
 
 
 def _esc(text: object) -> str:
@@ -79,7 +96,7 @@ def _parses(token: object) -> bool:
 
 
 def _tokens(text: str) -> list[str]:
-    return [t for t in text.replace(",", " ").split() if t]
+    return split_tokens(text)
 
 
 #: every card's id as the board names it (what a ``place`` may put)
@@ -153,8 +170,16 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.question_cards = _classed(W.Text(continuous_update=False), "bl-editor-qcards")
         self.question_env = _classed(W.Text(continuous_update=False), "bl-editor-qenv")
         self.question_first = _classed(W.Dropdown(options=["", "a", "b"]), "bl-editor-qfirst")
+        self.question_card = _classed(W.Text(continuous_update=False), "bl-editor-qcard")
+        self.question_flags = _classed(W.Text(continuous_update=False), "bl-editor-qflags")
+        self.question_formation = _classed(W.Dropdown(options=list(OUTS_FORMATIONS)), "bl-editor-qformation")
+        self.question_side = _classed(W.Dropdown(options=list(_SIDES)), "bl-editor-qside")
         self.answer = _classed(W.Text(continuous_update=False), "bl-editor-answer")
-        self.engine_answer_button = _button("bl-editor-engine-answer", self._engine_answer)
+        self.engine_answer_button = _button(
+            "bl-editor-engine-answer",
+            self._engine_answer,
+            layout=fit_label(),
+        )
         # what the checks say
         self.message_html = _classed(W.HTML(), "bl-editor-message")
         self.problems = _classed(W.HTML(), "bl-editor-problems")
@@ -189,6 +214,10 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             "first_complete": label("editor.question.first_complete", self.question_first),
             "cards": label("editor.question.cards", self.question_cards),
             "environment": label("editor.question.environment", self.question_env),
+            "card": label("editor.question.card", self.question_card),
+            "flags": label("editor.question.flags", self.question_flags),
+            "formation": label("editor.question.formation", self.question_formation),
+            "side": label("editor.question.side", self.question_side),
         }
         super().__init__(
             [
@@ -211,8 +240,14 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
                 W.HBox([label("editor.title_field", self.title_en), self.title_zh]),
                 W.HBox([label("editor.note_field", self.note_en), self.note_zh]),
                 W.HBox([label("editor.topics", self.topics), label("editor.tags", self.tags)]),
-                W.HBox([label("editor.question.kind", self.kind), *self.question_fields.values()]),
-                W.HBox([label("editor.answer", self.answer), self.engine_answer_button]),
+                W.HBox(
+                    [label("editor.question.kind", self.kind), *self.question_fields.values()],
+                    layout=W.Layout(flex_flow="row wrap"),
+                ),
+                W.HBox(
+                    [label("editor.answer", self.answer), self.engine_answer_button],
+                    layout=W.Layout(flex_flow="row wrap"),
+                ),
                 W.HBox([self.message_html, self.take_answer_button]),
                 self.problems,
                 self.engine,
@@ -261,6 +296,10 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             self.question_cards,
             self.question_env,
             self.question_first,
+            self.question_card,
+            self.question_flags,
+            self.question_formation,
+            self.question_side,
         ):
             on(widget, lambda _v: self._set_question())
         on(self.answer, s.set_answer_text)
@@ -271,24 +310,25 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         self.controller.edit(action)
         self.refresh()
 
+    def _question_widgets(self) -> dict[str, W.Widget]:
+        """The question's controls by field name (:data:`~battleline_lab.authoring.editor.QUESTION_FIELDS`)."""
+        return {
+            "flag": self.question_flag,
+            "a": self.question_a,
+            "b": self.question_b,
+            "first_complete": self.question_first,
+            "cards": self.question_cards,
+            "environment": self.question_env,
+            "card": self.question_card,
+            "flags": self.question_flags,
+            "formation": self.question_formation,
+            "side": self.question_side,
+        }
+
     def _set_question(self) -> None:
-        kind = self.kind.value
-        if not kind:
-            self.session.set_question(None)
-            return
-        data: dict[str, object] = {"kind": kind}
-        if kind == "claim":
-            data["flag"] = self.question_flag.value
-        elif kind == "compare":
-            data["a"] = _tokens(self.question_a.value)
-            data["b"] = _tokens(self.question_b.value)
-            if self.question_first.value:
-                data["first_complete"] = self.question_first.value
-        elif kind == "formation":
-            data["cards"] = _tokens(self.question_cards.value)
-        if kind in ("compare", "formation") and _tokens(self.question_env.value):
-            data["environment"] = _tokens(self.question_env.value)
-        self.session.set_question(data)
+        """The session builds the question from the form (which fields a kind has is the session's)."""
+        form = {name: widget.value for name, widget in self._question_widgets().items()}
+        self.session.set_question_form(self.kind.value or None, form)
 
     def _put(self) -> None:
         self._do(lambda: self.session.add_card(self.place.value, self.card_text.value))
@@ -389,6 +429,10 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             self.turn.options = sides
             self.level.options = [("-", 0)] + [(str(n), n) for n in range(1, 6)]
             self.kind.options = [(message(f"editor.kind.{k}" if k else "editor.question.none", lang), k) for k in KINDS]
+            self.question_side.options = sides
+            self.question_formation.options = [
+                (kind_name(None if k == "sum" else FormationKind[k.upper()], lang), k) for k in OUTS_FORMATIONS
+            ]
         finally:
             self._syncing = False
         self.refresh()
@@ -410,8 +454,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
                 return value if lang == "en" else ""
             return str(value.get(lang, "")) if isinstance(value, dict) else ""
 
-        question = data.get("question") if isinstance(data.get("question"), dict) else {}
-        question = question or {}
+        question = question_form(data.get("question"))
         values: list[tuple[W.Widget, Any]] = [
             (self.fog, "fog" in on_flag),
             (self.mud, "mud" in on_flag),
@@ -426,19 +469,18 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
             (self.level, data.get("level") if data.get("level") in range(1, 6) else 0),
             (self.tags, ", ".join(str(t) for t in data.get("tags") or [])),
             (self.topics, ", ".join(str(t) for t in data.get("topics") or [])),
-            (self.kind, question.get("kind") if question.get("kind") in KINDS else ""),
+            (self.kind, question["kind"]),
             (self.answer, _answer_text(data.get("answer"))),
             (self.flag, self.controller.flag),
         ]
-        if question.get("flag") in FLAGS:
-            values.append((self.question_flag, question["flag"]))
-        for widget, key in ((self.question_a, "a"), (self.question_b, "b"), (self.question_cards, "cards")):
-            if isinstance(question.get(key), list):
-                values.append((widget, " ".join(str(c) for c in question[key])))
-        if isinstance(question.get("environment"), list):
-            values.append((self.question_env, " ".join(str(c) for c in question["environment"])))
-        if question.get("first_complete") in ("a", "b"):
-            values.append((self.question_first, question["first_complete"]))
+        for name, widget in self._question_widgets().items():
+            value = question.get(name)
+            options = getattr(widget, "options", None)
+            if value is None or (
+                options is not None and value not in [o[1] if isinstance(o, tuple) else o for o in options]
+            ):
+                continue  # a value the control cannot show: the YAML and the report show it
+            values.append((widget, value if options is not None else str(value)))
         self._syncing = True
         try:
             for widget, value in values:
@@ -446,12 +488,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
                     widget.value = value
         finally:
             self._syncing = False
-        kind = self.kind.value
-        shown = {
-            "claim": ("flag",),
-            "compare": ("a", "b", "first_complete", "environment"),
-            "formation": ("cards", "environment"),
-        }.get(kind, ())
+        shown = QUESTION_FIELDS.get(self.kind.value, ())
         for name, box in self.question_fields.items():
             set_visible(box, name in shown)
 

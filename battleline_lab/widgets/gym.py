@@ -21,7 +21,17 @@ from ..render.svg import rating_chart_svg
 from ..text.messages import DEFAULT_LANGUAGE, Theme, message, themed
 from ..training.progress import Progress
 from ..training.trainer import LESSONS, Trainer
-from ._common import _button, _classed, _describe, _esc, default_progress, language_toggle, set_visible, switch_lang
+from ._common import (
+    _button,
+    _classed,
+    _describe,
+    _esc,
+    default_progress,
+    fit_label,
+    language_toggle,
+    set_visible,
+    switch_lang,
+)
 from .puzzle import PuzzleWidget
 
 __all__ = ["PuzzleGym", "PuzzleSet", "load_puzzles"]
@@ -69,25 +79,32 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self._syncing = False  # the filters are being set from the controller: not a learner's choice
         self.tag_filter = _classed(W.Dropdown(options=self.controller.tag_options(), value=""), "bl-filter-tag")
         self.level_filter = _classed(W.Dropdown(options=self.controller.level_options(), value=0), "bl-filter-level")
-        self.prev_button = _button("bl-previous", lambda: self.move(-1), icon="arrow-left")
-        self.next_button = _button("bl-next-puzzle", lambda: self.move(1), icon="arrow-right")
-        self.for_me_button = _button("bl-gym-for-me", lambda: self.for_me(), button_style="primary")
-        self.streak_button = _button("bl-gym-streak", lambda: self.start_streak(), icon="bolt")
-        self.reset_button = _button("bl-gym-reset", lambda: self.ask_reset())
-        self.reset_confirm = _button("bl-gym-reset-confirm", lambda: self.reset(), button_style="danger")
-        self.reset_cancel = _button("bl-gym-reset-cancel", lambda: self.cancel_reset())
+        self.prev_button = _button("bl-previous", lambda: self.move(-1), icon="arrow-left", layout=fit_label())
+        self.next_button = _button("bl-next-puzzle", lambda: self.move(1), icon="arrow-right", layout=fit_label())
+        self.for_me_button = _button("bl-gym-for-me", lambda: self.for_me(), button_style="primary", layout=fit_label())
+        self.streak_button = _button("bl-gym-streak", lambda: self.start_streak(), icon="bolt", layout=fit_label())
+        self.reset_button = _button("bl-gym-reset", lambda: self.ask_reset(), layout=fit_label())
+        self.reset_confirm = _button(
+            "bl-gym-reset-confirm", lambda: self.reset(), button_style="danger", layout=fit_label()
+        )
+        self.reset_cancel = _button("bl-gym-reset-cancel", lambda: self.cancel_reset(), layout=fit_label())
         self.reset_question = _classed(W.HTML(), "bl-gym-reset-question")
-        self.reset_box = W.VBox([self.reset_question, W.HBox([self.reset_confirm, self.reset_cancel])])
+        self.reset_box = W.VBox(
+            [
+                self.reset_question,
+                W.HBox([self.reset_confirm, self.reset_cancel], layout=W.Layout(flex_flow="row wrap")),
+            ]
+        )
         set_visible(self.reset_box, False)
         # moving progress: a download of the export document (what `report` reads), and its upload
-        self.save_button = _button("bl-gym-save", lambda: self.save_progress(), icon="download")
+        self.save_button = _button("bl-gym-save", lambda: self.save_progress(), icon="download", layout=fit_label())
         self.load_upload = _classed(W.FileUpload(accept=".json,application/json", multiple=False), "bl-gym-load")
         self.load_upload.observe(lambda _c: self._uploaded(), names="value")
         self.transfer = _classed(W.HTML(), "bl-gym-transfer")
         # the learner's name for their teacher, asked once (a hub gives it; the trainer keeps it)
         self.name_label = _classed(W.HTML(), "bl-gym-name-label")
         self.name_input = _classed(W.Text(), "bl-gym-name-input")
-        self.name_save = _button("bl-gym-name-save", lambda: self.give_name(self.name_input.value))
+        self.name_save = _button("bl-gym-name-save", lambda: self.give_name(self.name_input.value), layout=fit_label())
         self.name_box = _classed(W.HBox([self.name_label, self.name_input, self.name_save]), "bl-gym-name")
         self.storage = _classed(W.HTML(), "bl-gym-storage")
         self.status = _classed(W.HTML(), "bl-gym-status")
@@ -101,8 +118,10 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.level_filter.observe(lambda _c: self._filter(), names="value")
         self.lang_toggle = language_toggle(lang, self.set_lang)
         controls = W.HBox([self.tag_filter, self.level_filter, self.lang_toggle])
-        nav = W.HBox([self.prev_button, self.status, self.next_button])
-        trainer_row = W.HBox([self.for_me_button, self.streak_button, self.reset_button])
+        nav = W.HBox([self.prev_button, self.status, self.next_button], layout=W.Layout(flex_flow="row wrap"))
+        trainer_row = W.HBox(
+            [self.for_me_button, self.streak_button, self.reset_button], layout=W.Layout(flex_flow="row wrap")
+        )
         self.buttons_help = _classed(W.HTML(), "bl-gym-buttons-help")  # what each button does
         self.skipped = _classed(W.HTML(), "bl-gym-errors")
         transfer_row = W.HBox([self.save_button, self.load_upload], layout=W.Layout(flex_flow="row wrap"))

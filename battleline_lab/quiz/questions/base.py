@@ -399,7 +399,8 @@ def _check_formation_cards(
         if card in seen:
             problems.append(Problem("duplicate_card", (field, i), (("card", card),)))
         seen[card] = field
-    if len(cards) != size:
+    unread = any(p.code == "bad_card" and p.path[:1] == (field,) for p in problems)
+    if len(cards) != size and not unread:  # a token that is not a card already has its error; no count on top
         problems.append(Problem("formation_size", (field,), (("count", len(cards)), ("size", size), ("mud", mud))))
     leaders = [c for c in cards if isinstance(c, Tactic) and c.is_leader]
     if len(leaders) > 1:

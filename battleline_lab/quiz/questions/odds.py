@@ -38,6 +38,7 @@ from ...core.odds import SAMPLED_ERROR, FlagOdds, KindOuts, SideOuts, flag_odds,
 from ...core.position import FLAGS, FlagState, Position, Problem, Side, is_flag_number
 from ...render.svg import cards_svg
 from ...text.messages import Msg, card_short, kind_name, message
+from ...text.messages import where_text as _where_text
 from ._claims import cards_text
 from .base import Choice, Feedback, Question, QuestionError, View, _is_int, register_question, wrong
 
@@ -429,6 +430,66 @@ class OutsQuestion(Question[int, OutsExplained]):
 
     def key_lines(self, position: Position, lang: str) -> list[str]:
         return [self._outs_line(self.explain(position), lang)]
+
+    def explanation_lines(self, position: Position, lang: str) -> list[str]:
+        """The whole count, step by step, each step with its rule: the side and what it needs, Fog or
+        Mud, the unseen troops, the troops that would have done it but are face up, outs in a hand,
+        then the outs and the answer."""
+        explained = self.explain(position)
+        state = position.flag(self.flag)
+        cards = state.formation_cards(self.side)
+        whose = message(f"side.{self.side.value}.possessive", lang)
+        steps: list[tuple[str, str]] = []
+        if state.mud:
+            steps.append((message("step.mud", lang, flag=self.flag, size=state.size), "R25"))
+        if state.fog:
+            steps.append((message("step.fog", lang, flag=self.flag), "R24"))
+        missing = explained.side_outs.missing
+        if cards:
+            side_text = message(
+                "oddsq.outs.explain.side",
+                lang,
+                flag=self.flag,
+                whose=whose,
+                cards=cards_text(cards, lang),
+                count=missing,
+            )
+        else:
+            side_text = message("oddsq.outs.explain.empty", lang, flag=self.flag, whose=whose, count=missing)
+        steps.append((side_text, "R12"))
+        on_flags = sum(1 for card, loc in position.placed() if isinstance(card, Troop) and loc.area == "flag")
+        in_discards = sum(1 for card, loc in position.placed() if isinstance(card, Troop) and loc.area == "discard")
+        unseen = len(position.unseen_troops())
+        counted = "unseen.counted" if in_discards else "unseen.counted.flags"
+        counted_text = message(counted, lang, on_flags=on_flags, in_discards=in_discards, count=unseen)
+        steps.append((message("step.unseen", lang, counted=counted_text), "R13"))
+        # the troops that would have made the kind had they not been face up: struck out
+        face_up = [t for t, loc in position.placed() if isinstance(t, Troop) and t not in cards]
+        would = outs(position, self.flag, self.side, troops=(*position.unseen_troops(), *face_up))
+        reachable = next((k for k in would.kinds if k.kind_key == self.formation), None)
+        struck = [t for t in (reachable.troops if reachable is not None else ()) if t in position.visible]
+        if struck:
+            where = _where_text([(t, position.visible[t]) for t in struck], lang)
+            steps.append((message("oddsq.outs.explain.struck", lang, where=where), "R13"))
+        in_hand = [
+            t for t in (explained.kind.troops if explained.kind is not None else ()) if t in position.hand(Side.YOU)
+        ]
+        in_hand += [
+            t
+            for t in (explained.kind.troops if explained.kind is not None else ())
+            if t in position.hand(Side.OPPONENT)
+        ]
+        if in_hand:
+            steps.append((message("oddsq.outs.explain.hand", lang, cards=cards_text(in_hand, lang)), "R13"))
+        steps.append((self._outs_line(explained, lang), "R9" if self.formation != "sum" else "R24"))
+        lines = [f"{n}. {text} [{rule}]" for n, (text, rule) in enumerate(steps, 1)]
+        return [*lines, self.summary(position, lang)]
+
+    def cli_lines(self, position: Position, lang: str) -> list[str] | None:
+        return [
+            "",
+            message(f"oddsq.outs.prompt.{self.side.value}", lang, flag=self.flag, kind=self._kind_text(lang)),
+        ] + (self.explanation_lines(position, lang))
 
     def difficulty_features(self, position: Position, explained: OutsExplained) -> Features:
         """Face-up troops that would have completed it (to strike out, R13) and outs in your own hand weigh."""
