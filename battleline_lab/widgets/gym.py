@@ -72,6 +72,9 @@ def load_puzzles(source: str | Path | Iterable[Puzzle], errors: list[str] | None
 class PuzzleSet(W.VBox):  # type: ignore[misc]
     """A puzzle gym: a folder of puzzles, filters by tag and level, next/previous, and an adaptive trainer.
 
+    ``source``: a folder, a library theme or id, or puzzles; none named: the teacher's folder
+    named by ``$BATTLELINE_PUZZLES`` (a class's shared set, docs/classroom.md), else the library.
+
     A view over a :class:`~battleline_lab.training.trainer.Trainer`: every answer, hint
     and revealed solution is recorded in :class:`~battleline_lab.training.progress.Progress`
     (by default the user's data folder, shared with the lessons' puzzle widgets),
@@ -87,7 +90,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
 
     def __init__(
         self,
-        source: str | Path | Iterable[Puzzle],
+        source: str | Path | Iterable[Puzzle] | None = None,
         *,
         lang: str = DEFAULT_LANGUAGE,
         theme: Theme | str | None = None,
@@ -96,8 +99,10 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         learner: str | None = None,
     ) -> None:
         self.lang = lang = themed(lang, theme)  # every puzzle on show gets the theme with the language
-        self.source = source if isinstance(source, (str, Path)) else None
         self.errors: list[str] = []
+        if source is None:  # none named: the teacher's set ($BATTLELINE_PUZZLES) if there is one, else the library
+            source = self._class_source()
+        self.source = source if isinstance(source, (str, Path)) else None
         self.puzzles = load_puzzles(source, self.errors)
         if progress is None:
             progress = default_progress() if learner is None else Progress(learner=learner)
@@ -155,6 +160,16 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self._label()
         self._filter()
         self._resume()
+
+    def _class_source(self) -> str | Path:
+        from ..quiz.library import class_folder
+
+        try:
+            folder = class_folder()
+        except SettingError as err:  # said on the gym's face; the class still has the library to practise
+            self.errors.append(str(err))
+            return "library"
+        return "library" if folder is None else folder
 
     def _resume(self) -> None:
         """Reopen where the learner left off: the unfinished puzzle, else the next one for them."""
