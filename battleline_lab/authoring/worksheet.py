@@ -4,7 +4,8 @@ One HTML document, made for printing (A4, print CSS): the puzzles numbered,
 ``--per-page`` 1, 2, 4 or 6 to a sheet (a class of 25 and 12 puzzles: 75 sheets
 at 4, not 300), each with its title, the question (once), the board and a box to
 write the answer in (a cell never cuts them: the board takes the room the text leaves, and a
-puzzle too tall for one cell takes two, :func:`sheet_layout`); a question page holds no rule hint and no file path.  Then
+puzzle too tall for one cell takes two, :func:`sheet_layout`); a question page holds no rule
+hint and no file path.  Then
 the **answer key** on pages of its own, each answer with a
 short proof (the claim proof's steps with their rule ids, the comparison or the
 formation).  ``answers``: ``end`` (the key after the questions, starting on a
