@@ -45,8 +45,21 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+#: The checkout, or in an installed wheel the package's ``sitebuild/`` folder, which carries this
+#: script, ``tools/site/`` and ``docs/rules.md`` in the same places (``battleline-lab site``).
 ROOT = Path(__file__).resolve().parents[1]
 REQUIREMENTS = ROOT / "tools" / "site-requirements.txt"
+#: Built from a checkout (``./dev site``), else from the installed package (``battleline-lab site``).
+IN_CHECKOUT = (ROOT / "pyproject.toml").is_file()
+
+
+def course_folders() -> tuple[Path, Path]:
+    """The lessons and the puzzle library: the checkout's, else the installed package's."""
+    if IN_CHECKOUT:
+        return ROOT / "notebooks", ROOT / "puzzles"
+    from battleline_lab.quiz.library import lessons_root, root
+
+    return lessons_root(), root()
 
 
 class SiteWheel(NamedTuple):
@@ -345,14 +358,49 @@ def site_lock(
 
 
 def package_wheel(work: Path) -> Path:
-    """The battleline_lab wheel built from this checkout (puzzles and lessons inside)."""
-    log("building the battleline_lab wheel")
+    """The battleline_lab wheel: built from this checkout, else packed from the installed package
+    (puzzles and lessons inside either way)."""
     out = work / "dist"
+    if not IN_CHECKOUT:
+        return installed_wheel(out)
+    log("building the battleline_lab wheel")
     run([tool_python(), "-m", "uv", "build", "-q", "--wheel", "--out-dir", out, ROOT])
     wheels = list(out.glob("battleline_lab-*-py3-none-any.whl"))
     if len(wheels) != 1:
         raise SystemExit(f"error: expected one battleline_lab wheel, got {[w.name for w in out.iterdir()]}")
     return wheels[0]
+
+
+def installed_wheel(out: Path) -> Path:
+    """The installed battleline_lab packed back into its pure wheel: every file its ``RECORD`` lists
+    (the package, its data, its ``dist-info``), with a fresh ``RECORD``; no bytecode."""
+    import base64
+    import zipfile
+    from importlib.metadata import distribution
+
+    dist = distribution("battleline-lab")
+    version = dist.version
+    files = [f for f in dist.files or [] if f.suffix != ".pyc" and "__pycache__" not in f.parts]
+    files = [f for f in files if f.parts[0] == "battleline_lab" or f.parts[0].endswith(".dist-info")]
+    info = next((f.parts[0] for f in files if f.parts[0].endswith(".dist-info")), None)
+    if info is None or not any(f.parts[0] == "battleline_lab" for f in files):
+        raise SystemExit("error: battleline_lab is not installed from a wheel here (run ./dev site in a checkout)")
+    out.mkdir(parents=True, exist_ok=True)
+    wheel = out / f"battleline_lab-{version}-py3-none-any.whl"
+    record: list[str] = []
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
+        for file in sorted(files, key=lambda f: (f.parts[0].endswith(".dist-info"), str(f))):
+            name = file.as_posix()
+            if name in (f"{info}/RECORD", f"{info}/INSTALLER", f"{info}/REQUESTED", f"{info}/direct_url.json"):
+                continue  # written by the installer, not part of the wheel
+            data = Path(str(dist.locate_file(file))).read_bytes()
+            archive.writestr(name, data)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            record.append(f"{name},sha256={digest},{len(data)}")
+        record.append(f"{info}/RECORD,,")
+        archive.writestr(f"{info}/RECORD", "\n".join(record) + "\n")
+    log(f"packed the installed battleline_lab {version} into {wheel.name}")
+    return wheel
 
 
 def kernel_own_wheels(venv: Path) -> dict[str, Path]:
@@ -630,7 +678,65 @@ def lesson_link(rel: str) -> tuple[str, str]:
     return f"lab/index.html?path={rel}", f"notebooks/index.html?path={rel}"
 
 
-def front_page(lang: str, texts: dict[str, Any], notebooks: Path, config_script: str = "") -> str:
+#: The teacher's set on the site (``--puzzles``): its folder and its gym notebook, beside the lessons.
+CLASS_PUZZLES = "class-puzzles"
+CLASS_GYM = "class-puzzles.ipynb"
+
+
+def class_gym_notebook(lang: str, texts: dict[str, Any]) -> dict[str, Any]:
+    """The teacher's set as a gym page: a heading, one line of what it is, and the gym on that folder."""
+    t = texts[lang]
+    gym = f'PuzzleGym("{CLASS_PUZZLES}", lang={lang!r})'
+    return {
+        "cells": [
+            {
+                "cell_type": "markdown",
+                "id": "title",
+                "metadata": {},
+                "source": f"# {t['class_gym']}\n\n{t['class_gym_goal']}",
+            },
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "id": "gym",
+                "metadata": {},
+                "outputs": [],
+                "source": f"from battleline_lab.widgets import PuzzleGym\n\n{gym}",
+            },
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def copy_class_puzzles(folder: Path, contents: Path, texts: dict[str, Any]) -> list[Path]:
+    """The teacher's puzzle files (as files: never run) into ``contents/class-puzzles/``, and the gym page
+    on them (``class-puzzles.ipynb``; ``zh/class-puzzles.zh.ipynb`` for the Chinese front page)."""
+    from battleline_lab.quiz.loader import iter_puzzle_files
+
+    copied = []
+    for path in sorted(iter_puzzle_files([folder])):
+        rel = path.relative_to(folder) if path.is_relative_to(folder) else Path(path.name)
+        destination = contents / CLASS_PUZZLES / rel
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, destination)
+        copied.append(rel)
+    if not copied:
+        raise SystemExit(f"error: {folder} holds no puzzle file")
+    for lang, rel in (("en", CLASS_GYM), ("zh", f"zh/{CLASS_GYM.removesuffix('.ipynb')}.zh.ipynb")):
+        notebook = site_notebook(class_gym_notebook(lang, texts), lang)
+        if lang == "zh":  # the gym's folder, seen from zh/
+            code = notebook["cells"][1]
+            code["source"] = code["source"].replace(f'"{CLASS_PUZZLES}"', f'"../{CLASS_PUZZLES}"')
+        (contents / rel).parent.mkdir(parents=True, exist_ok=True)
+        (contents / rel).write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return copied
+
+
+def front_page(
+    lang: str, texts: dict[str, Any], notebooks: Path, config_script: str = "", *, class_gym: bool = False
+) -> str:
     """The course's own page (static HTML: no script, no CDN) in ``lang``.
 
     ``config_script``: JupyterLite's ``<script id="jupyter-config-data" type="application/json">``
@@ -649,6 +755,15 @@ def front_page(lang: str, texts: dict[str, Any], notebooks: Path, config_script:
         return name, lang == "zh"
 
     def entry(name: str, number: int | None) -> str:
+        if name == CLASS_GYM:  # the teacher's set: written by the build, not one of the lessons
+            rel = CLASS_GYM if lang == "en" else f"zh/{CLASS_GYM.removesuffix('.ipynb')}.zh.ipynb"
+            lab, app = lesson_link(rel)
+            return (
+                f'<li id="class-gym"><a class="name wide" href="{_esc(lab)}">{_esc(t["class_gym"])}</a>'
+                f'<a class="name narrow" href="{_esc(app)}">{_esc(t["class_gym"])}</a>'
+                f'<a class="other" href="{_esc(app)}">{_esc(t["app_link"])}</a>'
+                f'<span class="goal">{_esc(t["class_gym_goal"])}</span></li>'
+            )
         rel, english = pick(name)
         lab, app = lesson_link(rel)
         title = lesson_title(notebooks / rel)
@@ -668,7 +783,7 @@ def front_page(lang: str, texts: dict[str, Any], notebooks: Path, config_script:
     start_lab, start_app = lesson_link(start_rel)
     start_inner = f"{_esc(t['start'])} →<small>{_esc(t['start_note'])}</small>"
     path = "".join(entry(name, int(name[:2])) for name in PATH_LESSONS)
-    practice = "".join(entry(name, None) for name in PRACTICE_LESSONS)
+    practice = "".join(entry(name, None) for name in ((CLASS_GYM,) if class_gym else ()) + PRACTICE_LESSONS)
     teachers = "".join(entry(name, None) for name in TEACHER_LESSONS)
     other = "en" if lang == "zh" else "zh"
     return f"""<!DOCTYPE html>
@@ -735,16 +850,23 @@ def rules_page(venv: Path, rules: Path) -> str:
 """
 
 
-def write_front_pages(out: Path, venv: Path) -> None:
+def course_texts() -> dict[str, Any]:
+    """The front page's texts (``tools/site/course.json``), by language."""
+    texts: dict[str, Any] = json.loads((FRONT / "course.json").read_text(encoding="utf-8"))
+    return texts
+
+
+def write_front_pages(out: Path, venv: Path, *, class_gym: bool = False) -> None:
     """index.html (English; replaces JupyterLite's redirect to its launcher), zh.html, rules.html."""
-    texts = json.loads((FRONT / "course.json").read_text(encoding="utf-8"))
+    texts = course_texts()
+    notebooks, _puzzles = course_folders()
     built = (out / "index.html").read_text(encoding="utf-8")
     found = re.search(r'<script id="jupyter-config-data".*?</script>', built, flags=re.DOTALL)
     if found is None:
         raise SystemExit("error: JupyterLite's index.html has no jupyter-config-data (its apps need it)")
-    page = front_page("en", texts, ROOT / "notebooks", found.group(0))
+    page = front_page("en", texts, notebooks, found.group(0), class_gym=class_gym)
     (out / "index.html").write_text(page, encoding="utf-8")
-    (out / "zh.html").write_text(front_page("zh", texts, ROOT / "notebooks"), encoding="utf-8")
+    (out / "zh.html").write_text(front_page("zh", texts, notebooks, class_gym=class_gym), encoding="utf-8")
     (out / "rules.html").write_text(rules_page(venv, ROOT / "docs" / "rules.md"), encoding="utf-8")
     shutil.copyfile(FRONT / "style.css", out / "site.css")
 
@@ -773,7 +895,9 @@ def write_lab_page(out: Path) -> None:
     page.write_text(lab_page(page.read_text(encoding="utf-8"), script), encoding="utf-8")
 
 
-def build(out: Path, cache: Path, *, bytecode: bool = True) -> Path:
+def build(out: Path, cache: Path, *, bytecode: bool = True, puzzles: Path | None = None) -> Path:
+    """Build the site into ``out`` (replaced); ``puzzles``: the teacher's own folder, served by a
+    gym page of its own."""
     started = time.monotonic()
     cache.mkdir(parents=True, exist_ok=True)
     venv = build_venv(cache)
@@ -827,9 +951,13 @@ def build(out: Path, cache: Path, *, bytecode: bool = True) -> Path:
             )
         )
         contents = work / "contents"
-        lessons = copy_tree(ROOT / "notebooks", contents, LESSON_SUFFIXES)
-        puzzles = copy_tree(ROOT / "puzzles", contents / "puzzles", PUZZLE_SUFFIXES)
-        log(f"jupyter lite build: {sum(p.suffix == '.ipynb' for p in lessons)} lessons, {len(puzzles)} puzzle files")
+        notebooks, library = course_folders()
+        lessons = copy_tree(notebooks, contents, LESSON_SUFFIXES)
+        shipped = copy_tree(library, contents / "puzzles", PUZZLE_SUFFIXES)
+        log(f"jupyter lite build: {sum(p.suffix == '.ipynb' for p in lessons)} lessons, {len(shipped)} puzzle files")
+        if puzzles is not None:
+            teachers = copy_class_puzzles(puzzles, contents, course_texts())
+            log(f"the teacher's set: {len(teachers)} puzzle files, served by {CLASS_GYM}")
         staging = work / "site"
         env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1", JUPYTER_CONFIG_DIR=str(work / "jupyter-config"))
         run(
@@ -840,7 +968,7 @@ def build(out: Path, cache: Path, *, bytecode: bool = True) -> Path:
         )
         for stray in (".jupyterlite.doit.db",):
             (staging / stray).unlink(missing_ok=True)
-        write_front_pages(staging, venv)
+        write_front_pages(staging, venv, class_gym=puzzles is not None)
         write_lab_page(staging)
         if out.exists():
             shutil.rmtree(out)
@@ -858,8 +986,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--no-bytecode", action="store_true", help="ship the wheels without pre-compiled bytecode (slower kernel start)"
     )
+    parser.add_argument("--puzzles", type=Path, help="the teacher's own puzzle folder, as a gym page of its own")
     args = parser.parse_args(argv)
-    build(args.out.resolve(), args.cache.resolve(), bytecode=not args.no_bytecode)
+    teacher = args.puzzles.resolve() if args.puzzles else None
+    build(args.out.resolve(), args.cache.resolve(), bytecode=not args.no_bytecode, puzzles=teacher)
     return 0
 
 
