@@ -133,7 +133,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.chart = _classed(W.HTML(), "bl-gym-chart")
         self.lessons_note = _classed(W.HTML(), "bl-gym-lessons")
         self.warning = _classed(W.HTML(), "bl-gym-warning")
-        self.holder = _classed(W.Box(), "bl-gym-puzzle")
+        # a column: the puzzle on show takes the whole width (in a row box it shrank to its text's
+        # width, and the board, which lays itself out by its own width, to a narrow strip)
+        self.holder = _classed(W.VBox(layout=W.Layout(width="100%")), "bl-gym-puzzle")
         self.from_games = _classed(W.HTML(), "bl-gym-from-games")
         self.game_puzzle: Puzzle | None = None  # a puzzle from the learner's games on show (not in the selection)
         self.index = 0
