@@ -371,6 +371,14 @@ def package_wheel(work: Path) -> Path:
     return wheels[0]
 
 
+#: A wheel's own ``dist-info`` files (the rest there is the installer's, and ``RECORD`` is rewritten).
+WHEEL_METADATA = ("METADATA", "WHEEL", "entry_points.txt", "top_level.txt")
+
+
+def _wheel_metadata(parts: tuple[str, ...]) -> bool:
+    return parts[0] in WHEEL_METADATA or parts[0] == "licenses" or parts[0].startswith(("LICENSE", "COPYING", "NOTICE"))
+
+
 def installed_wheel(out: Path) -> Path:
     """The installed battleline_lab packed back into its pure wheel: every file its ``RECORD`` lists
     (the package, its data, its ``dist-info``), with a fresh ``RECORD``; no bytecode."""
@@ -391,8 +399,8 @@ def installed_wheel(out: Path) -> Path:
     with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
         for file in sorted(files, key=lambda f: (f.parts[0].endswith(".dist-info"), str(f))):
             name = file.as_posix()
-            if name in (f"{info}/RECORD", f"{info}/INSTALLER", f"{info}/REQUESTED", f"{info}/direct_url.json"):
-                continue  # written by the installer, not part of the wheel
+            if file.parts[0] == info and not _wheel_metadata(file.parts[1:]):
+                continue  # written by the installer (INSTALLER, REQUESTED, direct_url.json, uv_cache.json), or RECORD
             data = Path(str(dist.locate_file(file))).read_bytes()
             archive.writestr(name, data)
             digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
