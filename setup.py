@@ -6,7 +6,10 @@ The checkout keeps them where authors and teachers edit them, at the top level
 - ``puzzles/**`` -> ``battleline_lab/puzzles/`` (read by ``battleline_lab.quiz.library``);
 - ``notebooks/**`` lessons (``*.ipynb`` and the pictures or notes beside them; no
   checkpoints, no pytest ``conftest.py``) -> ``battleline_lab/lessons/`` (copied out by
-  ``battleline-lab lessons``).
+  ``battleline-lab lessons``);
+- the static site's builder (``tools/build_site.py``, ``tools/site/``, its requirements and
+  ``docs/rules.md``) -> ``battleline_lab/sitebuild/``, in the same places (run by
+  ``battleline-lab site``, which builds the course site from the wheel, no checkout needed).
 
 An editable install (``pip install -e .``) copies nothing: there ``library.root()``
 and ``library.lessons_root()`` find the checkout's folders.  ``MANIFEST.in`` puts
@@ -29,6 +32,16 @@ BUNDLES = (
     ("notebooks", "lessons", (".ipynb", ".md", ".png", ".svg", ".jpg", ".gif")),
 )
 SKIPPED_PARTS = {".ipynb_checkpoints", "__pycache__", ".pytest_cache"}
+#: The site builder's files, copied to ``battleline_lab/sitebuild/`` at the same relative paths.
+SITE_BUILD = (
+    "tools/build_site.py",
+    "tools/site-requirements.txt",
+    "tools/site/compile_wheels.mjs",
+    "tools/site/course.json",
+    "tools/site/lab-history.js",
+    "tools/site/style.css",
+    "docs/rules.md",
+)
 
 
 def _bundled_files(source: Path, suffixes: tuple[str, ...]) -> list[Path]:
@@ -61,6 +74,13 @@ class BuildPyWithLibrary(build_py):  # type: ignore[misc]
                 destination = target / path.relative_to(source)
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 self.copy_file(str(path), str(destination), preserve_mode=False)
+        target = Path(self.build_lib) / "battleline_lab" / "sitebuild"
+        if target.exists():
+            shutil.rmtree(target)
+        for name in SITE_BUILD:
+            destination = target / name
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            self.copy_file(str(HERE / name), str(destination), preserve_mode=False)
 
 
 setup(cmdclass={"build_py": BuildPyWithLibrary})

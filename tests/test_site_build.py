@@ -6,6 +6,7 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -214,3 +215,52 @@ def test_lab_page_puts_the_history_script_first_in_the_head_before_jupyterlites_
         build_site.lab_page("<html><script>x</script><head></head></html>", script)
     with pytest.raises(SystemExit, match="cannot be inlined"):
         build_site.lab_page(built, "let s = '</script>';")
+
+
+def _fake_wheel(folder: Path, name: str, version: str) -> Path:
+    wheel = folder / f"{name.replace('-', '_')}-{version}-py3-none-any.whl"
+    wheel.write_bytes(name.encode())
+    return wheel
+
+
+def _site_lock(tmp_path: Path) -> dict[str, Any]:
+    names = ("traitlets", "ipython")
+    packages = {name: {"name": name, "version": "1", "depends": [], "file_name": f"{name}.whl"} for name in names}
+    kernel = {name: _fake_wheel(tmp_path, name, "1") for name in names}
+    extra = {name: _fake_wheel(tmp_path, name, row.version) for name, row in build_site.SITE_WHEELS.items()}
+    pyodide = {"info": {"python": "3.13.2"}, "packages": packages}
+    lock: dict[str, Any] = build_site.site_lock(
+        pyodide, kernel, _fake_wheel(tmp_path, "battleline-lab", "9"), extra, {}
+    )
+    return lock
+
+
+def test_each_site_wheel_is_pinned_once_in_the_one_table() -> None:
+    """The build venv's requirements pin none of the table's wheels: their front ends come from the table."""
+    requirements = " ".join(build_site._requirement_lines()).lower().replace("_", "-")
+    assert build_site.front_end_pins() == ["jupyterlab_widgets==3.0.17", "anywidget==0.11.0"]
+    for name in build_site.SITE_WHEELS:
+        assert name not in requirements
+    assert build_site.preload()[0] == "battleline-lab"
+    assert set(build_site.SITE_WHEELS) < set(build_site.preload())
+
+
+@pytest.mark.parametrize("row", ["ruamel-yaml"])
+def test_one_more_row_of_the_table_reaches_the_lock_and_the_preload(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, row: str
+) -> None:
+    """A new pure dependency of the package is one row: its lock entry, the package's depends, the preload."""
+    table = dict(build_site.SITE_WHEELS, **{row: build_site.SiteWheel("0.18.16", ("ruamel",), ours=True)})
+    monkeypatch.setattr(build_site, "SITE_WHEELS", table)
+    lock = _site_lock(tmp_path)
+    packages = lock["packages"]
+    assert packages[row]["version"] == "0.18.16" and packages[row]["imports"] == ["ruamel"]
+    assert row in packages["battleline-lab"]["depends"]
+    assert row in build_site.preload()
+
+
+def test_the_site_lock_refuses_a_dependency_it_would_not_ship(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = dict(build_site.SITE_WHEELS, extra=build_site.SiteWheel("1", ("extra",), ("not-shipped",)))
+    monkeypatch.setattr(build_site, "SITE_WHEELS", table)
+    with pytest.raises(SystemExit, match="not-shipped"):
+        _site_lock(tmp_path)

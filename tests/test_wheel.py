@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -98,6 +99,9 @@ def test_a_learner_gets_the_whole_course_from_the_wheel(tmp_path: Path) -> None:
     assert [n for n in bundled_puzzles if n.endswith((".yaml", ".yml"))] == PUZZLES
     assert bundled_lessons == LESSONS
     assert "battleline_lab/__main__.py" in names and "battleline_lab/locale/zh/package.json" in names
+    # the site builder rides along (battleline-lab site): the script, its front page and the rules page
+    for bundled in ("tools/build_site.py", "tools/site-requirements.txt", "tools/site/course.json", "docs/rules.md"):
+        assert f"battleline_lab/sitebuild/{bundled}" in names
     with tarfile.open(sdist) as archive:
         in_sdist = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     assert {f"puzzles/{p}" for p in PUZZLES} <= in_sdist and {f"notebooks/{n}" for n in LESSONS} <= in_sdist
@@ -128,6 +132,24 @@ def test_a_learner_gets_the_whole_course_from_the_wheel(tmp_path: Path) -> None:
     ).split("\n")
     assert all(Path(line).is_relative_to(venv) for line in where[:3]), where
 
+    # battleline-lab site: the teacher's bad puzzle file is a located error (exit 2) before anything is built,
+    # and the builder packs the installed package back into the very wheel it came from
+    bad = work / "mine"
+    bad.mkdir()
+    (bad / "bad.yaml").write_text("id: x\nflags: {5: [\n", encoding="utf-8")
+    done = subprocess.run(
+        ["battleline-lab", "site", "--puzzles", "mine"], cwd=work, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 2 and re.search(r"bad\.yaml:\d+:\d+: error: ", done.stderr), done.stderr
+    shutil.rmtree(bad)
+    code = (
+        "import sys, zipfile; from battleline_lab.cli.site import builder; "
+        "w = builder().installed_wheel(__import__('pathlib').Path(sys.argv[1])); "
+        "print('\\n'.join(sorted(zipfile.ZipFile(w).namelist())))"
+    )
+    printed = _run([python, "-c", code, str(tmp_path / "repacked")], cwd=work, env=env).splitlines()
+    packed = [line for line in printed if line and not line.startswith("==> ")]  # the builder's log lines
+    assert packed == sorted(names)
     # every puzzle passes; the library's known positions that cannot arise in a game are warnings
     warned = len(KNOWN_UNREACHABLE)
     out = _run(["battleline-lab", "check", "library"], cwd=work, env=env)

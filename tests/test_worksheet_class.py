@@ -8,14 +8,19 @@ from pathlib import Path
 import pytest
 
 from battleline_lab.authoring.preview import preview_html, same_question
-from battleline_lab.authoring.worksheet import PER_PAGE, worksheet_html
+from battleline_lab.authoring.worksheet import PER_PAGE, is_tall, worksheet_html
 from battleline_lab.cli import main as cli_main
 from battleline_lab.quiz import library
 from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
 from tests.test_worksheet import KINDS
 
 #: 12 library puzzles of every question kind, some with a hand (the R13 hint must not print)
-TWELVE = [load_puzzle(p) for p in sorted(iter_puzzle_files([library.root()]))][::7][:12]
+#: Twelve ordinary puzzles of the library (a tall one takes a double cell: tests/test_worksheet_cells.py).
+TWELVE = [
+    p
+    for p in (load_puzzle(f) for f in sorted(iter_puzzle_files([library.root()])))
+    if not any(is_tall(p, n) for n in PER_PAGE)
+][::7][:12]
 HAND_TRAP = library.get("seed-blue-seven-in-your-hand")
 
 

@@ -2,13 +2,14 @@
 
 Everything comes from the package registries the project already uses, at build time only:
 
-- a build venv (``tools/site-requirements.txt``: jupyterlite-core, the Pyodide kernel, the
-  widgets' front end, jupyter_server) made with uv;
+- a build venv (``tools/site-requirements.txt``: jupyterlite-core, the Pyodide kernel,
+  jupyter_server; and the widgets' front ends at the versions of :data:`SITE_WHEELS`) made with uv;
 - Pyodide's core from the npm package ``pyodide`` (``npm pack``), at the version the kernel
   expects (read from the kernel's own JavaScript);
-- the pure wheels the kernel needs (the versions Pyodide's lock names) and ipywidgets, comm and
-  jupyterlab_widgets, from PyPI (``pip download``);
-- a pure PyYAML wheel built here from its sdist, and the battleline_lab wheel built from this
+- the pure wheels the kernel needs (the versions Pyodide's lock names), and the rows of
+  :data:`SITE_WHEELS` (ipywidgets, anywidget and what they need: each pinned once, there), from
+  PyPI (``pip download``), PyYAML built here from its sdist into a pure wheel;
+- the battleline_lab wheel built from this
   checkout (it carries the puzzles and the lessons).
 
 Every wheel is shipped with its bytecode, compiled by Pyodide itself in Node.js
@@ -42,36 +43,83 @@ import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+#: The checkout, or in an installed wheel the package's ``sitebuild/`` folder, which carries this
+#: script, ``tools/site/`` and ``docs/rules.md`` in the same places (``battleline-lab site``).
 ROOT = Path(__file__).resolve().parents[1]
 REQUIREMENTS = ROOT / "tools" / "site-requirements.txt"
+#: Built from a checkout (``./dev site``), else from the installed package (``battleline-lab site``).
+IN_CHECKOUT = (ROOT / "pyproject.toml").is_file()
 
-#: Pure wheels of the widgets, from PyPI (jupyterlab_widgets: the same version as the front end
-#: in site-requirements.txt).
-WIDGET_WHEELS = {"ipywidgets": "8.1.9", "comm": "0.2.3", "jupyterlab-widgets": "3.0.17"}
-#: The board component (anywidget, same version as its front end in site-requirements.txt).
-WIDGET_WHEELS |= {"anywidget": "0.11.0", "psygnal": "0.16.1", "typing-extensions": "4.15.0"}
-#: What each of them needs in Pyodide (lock names).
-WIDGET_DEPENDS = {
-    "ipywidgets": ["comm", "ipython", "traitlets", "jupyterlab-widgets"],
-    "comm": ["traitlets"],
-    "jupyterlab-widgets": [],
-    "anywidget": ["ipywidgets", "psygnal", "typing-extensions"],
-    "psygnal": [],
-    "typing-extensions": [],
+
+def course_folders() -> tuple[Path, Path]:
+    """The lessons and the puzzle library: the checkout's, else the installed package's."""
+    if IN_CHECKOUT:
+        return ROOT / "notebooks", ROOT / "puzzles"
+    from battleline_lab.quiz.library import lessons_root, root
+
+    return lessons_root(), root()
+
+
+class SiteWheel(NamedTuple):
+    """One pure wheel the site ships beside Pyodide's own packages (a row of :data:`SITE_WHEELS`)."""
+
+    #: The one pin: the wheel, and the JupyterLab extension of the same name in the build venv.
+    version: str
+    #: The top-level modules it provides (Pyodide's lock: ``imports``).
+    imports: tuple[str, ...]
+    #: What it needs in Pyodide (lock names: a row of this table, or a package of Pyodide's lock).
+    depends: tuple[str, ...] = ()
+    #: battleline_lab imports it (the package's own lock entry depends on it).
+    ours: bool = False
+    #: Its JupyterLab front end (the PyPI name) is installed into the build venv at the same version.
+    front_end: str | None = None
+    #: Built here from its sdist without its C extension (PyPI has no pure wheel of it).
+    from_sdist: bool = False
+
+
+#: Every wheel the site adds to Pyodide's, pinned once: the build venv's front ends, the downloads,
+#: the lock entries and the preload list are all read from here.  A new pure dependency of
+#: battleline_lab (ruamel.yaml, say) is one more row: ``"ruamel-yaml": SiteWheel("0.18.16",
+#: ("ruamel",), ours=True)``.
+SITE_WHEELS: dict[str, SiteWheel] = {
+    "pyyaml": SiteWheel("6.0.3", ("yaml",), ours=True, from_sdist=True),
+    "ipywidgets": SiteWheel(
+        "8.1.9", ("ipywidgets",), ("comm", "ipython", "traitlets", "jupyterlab-widgets"), ours=True
+    ),
+    "comm": SiteWheel("0.2.3", ("comm",), ("traitlets",)),
+    "jupyterlab-widgets": SiteWheel("3.0.17", ("jupyterlab_widgets",), front_end="jupyterlab_widgets"),
+    # the board component
+    "anywidget": SiteWheel(
+        "0.11.0", ("anywidget",), ("ipywidgets", "psygnal", "typing-extensions"), ours=True, front_end="anywidget"
+    ),
+    "psygnal": SiteWheel("0.16.1", ("psygnal",)),
+    "typing-extensions": SiteWheel("4.15.0", ("typing_extensions",)),
 }
-WIDGET_IMPORTS = {"ipywidgets": ["ipywidgets"], "comm": ["comm"], "jupyterlab-widgets": ["jupyterlab_widgets"]}
-WIDGET_IMPORTS |= {"anywidget": ["anywidget"], "psygnal": ["psygnal"], "typing-extensions": ["typing_extensions"]}
-#: What battleline_lab needs in Pyodide (lock names).
-OUR_DEPENDS = ["pyyaml", "ipywidgets", "anywidget"]
-PYYAML_VERSION = "6.0.3"
+
+
+def our_depends() -> list[str]:
+    """What battleline_lab needs in Pyodide (lock names)."""
+    return [name for name, wheel in SITE_WHEELS.items() if wheel.ours]
+
+
+def front_end_pins() -> list[str]:
+    """The build venv's JupyterLab front ends, pinned to the versions of their kernel wheels."""
+    return [f"{w.front_end}=={w.version}" for w in SITE_WHEELS.values() if w.front_end]
+
+
 #: What the Pyodide kernel loads itself (its closure is taken from Pyodide's lock).
 KERNEL_ROOTS = ("micropip", "packaging", "ipython", "jedi")
-#: Preloaded when the kernel starts (lock names: Pyodide looks packages up by normalized name,
-#: ``battleline-lab``; ``battleline_lab`` is "No known package").
-PRELOAD: tuple[str, ...] = ("battleline-lab", "pyyaml", "ipywidgets", "comm", "jupyterlab-widgets")
-PRELOAD += ("anywidget", "psygnal", "typing-extensions")  # the board component
+
+
+def preload() -> list[str]:
+    """Lock names preloaded with the kernel: the package and every row of :data:`SITE_WHEELS`
+    (lock names: Pyodide looks packages up by normalized name, ``battleline-lab``;
+    ``battleline_lab`` is "No known package")."""
+    return ["battleline-lab", *SITE_WHEELS]
+
+
 #: The kernel's own start-up, preloaded with the rest (one parallel fetch and install): without
 #: them in the list, the kernel installs each one after Pyodide is up, one after another
 #: (``loadPackage("micropip")``, ``micropip.install(piplite)``, then ``piplite.install`` of
@@ -136,18 +184,20 @@ def build_venv(cache: Path) -> Path:
     when the requirements change.  Made with the standard library's ``venv`` by whatever Python
     runs this script, so the site needs nothing of the development environment (``.venv``)."""
     # the recipe is part of the stamp: a venv made another way (older builds: uv, no pip) is re-made
-    stamp = hashlib.sha256(REQUIREMENTS.read_bytes() + b"\nrecipe: stdlib venv + pip + uv").hexdigest()[:16]
+    pins = front_end_pins()
+    recipe = REQUIREMENTS.read_bytes() + "\n".join(pins).encode() + b"\nrecipe: stdlib venv + pip + uv"
+    stamp = hashlib.sha256(recipe).hexdigest()[:16]
     venv = cache / "venv"
     python = venv / "bin" / "python"
     marker = venv / f".installed-{stamp}"
     if not marker.exists():
-        names = [line.split("#")[0].strip() for line in _requirement_lines()]
+        names = [*_requirement_lines(), *pins]
         log("build venv: " + ", ".join(names))
         if venv.exists():
             shutil.rmtree(venv)
         run([sys.executable, "-m", "venv", venv])
         run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "uv"])
-        run([python, "-m", "uv", "pip", "install", "-q", "--python", python, "-r", REQUIREMENTS])
+        run([python, "-m", "uv", "pip", "install", "-q", "--python", python, "-r", REQUIREMENTS, *pins])
         installed = subprocess.run(
             [str(python), "-m", "uv", "pip", "list", "--python", str(python)], capture_output=True, text=True
         ).stdout
@@ -239,38 +289,126 @@ def download_wheels(cache: Path, wanted: dict[str, str], python: str) -> dict[st
     return out
 
 
-def pure_pyyaml(cache: Path) -> Path:
-    """PyYAML without its C extension, built locally from its sdist: honestly ``py3-none-any``.
+def pure_wheel_from_sdist(cache: Path, name: str, version: str) -> Path:
+    """``name`` without its C extension, built locally from its sdist: honestly ``py3-none-any``
+    (PyYAML: ``PYYAML_FORCE_LIBYAML=0``).
 
-    Only PyYAML itself is built from source (``--no-binary pyyaml``): with ``:all:`` pip would
-    also compile its build dependency Cython from source, which takes many minutes.
+    Only the package itself is built from source (``--no-binary NAME``): with ``:all:`` pip would
+    also compile its build dependencies (PyYAML's Cython) from source, which takes many minutes.
     """
-    folder = cache / "pyyaml"
-    wheels = list(folder.glob(f"pyyaml-{PYYAML_VERSION}-py3-none-any.whl"))
+    folder = cache / "sdist-wheels"
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def built() -> list[Path]:
+        return [
+            w
+            for w in folder.glob("*.whl")
+            if normalize(w.name.split("-")[0]) == name and w.name.split("-")[1] == version
+        ]
+
+    wheels = built()
     if not wheels:
-        log(f"building a pure PyYAML {PYYAML_VERSION} wheel")
+        log(f"building a pure {name} {version} wheel")
         env = dict(os.environ, PYYAML_FORCE_LIBYAML="0")
-        FETCHED.append(f"the PyYAML {PYYAML_VERSION} sdist from PyPI (built here into a pure wheel)")
+        FETCHED.append(f"the {name} {version} sdist from PyPI (built here into a pure wheel)")
         run(
             [tool_python(), "-m", "pip", "wheel", "-q", "--disable-pip-version-check", "--no-deps"]
-            + ["--no-binary", "pyyaml", "--wheel-dir", folder, f"pyyaml=={PYYAML_VERSION}"],
+            + ["--no-binary", name, "--wheel-dir", folder, f"{name}=={version}"],
             env=env,
         )
-        wheels = [w for w in folder.glob("*.whl") if w.name.lower().startswith(f"pyyaml-{PYYAML_VERSION}-")]
-        if len(wheels) != 1 or not wheels[0].name.endswith("-py3-none-any.whl"):
-            raise SystemExit(f"error: expected one pure PyYAML wheel, got {[w.name for w in wheels]}")
+        wheels = built()
+    if len(wheels) != 1 or not wheels[0].name.endswith("-py3-none-any.whl"):
+        raise SystemExit(f"error: expected one pure {name} wheel, got {[w.name for w in wheels]}")
     return wheels[0]
 
 
+def site_wheels(cache: Path, python: str) -> dict[str, Path]:
+    """``{lock name: wheel}`` of every row of :data:`SITE_WHEELS` (downloaded, or built from the sdist)."""
+    wanted = {name: w.version for name, w in SITE_WHEELS.items() if not w.from_sdist}
+    out = download_wheels(cache, wanted, python)
+    for name, wheel in SITE_WHEELS.items():
+        if wheel.from_sdist:
+            out[name] = pure_wheel_from_sdist(cache, name, wheel.version)
+    return {name: out[name] for name in SITE_WHEELS}
+
+
+def site_lock(
+    lock: dict[str, Any], kernel: dict[str, Path], ours: Path, extra: dict[str, Path], own: dict[str, Path]
+) -> dict[str, Any]:
+    """The site's ``pyodide-lock.json``: Pyodide's ``info``, its entries for the kernel's packages
+    (with the shipped wheels' names and hashes), and one entry per row of :data:`SITE_WHEELS`, per
+    kernel wheel and for battleline_lab.  Refuses a dependency the site would not ship."""
+    packages: dict[str, Any] = {}
+    for name, wheel in kernel.items():
+        packages[name] = dict(
+            lock["packages"][name], file_name=wheel.name, sha256=sha256(wheel), unvendored_tests=False
+        )
+    for name, wheel in extra.items():
+        row = SITE_WHEELS[name]
+        packages[name] = lock_entry(name, wheel, list(row.imports), list(row.depends))
+    for name, wheel in own.items():
+        imports, depends = KERNEL_OWN_WHEELS[name]
+        packages[name] = lock_entry(name, wheel, imports, depends)
+    packages["battleline-lab"] = lock_entry("battleline-lab", ours, ["battleline_lab"], our_depends())
+    for name, entry in packages.items():
+        missing = [d for d in entry["depends"] if normalize(d) not in packages]
+        if missing:
+            raise SystemExit(f"error: {name} depends on {missing}, which the site would not ship")
+    return {"info": lock["info"], "packages": packages}
+
+
 def package_wheel(work: Path) -> Path:
-    """The battleline_lab wheel built from this checkout (puzzles and lessons inside)."""
-    log("building the battleline_lab wheel")
+    """The battleline_lab wheel: built from this checkout, else packed from the installed package
+    (puzzles and lessons inside either way)."""
     out = work / "dist"
+    if not IN_CHECKOUT:
+        return installed_wheel(out)
+    log("building the battleline_lab wheel")
     run([tool_python(), "-m", "uv", "build", "-q", "--wheel", "--out-dir", out, ROOT])
     wheels = list(out.glob("battleline_lab-*-py3-none-any.whl"))
     if len(wheels) != 1:
         raise SystemExit(f"error: expected one battleline_lab wheel, got {[w.name for w in out.iterdir()]}")
     return wheels[0]
+
+
+#: A wheel's own ``dist-info`` files (the rest there is the installer's, and ``RECORD`` is rewritten).
+WHEEL_METADATA = ("METADATA", "WHEEL", "entry_points.txt", "top_level.txt")
+
+
+def _wheel_metadata(parts: tuple[str, ...]) -> bool:
+    return parts[0] in WHEEL_METADATA or parts[0] == "licenses" or parts[0].startswith(("LICENSE", "COPYING", "NOTICE"))
+
+
+def installed_wheel(out: Path) -> Path:
+    """The installed battleline_lab packed back into its pure wheel: every file its ``RECORD`` lists
+    (the package, its data, its ``dist-info``), with a fresh ``RECORD``; no bytecode."""
+    import base64
+    import zipfile
+    from importlib.metadata import distribution
+
+    dist = distribution("battleline-lab")
+    version = dist.version
+    files = [f for f in dist.files or [] if f.suffix != ".pyc" and "__pycache__" not in f.parts]
+    files = [f for f in files if f.parts[0] == "battleline_lab" or f.parts[0].endswith(".dist-info")]
+    info = next((f.parts[0] for f in files if f.parts[0].endswith(".dist-info")), None)
+    if info is None or not any(f.parts[0] == "battleline_lab" for f in files):
+        raise SystemExit("error: battleline_lab is not installed from a wheel here (run ./dev site in a checkout)")
+    out.mkdir(parents=True, exist_ok=True)
+    wheel = out / f"battleline_lab-{version}-py3-none-any.whl"
+    record: list[str] = []
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
+        for file in sorted(files, key=lambda f: (f.parts[0].endswith(".dist-info"), str(f))):
+            name = file.as_posix()
+            if file.parts[0] == info and not _wheel_metadata(file.parts[1:]):
+                continue  # written by the installer (INSTALLER, REQUESTED, direct_url.json, uv_cache.json), or RECORD
+            data = Path(str(dist.locate_file(file))).read_bytes()
+            archive.writestr(name, data)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            record.append(f"{name},sha256={digest},{len(data)}")
+        record.append(f"{info}/RECORD,,")
+        archive.writestr(f"{info}/RECORD", "\n".join(record) + "\n")
+    log(f"packed the installed battleline_lab {version} into {wheel.name}")
+    return wheel
 
 
 def kernel_own_wheels(venv: Path) -> dict[str, Path]:
@@ -549,7 +687,65 @@ def lesson_link(rel: str) -> tuple[str, str]:
     return f"lab/index.html?path={rel}", f"notebooks/index.html?path={rel}"
 
 
-def front_page(lang: str, texts: dict[str, Any], notebooks: Path, config_script: str = "") -> str:
+#: The teacher's set on the site (``--puzzles``): its folder and its gym notebook, beside the lessons.
+CLASS_PUZZLES = "class-puzzles"
+CLASS_GYM = "class-puzzles.ipynb"
+
+
+def class_gym_notebook(lang: str, texts: dict[str, Any]) -> dict[str, Any]:
+    """The teacher's set as a gym page: a heading, one line of what it is, and the gym on that folder."""
+    t = texts[lang]
+    gym = f'PuzzleGym("{CLASS_PUZZLES}", lang={lang!r})'
+    return {
+        "cells": [
+            {
+                "cell_type": "markdown",
+                "id": "title",
+                "metadata": {},
+                "source": f"# {t['class_gym']}\n\n{t['class_gym_goal']}",
+            },
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "id": "gym",
+                "metadata": {},
+                "outputs": [],
+                "source": f"from battleline_lab.widgets import PuzzleGym\n\n{gym}",
+            },
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def copy_class_puzzles(folder: Path, contents: Path, texts: dict[str, Any]) -> list[Path]:
+    """The teacher's puzzle files (as files: never run) into ``contents/class-puzzles/``, and the gym page
+    on them (``class-puzzles.ipynb``; ``zh/class-puzzles.zh.ipynb`` for the Chinese front page)."""
+    from battleline_lab.quiz.loader import iter_puzzle_files
+
+    copied = []
+    for path in sorted(iter_puzzle_files([folder])):
+        rel = path.relative_to(folder) if path.is_relative_to(folder) else Path(path.name)
+        destination = contents / CLASS_PUZZLES / rel
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, destination)
+        copied.append(rel)
+    if not copied:
+        raise SystemExit(f"error: {folder} holds no puzzle file")
+    for lang, rel in (("en", CLASS_GYM), ("zh", f"zh/{CLASS_GYM.removesuffix('.ipynb')}.zh.ipynb")):
+        notebook = site_notebook(class_gym_notebook(lang, texts), lang)
+        if lang == "zh":  # the gym's folder, seen from zh/
+            code = notebook["cells"][1]
+            code["source"] = code["source"].replace(f'"{CLASS_PUZZLES}"', f'"../{CLASS_PUZZLES}"')
+        (contents / rel).parent.mkdir(parents=True, exist_ok=True)
+        (contents / rel).write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return copied
+
+
+def front_page(
+    lang: str, texts: dict[str, Any], notebooks: Path, config_script: str = "", *, class_gym: bool = False
+) -> str:
     """The course's own page (static HTML: no script, no CDN) in ``lang``.
 
     ``config_script``: JupyterLite's ``<script id="jupyter-config-data" type="application/json">``
@@ -568,6 +764,15 @@ def front_page(lang: str, texts: dict[str, Any], notebooks: Path, config_script:
         return name, lang == "zh"
 
     def entry(name: str, number: int | None) -> str:
+        if name == CLASS_GYM:  # the teacher's set: written by the build, not one of the lessons
+            rel = CLASS_GYM if lang == "en" else f"zh/{CLASS_GYM.removesuffix('.ipynb')}.zh.ipynb"
+            lab, app = lesson_link(rel)
+            return (
+                f'<li id="class-gym"><a class="name wide" href="{_esc(lab)}">{_esc(t["class_gym"])}</a>'
+                f'<a class="name narrow" href="{_esc(app)}">{_esc(t["class_gym"])}</a>'
+                f'<a class="other" href="{_esc(app)}">{_esc(t["app_link"])}</a>'
+                f'<span class="goal">{_esc(t["class_gym_goal"])}</span></li>'
+            )
         rel, english = pick(name)
         lab, app = lesson_link(rel)
         title = lesson_title(notebooks / rel)
@@ -587,7 +792,7 @@ def front_page(lang: str, texts: dict[str, Any], notebooks: Path, config_script:
     start_lab, start_app = lesson_link(start_rel)
     start_inner = f"{_esc(t['start'])} →<small>{_esc(t['start_note'])}</small>"
     path = "".join(entry(name, int(name[:2])) for name in PATH_LESSONS)
-    practice = "".join(entry(name, None) for name in PRACTICE_LESSONS)
+    practice = "".join(entry(name, None) for name in ((CLASS_GYM,) if class_gym else ()) + PRACTICE_LESSONS)
     teachers = "".join(entry(name, None) for name in TEACHER_LESSONS)
     other = "en" if lang == "zh" else "zh"
     return f"""<!DOCTYPE html>
@@ -654,16 +859,23 @@ def rules_page(venv: Path, rules: Path) -> str:
 """
 
 
-def write_front_pages(out: Path, venv: Path) -> None:
+def course_texts() -> dict[str, Any]:
+    """The front page's texts (``tools/site/course.json``), by language."""
+    texts: dict[str, Any] = json.loads((FRONT / "course.json").read_text(encoding="utf-8"))
+    return texts
+
+
+def write_front_pages(out: Path, venv: Path, *, class_gym: bool = False) -> None:
     """index.html (English; replaces JupyterLite's redirect to its launcher), zh.html, rules.html."""
-    texts = json.loads((FRONT / "course.json").read_text(encoding="utf-8"))
+    texts = course_texts()
+    notebooks, _puzzles = course_folders()
     built = (out / "index.html").read_text(encoding="utf-8")
     found = re.search(r'<script id="jupyter-config-data".*?</script>', built, flags=re.DOTALL)
     if found is None:
         raise SystemExit("error: JupyterLite's index.html has no jupyter-config-data (its apps need it)")
-    page = front_page("en", texts, ROOT / "notebooks", found.group(0))
+    page = front_page("en", texts, notebooks, found.group(0), class_gym=class_gym)
     (out / "index.html").write_text(page, encoding="utf-8")
-    (out / "zh.html").write_text(front_page("zh", texts, ROOT / "notebooks"), encoding="utf-8")
+    (out / "zh.html").write_text(front_page("zh", texts, notebooks, class_gym=class_gym), encoding="utf-8")
     (out / "rules.html").write_text(rules_page(venv, ROOT / "docs" / "rules.md"), encoding="utf-8")
     shutil.copyfile(FRONT / "style.css", out / "site.css")
 
@@ -692,7 +904,9 @@ def write_lab_page(out: Path) -> None:
     page.write_text(lab_page(page.read_text(encoding="utf-8"), script), encoding="utf-8")
 
 
-def build(out: Path, cache: Path, *, bytecode: bool = True) -> Path:
+def build(out: Path, cache: Path, *, bytecode: bool = True, puzzles: Path | None = None) -> Path:
+    """Build the site into ``out`` (replaced); ``puzzles``: the teacher's own folder, served by a
+    gym page of its own."""
     started = time.monotonic()
     cache.mkdir(parents=True, exist_ok=True)
     venv = build_venv(cache)
@@ -703,8 +917,7 @@ def build(out: Path, cache: Path, *, bytecode: bool = True) -> Path:
     kernel_names = lock_closure(lock, KERNEL_ROOTS)
     python = ".".join(lock["info"]["python"].split(".")[:2])
     kernel_wheels = download_wheels(cache, {n: lock["packages"][n]["version"] for n in kernel_names}, python)
-    widget_wheels = download_wheels(cache, WIDGET_WHEELS, python)
-    pyyaml = pure_pyyaml(cache)
+    extra = site_wheels(cache, python)
 
     with tempfile.TemporaryDirectory(prefix="site-", dir=cache) as tmp:
         work = Path(tmp)
@@ -717,31 +930,17 @@ def build(out: Path, cache: Path, *, bytecode: bool = True) -> Path:
 
         own = kernel_own_wheels(venv)
         if bytecode:
-            everything = [*kernel_wheels.values(), *widget_wheels.values(), *own.values(), pyyaml, ours]
+            everything = [*kernel_wheels.values(), *extra.values(), *own.values(), ours]
             compiled = compiled_wheels(cache, core, everything)
             kernel_wheels = {name: compiled[wheel] for name, wheel in kernel_wheels.items()}
-            widget_wheels = {name: compiled[wheel] for name, wheel in widget_wheels.items()}
+            extra = {name: compiled[wheel] for name, wheel in extra.items()}
             own = {name: compiled[wheel] for name, wheel in own.items()}
-            pyyaml, ours = compiled[pyyaml], compiled[ours]
+            ours = compiled[ours]
 
-        packages: dict[str, Any] = {}
-        for name, wheel in kernel_wheels.items():
-            entry = dict(lock["packages"][name], file_name=wheel.name, sha256=sha256(wheel), unvendored_tests=False)
-            packages[name] = entry
-        for name, wheel in widget_wheels.items():
-            packages[name] = lock_entry(name, wheel, WIDGET_IMPORTS[name], WIDGET_DEPENDS[name])
-        for name, wheel in own.items():
-            imports, depends = KERNEL_OWN_WHEELS[name]
-            packages[name] = lock_entry(name, wheel, imports, depends)
-        packages["pyyaml"] = lock_entry("pyyaml", pyyaml, ["yaml"], [])
-        packages["battleline-lab"] = lock_entry("battleline-lab", ours, ["battleline_lab"], OUR_DEPENDS)
-        for name, entry in packages.items():
-            missing = [d for d in entry["depends"] if normalize(d) not in packages]
-            if missing:
-                raise SystemExit(f"error: {name} depends on {missing}, which the site would not ship")
-        for wheel in [*kernel_wheels.values(), *widget_wheels.values(), *own.values(), pyyaml, ours]:
+        site = site_lock(lock, kernel_wheels, ours, extra, own)
+        for wheel in [*kernel_wheels.values(), *extra.values(), *own.values(), ours]:
             shutil.copyfile(wheel, static / wheel.name)
-        (static / "pyodide-lock.json").write_text(json.dumps({"info": lock["info"], "packages": packages}, indent=1))
+        (static / "pyodide-lock.json").write_text(json.dumps(site, indent=1))
 
         (lite / "jupyter-lite.json").write_text(
             json.dumps(
@@ -752,7 +951,7 @@ def build(out: Path, cache: Path, *, bytecode: bool = True) -> Path:
                         "litePluginSettings": {
                             "@jupyterlite/pyodide-kernel-extension:kernel": {
                                 "disablePyPIFallback": True,
-                                "loadPyodideOptions": {"packages": [*KERNEL_PRELOAD, *PRELOAD]},
+                                "loadPyodideOptions": {"packages": [*KERNEL_PRELOAD, *preload()]},
                             }
                         },
                     },
@@ -761,9 +960,13 @@ def build(out: Path, cache: Path, *, bytecode: bool = True) -> Path:
             )
         )
         contents = work / "contents"
-        lessons = copy_tree(ROOT / "notebooks", contents, LESSON_SUFFIXES)
-        puzzles = copy_tree(ROOT / "puzzles", contents / "puzzles", PUZZLE_SUFFIXES)
-        log(f"jupyter lite build: {sum(p.suffix == '.ipynb' for p in lessons)} lessons, {len(puzzles)} puzzle files")
+        notebooks, library = course_folders()
+        lessons = copy_tree(notebooks, contents, LESSON_SUFFIXES)
+        shipped = copy_tree(library, contents / "puzzles", PUZZLE_SUFFIXES)
+        log(f"jupyter lite build: {sum(p.suffix == '.ipynb' for p in lessons)} lessons, {len(shipped)} puzzle files")
+        if puzzles is not None:
+            teachers = copy_class_puzzles(puzzles, contents, course_texts())
+            log(f"the teacher's set: {len(teachers)} puzzle files, served by {CLASS_GYM}")
         staging = work / "site"
         env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1", JUPYTER_CONFIG_DIR=str(work / "jupyter-config"))
         run(
@@ -774,7 +977,7 @@ def build(out: Path, cache: Path, *, bytecode: bool = True) -> Path:
         )
         for stray in (".jupyterlite.doit.db",):
             (staging / stray).unlink(missing_ok=True)
-        write_front_pages(staging, venv)
+        write_front_pages(staging, venv, class_gym=puzzles is not None)
         write_lab_page(staging)
         if out.exists():
             shutil.rmtree(out)
@@ -792,8 +995,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--no-bytecode", action="store_true", help="ship the wheels without pre-compiled bytecode (slower kernel start)"
     )
+    parser.add_argument("--puzzles", type=Path, help="the teacher's own puzzle folder, as a gym page of its own")
     args = parser.parse_args(argv)
-    build(args.out.resolve(), args.cache.resolve(), bytecode=not args.no_bytecode)
+    teacher = args.puzzles.resolve() if args.puzzles else None
+    build(args.out.resolve(), args.cache.resolve(), bytecode=not args.no_bytecode, puzzles=teacher)
     return 0
 
 

@@ -21,9 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "docs" / "rules.md"
 PAGE = ROOT / "notebooks" / "rules.md"
 RULE = re.compile(r"^- \*\*(R\d+)\*\* (.*)$")
-HEADER = (
-    "<!-- made by tools/rules_page.py from docs/rules.md: edit that file, then run the tool -->\n\n"
-)
+HEADER = "<!-- made by tools/rules_page.py from docs/rules.md: edit that file, then run the tool -->\n\n"
 
 
 def rules_page(text: str) -> str:

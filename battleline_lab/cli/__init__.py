@@ -11,6 +11,7 @@ Subcommands, each a module of this package, in the order ``--help`` lists them (
     battleline-lab generate | show | worksheet the teachers' tools           generate.py, show.py, worksheet.py
     battleline-lab lessons [DIR] | lab         the lessons, copied out / in JupyterLab        lessons.py
     battleline-lab progress | report           a learner's export, a class report             progress.py
+    battleline-lab site --puzzles DIR          the course site with the teacher's puzzles     site.py
 
 ``claims --json`` prints exactly one JSON object per line per file, e.g.
 ``{"file": "p.yaml", "you": [5], "opponent": []}``: this output is a contract.
@@ -57,7 +58,7 @@ from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..text.messages import DEFAULT_LANGUAGE, LANGUAGES, THEMES, message, themed
-from . import check, claims, explain, game, generate, lessons, odds, progress, show, worksheet
+from . import check, claims, explain, game, generate, lessons, odds, progress, show, site, worksheet
 from .base import PROG, ExitCode, Register, m
 from .console import OutputError, TerminalStream
 from .parser import Parser, parser_class
@@ -76,6 +77,7 @@ COMMANDS: list[tuple[str, Register]] = [
     ("generate", generate.register),
     ("show", show.register),
     ("worksheet", worksheet.register),
+    ("site", site.register),
     ("lessons", lessons.register_lessons),
     ("lab", lessons.register_lab),
     ("progress", progress.register_progress),

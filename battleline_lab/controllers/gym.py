@@ -136,7 +136,7 @@ class GymController:
 
     def __init__(
         self,
-        source: str | Path | Iterable[Puzzle],
+        source: str | Path | Iterable[Puzzle] | None = None,
         *,
         progress: Progress,
         lang: str = DEFAULT_LANGUAGE,
@@ -145,8 +145,10 @@ class GymController:
         on_change: Callable[[], None] | None = None,
     ) -> None:
         self.lang = lang
-        self.source = source if isinstance(source, (str, Path)) else None
         self.errors: list[str] = []
+        if source is None:  # none named: the teacher's set ($BATTLELINE_PUZZLES) if there is one, else the library
+            source = self._class_source()
+        self.source = source if isinstance(source, (str, Path)) else None
         self.puzzles = load_puzzles(source, self.errors)
         self.progress = progress
         self.trainer = Trainer(self.puzzles, progress=progress, lessons=lessons, lang=lang)
@@ -167,6 +169,17 @@ class GymController:
         self._resume()
 
     # -- intents --------------------------------------------------------------
+
+    def _class_source(self) -> str | Path:
+        from ..quiz.library import class_folder
+
+        try:
+            folder = class_folder()
+        except SettingError as err:  # said on the gym's face; the class still has the library to practise
+            self.errors.append(str(err))
+            return "library"
+        return "library" if folder is None else folder
+
     def set_filter(self, tag: str, level: int) -> None:
         """Show the puzzles with topic ``tag`` and level ``level`` ("" and 0: all), from the first."""
         self.note = None

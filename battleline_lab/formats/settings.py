@@ -2,7 +2,9 @@
 
 ``BATTLELINE_LAB_DATA`` (the learner's data folder), ``BATTLELINE_CLASS_DIR`` (a class's shared
 folder, one subfolder per learner), ``XDG_DATA_HOME`` (the usual base of the data folder) and
-``BATTLELINE_LEARNER`` (the learner's name in a class folder when ``JUPYTERHUB_USER`` is not set).
+``BATTLELINE_LEARNER`` (the learner's name in a class folder when ``JUPYTERHUB_USER`` is not set) and
+``BATTLELINE_PUZZLES`` (the teacher's puzzle folder: what the gym and the trainer serve when no
+puzzles are named).
 
 A folder setting is read the same way whichever it is: empty means unset; ``~`` and ``~user`` are
 expanded as a shell would; a relative folder is taken from the working folder when the setting is
@@ -32,10 +34,12 @@ __all__ = [
     "CLASS_DIR_VARIABLE",
     "DATA_VARIABLE",
     "LEARNER_VARIABLE",
+    "PUZZLES_VARIABLE",
     "XDG_DATA_VARIABLE",
     "SettingError",
     "folder_setting",
     "learner_setting",
+    "puzzles_setting",
 ]
 
 #: The learner's data folder (wins over a class folder).
@@ -44,6 +48,8 @@ DATA_VARIABLE = "BATTLELINE_LAB_DATA"
 CLASS_DIR_VARIABLE = "BATTLELINE_CLASS_DIR"
 #: The learner's name in a class folder, when JupyterHub does not give one (``JUPYTERHUB_USER``).
 LEARNER_VARIABLE = "BATTLELINE_LEARNER"
+#: The teacher's puzzle folder: the gym's and the trainer's puzzles when none are named.
+PUZZLES_VARIABLE = "BATTLELINE_PUZZLES"
 #: The base of the default data folder (the XDG base directory rules).
 XDG_DATA_VARIABLE = "XDG_DATA_HOME"
 #: Who is logged in to JupyterHub: the learner's name in a class folder.
@@ -113,3 +119,23 @@ def learner_setting(environ: Mapping[str, str] | None = None) -> str | None:
     """
     env = _environ(environ)
     return env.get(HUB_USER_VARIABLE) or env.get(LEARNER_VARIABLE) or None
+
+
+def puzzles_setting(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The teacher's puzzle folder named by ``BATTLELINE_PUZZLES`` (``None``: unset or empty).
+
+    Read like every folder setting; a value that names no folder is refused with a
+    :class:`SettingError` (a class served the library while the teacher thinks it has their set
+    would be a silent mistake).
+
+    >>> puzzles_setting({"BATTLELINE_PUZZLES": ""}) is None
+    True
+    >>> puzzles_setting({"BATTLELINE_PUZZLES": "no-such-folder-here"})
+    Traceback (most recent call last):
+    ...
+    battleline_lab.formats.settings.SettingError: BATTLELINE_PUZZLES='no-such-folder-here': no such folder
+    """
+    folder = folder_setting(PUZZLES_VARIABLE, environ)
+    if folder is not None and not folder.is_dir():
+        raise SettingError(PUZZLES_VARIABLE, _environ(environ)[PUZZLES_VARIABLE], "no such folder")
+    return folder

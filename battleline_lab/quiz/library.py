@@ -38,7 +38,18 @@ from pathlib import Path
 
 from .puzzle import Puzzle
 
-__all__ = ["UnknownPuzzleError", "get", "ids", "lessons_root", "path", "puzzles", "resolve", "root", "themes"]
+__all__ = [
+    "UnknownPuzzleError",
+    "class_folder",
+    "get",
+    "ids",
+    "lessons_root",
+    "path",
+    "puzzles",
+    "resolve",
+    "root",
+    "themes",
+]
 
 
 class UnknownPuzzleError(KeyError):
@@ -62,6 +73,15 @@ def _bundled(packaged_name: str, checkout_name: str, what: str) -> Path:
 def root() -> Path:
     """The library folder: package data in a wheel, ``puzzles/`` in a checkout."""
     return _bundled("puzzles", "puzzles", "the puzzle library")
+
+
+def class_folder() -> Path | None:
+    """The teacher's puzzle folder, ``$BATTLELINE_PUZZLES`` (``None``: not set): what the gym and the
+    trainer serve when no puzzles are named.  Raises :class:`~battleline_lab.formats.settings.SettingError`
+    when it names no folder."""
+    from ..formats.settings import puzzles_setting
+
+    return puzzles_setting()
 
 
 def lessons_root() -> Path:

@@ -198,8 +198,9 @@ def _load(puzzles: str | os.PathLike[str] | Iterable[Puzzle | str] | None) -> li
         # the gym reports files that do not load; the trainer just leaves them out
         return [puzzle for _file, puzzle in load_folder([library.resolve(source)])]
 
-    if puzzles is None:
-        out = library.puzzles()
+    if puzzles is None:  # none named: the teacher's set ($BATTLELINE_PUZZLES) if there is one, else the library
+        folder = library.class_folder()
+        out = library.puzzles() if folder is None else from_source(folder)
     elif isinstance(puzzles, (str, os.PathLike)):
         out = from_source(puzzles)
     else:
@@ -267,7 +268,8 @@ def _review_folder(path: Path | str | None) -> Path | None:
 
 
 class Trainer:
-    """One learner's training over a set of puzzles (the shipped library by default).
+    """One learner's training over a set of puzzles (by default the teacher's folder named by
+    ``$BATTLELINE_PUZZLES``, else the shipped library).
 
     ``puzzles``: a folder, file, library id or theme, or an iterable of
     puzzles/ids; ``data``: the data folder (default: the user's); ``learner``:

@@ -40,6 +40,9 @@ __all__ = ["PuzzleGym", "PuzzleSet", "load_puzzles"]
 class PuzzleSet(W.VBox):  # type: ignore[misc]
     """A puzzle gym: a folder of puzzles, filters by tag and level, next/previous, and an adaptive trainer.
 
+    ``source``: a folder, a library theme or id, or puzzles; none named: the teacher's folder
+    named by ``$BATTLELINE_PUZZLES`` (a class's shared set, docs/classroom.md), else the library.
+
     A view over a :class:`~battleline_lab.controllers.gym.GymController` (:attr:`controller`) and
     its :class:`~battleline_lab.training.trainer.Trainer`: every answer, hint and revealed solution
     is recorded in :class:`~battleline_lab.training.progress.Progress` (by default the user's data
@@ -55,7 +58,7 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
 
     def __init__(
         self,
-        source: str | Path | Iterable[Puzzle],
+        source: str | Path | Iterable[Puzzle] | None = None,
         *,
         lang: str = DEFAULT_LANGUAGE,
         theme: Theme | str | None = None,
@@ -112,7 +115,9 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self.chart = _classed(W.HTML(), "bl-gym-chart")
         self.lessons_note = _classed(W.HTML(), "bl-gym-lessons")
         self.warning = _classed(W.HTML(), "bl-gym-warning")
-        self.holder = _classed(W.Box(), "bl-gym-puzzle")
+        # a column: the puzzle on show takes the whole width (in a row box it shrank to its text's
+        # width, and the board, which lays itself out by its own width, to a narrow strip)
+        self.holder = _classed(W.VBox(layout=W.Layout(width="100%")), "bl-gym-puzzle")
         self.from_games = _classed(W.HTML(), "bl-gym-from-games")
         self.tag_filter.observe(lambda _c: self._filter(), names="value")
         self.level_filter.observe(lambda _c: self._filter(), names="value")

@@ -53,6 +53,18 @@ NOTEBOOK = {
 }
 
 
+#: The learners' gym notebook for the teacher's set (docs/classroom.md): one line, no path in it.
+GYM_NOTEBOOK = dict(
+    NOTEBOOK, cells=[dict(NOTEBOOK["cells"][0], source="from battleline_lab.widgets import PuzzleGym; PuzzleGym()")]
+)
+#: The teacher's own puzzle, in the shared folder named by BATTLELINE_PUZZLES.
+TEACHERS_PUZZLE = (
+    "id: teachers-own-wedge\ntitle: {en: Our class puzzle, zh: 我们班的题}\nlevel: 1\ntopics: [claim]\n"
+    "flags: {5: {you: [r3, r4, r5], opponent: [b8]}, 2: {opponent: [g2, g3]}}\n"
+    "question: {kind: claim, flag: 5}\nanswer: false\n"
+)
+
+
 def _cache() -> Path:
     named = os.environ.get("BATTLELINE_HUB_CACHE")
     return Path(named) if named else Path.home() / ".cache" / "battleline-lab-hub"
@@ -137,6 +149,10 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
         settings.mkdir(parents=True)
         (settings / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
         (home / "class.ipynb").write_text(json.dumps(NOTEBOOK), encoding="utf-8")
+        (home / "gym.ipynb").write_text(json.dumps(GYM_NOTEBOOK), encoding="utf-8")
+    class_puzzles = root / "class-7b-puzzles"
+    class_puzzles.mkdir()
+    (class_puzzles / "our-wedge.yaml").write_text(TEACHERS_PUZZLE, encoding="utf-8")
     port, hub_port, api_port = _free_port(), _free_port(), _free_port()
     config = root / "jupyterhub_config.py"
     config.write_text(
@@ -155,7 +171,8 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
                 "c.JupyterHub.spawner_class = 'simple'",
                 f"c.SimpleLocalProcessSpawner.home_dir_template = {str(homes) + '/{username}'!r}",
                 # the set-up of docs/classroom.md: the class folder, named for every learner's server
-                f"c.Spawner.environment = {{'BATTLELINE_CLASS_DIR': {str(class_dir)!r}}}",
+                f"c.Spawner.environment = {{'BATTLELINE_CLASS_DIR': {str(class_dir)!r},"
+                f" 'BATTLELINE_PUZZLES': {str(class_puzzles)!r}}}",
                 f"c.Spawner.cmd = [{str(venv / 'bin' / 'jupyterhub-singleuser')!r}]",
                 "c.Spawner.default_url = '/lab'",
                 "c.Spawner.args = ['--allow-root']",  # CI runs as root; a school's hub runs each learner as a user
@@ -246,3 +263,26 @@ def test_two_learners_on_a_hub_and_the_teachers_report_shows_both(
     bo = learners[learners.index('<td class="bl-name">bo</td>') :]
     assert "100% (1 of 1)" in ann[: ann.index("</tr>")]
     assert "0% (0 of 1)" in bo[: bo.index("</tr>")] and "R13" in bo[: bo.index("</tr>")]
+
+
+def test_a_one_line_gym_on_a_hub_serves_the_teachers_set_from_BATTLELINE_PUZZLES(chromium: Browser, hub: Hub) -> None:
+    """The hub names the teacher's shared folder; ``PuzzleGym()`` in a learner's notebook serves it."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(f"{hub.url}/hub/login")
+        page.fill("#username_input", "ann")
+        page.fill("#password_input", "any")
+        page.click("#login_submit")
+        page.wait_for_url("**/user/ann/lab**", timeout=180_000)
+        page.goto(f"{hub.url}/user/ann/lab/tree/gym.ipynb?reset")
+        page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=120_000)
+        page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        gym = page.locator(".bl-gym")
+        expect(gym).to_be_visible(timeout=120_000)
+        expect(gym.locator(".bl-puzzle")).to_contain_text("Our class puzzle", timeout=30_000)
+        expect(gym.locator(".bl-gym-errors")).to_have_text("")
+    finally:
+        context.close()
