@@ -178,9 +178,8 @@ def test_proofs_are_as_recorded(source: str) -> None:
 
 
 def test_the_golden_covers_many_positions_and_both_outcomes() -> None:
-    lines = [
-        line for source in SOURCES for line in (GOLDEN_DIR / f"{source}.txt").read_text(encoding="utf-8").splitlines()[1:]
-    ]
+    texts = [(GOLDEN_DIR / f"{source}.txt").read_text(encoding="utf-8") for source in SOURCES]
+    lines = [line for text in texts for line in text.splitlines()[1:]]
     assert len(lines) >= 3 * PER_STAGE + 100
     # some position has a claimable flag and some has none
     assert any("you -; opponent -" in line for line in lines)
