@@ -163,8 +163,9 @@ class Pool:
         self._top_troops: list[Troop] | None = None
         self._places: list[Location | None] | None = None
         self._wedges: list[tuple[int, int] | None] = [None, None]  # best_wedge's, for 3 and 4 cards
-        # what the proof says of the pool for each side, worked out once a position (claims._Prover.unseen)
-        self.said: dict[Side, tuple[dict[str, object], int]] = {}
+        # what the proof says of the pool for each side, worked out once a position (claims._unseen):
+        # the unseen count, the troops on the flags and in the discards, the hand's troops; the hand's bits
+        self.said: dict[Side, tuple[tuple[int, int, int, tuple[Troop, ...]], int]] = {}
 
     @classmethod
     def of_position(cls, position: Position) -> Pool:

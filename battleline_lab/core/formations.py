@@ -26,9 +26,8 @@ import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple
 
-from ._build import Blank
 from .cards import ALL_TACTICS, Card, Colour, Tactic, Troop, parse_cards, troop
 
 __all__ = [
@@ -280,7 +279,7 @@ class Strength:
         return self.key >= other.key
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Formation:
     """A complete formation, judged (R9, R10).
 
@@ -597,7 +596,7 @@ def _evaluate(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
     rank, total = side_strength(side, size, fog)
     kind = _KINDS[rank]
     if not side.wilds:
-        return _formation(cards, kind, total, (), fog, mud)
+        return Formation(cards, kind, total, (), fog, mud)
     return _evaluate_wild(cards, kind, fog, mud)
 
 
@@ -607,7 +606,7 @@ def judged(cards: tuple[Card, ...], wild: bool, rank: int, total: int, fog: bool
     again (the claim proof says the completion the decision found).  Only morale cards need a
     search: what each stands for."""
     if not wild:
-        return _formation(cards, _KINDS[rank], total, (), fog, mud)
+        return Formation(cards, _KINDS[rank], total, (), fog, mud)
     return _evaluate_wild(cards, _KINDS[rank], fog, mud)
 
 
@@ -630,7 +629,7 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
             values = 1 << va - 1 | 1 << vb - 1 | 1 << vc - 1
             total = va + vb + vc
             rank = -1 if fog else _troops_kind(values, values.bit_count() == 3, a.colour is b.colour is c.colour, 3)
-            return rank, total, _formation(cards, _KINDS[rank], total, (), fog, mud)
+            return rank, total, Formation(cards, _KINDS[rank], total, (), fog, mud)
     values = total = 0
     colour = -1
     distinct = True
@@ -651,34 +650,7 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
     if len(cards) != size:
         side_strength(summarise(cards), size, fog)  # raises FormationError
     rank = -1 if fog else _troops_kind(values, distinct, colour >= 0, size)
-    return rank, total, _formation(cards, _KINDS[rank], total, (), fog, mud)
-
-
-def _formation(
-    cards: tuple[Card, ...],
-    kind: FormationKind | None,
-    total: int,
-    wild: tuple[tuple[Tactic, Troop], ...],
-    fog: bool,
-    mud: bool,
-) -> Formation:
-    """``Formation(...)`` without the frozen dataclass's one ``object.__setattr__`` per field (the proofs make many).
-
-    Built as a blank, then given its class (see :mod:`._build`).
-    """
-    formation: Any = _FormationBlank()
-    formation.cards = cards
-    formation.kind = kind
-    formation.total = total
-    formation.wild = wild
-    formation.fog = fog
-    formation.mud = mud
-    formation.__class__ = Formation
-    return cast(Formation, formation)
-
-
-class _FormationBlank(Blank):
-    """A plain object a Formation is built in, then given its class (see :mod:`._build`)."""
+    return rank, total, Formation(cards, _KINDS[rank], total, (), fog, mud)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -688,5 +660,5 @@ def _evaluate_wild(cards: tuple[Card, ...], kind: FormationKind | None, fog: boo
     # only the shapes the cards leave open: the others plan_shape would find no way to make
     for shape in ShapeFilter(cards, size).open_shapes(kind):
         for plan in plan_shape(shape, cards, size):
-            return _formation(cards, kind, plan.base, plan.wild, fog, mud)
+            return Formation(cards, kind, plan.base, plan.wild, fog, mud)
     raise AssertionError("side_strength names a kind the cards can make")  # pragma: no cover
