@@ -23,7 +23,7 @@ from tests.random_positions import STAGES, random_positions
 CLASSES = (Step, ClaimAnalysis, Formation)
 
 
-def _made(stage: str) -> Iterator[object]:
+def _made(stage: str) -> Iterator[Step | ClaimAnalysis | Formation]:
     """Every analysis of 40 positions of ``stage``, every step and shape ruled out, and their formations."""
     for position in random_positions(40, seed=31, stage=stage):
         for analysis in analyse_position(position).claims.values():
@@ -35,31 +35,30 @@ def _made(stage: str) -> Iterator[object]:
                     yield formation
 
 
-def _fields(value: object) -> dict[str, object]:
-    if isinstance(value, Step):
-        return value._asdict()
-    return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}  # type: ignore[arg-type]
+def _fields(value: Step | ClaimAnalysis | Formation) -> dict[str, object]:
+    if isinstance(value, Formation):
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    return value._asdict()
 
 
-def _replaced(value: object) -> object:
-    if isinstance(value, Step):
-        return value._replace()
-    return dataclasses.replace(value)  # type: ignore[type-var]
+def _replaced(value: Step | ClaimAnalysis | Formation) -> object:
+    return dataclasses.replace(value) if isinstance(value, Formation) else value._replace()
 
 
 @pytest.mark.parametrize("stage", STAGES)
 def test_values_are_what_their_constructors_make(stage: str) -> None:
     built: set[type] = set()
     for value in _made(stage):
+        assert isinstance(value, CLASSES)
         assert type(value) in CLASSES
         assert not hasattr(value, "__dict__")  # no attribute beyond the fields
-        other = type(value)(**_fields(value))
+        other = type(value)(**_fields(value))  # type: ignore[arg-type]
         assert value == other and hash(value) == hash(other) and repr(value) == repr(other)
         assert _replaced(value) == value
         assert pickle.loads(pickle.dumps(value)) == value
         assert copy.deepcopy(value) == value
         first = next(iter(_fields(value)))
-        with pytest.raises(AttributeError):  # (a dataclass's FrozenInstanceError is an AttributeError)
+        with pytest.raises(AttributeError):
             setattr(value, first, 0)
         built.add(type(value))
     assert built == set(CLASSES)

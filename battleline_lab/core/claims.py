@@ -39,8 +39,8 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import decide as _decide
@@ -146,7 +146,8 @@ class Step(NamedTuple):
 
     A NamedTuple rather than a frozen dataclass: a position's proofs make some sixty steps of
     nineteen fields, and a frozen dataclass's ``__init__`` sets each field with a call of its own
-    (about three times the cost of the tuple made at once, which doubled the full proof's time).  ``count`` is a field here: it hides the tuple's ``count`` method, which no step needs.
+    (about three times the cost of the tuple made at once, which doubled the full proof's time).
+    ``count`` is a field here: it hides the tuple's ``count`` method, which no step needs.
     """
 
     reason: Reason
@@ -281,8 +282,7 @@ class RuledOut:
 _NOTHING_RULED_OUT = RuledOut()
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimAnalysis:
+class ClaimAnalysis(NamedTuple):
     """Whether ``side`` can claim ``flag`` now (R12), with the proof steps.
 
     When the claim fails because the opponent could still win, ``counterexample``
@@ -292,6 +292,9 @@ class ClaimAnalysis:
     before it found the counterexample are kept apart in ``ruled_out`` (data for
     measures such as puzzle difficulty, not part of the explanation; worked out
     when first read, see :class:`RuledOut`).
+
+    A NamedTuple, as :class:`Step` is: a position's analysis makes one per flag and side, and the
+    tuple is made at once where a frozen dataclass sets its eight fields one call each.
     """
 
     flag: int
@@ -340,7 +343,7 @@ class ClaimAnalysis:
         Every flag of a position shares one count of unseen troops, so a proof
         over several flags states it once (:func:`state_unseen_once`).
         """
-        return replace(self, steps=tuple(s for s in self.steps if s.reason is not Reason.UNSEEN))
+        return self._replace(steps=tuple(s for s in self.steps if s.reason is not Reason.UNSEEN))
 
     def explain(self, lang: str = "en") -> str:
         """The proof as numbered lines of text."""
@@ -489,10 +492,11 @@ class _Prover:
             return self.done(False)
         mine, theirs, size, flag = self.mine, self.theirs, self.size, self.flag
         if len(mine) < size:
-            return _incomplete(flag, side, mine, size)
+            return _incomplete(self.mine_at * 9 + flag - 1, mine, size)
         rank, total, formation = self.judge(self.mine_at)
         if len(theirs) < size:
-            self.steps = list(_opening(side, flag, self.fog, self.mud, mine, theirs, formation, self.unseen()[0]))
+            at = self.mine_at * 9 + flag - 1
+            self.steps = list(_opening(at, self.fog, self.mud, mine, theirs, formation, self.unseen()[0]))
             return self._search(formation, theirs, size, formation.strength)
         at = self.mine_at * 9 + flag - 1  # (the steps every proof of a side and flag shares)
         self.steps = [
@@ -813,6 +817,17 @@ def _strongest_first(t: Troop) -> tuple[int, int]:
 
 _STRONGEST_KINDS: tuple[FormationKind | None, ...] = tuple(sorted(FormationKind, reverse=True))
 _FIXED_KINDS = (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
+#: the kinds (as ranks) whose completion's troops are exactly the shape's (a Wedge's, a Phalanx's)
+_FIXED_TROOPS = frozenset({FormationKind.WEDGE, FormationKind.PHALANX})
+#: how a refusal orders the troops of the completion that beats the claimer, by its kind's rank (-1:
+#: Fog), as the proof's search names them: a run's missing values lowest first, the best of a colour
+#: highest first, the best troops left for a Host (or under Fog); a Wedge's and Phalanx's as found
+_FILL_ORDER: dict[int, Callable[[tuple[Troop, ...]], tuple[Troop, ...]]] = {
+    FormationKind.SKIRMISH: lambda fill: tuple(sorted(fill, key=_by_value)),
+    FormationKind.BATTALION: lambda fill: fill[::-1],
+    FormationKind.HOST: lambda fill: tuple(sorted(fill, key=_strongest_first)),
+    -1: lambda fill: tuple(sorted(fill, key=_strongest_first)),
+}
 
 
 def state_unseen_once(analyses: Iterable[ClaimAnalysis]) -> list[ClaimAnalysis]:
@@ -894,16 +909,19 @@ def _analyse(position: Position, pool: _Pool, flag: int, side: Side) -> ClaimAna
     you, opponent, fog, mud = cards
     size = 4 if mud else 3
     mine, theirs = (you, opponent) if side is Side.YOU else (opponent, you)
-    if len(mine) < size:
-        return _incomplete(flag, side, mine, size)
-    if len(theirs) >= size:
-        return _both(state, flag, you, opponent, fog, mud, side)[0 if side is Side.YOU else 1]
-    return _against(position, pool, flag, side, cards, mine, theirs)
-
-
-def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> ClaimAnalysis:
-    """The commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)."""
     at = flag - 1 if side is Side.YOU else flag + 8
+    if len(mine) < size:
+        return _incomplete(at, mine, size)
+    if len(theirs) >= size:
+        return _both(state, flag, you, opponent, fog, mud, side)[at // 9]
+    return _against(position, pool, at, cards, mine, theirs)
+
+
+def _incomplete(at: int, mine: tuple[Card, ...], size: int) -> ClaimAnalysis:
+    """The commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25).
+
+    ``at`` is the side and flag's place in :data:`_KEYS` (as in every flat proof)."""
+    side, flag = _KEYS[at]
     if not mine:  # an empty side: one (immutable) analysis per side, flag and size
         return _EMPTY[at * 2 + (size == 4)]
     incomplete = _short_step(Reason.SIDE_INCOMPLETE, side, flag, mine, size)
@@ -961,28 +979,14 @@ def _both(
         first = None
         you_win = you_key > opponent_key
         order = 1 if you_win else -1
-    mine = ClaimAnalysis(
-        flag,
-        Side.YOU,
-        you_win,
-        _complete_steps(Side.YOU, flag, fog, mud, you, opponent, you_formation, opponent_formation, order, first),
-        you_formation,
-        opponent_formation,
-    )
-    theirs = ClaimAnalysis(
-        flag,
-        Side.OPPONENT,
-        not you_win,
-        _complete_steps(Side.OPPONENT, flag, fog, mud, opponent, you, opponent_formation, you_formation, -order, first),
-        opponent_formation,
-        you_formation,
-    )
+    mine = _complete(flag - 1, you_win, fog, mud, you, opponent, you_formation, opponent_formation, order, first)
+    theirs = _complete(flag + 8, not you_win, fog, mud, opponent, you, opponent_formation, you_formation, -order, first)
     return mine, theirs
 
 
-def _complete_steps(
-    side: Side,
-    flag: int,
+def _complete(
+    at: int,
+    claimable: bool,
     fog: bool,
     mud: bool,
     mine: tuple[Card, ...],
@@ -991,26 +995,28 @@ def _complete_steps(
     their: Formation,
     order: int,
     first: Side | None,
-) -> tuple[Step, ...]:
-    """The steps of a proof between two complete sides: Mud (R25), Fog (R24), both formations (R9),
-    which is stronger (R10, ``order`` 1 or -1) or the tie and who completed first (R11, 0), the verdict."""
-    at = flag - 1 if side is Side.YOU else flag + 8
+) -> ClaimAnalysis:
+    """A proof between two complete sides: Mud (R25), Fog (R24), both formations (R9), which is
+    stronger (R10, ``order`` 1 or -1) or the tie and who completed first (R11, 0), the verdict."""
+    side, flag = _KEYS[at]
     yours = _formation_step(Reason.YOUR_FORMATION, side, flag, mine, formation)
     others = _formation_step(Reason.THEIR_FORMATION, side, flag, theirs, their)
     compared = _compared_step(side, flag, formation, their, order, first)
-    verdict = (_CAN if (order > 0 if order else first is side) else _CANNOT)[at]
+    verdict = (_CAN if claimable else _CANNOT)[at]
     if mud:
         if fog:
-            return (_MUD_STEP[at], _FOG_STEP[at], yours, others, compared, verdict)
-        return (_MUD_STEP[at], yours, others, compared, verdict)
-    return (_FOG_STEP[at], yours, others, compared, verdict) if fog else (yours, others, compared, verdict)
+            steps: tuple[Step, ...] = (_MUD_STEP[at], _FOG_STEP[at], yours, others, compared, verdict)
+        else:
+            steps = (_MUD_STEP[at], yours, others, compared, verdict)
+    else:
+        steps = (_FOG_STEP[at], yours, others, compared, verdict) if fog else (yours, others, compared, verdict)
+    return ClaimAnalysis(flag, side, claimable, steps, formation, their)
 
 
 def _against(
     position: Position,
     pool: _Pool,
-    flag: int,
-    side: Side,
+    at: int,
     cards: _FlagCards,
     mine: tuple[Card, ...],
     theirs: tuple[Card, ...],
@@ -1023,6 +1029,7 @@ def _against(
     (``ruled_out``) are worked out when read (:class:`RuledOut`).  When none beats the claimer,
     the search over every shape (``_Prover._search``) says why.
     """
+    side, flag = _KEYS[at]
     _, _, fog, mud = cards
     size = 4 if mud else 3
     rank, total, formation = judge(mine, size, fog, mud)
@@ -1031,7 +1038,7 @@ def _against(
     fields, hand = _unseen(pool, position, side)
     if not witness:
         prover = _Prover(position, pool, flag, side, cards)
-        prover.steps = list(_opening(side, flag, fog, mud, mine, theirs, formation, fields))
+        prover.steps = list(_opening(at, fog, mud, mine, theirs, formation, fields))
         return prover._search(formation, theirs, size, formation.strength)
     if witness > 0:
         # the completion judged once, as evaluate judges it (side_strength's kind and sum); its troops
@@ -1043,30 +1050,26 @@ def _against(
         else:
             rank, total = side_strength(summarise(cards_), size, fog)
             completed = None
-        if rank == FormationKind.SKIRMISH:
-            fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
-        elif rank == FormationKind.BATTALION:
-            fill = fill[::-1]  # the best of the colour, highest first
-        elif rank <= FormationKind.HOST:
-            fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
-        if completed is None or (len(fill) > 1 and rank != FormationKind.WEDGE and rank != FormationKind.PHALANX):
+        order = _FILL_ORDER.get(rank)
+        if order is not None:
+            fill = order(fill)
+        if completed is None or (len(fill) > 1 and rank not in _FIXED_TROOPS):
             completed = judged(theirs + fill, bool(their_summary[5]), rank, total, fog, mud)
     else:
         fill = ()  # (the witness was -1: their wildcards fill the open slots, no unseen troop is needed)
         completed = evaluate(theirs, fog=fog, mud=mud)
     # the refusal (R12): the opening, the completion, which of its troops are in hand (R13), the verdict
     steps = (
-        *_opening(side, flag, fog, mud, mine, theirs, formation, fields),
+        *_opening(at, fog, mud, mine, theirs, formation, fields),
         *_completion_steps(side, flag, theirs, completed, fill, hand),
-        _CANNOT[flag - 1 if side is Side.YOU else flag + 8],
+        _CANNOT[at],
     )
     search = RuledOut(search=(position, pool, flag, side, cards))
     return ClaimAnalysis(flag, side, False, steps, formation, completed, fill, search)
 
 
 def _opening(
-    side: Side,
-    flag: int,
+    at: int,
     fog: bool,
     mud: bool,
     mine: tuple[Card, ...],
@@ -1076,7 +1079,7 @@ def _opening(
 ) -> tuple[Step, ...]:
     """The first steps of a complete side's proof against an incomplete one: Mud (R25), Fog (R24),
     the claimer's formation (R9), what the other side needs (R12) and the unseen count (R13)."""
-    at = flag - 1 if side is Side.YOU else flag + 8
+    side, flag = _KEYS[at]
     yours = _formation_step(Reason.YOUR_FORMATION, side, flag, mine, formation)
     size = 4 if mud else 3
     need = _short_step(Reason.THEY_NEED, side, flag, theirs, size)
@@ -1179,7 +1182,7 @@ def analyse_position(position: Position) -> PositionAnalysis:
     # and every proof that needs no pool; a complete side against an incomplete one waits for the pool
     visible = 0
     claims: dict[tuple[Side, int], ClaimAnalysis] = {}
-    later: list[tuple[int, Side, int, _FlagCards, tuple[Card, ...], tuple[Card, ...]]] = []
+    later: list[tuple[int, _FlagCards, tuple[Card, ...], tuple[Card, ...]]] = []
     for n, state in zip(FLAGS, position.flags):
         you, opponent = state.you, state.opponent
         special = False
@@ -1208,23 +1211,23 @@ def analyse_position(position: Position) -> PositionAnalysis:
                 claims[_KEYS[n - 1]], claims[_KEYS[n + 8]] = _both(state, n, you, opponent, fog, mud)
             else:
                 claims[_KEYS[n - 1]] = None  # type: ignore[assignment]  # (its place in the order; said below)
-                later.append((n - 1, Side.YOU, n, flag_cards, you, opponent))
+                later.append((n - 1, flag_cards, you, opponent))
                 claims[_KEYS[n + 8]] = (
-                    _incomplete(n, Side.OPPONENT, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
+                    _incomplete(n + 8, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
                 )
         else:
-            claims[_KEYS[n - 1]] = _incomplete(n, Side.YOU, you, size) if you else _EMPTY[(n - 1) * 2 + (size == 4)]
+            claims[_KEYS[n - 1]] = _incomplete(n - 1, you, size) if you else _EMPTY[(n - 1) * 2 + (size == 4)]
             if len(opponent) >= size:
                 claims[_KEYS[n + 8]] = None  # type: ignore[assignment]
-                later.append((n + 8, Side.OPPONENT, n, flag_cards, opponent, you))
+                later.append((n + 8, flag_cards, opponent, you))
             else:
                 claims[_KEYS[n + 8]] = (
-                    _incomplete(n, Side.OPPONENT, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
+                    _incomplete(n + 8, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
                 )
     if later:
         pool = _Pool.of_flags(position, visible)
-        for at, side, n, flag_cards, mine, theirs in later:
-            claims[_KEYS[at]] = _against(position, pool, n, side, flag_cards, mine, theirs)
+        for at, flag_cards, mine, theirs in later:
+            claims[_KEYS[at]] = _against(position, pool, at, flag_cards, mine, theirs)
     return PositionAnalysis(position, claims)
 
 
