@@ -49,14 +49,24 @@ def _patched_classes(tree: ast.Module) -> list[str]:
     return found
 
 
+def _is_member(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ENUMS
+
+
 def _enum_copies(tree: ast.Module) -> list[str]:
-    """Module-level names bound to an enum member (``_MUD = Reason.MUD``)."""
+    """Module-level names bound to an enum member (``_MUD = Reason.MUD``, ``_YOU, _THEM = Side.YOU, Side.OPPONENT``).
+
+    A name bound to a table of members (``_SIDES = (Side.YOU, Side.OPPONENT)``) is data, not a copy."""
     found = []
     for node in tree.body:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute):
-            owner = node.value.value
-            if isinstance(owner, ast.Name) and owner.id in ENUMS:
-                found.append(f"{ast.unparse(node.targets[0])} = {ast.unparse(node.value)} at line {node.lineno}")
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Name) and _is_member(node.value):
+                found.append(f"{target.id} = {ast.unparse(node.value)} at line {node.lineno}")
+            elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                copies = [t for t, v in zip(target.elts, node.value.elts) if _is_member(v)]
+                found += [f"{ast.unparse(t)} = a member at line {node.lineno}" for t in copies]
     return found
 
 
@@ -82,6 +92,7 @@ SAMPLES = {
     "descriptor-patched-in-if": "class A:\n    pass\nif not TYPE_CHECKING:\n    A.steps = Later('steps')\n",
     "setattr-on-class": "class A:\n    pass\nsetattr(A, 'steps', Later('steps'))\n",
     "enum-member-copied": "_MUD = Reason.MUD\n",
+    "enum-members-unpacked": "_YOU, _THEM = Side.YOU, Side.OPPONENT\n",
 }
 
 
@@ -95,6 +106,7 @@ def test_plain_code_counts_nothing() -> None:
         "@dataclass(frozen=True, slots=True)\nclass Step:\n    reason: Reason\n"
         "def make(reason: Reason) -> Step:\n    return Step(Reason.MUD if reason is Reason.FOG else reason)\n"
         "_RULES = {Reason.MUD: 'R25'}  # a table keyed by members, not a copy of one\n"
+        "_SIDES = (Side.YOU, Side.OPPONENT)\n"
     )
     assert tricks(source) == []
 

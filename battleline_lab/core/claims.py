@@ -878,7 +878,6 @@ _Judged = tuple[int, int, Formation]  # a complete side's (kind, sum) key (kind 
 _UnseenFields = tuple[int, int, int, tuple[Troop, ...]]
 #: what a refusal's search over every shape needs, to rule shapes out when first read (see RuledOut)
 _Search = tuple[Position, "_Pool", int, Side, _FlagCards]
-_FOG_CARD, _MUD_CARD = Tactic.FOG, Tactic.MUD
 
 
 def _flag_cards(state: FlagState) -> _FlagCards:
@@ -893,9 +892,9 @@ def _flag_cards(state: FlagState) -> _FlagCards:
         for card in cards:
             if type(card) is Troop or card in WILD_MASK:
                 out.append(card)
-            elif card is _FOG_CARD:
+            elif card is Tactic.FOG:
                 fog = True
-            elif card is _MUD_CARD:
+            elif card is Tactic.MUD:
                 mud = True
     return tuple(you), tuple(opponent), fog, mud
 

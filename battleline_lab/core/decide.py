@@ -70,10 +70,8 @@ BY_INDEX = _BY_INDEX = tuple(sorted(ALL_TROOPS, key=lambda t: t.index))  # each 
 VALUE_BITS = {v: sum(1 << t.index for t in ALL_TROOPS if t.value == v) for v in range(1, 11)}
 COLOUR_BITS = {c: sum(1 << t.index for t in ALL_TROOPS if t.colour is c) for c in Colour}
 _WEDGE, _PHALANX, _BATTALION, _SKIRMISH, _HOST = 4, 3, 2, 1, 0
-# enum members bound to module names (Python 3.11 reads ``Side.YOU`` through a slow metaclass hook)
-_YOU, _OPPONENT = Side.YOU, Side.OPPONENT
-_K_PHALANX, _K_BATTALION = FormationKind.PHALANX, FormationKind.BATTALION
-_SIDES = (_YOU, _OPPONENT)
+# the two sides in the order of the decision's tables
+_SIDES = (Side.YOU, Side.OPPONENT)
 
 
 class UndecidedTieError(ValueError):
@@ -274,7 +272,7 @@ class Pool:
             assert position is not None, "where() needs a pool of a position (Pool.of_position)"
             places = self._places = [None] * len(_BY_INDEX)
             for n, state in zip(FLAGS, position.flags):
-                for side, cards in ((_YOU, state.you), (_OPPONENT, state.opponent)):
+                for side, cards in ((Side.YOU, state.you), (Side.OPPONENT, state.opponent)):
                     if cards:
                         place = Location("flag", side, n)
                         for card in cards:
@@ -312,10 +310,10 @@ class Pool:
         if plan.count == 0:
             return ()
         group: list[Troop] | tuple[Troop, ...]
-        if shape.kind is _K_PHALANX:
+        if shape.kind is FormationKind.PHALANX:
             assert shape.value is not None
             group = troops_of(mask & VALUE_BITS[shape.value])
-        elif shape.kind is _K_BATTALION:
+        elif shape.kind is FormationKind.BATTALION:
             assert shape.colour is not None
             group = troops_of(mask & COLOUR_BITS[shape.colour])[::-1]  # highest value first
         else:
@@ -514,11 +512,11 @@ def _flag(
     no: tuple[bool, int] = (False, 0)
     return (
         no
-        if side is _OPPONENT
-        else _verdict(you, opponent, size, fog, None if first is None else first is _YOU, pool, flag),
+        if side is Side.OPPONENT
+        else _verdict(you, opponent, size, fog, None if first is None else first is Side.YOU, pool, flag),
         no
-        if side is _YOU
-        else _verdict(opponent, you, size, fog, None if first is None else first is _OPPONENT, pool, flag),
+        if side is Side.YOU
+        else _verdict(opponent, you, size, fog, None if first is None else first is Side.OPPONENT, pool, flag),
     )
 
 
@@ -533,7 +531,7 @@ def decide_flag(position: Position, flag: int, side: Side, pool: Pool | _LazyPoo
     if not _may_claim(state):
         return False, 0
     verdicts = _flag(state, side, _LazyPool(position) if pool is None else pool, flag)
-    return verdicts[0] if side is _YOU else verdicts[1]
+    return verdicts[0] if side is Side.YOU else verdicts[1]
 
 
 def can_claim(position: Position, flag: int, side: Side | str | None = None) -> bool:
@@ -550,7 +548,7 @@ def claimable_flags(position: Position, side: Side | str | None = None) -> tuple
     """The unclaimed flags ``side`` (default: whose turn) can claim now, in order (R12)."""
     side = position.turn if side is None else side if type(side) is Side else check_side(side)
     pool = _LazyPool(position)
-    index = 0 if side is _YOU else 1
+    index = 0 if side is Side.YOU else 1
     return tuple(
         n for n, state in zip(FLAGS, position.flags) if _may_claim(state) and _flag(state, side, pool, n)[index][0]
     )
@@ -574,7 +572,7 @@ def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
     you: list[int] = []
     opponent: list[int] = []
     if not todo:
-        return {_YOU: (), _OPPONENT: ()}
+        return {Side.YOU: (), Side.OPPONENT: ()}
     for card in position.discards_you + position.discards_opponent:
         if type(card) is Troop:
             visible |= card.bit
@@ -591,7 +589,7 @@ def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
                 first = state.first_complete
                 if first is None:
                     undecided(n, strength[1])
-                (you if first is _YOU else opponent).append(n)
+                (you if first is Side.YOU else opponent).append(n)
             else:
                 (you if strength > other else opponent).append(n)
         elif a.filled >= size:
@@ -600,4 +598,4 @@ def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
         elif b.filled >= size:
             if not beating(a, size, fog, *side_strength(b, size, fog), pool):
                 opponent.append(n)
-    return {_YOU: tuple(you), _OPPONENT: tuple(opponent)}
+    return {Side.YOU: tuple(you), Side.OPPONENT: tuple(opponent)}

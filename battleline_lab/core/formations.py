@@ -68,12 +68,6 @@ class FormationKind(enum.IntEnum):
         return f"<FormationKind.{self.name}: {self.value}>"
 
 
-# the kinds bound to module names: Python 3.11 reads ``FormationKind.X`` through the metaclass's
-# ``__getattr__`` hook, some ten times slower than a global
-_K_WEDGE, _K_PHALANX, _K_BATTALION = FormationKind.WEDGE, FormationKind.PHALANX, FormationKind.BATTALION
-_K_SKIRMISH, _K_HOST = FormationKind.SKIRMISH, FormationKind.HOST
-
-
 class FormationError(ValueError):
     """Cards that cannot be judged as a formation (wrong count, non-formation cards)."""
 
@@ -89,7 +83,6 @@ WILD_MASK: dict[Card, int] = {t: sum(1 << (v - 1) for v in t.wild_values) for t 
 WILD_BEST: dict[Card, int] = {t: max(t.wild_values) for t in ALL_TACTICS if t.wild_values}
 _WILD_VALUES: dict[Card, tuple[int, ...]] = {t: t.wild_values for t in ALL_TACTICS}
 _WEDGE, _PHALANX, _BATTALION, _SKIRMISH, _HOST = 4, 3, 2, 1, 0
-_MUD, _FOG = Tactic.MUD, Tactic.FOG
 MUD_BIT, FOG_BIT = 1, 2
 
 
@@ -133,9 +126,9 @@ def summarise(cards: tuple[Card, ...]) -> SideSummary:
             if colour != offset:
                 colour = offset if colour == -1 else -2
             count += 1
-        elif card is _MUD:
+        elif card is Tactic.MUD:
             env |= MUD_BIT
-        elif card is _FOG:
+        elif card is Tactic.FOG:
             env |= FOG_BIT
         elif card in WILD_MASK:
             wilds.append(WILD_MASK[card])
@@ -348,13 +341,13 @@ def shapes(kind: FormationKind | None, size: int) -> tuple[Shape, ...]:
 
 @functools.cache
 def _shapes(kind: FormationKind | None, size: int) -> tuple[Shape, ...]:
-    if kind is _K_WEDGE:
+    if kind is FormationKind.WEDGE:
         return tuple(Shape(kind, colour=colour, start=start) for start in range(11 - size, 0, -1) for colour in Colour)
-    if kind is _K_PHALANX:
+    if kind is FormationKind.PHALANX:
         return tuple(Shape(kind, value=value) for value in range(10, 0, -1))
-    if kind is _K_BATTALION:
+    if kind is FormationKind.BATTALION:
         return tuple(Shape(kind, colour=colour) for colour in Colour)
-    if kind is _K_SKIRMISH:
+    if kind is FormationKind.SKIRMISH:
         return tuple(Shape(kind, start=start) for start in range(11 - size, 0, -1))
     return (Shape(kind),)
 
@@ -445,9 +438,9 @@ def plan_shape(shape: Shape, cards: Iterable[Card], size: int) -> list[ShapePlan
     if open_slots < 0:
         raise FormationError(f"{len(troops) + len(wilds)} cards do not fit a formation of {size}")
     kind = shape.kind
-    if kind in (_K_WEDGE, _K_SKIRMISH):
+    if kind in (FormationKind.WEDGE, FormationKind.SKIRMISH):
         return list(_run_plans(shape, troops, wilds, size))
-    if kind is _K_PHALANX:
+    if kind is FormationKind.PHALANX:
         v = shape.value
         assert v is not None
         if any(t.value != v for t in troops) or any(v not in _WILD_VALUES[w] for w in wilds):
@@ -459,7 +452,7 @@ def plan_shape(shape: Shape, cards: Iterable[Card], size: int) -> list[ShapePlan
             used.append(stand_in)
             phalanx_wild.append((w, stand_in))
         return [ShapePlan(shape, tuple(phalanx_wild), count=open_slots, base=v * size)]
-    if kind is _K_BATTALION:
+    if kind is FormationKind.BATTALION:
         colour = shape.colour
         assert colour is not None
         if any(t.colour is not colour for t in troops):
@@ -524,24 +517,24 @@ class ShapeFilter:
         [8, 7, 6]
         """
         size = self.size
-        if kind is _K_WEDGE or kind is _K_SKIRMISH:
+        if kind is FormationKind.WEDGE or kind is FormationKind.SKIRMISH:
             # shapes() lists a run's starts highest first (a Wedge's six colours at each), so the
             # starts let through are one slice of the list
             every = _shapes(kind, size)
-            per = 6 if kind is _K_WEDGE else 1
+            per = 6 if kind is FormationKind.WEDGE else 1
             high = min(self.last_start, 11 - size)
             low = max(self.first_start, 1)
             if high < low:
                 return ()
             chosen = every[(11 - size - high) * per : (11 - size - low + 1) * per]
-            if kind is _K_SKIRMISH or self.any_colour:
+            if kind is FormationKind.SKIRMISH or self.any_colour:
                 return chosen
             colour = self.colour
             return tuple(s for s in chosen if s.colour is colour)
-        if kind is _K_PHALANX:
+        if kind is FormationKind.PHALANX:
             allowed = self.phalanx_values
             return tuple(s for s in _shapes(kind, size) if s.value in allowed)
-        if kind is _K_BATTALION:
+        if kind is FormationKind.BATTALION:
             if self.any_colour:
                 return _shapes(kind, size)
             colour = self.colour
