@@ -1,11 +1,12 @@
 """The core makes every value with its own constructor: no construction tricks in ``battleline_lab/core/``.
 
-The tricks counted are the ways a frozen value can be made behind its constructor's back: assigning
-``__class__``, ``object.__new__``, writing an instance's ``__dict__`` (``obj.__dict__.update``,
-``object.__setattr__(obj, "__dict__", ...)``), ``object.__setattr__`` at all (a frozen dataclass's
-``__post_init__`` setting a derived attribute), ``setattr`` on a class after it is made (a
-descriptor patched on), and enum members copied into module names.  The count over the core is 0;
-the table below shows the counter finds each trick, so a count of 0 means something.
+The tricks counted are the ways a frozen value can be made behind its constructor's back:
+assigning ``__class__``, ``object.__new__`` (``tuple.__new__`` for a NamedTuple), writing an
+instance's ``__dict__`` (``obj.__dict__.update``, ``object.__setattr__(obj, "__dict__", ...)``),
+``object.__setattr__`` at all (a frozen dataclass's ``__post_init__`` setting a derived
+attribute), ``setattr`` on a class after it is made (a descriptor patched on), and enum members
+copied into module names.  The count over the core is 0; the table below shows the counter finds
+each trick, so a count of 0 means something.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ CORE = Path(battleline_lab.core.__file__).resolve().parent
 TRICKS = {
     "class assignment": re.compile(r"\.__class__\s*=(?!=)"),
     "object.__new__": re.compile(r"\bobject\.__new__\b"),
+    "tuple.__new__": re.compile(r"\btuple\.__new__\b"),  # a NamedTuple made without its own __new__
     "instance dict": re.compile(r"__dict__"),
     "object.__setattr__": re.compile(r"\bobject\.__setattr__\b"),
 }
@@ -85,6 +87,7 @@ def tricks(source: str) -> list[str]:
 SAMPLES = {
     "class-assignment": "blank = Blank()\nblank.__class__ = Step\n",
     "object-new": "made = object.__new__(Step)\n",
+    "tuple-new": "_new = tuple.__new__\nsummary = _new(SideSummary, (1, 2))\n",
     "dict-update": "class A:\n    def __init__(self):\n        self.__dict__.update({'a': 1})\n",
     "dict-set": "object.__setattr__(made, '__dict__', {})\n",
     "post-init-setattr": "class T:\n    def __post_init__(self):\n        object.__setattr__(self, 'bit', 1)\n",

@@ -135,13 +135,7 @@ def summarise(cards: tuple[Card, ...]) -> SideSummary:
             wsum += WILD_BEST[card]
     if colour > 0:
         colour //= 10
-    # tuple.__new__ straight away: NamedTuple's own __new__ is a Python call, and the decision makes many
-    return _new_tuple(
-        SideSummary, (count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds), bits)
-    )
-
-
-_new_tuple = tuple.__new__
+    return SideSummary(count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds), bits)
 
 
 def assign_wilds(wilds: Sequence[int], missing: int, need: int) -> int:
