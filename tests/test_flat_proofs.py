@@ -2,11 +2,11 @@
 
 ``analyse_position`` says each kind of proof with one flat function: an incomplete side, two
 complete sides, and a complete side against an incomplete one (a refusal by the decision's
-beating completion, or the walk over every shape when none beats the claimer).  The steps of a
-refusal and of two complete sides are said when first read.  These tests check, on seeded random
+beating completion, or the walk over every shape when none beats the claimer).  The shapes a
+refusal's search rules out are worked out when first read.  These tests check, on seeded random
 positions of every stage, that every analysis equals the one the walk (``claims._Prover``) builds
 eagerly, field by field, whether its steps are read first or last; that pickling and copying work
-the steps out first; and that the two shortcuts the flat proofs rest on (``formations.judge`` and
+the ruled-out shapes out first; and that the two shortcuts the flat proofs rest on (``formations.judge`` and
 the Wedge of troops alone in ``decide.beating``) agree with the code they stand for.
 """
 
