@@ -19,13 +19,12 @@ The proof explains the decision rather than redoing it: the decision path
 (:func:`battleline_lab.core.decide.beating`) finds the completion that beats the
 claimer, and a refusal is that completion said as steps; the shapes a search
 would rule out before reaching it (``ClaimAnalysis.ruled_out``) are worked out
-only when read, and so are the steps of a refusal and of two complete sides
-(the verdict, formations and counterexample are there at once).  A proof that
-holds walks every shape: its steps are the proof.
+only when read (:class:`RuledOut`).  A proof that holds walks every shape: its
+steps are the proof.
 
 The result is data: a :class:`ClaimAnalysis` whose ``steps`` are
 :class:`Step` values, each a :class:`Reason` from a closed vocabulary plus the
-cards it is about.  Prose comes from :mod:`battleline_lab.text.messages`.
+cards it is about; each made by its own constructor (NamedTuples).  Prose comes from :mod:`battleline_lab.text.messages`.
 
 >>> from battleline_lab.core.position import Position, Side
 >>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
