@@ -24,7 +24,8 @@ steps are the proof.
 
 The result is data: a :class:`ClaimAnalysis` whose ``steps`` are
 :class:`Step` values, each a :class:`Reason` from a closed vocabulary plus the
-cards it is about; each made by its own constructor (NamedTuples).  Prose comes from :mod:`battleline_lab.text.messages`.
+cards it is about; each made by its own constructor (NamedTuples).  Prose
+comes from :mod:`battleline_lab.text.messages`.
 
 >>> from battleline_lab.core.position import Position, Side
 >>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
