@@ -194,7 +194,9 @@ def _short_step(reason: Reason, side: Side, flag: int, cards: tuple[Card, ...], 
     """The step that says a side is short of a formation (R12, R25): the claimer's
     (``SIDE_INCOMPLETE``) or the other side's (``THEY_NEED``), with its cards and how many more of
     ``size`` it needs."""
-    return Step(reason, side, flag, cards=cards, count=size - len(cards), size=size)
+    # positional (cards, needed, where, kind, kinds, total, count, available, size): a NamedTuple's
+    # generated __new__ takes positions faster than keywords
+    return Step(reason, side, flag, cards, (), (), None, (), None, size - len(cards), None, size)
 
 
 def _compared_step(
@@ -237,8 +239,25 @@ def _formation_step(
     side's (``THEIR_FORMATION``) or the completion of the other side's ``cards`` by the unseen troops
     ``needed`` that beats the claimer (``COUNTEREXAMPLE``, R12), with its kind, sum and what each
     wildcard stands for."""
+    # positional, as in _short_step (cards, needed, where, kind, kinds, total, count, available, size, shape,
+    # shapes, value, wild)
     return Step(
-        reason, side, flag, cards=cards, needed=needed, kind=formation.kind, total=formation.total, wild=formation.wild
+        reason,
+        side,
+        flag,
+        cards,
+        needed,
+        (),
+        formation.kind,
+        (),
+        formation.total,
+        None,
+        None,
+        None,
+        None,
+        (),
+        None,
+        formation.wild,
     )
 
 
@@ -941,7 +960,7 @@ def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[_UnseenFields,
         for card in position.hand_you if side is Side.YOU else position.hand_opponent:
             if type(card) is Troop:
                 troops.append(card)
-                mask |= card.bit
+                mask |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
         got = pool.said[side] = ((pool.count, on_flags, in_discards, tuple(troops)), mask)
     return got
 
@@ -949,7 +968,8 @@ def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[_UnseenFields,
 def _unseen_step(side: Side, flag: int, fields: _UnseenFields) -> Step:
     """The step that counts the unseen troops (R13), the hand among them (see :func:`_unseen`)."""
     count, on_flags, in_discards, hand = fields
-    return Step(Reason.UNSEEN, side, flag, cards=hand, count=count, total=on_flags, available=in_discards)
+    # positional, as in _short_step (cards, needed, where, kind, kinds, total, count, available)
+    return Step(Reason.UNSEEN, side, flag, hand, (), (), None, (), on_flags, count, in_discards)
 
 
 def _both(
@@ -1187,12 +1207,12 @@ def analyse_position(position: Position) -> PositionAnalysis:
         special = False
         for card in you:
             if type(card) is Troop:
-                visible |= card.bit
+                visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
             else:
                 special = True
         for card in opponent:
             if type(card) is Troop:
-                visible |= card.bit
+                visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
             else:
                 special = True
         if state.claimed_by is not None:

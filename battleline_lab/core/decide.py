@@ -172,10 +172,10 @@ class Pool:
         for state in position.flags:
             for card in state.you:
                 if type(card) is Troop:
-                    visible |= card.bit
+                    visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
             for card in state.opponent:
                 if type(card) is Troop:
-                    visible |= card.bit
+                    visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
         return cls.of_flags(position, visible)
 
     @classmethod
@@ -184,7 +184,7 @@ class Pool:
         in_discards = 0
         for card in position.discards_you + position.discards_opponent:
             if type(card) is Troop:
-                in_discards |= card.bit
+                in_discards |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
         return cls(_ALL & ~(visible | in_discards), position, in_discards)
 
     @classmethod
@@ -568,14 +568,14 @@ def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
             continue
         for card in you_cards + opponent_cards:
             if type(card) is Troop:
-                visible |= card.bit
+                visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
     you: list[int] = []
     opponent: list[int] = []
     if not todo:
         return {Side.YOU: (), Side.OPPONENT: ()}
     for card in position.discards_you + position.discards_opponent:
         if type(card) is Troop:
-            visible |= card.bit
+            visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
     pool = Pool(_ALL & ~visible)
     for n, state, a, b in todo:
         env = a.env | b.env
