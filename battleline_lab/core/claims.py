@@ -1083,7 +1083,7 @@ def _against(
         *_completion_steps(side, flag, theirs, completed, fill, hand),
         _CANNOT[at],
     )
-    search = RuledOut(search=(position, pool, flag, side, cards))
+    search = RuledOut((), (position, pool, flag, side, cards))  # (no steps yet, the search)
     return ClaimAnalysis(flag, side, False, steps, formation, completed, fill, search)
 
 
