@@ -204,27 +204,24 @@ def _compared_step(
 ) -> Step:
     """The step that compares two complete formations (R10): the claimer's ``formation`` is
     stronger (``order`` 1), ``their`` is (-1), or they tie and ``first`` completed first (0, R11)."""
-    if order > 0:
+    # positional, as in _short_step (cards, needed, where, kind, kinds, total, count, available, size, shape,
+    # shapes, value, wild, other, other_kind, other_total); the reason from the table of orders
+    if order:
+        stronger, weaker = (formation, their) if order > 0 else (their, formation)
         return Step(
-            Reason.YOU_ARE_STRONGER,
-            side,
-            flag,
-            kind=formation.kind,
-            total=formation.total,
-            other_kind=their.kind,
-            other_total=their.total,
-        )
-    if order < 0:
-        return Step(
-            Reason.THEY_ARE_STRONGER,
-            side,
-            flag,
-            kind=their.kind,
-            total=their.total,
-            other_kind=formation.kind,
-            other_total=formation.total,
-        )
-    return Step(Reason.TIE_FIRST_COMPLETE, side, flag, kind=formation.kind, total=formation.total, other=first)
+            _COMPARED[order], side, flag, (), (), (), stronger.kind, (), stronger.total, None, None, None, None, (),
+            None, (), None, weaker.kind, weaker.total,
+        )  # fmt: skip
+    return Step(
+        _COMPARED[0], side, flag, (), (), (), formation.kind, (), formation.total, None, None, None, None, (), None,
+        (), first,
+    )  # fmt: skip
+
+
+# the reason a comparison of two complete sides gives, by its order (1: the claimer's is stronger, -1: the
+# other's, 0: a tie), a table read by subscript: Python 3.11 reads ``Reason.X`` through the enum
+# metaclass's attribute hook, several times slower, and most positions compare some sides
+_COMPARED = {1: Reason.YOU_ARE_STRONGER, -1: Reason.THEY_ARE_STRONGER, 0: Reason.TIE_FIRST_COMPLETE}
 
 
 def _formation_step(
@@ -1018,8 +1015,9 @@ def _complete(
     """A proof between two complete sides: Mud (R25), Fog (R24), both formations (R9), which is
     stronger (R10, ``order`` 1 or -1) or the tie and who completed first (R11, 0), the verdict."""
     side, flag = _KEYS[at]
-    yours = _formation_step(Reason.YOUR_FORMATION, side, flag, mine, formation)
-    others = _formation_step(Reason.THEIR_FORMATION, side, flag, theirs, their)
+    yours_said, theirs_said = _FORMATIONS_SAID  # (both members in one read, see _COMPARED)
+    yours = _formation_step(yours_said, side, flag, mine, formation)
+    others = _formation_step(theirs_said, side, flag, theirs, their)
     compared = _compared_step(side, flag, formation, their, order, first)
     verdict = (_CAN if claimable else _CANNOT)[at]
     if mud:
@@ -1099,9 +1097,10 @@ def _opening(
     """The first steps of a complete side's proof against an incomplete one: Mud (R25), Fog (R24),
     the claimer's formation (R9), what the other side needs (R12) and the unseen count (R13)."""
     side, flag = _KEYS[at]
-    yours = _formation_step(Reason.YOUR_FORMATION, side, flag, mine, formation)
+    yours_said, need_said = _OPENING_SAID  # (both members in one read, see _COMPARED)
+    yours = _formation_step(yours_said, side, flag, mine, formation)
     size = 4 if mud else 3
-    need = _short_step(Reason.THEY_NEED, side, flag, theirs, size)
+    need = _short_step(need_said, side, flag, theirs, size)
     unseen = _unseen_step(side, flag, fields)
     if mud:
         return (_MUD_STEP[at], _FOG_STEP[at], yours, need, unseen) if fog else (_MUD_STEP[at], yours, need, unseen)
@@ -1122,6 +1121,11 @@ def _completion_steps(
         return (counter,)
     return (counter, Step(Reason.HAND_NOT_EVIDENCE, side, flag, cards=in_hand, needed=in_hand))
 
+
+# the reasons of the formation steps of a proof between two complete sides and of the opening of a
+# complete side's against an incomplete one, in the order said (tables, read at once: see _COMPARED)
+_FORMATIONS_SAID = (Reason.YOUR_FORMATION, Reason.THEIR_FORMATION)
+_OPENING_SAID = (Reason.YOUR_FORMATION, Reason.THEY_NEED)
 
 # the steps every proof of a side and flag shares, one (immutable) value each
 # (index: flag - 1 for you, 9 more for the opponent)
