@@ -111,7 +111,7 @@ def test_R9_R10_R20_R24_judge_is_summarise_side_strength_and_evaluate() -> None:
 
 def _wedge_loop(theirs: formations.SideSummary, size: int, kind: int, total: int, pool: Pool) -> int | None:
     """The Wedge part of ``decide.beating`` as the loop over run starts and colours (None: no Wedge)."""
-    tvalues, tcolour = theirs.values, theirs.colour
+    tvalues, tcolour = theirs[formations.S_VALUES], theirs[formations.S_COLOUR]
     colours = range(6) if tcolour == -1 else (tcolour,) if tcolour >= 0 else ()
     high, low = tvalues.bit_length(), (tvalues & -tvalues).bit_length() or 10
     for start in range(min(low, 11 - size), max(1, high - size + 1) - 1, -1):
@@ -119,7 +119,7 @@ def _wedge_loop(theirs: formations.SideSummary, size: int, kind: int, total: int
             break
         missing = (((1 << size) - 1) << (start - 1)) & ~tvalues
         for ci in colours:
-            if assign_wilds(theirs.wilds, missing, missing & ~pool.colours[ci]) >= 0:
+            if assign_wilds(theirs[formations.S_WILDS], missing, missing & ~pool.colours[ci]) >= 0:
                 return missing << (ci * 10)
     return None
 
@@ -136,7 +136,7 @@ def test_R9_R13_R25_a_wedge_of_troops_alone_is_the_loop_s_first(size: int) -> No
         pool = Pool.of_visible([*theirs, *seen])
         kind, total = rng.choice([(4, rng.randrange(6, 35)), (3, 20), (2, 15), (0, 10)])
         summary = summarise(theirs)
-        if not summary.distinct or summary.colour == -2:
+        if not summary[formations.S_DISTINCT] or summary[formations.S_COLOUR] == -2:
             continue
         expected = _wedge_loop(summary, size, kind, total, pool)
         got = decide.beating(summary, size, False, kind, total, pool)

@@ -47,6 +47,7 @@ from . import decide as _decide
 from .cards import Card, Tactic, Troop
 from .decide import UndecidedTieError
 from .formations import (
+    S_WILDS,
     WILD_MASK,
     Formation,
     FormationKind,
@@ -480,7 +481,7 @@ class _Prover:
             cards = self.mine if at == self.mine_at else self.theirs
             summary = summarise(cards)
             rank, total = side_strength(summary, self.size, self.fog)  # what evaluate takes its kind and sum from
-            got = self.memo[at] = (rank, total, judged(cards, bool(summary.wilds), rank, total, self.fog, self.mud))
+            got = self.memo[at] = (rank, total, judged(cards, bool(summary[S_WILDS]), rank, total, self.fog, self.mud))
         return got
 
     def step(self, reason: Reason, **fields: object) -> None:

@@ -41,6 +41,9 @@ from .cards import ALL_TROOPS, Card, Colour, Troop
 from .formations import (
     FOG_BIT,
     MUD_BIT,
+    S_BITS,
+    S_ENV,
+    S_FILLED,
     FormationKind,
     ShapePlan,
     SideSummary,
@@ -452,10 +455,10 @@ class _LazyPool:
 def _verdict(
     mine: SideSummary, theirs: SideSummary, size: int, fog: bool, first: bool | None, pool: Pool | _LazyPool, flag: int
 ) -> tuple[bool, int]:
-    if mine.filled < size:
+    if mine[S_FILLED] < size:
         return False, 0  # R12: a complete formation first
     strength = side_strength(mine, size, fog)
-    if theirs.filled >= size:
+    if theirs[S_FILLED] >= size:
         other = side_strength(theirs, size, fog)
         if other != strength:
             return strength > other, 0
@@ -505,7 +508,7 @@ def _flag(
     """The verdicts of you and the opponent at one flag (R12, R15)."""
     you = summarise(state.you)
     opponent = summarise(state.opponent)
-    env = you.env | opponent.env
+    env = you[S_ENV] | opponent[S_ENV]
     size = 4 if env & MUD_BIT else 3
     fog = bool(env & FOG_BIT)
     first = state.first_complete
@@ -563,7 +566,7 @@ def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
         if state.claimed_by is None and (len(you_cards) >= 3 or len(opponent_cards) >= 3):
             a = summarise(you_cards)
             b = summarise(opponent_cards)
-            visible |= a.bits | b.bits
+            visible |= a[S_BITS] | b[S_BITS]
             todo.append((n, state, a, b))
             continue
         for card in you_cards + opponent_cards:
@@ -578,10 +581,10 @@ def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
             visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
     pool = Pool(_ALL & ~visible)
     for n, state, a, b in todo:
-        env = a.env | b.env
+        env = a[S_ENV] | b[S_ENV]
         size = 4 if env & MUD_BIT else 3
         fog = env & FOG_BIT == FOG_BIT
-        if a.filled >= size and b.filled >= size:
+        if a[S_FILLED] >= size and b[S_FILLED] >= size:
             # both complete (R10, R11): one comparison decides for both sides
             strength = side_strength(a, size, fog)
             other = side_strength(b, size, fog)
@@ -592,10 +595,10 @@ def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
                 (you if first is Side.YOU else opponent).append(n)
             else:
                 (you if strength > other else opponent).append(n)
-        elif a.filled >= size:
+        elif a[S_FILLED] >= size:
             if not beating(b, size, fog, *side_strength(a, size, fog), pool):
                 you.append(n)
-        elif b.filled >= size:
+        elif b[S_FILLED] >= size:
             if not beating(a, size, fog, *side_strength(b, size, fog), pool):
                 opponent.append(n)
     return {Side.YOU: tuple(you), Side.OPPONENT: tuple(opponent)}

@@ -26,7 +26,7 @@ import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple, TypeAlias
 
 from .cards import ALL_TACTICS, Card, Colour, Tactic, Troop, parse_cards, troop
 
@@ -86,29 +86,38 @@ _WEDGE, _PHALANX, _BATTALION, _SKIRMISH, _HOST = 4, 3, 2, 1, 0
 MUD_BIT, FOG_BIT = 1, 2
 
 
-class SideSummary(NamedTuple):
-    """What one side of a flag holds, read in one pass by :func:`summarise` (plain numbers, for hot loops).
-
-    >>> s = summarise(parse_cards("r3 r5 alexander mud"))
-    >>> s.troop_count, bin(s.values), s.total, s.colour, s.distinct, s.wild_best, s.filled, s.env == MUD_BIT
-    (2, '0b10100', 8, 0, True, 10, 3, True)
-    """
-
-    troop_count: int  # the number of troops
-    values: int  # their values as a mask (bit ``value - 1``)
-    total: int  # their sum
-    colour: int  # their colour index, -1 for no troop, -2 for mixed colours
-    distinct: bool  # whether their values are all different
-    wilds: list[int]  # each morale card's value mask (R20-R22)
-    wild_best: int  # the morale cards' best values, summed
-    cards: tuple[Card, ...]  # the side's cards as given
-    env: int  # the environment cards as bits (``MUD_BIT``, ``FOG_BIT``)
-    filled: int  # the number of formation cards (troops and morale cards)
-    bits: int  # the troops as a 60-bit set (bit ``Troop.index``)
+#: What one side of a flag holds, read in one pass by :func:`summarise` (plain numbers, for hot loops).
+#: A plain tuple, made at once (the decision summarises every side it reads, and a NamedTuple's
+#: constructor costs three times the tuple), read by unpacking or by the indexes ``S_*`` below:
+#: the number of troops; their values as a mask (bit ``value - 1``); their sum; their colour index
+#: (-1 for no troop, -2 for mixed colours); whether their values are all different; each morale
+#: card's value mask (R20-R22); the morale cards' best values, summed; the side's cards as given;
+#: the environment cards as bits (``MUD_BIT``, ``FOG_BIT``); the number of formation cards (troops
+#: and morale cards); the troops as a 60-bit set (bit ``Troop.index``).
+SideSummary: TypeAlias = tuple[int, int, int, int, bool, list[int], int, tuple[Card, ...], int, int, int]
+# the fields' indexes (``Final``: a type checker knows each field's type by its index)
+S_COUNT: Final = 0
+S_VALUES: Final = 1
+S_TOTAL: Final = 2
+S_COLOUR: Final = 3
+S_DISTINCT: Final = 4
+S_WILDS: Final = 5
+S_WILD_BEST: Final = 6
+S_CARDS: Final = 7
+S_ENV: Final = 8
+S_FILLED: Final = 9
+S_BITS: Final = 10
 
 
 def summarise(cards: tuple[Card, ...]) -> SideSummary:
-    """A side's cards summarised in one pass (see :class:`SideSummary`); guile cards are ignored."""
+    """A side's cards summarised in one pass (see :data:`SideSummary`); guile cards are ignored.
+
+    >>> s = summarise(parse_cards("r3 r5 alexander mud"))
+    >>> s[S_COUNT], bin(s[S_VALUES]), s[S_TOTAL], s[S_COLOUR], s[S_DISTINCT], s[S_WILD_BEST], s[S_FILLED]
+    (2, '0b10100', 8, 0, True, 10, 3)
+    >>> s[S_ENV] == MUD_BIT, len(s[S_CARDS]), s[S_BITS] == troop(Colour.RED, 3).bit | troop(Colour.RED, 5).bit
+    (True, 4, True)
+    """
     count = values = total = env = wsum = bits = 0
     colour = -1
     distinct = True
@@ -135,12 +144,7 @@ def summarise(cards: tuple[Card, ...]) -> SideSummary:
             wsum += WILD_BEST[card]
     if colour > 0:
         colour //= 10
-    # NamedTuple's own alternate constructor from a sequence: about half the cost of its __new__'s
-    # eleven named parameters, and the decision summarises every side it reads
-    return _make_summary((count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds), bits))
-
-
-_make_summary = SideSummary._make
+    return (count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds), bits)
 
 
 def assign_wilds(wilds: Sequence[int], missing: int, need: int) -> int:
@@ -585,11 +589,11 @@ def _evaluate(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
     first plan of the strongest shape of that kind (:func:`plan_shape`)."""
     size = formation_size(mud)
     side = summarise(cards)
-    if not (side.filled == len(cards) == size and (len(side.wilds) < 2 or not _repeated_tactic(cards))):
+    if not (side[S_FILLED] == len(cards) == size and (len(side[S_WILDS]) < 2 or not _repeated_tactic(cards))):
         _check(cards, mud)  # raises FormationError
     rank, total = side_strength(side, size, fog)
     kind = _KINDS[rank]
-    if not side.wilds:
+    if not side[S_WILDS]:
         return Formation(cards, kind, total, (), fog, mud)
     return _evaluate_wild(cards, kind, fog, mud)
 
@@ -631,7 +635,7 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
         if type(card) is not Troop:
             side = summarise(cards)
             rank, total = side_strength(side, size, fog)
-            return rank, total, judged(cards, bool(side.wilds), rank, total, fog, mud)
+            return rank, total, judged(cards, bool(side[S_WILDS]), rank, total, fog, mud)
         v = card.value
         bit = 1 << (v - 1)
         if values & bit:
