@@ -963,11 +963,11 @@ def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[_UnseenFields,
     return got
 
 
-def _unseen_step(side: Side, flag: int, fields: _UnseenFields) -> Step:
-    """The step that counts the unseen troops (R13), the hand among them (see :func:`_unseen`)."""
+def _unseen_step(reason: Reason, side: Side, flag: int, fields: _UnseenFields) -> Step:
+    """The step that counts the unseen troops (``UNSEEN``, R13), the hand among them (see :func:`_unseen`)."""
     count, on_flags, in_discards, hand = fields
     # positional, as in _short_step (cards, needed, where, kind, kinds, total, count, available)
-    return Step(Reason.UNSEEN, side, flag, hand, (), (), None, (), on_flags, count, in_discards)
+    return Step(reason, side, flag, hand, (), (), None, (), on_flags, count, in_discards)
 
 
 def _both(
@@ -1098,11 +1098,11 @@ def _opening(
     """The first steps of a complete side's proof against an incomplete one: Mud (R25), Fog (R24),
     the claimer's formation (R9), what the other side needs (R12) and the unseen count (R13)."""
     side, flag = _KEYS[at]
-    yours_said, need_said = _OPENING_SAID  # (both members in one read, see _COMPARED)
+    yours_said, need_said, unseen_said = _OPENING_SAID  # (the members in one read, see _COMPARED)
     yours = _formation_step(yours_said, side, flag, mine, formation)
     size = 4 if mud else 3
     need = _short_step(need_said, side, flag, theirs, size)
-    unseen = _unseen_step(side, flag, fields)
+    unseen = _unseen_step(unseen_said, side, flag, fields)
     if mud:
         return (_MUD_STEP[at], _FOG_STEP[at], yours, need, unseen) if fog else (_MUD_STEP[at], yours, need, unseen)
     return (_FOG_STEP[at], yours, need, unseen) if fog else (yours, need, unseen)
@@ -1126,7 +1126,7 @@ def _completion_steps(
 # the reasons of the formation steps of a proof between two complete sides and of the opening of a
 # complete side's against an incomplete one, in the order said (tables, read at once: see _COMPARED)
 _FORMATIONS_SAID = (Reason.YOUR_FORMATION, Reason.THEIR_FORMATION)
-_OPENING_SAID = (Reason.YOUR_FORMATION, Reason.THEY_NEED)
+_OPENING_SAID = (Reason.YOUR_FORMATION, Reason.THEY_NEED, Reason.UNSEEN)
 
 # the steps every proof of a side and flag shares, one (immutable) value each
 # (index: flag - 1 for you, 9 more for the opponent)
