@@ -14,9 +14,9 @@ Two sets of positions:
   reference; targets: decision median at most 100 us and worst at most 1 ms, at least 5x the
   reference at the median, full analysis at most 1 ms median and at least 2x the reference at the median
   with every step of every proof read (``analyse+every step``: ``analyse_position`` and reading the
-  steps of every proof, which some proofs say only when first read, timed as one call on a fresh
-  copy, the first proof of the position; the analysis that leaves them unread is timed after the
-  reference, with the position's shapes and wildcard formations remembered).
+  steps of every proof, timed as one call on a fresh copy, the first proof of the position; the
+  analysis alone is timed after the reference, with the position's shapes and wildcard formations
+  remembered).
 
 Usage::
 
@@ -184,9 +184,9 @@ def _full_verdicts(position: Position) -> dict[Side, tuple[int, ...]]:
 def read_steps(analysis: Any) -> Any:
     """Read every step of every proof of ``analysis`` (a ``PositionAnalysis``, of any version); return it.
 
-    The steps of a refusal by a completion and of two complete sides are said only when first read,
-    so ``analyse_position`` alone leaves them unsaid; reading them is the rest of what a caller that
-    shows every step pays.
+    Older versions said the steps of a refusal by a completion and of two complete sides only when
+    first read, so ``analyse_position`` alone left them unsaid; reading them is the rest of what a
+    caller that shows every step pays.
     """
     for claim in analysis.claims.values():
         claim.steps  # noqa: B018
@@ -352,8 +352,7 @@ def profile_report(profiles: Sequence[Profile]) -> str:
         )
         lines.append(
             f"naive/full proof, steps left unread, at the median: {full:.2f}x (median naive / median analyse_position, "
-            "timed last; the steps of a refusal by a completion and of two complete sides are said when first "
-            "read; not the target)"
+            "timed last; not the target)"
         )
         lines.append(
             f"naive/decision at the median: {_times(ratio)} (median naive / median decision; target >= "

@@ -2,11 +2,11 @@
 
 ``analyse_position`` says each kind of proof with one flat function: an incomplete side, two
 complete sides, and a complete side against an incomplete one (a refusal by the decision's
-beating completion, or the walk over every shape when none beats the claimer).  The steps of a
-refusal and of two complete sides are said when first read.  These tests check, on seeded random
+beating completion, or the walk over every shape when none beats the claimer).  The shapes a
+refusal's search rules out are worked out when first read.  These tests check, on seeded random
 positions of every stage, that every analysis equals the one the walk (``claims._Prover``) builds
 eagerly, field by field, whether its steps are read first or last; that pickling and copying work
-the steps out first; and that the two shortcuts the flat proofs rest on (``formations.judge`` and
+the ruled-out shapes out first; and that the two shortcuts the flat proofs rest on (``formations.judge`` and
 the Wedge of troops alone in ``decide.beating``) agree with the code they stand for.
 """
 
@@ -27,7 +27,7 @@ from battleline_lab.core.formations import assign_wilds, evaluate, judge, side_s
 from battleline_lab.core.position import Position, Side
 from tests.random_positions import STAGES, random_positions
 
-FIELDS = [f.name for f in dataclasses.fields(ClaimAnalysis)]
+FIELDS = list(ClaimAnalysis._fields)
 
 
 def _walked(position: Position, flag: int, side: Side) -> ClaimAnalysis:
@@ -111,7 +111,7 @@ def test_R9_R10_R20_R24_judge_is_summarise_side_strength_and_evaluate() -> None:
 
 def _wedge_loop(theirs: formations.SideSummary, size: int, kind: int, total: int, pool: Pool) -> int | None:
     """The Wedge part of ``decide.beating`` as the loop over run starts and colours (None: no Wedge)."""
-    tvalues, tcolour = theirs.values, theirs.colour
+    tvalues, tcolour = theirs[formations.S_VALUES], theirs[formations.S_COLOUR]
     colours = range(6) if tcolour == -1 else (tcolour,) if tcolour >= 0 else ()
     high, low = tvalues.bit_length(), (tvalues & -tvalues).bit_length() or 10
     for start in range(min(low, 11 - size), max(1, high - size + 1) - 1, -1):
@@ -119,7 +119,7 @@ def _wedge_loop(theirs: formations.SideSummary, size: int, kind: int, total: int
             break
         missing = (((1 << size) - 1) << (start - 1)) & ~tvalues
         for ci in colours:
-            if assign_wilds(theirs.wilds, missing, missing & ~pool.colours[ci]) >= 0:
+            if assign_wilds(theirs[formations.S_WILDS], missing, missing & ~pool.colours[ci]) >= 0:
                 return missing << (ci * 10)
     return None
 
@@ -136,7 +136,7 @@ def test_R9_R13_R25_a_wedge_of_troops_alone_is_the_loop_s_first(size: int) -> No
         pool = Pool.of_visible([*theirs, *seen])
         kind, total = rng.choice([(4, rng.randrange(6, 35)), (3, 20), (2, 15), (0, 10)])
         summary = summarise(theirs)
-        if not summary.distinct or summary.colour == -2:
+        if not summary[formations.S_DISTINCT] or summary[formations.S_COLOUR] == -2:
             continue
         expected = _wedge_loop(summary, size, kind, total, pool)
         got = decide.beating(summary, size, False, kind, total, pool)
@@ -173,6 +173,7 @@ def test_lazy_fields_read_like_plain_fields() -> None:
     position = random_positions(1, seed=25, stage="late")[0]
     for claim in analyse_position(position).claims.values():
         assert not hasattr(claim, "no_such_field")
-        assert dataclasses.replace(claim) == claim and isinstance(claim.ruled_out, tuple)
-    assert [f.name for f in dataclasses.fields(ClaimAnalysis)] == FIELDS
-    assert isinstance(ClaimAnalysis.steps, claims._Later)  # (read on the class: the descriptor itself)
+        assert claim._replace() == claim and isinstance(claim.ruled_out, tuple)
+    assert list(ClaimAnalysis._fields) == FIELDS
+    # a refusal's ruled-out shapes are said when read, from a field of its own (a plain value)
+    assert all(isinstance(claim.search, claims.RuledOut) for claim in analyse_position(position).claims.values())

@@ -93,6 +93,13 @@ def cli_explain() -> dict[str, str]:
     return out
 
 
+def proofs() -> dict[str, str]:
+    """The verdicts and digests of every proof of ``tests/test_proof_equivalence.py``'s positions."""
+    cases = importlib.import_module("tests.test_proof_equivalence")
+    files: dict[str, str] = cases.golden_files()
+    return files
+
+
 def bot_games() -> dict[str, str]:
     """The digest of every seeded bot game of ``tests/game/test_bot_golden.py``."""
     cases = importlib.import_module("tests.game.test_bot_golden")
@@ -125,6 +132,7 @@ GENERATED: tuple[Generated, ...] = (
     Generated("explanations", ("tests/golden/*.txt",), explanations),
     Generated("explanations-zh", ("tests/golden/zh/*.txt",), explanations_zh),
     Generated("cli-explain", ("tests/golden/cli/*.txt",), cli_explain),
+    Generated("proofs", ("tests/golden/proofs/*.txt",), proofs),
     Generated("bot-games", ("tests/golden/bot-games.json",), bot_games),
     Generated("docs", ("docs/puzzles.md",), difficulty_report),
     Generated("rules-page", ("notebooks/rules.md",), rules_page),

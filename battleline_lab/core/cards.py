@@ -23,7 +23,7 @@ import enum
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar, TypeAlias
+from typing import TypeAlias
 
 __all__ = [
     "ALL_CARDS",
@@ -79,7 +79,7 @@ for _colour, _index in _COLOUR_INDEX.items():
 _COLOUR_BY_LETTER = {c.value: c for c in Colour}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Troop:
     """A troop card (部队牌): a colour and a value 1-10 (R1).
 
@@ -91,18 +91,17 @@ class Troop:
 
     colour: Colour
     value: int
-    #: The troop's bit in a 60-bit set of troops, ``1 << index``: a plain attribute set with the
-    #: fields (not a field itself: equality, hashing, ``repr`` and ``replace`` ignore it), read in
-    #: the claim engine's hot loops without a property call.  (Declared ``ClassVar`` so that the
-    #: dataclass does not make it a field; each instance sets its own in ``__post_init__``.)
-    bit: ClassVar[int]
 
     def __post_init__(self) -> None:
         if not isinstance(self.colour, Colour):
             raise TypeError(f"colour must be a Colour, not {self.colour!r}")
         if not isinstance(self.value, int) or not 1 <= self.value <= 10:
             raise ValueError(f"troop value must be 1-10, not {self.value!r}")
-        object.__setattr__(self, "bit", 1 << (self.colour.offset + self.value - 1))
+
+    @property
+    def bit(self) -> int:
+        """The troop's bit in a 60-bit set of troops, ``1 << index`` (the claim engine's sets of troops)."""
+        return 1 << (self.colour.offset + self.value - 1)
 
     def __hash__(self) -> int:
         # the dense index: cheaper than hashing (Colour, int), and troops are hashed a lot by the claim search

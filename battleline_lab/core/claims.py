@@ -19,13 +19,13 @@ The proof explains the decision rather than redoing it: the decision path
 (:func:`battleline_lab.core.decide.beating`) finds the completion that beats the
 claimer, and a refusal is that completion said as steps; the shapes a search
 would rule out before reaching it (``ClaimAnalysis.ruled_out``) are worked out
-only when read, and so are the steps of a refusal and of two complete sides
-(the verdict, formations and counterexample are there at once).  A proof that
-holds walks every shape: its steps are the proof.
+only when read (:class:`RuledOut`).  A proof that holds walks every shape: its
+steps are the proof.
 
 The result is data: a :class:`ClaimAnalysis` whose ``steps`` are
 :class:`Step` values, each a :class:`Reason` from a closed vocabulary plus the
-cards it is about.  Prose comes from :mod:`battleline_lab.text.messages`.
+cards it is about; each made by its own constructor (NamedTuples).  Prose
+comes from :mod:`battleline_lab.text.messages`.
 
 >>> from battleline_lab.core.position import Position, Side
 >>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}})
@@ -39,15 +39,15 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import decide as _decide
-from ._build import Blank
 from .cards import Card, Tactic, Troop
 from .decide import UndecidedTieError
 from .formations import (
+    S_WILDS,
     WILD_MASK,
     Formation,
     FormationKind,
@@ -135,8 +135,7 @@ _RULES = {
 }
 
 
-@dataclass(frozen=True, init=False)
-class Step:
+class Step(NamedTuple):
     """One step of a proof: a reason and the cards it is about.
 
     ``cards`` are cards on the table the step talks about (to highlight);
@@ -145,6 +144,11 @@ class Step:
     grouped step rules out at once (``shape`` is then the first, or the best);
     the other fields are filled as the reason requires (see the message
     catalogue for which).
+
+    A NamedTuple rather than a frozen dataclass: a position's proofs make some sixty steps of
+    nineteen fields, and a frozen dataclass's ``__init__`` sets each field with a call of its own
+    (about three times the cost of the tuple made at once, which doubled the full proof's time).
+    ``count`` is a field here: it hides the tuple's ``count`` method, which no step needs.
     """
 
     reason: Reason
@@ -156,7 +160,7 @@ class Step:
     kind: FormationKind | None = None
     kinds: tuple[FormationKind, ...] = ()
     total: int | None = None
-    count: int | None = None
+    count: int | None = None  # type: ignore[assignment]  # (the field, not tuple.count: see above)
     available: int | None = None
     size: int | None = None
     shape: Shape | None = None
@@ -166,54 +170,6 @@ class Step:
     other: Side | None = None
     other_kind: FormationKind | None = None
     other_total: int | None = None
-
-    def __init__(
-        self,
-        reason: Reason,
-        side: Side,
-        flag: int,
-        cards: tuple[Card, ...] = (),
-        needed: tuple[Troop, ...] = (),
-        where: tuple[tuple[Card, Location], ...] = (),
-        kind: FormationKind | None = None,
-        kinds: tuple[FormationKind, ...] = (),
-        total: int | None = None,
-        count: int | None = None,
-        available: int | None = None,
-        size: int | None = None,
-        shape: Shape | None = None,
-        shapes: tuple[Shape, ...] = (),
-        value: int | None = None,
-        wild: tuple[tuple[Card, Troop], ...] = (),
-        other: Side | None = None,
-        other_kind: FormationKind | None = None,
-        other_total: int | None = None,
-    ) -> None:
-        # the generated __init__ of a frozen dataclass sets each field through object.__setattr__;
-        # a proof builds many steps, and one update of the instance dict is about twice as fast
-        self.__dict__.update(
-            {
-                "reason": reason,
-                "side": side,
-                "flag": flag,
-                "cards": cards,
-                "needed": needed,
-                "where": where,
-                "kind": kind,
-                "kinds": kinds,
-                "total": total,
-                "count": count,
-                "available": available,
-                "size": size,
-                "shape": shape,
-                "shapes": shapes,
-                "value": value,
-                "wild": wild,
-                "other": other,
-                "other_kind": other_kind,
-                "other_total": other_total,
-            }
-        )
 
     @property
     def rule(self) -> str:
@@ -235,109 +191,38 @@ class Step:
         return f"<Step {' | '.join(bits)}>"
 
 
-# Enum members bound to module names: Python 3.11 reads ``Reason.X`` through the metaclass's
-# ``__getattr__`` hook, some ten times slower than a global, and a proof names many of them
-_AT_BEST_TIE = Reason.AT_BEST_TIE
-_CANNOT_CLAIM = Reason.CANNOT_CLAIM
-_CAN_CLAIM = Reason.CAN_CLAIM
-_COUNTEREXAMPLE = Reason.COUNTEREXAMPLE
-_FLAG_CLAIMED = Reason.FLAG_CLAIMED
-_FOG = Reason.FOG
-_HAND_NOT_EVIDENCE = Reason.HAND_NOT_EVIDENCE
-_KIND_RULED_OUT = Reason.KIND_RULED_OUT
-_KIND_TOO_WEAK = Reason.KIND_TOO_WEAK
-_LOWER_KINDS = Reason.LOWER_KINDS
-_MUD = Reason.MUD
-_SHAPE_BLOCKED = Reason.SHAPE_BLOCKED
-_SHAPE_SHORT = Reason.SHAPE_SHORT
-_SHAPE_TOO_WEAK = Reason.SHAPE_TOO_WEAK
-_SIDE_INCOMPLETE = Reason.SIDE_INCOMPLETE
-_THEIR_FORMATION = Reason.THEIR_FORMATION
-_THEY_ARE_STRONGER = Reason.THEY_ARE_STRONGER
-_THEY_NEED = Reason.THEY_NEED
-_TIE_FIRST_COMPLETE = Reason.TIE_FIRST_COMPLETE
-_UNSEEN = Reason.UNSEEN
-_YOUR_FORMATION = Reason.YOUR_FORMATION
-_YOU_ARE_STRONGER = Reason.YOU_ARE_STRONGER
-_K_BATTALION = FormationKind.BATTALION
-_K_HOST = FormationKind.HOST
-_K_PHALANX = FormationKind.PHALANX
-_K_SKIRMISH = FormationKind.SKIRMISH
-_K_WEDGE = FormationKind.WEDGE
-_OPPONENT = Side.OPPONENT
-_YOU = Side.YOU
-
-
-_new_object = object.__new__
-_set_dict = object.__setattr__  # (a frozen dataclass refuses setattr; a new instance dict is set in one go)
-
-
-_T = TypeVar("_T")
-
-
-def _made(cls: type[_T], fields: dict[str, object]) -> _T:
-    """``cls(**fields)`` for a frozen dataclass (Step, ClaimAnalysis, PositionAnalysis), quicker:
-    its instance dict set in one go, the fields left out keeping their class defaults.
-
-    A dataclass field with a default is also a class attribute, so the instance dict holds only
-    what differs; equality, ``replace`` and ``repr`` read attributes and see the same value.
-    """
-    made = _new_object(cls)
-    _set_dict(made, "__dict__", fields)
-    return made
-
-
-def _step(reason: Reason, side: Side, flag: int, fields: dict[str, object]) -> Step:
-    """``Step(reason, side, flag, **fields)``, quicker (see :func:`_made`)."""
-    return _made(Step, {"reason": reason, "side": side, "flag": flag, **fields})
-
-
 def _short_step(reason: Reason, side: Side, flag: int, cards: tuple[Card, ...], size: int) -> Step:
     """The step that says a side is short of a formation (R12, R25): the claimer's
     (``SIDE_INCOMPLETE``) or the other side's (``THEY_NEED``), with its cards and how many more of
-    ``size`` it needs.  (Built as a blank, see :mod:`._build`.)"""
-    step: Any = _StepBlank()
-    step.reason = reason
-    step.side = side
-    step.flag = flag
-    step.cards = cards
-    step.count = size - len(cards)
-    step.size = size
-    step.__class__ = Step
-    return cast(Step, step)
+    ``size`` it needs."""
+    # positional (cards, needed, where, kind, kinds, total, count, available, size): a NamedTuple's
+    # generated __new__ takes positions faster than keywords
+    return Step(reason, side, flag, cards, (), (), None, (), None, size - len(cards), None, size)
 
 
 def _compared_step(
     side: Side, flag: int, formation: Formation, their: Formation, order: int, first: Side | None
 ) -> Step:
     """The step that compares two complete formations (R10): the claimer's ``formation`` is
-    stronger (``order`` 1), ``their`` is (-1), or they tie and ``first`` completed first (0, R11).
-    (Built as a blank, see :mod:`._build`.)"""
-    step: Any = _StepBlank()
-    step.side = side
-    step.flag = flag
+    stronger (``order`` 1), ``their`` is (-1), or they tie and ``first`` completed first (0, R11)."""
+    # positional, as in _short_step (cards, needed, where, kind, kinds, total, count, available, size, shape,
+    # shapes, value, wild, other, other_kind, other_total); the reason from the table of orders
     if order:
         stronger, weaker = (formation, their) if order > 0 else (their, formation)
-        step.reason = _YOU_ARE_STRONGER if order > 0 else _THEY_ARE_STRONGER
-        step.kind = stronger.kind
-        step.total = stronger.total
-        step.other_kind = weaker.kind
-        step.other_total = weaker.total
-    else:
-        step.reason = _TIE_FIRST_COMPLETE
-        step.other = first
-        step.kind = formation.kind
-        step.total = formation.total
-    step.__class__ = Step
-    return cast(Step, step)
+        return Step(
+            _COMPARED[order], side, flag, (), (), (), stronger.kind, (), stronger.total, None, None, None, None, (),
+            None, (), None, weaker.kind, weaker.total,
+        )  # fmt: skip
+    return Step(
+        _COMPARED[0], side, flag, (), (), (), formation.kind, (), formation.total, None, None, None, None, (), None,
+        (), first,
+    )  # fmt: skip
 
 
-class _StepBlank(Blank):
-    """A plain object a Step is built in, then given its class (see :mod:`._build`)."""
-
-
-class _AnalysisBlank(Blank):
-    """A plain object a ClaimAnalysis is built in, then given its class (see :mod:`._build`)."""
+# the reason a comparison of two complete sides gives, by its order (1: the claimer's is stronger, -1: the
+# other's, 0: a tie), a table read by subscript: Python 3.11 reads ``Reason.X`` through the enum
+# metaclass's attribute hook, several times slower, and most positions compare some sides
+_COMPARED = {1: Reason.YOU_ARE_STRONGER, -1: Reason.THEY_ARE_STRONGER, 0: Reason.TIE_FIRST_COMPLETE}
 
 
 def _formation_step(
@@ -351,27 +236,70 @@ def _formation_step(
     """The step that names a complete formation (R9): the claimer's (``YOUR_FORMATION``), the other
     side's (``THEIR_FORMATION``) or the completion of the other side's ``cards`` by the unseen troops
     ``needed`` that beats the claimer (``COUNTEREXAMPLE``, R12), with its kind, sum and what each
-    wildcard stands for.
+    wildcard stands for."""
+    # positional, as in _short_step (cards, needed, where, kind, kinds, total, count, available, size, shape,
+    # shapes, value, wild)
+    return Step(
+        reason,
+        side,
+        flag,
+        cards,
+        needed,
+        (),
+        formation.kind,
+        (),
+        formation.total,
+        None,
+        None,
+        None,
+        None,
+        (),
+        None,
+        formation.wild,
+    )
 
-    (Built as a blank, see :mod:`._build`: a proof says one or two, and the steps' cost is most of what
-    reading a proof costs.)
+
+class RuledOut:
+    """The shapes a refusal's search rules out before the completion that beats the claimer.
+
+    A value of :class:`ClaimAnalysis` (its ``search`` field; read it as ``ClaimAnalysis.ruled_out``).
+    Working them out is the whole walk over every shape, which a refusal otherwise skips (the
+    decision path finds the completion at once), and only measures such as puzzle difficulty read
+    them: so a refusal keeps what the walk needs (``search``) and runs it when first read, once.
+    Equality, hashing, pickling and copying go by the steps themselves.
     """
-    step: Any = _StepBlank()
-    step.reason = reason
-    step.side = side
-    step.flag = flag
-    step.cards = cards
-    step.kind = formation.kind
-    step.total = formation.total
-    step.wild = formation.wild
-    if needed:
-        step.needed = needed
-    step.__class__ = Step
-    return cast(Step, step)
+
+    __slots__ = ("_search", "_steps")
+
+    def __init__(self, steps: tuple[Step, ...] = (), search: _Search | None = None) -> None:
+        self._steps = steps
+        self._search = search
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        search = self._search
+        if search is not None:  # the walk, once: the steps are kept and the search let go
+            self._steps = _Prover(*search).run().ruled_out
+            self._search = None
+        return self._steps
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RuledOut) and self.steps == other.steps
+
+    def __hash__(self) -> int:
+        return hash(self.steps)
+
+    def __reduce__(self) -> tuple[type[RuledOut], tuple[tuple[Step, ...]]]:
+        return RuledOut, (self.steps,)  # a pickled or copied analysis carries no search with it
+
+    def __repr__(self) -> str:
+        return f"RuledOut({self.steps!r})"
 
 
-@dataclass(frozen=True, init=False)
-class ClaimAnalysis:
+_NOTHING_RULED_OUT = RuledOut()
+
+
+class ClaimAnalysis(NamedTuple):
     """Whether ``side`` can claim ``flag`` now (R12), with the proof steps.
 
     When the claim fails because the opponent could still win, ``counterexample``
@@ -379,7 +307,11 @@ class ClaimAnalysis:
     what they would make.  The refutation in ``steps`` is then short: the
     counterexample alone refutes the claim.  The shapes the search ruled out
     before it found the counterexample are kept apart in ``ruled_out`` (data for
-    measures such as puzzle difficulty, not part of the explanation).
+    measures such as puzzle difficulty, not part of the explanation; worked out
+    when first read, see :class:`RuledOut`).
+
+    A NamedTuple, as :class:`Step` is: a position's analysis makes one per flag and side, and the
+    tuple is made at once where a frozen dataclass sets its eight fields one call each.
     """
 
     flag: int
@@ -389,38 +321,12 @@ class ClaimAnalysis:
     formation: Formation | None = None
     opponent_formation: Formation | None = None
     counterexample: tuple[Troop, ...] = ()
-    ruled_out: tuple[Step, ...] = ()  # the class default is deleted below the class
+    search: RuledOut = _NOTHING_RULED_OUT
 
-    def __init__(
-        self,
-        flag: int,
-        side: Side,
-        claimable: bool,
-        steps: tuple[Step, ...],
-        formation: Formation | None = None,
-        opponent_formation: Formation | None = None,
-        counterexample: tuple[Troop, ...] = (),
-        ruled_out: tuple[Step, ...] = (),
-    ) -> None:
-        # one update of the instance dict, as in Step (a position's analysis builds one per flag and side)
-        self.__dict__.update(
-            {
-                "flag": flag,
-                "side": side,
-                "claimable": claimable,
-                "steps": steps,
-                "formation": formation,
-                "opponent_formation": opponent_formation,
-                "counterexample": counterexample,
-                "ruled_out": ruled_out,
-            }
-        )
-
-    def __getstate__(self) -> dict[str, object]:
-        # work them out: a pickled or copied analysis carries no search with it
-        self.steps  # noqa: B018
-        self.ruled_out  # noqa: B018
-        return self.__dict__
+    @property
+    def ruled_out(self) -> tuple[Step, ...]:
+        """The shapes the search ruled out before the counterexample (``()`` for any other proof)."""
+        return self.search.steps
 
     @property
     def reasons(self) -> tuple[Reason, ...]:
@@ -444,7 +350,7 @@ class ClaimAnalysis:
             if reason in by_reason:
                 return by_reason[reason]
         for step in self.steps:
-            if step.reason in _SEARCH_REASONS or step.reason is _LOWER_KINDS:
+            if step.reason in _SEARCH_REASONS or step.reason is Reason.LOWER_KINDS:
                 return step
         return self.steps[-2] if len(self.steps) > 1 else self.steps[-1]
 
@@ -454,7 +360,7 @@ class ClaimAnalysis:
         Every flag of a position shares one count of unseen troops, so a proof
         over several flags states it once (:func:`state_unseen_once`).
         """
-        return replace(self, steps=tuple(s for s in self.steps if s.reason is not _UNSEEN))
+        return self._replace(steps=tuple(s for s in self.steps if s.reason is not Reason.UNSEEN))
 
     def explain(self, lang: str = "en") -> str:
         """The proof as numbered lines of text."""
@@ -473,49 +379,12 @@ class ClaimAnalysis:
         return analysis_html(self, rules=RULES_PAGE)  # each rule id a link to the lessons' rules page
 
 
-class _Later:
-    """A field worked out when first read (a non-data descriptor: once set, the instance dict wins).
-
-    The proofs ``analyse_position`` says flat leave their ``steps`` (a refusal by a completion, two
-    complete sides) and a refutation its ``ruled_out`` to be said when read: the instance dict holds,
-    under ``key``, a tuple ``(maker, *arguments)``; the first read calls ``maker(tuple)`` and keeps the
-    result under the field's own name.  (Cheaper than ``__getattr__``, which Python reaches only after
-    raising an AttributeError, and than a ``functools.partial``.)
-    """
-
-    __slots__ = ("name", "key")
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.key = "_" + name + "_later"
-
-    def __get__(self, obj: object, owner: type | None = None) -> tuple[Step, ...]:
-        if obj is None:  # read on the class (dataclasses, documentation tools)
-            return self  # type: ignore[return-value]
-        state = obj.__dict__
-        later = state.get(self.key)
-        if later is None:
-            if self.name in state:  # worked out meanwhile (by another thread)
-                value: tuple[Step, ...] = state[self.name]
-                return value
-            raise AttributeError(self.name)
-        value = state[self.name] = later[0](later)
-        state.pop(self.key, None)  # (set before the maker goes: a reader never finds neither)
-        return value
-
-
-# No class default for ``ruled_out`` (the __init__ always sets it): a proof may leave ``steps`` and
-# ``ruled_out`` to be worked out when read (the instance dict, when set, shadows the descriptor).
-if not TYPE_CHECKING:  # (mypy keeps the declared field types)
-    ClaimAnalysis.steps = _Later("steps")
-    ClaimAnalysis.ruled_out = _Later("ruled_out")
-
 _VALUE_BITS, _COLOUR_BITS = _decide.VALUE_BITS, _decide.COLOUR_BITS
 _troop_bits = _decide.troop_mask
 _troops_of = _decide.troops_of
 _BY_INDEX = _decide.BY_INDEX
 _Pool = _decide.Pool
-_SIDES = (_YOU, _OPPONENT)
+_SIDES = (Side.YOU, Side.OPPONENT)
 
 
 def _fixed_total(shape: Shape, size: int) -> int:
@@ -560,7 +429,7 @@ def _candidates(kind: FormationKind | None, theirs: tuple[Card, ...], size: int)
     (remembered: it is never changed).  Shapes the cards rule out (:class:`~.formations.ShapeFilter`, or no plan)
     are left out: the search skips them anyway.
     """
-    fixed = kind in (_K_WEDGE, _K_SKIRMISH, _K_PHALANX)
+    fixed = kind in (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
     out = []
     for shape in _shape_filter(theirs, size).open_shapes(kind):
         plans = plan_shape(shape, theirs, size)
@@ -574,7 +443,7 @@ _shape_filter = functools.lru_cache(maxsize=1024)(ShapeFilter)
 
 
 def _total(plan: ShapePlan, fill: Sequence[Troop]) -> int:
-    if plan.shape.kind in (_K_BATTALION, _K_HOST, None):
+    if plan.shape.kind in (FormationKind.BATTALION, FormationKind.HOST, None):
         return plan.base + sum(t.value for t in fill)
     return plan.base
 
@@ -596,12 +465,12 @@ class _Prover:
         self.state = position.flags[flag - 1]
         you, opponent, self.fog, self.mud = cards
         self.size = 4 if self.mud else 3  # formation_size (R25)
-        self.mine, self.theirs = (you, opponent) if side is _YOU else (opponent, you)
-        self.mine_at = 0 if side is _YOU else 1  # (this side's index in ``memo``, the other's is 1 - it)
+        self.mine, self.theirs = (you, opponent) if side is Side.YOU else (opponent, you)
+        self.mine_at = 0 if side is Side.YOU else 1  # (this side's index in ``memo``, the other's is 1 - it)
         self.memo: list[_Judged | None] = [None, None]  # each complete side judged once
         self.steps: list[Step] = []
 
-    def unseen(self) -> tuple[dict[str, object], int]:
+    def unseen(self) -> tuple[_UnseenFields, int]:
         """The unseen step's fields for this side and its hand's troops as a bit set (see :func:`_unseen`)."""
         return _unseen(self.pool, self.position, self.side)
 
@@ -612,51 +481,52 @@ class _Prover:
             cards = self.mine if at == self.mine_at else self.theirs
             summary = summarise(cards)
             rank, total = side_strength(summary, self.size, self.fog)  # what evaluate takes its kind and sum from
-            got = self.memo[at] = (rank, total, judged(cards, bool(summary.wilds), rank, total, self.fog, self.mud))
+            got = self.memo[at] = (rank, total, judged(cards, bool(summary[S_WILDS]), rank, total, self.fog, self.mud))
         return got
 
     def step(self, reason: Reason, **fields: object) -> None:
-        self.steps.append(_step(reason, self.side, self.flag, fields))
+        self.steps.append(Step(reason, self.side, self.flag, **fields))  # type: ignore[arg-type]
 
-    def done(self, claimable: bool, **extra: object) -> ClaimAnalysis:
+    def done(
+        self,
+        claimable: bool,
+        formation: Formation | None = None,
+        opponent_formation: Formation | None = None,
+        counterexample: tuple[Troop, ...] = (),
+        ruled_out: tuple[Step, ...] = (),
+    ) -> ClaimAnalysis:
         # the last step, one shared (immutable) value per side and flag
         self.steps.append((_CAN if claimable else _CANNOT)[self.mine_at * 9 + self.flag - 1])
-        return _made(
-            ClaimAnalysis,
-            {
-                "flag": self.flag,
-                "side": self.side,
-                "claimable": claimable,
-                "steps": tuple(self.steps),
-                "ruled_out": (),
-                **extra,  # (formation, opponent_formation and counterexample left out: the class defaults)
-            },
+        search = RuledOut(ruled_out) if ruled_out else _NOTHING_RULED_OUT
+        return ClaimAnalysis(
+            self.flag, self.side, claimable, tuple(self.steps), formation, opponent_formation, counterexample, search
         )
 
     def run(self) -> ClaimAnalysis:
         state, side = self.state, self.side
         if state.claimed_by is not None:
-            self.step(_FLAG_CLAIMED, other=state.claimed_by)
+            self.step(Reason.FLAG_CLAIMED, other=state.claimed_by)
             return self.done(False)
         mine, theirs, size, flag = self.mine, self.theirs, self.size, self.flag
         if len(mine) < size:
-            return _incomplete(flag, side, mine, size)
+            return _incomplete(self.mine_at * 9 + flag - 1, mine, size)
         rank, total, formation = self.judge(self.mine_at)
         if len(theirs) < size:
-            self.steps = list(_opening(side, flag, self.fog, self.mud, mine, theirs, formation, self.unseen()[0]))
+            at = self.mine_at * 9 + flag - 1
+            self.steps = list(_opening(at, self.fog, self.mud, mine, theirs, formation, self.unseen()[0]))
             return self._search(formation, theirs, size, formation.strength)
         at = self.mine_at * 9 + flag - 1  # (the steps every proof of a side and flag shares)
         self.steps = [
             *((_MUD_STEP[at],) if self.mud else ()),
             *((_FOG_STEP[at],) if self.fog else ()),
-            _formation_step(_YOUR_FORMATION, side, flag, mine, formation),
+            _formation_step(Reason.YOUR_FORMATION, side, flag, mine, formation),
         ]
         return self._complete(formation, theirs, (rank, total))
 
     def _complete(self, formation: Formation, theirs: tuple[Card, ...], mine_key: tuple[int, int]) -> ClaimAnalysis:
         side, flag, steps = self.side, self.flag, self.steps
         rank, total, their = self.judge(1 - self.mine_at)
-        steps.append(_formation_step(_THEIR_FORMATION, side, flag, theirs, their))
+        steps.append(_formation_step(Reason.THEIR_FORMATION, side, flag, theirs, their))
         their_key = (rank, total)
         if mine_key != their_key:
             order, first = (1 if mine_key > their_key else -1), None
@@ -734,7 +604,7 @@ class _Prover:
                         return self._counterexample(formation, theirs, best_fill, kind, pending)
                     tie_possible = tie_possible or (rank, best_total) == target_key
                     weak.append((best_total, candidate.shape, best_fill))
-                elif candidate.masks[0] and kind is not _K_SKIRMISH:
+                elif candidate.masks[0] and kind is not FormationKind.SKIRMISH:
                     blocked.append((candidate, candidate.needed_mask & ~have))
                 else:
                     other.append(self._short(candidate, theirs))
@@ -746,19 +616,17 @@ class _Prover:
             if weak:
                 best_total, shape, fill = max(weak, key=lambda w: w[0])
                 body.append(
-                    _step(
-                        _SHAPE_TOO_WEAK,
+                    Step(
+                        Reason.SHAPE_TOO_WEAK,
                         side,
                         flag,
-                        {
-                            "shape": shape,
-                            "kind": kind,
-                            "cards": theirs,
-                            "needed": fill,
-                            "total": best_total,
-                            "count": len(blocked) + len(other),
-                            "shapes": tuple(w[1] for w in weak) if len(weak) > 1 else (),
-                        },
+                        shape=shape,
+                        kind=kind,
+                        cards=theirs,
+                        needed=fill,
+                        total=best_total,
+                        count=len(blocked) + len(other),
+                        shapes=tuple(w[1] for w in weak) if len(weak) > 1 else (),
                     )
                 )
             if best_weak is not None:
@@ -769,18 +637,16 @@ class _Prover:
                 )
                 best_shape, fill, total = best
                 body.append(
-                    _step(
-                        _KIND_TOO_WEAK,
+                    Step(
+                        Reason.KIND_TOO_WEAK,
                         side,
                         flag,
-                        {
-                            "kind": kind,
-                            "total": total,
-                            "cards": theirs,
-                            "count": others,
-                            "shape": best_shape,
-                            "needed": fill,
-                        },
+                        kind=kind,
+                        total=total,
+                        cards=theirs,
+                        count=others,
+                        shape=best_shape,
+                        needed=fill,
                     )
                 )
         tie: Step | None = None
@@ -789,15 +655,15 @@ class _Prover:
             for i in range(len(body) - 1, -1, -1):
                 step = body[i]
                 if step.reason in _TOO_WEAK and step.shape is not None and step.total == target.total:
-                    body[i] = replace(step, reason=_AT_BEST_TIE, kind=target.kind)
+                    body[i] = step._replace(reason=Reason.AT_BEST_TIE, kind=target.kind)
                     break
             else:
-                tie = _step(_AT_BEST_TIE, side, flag, {"total": target.total, "kind": target.kind})
+                tie = Step(Reason.AT_BEST_TIE, side, flag, total=target.total, kind=target.kind)
         if ruled:
-            self.step(_KIND_RULED_OUT, kind=ruled[0], kinds=tuple(ruled), cards=theirs)
+            self.step(Reason.KIND_RULED_OUT, kind=ruled[0], kinds=tuple(ruled), cards=theirs)
         self.steps.extend(body)
         if lower:
-            self.step(_LOWER_KINDS, kinds=tuple(lower), kind=target.kind)
+            self.step(Reason.LOWER_KINDS, kinds=tuple(lower), kind=target.kind)
         if tie is not None:
             self.steps.append(tie)
         return self.done(True, formation=formation)
@@ -821,48 +687,44 @@ class _Prover:
         kind = shape.kind
         side, flag, pool = self.side, self.flag, self.pool
         plan = plans[0]
-        if kind is _K_SKIRMISH:
+        if kind is FormationKind.SKIRMISH:
             # some value of the run has no unseen troop left
             values = sorted({v for p in plans for v in p.values if not pool.mask & _VALUE_BITS[v]})
             seen = pool.seen & _VALUE_BITS[values[0]]  # where() lists them in card order, as sorted() does
-            return _step(
-                _SHAPE_SHORT,
+            return Step(
+                Reason.SHAPE_SHORT,
                 side,
                 flag,
-                {
-                    "shape": shape,
-                    "kind": kind,
-                    "cards": theirs,
-                    "where": pool.where(seen),
-                    "count": 1,
-                    "available": 0,
-                    "value": values[0],
-                },
+                shape=shape,
+                kind=kind,
+                cards=theirs,
+                where=pool.where(seen),
+                count=1,
+                available=0,
+                value=values[0],
             )
-        if kind is _K_PHALANX:
+        if kind is FormationKind.PHALANX:
             assert shape.value is not None
             group = pool.seen & _VALUE_BITS[shape.value]
             available = (pool.mask & _VALUE_BITS[shape.value]).bit_count()
-        elif kind is _K_BATTALION:
+        elif kind is FormationKind.BATTALION:
             assert shape.colour is not None
             group = pool.seen & _COLOUR_BITS[shape.colour]
             available = (pool.mask & _COLOUR_BITS[shape.colour]).bit_count()
         else:
             group = 0
             available = pool.count
-        return _step(
-            _SHAPE_SHORT,
+        return Step(
+            Reason.SHAPE_SHORT,
             side,
             flag,
-            {
-                "shape": shape,
-                "kind": kind,
-                "cards": theirs,
-                "where": pool.where(group),
-                "count": plan.count,
-                "available": available,
-                "value": shape.value,
-            },
+            shape=shape,
+            kind=kind,
+            cards=theirs,
+            where=pool.where(group),
+            count=plan.count,
+            available=available,
+            value=shape.value,
         )
 
     def _blocked(
@@ -882,19 +744,17 @@ class _Prover:
         if len(blocked) == 1:
             candidate, blockers = blocked[0]
             return [
-                _step(
-                    _SHAPE_BLOCKED,
+                Step(
+                    Reason.SHAPE_BLOCKED,
                     side,
                     flag,
-                    {
-                        "shape": candidate.shape,
-                        "kind": kind,
-                        "cards": theirs,
-                        "needed": candidate.needed,
-                        "where": self.pool.where(blockers),
-                        "count": candidate.extra,
-                        "wild": candidate.wild,
-                    },
+                    shape=candidate.shape,
+                    kind=kind,
+                    cards=theirs,
+                    needed=candidate.needed,
+                    where=self.pool.where(blockers),
+                    count=candidate.extra,
+                    wild=candidate.wild,
                 )
             ]
         needed = seen = 0
@@ -903,19 +763,17 @@ class _Prover:
             seen |= blockers
         wildcard = any(candidate.extra or candidate.wild for candidate, _ in blocked)
         return [
-            _step(
-                _SHAPE_BLOCKED,
+            Step(
+                Reason.SHAPE_BLOCKED,
                 side,
                 flag,
-                {
-                    "shape": blocked[0][0].shape,
-                    "kind": kind,
-                    "cards": theirs,
-                    "needed": _troops_of(needed),  # card order, as card_sort_key sorts troops
-                    "where": self.pool.where(seen),
-                    "count": 1 if wildcard else 0,
-                    "shapes": tuple(candidate.shape for candidate, _ in blocked),
-                },
+                shape=blocked[0][0].shape,
+                kind=kind,
+                cards=theirs,
+                needed=_troops_of(needed),  # card order, as card_sort_key sorts troops
+                where=self.pool.where(seen),
+                count=1 if wildcard else 0,
+                shapes=tuple(candidate.shape for candidate, _ in blocked),
             )
         ]
 
@@ -937,9 +795,9 @@ class _Prover:
         # to it prove nothing here, and a learner should not wade through them to reach it.
         ruled, body, blocked, other, weak = pending
         side, flag = self.side, self.flag
-        kinds = [Step(_KIND_RULED_OUT, side, flag, kind=k, kinds=tuple(ruled), cards=theirs) for k in ruled[:1]]
+        kinds = [Step(Reason.KIND_RULED_OUT, side, flag, kind=k, kinds=tuple(ruled), cards=theirs) for k in ruled[:1]]
         too_weak = [
-            Step(_SHAPE_TOO_WEAK, side, flag, shape=shape, kind=kind, cards=theirs, needed=needed, total=total)
+            Step(Reason.SHAPE_TOO_WEAK, side, flag, shape=shape, kind=kind, cards=theirs, needed=needed, total=total)
             for total, shape, needed in weak
         ]
         ruled_out = tuple(kinds + body + self._blocked(blocked, theirs, kind) + other + too_weak)
@@ -975,7 +833,18 @@ def _strongest_first(t: Troop) -> tuple[int, int]:
 
 
 _STRONGEST_KINDS: tuple[FormationKind | None, ...] = tuple(sorted(FormationKind, reverse=True))
-_FIXED_KINDS = (_K_WEDGE, _K_SKIRMISH, _K_PHALANX)
+_FIXED_KINDS = (FormationKind.WEDGE, FormationKind.SKIRMISH, FormationKind.PHALANX)
+#: the kinds (as ranks) whose completion's troops are exactly the shape's (a Wedge's, a Phalanx's)
+_FIXED_TROOPS = frozenset({FormationKind.WEDGE, FormationKind.PHALANX})
+#: how a refusal orders the troops of the completion that beats the claimer, by its kind's rank (-1:
+#: Fog), as the proof's search names them: a run's missing values lowest first, the best of a colour
+#: highest first, the best troops left for a Host (or under Fog); a Wedge's and Phalanx's as found
+_FILL_ORDER: dict[int, Callable[[tuple[Troop, ...]], tuple[Troop, ...]]] = {
+    FormationKind.SKIRMISH: lambda fill: tuple(sorted(fill, key=_by_value)),
+    FormationKind.BATTALION: lambda fill: fill[::-1],
+    FormationKind.HOST: lambda fill: tuple(sorted(fill, key=_strongest_first)),
+    -1: lambda fill: tuple(sorted(fill, key=_strongest_first)),
+}
 
 
 def state_unseen_once(analyses: Iterable[ClaimAnalysis]) -> list[ClaimAnalysis]:
@@ -990,44 +859,42 @@ def state_unseen_once(analyses: Iterable[ClaimAnalysis]) -> list[ClaimAnalysis]:
     said = False
     for analysis in analyses:
         out.append(analysis.without_unseen() if said else analysis)
-        said = said or _UNSEEN in analysis.reasons
+        said = said or Reason.UNSEEN in analysis.reasons
     return out
 
 
 _SEARCH_REASONS = frozenset(
     {
-        _KIND_RULED_OUT,
-        _KIND_TOO_WEAK,
-        _SHAPE_BLOCKED,
-        _SHAPE_SHORT,
-        _SHAPE_TOO_WEAK,
+        Reason.KIND_RULED_OUT,
+        Reason.KIND_TOO_WEAK,
+        Reason.SHAPE_BLOCKED,
+        Reason.SHAPE_SHORT,
+        Reason.SHAPE_TOO_WEAK,
     }
 )
 
 
-_TOO_WEAK = (_KIND_TOO_WEAK, _SHAPE_TOO_WEAK)
+_TOO_WEAK = (Reason.KIND_TOO_WEAK, Reason.SHAPE_TOO_WEAK)
 
 #: Steps that decide a proof wherever they appear, most decisive first (see ``ClaimAnalysis.deciding_step``).
 _DECIDING_FIRST = (
-    _FLAG_CLAIMED,
-    _SIDE_INCOMPLETE,
-    _COUNTEREXAMPLE,
-    _TIE_FIRST_COMPLETE,
-    _YOU_ARE_STRONGER,
-    _THEY_ARE_STRONGER,
-    _AT_BEST_TIE,
+    Reason.FLAG_CLAIMED,
+    Reason.SIDE_INCOMPLETE,
+    Reason.COUNTEREXAMPLE,
+    Reason.TIE_FIRST_COMPLETE,
+    Reason.YOU_ARE_STRONGER,
+    Reason.THEY_ARE_STRONGER,
+    Reason.AT_BEST_TIE,
 )
 
 
 _FlagCards = tuple[tuple[Card, ...], tuple[Card, ...], bool, bool]
 _Judged = tuple[int, int, Formation]  # a complete side's (kind, sum) key (kind -1 under Fog) and its Formation
-# what _both and _against leave for their steps to be said when read (see _Later): the maker first
-_Cards = tuple[Card, ...]
-_CompleteLater = tuple[object, Side, int, bool, bool, _Cards, _Cards, Formation, Formation, int, "Side | None"]
-_RefutationLater = tuple[
-    object, Position, "_Pool", Side, int, "_FlagCards", _Cards, _Cards, Formation, tuple[Troop, ...], Formation
-]
-_FOG_CARD, _MUD_CARD = Tactic.FOG, Tactic.MUD
+#: the unseen step's fields, the same at every flag of a position: the unseen count, how many troops lie
+#: on the flags and in the discards, the hand's troops (see _unseen)
+_UnseenFields = tuple[int, int, int, tuple[Troop, ...]]
+#: what a refusal's search over every shape needs, to rule shapes out when first read (see RuledOut)
+_Search = tuple[Position, "_Pool", int, Side, _FlagCards]
 
 
 def _flag_cards(state: FlagState) -> _FlagCards:
@@ -1042,9 +909,9 @@ def _flag_cards(state: FlagState) -> _FlagCards:
         for card in cards:
             if type(card) is Troop or card in WILD_MASK:
                 out.append(card)
-            elif card is _FOG_CARD:
+            elif card is Tactic.FOG:
                 fog = True
-            elif card is _MUD_CARD:
+            elif card is Tactic.MUD:
                 mud = True
     return tuple(you), tuple(opponent), fog, mud
 
@@ -1057,48 +924,50 @@ def _analyse(position: Position, pool: _Pool, flag: int, side: Side) -> ClaimAna
         return _Prover(position, pool, flag, side, cards).run()
     you, opponent, fog, mud = cards
     size = 4 if mud else 3
-    mine, theirs = (you, opponent) if side is _YOU else (opponent, you)
+    mine, theirs = (you, opponent) if side is Side.YOU else (opponent, you)
+    at = flag - 1 if side is Side.YOU else flag + 8
     if len(mine) < size:
-        return _incomplete(flag, side, mine, size)
+        return _incomplete(at, mine, size)
     if len(theirs) >= size:
-        return _both(state, flag, you, opponent, fog, mud, side)[0 if side is _YOU else 1]
-    return _against(position, pool, flag, side, cards, mine, theirs)
+        return _both(state, flag, you, opponent, fog, mud, side)[at // 9]
+    return _against(position, pool, at, cards, mine, theirs)
 
 
-def _incomplete(flag: int, side: Side, mine: tuple[Card, ...], size: int) -> ClaimAnalysis:
-    """The commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25)."""
-    at = flag - 1 if side is _YOU else flag + 8
+def _incomplete(at: int, mine: tuple[Card, ...], size: int) -> ClaimAnalysis:
+    """The commonest proof, said at once: a complete formation first (R12), four cards at Mud (R25).
+
+    ``at`` is the side and flag's place in :data:`_KEYS` (as in every flat proof)."""
+    side, flag = _KEYS[at]
     if not mine:  # an empty side: one (immutable) analysis per side, flag and size
         return _EMPTY[at * 2 + (size == 4)]
-    # (built as blanks, see _build: this is the proof a position says most often, about nine times)
-    incomplete = _short_step(_SIDE_INCOMPLETE, side, flag, mine, size)
-    analysis: Any = _AnalysisBlank()
-    analysis.flag = flag
-    analysis.side = side
-    analysis.claimable = False
-    analysis.steps = (_MUD_STEP[at], incomplete, _CANNOT[at]) if size == 4 else (incomplete, _CANNOT[at])
-    analysis.ruled_out = ()  # (formation, opponent_formation and counterexample: the class defaults)
-    analysis.__class__ = ClaimAnalysis
-    return cast(ClaimAnalysis, analysis)
+    incomplete = _short_step(Reason.SIDE_INCOMPLETE, side, flag, mine, size)
+    steps = (_MUD_STEP[at], incomplete, _CANNOT[at]) if size == 4 else (incomplete, _CANNOT[at])
+    return ClaimAnalysis(flag, side, False, steps)
 
 
-def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[dict[str, object], int]:
-    """The unseen step's fields for ``side`` (the same at every flag of the position), and its hand's troops
-    as a bit set: worked out once a position and side, kept on the pool."""
+def _unseen(pool: _Pool, position: Position, side: Side) -> tuple[_UnseenFields, int]:
+    """The unseen step's fields for ``side`` (the same at every flag of the position: how many troops are
+    unseen, how many lie on the flags and in the discards, the hand's troops), and its hand's troops as a
+    bit set: worked out once a position and side, kept on the pool."""
     got = pool.said.get(side)
     if got is None:
         on_flags, in_discards = pool.counts
         # the hand is said with the count: its cards are unseen like the deck's (R13)
         troops = []
         mask = 0
-        for card in position.hand_you if side is _YOU else position.hand_opponent:
+        for card in position.hand_you if side is Side.YOU else position.hand_opponent:
             if type(card) is Troop:
                 troops.append(card)
-                mask |= card.bit
-        hand = tuple(troops)
-        fields: dict[str, object] = {"count": pool.count, "total": on_flags, "available": in_discards, "cards": hand}
-        got = pool.said[side] = (fields, mask)
+                mask |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
+        got = pool.said[side] = ((pool.count, on_flags, in_discards, tuple(troops)), mask)
     return got
+
+
+def _unseen_step(reason: Reason, side: Side, flag: int, fields: _UnseenFields) -> Step:
+    """The step that counts the unseen troops (``UNSEEN``, R13), the hand among them (see :func:`_unseen`)."""
+    count, on_flags, in_discards, hand = fields
+    # positional, as in _short_step (cards, needed, where, kind, kinds, total, count, available)
+    return Step(reason, side, flag, hand, (), (), None, (), on_flags, count, in_discards)
 
 
 def _both(
@@ -1108,11 +977,9 @@ def _both(
     opponent: tuple[Card, ...],
     fog: bool,
     mud: bool,
-    asked: Side = _YOU,
+    asked: Side = Side.YOU,
 ) -> tuple[ClaimAnalysis, ClaimAnalysis]:
-    """Both sides' proofs at a flag where both are complete (R10, R11): each formation judged once for both.
-
-    The verdicts are said at once; the steps (:func:`_complete_steps`) when read."""
+    """Both sides' proofs at a flag where both are complete (R10, R11): each formation judged once for both."""
     size = 4 if mud else 3
     rank, total, you_formation = judge(you, size, fog, mud)
     you_key = (rank, total)
@@ -1122,91 +989,52 @@ def _both(
         first = state.first_complete
         if first is None:
             # raises UndecidedTieError, with the total of the side asked about
-            _decide.undecided(flag, (you_formation if asked is _YOU else opponent_formation).total)
+            _decide.undecided(flag, (you_formation if asked is Side.YOU else opponent_formation).total)
         order = 0
-        you_win = first is _YOU
+        you_win = first is Side.YOU
     else:
         first = None
         you_win = you_key > opponent_key
         order = 1 if you_win else -1
-    mine = _lazy_analysis(
-        flag,
-        _YOU,
-        you_win,
-        (_complete_steps, _YOU, flag, fog, mud, you, opponent, you_formation, opponent_formation, order, first),
-        you_formation,
-        opponent_formation,
-    )
-    theirs = _lazy_analysis(
-        flag,
-        _OPPONENT,
-        not you_win,
-        (_complete_steps, _OPPONENT, flag, fog, mud, opponent, you, opponent_formation, you_formation, -order, first),
-        opponent_formation,
-        you_formation,
-    )
+    mine = _complete(flag - 1, you_win, fog, mud, you, opponent, you_formation, opponent_formation, order, first)
+    theirs = _complete(flag + 8, not you_win, fog, mud, opponent, you, opponent_formation, you_formation, -order, first)
     return mine, theirs
 
 
-def _lazy_analysis(
-    flag: int,
-    side: Side,
+def _complete(
+    at: int,
     claimable: bool,
-    steps_later: tuple[object, ...],
+    fog: bool,
+    mud: bool,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
     formation: Formation,
-    opponent_formation: Formation,
-    counterexample: tuple[Troop, ...] = (),
-    ruled_out_later: tuple[object, ...] | None = None,
+    their: Formation,
+    order: int,
+    first: Side | None,
 ) -> ClaimAnalysis:
-    """An analysis whose steps are said when first read (``steps_later``, see :class:`_Later`): two
-    complete sides' (:func:`_both`) or a refusal's (:func:`_against`, whose ``ruled_out`` is said
-    when read as well).  (Built as a blank, see :mod:`._build`.)"""
-    analysis: Any = _AnalysisBlank()
-    analysis.flag = flag
-    analysis.side = side
-    analysis.claimable = claimable
-    analysis._steps_later = steps_later
-    analysis.formation = formation
-    analysis.opponent_formation = opponent_formation
-    if counterexample:
-        analysis.counterexample = counterexample
-    if ruled_out_later is None:
-        analysis.ruled_out = ()
-    else:
-        analysis._ruled_out_later = ruled_out_later
-    analysis.__class__ = ClaimAnalysis
-    return cast(ClaimAnalysis, analysis)
-
-
-def _complete_steps(later: _CompleteLater) -> tuple[Step, ...]:
-    """The steps of a proof between two complete sides: Mud (R25), Fog (R24), both formations (R9),
-    which is stronger (R10, ``order`` 1 or -1) or the tie and who completed first (R11, 0), the verdict.
-
-    ``later`` is what :func:`_both` left (see :class:`_Later`)."""
-    _, side, flag, fog, mud, mine, theirs, formation, their, order, first = later
-    at = flag - 1 if side is _YOU else flag + 8
-    yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
-    others = _formation_step(_THEIR_FORMATION, side, flag, theirs, their)
+    """A proof between two complete sides: Mud (R25), Fog (R24), both formations (R9), which is
+    stronger (R10, ``order`` 1 or -1) or the tie and who completed first (R11, 0), the verdict."""
+    side, flag = _KEYS[at]
+    yours_said, theirs_said = _FORMATIONS_SAID  # (both members in one read, see _COMPARED)
+    yours = _formation_step(yours_said, side, flag, mine, formation)
+    others = _formation_step(theirs_said, side, flag, theirs, their)
     compared = _compared_step(side, flag, formation, their, order, first)
-    verdict = (_CAN if (order > 0 if order else first is side) else _CANNOT)[at]
+    verdict = (_CAN if claimable else _CANNOT)[at]
     if mud:
         if fog:
-            return (_MUD_STEP[at], _FOG_STEP[at], yours, others, compared, verdict)
-        return (_MUD_STEP[at], yours, others, compared, verdict)
-    return (_FOG_STEP[at], yours, others, compared, verdict) if fog else (yours, others, compared, verdict)
-
-
-def _ruled_out(later: tuple[object, Position, _Pool, int, Side, _FlagCards]) -> tuple[Step, ...]:
-    """What the search rules out before a refutation's completion (``ClaimAnalysis.ruled_out``, read lazily)."""
-    _, position, pool, flag, side, cards = later
-    return _Prover(position, pool, flag, side, cards).run().ruled_out
+            steps: tuple[Step, ...] = (_MUD_STEP[at], _FOG_STEP[at], yours, others, compared, verdict)
+        else:
+            steps = (_MUD_STEP[at], yours, others, compared, verdict)
+    else:
+        steps = (_FOG_STEP[at], yours, others, compared, verdict) if fog else (yours, others, compared, verdict)
+    return ClaimAnalysis(flag, side, claimable, steps, formation, their)
 
 
 def _against(
     position: Position,
     pool: _Pool,
-    flag: int,
-    side: Side,
+    at: int,
     cards: _FlagCards,
     mine: tuple[Card, ...],
     theirs: tuple[Card, ...],
@@ -1215,18 +1043,20 @@ def _against(
 
     The decision first (:func:`~battleline_lab.core.decide.beating`): a completion that beats the
     claimer is the whole refutation, its troops put in the order of the shape's plan (the
-    order the proof's search names them in); its steps (:func:`_refutation_steps`) and the shapes
-    the search would rule out before it (``ruled_out``) are worked out when read.  When none
-    beats the claimer, the search over every shape (``_Prover._search``) says why.
+    order the proof's search names them in); the shapes the search would rule out before it
+    (``ruled_out``) are worked out when read (:class:`RuledOut`).  When none beats the claimer,
+    the search over every shape (``_Prover._search``) says why.
     """
+    side, flag = _KEYS[at]
     _, _, fog, mud = cards
     size = 4 if mud else 3
     rank, total, formation = judge(mine, size, fog, mud)
     their_summary = summarise(theirs)
     witness = _decide.beating(their_summary, size, fog, rank, total, pool)
+    fields, hand = _unseen(pool, position, side)
     if not witness:
         prover = _Prover(position, pool, flag, side, cards)
-        prover.steps = list(_opening(side, flag, fog, mud, mine, theirs, formation, _unseen(pool, position, side)[0]))
+        prover.steps = list(_opening(at, fog, mud, mine, theirs, formation, fields))
         return prover._search(formation, theirs, size, formation.strength)
     if witness > 0:
         # the completion judged once, as evaluate judges it (side_strength's kind and sum); its troops
@@ -1238,69 +1068,44 @@ def _against(
         else:
             rank, total = side_strength(summarise(cards_), size, fog)
             completed = None
-        if rank == _K_SKIRMISH:
-            fill = tuple(sorted(fill, key=_by_value))  # the run's missing values, lowest first
-        elif rank == _K_BATTALION:
-            fill = fill[::-1]  # the best of the colour, highest first
-        elif rank <= _K_HOST:
-            fill = tuple(sorted(fill, key=_strongest_first))  # the best troops left (Host, Fog)
-        if completed is None or (len(fill) > 1 and rank != _K_WEDGE and rank != _K_PHALANX):
+        order = _FILL_ORDER.get(rank)
+        if order is not None:
+            fill = order(fill)
+        if completed is None or (len(fill) > 1 and rank not in _FIXED_TROOPS):
             completed = judged(theirs + fill, bool(their_summary[5]), rank, total, fog, mud)
     else:
         fill = ()  # (the witness was -1: their wildcards fill the open slots, no unseen troop is needed)
         completed = evaluate(theirs, fog=fog, mud=mud)
-    # ``steps`` and ``ruled_out`` are worked out when read
-    return _lazy_analysis(
-        flag,
-        side,
-        False,
-        (_refutation_steps, position, pool, side, flag, cards, mine, theirs, formation, fill, completed),
-        formation,
-        completed,
-        fill,
-        (_ruled_out, position, pool, flag, side, cards),
+    # the refusal (R12): the opening, the completion, which of its troops are in hand (R13), the verdict
+    steps = (
+        *_opening(at, fog, mud, mine, theirs, formation, fields),
+        *_completion_steps(side, flag, theirs, completed, fill, hand),
+        _CANNOT[at],
     )
+    search = RuledOut((), (position, pool, flag, side, cards))  # (no steps yet, the search)
+    return ClaimAnalysis(flag, side, False, steps, formation, completed, fill, search)
 
 
 def _opening(
-    side: Side,
-    flag: int,
+    at: int,
     fog: bool,
     mud: bool,
     mine: tuple[Card, ...],
     theirs: tuple[Card, ...],
     formation: Formation,
-    fields: dict[str, object],
+    fields: _UnseenFields,
 ) -> tuple[Step, ...]:
     """The first steps of a complete side's proof against an incomplete one: Mud (R25), Fog (R24),
     the claimer's formation (R9), what the other side needs (R12) and the unseen count (R13)."""
-    at = flag - 1 if side is _YOU else flag + 8
-    yours = _formation_step(_YOUR_FORMATION, side, flag, mine, formation)
+    side, flag = _KEYS[at]
+    yours_said, need_said, unseen_said = _OPENING_SAID  # (the members in one read, see _COMPARED)
+    yours = _formation_step(yours_said, side, flag, mine, formation)
     size = 4 if mud else 3
-    need = _short_step(_THEY_NEED, side, flag, theirs, size)
-    unseen: Any = _StepBlank()  # (built as a blank, see _build: every refusal says it)
-    unseen.reason = _UNSEEN
-    unseen.side = side
-    unseen.flag = flag
-    unseen.count = fields["count"]
-    unseen.total = fields["total"]
-    unseen.available = fields["available"]
-    unseen.cards = fields["cards"]
-    unseen.__class__ = Step
+    need = _short_step(need_said, side, flag, theirs, size)
+    unseen = _unseen_step(unseen_said, side, flag, fields)
     if mud:
         return (_MUD_STEP[at], _FOG_STEP[at], yours, need, unseen) if fog else (_MUD_STEP[at], yours, need, unseen)
     return (_FOG_STEP[at], yours, need, unseen) if fog else (yours, need, unseen)
-
-
-def _refutation_steps(later: _RefutationLater) -> tuple[Step, ...]:
-    """The steps of a refusal by a completion that beats the claimer (R12): the opening, the
-    completion, which of its troops are in hand (R13: not evidence), the verdict (``later``: what
-    :func:`_against` left, see :class:`_Later`)."""
-    _, position, pool, side, flag, (_, _, fog, mud), mine, theirs, formation, fill, completed = later
-    fields, hand = _unseen(pool, position, side)
-    opening = _opening(side, flag, fog, mud, mine, theirs, formation, fields)
-    cannot = _CANNOT[flag - 1 if side is _YOU else flag + 8]
-    return opening + _completion_steps(side, flag, theirs, completed, fill, hand) + (cannot,)
 
 
 def _completion_steps(
@@ -1309,21 +1114,26 @@ def _completion_steps(
     """The completion of ``theirs`` by the unseen troops ``fill`` that beats the claimer (R12), and,
     when some of those troops are in the claimer's hand (``hand``, a bit set), that the hand is no
     evidence they are out of the other side's reach (R13)."""
-    counter = _formation_step(_COUNTEREXAMPLE, side, flag, theirs, completed, fill)
+    counter = _formation_step(Reason.COUNTEREXAMPLE, side, flag, theirs, completed, fill)
     if not hand:  # (no troop in hand: the commonest, most positions list no hand)
         return (counter,)
     in_hand = tuple([t for t in fill if hand & t.bit])
     if not in_hand:
         return (counter,)
-    return (counter, _step(_HAND_NOT_EVIDENCE, side, flag, {"cards": in_hand, "needed": in_hand}))
+    return (counter, Step(Reason.HAND_NOT_EVIDENCE, side, flag, cards=in_hand, needed=in_hand))
 
+
+# the reasons of the formation steps of a proof between two complete sides and of the opening of a
+# complete side's against an incomplete one, in the order said (tables, read at once: see _COMPARED)
+_FORMATIONS_SAID = (Reason.YOUR_FORMATION, Reason.THEIR_FORMATION)
+_OPENING_SAID = (Reason.YOUR_FORMATION, Reason.THEY_NEED, Reason.UNSEEN)
 
 # the steps every proof of a side and flag shares, one (immutable) value each
 # (index: flag - 1 for you, 9 more for the opponent)
-_CANNOT = [_step(_CANNOT_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
-_CAN = [_step(_CAN_CLAIM, side, n, {}) for side in _SIDES for n in FLAGS]
-_MUD_STEP = [_step(_MUD, side, n, {"size": 4}) for side in _SIDES for n in FLAGS]
-_FOG_STEP = [_step(_FOG, side, n, {}) for side in _SIDES for n in FLAGS]
+_CANNOT = [Step(Reason.CANNOT_CLAIM, side, n) for side in _SIDES for n in FLAGS]
+_CAN = [Step(Reason.CAN_CLAIM, side, n) for side in _SIDES for n in FLAGS]
+_MUD_STEP = [Step(Reason.MUD, side, n, size=4) for side in _SIDES for n in FLAGS]
+_FOG_STEP = [Step(Reason.FOG, side, n) for side in _SIDES for n in FLAGS]
 _KEYS = [(side, n) for side in _SIDES for n in FLAGS]  # a PositionAnalysis's keys, likewise
 # the proof of an empty side, one (immutable) value per side, flag and size (index: 2 * the above, + 1 at Mud)
 _EMPTY = [
@@ -1333,7 +1143,7 @@ _EMPTY = [
         False,
         (
             *((_MUD_STEP[at],) if size == 4 else ()),
-            _step(_SIDE_INCOMPLETE, side, n, {"cards": (), "count": size, "size": size}),
+            Step(Reason.SIDE_INCOMPLETE, side, n, cards=(), count=size, size=size),
             _CANNOT[at],
         ),
     )
@@ -1358,7 +1168,7 @@ def can_claim(position: Position, flag: int, side: Side | str | None = None) -> 
     return _decide.can_claim(position, flag, side)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PositionAnalysis:
     """Claim analyses for both sides at every unclaimed flag."""
 
@@ -1369,7 +1179,7 @@ class PositionAnalysis:
         side = side if type(side) is Side else Side(side)  # (an Enum call is slow even for a member)
         get = self.claims.get
         out = []
-        for key in _KEYS[:9] if side is _YOU else _KEYS[9:]:  # (side, n) for every flag, built once
+        for key in _KEYS[:9] if side is Side.YOU else _KEYS[9:]:  # (side, n) for every flag, built once
             analysis = get(key)
             if analysis is not None and analysis.claimable:
                 out.append(key[1])
@@ -1396,18 +1206,18 @@ def analyse_position(position: Position) -> PositionAnalysis:
     # and every proof that needs no pool; a complete side against an incomplete one waits for the pool
     visible = 0
     claims: dict[tuple[Side, int], ClaimAnalysis] = {}
-    later: list[tuple[int, Side, int, _FlagCards, tuple[Card, ...], tuple[Card, ...]]] = []
+    later: list[tuple[int, _FlagCards, tuple[Card, ...], tuple[Card, ...]]] = []
     for n, state in zip(FLAGS, position.flags):
         you, opponent = state.you, state.opponent
         special = False
         for card in you:
             if type(card) is Troop:
-                visible |= card.bit
+                visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
             else:
                 special = True
         for card in opponent:
             if type(card) is Troop:
-                visible |= card.bit
+                visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
             else:
                 special = True
         if state.claimed_by is not None:
@@ -1425,24 +1235,24 @@ def analyse_position(position: Position) -> PositionAnalysis:
                 claims[_KEYS[n - 1]], claims[_KEYS[n + 8]] = _both(state, n, you, opponent, fog, mud)
             else:
                 claims[_KEYS[n - 1]] = None  # type: ignore[assignment]  # (its place in the order; said below)
-                later.append((n - 1, _YOU, n, flag_cards, you, opponent))
+                later.append((n - 1, flag_cards, you, opponent))
                 claims[_KEYS[n + 8]] = (
-                    _incomplete(n, _OPPONENT, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
+                    _incomplete(n + 8, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
                 )
         else:
-            claims[_KEYS[n - 1]] = _incomplete(n, _YOU, you, size) if you else _EMPTY[(n - 1) * 2 + (size == 4)]
+            claims[_KEYS[n - 1]] = _incomplete(n - 1, you, size) if you else _EMPTY[(n - 1) * 2 + (size == 4)]
             if len(opponent) >= size:
                 claims[_KEYS[n + 8]] = None  # type: ignore[assignment]
-                later.append((n + 8, _OPPONENT, n, flag_cards, opponent, you))
+                later.append((n + 8, flag_cards, opponent, you))
             else:
                 claims[_KEYS[n + 8]] = (
-                    _incomplete(n, _OPPONENT, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
+                    _incomplete(n + 8, opponent, size) if opponent else _EMPTY[(n + 8) * 2 + (size == 4)]
                 )
     if later:
         pool = _Pool.of_flags(position, visible)
-        for at, side, n, flag_cards, mine, theirs in later:
-            claims[_KEYS[at]] = _against(position, pool, n, side, flag_cards, mine, theirs)
-    return _made(PositionAnalysis, {"position": position, "claims": claims})
+        for at, flag_cards, mine, theirs in later:
+            claims[_KEYS[at]] = _against(position, pool, at, flag_cards, mine, theirs)
+    return PositionAnalysis(position, claims)
 
 
 def claimable_flags(position: Position, side: Side | str | None = None) -> tuple[int, ...]:

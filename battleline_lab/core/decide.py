@@ -41,6 +41,9 @@ from .cards import ALL_TROOPS, Card, Colour, Troop
 from .formations import (
     FOG_BIT,
     MUD_BIT,
+    S_BITS,
+    S_ENV,
+    S_FILLED,
     FormationKind,
     ShapePlan,
     SideSummary,
@@ -70,10 +73,8 @@ BY_INDEX = _BY_INDEX = tuple(sorted(ALL_TROOPS, key=lambda t: t.index))  # each 
 VALUE_BITS = {v: sum(1 << t.index for t in ALL_TROOPS if t.value == v) for v in range(1, 11)}
 COLOUR_BITS = {c: sum(1 << t.index for t in ALL_TROOPS if t.colour is c) for c in Colour}
 _WEDGE, _PHALANX, _BATTALION, _SKIRMISH, _HOST = 4, 3, 2, 1, 0
-# enum members bound to module names (Python 3.11 reads ``Side.YOU`` through a slow metaclass hook)
-_YOU, _OPPONENT = Side.YOU, Side.OPPONENT
-_K_PHALANX, _K_BATTALION = FormationKind.PHALANX, FormationKind.BATTALION
-_SIDES = (_YOU, _OPPONENT)
+# the two sides in the order of the decision's tables
+_SIDES = (Side.YOU, Side.OPPONENT)
 
 
 class UndecidedTieError(ValueError):
@@ -163,8 +164,9 @@ class Pool:
         self._top_troops: list[Troop] | None = None
         self._places: list[Location | None] | None = None
         self._wedges: list[tuple[int, int] | None] = [None, None]  # best_wedge's, for 3 and 4 cards
-        # what the proof says of the pool for each side, worked out once a position (claims._Prover.unseen)
-        self.said: dict[Side, tuple[dict[str, object], int]] = {}
+        # what the proof says of the pool for each side, worked out once a position (claims._unseen):
+        # the unseen count, the troops on the flags and in the discards, the hand's troops; the hand's bits
+        self.said: dict[Side, tuple[tuple[int, int, int, tuple[Troop, ...]], int]] = {}
 
     @classmethod
     def of_position(cls, position: Position) -> Pool:
@@ -173,10 +175,10 @@ class Pool:
         for state in position.flags:
             for card in state.you:
                 if type(card) is Troop:
-                    visible |= card.bit
+                    visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
             for card in state.opponent:
                 if type(card) is Troop:
-                    visible |= card.bit
+                    visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
         return cls.of_flags(position, visible)
 
     @classmethod
@@ -185,7 +187,7 @@ class Pool:
         in_discards = 0
         for card in position.discards_you + position.discards_opponent:
             if type(card) is Troop:
-                in_discards |= card.bit
+                in_discards |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
         return cls(_ALL & ~(visible | in_discards), position, in_discards)
 
     @classmethod
@@ -273,7 +275,7 @@ class Pool:
             assert position is not None, "where() needs a pool of a position (Pool.of_position)"
             places = self._places = [None] * len(_BY_INDEX)
             for n, state in zip(FLAGS, position.flags):
-                for side, cards in ((_YOU, state.you), (_OPPONENT, state.opponent)):
+                for side, cards in ((Side.YOU, state.you), (Side.OPPONENT, state.opponent)):
                     if cards:
                         place = Location("flag", side, n)
                         for card in cards:
@@ -311,10 +313,10 @@ class Pool:
         if plan.count == 0:
             return ()
         group: list[Troop] | tuple[Troop, ...]
-        if shape.kind is _K_PHALANX:
+        if shape.kind is FormationKind.PHALANX:
             assert shape.value is not None
             group = troops_of(mask & VALUE_BITS[shape.value])
-        elif shape.kind is _K_BATTALION:
+        elif shape.kind is FormationKind.BATTALION:
             assert shape.colour is not None
             group = troops_of(mask & COLOUR_BITS[shape.colour])[::-1]  # highest value first
         else:
@@ -453,10 +455,10 @@ class _LazyPool:
 def _verdict(
     mine: SideSummary, theirs: SideSummary, size: int, fog: bool, first: bool | None, pool: Pool | _LazyPool, flag: int
 ) -> tuple[bool, int]:
-    if mine.filled < size:
+    if mine[S_FILLED] < size:
         return False, 0  # R12: a complete formation first
     strength = side_strength(mine, size, fog)
-    if theirs.filled >= size:
+    if theirs[S_FILLED] >= size:
         other = side_strength(theirs, size, fog)
         if other != strength:
             return strength > other, 0
@@ -506,18 +508,18 @@ def _flag(
     """The verdicts of you and the opponent at one flag (R12, R15)."""
     you = summarise(state.you)
     opponent = summarise(state.opponent)
-    env = you.env | opponent.env
+    env = you[S_ENV] | opponent[S_ENV]
     size = 4 if env & MUD_BIT else 3
     fog = bool(env & FOG_BIT)
     first = state.first_complete
     no: tuple[bool, int] = (False, 0)
     return (
         no
-        if side is _OPPONENT
-        else _verdict(you, opponent, size, fog, None if first is None else first is _YOU, pool, flag),
+        if side is Side.OPPONENT
+        else _verdict(you, opponent, size, fog, None if first is None else first is Side.YOU, pool, flag),
         no
-        if side is _YOU
-        else _verdict(opponent, you, size, fog, None if first is None else first is _OPPONENT, pool, flag),
+        if side is Side.YOU
+        else _verdict(opponent, you, size, fog, None if first is None else first is Side.OPPONENT, pool, flag),
     )
 
 
@@ -532,7 +534,7 @@ def decide_flag(position: Position, flag: int, side: Side, pool: Pool | _LazyPoo
     if not _may_claim(state):
         return False, 0
     verdicts = _flag(state, side, _LazyPool(position) if pool is None else pool, flag)
-    return verdicts[0] if side is _YOU else verdicts[1]
+    return verdicts[0] if side is Side.YOU else verdicts[1]
 
 
 def can_claim(position: Position, flag: int, side: Side | str | None = None) -> bool:
@@ -549,7 +551,7 @@ def claimable_flags(position: Position, side: Side | str | None = None) -> tuple
     """The unclaimed flags ``side`` (default: whose turn) can claim now, in order (R12)."""
     side = position.turn if side is None else side if type(side) is Side else check_side(side)
     pool = _LazyPool(position)
-    index = 0 if side is _YOU else 1
+    index = 0 if side is Side.YOU else 1
     return tuple(
         n for n, state in zip(FLAGS, position.flags) if _may_claim(state) and _flag(state, side, pool, n)[index][0]
     )
@@ -564,25 +566,25 @@ def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
         if state.claimed_by is None and (len(you_cards) >= 3 or len(opponent_cards) >= 3):
             a = summarise(you_cards)
             b = summarise(opponent_cards)
-            visible |= a.bits | b.bits
+            visible |= a[S_BITS] | b[S_BITS]
             todo.append((n, state, a, b))
             continue
         for card in you_cards + opponent_cards:
             if type(card) is Troop:
-                visible |= card.bit
+                visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
     you: list[int] = []
     opponent: list[int] = []
     if not todo:
-        return {_YOU: (), _OPPONENT: ()}
+        return {Side.YOU: (), Side.OPPONENT: ()}
     for card in position.discards_you + position.discards_opponent:
         if type(card) is Troop:
-            visible |= card.bit
+            visible |= 1 << (card.colour.offset + card.value - 1)  # card.bit, inline
     pool = Pool(_ALL & ~visible)
     for n, state, a, b in todo:
-        env = a.env | b.env
+        env = a[S_ENV] | b[S_ENV]
         size = 4 if env & MUD_BIT else 3
         fog = env & FOG_BIT == FOG_BIT
-        if a.filled >= size and b.filled >= size:
+        if a[S_FILLED] >= size and b[S_FILLED] >= size:
             # both complete (R10, R11): one comparison decides for both sides
             strength = side_strength(a, size, fog)
             other = side_strength(b, size, fog)
@@ -590,13 +592,13 @@ def decide_position(position: Position) -> dict[Side, tuple[int, ...]]:
                 first = state.first_complete
                 if first is None:
                     undecided(n, strength[1])
-                (you if first is _YOU else opponent).append(n)
+                (you if first is Side.YOU else opponent).append(n)
             else:
                 (you if strength > other else opponent).append(n)
-        elif a.filled >= size:
+        elif a[S_FILLED] >= size:
             if not beating(b, size, fog, *side_strength(a, size, fog), pool):
                 you.append(n)
-        elif b.filled >= size:
+        elif b[S_FILLED] >= size:
             if not beating(a, size, fog, *side_strength(b, size, fog), pool):
                 opponent.append(n)
-    return {_YOU: tuple(you), _OPPONENT: tuple(opponent)}
+    return {Side.YOU: tuple(you), Side.OPPONENT: tuple(opponent)}

@@ -26,9 +26,8 @@ import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
+from typing import Final, NamedTuple, TypeAlias
 
-from ._build import Blank
 from .cards import ALL_TACTICS, Card, Colour, Tactic, Troop, parse_cards, troop
 
 __all__ = [
@@ -69,12 +68,6 @@ class FormationKind(enum.IntEnum):
         return f"<FormationKind.{self.name}: {self.value}>"
 
 
-# the kinds bound to module names: Python 3.11 reads ``FormationKind.X`` through the metaclass's
-# ``__getattr__`` hook, some ten times slower than a global
-_K_WEDGE, _K_PHALANX, _K_BATTALION = FormationKind.WEDGE, FormationKind.PHALANX, FormationKind.BATTALION
-_K_SKIRMISH, _K_HOST = FormationKind.SKIRMISH, FormationKind.HOST
-
-
 class FormationError(ValueError):
     """Cards that cannot be judged as a formation (wrong count, non-formation cards)."""
 
@@ -90,33 +83,41 @@ WILD_MASK: dict[Card, int] = {t: sum(1 << (v - 1) for v in t.wild_values) for t 
 WILD_BEST: dict[Card, int] = {t: max(t.wild_values) for t in ALL_TACTICS if t.wild_values}
 _WILD_VALUES: dict[Card, tuple[int, ...]] = {t: t.wild_values for t in ALL_TACTICS}
 _WEDGE, _PHALANX, _BATTALION, _SKIRMISH, _HOST = 4, 3, 2, 1, 0
-_MUD, _FOG = Tactic.MUD, Tactic.FOG
 MUD_BIT, FOG_BIT = 1, 2
 
 
-class SideSummary(NamedTuple):
-    """What one side of a flag holds, read in one pass by :func:`summarise` (plain numbers, for hot loops).
-
-    >>> s = summarise(parse_cards("r3 r5 alexander mud"))
-    >>> s.troop_count, bin(s.values), s.total, s.colour, s.distinct, s.wild_best, s.filled, s.env == MUD_BIT
-    (2, '0b10100', 8, 0, True, 10, 3, True)
-    """
-
-    troop_count: int  # the number of troops
-    values: int  # their values as a mask (bit ``value - 1``)
-    total: int  # their sum
-    colour: int  # their colour index, -1 for no troop, -2 for mixed colours
-    distinct: bool  # whether their values are all different
-    wilds: list[int]  # each morale card's value mask (R20-R22)
-    wild_best: int  # the morale cards' best values, summed
-    cards: tuple[Card, ...]  # the side's cards as given
-    env: int  # the environment cards as bits (``MUD_BIT``, ``FOG_BIT``)
-    filled: int  # the number of formation cards (troops and morale cards)
-    bits: int  # the troops as a 60-bit set (bit ``Troop.index``)
+#: What one side of a flag holds, read in one pass by :func:`summarise` (plain numbers, for hot loops).
+#: A plain tuple, made at once (the decision summarises every side it reads, and a NamedTuple's
+#: constructor costs three times the tuple), read by unpacking or by the indexes ``S_*`` below:
+#: the number of troops; their values as a mask (bit ``value - 1``); their sum; their colour index
+#: (-1 for no troop, -2 for mixed colours); whether their values are all different; each morale
+#: card's value mask (R20-R22); the morale cards' best values, summed; the side's cards as given;
+#: the environment cards as bits (``MUD_BIT``, ``FOG_BIT``); the number of formation cards (troops
+#: and morale cards); the troops as a 60-bit set (bit ``Troop.index``).
+SideSummary: TypeAlias = tuple[int, int, int, int, bool, list[int], int, tuple[Card, ...], int, int, int]
+# the fields' indexes (``Final``: a type checker knows each field's type by its index)
+S_COUNT: Final = 0
+S_VALUES: Final = 1
+S_TOTAL: Final = 2
+S_COLOUR: Final = 3
+S_DISTINCT: Final = 4
+S_WILDS: Final = 5
+S_WILD_BEST: Final = 6
+S_CARDS: Final = 7
+S_ENV: Final = 8
+S_FILLED: Final = 9
+S_BITS: Final = 10
 
 
 def summarise(cards: tuple[Card, ...]) -> SideSummary:
-    """A side's cards summarised in one pass (see :class:`SideSummary`); guile cards are ignored."""
+    """A side's cards summarised in one pass (see :data:`SideSummary`); guile cards are ignored.
+
+    >>> s = summarise(parse_cards("r3 r5 alexander mud"))
+    >>> s[S_COUNT], bin(s[S_VALUES]), s[S_TOTAL], s[S_COLOUR], s[S_DISTINCT], s[S_WILD_BEST], s[S_FILLED]
+    (2, '0b10100', 8, 0, True, 10, 3)
+    >>> s[S_ENV] == MUD_BIT, len(s[S_CARDS]), s[S_BITS] == troop(Colour.RED, 3).bit | troop(Colour.RED, 5).bit
+    (True, 4, True)
+    """
     count = values = total = env = wsum = bits = 0
     colour = -1
     distinct = True
@@ -129,27 +130,21 @@ def summarise(cards: tuple[Card, ...]) -> SideSummary:
                 distinct = False
             values |= bit
             total += v
-            bits |= card.bit
             offset = card.colour.offset  # (the colour as its offset while reading, its index below)
+            bits |= 1 << (offset + v - 1)  # card.bit, without the property call
             if colour != offset:
                 colour = offset if colour == -1 else -2
             count += 1
-        elif card is _MUD:
+        elif card is Tactic.MUD:
             env |= MUD_BIT
-        elif card is _FOG:
+        elif card is Tactic.FOG:
             env |= FOG_BIT
         elif card in WILD_MASK:
             wilds.append(WILD_MASK[card])
             wsum += WILD_BEST[card]
     if colour > 0:
         colour //= 10
-    # tuple.__new__ straight away: NamedTuple's own __new__ is a Python call, and the decision makes many
-    return _new_tuple(
-        SideSummary, (count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds), bits)
-    )
-
-
-_new_tuple = tuple.__new__
+    return (count, values, total, colour, distinct, wilds, wsum, cards, env, count + len(wilds), bits)
 
 
 def assign_wilds(wilds: Sequence[int], missing: int, need: int) -> int:
@@ -280,12 +275,14 @@ class Strength:
         return self.key >= other.key
 
 
-@dataclass(frozen=True)
-class Formation:
+class Formation(NamedTuple):
     """A complete formation, judged (R9, R10).
 
     ``wild`` says what each morale card was taken to be, as a troop.  Under Fog
     ``kind`` is None: only ``total`` counts (R24).
+
+    A NamedTuple, as the proof's steps are: every proof judges each complete side, and the tuple is
+    made at once where a frozen dataclass sets its six fields one call each (about twice the cost).
     """
 
     cards: tuple[Card, ...]
@@ -349,13 +346,13 @@ def shapes(kind: FormationKind | None, size: int) -> tuple[Shape, ...]:
 
 @functools.cache
 def _shapes(kind: FormationKind | None, size: int) -> tuple[Shape, ...]:
-    if kind is _K_WEDGE:
+    if kind is FormationKind.WEDGE:
         return tuple(Shape(kind, colour=colour, start=start) for start in range(11 - size, 0, -1) for colour in Colour)
-    if kind is _K_PHALANX:
+    if kind is FormationKind.PHALANX:
         return tuple(Shape(kind, value=value) for value in range(10, 0, -1))
-    if kind is _K_BATTALION:
+    if kind is FormationKind.BATTALION:
         return tuple(Shape(kind, colour=colour) for colour in Colour)
-    if kind is _K_SKIRMISH:
+    if kind is FormationKind.SKIRMISH:
         return tuple(Shape(kind, start=start) for start in range(11 - size, 0, -1))
     return (Shape(kind),)
 
@@ -446,9 +443,9 @@ def plan_shape(shape: Shape, cards: Iterable[Card], size: int) -> list[ShapePlan
     if open_slots < 0:
         raise FormationError(f"{len(troops) + len(wilds)} cards do not fit a formation of {size}")
     kind = shape.kind
-    if kind in (_K_WEDGE, _K_SKIRMISH):
+    if kind in (FormationKind.WEDGE, FormationKind.SKIRMISH):
         return list(_run_plans(shape, troops, wilds, size))
-    if kind is _K_PHALANX:
+    if kind is FormationKind.PHALANX:
         v = shape.value
         assert v is not None
         if any(t.value != v for t in troops) or any(v not in _WILD_VALUES[w] for w in wilds):
@@ -460,7 +457,7 @@ def plan_shape(shape: Shape, cards: Iterable[Card], size: int) -> list[ShapePlan
             used.append(stand_in)
             phalanx_wild.append((w, stand_in))
         return [ShapePlan(shape, tuple(phalanx_wild), count=open_slots, base=v * size)]
-    if kind is _K_BATTALION:
+    if kind is FormationKind.BATTALION:
         colour = shape.colour
         assert colour is not None
         if any(t.colour is not colour for t in troops):
@@ -525,24 +522,24 @@ class ShapeFilter:
         [8, 7, 6]
         """
         size = self.size
-        if kind is _K_WEDGE or kind is _K_SKIRMISH:
+        if kind is FormationKind.WEDGE or kind is FormationKind.SKIRMISH:
             # shapes() lists a run's starts highest first (a Wedge's six colours at each), so the
             # starts let through are one slice of the list
             every = _shapes(kind, size)
-            per = 6 if kind is _K_WEDGE else 1
+            per = 6 if kind is FormationKind.WEDGE else 1
             high = min(self.last_start, 11 - size)
             low = max(self.first_start, 1)
             if high < low:
                 return ()
             chosen = every[(11 - size - high) * per : (11 - size - low + 1) * per]
-            if kind is _K_SKIRMISH or self.any_colour:
+            if kind is FormationKind.SKIRMISH or self.any_colour:
                 return chosen
             colour = self.colour
             return tuple(s for s in chosen if s.colour is colour)
-        if kind is _K_PHALANX:
+        if kind is FormationKind.PHALANX:
             allowed = self.phalanx_values
             return tuple(s for s in _shapes(kind, size) if s.value in allowed)
-        if kind is _K_BATTALION:
+        if kind is FormationKind.BATTALION:
             if self.any_colour:
                 return _shapes(kind, size)
             colour = self.colour
@@ -592,12 +589,12 @@ def _evaluate(cards: tuple[Card, ...], fog: bool, mud: bool) -> Formation:
     first plan of the strongest shape of that kind (:func:`plan_shape`)."""
     size = formation_size(mud)
     side = summarise(cards)
-    if not (side.filled == len(cards) == size and (len(side.wilds) < 2 or not _repeated_tactic(cards))):
+    if not (side[S_FILLED] == len(cards) == size and (len(side[S_WILDS]) < 2 or not _repeated_tactic(cards))):
         _check(cards, mud)  # raises FormationError
     rank, total = side_strength(side, size, fog)
     kind = _KINDS[rank]
-    if not side.wilds:
-        return _formation(cards, kind, total, (), fog, mud)
+    if not side[S_WILDS]:
+        return Formation(cards, kind, total, (), fog, mud)
     return _evaluate_wild(cards, kind, fog, mud)
 
 
@@ -607,7 +604,7 @@ def judged(cards: tuple[Card, ...], wild: bool, rank: int, total: int, fog: bool
     again (the claim proof says the completion the decision found).  Only morale cards need a
     search: what each stands for."""
     if not wild:
-        return _formation(cards, _KINDS[rank], total, (), fog, mud)
+        return Formation(cards, _KINDS[rank], total, (), fog, mud)
     return _evaluate_wild(cards, _KINDS[rank], fog, mud)
 
 
@@ -630,7 +627,7 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
             values = 1 << va - 1 | 1 << vb - 1 | 1 << vc - 1
             total = va + vb + vc
             rank = -1 if fog else _troops_kind(values, values.bit_count() == 3, a.colour is b.colour is c.colour, 3)
-            return rank, total, _formation(cards, _KINDS[rank], total, (), fog, mud)
+            return rank, total, Formation(cards, _KINDS[rank], total, (), fog, mud)
     values = total = 0
     colour = -1
     distinct = True
@@ -638,7 +635,7 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
         if type(card) is not Troop:
             side = summarise(cards)
             rank, total = side_strength(side, size, fog)
-            return rank, total, judged(cards, bool(side.wilds), rank, total, fog, mud)
+            return rank, total, judged(cards, bool(side[S_WILDS]), rank, total, fog, mud)
         v = card.value
         bit = 1 << (v - 1)
         if values & bit:
@@ -651,34 +648,7 @@ def judge(cards: tuple[Card, ...], size: int, fog: bool, mud: bool) -> tuple[int
     if len(cards) != size:
         side_strength(summarise(cards), size, fog)  # raises FormationError
     rank = -1 if fog else _troops_kind(values, distinct, colour >= 0, size)
-    return rank, total, _formation(cards, _KINDS[rank], total, (), fog, mud)
-
-
-def _formation(
-    cards: tuple[Card, ...],
-    kind: FormationKind | None,
-    total: int,
-    wild: tuple[tuple[Tactic, Troop], ...],
-    fog: bool,
-    mud: bool,
-) -> Formation:
-    """``Formation(...)`` without the frozen dataclass's one ``object.__setattr__`` per field (the proofs make many).
-
-    Built as a blank, then given its class (see :mod:`._build`).
-    """
-    formation: Any = _FormationBlank()
-    formation.cards = cards
-    formation.kind = kind
-    formation.total = total
-    formation.wild = wild
-    formation.fog = fog
-    formation.mud = mud
-    formation.__class__ = Formation
-    return cast(Formation, formation)
-
-
-class _FormationBlank(Blank):
-    """A plain object a Formation is built in, then given its class (see :mod:`._build`)."""
+    return rank, total, Formation(cards, _KINDS[rank], total, (), fog, mud)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -688,5 +658,5 @@ def _evaluate_wild(cards: tuple[Card, ...], kind: FormationKind | None, fog: boo
     # only the shapes the cards leave open: the others plan_shape would find no way to make
     for shape in ShapeFilter(cards, size).open_shapes(kind):
         for plan in plan_shape(shape, cards, size):
-            return _formation(cards, kind, plan.base, plan.wild, fog, mud)
+            return Formation(cards, kind, plan.base, plan.wild, fog, mud)
     raise AssertionError("side_strength names a kind the cards can make")  # pragma: no cover

@@ -78,14 +78,10 @@ class Side(enum.Enum):
 
     @property
     def other(self) -> Side:
-        # module globals: Python 3.11 reads ``Side.YOU`` through the metaclass's slow __getattr__ hook
-        return _OPPONENT_SIDE if self is _YOU_SIDE else _YOU_SIDE
+        return Side.OPPONENT if self is Side.YOU else Side.YOU
 
     def __repr__(self) -> str:
         return f"Side.{self.name}"
-
-
-_YOU_SIDE, _OPPONENT_SIDE = Side.YOU, Side.OPPONENT
 
 
 class ClaimTiming(enum.Enum):
