@@ -153,7 +153,7 @@ def run_report(args: argparse.Namespace) -> int:
     is comes from its file or folder; the hand-ins of one learner (by id) are merged, every row kept.
     ``--json``: the same figures as data, to ``--out`` or (without it) to stdout.
     """
-    from ..training.class_report import SORT_SCRIPT, SORT_SCRIPT_NAME, gather, identify_export
+    from ..training.class_report import SORT_SCRIPT, SORT_SCRIPT_NAME, Note, gather, identify_export
     from ..training.report import (
         ExportError,
         class_puzzles,
@@ -174,7 +174,7 @@ def run_report(args: argparse.Namespace) -> int:
     script = os.path.join(os.path.dirname(out), SORT_SCRIPT_NAME) if out is not None and not as_json else None
     exports: list[dict[str, object]] = []
     errors: list[Diagnostic] = []
-    notes: list[str] = []
+    notes: list[Note] = []
     puzzles, problems = class_puzzles(getattr(args, "puzzles", []), lang)
     # a class folder (BATTLELINE_CLASS_DIR: one data folder per learner) is read directly, no exports
     from ..training.class_report import class_folder_documents, is_class_folder
@@ -216,12 +216,13 @@ def run_report(args: argparse.Namespace) -> int:
         return ExitCode.BAD_INPUT
     exports, same_name = gather(exports, lang)
     notes += same_name
-    for note in notes:  # whose rows are whose: said here and on the page
-        print(escape_control(note), file=sys.stderr)
+    for note in notes:  # whose rows are whose: said here (a located warning) and on the page
+        print(escape_control(note.located(str(args.exports[0]))), file=sys.stderr)
+    on_page = [str(note) for note in notes]
     own = {p.id for p in puzzles if p.source and any(inside_folder(p.source, f) for f in getattr(args, "puzzles", []))}
     if as_json:
         data = report_data(exports, puzzles, shown=sorted(own))
-        data["notes"] = notes
+        data["notes"] = on_page
         text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
         if out is None:
             sys.stdout.write(text)
@@ -229,7 +230,7 @@ def run_report(args: argparse.Namespace) -> int:
         written = [(out, text)]
     else:
         assert out is not None and script is not None
-        written = [(out, report_html(exports, lang, puzzles, shown=sorted(own), notes=notes)), (script, SORT_SCRIPT)]
+        written = [(out, report_html(exports, lang, puzzles, shown=sorted(own), notes=on_page)), (script, SORT_SCRIPT)]
     try:
         write_all(written, force=args.force, inputs=inputs, keep_identical=[script] if script else [])
     except OSError as err:

@@ -394,9 +394,25 @@ def _file_name(where: str) -> str:
     return stem.removeprefix("battleline-progress-") or stem
 
 
+@dataclass(frozen=True)
+class Note:
+    """What the teacher must know about whose rows are whose: the file or folder it is about (``""``: the
+    class as a whole) and the words.  On the page ``where: text``; on stderr a located warning."""
+
+    where: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.text}" if self.where else self.text
+
+    def located(self, fallback: str) -> str:
+        """``FILE:1:1: warning: text`` (``fallback`` names the file when the note is about the class)."""
+        return f"{self.where or fallback}:1:1: warning: {self.text}"
+
+
 def identify_export(
     document: Mapping[str, Any], where: str, lang: str, *, name: str | None = None, learner_id: str | None = None
-) -> tuple[dict[str, Any], list[str]]:
+) -> tuple[dict[str, Any], list[Note]]:
     """The export as its file or folder says whose it is, and the warnings about rows that disagree.
 
     ``name``/``learner_id``: from a data folder's ``learner.json`` (a class folder); else the document's
@@ -421,7 +437,8 @@ def identify_export(
     notes = []
     if others:
         listed = message("widget.list_sep", lang).join(sorted(others))
-        notes.append(_c("note.disagree", lang, where=where, count=sum(others.values()), others=listed, learner=name))
+        text = _c("note.disagree", lang, count=sum(others.values()), others=listed, learner=name)
+        notes.append(Note(where, text))
     doc["learner"], doc["learner_id"] = name, lid
     return doc, notes
 
@@ -438,7 +455,7 @@ def _row_key(row: Any) -> str:
     )
 
 
-def gather(documents: Sequence[Mapping[str, Any]], lang: str) -> tuple[list[dict[str, Any]], list[str]]:
+def gather(documents: Sequence[Mapping[str, Any]], lang: str) -> tuple[list[dict[str, Any]], list[Note]]:
     """One export per learner: the hand-ins of one id merged (each row once, none dropped), and the notes.
 
     Merging keeps the longest hand-in's rows in their order and adds every row the others hold that it
@@ -465,12 +482,15 @@ def gather(documents: Sequence[Mapping[str, Any]], lang: str) -> tuple[list[dict
         first.update(attempts=rows, puzzles=puzzles, learner_id=lid)
         merged.append(first)
     notes = [
-        _c(
-            "note.same_name",
-            lang,
-            learner=name,
-            count=len(ids),
-            ids=message("widget.list_sep", lang).join(i[:6] for i in ids),
+        Note(
+            "",
+            _c(
+                "note.same_name",
+                lang,
+                learner=name,
+                count=len(ids),
+                ids=message("widget.list_sep", lang).join(i[:6] for i in ids),
+            ),
         )
         for name, ids in sorted(shared_names(merged).items())
     ]
@@ -511,7 +531,7 @@ def class_folder_exports(folder: Path, puzzles: Sequence[Puzzle], lang: str = "e
 
 def class_folder_documents(
     folder: Path, puzzles: Sequence[Puzzle], lang: str = "en"
-) -> list[tuple[dict[str, Any], list[str]]]:
+) -> list[tuple[dict[str, Any], list[Note]]]:
     """Each learner folder's export and the notes about its rows (:func:`class_folder_exports`)."""
     import sys
 
@@ -520,7 +540,7 @@ def class_folder_documents(
     from .stores.identity import read_identity
     from .trainer import Trainer, _jsonable, export_document
 
-    out: list[tuple[dict[str, Any], list[str]]] = []
+    out: list[tuple[dict[str, Any], list[Note]]] = []
     for sub in _learner_folders(folder):
         try:  # read only, as ``progress export``: nothing moved, renamed or created beside the store
             store = open_store_read_only(sub)
