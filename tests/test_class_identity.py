@@ -155,6 +155,17 @@ def test_identity(
     case(tmp_path, capsys)
 
 
+def test_identity_without_hard_links_as_in_pyodide(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The site's Python (Pyodide) has no ``os.link``: a folder still gets one identity, kept."""
+    from battleline_lab.training.stores import identity
+
+    monkeypatch.delattr(identity.os, "link")
+    made = identity.ensure_identity(tmp_path, "ann")
+    assert made.name == "ann" and identity.read_identity(tmp_path) == made
+    assert identity.ensure_identity(tmp_path) == made
+    assert sorted(p.name for p in tmp_path.iterdir()) == [identity.IDENTITY_FILE]
+
+
 # -- one folder per hub name ------------------------------------------------------------------------
 
 SHARED_PREFIX = "x" * 80

@@ -172,7 +172,7 @@ def test_front_page_fits_the_screen_and_its_links_open(offline_chromium: Browser
             hrefs = [str(h) for h in page.locator("a:visible").evaluate_all(script)]
             # the main link of each entry ("start here" and every lesson): on a phone the simple view
             main = [str(h) for h in page.locator("a.start:visible, a.name:visible").evaluate_all(script)]
-            assert len(main) == 11, main  # start here, the path 00-04 and 07, gym, game, the two teachers' lessons
+            assert len(main) == 12, main  # start here, the path 00-04, 07 and 08, gym, game, the two teachers' lessons
             app = "notebooks/index.html" if width <= 480 else "lab/index.html"
             assert all(h.startswith(app) for h in main), (width, main)
             start = page.locator("a.start:visible").bounding_box()  # a block across the page, not a sliver

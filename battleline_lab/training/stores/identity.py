@@ -141,8 +141,11 @@ def ensure_identity(folder: Path, account: str | None = None) -> Identity:
         temp = _write_temp(folder, made)
     except OSError:
         return made
+    link = getattr(os, "link", None)  # Pyodide's os (the site) has no hard links
     try:
-        os.link(temp, path)  # never replaces a file: a kernel that made one at the same moment wins
+        if link is None:
+            raise OSError("no hard links here")
+        link(temp, path)  # never replaces a file: a kernel that made one at the same moment wins
     except FileExistsError:
         return read_identity(folder) or made
     except OSError:
