@@ -21,6 +21,7 @@ from pathlib import Path
 
 from battleline_lab.quiz.difficulty import estimate
 from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
+from battleline_lab.quiz.puzzle import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "puzzles.md"
@@ -28,28 +29,33 @@ BEGIN = "<!-- difficulty-report:begin -->"
 END = "<!-- difficulty-report:end -->"
 
 
-def rows() -> list[tuple[str, str, int | None, int, float, str]]:
-    """(file, id, author level, measured level, score, features) for every puzzle, by file."""
+def _library() -> list[tuple[str, Puzzle]]:
+    """(file relative to the checkout, puzzle) for every puzzle that asks a question, by file: loaded once."""
     out = []
     for path in sorted(iter_puzzle_files([ROOT / "puzzles"])):
         puzzle = load_puzzle(path)
-        if puzzle.question is None:
-            continue
+        if puzzle.question is not None:
+            out.append((Path(path).resolve().relative_to(ROOT).as_posix(), puzzle))
+    return out
+
+
+def rows(library: list[tuple[str, Puzzle]] | None = None) -> list[tuple[str, str, int | None, int, float, str]]:
+    """(file, id, author level, measured level, score, features) for every puzzle, by file."""
+    out = []
+    for rel, puzzle in _library() if library is None else library:
+        assert puzzle.question is not None
         d = estimate(puzzle.position, puzzle.question)
         features = repr(d.features).removeprefix("<Features ").removesuffix(">")
-        rel = Path(path).resolve().relative_to(ROOT).as_posix()
         out.append((rel, puzzle.id, puzzle.level, d.level, d.score, features))
     return out
 
 
-def guess_rows() -> list[tuple[str, int, float]]:
+def guess_rows(library: list[tuple[str, Puzzle]] | None = None) -> list[tuple[str, int, float]]:
     """(theme folder, puzzles, mean guess chance) for every theme folder, and the library as a whole last."""
     by_theme: dict[str, list[float]] = {}
-    for path in sorted(iter_puzzle_files([ROOT / "puzzles"])):
-        puzzle = load_puzzle(path)
-        if puzzle.question is None:
-            continue
-        theme = Path(path).resolve().relative_to(ROOT / "puzzles").parts[0]
+    for rel, puzzle in _library() if library is None else library:
+        assert puzzle.question is not None
+        theme = Path(rel).relative_to("puzzles").parts[0]
         by_theme.setdefault(theme, []).append(float(puzzle.question.guess_chance(puzzle.position)))
     every = [c for chances in by_theme.values() for c in chances]
     out = [(theme, len(c), sum(c) / len(c)) for theme, c in sorted(by_theme.items())]
@@ -57,7 +63,8 @@ def guess_rows() -> list[tuple[str, int, float]]:
 
 
 def report() -> str:
-    table = rows()
+    library = _library()
+    table = rows(library)
     lines = ["### Guess chance by theme", ""]
     lines.append("The chance that a first answer picked at random, among the answers the board offers, is right")
     lines.append("(yes/no: 1/2; one toggle per flag: every on/off pattern is an answer), as `battleline-lab check")
@@ -65,7 +72,7 @@ def report() -> str:
     lines.append("")
     lines.append("| theme | puzzles | guess chance |")
     lines.append("|---|---|---|")
-    for theme, count, chance in guess_rows():
+    for theme, count, chance in guess_rows(library):
         name = theme if theme == "the whole library" else f"`{theme}/`"
         lines.append(f"| {name} | {count} | {chance:.1%} |")
     lines.append("")
