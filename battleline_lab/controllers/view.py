@@ -1,7 +1,7 @@
 """The board's view model, typed: what every activity's controller hands the board component to draw.
 
 A controller (:mod:`battleline_lab.controllers`) builds one of the top-level views here
-(:class:`PuzzleView`, :class:`GameView`, :class:`PlaceView`) from the state it holds; the
+(:class:`PuzzleView`, :class:`GameView`, :class:`ThreeGameView`, :class:`PlaceView`) from the state it holds; the
 widget sends it to ``board.js`` as JSON, unchanged.  The keys are the ones ``board.js`` reads,
 so a key here is a contract with the front end (its JSDoc typedefs describe the same shape):
 rename none.  Keys a view may leave out are marked ``NotRequired``.
@@ -45,6 +45,11 @@ __all__ = [
     "ProofView",
     "PuzzleView",
     "RulePart",
+    "ThreeFlagView",
+    "ThreeFrontView",
+    "ThreeGameView",
+    "ThreePlayerView",
+    "ThreeSideView",
     "card_view",
     "flag_views",
     "join_list",
@@ -235,6 +240,67 @@ class GameView(TypedDict):
     choices: list[ButtonView]
     feedback: FeedbackView
     odds_note: NotRequired[str]
+
+
+class ThreeSideView(TypedDict):
+    """One player's side of a flag at the three-player table (R32: the two players of its front)."""
+
+    seat: str  # "a", "b" or "c"
+    label: str
+    cards: list[CardView]
+    you: bool  # the learner's side
+
+
+class ThreeFlagView(TypedDict):
+    """One flag of the three-player table: its two sides (top, then bottom) and what a tap does."""
+
+    n: int
+    label: str
+    slots: int
+    sides: list[ThreeSideView]
+    owner: NotRequired[str]  # the seat that claimed it
+    claimable: NotRequired[bool]
+    claim: NotRequired[bool]  # a tap claims it ({"claim": n}), or says why not
+    mark: NotRequired[str]
+
+
+class ThreeFrontView(TypedDict):
+    """One front (R32): its label naming its two players, its three flags, whether the learner plays there."""
+
+    key: str  # "ab", "bc" or "ca"
+    label: str
+    flags: list[int]
+    yours: bool
+
+
+class ThreePlayerView(TypedDict):
+    """A player at the three-player table: their name, hand size and flags held (the hands stay hidden, R35)."""
+
+    seat: str
+    label: str
+    you: bool
+    turn: bool
+
+
+class ThreeGameView(TypedDict):
+    """The board in three-player mode: the three fronts stacked, each labelled with its two players."""
+
+    mode: Literal["three"]
+    lang: str
+    prompt: str
+    status: str
+    board_label: str
+    players: list[ThreePlayerView]
+    fronts: list[ThreeFrontView]
+    flags: list[ThreeFlagView]
+    hand: list[CardView]
+    hand_label: str
+    chosen_text: str
+    targets: list[str]
+    selection: list[str]
+    decks: list[DeckView]
+    choices: list[ButtonView]
+    feedback: FeedbackView
 
 
 class PaletteView(TypedDict):

@@ -63,6 +63,7 @@ from ..text.messages import (
     DEFAULT_LANGUAGE,
     Bound,
     Theme,
+    message,
     render_analysis,
     themed,
 )
@@ -98,10 +99,24 @@ class GameWidget(W.VBox):  # type: ignore[misc]
     progress (:meth:`set_lang`).
     """
 
+    def __new__(cls, *args: Any, players: int = 2, bots: Sequence[str] | None = None, **kwargs: Any) -> Any:
+        """``GameWidget(players=3, bots=["heuristic", "random"])`` is the three-player game (R32-R37):
+        a :class:`~battleline_lab.widgets.three.ThreeGameWidget` (``seed`` and ``lang`` as here)."""
+        if players == 3:
+            from .three import ThreeGameWidget
+
+            return ThreeGameWidget(("heuristic", "random") if bots is None else bots, *args, **kwargs)
+        if players != 2:
+            raise ValueError(message("three_widget.bad_players", players=players))
+        if bots is not None:
+            raise ValueError(message("three_widget.bots_two"))
+        return super().__new__(cls, *args, **kwargs)
+
     def __init__(
         self,
         bot: str | None = "heuristic",
         *,
+        players: int = 2,  # 3: the three-player game (made by __new__)
         seed: int = 0,
         you_start: bool = True,
         lang: str = DEFAULT_LANGUAGE,

@@ -108,7 +108,8 @@
 
 /**
  * The whole view model (the synced trait `view`).  `mode` "puzzle" (PuzzleWidget, the gym) draws
- * the puzzle layout; anything else ("game", the explorer and the editor's place mode) the game's.
+ * the puzzle layout, "three" the three-player table (ThreeView); anything else ("game", the
+ * explorer and the editor's place mode) the game's.
  * @typedef {object} BoardView
  * @property {"game"|"puzzle"|string} [mode]
  * @property {number} [rev] revision, set by Board.show
@@ -148,6 +149,29 @@
  * @property {string} [places_label]
  * @property {string} [slot_text] "{side}, slot {slot}"
  * @property {string} [pick_text] "{card}" template said when a palette card is picked
+ */
+
+/**
+ * The three-player game's view (`mode: "three"`, Python: `ThreeGameView`): the fronts stacked,
+ * each labelled with its two players; every flag has the two sides of its front (top, then
+ * bottom).  The hand, the deck, the choices and the feedback are the game mode's, and so are
+ * the taps (hand card, then a lit flag; a claimable flag; the deck; pass, end).
+ * @typedef {object} ThreeView
+ * @property {"three"} mode
+ * @property {number} [rev]
+ * @property {string} [prompt]
+ * @property {string} [status]
+ * @property {string} [board_label]
+ * @property {Array<{seat: string, label: string, you: boolean, turn: boolean}>} players
+ * @property {Array<{key: string, label: string, flags: number[], yours: boolean}>} fronts
+ * @property {Array<{n: number, label: string, slots: number, owner?: string, claimable?: boolean, claim?: boolean,
+ *   mark?: string, sides: Array<{seat: string, label: string, cards: CardView[], you: boolean}>}>} flags
+ * @property {CardView[]} hand
+ * @property {string} [hand_label]
+ * @property {string} [chosen_text]
+ * @property {Array<ButtonView & {deck: string}>} [decks]
+ * @property {ButtonView[]} [choices]
+ * @property {{tone?: string, text?: string, items?: string[]}} [feedback]
  */
 
 // -- the tap state machine (pure: no DOM) ---------------------------------------------------------
@@ -810,6 +834,61 @@ function drawGame(v) {
   return parts;
 }
 
+// -- three-player mode (the three-player game, R32-R37) ------------------------------------------
+// The three fronts stacked (side by side in a wide cell), each with its label naming its two
+// players; a flag is a column (data-col, as in the game mode: the same taps, drops and lit flags)
+// with the top player's side, the flag (drawFlag) and the bottom player's side (the learner's,
+// on the learner's fronts).  The first card of a side is next to the flag (R6).
+function drawThreeSide(v, f, side, where) {
+  const out = h("div", { class: `blb-side blb-seat blb-seat-${side.seat} blb-seat-${where}${side.you ? " blb-mine" : ""}`, role: "group", "aria-label": side.label, "data-seat": side.seat });
+  const cards = side.cards || [];
+  cards.forEach((c, i) => out.append(drawBoardCard(v, c, f, side.seat, i + 1)));
+  for (let i = cards.length; i < Number(f.slots || 3); i += 1) out.append(h("div", { class: "blb-slot", "aria-hidden": "true" }));
+  return out;
+}
+
+function drawFront(v, front) {
+  const cols = (front.flags || []).map((n) => flagOf(v, n)).filter(Boolean).map((f) => {
+    const [top, bottom] = f.sides || [];
+    return h("div", { class: "blb-col blb-tcol", "data-col": f.n }, [top ? drawThreeSide(v, f, top, "top") : null, drawFlag(f), bottom ? drawThreeSide(v, f, bottom, "bottom") : null]);
+  });
+  return h("div", { class: `blb-front${front.yours ? " blb-front-yours" : ""}`, "data-front": front.key, role: "group", "aria-label": front.label }, [
+    h("div", { class: "blb-front-label", "aria-hidden": "true", text: front.label }),
+    h("div", { class: "blb-front-flags" }, cols),
+  ]);
+}
+
+function drawThreePlayers(v) {
+  return h("div", { class: "blb-players" }, (v.players || []).map((p) =>
+    h("span", { class: `blb-player blb-seat-${p.seat}${p.you ? " blb-mine" : ""}${p.turn ? " blb-turn" : ""}`, "data-seat": p.seat, text: p.label }),
+  ));
+}
+
+function drawThree(v) {
+  const fb = v.feedback || {};
+  const bar = h("div", { class: "blb-bar" });
+  for (const d of v.decks || []) bar.append(drawButton({ ...d, action: "draw" }, "choices"));
+  for (const c of v.choices || []) bar.append(drawButton(c, "choices"));
+  return [
+    h("div", { class: "blb-top" }, [
+      h("div", { class: "blb-prompt", "data-role": "prompt", text: v.prompt || "" }),
+      v.status ? h("div", { class: "blb-status", text: v.status }) : null,
+    ]),
+    drawThreePlayers(v),
+    h("div", { class: "blb-three-board", role: "group", "aria-label": v.board_label || "board" }, (v.fronts || []).map((front) => drawFront(v, front))),
+    bar,
+    h("div", { class: "blb-hand", role: "group", "aria-label": v.hand_label || "hand" }, [
+      v.hand_label ? h("div", { class: "blb-caption", text: v.hand_label }) : null,
+      h("div", { class: "blb-hand-cards" }, (v.hand || []).map(drawHandCard)),
+    ]),
+    h("div", { class: `blb-feedback blb-tone-${fb.tone || "none"}`, "data-role": "feedback", role: "status", "aria-live": "polite" }, [
+      fb.text ? h("div", { class: "blb-feedback-text", text: fb.text }) : null,
+      drawLines("ul", fb.items),
+    ]),
+    h("div", { class: "blb-sr", "aria-live": "polite", "data-role": "selection" }),
+  ];
+}
+
 // -- drawing: what depends on the browser's own state (in place) ------------------------------------
 
 // roving tabindex: one stop per group (hand, flags, targets, choices, proof)
@@ -866,7 +945,8 @@ export function draw(root, s, host) {
   const hadFocus = root.contains(active) && active !== root;
   const nav = hadFocus ? active.dataset.nav : null;
   s.taps = keep(v, s.taps);
-  patch(root, (v.mode === "puzzle" ? drawPuzzle(v, host) : drawGame(v)).filter(Boolean));
+  const drawMode = v.mode === "puzzle" ? () => drawPuzzle(v, host) : v.mode === "three" ? () => drawThree(v) : () => drawGame(v);
+  patch(root, drawMode().filter(Boolean));
   root.dataset.mode = v.mode || "game";
   root.dataset.rev = String(v.rev || 0);
   delete root.dataset.busy;

@@ -1,0 +1,185 @@
+"""A Jupyter widget to play the three-player game (R32-R37) against two bots, by taps and keys.
+
+:class:`ThreeGameWidget` (made by ``GameWidget(players=3, bots=[...])``) draws a
+:class:`~battleline_lab.controllers.three.ThreeGameController` on the board component in its
+``three`` mode: the three fronts stacked, each labelled with its two players, the learner's hand
+below.  Tap a troop and the learner's flags where it may go light up (``data-legal``); tap one
+to play it (or drag the card there).  A flag that can be claimed is marked ``data-claimable``:
+tap it to claim; ``End claiming`` goes on; the troop deck (``data-action="draw"``) draws.  The
+bots play their turns at once; what they did is said under the board.  At the end the banner
+``.bl-game-over`` names the winner and why, with its rule.
+
+>>> w = ThreeGameWidget(bots=["heuristic", "random"], seed=4)
+>>> w
+<ThreeGameWidget seed 4, A against heuristic and random: turn 1, play>
+>>> card = next(c for c in w.board.view["hand"] if c.get("flags"))
+>>> w.taps.card(card["id"]); w.taps.flag(8); w.taps.draw("troops")
+>>> w.state.turn_number  # B and C have played
+4
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as W
+
+from ..controllers.three import ThreeGameController
+from ..controllers.view import ThreeGameView
+from ..game.three import Seat, ThreeState
+from ..game.three_picture import three_svg
+from ..text.messages import DEFAULT_LANGUAGE, Bound
+from ._common import language_toggle, set_visible, switch_lang
+from .board import Board, Taps
+from .intents import game_intents
+
+__all__ = ["ThreeGameWidget"]
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+class ThreeGameWidget(W.VBox):  # type: ignore[misc]
+    """The three-player game in the notebook: the learner at seat A, ``bots`` at B and C (R34: A, B, C
+    play in turn).  ``seed`` deals the game and seeds the bots.
+
+    The board (:attr:`board`) has the game's hooks: hand cards ``[data-zone="hand"]``, flags
+    ``.blb-flag[data-flag]`` (``data-legal``, ``data-claimable``), each front ``[data-front]``
+    with its label, the deck ``[data-action="draw"][data-deck="troops"]``, the buttons
+    ``[data-action="pass|end"]`` and the notice ``[data-role="feedback"]``.  Around it: the title
+    ``.bl-game-title``, the banner ``.bl-game-over``, ``New game`` (``.bl-new-game``) and the
+    language toggle ``.bl-lang``.
+    """
+
+    def __init__(
+        self,
+        bots: Sequence[str] = ("heuristic", "random"),
+        *,
+        seed: int = 0,
+        lang: str = DEFAULT_LANGUAGE,
+    ) -> None:
+        #: the game, the bots and the words; the widget draws it and forwards the taps
+        self.controller = ThreeGameController(bots, seed=seed, lang=lang)
+        self.title = W.HTML()
+        self.title.add_class("bl-game-title")
+        self.banner = W.HTML()
+        self.banner.add_class("bl-game-over")
+        #: the board component in its ``three`` mode
+        self.board = Board(
+            on_intent=self._on_intent,
+            schema=game_intents(lambda: {c.notation for c in self.state.hands[self.human]}, lambda: ()),
+            on_refused=self._render,
+        )
+        self.board.add_class("bl-game-board")
+        #: taps on the board from Python, decided as the browser decides them
+        self.taps = Taps(self.board)
+        self.new_game_button = W.Button(layout=W.Layout(width="auto"))
+        self.new_game_button.add_class("bl-new-game")
+        self.new_game_button.on_click(lambda _b: self.new_game())
+        self.lang_toggle = language_toggle(lang, self.set_lang)
+        super().__init__(
+            [
+                self.title,
+                self.banner,
+                self.board,
+                W.HBox([self.new_game_button, self.lang_toggle], layout=W.Layout(flex_flow="row wrap")),
+            ]
+        )
+        self.add_class("bl-game")
+        self.add_class("bl-three-game")
+        self._render()
+
+    # -- what tests and lessons read ----------------------------------------------------------
+    @property
+    def lang(self) -> str:
+        return self.controller.lang
+
+    @lang.setter
+    def lang(self, lang: str) -> None:
+        self.controller.set_lang(lang)
+
+    @property
+    def state(self) -> ThreeState:
+        """The game (the controller's)."""
+        return self.controller.state
+
+    @property
+    def seed(self) -> int:
+        return self.controller.seed
+
+    @property
+    def human(self) -> Seat:
+        """The learner's seat (A)."""
+        return self.controller.human
+
+    @property
+    def _t(self) -> Bound:
+        return self.controller.t
+
+    def board_view(self) -> ThreeGameView:
+        """The board's view model now (the controller's)."""
+        return self.controller.view()
+
+    def message_text(self) -> str:
+        """The notice on show (``data-role="feedback"``) as plain text: its sentence, then its lines."""
+        fb = self.board.view.get("feedback") or {}
+        return "\n".join([fb.get("text", ""), *fb.get("items", ())]).strip()
+
+    # -- taps, keys and buttons -----------------------------------------------------------------
+    def _on_intent(self, name: str, value: Any) -> None:
+        self.controller.intent(name, value)
+        self._render()
+
+    def set_lang(self, lang: str) -> None:
+        """Show everything in ``lang`` (``"en"``, ``"zh"``), as the ``bl-lang`` toggle does; the game goes on."""
+        if switch_lang(self, lang):
+            self._render()
+
+    def restart(self, seed: int | None = None) -> None:
+        """Deal a game from ``seed`` (the same seed gives the same game and the same bot moves)."""
+        self.controller.restart(seed)
+        self._render()
+
+    def new_game(self) -> None:
+        """The ``bl-new-game`` button: the next deal."""
+        self.controller.new_game()
+        self._render()
+
+    # -- drawing ------------------------------------------------------------------------------
+    def _render(self) -> None:
+        over = self.state.over
+        self.title.value = f'<b class="bl-game-heading">{_esc(self._t("three_widget.title", seed=self.seed))}</b>'
+        self.new_game_button.description = self._t("game_widget.new_game")
+        self.new_game_button.button_style = "primary" if over else ""
+        if over:
+            won = self.state.winner is self.human
+            colour = "#2e7d32" if won else "#b71c1c"
+            self.banner.value = (
+                f'<div style="background:{colour};color:#fff;padding:8px 12px;border-radius:6px;font-size:120%">'
+                f"<b>{_esc(self.controller.end_message())}</b></div>"
+            )
+        else:
+            self.banner.value = ""
+        set_visible(self.banner, over)
+        self.board.show(self.board_view())
+
+    def picture(self) -> str:
+        """The table as an SVG picture (what a saved notebook shows before anything runs)."""
+        return three_svg(self.state, lang=self.lang)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
+        """The widget view, plus the table as SVG beside it (a cold open or a static viewer shows that)."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if not isinstance(bundle, dict):
+            return None
+        return {**bundle, "image/svg+xml": self.picture()}
+
+    def __repr__(self) -> str:
+        c = self.controller
+        state = self.state
+        status = f"over, {state.winner.name if state.winner else 'nobody'} won" if state.over else state.phase.value
+        against = " and ".join(c.bot_names)
+        return f"<ThreeGameWidget seed {self.seed}, {self.human.name} against {against}: turn {state.turn_number}, {status}>"
