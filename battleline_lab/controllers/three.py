@@ -159,7 +159,9 @@ class ThreeGameController:
         if self.state.turn is self.human and self.state.phase is ThreePhase.PLAY:
             self.moves = []  # a new turn of the learner: the bots' last round stays said until now
         apply_three(self.state, action)
-        self.notice = ("claimed", self.t("game_widget.claimed", flag=action.flag)) if isinstance(action, Claim) else None
+        self.notice = None
+        if isinstance(action, Claim):
+            self.notice = ("claimed", self.t("game_widget.claimed", flag=action.flag))
         self._bots_play()
         return True
 

@@ -116,7 +116,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self,
         bot: str | None = "heuristic",
         *,
-        players: int = 2,  # 3: the three-player game (made by __new__)
+        players: int = 2,  # 3, with ``bots``: the three-player game (made by __new__)
+        bots: Sequence[str] | None = None,
         seed: int = 0,
         you_start: bool = True,
         lang: str = DEFAULT_LANGUAGE,

@@ -182,4 +182,5 @@ class ThreeGameWidget(W.VBox):  # type: ignore[misc]
         state = self.state
         status = f"over, {state.winner.name if state.winner else 'nobody'} won" if state.over else state.phase.value
         against = " and ".join(c.bot_names)
-        return f"<ThreeGameWidget seed {self.seed}, {self.human.name} against {against}: turn {state.turn_number}, {status}>"
+        turn = state.turn_number
+        return f"<ThreeGameWidget seed {self.seed}, {self.human.name} against {against}: turn {turn}, {status}>"
