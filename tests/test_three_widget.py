@@ -152,7 +152,7 @@ def test_R32_the_fronts_are_labelled_with_their_two_players_and_the_learner_sits
     assert all(card["flags"] == list(sorted(LINES[Seat.A])) for card in view["hand"])
     c.set_lang("zh")
     zh = c.view()
-    assert zh["fronts"][0]["label"] == "甲–乙战线：甲（你）对乙（启发式机器人），旗帜1、2、3"
+    assert zh["fronts"][0]["label"] == "甲乙前线：甲（你）对乙（启发式机器人），旗帜1、2、3"
     assert "甲" in zh["prompt"] and "旗帜" in zh["status"]
 
 

@@ -1,0 +1,96 @@
+"""The three-player game (R32-R37) in the browser: one game to its end by taps in JupyterLab and on the
+site (the ``frontend`` fixture, the same test code), and one width sweep, 360 and 1400 px.
+
+The widget is ``GameWidget(players=3, bots=["heuristic", "random"])``; the taps are the two-player
+board test's (:func:`tests.browser.test_board_browser.play_game`: claim what is marked claimable,
+draw when the deck is on offer, end claiming, else the first card that lights a flag, then that
+flag), so the three-player board keeps the same hooks.  The kernel decides everything.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.conftest import Front, Lab, assert_no_widget_errors, open_and_run
+from tests.browser.test_board_browser import check_fits, open_game, over, play_game, size_cell, write_notebook
+
+pytestmark = pytest.mark.browser
+
+CODE = "from battleline_lab.widgets.game import GameWidget; GameWidget(players=3, bots=['heuristic', 'random'], seed=4)"
+
+
+def fronts_apart(page: Page, game: Locator) -> list[tuple[float, float]]:
+    """The three fronts: none overlaps another, every card, slot and flag lies inside its front; returns
+    each front's (top, left)."""
+    boxes = page.evaluate(
+        """(root) => [...root.querySelectorAll('[data-front]')].map(f => {
+             const r = f.getBoundingClientRect();
+             const inside = [...f.querySelectorAll('.blb-card, .blb-slot, .blb-flag')].every(e => {
+               const b = e.getBoundingClientRect();
+               return b.left >= r.left - 1 && b.right <= r.right + 1 && b.top >= r.top - 1 && b.bottom <= r.bottom + 1;
+             });
+             return [r.left, r.top, r.right, r.bottom, inside, f.querySelectorAll('.blb-flag').length];
+           })""",
+        game.locator(".blb").element_handle(),
+    )
+    assert len(boxes) == 3
+    for k, (left, top, right, bottom, inside, flags) in enumerate(boxes):
+        assert inside, f"front {k}: something sticks out of it"
+        assert flags == 3
+        for left2, top2, right2, bottom2, _, _ in boxes[k + 1 :]:
+            apart = right <= left2 + 1 or right2 <= left + 1 or bottom <= top2 + 1 or bottom2 <= top + 1
+            assert apart, f"front {k} overlaps another"
+    return [(top, left) for left, top, *_ in boxes]
+
+
+def test_R36_a_three_player_game_by_taps_to_its_end(front_page: Page, frontend: Front, output_dir: Path) -> None:
+    page = front_page
+    page.set_viewport_size({"width": 1400, "height": 900})
+    open_game(page, frontend, "three-game.ipynb", CODE)
+    game = page.locator(".bl-three-game").first
+    board = game.locator(".blb")
+    expect(board.locator("[data-zone='hand']").first).to_be_visible(timeout=60_000)
+    assert board.get_attribute("data-mode") == "three"
+    labels = [str(f.get_attribute("aria-label")) for f in board.locator("[data-front]").all()]
+    assert [label.split(":")[0] for label in labels] == ["Front A–B", "Front B–C", "Front C–A"]
+    assert "A (you)" in labels[0] and "B (heuristic bot)" in labels[1] and "C (random bot)" in labels[2]
+    start = time.monotonic()
+    taps = play_game(page, game, keyboard=False)
+    assert over(game)
+    banner = game.locator(".bl-game-over").inner_text()
+    assert ("wins by" in banner or "Nobody wins" in banner) and ("(R36)" in banner or "(R37)" in banner), banner
+    expect(board.locator('[data-role="feedback"]')).to_contain_text(banner.strip())
+    page.screenshot(path=str(output_dir / f"three-game-{frontend.name}-end.png"))
+    print(f"{frontend.name} three players: {taps} taps in {time.monotonic() - start:.1f} s")
+    assert_no_widget_errors(page)
+
+
+def test_R32_the_three_fronts_fit_360_and_1400_px_nothing_cut_or_overlapping(
+    lab_page: Page, lab: Lab, output_dir: Path
+) -> None:
+    page = lab_page
+    page.set_viewport_size({"width": 1400, "height": 900})
+    open_and_run(page, lab, write_notebook(lab, "three-widths.ipynb", CODE.replace("; ", "\n")))
+    game = page.locator(".bl-three-game").first
+    board = game.locator(".blb")
+    expect(board.locator("[data-zone='hand']").first).to_be_visible(timeout=60_000)
+    board.locator('[data-zone="hand"]:not([aria-disabled="true"])').first.click()  # a card chosen: flags lit
+    expect(board.locator('.blb-flag[data-legal="true"]')).to_have_count(6)
+    for width in (360, 1400):
+        if width < 600:
+            size_cell(page, game, width)
+        else:
+            page.set_viewport_size({"width": width, "height": 900})
+            page.wait_for_timeout(400)
+        check_fits(page, game, width)
+        corners = fronts_apart(page, game)
+        rows = len({round(top) for top, _ in corners})
+        box = board.bounding_box()
+        assert box is not None
+        assert rows == (1 if box["width"] >= 900 else 3), (width, box["width"], corners)  # side by side, or stacked
+        game.screenshot(path=str(output_dir / f"three-width-{width}.png"))
+    assert_no_widget_errors(page)
