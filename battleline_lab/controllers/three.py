@@ -281,8 +281,9 @@ class ThreeGameController:
                 for seat in self._order(n)
             ]
             flag = ThreeFlagView(n=n, label=label, slots=3, sides=sides)
-            if owner is not None:
+            if owner is not None:  # the holder's name under the flag: not by its colour alone
                 flag["owner"] = owner.value
+                flag["mark"] = seat_name(owner, self.lang)
             if n in claims:
                 flag["claimable"] = True
                 flag["claim"] = True
