@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -247,3 +249,12 @@ def test_the_language_toggle_relabels_the_three_player_game() -> None:
     w.set_lang("zh")
     assert w.board.view["lang"] == "zh" and "三人对局" in w.title.value
     assert "甲（你）" in w.board.view["players"][0]["label"]
+
+
+def test_the_three_player_controller_loads_without_ipywidgets() -> None:
+    code = (
+        "import sys, battleline_lab.controllers.three;"
+        "print(sorted(m for m in ('ipywidgets', 'anywidget', 'traitlets') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

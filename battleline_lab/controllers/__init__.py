@@ -11,5 +11,6 @@ forwards what the board sends and draws the controller's view.
 * :mod:`.gym`: :class:`~.gym.GymController`, a folder of puzzles and the trainer;
 * :mod:`.explorer`: :class:`~.explorer.ExplorerController`, two formations compared;
 * :mod:`.game`: :class:`~.game.GameController`, a game's words and the board's view of it;
+* :mod:`.three`: :class:`~.three.ThreeGameController`, the three-player game against two bots;
 * :mod:`.editor`: :class:`~.editor.EditorController`, a puzzle being written.
 """

@@ -122,3 +122,21 @@ test("R36 three: a claimed flag shows its holder; the feedback says the game's e
   assert.equal(fb.querySelector(".blb-feedback-text").textContent, "B wins by breakthrough (R36)");
   assert.deepEqual(fb.querySelectorAll("li").map((li) => li.textContent), ["B claims flag 4"]);
 });
+
+test("R34 three: keys alone: one tab stop per group, Enter on a card then on a lit flag plays it, Escape drops it", () => {
+  const { root, model } = mount(three());
+  const press = (el, key) => el.dispatchEvent({ type: "keydown", key, bubbles: true });
+  const stops = root.querySelectorAll('[data-nav][tabindex="0"]').map((i) => i.dataset.nav);
+  assert.deepEqual(stops, ["flags", "choices", "hand"]);
+  const r7 = root.querySelector('[data-card="r7"][data-zone="hand"]');
+  r7.focus();
+  press(r7, "Enter");
+  assert.equal(r7.getAttribute("aria-pressed"), "true");
+  press(r7, "Escape");
+  assert.equal(root.querySelectorAll('.blb-flag[data-legal="true"]').length, 0);
+  press(r7, "Enter");
+  const seven = root.querySelector('.blb-flag[data-flag="7"]');
+  seven.focus();
+  press(seven, "Enter");
+  assert.deepEqual(intents(model), [{ play: ["r7", 7] }]);
+});
