@@ -59,6 +59,10 @@ function mount(view) {
 
 const click = (el) => el.dispatchEvent({ type: "click", bubbles: true });
 const intents = (model) => model.sent.map((m) => m.intent);
+const frontOf = (el) => {
+  const front = el.closest("[data-front]");
+  return front ? front.getAttribute("data-front") : null;
+};
 
 test("R32 three: the three fronts in order, each labelled with its two players, three flags each", () => {
   const { root } = mount(three());
@@ -88,6 +92,8 @@ test("R34 three: a tapped card lights the learner's flags; a lit flag plays it, 
   click(root.querySelector('[data-card="r7"][data-zone="hand"]'));
   const lit = root.querySelectorAll('.blb-flag[data-legal="true"]').map((b) => b.getAttribute("data-flag"));
   assert.deepEqual(lit, ["1", "2", "3", "7", "8", "9"]);
+  const litFronts = root.querySelectorAll('.blb-flag[data-legal="true"]').map(frontOf);
+  assert.deepEqual(litFronts, ["ab", "ab", "ab", "ca", "ca", "ca"]); // the learner's two fronts
   click(root.querySelector('.blb-flag[data-flag="5"]')); // B–C is not the learner's front: the card is dropped
   assert.deepEqual(intents(model), []);
   click(root.querySelector('[data-card="r7"][data-zone="hand"]'));
@@ -106,6 +112,7 @@ test("R35 three: a claimable flag is marked and a tap claims it; the deck and en
   const { root, model } = mount(claimable);
   const two = root.querySelector('.blb-flag[data-flag="2"]');
   assert.equal(two.getAttribute("data-claimable"), "true");
+  assert.equal(frontOf(two), "ab");
   click(two);
   click(root.querySelector('[data-action="end"]'));
   click(root.querySelector('[data-action="draw"]')); // aria-disabled: nothing
@@ -117,7 +124,9 @@ test("R36 three: a claimed flag shows its holder; the feedback says the game's e
     flags: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => flag(n, n === 4 ? { owner: "b" } : {})),
     feedback: { tone: "over", text: "B wins by breakthrough (R36)", items: ["B claims flag 4"] },
   }));
-  assert.ok(root.querySelector('.blb-flag[data-flag="4"]').classList.contains("blb-claimed-b"));
+  const four = root.querySelector('.blb-flag[data-flag="4"]');
+  assert.ok(four.classList.contains("blb-claimed-b"));
+  assert.equal(frontOf(four), "bc");
   const fb = root.querySelector('[data-role="feedback"]');
   assert.equal(fb.querySelector(".blb-feedback-text").textContent, "B wins by breakthrough (R36)");
   assert.deepEqual(fb.querySelectorAll("li").map((li) => li.textContent), ["B claims flag 4"]);
@@ -136,6 +145,7 @@ test("R34 three: keys alone: one tab stop per group, Enter on a card then on a l
   assert.equal(root.querySelectorAll('.blb-flag[data-legal="true"]').length, 0);
   press(r7, "Enter");
   const seven = root.querySelector('.blb-flag[data-flag="7"]');
+  assert.equal(frontOf(seven), "ca");
   seven.focus();
   press(seven, "Enter");
   assert.deepEqual(intents(model), [{ play: ["r7", 7] }]);
