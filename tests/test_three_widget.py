@@ -12,6 +12,7 @@ import json
 import random
 import subprocess
 import sys
+import warnings
 from typing import Any
 
 import pytest
@@ -258,3 +259,30 @@ def test_the_three_player_controller_loads_without_ipywidgets() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+FORGED = [
+    ("tactics-deck", {"draw": "tactics"}),
+    ("scout", {"do": "scout"}),
+    ("flag-ten", {"claim": 10}),
+    ("card-not-in-hand", {"play": ["zz", 1]}),
+    ("select", {"select": "FIRST"}),
+    ("flag-destination", {"flag": 3}),
+    ("end-out-of-turn", {"do": "end"}),
+    ("text", {"claim": "１"}),
+]
+
+
+@pytest.mark.parametrize(("name", "intent"), FORGED, ids=[f[0] for f in FORGED])
+def test_a_forged_or_stale_intent_changes_nothing_and_raises_nothing(name: str, intent: dict[str, Any]) -> None:
+    w = ThreeGameWidget(seed=4)
+    if "select" in intent:
+        intent = {"select": w.board.view["hand"][0]["id"]}
+    before = w.state.copy()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        w.board.intent(intent)
+    assert w.state.hands == before.hands and w.state.cards == before.cards and w.state.phase is before.phase
+    assert w.state.turn_number == before.turn_number
+    refused = w.board.view["feedback"].get("tone") == "refused"
+    assert refused or [c for c in caught if c.category.__name__ == "IntentWarning"], "refused, and said so"
