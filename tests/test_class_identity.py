@@ -149,6 +149,17 @@ IDENTITY: list[tuple[str, Callable[[Path, pytest.CaptureFixture[str]], None]]] =
 ]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_progress_name_of_a_folder_with_no_progress_is_one_line_in_the_language(
+    lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from battleline_lab.text.messages import message
+
+    code, out, err = _run(["--lang", lang, "progress", "name", "--data", str(tmp_path / "none")], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err == f"{tmp_path / 'none'}:1:1: error: {message('trainer.cli.name.none', lang)}\n"
+
+
 @pytest.mark.parametrize("case", [c[1] for c in IDENTITY], ids=[c[0] for c in IDENTITY])
 def test_identity(
     case: Callable[[Path, pytest.CaptureFixture[str]], None], tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -68,7 +68,8 @@ def run_name(args: argparse.Namespace) -> int:
             account = learner_setting() if args.data else data_account()  # in a class: the folder's account
             identity = read_identity(folder) if not folder.is_dir() else ensure_identity(folder, account)
             if identity is None:
-                raise FileNotFoundError(2, "no progress here", str(folder))
+                print(Diagnostic(escape_control(str(folder)), 1, 1, _m("cli.name.none", lang)), file=sys.stderr)
+                return ExitCode.BAD_INPUT
         else:
             check_name(args.name)
             folder.mkdir(parents=True, exist_ok=True)
