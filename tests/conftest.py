@@ -13,7 +13,7 @@ from tests import slow, xdist_groups
 
 #: The fixtures of the JupyterLite site (``tests/browser/conftest.py``): a test that uses one, or the
 #: ``frontend`` fixture's ``site`` case, is marked ``site`` and runs in ``./dev test``'s ``site`` tier.
-SITE_FIXTURES = frozenset({"site", "site_url", "offline_chromium"})
+SITE_FIXTURES = frozenset({"site", "site_url", "class_site", "class_site_url", "offline_chromium"})
 
 # CI runs are reproducible (derandomized); locally hypothesis explores freely.
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)

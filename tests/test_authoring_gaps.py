@@ -181,7 +181,7 @@ def test_chinese_help_columns_line_up_and_fit(
         status = done.code
     assert status in (0, None)
     out = capsys.readouterr().out
-    # after the usage paragraph (argparse wraps usage by characters, not columns: left as it is)
+    # after the usage paragraph (test_chinese_usage_wraps_by_columns_and_keeps_every_part below)
     lines = out.split("\n\n", 1)[1].splitlines()
     assert not [line for line in lines if line.lstrip().startswith(("，", "。", "、"))]
     assert max(display_width(line) for line in lines) <= 80, [line for line in lines if display_width(line) > 80]
@@ -191,6 +191,44 @@ def test_chinese_help_columns_line_up_and_fit(
         if match and line.startswith("  ") and not line.startswith(" " * 10):
             columns.add(display_width(match.group(1) + match.group(2)))
     assert len(columns) == 1, (columns, out)
+
+
+USAGE_COMMANDS = [*COMMANDS, "site", "progress", "lessons"]
+
+
+def _help(argv: list[str], columns: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("COLUMNS", str(columns))
+    try:
+        status = main(argv)
+    except SystemExit as done:  # argparse's own exit after printing the help
+        status = done.code
+    assert status in (0, None)
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+@pytest.mark.parametrize("command", USAGE_COMMANDS, ids=[c or "top" for c in USAGE_COMMANDS])
+def test_chinese_usage_wraps_by_columns_and_keeps_every_part(
+    command: str, columns: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``用法：`` and a Chinese metavar take two columns each: the usage fits argparse's width
+    (COLUMNS - 2), its continuation lines start under the first argument (or under the command when
+    a part has no room beside it), and it says what the
+    unwrapped usage says, no part (``[--per-page {1,2,4,6}]``, ``--out 文件夹``) broken in two."""
+    argv = ["--lang", "zh", *([command] if command else []), "--help"]
+    whole = _help(argv, 10_000, capsys, monkeypatch).split("\n\n")[0]
+    assert "\n" not in whole
+    lines = _help(argv, columns, capsys, monkeypatch).split("\n\n")[0].splitlines()
+    assert max(display_width(line) for line in lines) <= columns - 2, lines
+    head = "用法：battleline-lab" + (f" {command}" if command else "")
+    # beside the command and under its first argument, or (no room beside it) under the command
+    indent = display_width(head) + 1 if lines[0] != head else display_width("用法：")
+    assert lines[0] == head or lines[0].startswith(head + " ") and not lines[0].startswith(head + "  "), lines
+    for line in lines[1:]:
+        assert display_width(line) - display_width(line.lstrip(" ")) == indent, lines
+    assert " ".join(line.strip() for line in lines) == whole
+    for part in re.findall(r"\[[^][]*\]|--\w[\w-]* [^\s\[\]-][^\s\]]*", whole):
+        assert any(part in line for line in lines), (part, lines)
 
 
 # -- docs that do not rot ----------------------------------------------------------------------------

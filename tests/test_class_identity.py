@@ -5,7 +5,8 @@ Table-driven, one table per family (each id starts with it):
 
 * ``identity``: a data folder's random id and name (hub, the gym's question, ``progress name``), on every
   row and export, an old folder's rows kept;
-* ``folder``: hub names that must not share a class folder, and a folder that is another name's refused;
+* ``folder``: hub names that must not share a class folder, and a folder that is another name's refused
+  (whether the name is the hub's, ``BATTLELINE_LEARNER`` or the login name);
 * ``hand-in``: whose each hand-in is (file, folder), duplicates merged by id, two learners of one name apart;
 * ``report``: the page and ``report --json``: rules and themes per learner, counted once, cut lists say so,
   a never-solved column, answers in words, no level from a handful of learners, a Mud miss (R25) counted;
@@ -148,6 +149,17 @@ IDENTITY: list[tuple[str, Callable[[Path, pytest.CaptureFixture[str]], None]]] =
 ]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_progress_name_of_a_folder_with_no_progress_is_one_line_in_the_language(
+    lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from battleline_lab.text.messages import message
+
+    code, out, err = _run(["--lang", lang, "progress", "name", "--data", str(tmp_path / "none")], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err == f"{tmp_path / 'none'}:1:1: error: {message('trainer.cli.name.none', lang)}\n"
+
+
 @pytest.mark.parametrize("case", [c[1] for c in IDENTITY], ids=[c[0] for c in IDENTITY])
 def test_identity(
     case: Callable[[Path, pytest.CaptureFixture[str]], None], tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -206,6 +218,47 @@ def test_folder_of_another_account_is_refused(tmp_path: Path, monkeypatch: pytes
     with pytest.warns(ProgressWarning, match="not of 'ann'"):
         p = Progress()
     assert p.attempts() == [] and p.folder is None  # nothing read from, nothing written to, the other's folder
+
+
+#: Where the learner's name in a class folder comes from: the hub, ``BATTLELINE_LEARNER``, or (neither
+#: set) the login name; whichever it is, the folder is that name's and refused to another.
+NAME_SOURCES = [
+    ("folder-account-from-the-hub", {"JUPYTERHUB_USER": "ann"}),
+    ("folder-account-from-BATTLELINE_LEARNER", {"BATTLELINE_LEARNER": "ann"}),
+    ("folder-account-from-the-login-name", {}),
+]
+
+
+def _class_learner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
+    import getpass
+
+    monkeypatch.delenv("BATTLELINE_LAB_DATA", raising=False)
+    monkeypatch.setenv("BATTLELINE_CLASS_DIR", str(tmp_path))
+    for variable in ("JUPYTERHUB_USER", "BATTLELINE_LEARNER"):
+        monkeypatch.delenv(variable, raising=False)
+    for variable, value in env.items():
+        monkeypatch.setenv(variable, value)
+    monkeypatch.setattr(getpass, "getuser", lambda: "ann")  # the login name, where nothing else names one
+
+
+@pytest.mark.parametrize("env", [c[1] for c in NAME_SOURCES], ids=[c[0] for c in NAME_SOURCES])
+def test_a_class_folder_is_kept_for_its_name_wherever_the_name_comes_from(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _class_learner(tmp_path, monkeypatch, env)
+    Progress().record_attempt("ann's", correct=True)
+    ident = tmp_path / "ann" / IDENTITY_FILE
+    data = json.loads(ident.read_text())
+    assert data["account"] == "ann" and data["name"] == "ann"
+    # "Ann" made the folder on a file system that folds case: "ann" shares it only by accident
+    ident.write_text(json.dumps({**data, "account": "Ann"}))
+    with pytest.warns(ProgressWarning, match="'ann'; nothing is written there"):
+        p = Progress()
+    assert p.attempts() == [] and p.folder is None  # nothing read from, nothing written to, the other's folder
+    code, out, err = _run(["progress", "name"], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "not of 'ann'" in err, err
+    assert ("login name" in err) == (env == {}), err  # the name no one chose is said to be the login name
+    assert json.loads(ident.read_text())["account"] == "Ann"
 
 
 # -- whose hand-ins ---------------------------------------------------------------------------------

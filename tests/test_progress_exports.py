@@ -53,6 +53,7 @@ OFFERED: dict[str, str] = {
     "REVIEW_FOLDER": "training.stores.folders",
     "class_dir": "training.stores.folders",
     "class_learner": "training.stores.folders",
+    "data_account": "training.stores.folders",
     "data_dir": "training.stores.folders",
     "in_browser": "training.stores.folders",
     "review_dir": "training.stores.folders",

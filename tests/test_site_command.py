@@ -164,3 +164,16 @@ def test_the_teachers_set_becomes_a_gym_page_linked_from_both_front_pages(tmp_pa
         page = build.front_page(lang, texts, ROOT / "notebooks", class_gym=True)
         assert f'href="lab/index.html?path={rel}"' in page and texts[lang]["class_gym"] in page
         assert 'id="class-gym"' not in build.front_page(lang, texts, ROOT / "notebooks")
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "DIR"), ("zh", "文件夹")])
+def test_the_help_names_the_folder_as_its_usage_does(lang: str, word: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The description speaks of the --puzzles folder by the word the usage line shows for it."""
+    try:
+        status = main(["--lang", lang, "site", "--help"])
+    except SystemExit as done:  # argparse's own exit after printing the help
+        status = done.code
+    assert status in (0, None)
+    usage, description = capsys.readouterr().out.split("\n\n")[:2]
+    assert f"--puzzles {word}" in usage and f"--puzzles {word}" in description.replace("\n", "")
+    assert lang == "en" or "DIR" not in description

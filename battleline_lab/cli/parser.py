@@ -6,9 +6,10 @@ subclass that puts argparse's fixed phrases in the catalogue's words (``cli.argp
 
 * the ``usage:`` prefix and the section headings (``positional arguments``, ``options``): a
   :class:`argparse.HelpFormatter` subclass (:func:`formatter_class`), which also pads and wraps
-  by terminal columns (a Chinese character takes two); for that it overrides three of the
-  formatter's underscore methods, ``_format_action``, ``_split_lines`` and ``_fill_text``, argparse's usual
-  customisation points, unchanged in shape since Python 3.2;
+  by terminal columns (a Chinese character takes two); for that it overrides four of the
+  formatter's underscore methods, ``_format_action``, ``_format_usage``, ``_split_lines`` and
+  ``_fill_text``, argparse's usual customisation points, unchanged in shape since Python 3.2
+  (``_format_usage`` is only called, with an unbounded width, for the parts it lays out on one line);
 * ``-h, --help`` and its help text: ``add_help=False`` and the parser's own ``-h`` (``action="help"``);
 * ``PROG: error: MESSAGE``: :meth:`Parser.error`, argparse's documented override;
 * the messages of a usage error, each made from structured facts instead of argparse's English:
@@ -84,6 +85,40 @@ def wrap_columns(text: str, width: int) -> list[str]:
     return lines
 
 
+#: A part of a usage line argparse keeps whole: a bracketed or parenthesised group, else a word.
+_USAGE_PART = re.compile(r"\(.*?\)+(?=\s|$)|\[.*?\]+(?=\s|$)|\S+")
+
+
+def _usage_parts(usage: str, prog: str) -> list[str]:
+    """The parts of ``usage`` (``PROG ARGUMENTS`` on one line) after ``prog``; an option and the value it
+    requires (``--out 文件夹``) are one part, never split across two lines, and so are ``X ...``."""
+    words = _USAGE_PART.findall(usage.removeprefix(prog))
+    parts: list[str] = []
+    for word in words:
+        joined = parts and parts[-1].startswith("-") and " " not in parts[-1] and not word.startswith(("-", "[", "("))
+        if parts and (joined or word == "..."):  # "{export,name} ...": the dots stay with what they repeat
+            parts[-1] += f" {word}"
+        else:
+            parts.append(word)
+    return parts
+
+
+def _wrap_parts(head: str, parts: list[str], indent: str, width: int) -> list[str]:
+    """``head`` then ``parts``, one space apart, in lines of at most ``width`` columns (a part that is
+    wider alone gets a line of its own); every line but a first one with ``head`` starts with ``indent``."""
+    lines: list[str] = []
+    line = head
+    for part in parts:
+        if line.strip() and display_width(f"{line} {part}") > width:
+            lines.append(line)
+            line = indent + part
+        else:
+            line = f"{line} {part}" if line.strip() else indent + part
+    if line.strip():
+        lines.append(line)
+    return lines
+
+
 @cache
 def formatter_class(lang: str) -> type[argparse.HelpFormatter]:
     """A help formatter whose ``usage:`` prefix and section headings are in ``lang``."""
@@ -134,6 +169,48 @@ def formatter_class(lang: str) -> type[argparse.HelpFormatter]:
                 parts.append("\n")
             parts += [self._format_action(sub) for sub in self._iter_indented_subactions(action)]
             return self._join_parts(parts)
+
+        def _format_usage(
+            self,
+            usage_text: str | None,
+            actions: Iterable[argparse.Action],
+            groups: Iterable[argparse._MutuallyExclusiveGroup],
+            prefix: str | None,
+        ) -> str:
+            # argparse wraps the usage by len(): "用法：" and a Chinese metavar take two columns
+            # each, so its lines ran past the width and its continuation lines started three
+            # columns left of the first argument.  argparse gives each part on one line (an
+            # unbounded width), and the parts are wrapped here by columns, as argparse lays them out.
+            actions = list(actions)
+            groups = list(groups)
+            if usage_text is not None or not actions:
+                return super()._format_usage(usage_text, actions, groups, prefix)
+            lead = "" if prefix is None else prefix
+            width, self._width = self._width, sys.maxsize // 2
+            try:
+                whole = super()._format_usage(None, actions, groups, lead).rstrip("\n")
+                prog = super()._format_usage(None, [], groups, "").rstrip("\n")
+                options = [a for a in actions if a.option_strings]
+                positionals = [a for a in actions if not a.option_strings]
+                opt_parts = _usage_parts(super()._format_usage(None, options, groups, "").strip(), prog)
+                pos_parts = _usage_parts(super()._format_usage(None, positionals, groups, "").strip(), prog)
+            finally:
+                self._width = width
+            text_width = self._width - self._current_indent
+            if display_width(whole) <= text_width:
+                return f"{whole}\n\n"
+            head = f"{lead}{prog}"
+            # the arguments beside the command, under its first one; or, when the command is long or
+            # a part would not fit beside it, on lines of their own under the command
+            indent = " " * (display_width(head) + 1)
+            lines = _wrap_parts(head, opt_parts or pos_parts, indent, text_width)
+            if opt_parts and pos_parts:
+                lines += _wrap_parts("", pos_parts, indent, text_width)
+            if display_width(head) > 0.75 * text_width or max(map(display_width, lines)) > text_width:
+                indent = " " * display_width(lead)
+                lines = [head] + _wrap_parts("", opt_parts, indent, text_width)
+                lines += _wrap_parts("", pos_parts, indent, text_width)
+            return "\n".join(lines) + "\n\n"
 
         def _split_lines(self, text: str, width: int) -> list[str]:
             return wrap_columns(" ".join(text.split()), width)

@@ -54,7 +54,7 @@ def register_progress(
 def run_name(args: argparse.Namespace) -> int:
     """Show the data folder's learner (name and id), or give them a name (exit 2 with one line if it cannot be)."""
     from ..formats.settings import SettingError, learner_setting
-    from ..training.progress import DEFAULT_LEARNER, data_dir
+    from ..training.progress import DEFAULT_LEARNER, data_account, data_dir
     from ..training.stores.identity import check_name, ensure_identity, read_identity, save_name
 
     lang = getattr(args, "lang", DEFAULT_LANGUAGE)
@@ -65,9 +65,11 @@ def run_name(args: argparse.Namespace) -> int:
         return ExitCode.BAD_INPUT
     try:
         if args.name is None:
-            identity = read_identity(folder) if not folder.is_dir() else ensure_identity(folder, learner_setting())
+            account = learner_setting() if args.data else data_account()  # in a class: the folder's account
+            identity = read_identity(folder) if not folder.is_dir() else ensure_identity(folder, account)
             if identity is None:
-                raise FileNotFoundError(2, "no progress here", str(folder))
+                print(Diagnostic(escape_control(str(folder)), 1, 1, _m("cli.name.none", lang)), file=sys.stderr)
+                return ExitCode.BAD_INPUT
         else:
             check_name(args.name)
             folder.mkdir(parents=True, exist_ok=True)

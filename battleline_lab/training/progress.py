@@ -74,6 +74,7 @@ from .stores.folders import (
     _locate,
     class_dir,
     class_learner,
+    data_account,
     data_dir,
     in_browser,
     review_dir,
@@ -126,6 +127,7 @@ __all__ = [
     "SetAside",
     "class_dir",
     "class_learner",
+    "data_account",
     "PuzzleRecord",
     "SqliteStore",
     "StoreError",
@@ -245,7 +247,8 @@ class Progress:
             self._identify(Identity(new_id(), learner_setting() or ""))
         else:  # a folder's first use gives it its learner id; an older folder gets one now (its rows kept)
             self.folder = _identity_folder(self.store, folder)
-            self._identify(ensure_identity(self.folder, learner_setting()))
+            account = data_account() if self.path is None else learner_setting()  # in a class: whose folder
+            self._identify(ensure_identity(self.folder, account))
         if self.problem:
             warnings.warn(self.problem, ProgressWarning, stacklevel=3)
         if legacy is not None:

@@ -235,7 +235,7 @@ def _solve(chromium: Browser, hub: Hub, user: str, answer: str) -> None:
         context.close()
 
 
-def test_two_learners_on_a_hub_and_the_teachers_report_shows_both(
+def test_three_learners_on_a_hub_and_the_teachers_report_names_each_and_points_their_help(
     chromium: Browser, hub: Hub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from battleline_lab.cli import main
@@ -263,6 +263,14 @@ def test_two_learners_on_a_hub_and_the_teachers_report_shows_both(
     bo = learners[learners.index('<td class="bl-name">bo</td>') :]
     assert "100% (1 of 1)" in ann[: ann.index("</tr>")]
     assert "0% (0 of 1)" in bo[: bo.index("</tr>")] and "R13" in bo[: bo.index("</tr>")]
+    # the same figures as data: each learner by hub name and id, help where they missed, no row lost
+    assert main(["report", str(hub.class_dir), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    learners = {x["name"]: x for x in report["learners"]}
+    assert sorted(learners) == ["ann", "bo", "cy"] and {x["id"] for x in learners.values()} == ids
+    assert learners["ann"]["missed_rules"] == {} and learners["ann"]["first_try"] == 1
+    for user in ("bo", "cy"):  # both answered "yes": each is pointed at the rule they missed
+        assert learners[user]["missed_rules"] == {"R13": 1} and learners[user]["first_try"] == 0
 
 
 def test_a_one_line_gym_on_a_hub_serves_the_teachers_set_from_BATTLELINE_PUZZLES(chromium: Browser, hub: Hub) -> None:

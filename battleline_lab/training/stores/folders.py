@@ -20,6 +20,7 @@ __all__ = [
     "REVIEW_FOLDER",
     "class_dir",
     "class_learner",
+    "data_account",
     "data_dir",
     "in_browser",
     "review_dir",
@@ -68,6 +69,30 @@ def class_learner() -> str:
     return name
 
 
+def _login_fallback() -> bool:
+    """Whether :func:`class_learner` gives the login name (neither the hub nor ``BATTLELINE_LEARNER`` names one)."""
+    from ...formats.settings import learner_setting
+
+    return not learner_setting()
+
+
+def data_account() -> str | None:
+    """The account the data folder :func:`data_dir` gives is kept for (``learner.json``'s ``account``).
+
+    In a class folder, the learner's name there (:func:`class_learner`: the hub's, else
+    ``$BATTLELINE_LEARNER``, else the login name), so a folder made under a login name is refused
+    to another name just as a hub name's is (:func:`class_folder`); elsewhere the learner setting
+    (None: not set; a personal folder is for no account).
+    """
+    from ...formats.settings import DATA_VARIABLE, SettingError, folder_setting, learner_setting
+
+    try:
+        in_class = folder_setting(DATA_VARIABLE) is None and class_dir() is not None
+    except SettingError:
+        in_class = False
+    return class_learner() if in_class else learner_setting()
+
+
 _PLAIN_LIMIT = 80
 
 
@@ -96,16 +121,21 @@ def _folder_name(name: str) -> str:
 def class_folder(shared: Path, name: str) -> Path:
     """The learner's own folder in the class folder ``shared``; SettingError if it is another learner's.
 
-    A folder whose ``learner.json`` names another hub account is refused (two names never share
-    one folder, even on a file system that folds case).
+    A folder whose ``learner.json`` names another account (a hub name, ``$BATTLELINE_LEARNER`` or
+    a login name) is refused (two names never share one folder, even on a file system that folds case).
     """
-    from ...formats.settings import SettingError
+    from ...formats.settings import HUB_USER_VARIABLE, LEARNER_VARIABLE, SettingError
     from .identity import read_identity
 
     folder = shared / _folder_name(name)
     found = read_identity(folder)
     if found is not None and found.account and found.account != name:
         problem = f"{folder.name} is the folder of {found.account!r}, not of {name!r}; nothing is written there"
+        if _login_fallback():  # the name no one chose: say where it came from and how to give one
+            problem += (
+                f" ({name!r} is this computer's login name: neither {HUB_USER_VARIABLE} nor {LEARNER_VARIABLE}"
+                f" is set; set {LEARNER_VARIABLE} to a name of your own)"
+            )
         raise SettingError(CLASS_DIR_VARIABLE, str(shared), problem)
     return folder
 
