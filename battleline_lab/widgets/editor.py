@@ -57,6 +57,7 @@ from ..quiz.questions import Comparison
 from ..render.svg import board_svg, formation_caption
 from ..text.messages import DEFAULT_LANGUAGE, kind_name, message, render_analysis
 from ._common import (
+    Forwarded,
     _button,
     _classed,
     _comparison_text,
@@ -389,13 +390,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         return self.save(new_id=self.new_id.value.strip() or self.session.suggest_id(Path(self.path.value).parent))
 
     # -- drawing
-    @property
-    def lang(self) -> str:
-        return self.controller.lang
-
-    @lang.setter
-    def lang(self, lang: str) -> None:
-        self.controller.set_lang(lang)
+    lang = Forwarded[str]("The language shown.", set_with="set_lang")
 
     def set_lang(self, lang: str) -> None:
         """Switch every label, the board and the report to ``lang`` (``en``, ``zh``)."""

@@ -22,6 +22,7 @@ from ..text.messages import DEFAULT_LANGUAGE, Theme, message, themed
 from ..training.progress import Progress
 from ..training.trainer import LESSONS, Trainer
 from ._common import (
+    Forwarded,
     _button,
     _classed,
     _describe,
@@ -141,49 +142,15 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self._draw()
 
     # the state lives in the controller; the widget only shows it
-    @property
-    def lang(self) -> str:
-        return self.controller.lang
-
-    @lang.setter
-    def lang(self, lang: str) -> None:
-        self.controller.set_lang(lang)
-
-    @property
-    def source(self) -> str | Path | None:
-        return self.controller.source
-
-    @property
-    def errors(self) -> list[str]:
-        """The puzzle files that did not load (their ``FILE:LINE:COL: error:`` lines)."""
-        return self.controller.errors
-
-    @property
-    def puzzles(self) -> list[Puzzle]:
-        return self.controller.puzzles
-
-    @property
-    def progress(self) -> Progress:
-        return self.controller.progress
-
-    @property
-    def trainer(self) -> Trainer:
-        return self.controller.trainer
-
-    @property
-    def selection(self) -> list[Puzzle]:
-        """The puzzles the filters let through, in order."""
-        return self.controller.selection
-
-    @property
-    def index(self) -> int:
-        """Where the learner is in :attr:`selection`."""
-        return self.controller.index
-
-    @property
-    def game_puzzle(self) -> Puzzle | None:
-        """A puzzle from the learner's games on show (not in the selection)."""
-        return self.controller.game_puzzle
+    lang = Forwarded[str]("The language shown.", set_with="set_lang")
+    source = Forwarded[str | Path | None]("Where the puzzles came from (a folder or file; None: the library).")
+    errors = Forwarded[list[str]]("The puzzle files that did not load (their ``FILE:LINE:COL: error:`` lines).")
+    puzzles = Forwarded[list[Puzzle]]("Every puzzle loaded.")
+    progress = Forwarded[Progress]("The learner's progress.")
+    trainer = Forwarded[Trainer]("What to practise next, from the progress.")
+    selection = Forwarded[list[Puzzle]]("The puzzles the filters let through, in order.")
+    index = Forwarded[int]("Where the learner is in :attr:`selection`.")
+    game_puzzle = Forwarded[Puzzle | None]("A puzzle from the learner's games on show (not in the selection).")
 
     # -- intents: the controller's, then a redraw ------------------------------------
     def set_lang(self, lang: str) -> None:
