@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,9 +24,9 @@ from battleline_lab.game import (
     new_game,
     run_match,
 )
-from battleline_lab.game.match import MatchTally
+from battleline_lab.game.match import MatchResult, MatchTally
 from battleline_lab.game.record import load_record
-from battleline_lab.game.three_bots import run_three_match
+from battleline_lab.game.three_bots import ThreeMatchResult, run_three_match
 
 
 def test_match_json_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
@@ -140,7 +141,7 @@ def test_run_match_jobs_passes_games_in_order() -> None:
 
 
 #: one tally for every match: (the match, its labels, the --json keys in order)
-TALLIES = {
+TALLIES: dict[str, tuple[Callable[[], MatchResult | ThreeMatchResult], tuple[str, ...], list[str]]] = {
     "two-players": (
         lambda: run_match("random", "heuristic", games=4, seed=3),
         ("A", "B"),
