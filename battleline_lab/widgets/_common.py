@@ -184,6 +184,25 @@ def _describe(lang: str, *labels: tuple[W.Widget, str]) -> None:
         widget.description = message(key, lang)
 
 
+class PictureBox(W.VBox):  # type: ignore[misc]
+    """A widget whose display adds a picture of it beside the live view: the SVG of :meth:`picture`.
+
+    A saved notebook opened cold (no kernel, untrusted) or a static viewer shows the picture where
+    the widget cannot run; the puzzle, the gym, the game and the editor are such widgets.
+    """
+
+    def picture(self) -> str | None:
+        """The SVG picture shown where the widget cannot run (None: nothing beside the widget view)."""
+        return None
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if not isinstance(bundle, dict):
+            return None
+        picture = self.picture()
+        return bundle if picture is None else {**bundle, "image/svg+xml": picture}
+
+
 class _Multilingual(Protocol):
     lang: str
     lang_toggle: W.ToggleButtons

@@ -57,7 +57,7 @@ from ..game.review import Review
 from ..game.session import BOT_CHOICES, GameSession, Say, Token, action_path
 from ..text.messages import DEFAULT_LANGUAGE, Bound, Theme, themed
 from ..training.progress import Progress
-from ._common import Forwarded, language_toggle, set_visible, switch_lang
+from ._common import Forwarded, PictureBox, language_toggle, set_visible, switch_lang
 from .board import Board, Taps
 from .intents import game_intents
 
@@ -68,7 +68,7 @@ def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-class GameWidget(W.VBox):  # type: ignore[misc]
+class GameWidget(PictureBox):
     """Play Battle Line in the notebook against a bot, or two people on one screen (``bot=None``).
 
     You play south (at the bottom of the board); ``you_start`` says who plays first (R4 lets a
@@ -412,13 +412,6 @@ class GameWidget(W.VBox):  # type: ignore[misc]
     def picture(self) -> str:
         """The board as an SVG picture (what a saved notebook shows before anything runs)."""
         return self.controller.picture()
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
-        """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if not isinstance(bundle, dict):
-            return None
-        return {**bundle, "image/svg+xml": self.picture()}
 
     def _banner(self) -> str:
         ending = self.controller.ending()

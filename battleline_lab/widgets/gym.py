@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import ipywidgets as W
 
@@ -23,6 +22,7 @@ from ..training.progress import Progress
 from ..training.trainer import LESSONS, Trainer
 from ._common import (
     Forwarded,
+    PictureBox,
     _button,
     _classed,
     _describe,
@@ -38,7 +38,7 @@ from .puzzle import PuzzleWidget
 __all__ = ["PuzzleGym", "PuzzleSet", "load_puzzles"]
 
 
-class PuzzleSet(W.VBox):  # type: ignore[misc]
+class PuzzleSet(PictureBox):
     """A puzzle gym: a folder of puzzles, filters by tag and level, next/previous, and an adaptive trainer.
 
     ``source``: a folder, a library theme or id, or puzzles; none named: the teacher's folder
@@ -353,18 +353,13 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         skipped = f'<br><small class="bl-gym-load-skipped">{_esc(transfer.detail)}</small>' if transfer.detail else ""
         return _esc(transfer.text) + skipped
 
+    def picture(self) -> str | None:
+        """The puzzle on show as SVG (what a cold open shows beside the widget view); None when none is."""
+        return self.current.picture() if self.current is not None else None
+
     def __repr__(self) -> str:
         # stable while the puzzle library grows (nbval compares it)
         return f"<PuzzleSet {Path(self.source).as_posix()}>" if self.source is not None else "<PuzzleSet>"
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
-        """The widget view, plus the puzzle on show as SVG beside it (what a cold open shows)."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if not isinstance(bundle, dict):
-            return None
-        if self.current is None:
-            return bundle
-        return {**bundle, "image/svg+xml": self.current.picture()}
 
 
 PuzzleGym = PuzzleSet

@@ -39,6 +39,7 @@ from ..training.trainer import PuzzleSession
 from ._common import (
     FOCUS_STYLE,
     Forwarded,
+    PictureBox,
     _classed,
     _esc,
     default_progress,
@@ -52,7 +53,7 @@ from .intents import puzzle_intents
 __all__ = ["Ghosts", "PuzzleWidget", "rule_links", "rules_page_link"]
 
 
-class PuzzleWidget(W.VBox):  # type: ignore[misc]
+class PuzzleWidget(PictureBox):
     """One puzzle on the board component: title, board, question, answers, proof step by step, feedback, hints.
 
     ``puzzle`` is a :class:`~battleline_lab.quiz.puzzle.Puzzle`, a library puzzle id or the path of a
@@ -238,13 +239,6 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         return "".join(cards_svg(cards, caption=caption, lang=self.lang) for cards, caption in rows) or board_svg(
             self.puzzle.position, lang=self.lang
         )
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
-        """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if not isinstance(bundle, dict):
-            return None
-        return {**bundle, "image/svg+xml": self.picture()}
 
     def __repr__(self) -> str:
         return f"<PuzzleWidget {self.puzzle.id}: {self.state}>"
