@@ -23,6 +23,7 @@ from battleline_lab.formats.files import (
     check_new,
     describe,
     read_regular,
+    write_bytes,
     write_new,
 )
 from tests.test_robustness import LOCATED, deadline, run
@@ -223,3 +224,26 @@ def test_force_is_in_the_help_of_every_writing_command(lang: str) -> None:
     for command in ("show", "generate", "match"):
         status, out, err = run([command, "--help", "--lang", lang])
         assert status == 0 and "--force" in out, (command, out)
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 1 << 20], ids=["a-byte-a-call", "three-bytes-a-call", "all-at-once"])
+def test_write_bytes_writes_every_byte_when_the_system_writes_fewer(
+    chunk: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_write = os.write
+    calls = []
+
+    def short_write(fd: int, data: bytes | memoryview) -> int:  # os.write may write fewer bytes than given
+        calls.append(len(data))
+        return real_write(fd, bytes(data[:chunk]))
+
+    monkeypatch.setattr(os, "write", short_write)
+    data = "旗帜 flag 5\n".encode() * 7
+    target = tmp_path / "out.bin"
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        write_bytes(fd, data)
+    finally:
+        os.close(fd)
+    assert target.read_bytes() == data
+    assert len(calls) == -(-len(data) // chunk)

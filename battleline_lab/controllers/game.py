@@ -2,9 +2,11 @@
 
 :class:`GameController` holds the :class:`~battleline_lab.game.session.GameSession` (the game, the
 choice in progress, the notice, the coach, the review: every decision) and the language, and says
-the session in words: the players' names, the prompt, the status line, the notice with its proof
-and the coach's odds.  Its :meth:`~GameController.view` is the board's
-:class:`~battleline_lab.controllers.view.GameView`.
+the session in words: the players' names, the prompt, the status line, the notice with its proof,
+the coach, the log, the game's end and the coach's odds.  Its :meth:`~GameController.view` is the
+board's :class:`~battleline_lab.controllers.view.GameView`; :meth:`~GameController.intent` takes
+what the learner did on the board.  The widget (:class:`battleline_lab.widgets.game.GameWidget`)
+talks to the controller only: it forwards intents and commands and draws what it reads here.
 
 >>> c = GameController(GameSession(bot="heuristic", seed=11))
 >>> view = c.view()
@@ -14,17 +16,21 @@ and the coach's odds.  Its :meth:`~GameController.view` is the board's
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from ..core.cards import Tactic, Troop
+from ..core.cards import Card, Tactic, Troop
 from ..core.odds import FlagOdds, SideOuts, flag_odds, outs
 from ..core.position import Position, Side
-from ..game import Deck, GameState, Player, to_position
-from ..game.advice import advice_text
+from ..game import Action, Deck, GameState, Player, describe, to_position
+from ..game.advice import Advice, advice_text
 from ..game.bot_base import Bot
 from ..game.record import illegal_reason
-from ..game.session import GameSession, Notice, Offer, Say
+from ..game.review import Review
+from ..game.session import CoachFinding, GameSession, Notice, Offer, Say, Token
+from ..render.svg import board_svg
 from ..text.messages import DEFAULT_LANGUAGE, Bound, bound, card_label, catalogue, kind_name, message, render_analysis
+from ..training.glicko2 import Rating
 from .view import (
     ButtonView,
     DeckView,
@@ -60,9 +66,19 @@ class GameController:
     def set_lang(self, lang: str) -> None:
         self.lang = lang
 
+    # -- what the session holds, as the widget, tests and lessons read it ------------------
     @property
     def state(self) -> GameState:
+        """The game; after setting it, :meth:`resume` goes on from it."""
         return self.session.state
+
+    @state.setter
+    def state(self, state: GameState) -> None:
+        self.session.state = state
+
+    @property
+    def seed(self) -> int:
+        return self.session.seed
 
     @property
     def viewer(self) -> Player:
@@ -75,6 +91,134 @@ class GameController:
     @property
     def bot(self) -> Bot | None:
         return self.session.bot
+
+    @property
+    def bot_name(self) -> str | None:
+        return self.session.bot_name
+
+    @property
+    def selection(self) -> tuple[Token, ...]:
+        return self.session.selection
+
+    @property
+    def suggestion(self) -> Advice | None:
+        return self.session.suggestion
+
+    @property
+    def review(self) -> Review | None:
+        return self.session.review
+
+    @property
+    def moment(self) -> int | None:
+        """The review moment opened as a puzzle."""
+        return self.session.moment
+
+    @property
+    def saved(self) -> tuple[str, str] | None:
+        """Where the review's puzzles went: ``("saved", folder)`` or ``("save_failed", reason)``."""
+        return self.session.saved
+
+    @property
+    def coach_shown(self) -> bool:
+        return self.session.coach_shown
+
+    @property
+    def coach_visible(self) -> bool:
+        return self.session.coach_visible
+
+    # -- intents and commands: the session decides every one ------------------------------
+    def intent(self, name: str, value: Any) -> bool:
+        """What the learner did on the board (checked by the widget's intent schema: a card in the hand, a
+        flag 1-9, a deck...), given to the session; False when nothing is to be drawn again (the game was over)."""
+        session = self.session
+        if name == "play":  # the card and the flag are both checked before the session sees either
+            card, flag = value
+            before = session.selection
+            said = session.choose(("card", self._hand_card(card)))
+            if said.kind == "chosen":
+                said = session.choose(("flag", flag))
+            if said.kind == "not_offered":  # a play not on offer (a stale tap): the choice in progress stays
+                session.selection = before
+            return said.kind != "over"
+        if name == "select":
+            return self.choose(("card", self._hand_card(value))).kind != "over"
+        if name == "target":
+            target = next(c for c, _f in session.offer().targets if c.notation == value)
+            return self.choose(("target", target)).kind != "over"
+        if name == "flag":
+            return self.choose(("flag", value)).kind != "over"
+        if name == "claim":
+            return self.claim(value).kind != "over"
+        if name == "draw":
+            return self.choose(("draw", Deck(value))).kind != "over"
+        if name == "do":
+            return self.choose((value,)).kind != "over"
+        if name == "cancel":
+            self.cancel()
+            return True
+        return False
+
+    def _hand_card(self, notation: str) -> Card:
+        return next(c for c in self.session.hand() if c.notation == notation)
+
+    def hand_cards(self) -> set[str]:
+        """The notations of the hand cards of the player to act (what a ``play`` or ``select`` may name)."""
+        return {c.notation for c in self.session.hand()}
+
+    def target_cards(self) -> set[str]:
+        """The notations of the cards on the table a tactic may act on now (what a ``target`` may name)."""
+        return {c.notation for c, _f in self.session.offer().targets}
+
+    def refuse(self) -> None:
+        """A tap refused (stale or forged): the choice in progress stays, the notice says it is not offered."""
+        self.session.notice = Notice("not_offered")
+
+    def restart(self, seed: int | None = None) -> None:
+        self.session.restart(seed)
+
+    def new_game(self) -> None:
+        self.session.new_game()
+
+    def resume(self) -> None:
+        self.session.resume()
+
+    def legal(self) -> list[Action]:
+        return self.session.legal()
+
+    def offered(self, prefix: tuple[Token, ...] = ()) -> set[Token]:
+        return self.session.offered(prefix)
+
+    def choose(self, token: Token) -> Notice:
+        return self.session.choose(token)
+
+    def cancel(self) -> None:
+        self.session.cancel()
+
+    def claim(self, flag: int) -> Notice:
+        return self.session.claim(flag)
+
+    def show_coach(self, shown: bool) -> None:
+        self.session.show_coach(shown)
+
+    def choose_bot(self, name: str) -> bool:
+        return self.session.choose_bot(name)
+
+    def choose_level(self) -> str:
+        return self.session.choose_level()
+
+    def learner_rating(self) -> Rating:
+        return self.session.learner_rating()
+
+    def suggest_move(self) -> Notice:
+        return self.session.suggest_move()
+
+    def open_review(self) -> Review | None:
+        return self.session.open_review()
+
+    def open_moment(self, index: int) -> bool:
+        return self.session.open_moment(index)
+
+    # -- words ----------------------------------------------------------------------------
 
     @property
     def t(self) -> Bound:
@@ -311,3 +455,77 @@ class GameController:
             ),
         ]
         return " · ".join(parts)
+
+    def log_entries(self) -> list[tuple[int, str, str]]:
+        """The game log: (turn, sentence, notation) per action, oldest first; hidden cards stay hidden."""
+        return [
+            (turn, describe(action, self.player_name(actor), self.lang), "return ?" if hidden else action.notation)
+            for turn, actor, action, hidden in self.session.log()  # R27: a card returned by the opponent's Scout
+        ]
+
+    def _proof(self, finding: CoachFinding) -> tuple[str, list[str]]:
+        """A coach finding's proof lines in :attr:`lang`, and the one the verdict turns on."""
+        analysis = finding.analysis
+        lines = [proof_line(line) for line in render_analysis(analysis, self.lang)]
+        return lines[analysis.steps.index(analysis.deciding_step())], lines
+
+    def coach_lines(self) -> list[tuple[int, bool, str, list[str]]]:
+        """The coach: per flag where the player to act has cards, (flag, claimable, summary, proof lines).
+
+        Claimable flags first (the session's :meth:`~battleline_lab.game.session.GameSession.coach`,
+        from the engine's claim step), then flags where a complete formation still can be beaten.
+        """
+        return [(f.flag, f.claimable, *self._proof(f)) for f in self.session.coach()]
+
+    def coach_heads(self) -> list[tuple[int, bool, str, list[str]]]:
+        """The coach as the widget shows it: per flag (flag, claimable, heading, proof lines); the heading
+        says when a claimable flag may be claimed (now, or at the claim timing, R14)."""
+        timing = self.t(f"game.timing.{self.session.claim_timing.value}")
+        out = []
+        for finding in self.session.coach():
+            n, (summary, proof) = finding.flag, self._proof(finding)
+            if finding.claimable:
+                when = (
+                    self.t("game_widget.coach.now", flag=n)
+                    if finding.now
+                    else self.t("game_widget.coach.when", timing=timing)
+                )
+                head = self.t("game_widget.coach.claimable", flag=n, why=summary, when=when)
+            else:
+                head = self.t("game_widget.coach.not_yet", flag=n, why=summary)
+            out.append((n, finding.claimable, head, proof))
+        return out
+
+    def ending(self) -> tuple[str, str, bool] | None:
+        """The game's end in words: (who won and why, the points of each, whether the viewer won); None while
+        the game goes on."""
+        outcome = self.session.outcome()
+        if outcome is None:
+            return None
+        reason = self.t(f"game.cli.reason.{outcome.reason.value}") if outcome.reason else ""
+        if outcome.winner is None:
+            text = self.t("game_widget.over.draw", reason=reason)
+        else:
+            text = self.t(
+                "game_widget.over.winner",
+                player=self.player_name(outcome.winner),
+                reason=reason,
+                flags=", ".join(map(str, outcome.flags)),
+            )
+        human = self.human
+        tally = self.t(
+            "game_widget.over.points",
+            you=self.player_name(human),
+            mine=outcome.points[human],
+            other=self.player_name(human.other),
+            theirs=outcome.points[human.other],
+        )
+        return text, tally, outcome.winner is self.viewer
+
+    def picture(self) -> str:
+        """The board as an SVG picture from the viewer's side (the other hand shown once the game is over)."""
+        state = self.state
+        position = to_position(state, self.viewer, hand=True)
+        if state.over:
+            position = dataclasses.replace(position, hand_opponent=self.session.revealed_hand())
+        return board_svg(position, highlight=self.session.highlight(), lang=self.lang)

@@ -42,6 +42,8 @@ __all__ = [
     "PaletteView",
     "PlaceView",
     "PlaceItemView",
+    "TapButton",
+    "TapView",
     "ProofView",
     "PuzzleView",
     "RulePart",
@@ -330,6 +332,41 @@ class PlaceView(TypedDict):
     palette: PaletteView
     places: NotRequired[list[PlaceItemView]]
     places_label: NotRequired[str]
+
+
+class TapView(TypedDict, total=False):
+    """What the board's tap logic reads of a view, whichever mode it is in (``Taps``, ``board.js``'s ``tap``).
+
+    The keys are those of :class:`PuzzleView`, :class:`GameView` and :class:`PlaceView` that a tap
+    depends on, each as that view types it; a mode leaves out the ones it does not have.
+    """
+
+    mode: str
+    hand: list[CardView]
+    flags: list[FlagView]
+    targets: list[str]
+    selection: list[str]
+    decks: list[DeckView]
+    choices: list[ButtonView]
+    answers: list[ButtonView]
+    hint: HintButtonView
+    proof: ProofView
+    place_mode: bool
+    palette: PaletteView
+    places: list[PlaceItemView]
+
+
+class TapButton(TypedDict, total=False):
+    """One tappable button of a view as a tap sees it: its ``data-action`` and what tells it apart.
+
+    A deck is ``draw`` with its ``deck``, an answer has its ``value``, the hint and the proof's steps
+    have their action; ``enabled`` False is a button drawn ``aria-disabled``.
+    """
+
+    action: str
+    value: str
+    deck: str
+    enabled: bool
 
 
 def card_view(

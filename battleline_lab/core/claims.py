@@ -686,27 +686,17 @@ class _Prover:
         shape, plans = candidate.shape, candidate.plans
         kind = shape.kind
         side, flag, pool = self.side, self.flag, self.pool
-        plan = plans[0]
+        value = shape.value
+        count = plans[0].count
         if kind is FormationKind.SKIRMISH:
             # some value of the run has no unseen troop left
-            values = sorted({v for p in plans for v in p.values if not pool.mask & _VALUE_BITS[v]})
-            seen = pool.seen & _VALUE_BITS[values[0]]  # where() lists them in card order, as sorted() does
-            return Step(
-                Reason.SHAPE_SHORT,
-                side,
-                flag,
-                shape=shape,
-                kind=kind,
-                cards=theirs,
-                where=pool.where(seen),
-                count=1,
-                available=0,
-                value=values[0],
-            )
-        if kind is FormationKind.PHALANX:
-            assert shape.value is not None
-            group = pool.seen & _VALUE_BITS[shape.value]
-            available = (pool.mask & _VALUE_BITS[shape.value]).bit_count()
+            value = min(v for p in plans for v in p.values if not pool.mask & _VALUE_BITS[v])
+            group = pool.seen & _VALUE_BITS[value]  # the lowest such value; where() lists its cards in card order
+            count, available = 1, 0
+        elif kind is FormationKind.PHALANX:
+            assert value is not None
+            group = pool.seen & _VALUE_BITS[value]
+            available = (pool.mask & _VALUE_BITS[value]).bit_count()
         elif kind is FormationKind.BATTALION:
             assert shape.colour is not None
             group = pool.seen & _COLOUR_BITS[shape.colour]
@@ -722,9 +712,9 @@ class _Prover:
             kind=kind,
             cards=theirs,
             where=pool.where(group),
-            count=plan.count,
+            count=count,
             available=available,
-            value=shape.value,
+            value=value,
         )
 
     def _blocked(

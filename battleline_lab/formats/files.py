@@ -98,6 +98,7 @@ __all__ = [
     "output_name",
     "read_regular",
     "write_all",
+    "write_bytes",
     "write_new",
 ]
 
@@ -464,9 +465,7 @@ def _write_temp(target: str, payload: bytes, force: bool) -> str:
     fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(target) + ".", suffix=".tmp", dir=folder)
     try:
         try:
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(fd, view) :]
+            write_bytes(fd, payload)
             _fsync(fd)
         finally:
             os.close(fd)
@@ -495,6 +494,13 @@ def _keep_aside(target: str) -> str:
             shutil.copy2(target, backup)
             return backup
     raise OutputExistsError(target, "no free name for a backup")  # pragma: no cover
+
+
+def write_bytes(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to the open descriptor ``fd`` (one ``os.write`` may write fewer)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _fsync(fd: int) -> None:

@@ -15,9 +15,9 @@ the bots' names, ``games``, ``seed``, ``rollouts``, ``jobs``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sized
+from dataclasses import KW_ONLY, dataclass, field
+from typing import Any, ClassVar, Protocol
 
 from ..core.position import ClaimTiming
 from . import arguments
@@ -27,7 +27,7 @@ from .rules import apply, legal_moves, score
 from .state import GameState, Options, Player, new_game
 from .view import PlayerView
 
-__all__ = ["MatchResult", "play_game", "play_match_game", "run_match", "MAX_ACTIONS"]
+__all__ = ["MatchResult", "MatchTally", "play_game", "play_match_game", "run_match", "MAX_ACTIONS"]
 
 MAX_ACTIONS = 5000  # far above any real game; reaching it is an engine bug
 
@@ -51,23 +51,42 @@ def play_game(north: Bot, south: Bot, seed: int, options: Options | None = None)
     raise RuntimeError(f"game with seed {seed} did not end after {MAX_ACTIONS} actions")
 
 
-@dataclass
-class MatchResult:
-    """What a match produced; ``as_dict`` is the ``--json`` output."""
+class FinishedGame(Protocol):
+    """What a match counts of a finished game, two players' or three (:mod:`~battleline_lab.game.three`)."""
 
-    bot_a: str
-    bot_b: str
-    seed: int
+    @property
+    def turn_number(self) -> int: ...
+    @property
+    def history(self) -> Sized: ...
+    @property
+    def winner(self) -> Any: ...
+    @property
+    def end_reason(self) -> Any: ...
+    def held(self, player: Any) -> Sized: ...
+
+
+@dataclass
+class MatchTally:
+    """What every match sums up over its games, per bot label (``A``, ``B``, ...): wins, draws, turns,
+    actions, flags held and end reasons; a two-player :class:`MatchResult` and a three-player
+    :class:`~battleline_lab.game.three_bots.ThreeMatchResult` add what is theirs."""
+
+    #: the bots' labels, in order
+    LABELS: ClassVar[tuple[str, ...]] = ("A", "B")
+    _: KW_ONLY
     games: int = 0
-    wins: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    wins: dict[str, int] = field(default_factory=dict)
     draws: int = 0
     turns: int = 0
     actions: int = 0
-    flags: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
-    points: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    flags: dict[str, int] = field(default_factory=dict)
     reasons: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-    winner_starts: bool = False
+
+    def __post_init__(self) -> None:
+        for label in self.LABELS:
+            self.wins.setdefault(label, 0)
+            self.flags.setdefault(label, 0)
 
     @property
     def average_turns(self) -> float:
@@ -76,21 +95,54 @@ class MatchResult:
     def flags_per_game(self, who: str) -> float:
         return self.flags[who] / self.games if self.games else 0.0
 
-    def as_dict(self) -> dict[str, Any]:
+    def count(self, state: FinishedGame, labels: Mapping[Any, str]) -> None:
+        """Add one finished game; ``labels`` maps each player (or seat) of it to its bot's label."""
+        self.games += 1
+        self.turns += state.turn_number
+        self.actions += len(state.history)
+        if state.winner is None:
+            self.draws += 1
+        else:
+            self.wins[labels[state.winner]] += 1
+        for player, label in labels.items():
+            self.flags[label] += len(state.held(player))
+        assert state.end_reason is not None
+        reason = state.end_reason.value
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+
+    def _json(self, head: dict[str, Any], **extra: Any) -> dict[str, Any]:
+        """The ``--json`` output: ``head`` (what the match is), the tally, ``extra``, the end reasons and time."""
         return {
-            "games": self.games,
-            "bots": {"A": self.bot_a, "B": self.bot_b},
-            "seed": self.seed,
-            "starts": "winner" if self.winner_starts else "alternate",
+            **head,
             "wins": dict(self.wins),
             "draws": self.draws,
             "average_turns": round(self.average_turns, 2),
             "average_actions": round(self.actions / self.games, 2) if self.games else 0.0,
-            "flags_per_game": {k: round(self.flags_per_game(k), 3) for k in ("A", "B")},
-            "points": dict(self.points),
+            "flags_per_game": {k: round(self.flags_per_game(k), 3) for k in self.LABELS},
+            **extra,
             "end_reasons": dict(sorted(self.reasons.items())),
             "seconds": round(self.seconds, 3),
         }
+
+
+@dataclass
+class MatchResult(MatchTally):
+    """What a two-player match produced; ``as_dict`` is the ``--json`` output."""
+
+    bot_a: str
+    bot_b: str
+    seed: int
+    points: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    winner_starts: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        head = {
+            "games": self.games,
+            "bots": {"A": self.bot_a, "B": self.bot_b},
+            "seed": self.seed,
+            "starts": "winner" if self.winner_starts else "alternate",
+        }
+        return self._json(head, points=dict(self.points))
 
 
 def run_match(
@@ -145,20 +197,9 @@ def run_match(
         if on_game is not None:
             on_game(k, state, {a_player: bot_a, a_player.other: bot_b})
         label = {a_player: "A", a_player.other: "B"}
-        result.games += 1
-        result.turns += state.turn_number
-        result.actions += len(state.history)
-        if state.winner is None:
-            result.draws += 1
-        else:
-            result.wins[label[state.winner]] += 1
-        for p in Player:
-            result.flags[label[p]] += len(state.held(p))
+        result.count(state, label)
         for p, points in score(state).items():
             result.points[label[p]] += points
-        assert state.end_reason is not None
-        reason = state.end_reason.value
-        result.reasons[reason] = result.reasons.get(reason, 0) + 1
     result.seconds = time.perf_counter() - start
     return result
 

@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, cast
 
 from ..core.cards import Card
 from . import arguments
 from .actions import Action, Claim, EndClaims, PlayCard
 from .bot_base import RandomBot
 from .heuristic import _Estimator
+from .match import MatchTally
 from .three import LINES, SEATS, Seat, ThreeState, ThreeView, opponent_at, play_three_game
 from .view import PlayerView
 
@@ -137,42 +138,16 @@ def make_three_bot(name: str, seed: int | None = None) -> ThreeBot:
 
 
 @dataclass
-class ThreeMatchResult:
-    """What a three-player match produced; ``as_dict`` is the ``--json`` output."""
+class ThreeMatchResult(MatchTally):
+    """What a three-player match produced (the tally every match sums up); ``as_dict`` is the ``--json`` output."""
 
+    LABELS: ClassVar[tuple[str, ...]] = LABELS
     bots: dict[str, str]
     seed: int
-    games: int = 0
-    wins: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LABELS, 0))
-    draws: int = 0
-    turns: int = 0
-    actions: int = 0
-    flags: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LABELS, 0))
-    reasons: dict[str, int] = field(default_factory=dict)
-    seconds: float = 0.0
-
-    @property
-    def average_turns(self) -> float:
-        return self.turns / self.games if self.games else 0.0
-
-    def flags_per_game(self, who: str) -> float:
-        return self.flags[who] / self.games if self.games else 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "players": 3,
-            "games": self.games,
-            "bots": dict(self.bots),
-            "seed": self.seed,
-            "seats": "rotating",
-            "wins": dict(self.wins),
-            "draws": self.draws,
-            "average_turns": round(self.average_turns, 2),
-            "average_actions": round(self.actions / self.games, 2) if self.games else 0.0,
-            "flags_per_game": {k: round(self.flags_per_game(k), 3) for k in LABELS},
-            "end_reasons": dict(sorted(self.reasons.items())),
-            "seconds": round(self.seconds, 3),
-        }
+        head = {"players": 3, "games": self.games, "bots": dict(self.bots), "seed": self.seed, "seats": "rotating"}
+        return self._json(head)
 
 
 def seating(k: int) -> dict[Seat, str]:
@@ -210,17 +185,6 @@ def run_three_match(
         state = play_three_game(bots, game_seed, first=Seat.A)
         if on_game is not None:
             on_game(k, state, {s: names[seats[s]] for s in SEATS})
-        result.games += 1
-        result.turns += state.turn_number
-        result.actions += len(state.history)
-        if state.winner is None:
-            result.draws += 1
-        else:
-            result.wins[seats[state.winner]] += 1
-        for s in SEATS:
-            result.flags[seats[s]] += len(state.held(s))
-        assert state.end_reason is not None
-        reason = state.end_reason.value
-        result.reasons[reason] = result.reasons.get(reason, 0) + 1
+        result.count(state, seats)
     result.seconds = time.perf_counter() - start
     return result

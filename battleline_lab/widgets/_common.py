@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 import ipywidgets as W
 
@@ -46,6 +46,75 @@ def set_visible(widget: W.Widget, visible: bool) -> None:
 
 
 _Widget = TypeVar("_Widget", bound=W.Widget)
+_Value = TypeVar("_Value")
+
+
+class _Controlled(Protocol):
+    @property
+    def controller(self) -> object: ...
+
+
+class Forwarded(Generic[_Value]):
+    """A widget's attribute that its controller holds: ``widget.x`` reads ``widget.controller.x``.
+
+    A widget keeps no state of its own (its controller does), yet tests and lessons read the state on
+    the widget: one line per attribute says where it lives.  ``name`` reads another attribute of the
+    controller; ``set_with`` names the controller's method that setting the attribute calls
+    (``set_lang``), ``settable`` lets a set go to the controller's attribute itself; without either
+    the attribute is read-only, as a property without a setter is.
+
+    >>> class Controller:
+    ...     lang, hints = "en", 2
+    ...     def set_lang(self, lang: str) -> None:
+    ...         self.lang = lang
+    >>> class Widget:
+    ...     lang = Forwarded[str]("the language shown", set_with="set_lang")
+    ...     hint_level = Forwarded[int]("hints taken", name="hints")
+    ...     def __init__(self) -> None:
+    ...         self.controller = Controller()
+    >>> w = Widget()
+    >>> w.lang = "zh"
+    >>> w.lang, w.controller.lang, w.hint_level, Widget.hint_level.__doc__
+    ('zh', 'zh', 2, 'hints taken')
+    >>> w.hint_level = 3
+    Traceback (most recent call last):
+    ...
+    AttributeError: hint_level is read-only: it is the controller's hints
+    """
+
+    def __init__(
+        self, doc: str = "", *, name: str | None = None, set_with: str | None = None, settable: bool = False
+    ) -> None:
+        self.__doc__ = doc or None
+        self._source = name
+        self._set_with = set_with
+        self._settable = settable
+        self._name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+        if self._source is None:
+            self._source = name
+
+    @overload
+    def __get__(self, widget: None, owner: type) -> Forwarded[_Value]: ...
+    @overload
+    def __get__(self, widget: _Controlled, owner: type) -> _Value: ...
+    def __get__(self, widget: _Controlled | None, owner: type) -> Forwarded[_Value] | _Value:
+        if widget is None:
+            return self
+        value: _Value = getattr(widget.controller, self._source or self._name)
+        return value
+
+    def __set__(self, widget: _Controlled, value: _Value) -> None:
+        controller = widget.controller
+        if self._set_with is not None:
+            getattr(controller, self._set_with)(value)
+        elif self._settable:
+            setattr(controller, self._source or self._name, value)
+        else:
+            raise AttributeError(f"{self._name} is read-only: it is the controller's {self._source}")
+
 
 #: Visible keyboard focus on every control of the package's widgets (a ``<style>`` inside an
 #: HTML widget applies to the page; scoped to ``.bl-*`` roots so JupyterLab is untouched).
@@ -113,6 +182,25 @@ def _describe(lang: str, *labels: tuple[W.Widget, str]) -> None:
     """Each ``(widget, key)``: the widget's ``description`` is the key's text in ``lang``."""
     for widget, key in labels:
         widget.description = message(key, lang)
+
+
+class PictureBox(W.VBox):  # type: ignore[misc]
+    """A widget whose display adds a picture of it beside the live view: the SVG of :meth:`picture`.
+
+    A saved notebook opened cold (no kernel, untrusted) or a static viewer shows the picture where
+    the widget cannot run; the puzzle, the gym, the game and the editor are such widgets.
+    """
+
+    def picture(self) -> str | None:
+        """The SVG picture shown where the widget cannot run (None: nothing beside the widget view)."""
+        return None
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if not isinstance(bundle, dict):
+            return None
+        picture = self.picture()
+        return bundle if picture is None else {**bundle, "image/svg+xml": picture}
 
 
 class _Multilingual(Protocol):

@@ -49,7 +49,7 @@ from ..authoring.editor import (
 )
 from ..controllers.editor import CARD_IDS, EditorController
 from ..controllers.view import PlaceView
-from ..core.cards import ALL_CARDS, CardNotationError, parse_card
+from ..core.cards import ALL_CARDS
 from ..core.claims import ClaimAnalysis
 from ..core.formations import Formation, FormationKind
 from ..core.position import FLAGS, Position
@@ -57,6 +57,8 @@ from ..quiz.questions import Comparison
 from ..render.svg import board_svg, formation_caption
 from ..text.messages import DEFAULT_LANGUAGE, kind_name, message, render_analysis
 from ._common import (
+    Forwarded,
+    PictureBox,
     _button,
     _classed,
     _comparison_text,
@@ -87,14 +89,6 @@ def _answer_text(answer: object) -> str:
     return "" if answer is None else str(answer)
 
 
-def _parses(token: object) -> bool:
-    try:
-        parse_card(str(token))
-    except CardNotationError:
-        return False
-    return True
-
-
 def _tokens(text: str) -> list[str]:
     return split_tokens(text)
 
@@ -103,7 +97,7 @@ def _tokens(text: str) -> list[str]:
 _CARD_IDS = frozenset(c.notation for c in ALL_CARDS)
 
 
-class PuzzleEditor(W.VBox):  # type: ignore[misc]
+class PuzzleEditor(PictureBox):
     """Build or edit a puzzle by clicking; the engine answers; save the YAML.
 
     ``source`` is a puzzle file, a library id, an :class:`EditorSession`, or None
@@ -389,13 +383,7 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
         return self.save(new_id=self.new_id.value.strip() or self.session.suggest_id(Path(self.path.value).parent))
 
     # -- drawing
-    @property
-    def lang(self) -> str:
-        return self.controller.lang
-
-    @lang.setter
-    def lang(self, lang: str) -> None:
-        self.controller.set_lang(lang)
+    lang = Forwarded[str]("The language shown.", set_with="set_lang")
 
     def set_lang(self, lang: str) -> None:
         """Switch every label, the board and the report to ``lang`` (``en``, ``zh``)."""
@@ -574,13 +562,6 @@ class PuzzleEditor(W.VBox):  # type: ignore[misc]
     def picture(self) -> str:
         """The puzzle's board as it stands, as an SVG picture (what a saved notebook shows before anything runs)."""
         return board_svg(self._position, focus=[self.controller.flag], lang=self.lang)
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
-        """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if not isinstance(bundle, dict):
-            return None
-        return {**bundle, "image/svg+xml": self.picture()}
 
     def __repr__(self) -> str:
         report = self.session.report()

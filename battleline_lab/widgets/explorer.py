@@ -16,7 +16,7 @@ from ..controllers.view import PlaceView
 from ..core.cards import Card, format_cards
 from ..core.position import Side
 from ..text.messages import DEFAULT_LANGUAGE, message
-from ._common import _cap, _classed, _describe, _esc, language_toggle, switch_lang
+from ._common import Forwarded, _cap, _classed, _describe, _esc, language_toggle, switch_lang
 from .intents import explorer_intents
 
 __all__ = ["FormationExplorer"]
@@ -75,18 +75,8 @@ class FormationExplorer(W.VBox):  # type: ignore[misc]
         self._syncing = False
         self._update()
 
-    @property
-    def lang(self) -> str:
-        return self.controller.lang
-
-    @lang.setter
-    def lang(self, lang: str) -> None:
-        self.controller.set_lang(lang)
-
-    @property
-    def picked(self) -> dict[Side, list[str]]:
-        """The cards placed on each side, in order (the controller's)."""
-        return self.controller.picked
+    lang = Forwarded[str]("The language shown.", set_with="set_lang")
+    picked = Forwarded[dict[Side, list[str]]]("The cards placed on each side, in order.")
 
     def _first_options(self) -> list[tuple[str, str]]:
         return [(_cap(message(f"side.{s.value}", self.lang)), s.value) for s in Side]

@@ -9,13 +9,14 @@ Guile cards choose their target on the board (the card to desert, to steal, to r
 where to), Scout's returns are taps on hand cards, Fog and Mud go onto a flag like troops, and
 a draw is a tap on a deck.  Escape or a second tap cancels.
 
-The widget is a **view** over a :class:`~battleline_lab.game.session.GameSession`, which holds
-the game and makes every decision (whose turn, what can be chosen, the flags each card may go
-to, the learner's move and the bot's replies, claims, the coach, the suggestion, the review, a
-new game), from the engine: every tap it offers comes from :func:`battleline_lab.game.legal_moves`,
+The widget is a **view** over its :class:`~battleline_lab.controllers.game.GameController`, the
+only thing it talks to.  The controller holds a :class:`~battleline_lab.game.session.GameSession`,
+which holds the game and makes every decision (whose turn, what can be chosen, the flags each card
+may go to, the learner's move and the bot's replies, claims, the coach, the suggestion, the review,
+a new game), from the engine: every tap it offers comes from :func:`battleline_lab.game.legal_moves`,
 every effect from :func:`battleline_lab.game.apply`, and every claim verdict, proof and
-counterexample from :func:`battleline_lab.game.explain_claim` (R12, R13).  The widget turns the
-session's state into the board's view model (:meth:`GameWidget.refresh`) and forwards intents.
+counterexample from :func:`battleline_lab.game.explain_claim` (R12, R13); the controller says it in
+words and builds the board's view model.  The widget forwards intents and draws (:meth:`GameWidget.refresh`).
 Every string comes from the message catalogue (``locale/<lang>/game_widget.json``, ``board.json``).
 
 It can be driven from Python as from the browser: :attr:`GameWidget.taps` taps the board's hooks
@@ -40,35 +41,23 @@ as ``board.js`` does, and :meth:`GameWidget.click_action` taps the hooks that ma
 
 from __future__ import annotations
 
-import dataclasses
 import html
 from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as W
 
-from ..controllers.game import GameController, proof_line
-from ..controllers.view import (
-    GameView,
-)
-from ..core.cards import Card
+from ..controllers.game import GameController
+from ..controllers.view import GameView
 from ..core.position import ClaimTiming
-from ..game import Action, Deck, GameState, Player, describe, parse_action, to_position
+from ..game import Action, GameState, Player, parse_action
 from ..game.advice import Advice
 from ..game.bot_base import Bot
 from ..game.review import Review
-from ..game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Say, Token, action_path
-from ..render.svg import board_svg
-from ..text.messages import (
-    DEFAULT_LANGUAGE,
-    Bound,
-    Theme,
-    message,
-    render_analysis,
-    themed,
-)
+from ..game.session import BOT_CHOICES, GameSession, Say, Token, action_path
+from ..text.messages import DEFAULT_LANGUAGE, Bound, Theme, message, themed
 from ..training.progress import Progress
-from ._common import language_toggle, set_visible, switch_lang
+from ._common import Forwarded, PictureBox, language_toggle, set_visible, switch_lang
 from .board import Board, Taps
 from .intents import game_intents
 
@@ -79,7 +68,7 @@ def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-class GameWidget(W.VBox):  # type: ignore[misc]
+class GameWidget(PictureBox):
     """Play Battle Line in the notebook against a bot, or two people on one screen (``bot=None``).
 
     You play south (at the bottom of the board); ``you_start`` says who plays first (R4 lets a
@@ -125,12 +114,12 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         theme: Theme | str | None = None,
         progress: Progress | None = None,
     ) -> None:
-        #: the game and every decision about it; the widget draws it and forwards clicks
-        self.session = GameSession(
-            bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing, progress=progress
+        #: the game (its session: every decision), its words and the board's view of it, in the learner's
+        #: language; the widget draws what it reads here and forwards every click
+        self.controller = GameController(
+            GameSession(bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing, progress=progress),
+            lang=themed(lang, theme),
         )
-        #: the words of the game and the board's view of it, in the learner's language
-        self.controller = GameController(self.session, lang=themed(lang, theme))
         self._drawn_moment: tuple[Review, int] | None = None  # the review moment whose puzzle is on show
 
         self.title = W.HTML()
@@ -140,10 +129,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         #: the board component: the table, the hand, the decks, the choices and the notice
         self.board = Board(
             on_intent=self._on_intent,
-            schema=game_intents(
-                lambda: {c.notation for c in self.session.hand()},
-                lambda: {c.notation for c, _f in self.session.offer().targets},
-            ),
+            schema=game_intents(self.controller.hand_cards, self.controller.target_cards),
             on_refused=self._refused,
         )
         self.board.add_class("bl-game-board")
@@ -210,59 +196,17 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self._label()
         self.refresh()
 
-    # -- the session's state, as attributes (what tests and lessons read) -------------------
-    @property
-    def lang(self) -> str:
-        """The language shown (the controller's)."""
-        return self.controller.lang
-
-    @lang.setter
-    def lang(self, lang: str) -> None:
-        self.controller.set_lang(lang)
-
-    @property
-    def state(self) -> GameState:
-        """The game (the session's); after setting it, call :meth:`refresh`."""
-        return self.session.state
-
-    @state.setter
-    def state(self, state: GameState) -> None:
-        self.session.state = state
-
-    @property
-    def seed(self) -> int:
-        """The seed of this deal (and of the bot)."""
-        return self.session.seed
-
-    @property
-    def human(self) -> Player:
-        """The learner's seat (south)."""
-        return self.session.human
-
-    @property
-    def bot(self) -> Bot | None:
-        """The bot playing north (``None``: two people on one screen)."""
-        return self.session.bot
-
-    @property
-    def viewer(self) -> Player:
-        """Whose view the board shows: you against a bot, else the player who must act now."""
-        return self.session.viewer
-
-    @property
-    def selection(self) -> tuple[Token, ...]:
-        """The clicks made so far on the way to an action."""
-        return self.session.selection
-
-    @property
-    def suggestion(self) -> Advice | None:
-        """The strongest bot's last suggestion (given on request)."""
-        return self.session.suggestion
-
-    @property
-    def review_result(self) -> Review | None:
-        """The review of the finished game, once asked for."""
-        return self.session.review
+    # -- the game's state, as attributes (what tests and lessons read): the controller's ------
+    lang = Forwarded[str]("The language shown.", set_with="set_lang")
+    session = Forwarded[GameSession]("The game and every decision about it (a lesson or test may ask it directly).")
+    state = Forwarded[GameState]("The game; after setting it, call :meth:`refresh`.", settable=True)
+    seed = Forwarded[int]("The seed of this deal (and of the bot).")
+    human = Forwarded[Player]("The learner's seat (south).")
+    bot = Forwarded[Bot | None]("The bot playing north (``None``: two people on one screen).")
+    viewer = Forwarded[Player]("Whose view the board shows: you against a bot, else the player who must act now.")
+    selection = Forwarded[tuple[Token, ...]]("The clicks made so far on the way to an action.")
+    suggestion = Forwarded[Advice | None]("The strongest bot's last suggestion (given on request).")
+    review_result = Forwarded[Review | None]("The review of the finished game, once asked for.", name="review")
 
     def set_lang(self, lang: str) -> None:
         """Show everything in ``lang`` (``"en"``, ``"zh"``), as the ``bl-lang`` toggle does; the game goes on."""
@@ -314,56 +258,55 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             button.add_class(css)
         return button
 
-    # -- players -----------------------------------------------------------
-    # -- clicks and keys: forwarded to the session, then everything is drawn again ----------
+    # -- clicks and keys: forwarded to the controller, then everything is drawn again ----------
     def restart(self, seed: int | None = None) -> None:
         """Deal a new game (the same seed gives the same game and the same bot replies)."""
-        self.session.restart(seed)
+        self.controller.restart(seed)
         self._render()
 
     def new_game(self) -> None:
         """The ``bl-new-game`` button: the next deal."""
-        self.session.new_game()
+        self.controller.new_game()
         self._render()
 
     def refresh(self) -> None:
         """Go on from :attr:`state` as it is (after a lesson or a test set ``widget.state`` itself) and draw it."""
-        self.session.resume()
+        self.controller.resume()
         self._render()
 
     def legal(self) -> list[Action]:
         """The legal actions of the player to act now (the engine's list)."""
-        return self.session.legal()
+        return self.controller.legal()
 
     def offered(self, prefix: tuple[Token, ...] = ()) -> set[Token]:
         """The next clicks the legal moves allow after ``prefix``."""
-        return self.session.offered(prefix)
+        return self.controller.offered(prefix)
 
     def choose(self, token: Token) -> None:
         """One click on the way to an action: a card, a target, a flag, a deck, pass, end..."""
-        if self.session.choose(token).kind != "over":
+        if self.controller.choose(token).kind != "over":
             self._render()
 
     def cancel(self) -> None:
         """Drop the card (and target) chosen so far."""
-        self.session.cancel()
+        self.controller.cancel()
         self._render()
 
     def claim(self, flag: int) -> None:
         """The claim button of a flag: claim it if the engine allows, else show why not (R12, R14)."""
-        if self.session.claim(flag).kind != "over":
+        if self.controller.claim(flag).kind != "over":
             self._render()
 
     def show_coach(self, shown: bool) -> None:
         """The ``bl-coach-toggle``: show or hide the coach."""
-        self.session.show_coach(shown)
+        self.controller.show_coach(shown)
         self._render()
 
     def choose_bot(self, name: str) -> None:
         """The opponent (``bl-bot-choice``): at once if the learner has not moved yet, else from the next game."""
         if self._relabelling:
             return
-        self.session.choose_bot(name)
+        self.controller.choose_bot(name)
         self._render()
 
     def choose_level(self) -> None:
@@ -371,8 +314,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         button's tooltip says the learner's rating and the bot's."""
         from ..game.ladder import bot_ratings
 
-        name = self.session.choose_level()
-        rating = self.session.learner_rating()
+        name = self.controller.choose_level()
+        rating = self.controller.learner_rating()
         self.level_button.tooltip = self._t(
             "ladder.level",
             rating=round(rating.rating),
@@ -382,63 +325,38 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         )
         self._relabelling = True
         try:
-            self.bot_choice.value = self.session.bot_name
+            self.bot_choice.value = self.controller.bot_name
         finally:
             self._relabelling = False
         self._render()
 
     def suggest_move(self) -> None:
         """The expert's play for the player to act, with its reason (only on request: it is a hint)."""
-        self.session.suggest_move()
+        self.controller.suggest_move()
         self._render()
 
     def open_review(self) -> None:
         """At game end: review the learner's game, show its moments on a timeline and save its puzzles
         for the trainer (``data_dir()/review/``)."""
-        if self.session.open_review() is not None:
+        if self.controller.open_review() is not None:
             self._render()
 
     def open_moment(self, index: int) -> None:
         """Open review moment ``index`` as a puzzle board (the same PuzzleWidget as the gym)."""
-        self.session.open_moment(index)
+        self.controller.open_moment(index)
         self.review_puzzle.children = ()  # a fresh board, also when the same moment is opened again
         self._render()
 
     def _on_intent(self, name: str, value: Any) -> None:
         """What the learner did on the board, checked by :func:`~battleline_lab.widgets.intents.game_intents`
-        (a card in the hand, a flag 1-9, a deck...), forwarded to the session (which decides everything)."""
-        if name == "play":  # the card and the flag are both checked before the session sees either
-            card, flag = value
-            before = self.session.selection
-            said = self.session.choose(("card", self._hand_card(card)))
-            if said.kind == "chosen":
-                said = self.session.choose(("flag", flag))
-            if said.kind == "not_offered":  # a play not on offer (a stale tap): the choice in progress stays
-                self.session.selection = before
-            if said.kind != "over":
-                self._render()
-        elif name == "select":
-            self.choose(("card", self._hand_card(value)))
-        elif name == "target":
-            self.choose(("target", next(c for c, _f in self.session.offer().targets if c.notation == value)))
-        elif name == "flag":
-            self.choose(("flag", value))
-        elif name == "claim":
-            self.claim(value)
-        elif name == "draw":
-            self.choose(("draw", Deck(value)))
-        elif name == "do":
-            self.choose((value,))
-        elif name == "cancel":
-            self.cancel()
-
-    def _hand_card(self, notation: str) -> Card:
-        return next(c for c in self.session.hand() if c.notation == notation)
+        (a card in the hand, a flag 1-9, a deck...), forwarded to the controller (the session decides everything)."""
+        if self.controller.intent(name, value):
+            self._render()
 
     def _refused(self) -> None:
-        """A tap the schema refused (stale or forged): the session's choice in progress stays as it was, the
-        notice says the tap is not offered and the board is drawn again."""
-        self.session.notice = Notice("not_offered")
+        """A tap the schema refused (stale or forged): the choice in progress stays as it was, the notice says
+        the tap is not offered and the board is drawn again."""
+        self.controller.refuse()
         self._render()
 
     def click_action(self, action: Action | str) -> None:
@@ -448,7 +366,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         """
         if isinstance(action, str):
             action = parse_action(action)
-        if self.controller.offer is None or list(self.controller.offer.legal) != self.session.legal():
+        if self.controller.offer is None or list(self.controller.offer.legal) != self.controller.legal():
             self._render()  # the state changed under the board (a lesson moved on its own)
         taps = self.taps
         taps.selected = None
@@ -471,41 +389,29 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             taps.selected = None
             raise ValueError(self._t("game_widget.not_offered") + f" ({action.notation}: {err})") from None
 
-    # -- words for what the session holds ---------------------------------------------------
+    # -- words for what the game holds: the controller's ------------------------------------
     def log_entries(self) -> list[tuple[int, str, str]]:
         """The game log: (turn, sentence, notation) per action, oldest first; hidden cards stay hidden."""
-        return [
-            (turn, describe(action, self.player_name(actor), self.lang), "return ?" if hidden else action.notation)
-            for turn, actor, action, hidden in self.session.log()  # R27: a card returned by the opponent's Scout
-        ]
+        return self.controller.log_entries()
 
     def coach_lines(self) -> list[tuple[int, bool, str, list[str]]]:
-        """The coach: per flag where the player to act has cards, (flag, claimable, summary, proof lines).
-
-        Claimable flags first (the session's :meth:`~battleline_lab.game.session.GameSession.coach`,
-        from the engine's claim step), then flags where a complete formation still can be beaten.
-        """
-        return [(f.flag, f.claimable, *self._proof(f)) for f in self.session.coach()]
-
-    def _proof(self, finding: CoachFinding) -> tuple[str, list[str]]:
-        """A coach finding's proof lines in :attr:`lang`, and the one the verdict turns on."""
-        analysis = finding.analysis
-        lines = [proof_line(line) for line in render_analysis(analysis, self.lang)]
-        return lines[analysis.steps.index(analysis.deciding_step())], lines
+        """The coach: per flag where the player to act has cards, (flag, claimable, summary, proof lines),
+        claimable flags first (the controller's :meth:`~battleline_lab.controllers.game.GameController.coach_lines`)."""
+        return self.controller.coach_lines()
 
     # -- drawing -----------------------------------------------------------------
     def _render(self) -> None:
-        session = self.session
+        controller = self.controller
         state = self.state
         self.title.value = f'<b class="bl-game-heading">{_esc(self._t("game_widget.title", seed=self.seed))}</b>'
         self.banner.value = self._banner()
         set_visible(self.banner, state.over)
         self.new_game_button.button_style = "primary" if state.over else ""
         self.board.show(self.board_view())
-        if self.coach_toggle.value != session.coach_shown:  # the session may be told from Python too
-            self.coach_toggle.value = session.coach_shown
-        self.coach.value = self._coach_html() if session.coach_visible else ""
-        set_visible(self.coach, session.coach_visible)
+        if self.coach_toggle.value != controller.coach_shown:  # the session may be told from Python too
+            self.coach_toggle.value = controller.coach_shown
+        self.coach.value = self._coach_html() if controller.coach_visible else ""
+        set_visible(self.coach, controller.coach_visible)
         self._draw_review()
         self.log_view.value = self._log_html()
 
@@ -520,69 +426,30 @@ class GameWidget(W.VBox):  # type: ignore[misc]
 
     def picture(self) -> str:
         """The board as an SVG picture (what a saved notebook shows before anything runs)."""
-        position = to_position(self.state, self.viewer, hand=True)
-        if self.state.over:
-            position = dataclasses.replace(position, hand_opponent=self.session.revealed_hand())
-        return board_svg(position, highlight=self.session.highlight(), lang=self.lang)
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
-        """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if not isinstance(bundle, dict):
-            return None
-        return {**bundle, "image/svg+xml": self.picture()}
+        return self.controller.picture()
 
     def _banner(self) -> str:
-        outcome = self.session.outcome()
-        if outcome is None:
+        ending = self.controller.ending()
+        if ending is None:
             return ""
-        reason = self._t(f"game.cli.reason.{outcome.reason.value}") if outcome.reason else ""
-        if outcome.winner is None:
-            text = self._t("game_widget.over.draw", reason=reason)
-        else:
-            text = self._t(
-                "game_widget.over.winner",
-                player=self.player_name(outcome.winner),
-                reason=reason,
-                flags=", ".join(map(str, outcome.flags)),
-            )
-        human = self.human
-        tally = self._t(
-            "game_widget.over.points",
-            you=self.player_name(human),
-            mine=outcome.points[human],
-            other=self.player_name(human.other),
-            theirs=outcome.points[human.other],
-        )
-        colour = "#2e7d32" if outcome.winner is self.viewer else "#b71c1c"
+        text, tally, won = ending
+        colour = "#2e7d32" if won else "#b71c1c"
         return (
             f'<div style="background:{colour};color:#fff;padding:8px 12px;border-radius:6px;font-size:120%">'
             f"<b>{_esc(text)}</b><br><span style='font-size:85%'>{_esc(tally)}</span></div>"
         )
 
     def _coach_html(self) -> str:
-        findings = self.session.coach()
-        timing = self._t(f"game.timing.{self.session.claim_timing.value}")
+        heads = self.controller.coach_heads()
         items = []
-        for finding in findings:
-            n, (summary, proof) = finding.flag, self._proof(finding)
-            if finding.claimable:
-                when = (
-                    self._t("game_widget.coach.now", flag=n)
-                    if finding.now
-                    else self._t("game_widget.coach.when", timing=timing)
-                )
-                head = self._t("game_widget.coach.claimable", flag=n, why=summary, when=when)
-                css, colour = "bl-coach-yes", "#2e7d32"
-            else:
-                head = self._t("game_widget.coach.not_yet", flag=n, why=summary)
-                css, colour = "bl-coach-no", "#8d6e63"
+        for n, claimable, head, proof in heads:
+            css, colour = ("bl-coach-yes", "#2e7d32") if claimable else ("bl-coach-no", "#8d6e63")
             steps = "".join(f"<li>{_esc(line)}</li>" for line in proof)
             items.append(
                 f'<details class="{css}" data-flag="{n}"><summary style="color:{colour}">{_esc(head)}</summary>'
                 f"<ol>{steps}</ol></details>"
             )
-        if not any(f.claimable for f in findings):
+        if not any(claimable for _n, claimable, _head, _proof in heads):
             items.insert(0, f'<div class="bl-coach-none">{_esc(self._t("game_widget.coach.none"))}</div>')
         title = _esc(self._t("game_widget.coach.title", player=self.player_name(self.state.to_act)))
         return (
@@ -592,8 +459,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
 
     def _draw_review(self) -> None:
         """The review at game end: the button, the moments on a timeline, where the puzzles went, the open one."""
-        session = self.session
-        result = session.review
+        controller = self.controller
+        result = controller.review
         set_visible(self.review_button, self.state.over)
         set_visible(self.review_box, result is not None)
         if result is None:
@@ -615,11 +482,11 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             kind = self._t(f"review.kind.{moment.kind.value}")
             button.description = self._t("review.widget.moment", turn=moment.turn, kind=kind)
             button.tooltip = moment.note(self.lang)
-            button.button_style = "info" if k == session.moment else ""
+            button.button_style = "info" if k == controller.moment else ""
         self.review_timeline.children = tuple(buttons)
         self.review_saved.value = ""
-        if session.saved is not None:
-            key, where = session.saved
+        if controller.saved is not None:
+            key, where = controller.saved
             param = "folder" if key == "saved" else "reason"
             text = _esc(self._t(f"review.widget.{key}", **{param: where}))
             self.review_saved.value = f'<span style="font-size:90%;color:#607d8b">{text}</span>'
@@ -629,7 +496,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         """The open review moment as a puzzle (the same PuzzleWidget as the gym), made once per moment."""
         from .puzzle import PuzzleWidget
 
-        result, index = self.session.review, self.session.moment
+        result, index = self.controller.review, self.controller.moment
         if result is None or index is None:
             self.review_puzzle.children = ()
             return

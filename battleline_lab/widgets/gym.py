@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import ipywidgets as W
 
@@ -22,6 +21,8 @@ from ..text.messages import DEFAULT_LANGUAGE, Theme, message, themed
 from ..training.progress import Progress
 from ..training.trainer import LESSONS, Trainer
 from ._common import (
+    Forwarded,
+    PictureBox,
     _button,
     _classed,
     _describe,
@@ -37,7 +38,7 @@ from .puzzle import PuzzleWidget
 __all__ = ["PuzzleGym", "PuzzleSet", "load_puzzles"]
 
 
-class PuzzleSet(W.VBox):  # type: ignore[misc]
+class PuzzleSet(PictureBox):
     """A puzzle gym: a folder of puzzles, filters by tag and level, next/previous, and an adaptive trainer.
 
     ``source``: a folder, a library theme or id, or puzzles; none named: the teacher's folder
@@ -141,49 +142,15 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         self._draw()
 
     # the state lives in the controller; the widget only shows it
-    @property
-    def lang(self) -> str:
-        return self.controller.lang
-
-    @lang.setter
-    def lang(self, lang: str) -> None:
-        self.controller.set_lang(lang)
-
-    @property
-    def source(self) -> str | Path | None:
-        return self.controller.source
-
-    @property
-    def errors(self) -> list[str]:
-        """The puzzle files that did not load (their ``FILE:LINE:COL: error:`` lines)."""
-        return self.controller.errors
-
-    @property
-    def puzzles(self) -> list[Puzzle]:
-        return self.controller.puzzles
-
-    @property
-    def progress(self) -> Progress:
-        return self.controller.progress
-
-    @property
-    def trainer(self) -> Trainer:
-        return self.controller.trainer
-
-    @property
-    def selection(self) -> list[Puzzle]:
-        """The puzzles the filters let through, in order."""
-        return self.controller.selection
-
-    @property
-    def index(self) -> int:
-        """Where the learner is in :attr:`selection`."""
-        return self.controller.index
-
-    @property
-    def game_puzzle(self) -> Puzzle | None:
-        """A puzzle from the learner's games on show (not in the selection)."""
-        return self.controller.game_puzzle
+    lang = Forwarded[str]("The language shown.", set_with="set_lang")
+    source = Forwarded[str | Path | None]("Where the puzzles came from (a folder or file; None: the library).")
+    errors = Forwarded[list[str]]("The puzzle files that did not load (their ``FILE:LINE:COL: error:`` lines).")
+    puzzles = Forwarded[list[Puzzle]]("Every puzzle loaded.")
+    progress = Forwarded[Progress]("The learner's progress.")
+    trainer = Forwarded[Trainer]("What to practise next, from the progress.")
+    selection = Forwarded[list[Puzzle]]("The puzzles the filters let through, in order.")
+    index = Forwarded[int]("Where the learner is in :attr:`selection`.")
+    game_puzzle = Forwarded[Puzzle | None]("A puzzle from the learner's games on show (not in the selection).")
 
     # -- intents: the controller's, then a redraw ------------------------------------
     def set_lang(self, lang: str) -> None:
@@ -386,18 +353,13 @@ class PuzzleSet(W.VBox):  # type: ignore[misc]
         skipped = f'<br><small class="bl-gym-load-skipped">{_esc(transfer.detail)}</small>' if transfer.detail else ""
         return _esc(transfer.text) + skipped
 
+    def picture(self) -> str | None:
+        """The puzzle on show as SVG (what a cold open shows beside the widget view); None when none is."""
+        return self.current.picture() if self.current is not None else None
+
     def __repr__(self) -> str:
         # stable while the puzzle library grows (nbval compares it)
         return f"<PuzzleSet {Path(self.source).as_posix()}>" if self.source is not None else "<PuzzleSet>"
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
-        """The widget view, plus the puzzle on show as SVG beside it (what a cold open shows)."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if not isinstance(bundle, dict):
-            return None
-        if self.current is None:
-            return bundle
-        return {**bundle, "image/svg+xml": self.current.picture()}
 
 
 PuzzleGym = PuzzleSet

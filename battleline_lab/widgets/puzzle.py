@@ -36,14 +36,24 @@ from ..render.svg import board_svg, cards_svg
 from ..text.messages import DEFAULT_LANGUAGE, Theme, message, themed, topic_name
 from ..training.progress import Progress
 from ..training.trainer import PuzzleSession
-from ._common import FOCUS_STYLE, _classed, _esc, default_progress, language_toggle, set_visible, switch_lang
+from ._common import (
+    FOCUS_STYLE,
+    Forwarded,
+    PictureBox,
+    _classed,
+    _esc,
+    default_progress,
+    language_toggle,
+    set_visible,
+    switch_lang,
+)
 from .board import Board, Taps
 from .intents import puzzle_intents
 
 __all__ = ["Ghosts", "PuzzleWidget", "rule_links", "rules_page_link"]
 
 
-class PuzzleWidget(W.VBox):  # type: ignore[misc]
+class PuzzleWidget(PictureBox):
     """One puzzle on the board component: title, board, question, answers, proof step by step, feedback, hints.
 
     ``puzzle`` is a :class:`~battleline_lab.quiz.puzzle.Puzzle`, a library puzzle id or the path of a
@@ -117,71 +127,22 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self._label()
 
     # the state lives in the controller; the widget only shows it
-    @property
-    def puzzle(self) -> Puzzle:
-        return self.controller.puzzle
-
-    @property
-    def session(self) -> PuzzleSession:
-        """The session that judges and records (the controller's)."""
-        return self.controller.session
-
-    @property
-    def lang(self) -> str:
-        return self.controller.lang
-
-    @lang.setter
-    def lang(self, lang: str) -> None:
-        self.controller.set_lang(lang)
-
-    @property
-    def on_answer(self) -> Callable[[str, bool], None] | None:
-        return self.controller.on_answer
-
-    @on_answer.setter
-    def on_answer(self, call: Callable[[str, bool], None] | None) -> None:
-        self.controller.on_answer = call
-
-    @property
-    def on_hint(self) -> Callable[[str], None] | None:
-        return self.controller.on_hint
-
-    @on_hint.setter
-    def on_hint(self, call: Callable[[str], None] | None) -> None:
-        self.controller.on_hint = call
-
-    @property
-    def rules_page(self) -> str:
-        return self.controller.rules_page
-
-    @property
-    def focus(self) -> tuple[int, ...]:
-        return self.controller.focus
-
-    @property
-    def state(self) -> str:
-        """``waiting``, ``right`` or ``wrong`` (the session's)."""
-        return self.controller.state
-
-    @property
-    def attempts(self) -> int:
-        """Answers given to this puzzle here."""
-        return self.controller.attempts
-
-    @property
-    def hint_level(self) -> int:
-        """Hints taken (0-3; the third shows the solution)."""
-        return self.controller.hint_level
-
-    @property
-    def step_index(self) -> int | None:
-        """The proof step on show (None while the proof is closed)."""
-        return self.controller.step_index
-
-    @property
-    def answer_style(self) -> str:
-        """``buttons`` (one answer button per choice) or ``flags`` (tap the flags, then Check)."""
-        return self.controller.answer_style
+    puzzle = Forwarded[Puzzle]("The puzzle on show.")
+    session = Forwarded[PuzzleSession]("The session that judges and records.")
+    lang = Forwarded[str]("The language shown.", set_with="set_lang")
+    on_answer = Forwarded[Callable[[str, bool], None] | None](
+        "Called with (puzzle id, right) per answer.", settable=True
+    )
+    on_hint = Forwarded[Callable[[str], None] | None]("Called with the puzzle id per hint taken.", settable=True)
+    rules_page = Forwarded[str]("Where the rule links of a proof point.")
+    focus = Forwarded[tuple[int, ...]]("The flags the question is about.")
+    state = Forwarded[str]("``waiting``, ``right`` or ``wrong`` (the session's).")
+    attempts = Forwarded[int]("Answers given to this puzzle here.")
+    hint_level = Forwarded[int]("Hints taken (0-3; the third shows the solution).")
+    step_index = Forwarded[int | None]("The proof step on show (None while the proof is closed).")
+    answer_style = Forwarded[str](
+        "``buttons`` (one answer button per choice) or ``flags`` (tap the flags, then Check)."
+    )
 
     def set_lang(self, lang: str) -> None:
         """Switch every text to ``lang`` (also what the ``bl-lang`` toggle does); the state is kept."""
@@ -278,13 +239,6 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         return "".join(cards_svg(cards, caption=caption, lang=self.lang) for cards, caption in rows) or board_svg(
             self.puzzle.position, lang=self.lang
         )
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
-        """The widget view, plus the board as SVG beside it (a cold open or a static viewer shows that)."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if not isinstance(bundle, dict):
-            return None
-        return {**bundle, "image/svg+xml": self.picture()}
 
     def __repr__(self) -> str:
         return f"<PuzzleWidget {self.puzzle.id}: {self.state}>"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,9 @@ from battleline_lab.game import (
     new_game,
     run_match,
 )
+from battleline_lab.game.match import MatchResult, MatchTally
 from battleline_lab.game.record import load_record
+from battleline_lab.game.three_bots import ThreeMatchResult, run_three_match
 
 
 def test_match_json_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
@@ -135,3 +138,58 @@ def test_run_match_jobs_passes_games_in_order() -> None:
     assert seen == first and [k for k, _, _ in seen] == [0, 1, 2, 3]
     assert {**one.as_dict(), "seconds": 0} == {**two.as_dict(), "seconds": 0}
     assert [s for _, _, s in first] == ["random", "heuristic", "random", "heuristic"]  # A starts the even games
+
+
+#: one tally for every match: (the match, its labels, the --json keys in order)
+TALLIES: dict[str, tuple[Callable[[], MatchResult | ThreeMatchResult], tuple[str, ...], list[str]]] = {
+    "two-players": (
+        lambda: run_match("random", "heuristic", games=4, seed=3),
+        ("A", "B"),
+        [
+            "games",
+            "bots",
+            "seed",
+            "starts",
+            "wins",
+            "draws",
+            "average_turns",
+            "average_actions",
+            "flags_per_game",
+            "points",
+            "end_reasons",
+            "seconds",
+        ],
+    ),
+    "three-players": (
+        lambda: run_three_match("random", "heuristic", "random", games=3, seed=3),
+        ("A", "B", "C"),
+        [
+            "players",
+            "games",
+            "bots",
+            "seed",
+            "seats",
+            "wins",
+            "draws",
+            "average_turns",
+            "average_actions",
+            "flags_per_game",
+            "end_reasons",
+            "seconds",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TALLIES))
+def test_every_match_sums_up_its_games_with_one_tally(name: str) -> None:
+    play, labels, keys = TALLIES[name]
+    result = play()
+    assert isinstance(result, MatchTally)
+    data = result.as_dict()
+    assert list(data) == keys
+    assert list(data["wins"]) == list(data["flags_per_game"]) == list(labels)
+    assert sum(data["wins"].values()) + data["draws"] == data["games"] == result.games
+    assert sum(data["end_reasons"].values()) == result.games
+    assert data["average_turns"] == round(result.turns / result.games, 2)
+    assert result.actions >= result.turns > 0

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...formats.files import write_bytes
 from .base import Cursor, _unique_aside
 from .folders import BROWSER_DRIVE
 from .rows import Attempt, RowError, check_row
@@ -60,9 +61,7 @@ class JsonLinesStore:
             size = os.fstat(fd).st_size
             if size and _last_byte(fd, self.path, size) != b"\n":
                 line = b"\n" + line  # the last line is torn: this row starts on a line of its own
-            view = memoryview(line)
-            while view:
-                view = view[os.write(fd, view) :]
+            write_bytes(fd, line)
         finally:
             os.close(fd)
 
@@ -131,9 +130,7 @@ class JsonLinesStore:
         aside = _unique_aside(self.path, "damaged")
         fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
         try:
-            view = memoryview(whole)
-            while view:
-                view = view[os.write(fd, view) :]
+            write_bytes(fd, whole)
             _fsync(fd)
         finally:
             os.close(fd)

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anywidget
 import traitlets
 
-from ...controllers.view import card_view, flag_views
+from ...controllers.view import ButtonView, CardView, FlagView, TapButton, TapView, card_view, flag_views
 from ..intents import IntentSchema, anything, dispatch, step_intents
 
 __all__ = ["INTENTS", "Board", "StepKeys", "Taps", "card_view", "flag_views"]
@@ -129,21 +129,27 @@ class Taps:
         self.picked: str | None = None  # the palette card tapped (place mode: explorer, editor)
 
     @property
-    def view(self) -> dict[str, Any]:
-        return dict(self.board.view)
+    def view(self) -> TapView:
+        # the board's trait holds what a controller built (a PuzzleView, GameView or PlaceView): a tap
+        # reads only the keys TapView names, as each of those types them
+        return cast(TapView, dict(self.board.view))
 
-    def _hand(self, card: str) -> dict[str, Any] | None:
+    def _hand(self, card: str) -> CardView | None:
         return next((c for c in self.view.get("hand", ()) if c["id"] == card), None)
 
-    def _flag(self, n: int) -> dict[str, Any] | None:
+    def _flag(self, n: int) -> FlagView | None:
         return next((f for f in self.view.get("flags", ()) if f["n"] == n), None)
+
+    def _palette(self) -> list[str]:
+        palette = self.view.get("palette")
+        return [c["id"] for c in palette["cards"]] if palette else []
 
     def _keep(self) -> None:
         """Drop a selection the view no longer offers (a card played or gone, a palette card gone)."""
         card = self._hand(self.selected) if self.selected is not None else None
         if not (card and card.get("flags")):
             self.selected = None
-        if self.picked not in [c["id"] for c in (self.view.get("palette") or {}).get("cards", ())]:
+        if self.picked not in self._palette():
             self.picked = None
 
     def legal_flags(self) -> list[int]:
@@ -181,7 +187,8 @@ class Taps:
             return
         if self.selected is not None:
             card, self.selected = self.selected, None
-            if n not in (self._hand(card) or {}).get("flags", ()):
+            held = self._hand(card)
+            if held is None or n not in held.get("flags", ()):
                 raise ValueError(f"flag {n} is not legal for {card}")  # the browser cancels the selection
             self.board.intent({"play": [card, n]})
         elif entry.get("legal") or entry.get("choose"):
@@ -197,27 +204,28 @@ class Taps:
             raise ValueError(f"{card} is not a target now")
         self.board.intent({"target": card})
 
-    def _button(self, action: str, value: str | None = None) -> dict[str, Any]:
+    def _button(self, action: str, value: str | None = None) -> TapButton:
         view = self.view
         items = [
-            *({**d, "action": "draw"} for d in view.get("decks", ())),
-            *view.get("choices", ()),
-            *({**a, "action": a.get("action", "answer")} for a in view.get("answers", ())),
+            *(TapButton(action="draw", deck=d["deck"], enabled=d["enabled"]) for d in view.get("decks", ())),
+            *(_tap_button(c, c.get("action", "")) for c in view.get("choices", ())),
+            *(_tap_button(a, a.get("action", "answer")) for a in view.get("answers", ())),
         ]
-        if view.get("hint"):
-            items.append({**view["hint"], "action": "hint"})
+        hint = view.get("hint")
+        if hint:
+            items.append(TapButton(action="hint", enabled=hint["enabled"]))
         proof = view.get("proof")
         if proof:  # the proof's step buttons, enabled where there is a step to go to
             index, count = proof["index"], len(proof.get("steps", ()))
             items += [
-                {"action": "step-back", "enabled": index > 0},
-                {"action": "step-next", "enabled": index < count - 1},
+                TapButton(action="step-back", enabled=index > 0),
+                TapButton(action="step-next", enabled=index < count - 1),
             ]
         for item in items:
-            if item["action"] == action and value in (None, item.get("value"), item.get("deck")):
+            if item.get("action") == action and value in (None, item.get("value"), item.get("deck")):
                 if item.get("enabled", True) is False:
                     raise ValueError(f"{action} {value or ''} is not on offer (aria-disabled)")
-                return dict(item)
+                return item
         raise ValueError(f"no {action} {value or ''} button on the board")
 
     def draw(self, deck: str) -> None:
@@ -242,7 +250,7 @@ class Taps:
     def pick(self, card: str) -> None:
         """Tap a palette card (``data-zone="palette"``, place mode): pick it; a second tap cancels."""
         self._keep()
-        if card not in [c["id"] for c in (self.view.get("palette") or {}).get("cards", ())]:
+        if card not in self._palette():
             raise ValueError(f"{card} is not in the palette")
         self.selected = None
         self.picked = None if self.picked == card else card
@@ -254,8 +262,8 @@ class Taps:
             return []
         out = []
         for f in view.get("flags", ()):
-            for side in ("opponent", "you"):
-                if len(f.get(side, ())) < int(f.get("slots", 3)):
+            for side, cards in (("opponent", f.get("opponent", [])), ("you", f.get("you", []))):
+                if len(cards) < int(f.get("slots", 3)):
                     out.append(f"{f['n']}:{side}")
         return out + [p["value"] for p in view.get("places", ())]
 
@@ -276,8 +284,7 @@ class Taps:
             c["id"]
             for f in self.view.get("flags", ())
             if flag in (None, f["n"])
-            for s in ("you", "opponent")
-            for c in f.get(s, ())
+            for c in (*f.get("you", []), *f.get("opponent", []))
         ]
         if card not in placed:
             raise ValueError(f"{card} is not on the board")
@@ -312,6 +319,16 @@ class Taps:
             self.selected = None
         elif self.view.get("selection"):
             self.board.intent({"cancel": True})
+
+
+def _tap_button(button: ButtonView, action: str) -> TapButton:
+    """A view's button as a tap sees it: ``action`` and the button's value and enabled state."""
+    out = TapButton(action=action)
+    if "value" in button:
+        out["value"] = button["value"]
+    if "enabled" in button:
+        out["enabled"] = button["enabled"]
+    return out
 
 
 class StepKeys(anywidget.AnyWidget):
