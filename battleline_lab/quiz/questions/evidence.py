@@ -136,7 +136,10 @@ def ghost_cards(position: Position, flag: int, side: Side, *, ties: bool = False
     out = set()
     for troop in position.unseen_troops():
         cards = state.cards(other) + (troop,)
-        placed = replace(state, first_complete=first, **{other.value: cards})
+        if other is Side.OPPONENT:
+            placed = replace(state, first_complete=first, opponent=cards)
+        else:
+            placed = replace(state, first_complete=first, you=cards)
         flags = tuple(placed if n == flag else s for n, s in zip(FLAGS, position.flags))
         trial = replace(
             position,
