@@ -105,7 +105,9 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         #: the board component the puzzle is drawn on (its view model: :meth:`board_view`)
         self.board = Board(
             on_intent=self._on_intent,
-            schema=puzzle_intents(controller.answer_keys, lambda: controller.answer_style == "flags"),
+            schema=puzzle_intents(
+                controller.answer_keys, lambda: controller.answer_style == "flags", controller.evidence_keys
+            ),
             on_refused=self._render,
         )
         self.board.add_class("bl-puzzle-board")
