@@ -223,6 +223,12 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         self._render()
         return correct
 
+    def evidence(self, card: str) -> bool:
+        """Tap a card as a claim's evidence (after a right yes/no, as a tap does); returns whether it was right."""
+        correct = self.controller.evidence(card)
+        self._render()
+        return correct
+
     def hint(self) -> None:
         """Show the next hint: vague, then the key cards, then the full solution."""
         self.controller.hint()

@@ -149,7 +149,7 @@ test("R13 evidence: the cards on offer are buttons where they lie, tapped or key
   assert.equal(root.querySelector('[data-card="b8"]').tagName, "DIV"); // not on offer: not a button
   const section = root.querySelector('[data-role="evidence"]');
   assert.equal(section.querySelector(".blb-evidence-prompt").textContent, "Now prove it.");
-  assert.ok(root.children.indexOf(section) > root.children.indexOf(root.querySelector(".blb-answers")));
+  assert.ok(root.children.indexOf(section) > root.children.indexOf(root.querySelector(".blb-feedback"))); // nothing above moves
   click(root.querySelector('[data-card="b10"]'));
   press(root.querySelector('[data-card="y1"]'), "Enter");
   click(root.querySelector('[data-card="p4"]'));

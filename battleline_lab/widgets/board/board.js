@@ -760,7 +760,6 @@ function drawPuzzle(v, host) {
     row.append(hint);
   }
   parts.push(row);
-  if (v.evidence) parts.push(drawEvidence(v.evidence));
   parts.push(drawPuzzleProof(v, host));
   const fb = v.feedback || {};
   parts.push(
@@ -769,6 +768,7 @@ function drawPuzzle(v, host) {
       drawLines("ul", fb.items),
     ]),
   );
+  if (v.evidence) parts.push(drawEvidence(v.evidence)); // below the feedback: nothing above it moves when it opens
   const ol = h("ol", { class: "blb-hint-list", "aria-live": "polite" }, (v.hints || []).map((line) => h("li", { text: line })));
   parts.push(h("div", { class: "blb-hints bl-hints" }, [ol]));
   parts.push(h("div", { class: "blb-sr", "aria-live": "polite", "data-role": "selection" }));
