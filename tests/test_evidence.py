@@ -227,6 +227,8 @@ def test_R12_a_right_no_asks_for_a_ghost_from_the_palette() -> None:
     c.tap_answer("no")
     [row] = c.view()["evidence"]["rows"]
     assert len(row["cards"]) == 56 and all(card.get("pick") for card in row["cards"])
+    # the palette alone: no card on the flags is a second button for the same card
+    assert not any(card.get("pick") for f in c.view()["flags"] for card in f["you"] + f["opponent"])
     assert c.evidence("b5") is False and c.state == "wrong"
     assert c.evidence("b9") is True and c.state == "right"
 

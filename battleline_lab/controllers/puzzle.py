@@ -245,7 +245,8 @@ class PuzzleController:
             button["enabled"] = False
             if button.get("value") == given:
                 button["state"] = "right"
-        offered = set() if solved else self.evidence_keys()
+        # a ghost is picked from the palette alone: a card is one button, once on the page
+        offered = set() if solved or stage.ghost else self.evidence_keys()
 
         def mark(cards: list[CardView]) -> None:
             for card in cards:
