@@ -15,6 +15,9 @@ every tap comes back as an intent the controller decides.  The widget holds no s
 >>> w.state, [g["id"] for f in w.board.view["flags"] for g in f["ghosts"]]
 ('wrong', ['b9', 'b10'])
 >>> w.taps.action("answer", "no")
+>>> w.state  # right: now its proof, a card they could still get (R12)
+'evidence'
+>>> w.taps.evidence("b9")
 >>> w.state, w.step_index
 ('right', 0)
 """
