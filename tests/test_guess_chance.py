@@ -23,7 +23,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 CASES = [
     # (id, flags, question, expected): each expected value is right answers / answers offered
-    ("claim-yes-no", {5: {"you": "r3 r4 r5", "opponent": "b8"}}, {"kind": "claim", "flag": 5}, Fraction(1, 2)),
+    # yes or no (1 of 2), then the ghost: b6, b7, b9 or b10 among the 56 unseen troops (60 less r3 r4 r5 b8)
+    (
+        "claim-yes-no-then-the-ghost-R12",
+        {5: {"you": "r3 r4 r5", "opponent": "b8"}},
+        {"kind": "claim", "flag": 5},
+        Fraction(1, 2) * Fraction(4, 56),
+    ),
+    # yes (1 of 2), then a card that proves it: b7 or b10 (they block every blue Wedge with b8) among
+    # the four cards on the board
+    (
+        "claim-yes-then-a-blocker-R13",
+        {5: {"you": "r3 r4 r5", "opponent": "b8"}, 2: {"you": "b7", "opponent": "b10"}},
+        {"kind": "claim", "flag": 5},
+        Fraction(1, 2) * Fraction(2, 6),
+    ),
     (
         "compare-a-b-tie",
         {},
@@ -82,7 +96,11 @@ def test_check_json_reports_every_puzzle_and_the_library_mean(
     assert doc["guess_chance"] == pytest.approx(sum(chances) / len(chances))
 
 
-def test_check_json_a_yes_no_puzzle_is_one_half(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_check_json_a_claim_puzzle_is_its_yes_no_times_its_evidence_R13(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # yes (1 of 2), then a card that proves it: nothing elsewhere blocks them, so one of their own
+    # cards at flag 5 (r6 or g6: two colours, one value, never a Wedge) among the five on the board
     path = tmp_path / "p.yaml"
     path.write_text(
         "id: p\nflags:\n  5: {you: [r3, r4, r5], opponent: [r6, g6]}\nquestion: {kind: claim, flag: 5}\nanswer: true\n"
@@ -96,11 +114,11 @@ def test_check_json_a_yes_no_puzzle_is_one_half(capsys: pytest.CaptureFixture[st
             "kind": "claim",
             "level": None,
             "ok": True,
-            "guess_chance": 0.5,
+            "guess_chance": 0.2,
             "diagnostics": [],
         }
     ]
-    assert doc["guess_chance"] == 0.5
+    assert doc["guess_chance"] == 0.2
 
 
 def test_check_json_keeps_the_exit_codes_and_locates_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -111,7 +129,7 @@ def test_check_json_keeps_the_exit_codes_and_locates_errors(capsys: pytest.Captu
     status, doc = _check_json(capsys, str(wrong))
     assert status == 1
     [entry] = doc["puzzles"]
-    assert entry["ok"] is False and entry["guess_chance"] == 0.5
+    assert entry["ok"] is False and entry["guess_chance"] == 0.2
     assert entry["diagnostics"][0].startswith(f"{wrong}:5:9: error: wrong answer")
 
     bad = tmp_path / "bad.yaml"

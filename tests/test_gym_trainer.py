@@ -9,6 +9,7 @@ import pytest
 from battleline_lab.quiz import library
 from battleline_lab.training.progress import MemoryStore, Progress, ProgressWarning
 from battleline_lab.widgets import PuzzleGym, PuzzleWidget
+from tests.solving import solve
 
 SEEDS = "seed-examples"
 
@@ -19,7 +20,7 @@ def test_a_lesson_widget_records_to_the_store_by_default(tmp_path: Path, monkeyp
     w = PuzzleWidget(puzzle)
     assert not list(tmp_path.iterdir())  # nothing opened before the first answer
     w.answer(not puzzle.solve())
-    w.answer(puzzle.solve())
+    solve(w)
     assert Progress(tmp_path).get(puzzle.id).attempts == 2 and Progress(tmp_path).get(puzzle.id).solved
     gym = PuzzleGym("blocked-wedges", progress=Progress(tmp_path))
     assert gym.trainer.summary().rated == 1  # solved in a lesson: the gym counts it
@@ -32,7 +33,7 @@ def test_a_data_dir_that_is_a_file_never_breaks_a_widget(tmp_path: Path, monkeyp
     puzzle = library.get("one-end-open")
     w = PuzzleWidget(puzzle)
     with pytest.warns(ProgressWarning):
-        assert w.answer(puzzle.solve()) is True
+        assert solve(w) is True
     assert w.state == "right"
     gym = PuzzleGym(SEEDS)  # the same kernel-wide progress: no second warning, a note in the gym
     assert "cannot be saved" in gym.warning.value
@@ -44,7 +45,7 @@ def test_gym_shows_rating_first_try_streak_and_chart() -> None:
     assert "<svg" not in gym.chart.value
     current = gym.current
     assert current is not None
-    current.answer(current.puzzle.solve())
+    solve(current)
     assert "right at the first try: 100% of 1" in gym.stats.value and "streak: 1" in gym.stats.value
     assert gym.chart.value.startswith("<svg") and gym.chart.value.count("<circle") == 1
     gym.set_lang("zh")
@@ -63,11 +64,11 @@ def test_a_puzzle_for_me_and_streak() -> None:
     gym = PuzzleGym(SEEDS, progress=Progress(store=MemoryStore()))
     w = gym.for_me()
     assert w is not None and w.puzzle.id == gym.trainer.next().id
-    w.answer(w.puzzle.solve())
+    solve(w)
     assert gym.for_me() is not None and gym.current is not None and gym.current.puzzle.id != w.puzzle.id
     s = gym.start_streak()
     assert s is not None and gym.trainer.streak_mode
-    s.answer(s.puzzle.solve())
+    solve(s)
     assert "Streak: 1 solved in a row" in gym.stats.value
 
 
@@ -86,7 +87,7 @@ def test_the_gym_streak_flows_and_a_puzzle_for_me_says_why_it_stays() -> None:
     for _ in range(5):
         assert gym.current is s
         levels.append(s.puzzle.level or 0)
-        s.answer(s.puzzle.solve())
+        solve(s)
         assert gym.current is not s, "the next streak puzzle comes at once"
         s = gym.current
     assert levels == sorted(levels) and "The next streak puzzle" in gym.stats.value
@@ -105,7 +106,7 @@ def test_reset_asks_first_and_destroys_nothing() -> None:
     progress = Progress(store=MemoryStore())
     gym = PuzzleGym(SEEDS, progress=progress)
     assert gym.current is not None
-    gym.current.answer(gym.current.puzzle.solve())
+    solve(gym.current)
     gym.reset_button.click()
     assert gym.reset_box.layout.display == "" and "Nothing is deleted" in gym.reset_question.value
     gym.reset_cancel.click()
@@ -123,7 +124,7 @@ def test_gym_reopens_where_the_learner_left_off() -> None:
     w.answer(True)  # wrong, unfinished
     again = PuzzleGym(SEEDS, progress=progress)
     assert again.current is not None and again.current.puzzle.id == "seed-blue-seven-in-your-hand"
-    again.current.answer(False)
+    solve(again.current, False)
     third = PuzzleGym(SEEDS, progress=progress)
     assert third.current is not None and third.current.puzzle.id != "seed-blue-seven-in-your-hand"
     assert not progress.get(third.current.puzzle.id).solved
@@ -154,6 +155,6 @@ def test_the_gym_assumes_every_lesson_by_default() -> None:
 def test_learners_sharing_a_data_folder_keep_their_own_progress() -> None:
     ann = PuzzleGym(SEEDS, learner="ann")
     assert ann.current is not None
-    ann.current.answer(ann.current.puzzle.solve())
+    solve(ann.current)
     assert PuzzleGym(SEEDS, learner="ann").trainer.summary().rated == 1
     assert PuzzleGym(SEEDS, learner="bo").trainer.summary().rated == 0

@@ -40,6 +40,7 @@ from battleline_lab.text.messages import (
     render_analysis,
 )
 from tests.every import check_every
+from tests.solving import tap_proof
 from tests.test_explanations import GOLDEN
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -416,6 +417,8 @@ def test_puzzle_widget_toggle_switches_every_text() -> None:
         words = [w for w in ENGLISH_WORD.findall(_strip_markup(text)) if not re.fullmatch(r"R\d+", w)]
         assert words == [], text
     widget.taps.action("answer", "no")
+    assert widget.state == "evidence" and CJK.search(widget.board.view["evidence"]["prompt"])
+    tap_proof(widget)
     assert widget.state == "right" and "上一步" == widget.board.view["step_back"]
     assert CJK.search(widget.step_text()) and CJK.search(widget.feedback_text())
     widget.lang_toggle.value = "en"

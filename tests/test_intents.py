@@ -27,6 +27,7 @@ from battleline_lab.training.progress import Progress
 from battleline_lab.widgets import FormationExplorer, PuzzleSet, PuzzleWidget
 from battleline_lab.widgets.editor import PuzzleEditor
 from battleline_lab.widgets.game import GameWidget
+from tests.solving import right_card
 
 BLUE_EIGHT = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}})
 WHICH_FLAGS = Position.build(
@@ -312,7 +313,9 @@ def test_an_ascii_digit_answer_picks_the_flag(where: str, tmp_path: Path) -> Non
 
 def test_the_puzzle_answer_hint_and_step_are_taken(tmp_path: Path) -> None:
     w = claim_widget(tmp_path)
-    for intent in ({"hint": True}, {"answer": "yes"}, {"answer": "no"}, {"step": 1}):
+    for intent in ({"hint": True}, {"answer": "yes"}, {"answer": "no"}, "evidence", {"step": 1}):
+        if intent == "evidence":  # the verdict is right: its ghost (R12), a card on offer
+            intent = {"evidence": right_card(w)}
         _redrawn, caught = send(w, intent)
         assert not intent_warnings(caught), intent
     assert (w.hint_level, w.attempts, w.state, w.step_index) == (1, 2, "right", 1)

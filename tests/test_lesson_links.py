@@ -17,6 +17,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tests.solving import tap_proof
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 LESSONS = sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
@@ -111,6 +113,7 @@ def test_every_rule_id_of_a_proof_step_on_the_board_links_to_its_rule(
     monkeypatch.chdir(lesson.parent)
     widget = PuzzleWidget("seed-wedge-against-two-sixes", lang=folder or "en", record=False)
     widget.taps.action("answer", "yes")
+    tap_proof(widget)
     steps = widget.board.view["proof"]["steps"]
     links = [("proof step", part["href"]) for step in steps for part in step if "href" in part]
     rules = [part["rule"] for step in steps for part in step if "href" in part]

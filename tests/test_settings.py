@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from battleline_lab.training.progress import ProgressWarning, class_dir, data_dir
+from tests.solving import solve
 from tests.test_robustness import run
 
 DATA, CLASS, LEARNER, XDG = "BATTLELINE_LAB_DATA", "BATTLELINE_CLASS_DIR", "BATTLELINE_LEARNER", "XDG_DATA_HOME"
@@ -124,7 +125,7 @@ def test_the_widgets_show_the_refused_setting_and_keep_answers(
     widget = PuzzleWidget(puzzle)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ProgressWarning)
-        assert widget.answer(puzzle.solve()) is True
+        assert solve(widget) is True
         gym = PuzzleGym("seed-examples")
     progress = default_progress()
     assert progress.get(puzzle.id).solved  # kept (in memory) for the session

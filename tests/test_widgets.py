@@ -17,6 +17,7 @@ from battleline_lab.text.messages import catalogue
 from battleline_lab.training.progress import DATABASE_FILE, PROGRESS_FILE, Progress, PuzzleRecord, data_dir
 from battleline_lab.widgets import FormationExplorer, PuzzleSet, PuzzleWidget
 from battleline_lab.widgets.intents import IntentWarning
+from tests.solving import solve, tap_proof
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
@@ -73,6 +74,8 @@ def test_R12_wrong_yes_is_refuted_by_the_counterexample_as_ghost_cards() -> None
     assert "b9 b10" in w.feedback_text() and "Try again" in w.feedback_text()
     assert "proof" not in w.board.view and w.step_text() == ""  # the proof is not given away yet
     w.taps.action("answer", "no")
+    assert w.state == "evidence" and "proof" not in w.board.view  # the verdict is right: now its ghost (R12)
+    tap_proof(w)
     assert w.state == "right" and w.attempts == 2
     assert w.board.view["feedback"]["tone"] == "right"
     assert w.board.view["proof"]["index"] == 0 and w.step_text()
@@ -84,6 +87,7 @@ def test_R12_wrong_yes_is_refuted_by_the_counterexample_as_ghost_cards() -> None
 def test_R13_next_and_back_step_through_the_proof_highlighting_its_cards() -> None:
     w = PuzzleWidget(claim_puzzle(BLOCKED))
     w.taps.action("answer", "yes")
+    tap_proof(w)
     analysis = analyse_claim(BLOCKED, 5)
     assert w.state == "right" and w.step_index == 0
     assert not step_enabled(w, -1)
@@ -103,6 +107,7 @@ def test_R13_next_and_back_step_through_the_proof_highlighting_its_cards() -> No
 def test_R12_counterexample_step_draws_ghosts() -> None:
     w = PuzzleWidget(claim_puzzle())
     w.taps.action("answer", "no")
+    tap_proof(w)
     reasons = [s.reason.value for s in analyse_claim(BLUE_EIGHT, 5).steps]
     for _ in range(reasons.index("counterexample")):
         w.taps.step(1)
@@ -178,6 +183,7 @@ def test_author_text_is_escaped_in_the_widget() -> None:
     w2 = PuzzleWidget(Puzzle("x", {"en": XSS}, tags=(XSS,), position=BLUE_EIGHT, question=ClaimQuestion(5)))
     for widget in (w, w2):
         widget.taps.action("answer", "no")
+        tap_proof(widget)
         assert "<img" not in widget.title.value
     assert "&lt;img src=x onerror=alert(1)&gt;" in w2.title.value
     # the board draws every text with textContent: the author's note and tags arrive as plain text
@@ -199,7 +205,7 @@ def test_every_committed_puzzle_can_be_solved_and_explained(path: Path) -> None:
     w = PuzzleWidget(puzzle)
     for _ in range(2):
         w.taps.action("hint")
-    assert w.answer(puzzle.solve()) and w.state == "right"
+    assert solve(w) and w.state == "right"
     steps = 1
     while step_enabled(w, 1):
         w.taps.step(1)
@@ -214,6 +220,7 @@ def test_spoiler_title_and_tags_wait_for_the_answer() -> None:
     assert "Can you claim flag 5?" in before and "own hand" not in before and "topics: claim" in before
     assert "do not count" not in widget.feedback_text() and "tags: " not in widget.feedback_text()
     widget.taps.action("answer", "no")
+    tap_proof(widget)
     # with the answer, in the feedback (the title above the board keeps its place: nothing moves)
     assert "The cards in your hand do not count" in widget.feedback_text() and "tags: " in widget.feedback_text()
     assert widget.title.value == before

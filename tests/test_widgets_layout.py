@@ -19,6 +19,7 @@ from battleline_lab.quiz.puzzle import Puzzle
 from battleline_lab.quiz.questions import ClaimableQuestion, ClaimQuestion
 from battleline_lab.widgets import PuzzleWidget
 from battleline_lab.widgets.intents import IntentWarning
+from tests.solving import tap_proof
 
 BLUE_EIGHT = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}})
 
@@ -32,6 +33,7 @@ def test_nothing_above_the_feedback_moves_when_the_puzzle_is_answered() -> None:
     children = list(w.children)
     before = w.board.view
     w.taps.action("answer", "no")
+    tap_proof(w)  # the right no, then its ghost (R12)
     after = w.board.view
     assert w.state == "right" and list(w.children) == children  # the same widgets, the same order
     assert w.title.value and "proof" not in before and after["proof"]["index"] == 0
@@ -51,6 +53,7 @@ def test_hint_and_show_the_solution_disappear_once_solved() -> None:
     w = claim_widget()
     assert w.board.view["hint"]["enabled"] is True
     w.taps.action("answer", "no")
+    tap_proof(w)
     assert w.board.view["hint"]["enabled"] is False  # it keeps its place, aria-disabled
     w2 = claim_widget()
     for _ in range(3):
@@ -61,6 +64,7 @@ def test_hint_and_show_the_solution_disappear_once_solved() -> None:
 def test_R12_step_next_and_back_and_the_keys_move_through_the_same_proof() -> None:
     w = claim_widget()
     w.taps.action("answer", "no")
+    tap_proof(w)
     total = len(w.board.view["proof"]["steps"])
     assert total >= 2 and w.board.view["proof"]["index"] == 0
     for _ in range(total + 2):  # j or the step-next button, past the end: it stays at the last step
@@ -79,6 +83,8 @@ def test_feedback_and_steps_are_announced() -> None:
     w.taps.action("answer", "yes")
     assert w.board.view["feedback"]["tone"] == "wrong" and w.feedback_text()
     w.taps.action("answer", "no")
+    assert w.board.view["feedback"]["state"] == "evidence" and w.board.view["feedback"]["text"]
+    tap_proof(w)
     assert w.step_text() and w.board.view["feedback"]["tone"] == "right"
 
 
@@ -99,6 +105,7 @@ def test_every_rule_id_of_a_shown_step_is_a_link_to_its_rule(lang: str) -> None:
     w = claim_widget()
     w.set_lang(lang)
     w.taps.action("answer", "no")
+    tap_proof(w)
     steps = w.board.view["proof"]["steps"]
     for step in steps:
         text = "".join(p["text"] for p in step)

@@ -67,8 +67,9 @@ def report() -> str:
     table = rows(library)
     lines = ["### Guess chance by theme", ""]
     lines.append("The chance that a first answer picked at random, among the answers the board offers, is right")
-    lines.append("(yes/no: 1/2; one toggle per flag: every on/off pattern is an answer), as `battleline-lab check")
-    lines.append("puzzles --json` reports it per puzzle.")
+    lines.append("(a claim: its yes/no, 1/2, times a first tap right among the cards its evidence stage offers; one")
+    lines.append("toggle per flag: every on/off pattern is an answer), as `battleline-lab check puzzles --json`")
+    lines.append("reports it per puzzle.")
     lines.append("")
     lines.append("| theme | puzzles | guess chance |")
     lines.append("|---|---|---|")

@@ -11,8 +11,10 @@ the last action left, whether a reset is being asked, and the last save or load 
 >>> gym = GymController([library.get("seed-blue-seven-in-your-hand")], progress=Progress(store=MemoryStore()))
 >>> gym.puzzle.puzzle.id, gym.view().status
 ('seed-blue-seven-in-your-hand', 'Puzzle 1 of 1 · solved 0 of 1 · answers given here: 0')
->>> gym.puzzle.tap_answer("no")  # the puzzle on show records through the gym's trainer
->>> gym.view().status
+>>> gym.puzzle.tap_answer("no")  # right: its proof is asked next, nothing recorded yet
+>>> gym.puzzle.evidence("b7")  # the ghost: b7 in your hand could still come to them (R13)
+True
+>>> gym.view().status  # the puzzle on show records through the gym's trainer
 'Puzzle 1 of 1 ✔ solved · solved 1 of 1 · answers given here: 1'
 """
 

@@ -14,8 +14,15 @@ the flags picked for a "which flags" question, the cards the hints lit, the lang
 >>> c.state, [g["id"] for f in c.view()["flags"] for g in f.get("ghosts", ())]
 ('wrong', ['b9', 'b10'])
 >>> c.tap_answer("no")
+>>> c.state, c.view()["evidence"]["prompt"]
+('evidence', 'Right. Now show why: tap a card the opponent could still get at flag 5 to beat your formation.')
+>>> c.evidence("b9")
+True
 >>> c.state, c.step_index, c.view()["feedback"]["tone"]
 ('right', 0, 'right')
+
+A claim is solved with its proof: after a right yes or no, the first card tapped as evidence
+counts like a first answer (:meth:`PuzzleController.evidence`).
 """
 
 from __future__ import annotations
@@ -24,10 +31,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from ..core.cards import Card
+from ..core.cards import Card, parse_card
 from ..core.position import Side
 from ..quiz.puzzle import Puzzle
 from ..quiz.questions import View
+from ..quiz.questions.evidence import Evidence
 from ..render.svg import RULES_PAGE
 from ..text.messages import (
     DEFAULT_LANGUAGE,
@@ -42,6 +50,8 @@ from ..training.trainer import PuzzleSession
 from .view import (
     ButtonView,
     CardRowView,
+    CardView,
+    EvidenceView,
     FeedbackView,
     HeldView,
     HintButtonView,
@@ -89,11 +99,19 @@ class PuzzleController:
         question = puzzle.question
         self.focus: tuple[int, ...] = question.focus(puzzle.position) if question is not None else ()
         self.choices = question.choices(puzzle.position) if question is not None else ()
+        #: a claim's evidence stage, open once its yes/no is right (None: not open, or the kind has none)
+        self.stage: Evidence | None = None
+        #: the right yes/no that opened the stage (the session records it once the evidence is right)
+        self.verdict: object = None
+        #: the card tapped last as evidence
+        self.tapped: str | None = None
 
     # -- the session's state ---------------------------------------------
     @property
     def state(self) -> str:
-        """``waiting``, ``right`` or ``wrong``."""
+        """``waiting``, ``evidence`` (a right yes/no; a card is asked), ``right`` or ``wrong``."""
+        if self.stage is not None and self.tapped is None and self.session.state != "right":
+            return "evidence"
         return self.session.state
 
     @property
@@ -145,6 +163,8 @@ class PuzzleController:
         elif name == "step":
             assert isinstance(value, int)
             self.step(value)
+        elif name == "evidence":
+            self.evidence(str(value))
 
     def tap_answer(self, value: str) -> None:
         """An answer tapped: a flag of a "which flags" question is picked or dropped, else the choice is the answer."""
@@ -164,12 +184,106 @@ class PuzzleController:
         """Give an answer; returns whether it was right."""
         if self.state == "right":
             return True
+        if self.stage is not None:  # the verdict is in and right: a card is asked now
+            return True
         if self.answer_style == "flags" and isinstance(value, (list, tuple, set, frozenset)):
             self.picked = {int(n) for n in value}
+        if self._open_evidence(value):
+            return True
         correct = self.session.answer(value).verdict == "right"
         if self.on_answer is not None:
             self.on_answer(self.puzzle.id, correct)
         return correct
+
+    # -- a claim's evidence stage -------------------------------------------
+    def _open_evidence(self, value: object) -> bool:
+        """A right yes/no of a question with an evidence stage opens it (nothing recorded yet): True if it did."""
+        question = self.puzzle.question
+        if question is None or self.session.revealed or not self.puzzle.is_correct(value):
+            return False
+        stage = question.evidence(self.puzzle.position)
+        if stage is None or not stage.offered:
+            return False
+        self.stage, self.verdict = stage, value
+        return True
+
+    def evidence_keys(self) -> set[str]:
+        """The cards a tap may offer as evidence now (none before the stage opens or once solved)."""
+        if self.stage is None or self.state == "right":
+            return set()
+        return {c.notation for c in self.stage.offered}
+
+    def evidence(self, card: str) -> bool:
+        """A card tapped as the evidence of a right yes/no: the first tap counts like a first answer.
+
+        Right: the session records the (right) yes/no and the puzzle is solved.  Wrong: recorded as
+        a wrong answer, with feedback that says where to look (never which card); another tap may follow.
+        """
+        if self.state == "right":
+            return True
+        if self.stage is None or card not in self.evidence_keys():
+            raise ValueError(f"{card} is not on offer as evidence")
+        self.tapped = card
+        feedback = self.stage.judge(self.puzzle.position, parse_card(card))
+        if feedback.verdict == "right":
+            correct = self.session.answer(self.verdict).verdict == "right"
+        else:
+            self.session.miss(card, feedback)
+            correct = False
+        if self.on_answer is not None:
+            self.on_answer(self.puzzle.id, correct)
+        return correct
+
+    def _evidence_view(self, out: PuzzleView) -> None:
+        """The evidence stage on the board: the verdict button kept, the cards on offer ``pick``, the section."""
+        stage = self.stage
+        if stage is None:
+            return
+        lang, solved = self.lang, self.state == "right"
+        given = choice_key(self.verdict)
+        for button in out["answers"]:
+            button["enabled"] = False
+            if button.get("value") == given:
+                button["state"] = "right"
+        # a ghost is picked from the palette alone: a card is one button, once on the page
+        offered = set() if solved or stage.ghost else self.evidence_keys()
+
+        def mark(cards: list[CardView]) -> None:
+            for card in cards:
+                if card["id"] in offered:
+                    card["pick"] = True
+
+        for f in out.get("flags", ()):
+            mark(f["you"])
+            mark(f["opponent"])
+            mark(f["env"])
+        for held in out.get("held", ()):
+            mark(held["cards"])
+        position = self.puzzle.position
+        rows: list[CardRowView] = []
+        if stage.ghost:
+            rows.append(CardRowView(caption=message("evidence.palette", lang), cards=self._picks(stage.offered)))
+        else:
+            for side in (Side.OPPONENT, Side.YOU):
+                cards = position.discards(side)
+                if cards:
+                    caption = message(f"board.discards.{side.value}", lang)
+                    rows.append(CardRowView(caption=caption, cards=self._picks(cards)))
+        section = EvidenceView(prompt=render_msg(stage.prompt(), lang), ghost=stage.ghost, rows=rows)
+        if self.tapped is not None:
+            section["picked"] = self.tapped
+            section["state"] = "right" if solved else "wrong"
+        out["evidence"] = section
+
+    def _picks(self, cards: Sequence[Card]) -> list[CardView]:
+        offered = set() if self.state == "right" else self.evidence_keys()
+        out = []
+        for card in cards:
+            view = card_view(card, self.lang, highlight=card.notation == self.tapped)
+            if card.notation in offered:
+                view["pick"] = True
+            out.append(view)
+        return out
 
     def hint(self) -> None:
         """The next hint: vague, then the key cards, then the full solution (the proof opens)."""
@@ -289,6 +403,7 @@ class PuzzleController:
                 for side, cards in ((Side.OPPONENT, position.hand_opponent), (Side.YOU, position.hand_you))
                 if cards
             ]
+        self._evidence_view(out)
         explained = self.session.explanation() if self.step_index is not None else None
         rows = question.card_rows(explained, lang) if question else []
         if rows:
@@ -339,6 +454,8 @@ class PuzzleController:
 
     def _feedback_view(self) -> FeedbackView:
         lang, puzzle = self.lang, self.puzzle
+        if self.state == "evidence" and self.stage is not None:
+            return FeedbackView(tone="info", state="evidence", text=render_msg(self.stage.prompt(), lang))
         if self.state not in ("right", "wrong"):
             return FeedbackView(tone="info", state="waiting", text=message("widget.feedback.waiting", lang))
         out = FeedbackView(tone=self.state, state=self.state, text=self.feedback_text())

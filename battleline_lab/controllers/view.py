@@ -32,6 +32,7 @@ __all__ = [
     "CardRowView",
     "CardView",
     "DeckView",
+    "EvidenceView",
     "FeedbackView",
     "FlagView",
     "GameView",
@@ -84,6 +85,7 @@ class CardView(TypedDict):
     flags: NotRequired[list[int]]  # the flags a hand card may be played to (game)
     chosen: NotRequired[bool]  # the hand card the session holds (game)
     placed: NotRequired[bool]  # a palette card already on the board (explorer, editor)
+    pick: NotRequired[bool]  # a tap offers it as a claim's evidence (puzzle: {"evidence": id})
 
 
 class OddsView(TypedDict):
@@ -185,6 +187,20 @@ class ProofView(TypedDict):
     note: str
 
 
+class EvidenceView(TypedDict):
+    """A claim's evidence stage (puzzle): what it asks, and the cards off the flags a tap may offer.
+
+    The cards on the flags and in the hands that may be tapped carry ``pick`` where they are drawn;
+    ``rows`` holds the others (the discards, or for a ghost the unseen troops), each card ``pick``.
+    """
+
+    prompt: str
+    ghost: bool
+    rows: list[CardRowView]
+    picked: NotRequired[str]  # the card tapped last
+    state: NotRequired[Literal["right", "wrong"]]  # how it was judged
+
+
 class PuzzleView(TypedDict):
     """The board in puzzle mode (a puzzle, the gym's puzzle)."""
 
@@ -208,6 +224,7 @@ class PuzzleView(TypedDict):
     environment: NotRequired[str]
     hint: NotRequired[HintButtonView]
     proof: NotRequired[ProofView]
+    evidence: NotRequired[EvidenceView]  # a claim's evidence stage, once the yes/no is right
 
 
 class DeckView(TypedDict):

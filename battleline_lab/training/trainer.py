@@ -934,6 +934,22 @@ class PuzzleSession:
         self.step_index = max(0, min(total - 1, self.step_index + delta))
         return self.step_index
 
+    def miss(self, answer: object, feedback: Feedback) -> Feedback:
+        """A wrong answer judged by a stage after the question's own answer (a claim's evidence): recorded as one.
+
+        The right yes/no of a claim opens its evidence stage unrecorded; the first card tapped is
+        the answer that counts, so a wrong one is an attempt like a wrong yes/no.
+        """
+        if self.state == "right":
+            assert self.feedback is not None
+            return self.feedback
+        self.attempts += 1
+        self.last_answer = answer
+        self.state = "wrong"
+        self.feedback = feedback
+        self._record("answer", False, answer, feedback)
+        return feedback
+
     def close(self) -> None:
         """Leaving the puzzle: hints taken without an answer are recorded."""
         progress = self._progress() if self._unrecorded_hints else None

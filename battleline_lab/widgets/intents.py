@@ -251,12 +251,17 @@ def step_intents() -> IntentSchema:
     return IntentSchema("proof keys", {"step": _STEP})
 
 
-def puzzle_intents(answers: Callable[[], Collection[str]], flags: Callable[[], bool]) -> IntentSchema:
+def puzzle_intents(
+    answers: Callable[[], Collection[str]],
+    flags: Callable[[], bool],
+    evidence: Callable[[], Collection[str]] = frozenset,
+) -> IntentSchema:
     """A puzzle widget (the lessons', the gym's, a review moment's).
 
     ``answer``: one of ``answers()`` (the question's choices as the board writes them: ``yes``,
     ``a``, ``wedge``...), or, when ``flags()`` (a "which flags" question), one ASCII digit of a flag
-    among them; ``do``: ``check`` (a "which flags" question only); ``hint``: true; ``step``: +1 or -1.
+    among them; ``do``: ``check`` (a "which flags" question only); ``hint``: true; ``step``: +1 or -1;
+    ``evidence``: a card among ``evidence()`` (a claim's evidence stage: the cards on offer).
     """
 
     def answer(value: object) -> str:
@@ -272,7 +277,16 @@ def puzzle_intents(answers: Callable[[], Collection[str]], flags: Callable[[], b
             raise _Bad("this question has no Check (its answers are buttons)")
         return str(literal("check")(value))
 
-    return IntentSchema("puzzle", {"answer": answer, "do": check, "hint": _TRUE, "step": _STEP})
+    return IntentSchema(
+        "puzzle",
+        {
+            "answer": answer,
+            "do": check,
+            "hint": _TRUE,
+            "step": _STEP,
+            "evidence": card_among(evidence, "on offer as evidence"),
+        },
+    )
 
 
 #: the decks a ``draw`` names (the game's :class:`~battleline_lab.game.Deck` values)

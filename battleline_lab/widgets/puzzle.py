@@ -15,6 +15,9 @@ every tap comes back as an intent the controller decides.  The widget holds no s
 >>> w.state, [g["id"] for f in w.board.view["flags"] for g in f["ghosts"]]
 ('wrong', ['b9', 'b10'])
 >>> w.taps.action("answer", "no")
+>>> w.state  # right: now its proof, a card they could still get (R12)
+'evidence'
+>>> w.taps.evidence("b9")
 >>> w.state, w.step_index
 ('right', 0)
 """
@@ -115,7 +118,9 @@ class PuzzleWidget(PictureBox):
         #: the board component the puzzle is drawn on (its view model: :meth:`board_view`)
         self.board = Board(
             on_intent=self._on_intent,
-            schema=puzzle_intents(controller.answer_keys, lambda: controller.answer_style == "flags"),
+            schema=puzzle_intents(
+                controller.answer_keys, lambda: controller.answer_style == "flags", controller.evidence_keys
+            ),
             on_refused=self._render,
         )
         self.board.add_class("bl-puzzle-board")
@@ -179,6 +184,12 @@ class PuzzleWidget(PictureBox):
     def answer(self, value: object) -> bool:
         """Give an answer (as a tap does); returns whether it was right."""
         correct = self.controller.answer(value)
+        self._render()
+        return correct
+
+    def evidence(self, card: str) -> bool:
+        """Tap a card as a claim's evidence (after a right yes/no, as a tap does); returns whether it was right."""
+        correct = self.controller.evidence(card)
         self._render()
         return correct
 

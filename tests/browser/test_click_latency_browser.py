@@ -70,6 +70,7 @@ def test_click_to_visible_change_times(
     page, lab = front_page, frontend
     times: dict[str, list[float]] = {"answer": [], "hint": [], "step": [], "game: hand card": [], "game: flag": []}
     times["game: draw + bot reply"] = []
+    times["evidence"] = []
 
     open_and_run(page, lab, "notebooks/05-puzzle-gym.ipynb")
     gym = ".bl-gym-puzzle .bl-puzzle"
@@ -87,6 +88,13 @@ def test_click_to_visible_change_times(
             if t is None:
                 break
             times["answer"].append(t)
+        for attempt in range(60):  # a claim's evidence: each card on offer, in order, until a right one
+            if page.locator(f"{gym} .bl-feedback.bl-state-right").count():
+                break
+            t = timed(page, gym, '[data-action="evidence"]', ".bl-feedback", attempt)
+            if t is None:
+                break
+            times["evidence"].append(t)
         for _step in range(8):
             t = timed(page, gym, ".bl-next", ".bl-step-counter")
             if t is None:

@@ -228,6 +228,8 @@ def _solve(chromium: Browser, hub: Hub, user: str, answer: str) -> None:
         puzzle = page.locator(".bl-puzzle")
         expect(puzzle).to_be_visible(timeout=120_000)
         puzzle.locator(f".bl-answer-{answer}").click()
+        if answer == "no":  # its proof: b7 in the hand could still come to them (the ghost, R12, R13)
+            puzzle.locator('.blb-evidence [data-action="evidence"][data-card="b7"]').click()
         expect(puzzle.locator(".bl-feedback")).to_contain_text(
             "Right!" if answer == "no" else "Not quite.", timeout=30_000
         )

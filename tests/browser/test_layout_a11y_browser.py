@@ -156,6 +156,15 @@ def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(
         page.wait_for_timeout(300)
         if puzzle.locator('[data-role="feedback"][data-state="right"]').count():
             break
+        if puzzle.locator('[data-role="feedback"][data-state="evidence"]').count():
+            break
+    # a claim's proof: each card on offer in turn, focus + Enter, until a right one (R12, R13)
+    for card in puzzle.locator('[data-action="evidence"]').all():
+        if puzzle.locator('[data-role="feedback"][data-state="right"]').count():
+            break
+        card.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(300)
     expect(puzzle.locator('[data-role="feedback"][data-state="right"]')).to_be_visible()
     expect(puzzle.locator('[data-role="feedback"][aria-live]')).to_have_count(1)
     assert puzzle.evaluate("p => p.contains(document.activeElement)"), "the focus left the puzzle"

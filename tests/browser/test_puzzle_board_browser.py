@@ -1,7 +1,9 @@
 """Puzzles on the board component, in JupyterLab and on the site, at 360 and 1400 px.
 
 Every kind of question is solved through the hooks alone (``docs/widgets.md``), once by taps and
-once by keys: a claim (``data-action="answer"`` ``yes``/``no``), "which flags" (the flags
+once by keys: a claim (``data-action="answer"`` ``yes``/``no``, then its proof: a card on the board
+that proves a yes, or after a no the card they could still get, from the palette of unseen troops;
+``data-action="evidence"``), "which flags" (the flags
 themselves, ``data-value="N"``, then Check), a comparison (``a``/``b``) and a formation (the
 kind).  Each time the test checks the feedback (``data-role="feedback"``), that the proof step
 appears (``data-role="proof-step"``) and steps with ``step-next``/``step-back`` and j/k (and
@@ -31,10 +33,15 @@ pytestmark = pytest.mark.browser
 #: one puzzle of each kind: (library id, a wrong answer, the right answer); flags as lists
 PUZZLES = (
     ("seed-wedge-against-two-sixes", "no", "yes"),  # claim (R12)
+    ("seed-blue-seven-in-your-hand", "yes", "no"),  # claim, no (R12, R13)
     ("which-flags-are-yours", [1], [1, 7]),  # which flags (R12)
     ("battalion-beats-skirmish", "b", "a"),  # compare (R10)
     ("run-in-two-colours", "wedge", "skirmish"),  # formation (R9)
 )
+#: a claim's evidence, worked out by hand: (a wrong card, a right one).  Yes at flag 5: r6 g6 are two
+#: colours of one value, never a Wedge (R10), while r3 is the claimer's own; no: b8 needs b7 or b9 or
+#: b6-b7, b9-b10 for a blue Wedge, and b7 in your hand is unseen to them (R13), y1 no help
+EVIDENCE = {"seed-wedge-against-two-sixes": ("r3", "r6"), "seed-blue-seven-in-your-hand": ("y1", "b7")}
 LESSON = "notebooks/03-claim-proofs.ipynb"
 #: the parts of a puzzle that must not move when it is answered
 STILL = (".blb-board", ".blb-answers", ui.PROOF_STEP, ui.PUZZLE_FEEDBACK)
@@ -115,7 +122,7 @@ def focus_to(page: Page, target: Locator) -> None:
     """Move the focus to ``target`` with the arrow keys only (Down between groups, Right within)."""
     key = target.get_attribute("data-key")
     focus_group(page, target.get_attribute("data-nav"))
-    for _ in range(12):
+    for _ in range(64):  # the palette of unseen troops is one group of up to 60 cards
         if page.evaluate("() => document.activeElement && document.activeElement.dataset.key") == key:
             return
         page.keyboard.press("ArrowRight")
@@ -149,7 +156,23 @@ def give(page: Page, board: Locator, answer: object, keyboard: bool) -> None:
         tap(page, board, board.locator(f'[data-action="answer"][data-value="{answer}"]'), keyboard)
 
 
-def solve(page: Page, puzzle: Locator, wrong: object, right: object, keyboard: bool) -> None:
+def prove(page: Page, puzzle: Locator, cards: tuple[str, str], keyboard: bool) -> None:
+    """A claim's evidence stage: a wrong card (the feedback says where to look), then a right one."""
+    board = puzzle.locator(".blb")
+    feedback = puzzle.locator(ui.PUZZLE_FEEDBACK)
+    section = puzzle.locator('[data-role="evidence"]')
+    expect(feedback).to_have_attribute("data-state", "evidence")
+    expect(section).to_be_visible()
+    for card, state in zip(cards, ("wrong", "right"), strict=True):
+        target = board.locator(f'[data-action="evidence"][data-card="{card}"]')
+        tap(page, board, target, keyboard)
+        expect(feedback).to_have_attribute("data-state", state)
+        expect(section).to_have_attribute("data-state", state)
+
+
+def solve(
+    page: Page, puzzle: Locator, wrong: object, right: object, keyboard: bool, proof: tuple[str, str] | None = None
+) -> None:
     board = puzzle.locator(".blb")
     feedback = puzzle.locator(ui.PUZZLE_FEEDBACK)
     step = puzzle.locator(ui.PROOF_STEP)
@@ -163,6 +186,8 @@ def solve(page: Page, puzzle: Locator, wrong: object, right: object, keyboard: b
     expect(feedback).to_have_attribute("data-state", "wrong")
     assert boxes(puzzle) == before, "the puzzle moved on a wrong answer"
     give(page, board, right, keyboard)
+    if proof is not None:
+        prove(page, puzzle, proof, keyboard)
     expect(feedback).to_have_attribute("data-state", "right")
     expect(step).not_to_have_attribute("data-waiting", "true")
     expect(step).to_contain_text(re.compile(r"\S"))
@@ -238,7 +263,7 @@ def test_puzzles_of_every_kind_by_taps_and_by_keys(
         if width < 600:
             size_cell(page, box, width)
         for (pid, wrong, right), puzzle in zip(PUZZLES, box.locator(ui.PUZZLE).all(), strict=True):
-            solve(page, puzzle, wrong, right, keyboard)
+            solve(page, puzzle, wrong, right, keyboard, EVIDENCE.get(pid))
             puzzle.screenshot(path=str(output_dir / f"puzzle-board-{frontend.name}-{width}-{pid}-{int(keyboard)}.png"))
         if width == 1400 and not keyboard:
             check_rule_link(page, frontend, box.locator(ui.PUZZLE).first)

@@ -127,6 +127,45 @@ test("R12 the keys j and k step a shown proof, never from a text field, and only
   assert.deepEqual(intents(model).at(-1), { step: 1 });
 });
 
+function evidence(extra = {}) {
+  return puzzle({
+    flags: [
+      flag(2, { you: [card("b7", { pick: true })], opponent: [card("b10", { pick: true })], inert: true }),
+      flag(5, { you: [card("r3", { pick: true })], opponent: [card("b8")], inert: true }),
+    ],
+    held: [{ side: "you", label: "Your hand", cards: [card("y1", { pick: true })] }],
+    answers: [{ value: "yes", label: "Yes", enabled: false, state: "right" }, { value: "no", label: "No", enabled: false }],
+    evidence: { prompt: "Now prove it.", ghost: false, rows: [{ caption: "Your discards", cards: [card("p4", { pick: true })] }] },
+    feedback: { tone: "info", state: "evidence", text: "Now prove it." },
+    ...extra,
+  });
+}
+
+test("R13 evidence: the cards on offer are buttons where they lie, tapped or keyed as evidence", () => {
+  const { root, model } = mount(evidence());
+  const picks = root.querySelectorAll('[data-action="evidence"]');
+  assert.deepEqual(picks.map((b) => b.getAttribute("data-card")), ["b10", "b7", "r3", "y1", "p4"]);
+  assert.ok(picks.every((b) => b.tagName === "BUTTON" && b.getAttribute("data-nav") === "evidence"));
+  assert.equal(root.querySelector('[data-card="b8"]').tagName, "DIV"); // not on offer: not a button
+  const section = root.querySelector('[data-role="evidence"]');
+  assert.equal(section.querySelector(".blb-evidence-prompt").textContent, "Now prove it.");
+  assert.ok(root.children.indexOf(section) > root.children.indexOf(root.querySelector(".blb-feedback"))); // nothing above moves
+  click(root.querySelector('[data-card="b10"]'));
+  press(root.querySelector('[data-card="y1"]'), "Enter");
+  click(root.querySelector('[data-card="p4"]'));
+  click(root.querySelector('[data-card="b8"]'));
+  assert.deepEqual(intents(model), [{ evidence: "b10" }, { evidence: "y1" }, { evidence: "p4" }]);
+});
+
+test("R12 evidence: a ghost is picked from the palette of unseen troops", () => {
+  const rows = [{ caption: "The unseen troops", cards: [card("b6", { pick: true }), card("b9", { pick: true })] }];
+  const { root, model } = mount(evidence({ evidence: { prompt: "Which card?", ghost: true, rows } }));
+  const palette = root.querySelector(".blb-evidence-ghost");
+  assert.deepEqual(palette.querySelectorAll('[data-action="evidence"]').map((b) => b.getAttribute("data-card")), ["b6", "b9"]);
+  click(palette.querySelector('[data-card="b9"]'));
+  assert.deepEqual(intents(model), [{ evidence: "b9" }]);
+});
+
 test("game: a tapped card lights its flags at once, says so, and a tap on a lit flag plays it", () => {
   const { root, model } = mount(game());
   const r7 = root.querySelector('[data-zone="hand"][data-card="r7"]');

@@ -22,7 +22,7 @@ for (const c of cases) {
 
 test("tap: every kind of hit has a case", () => {
   const kinds = new Set(cases.map((c) => Object.keys(c.hit)[0]));
-  assert.deepEqual([...kinds].sort(), ["button", "drag", "drop", "flag", "hand", "key", "palette", "place", "take", "target"]);
+  assert.deepEqual([...kinds].sort(), ["button", "drag", "drop", "evidence", "flag", "hand", "key", "palette", "place", "take", "target"]);
 });
 
 test("tap: an unknown hit is refused", () => {

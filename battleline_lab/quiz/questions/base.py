@@ -40,6 +40,7 @@ from ...text.messages import Joined, Msg, render_msg, rule_msg
 
 if TYPE_CHECKING:  # difficulty sits above the questions: no import at run time
     from ..difficulty import Features
+    from .evidence import Evidence
 
 __all__ = [
     "Choice",
@@ -206,9 +207,9 @@ class Question(Generic[A, E]):
         answer.  A kind that offers its answers another way overrides this.
 
         >>> from battleline_lab.core.position import Position
-        >>> pos = Position.build({5: {"you": "r3 r4 r5", "opponent": "b8"}})
-        >>> question_from_data({"kind": "claim", "flag": 5}).guess_chance(pos)
-        Fraction(1, 2)
+        >>> compare = {"kind": "compare", "a": ["r3", "r4", "r5"], "b": ["b8", "b9", "b10"]}
+        >>> question_from_data(compare).guess_chance(Position())
+        Fraction(1, 3)
         """
         offered = [c.value for c in self.choices(position) if not c.disabled]
         if not offered:
@@ -294,6 +295,10 @@ class Question(Generic[A, E]):
     def proof_targets(self, position: Position) -> tuple[tuple[int, ...] | None, Side | None]:
         """The claim proofs ``explain`` shows without ``--flag``: (flags or every complete one, side or both)."""
         return None, None
+
+    def evidence(self, position: Position) -> Evidence | None:
+        """The stage after a right answer that asks for its proof (a card to tap); None: the answer alone solves it."""
+        return None
 
 
 QUESTION_KINDS: dict[str, type[Question[Any, Any]]] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from ...core.claims import ClaimAnalysis, analyse_claim
@@ -13,6 +14,7 @@ from ...render.svg import analysis_html
 from ...text.messages import Msg, message, render_analysis
 from ._claims import analysis_views, cards_text, decisive, ghosts_of, key_cards, kinds_hint, not_claimable_msg
 from .base import Choice, Feedback, Question, QuestionError, View, _cap, register_question, wrong
+from .evidence import Evidence, claim_evidence
 
 __all__ = ["ClaimQuestion"]
 
@@ -64,6 +66,16 @@ class ClaimQuestion(Question[bool, ClaimAnalysis]):
 
     def focus(self, position: Position) -> tuple[int, ...]:
         return (self.flag,)
+
+    def evidence(self, position: Position) -> Evidence | None:
+        """After a right yes or no, the card that proves it (R13) or the ghost they could still get (R12)."""
+        return claim_evidence(position, self.flag, position.turn)
+
+    def guess_chance(self, position: Position) -> Fraction:
+        """A right yes/no (one of two buttons), then a right first tap among the cards the evidence stage offers."""
+        chance = super().guess_chance(position)
+        evidence = self.evidence(position)
+        return chance * evidence.chance() if evidence is not None else chance
 
     def tie_note(self, position: Position) -> Msg | None:
         """The side that completed the flag first (both sides complete, or only one: "at best a tie" goes to it)."""

@@ -47,6 +47,7 @@ INTENTS: Mapping[str, str] = {
     "answer": "value: yes, no, a, b, tie, a flag number or a formation kind",
     "hint": "true: the next hint",
     "step": "+1 or -1: the next or previous proof step",
+    "evidence": "card: a card tapped as a claim's evidence (a face-up card, or a ghost from the palette)",
     "place": "[card, place]: a palette card put at a place ('N:you', 'N:opponent', 'hand:you', ...; explorer, editor)",
     "take": "card: a placed card taken off (explorer, editor)",
 }
@@ -254,6 +255,20 @@ class Taps:
             raise ValueError(f"{card} is not in the palette")
         self.selected = None
         self.picked = None if self.picked == card else card
+
+    def evidence_cards(self) -> list[str]:
+        """The cards a tap offers as a claim's evidence now (``pick``: on the flags, in the hands, in the rows)."""
+        view = self.view
+        cards = [c for f in view.get("flags", ()) for side in ("opponent", "you", "env") for c in f.get(side, ())]
+        cards += [c for held in view.get("held", ()) for c in held.get("cards", ())]
+        cards += [c for row in (view.get("evidence") or {}).get("rows", ()) for c in row.get("cards", ())]
+        return [c["id"] for c in cards if c.get("pick")]
+
+    def evidence(self, card: str) -> None:
+        """Tap a card marked ``pick`` (``data-action="evidence"``): offer it as the evidence of a claim."""
+        if card not in self.evidence_cards():
+            raise ValueError(f"{card} is not on offer as evidence")
+        self.board.intent({"evidence": card})
 
     def places(self) -> list[str]:
         """The places a picked card may be put (``data-action="place"``: empty slots, then the other places)."""

@@ -44,6 +44,7 @@
  * @property {boolean} [kernel] hand card: the session makes its next choices ({"select": id})
  * @property {boolean} [chosen] hand card: the session holds it (aria-pressed)
  * @property {boolean} [placed] palette card already on the board (place mode)
+ * @property {boolean} [pick] puzzle mode: a tap offers it as a claim's evidence ({"evidence": id})
  */
 
 /**
@@ -142,6 +143,8 @@
  * @property {string} [odds_note]
  * @property {Array<{side: "you"|"opponent", label: string, cards: CardView[]}>} [held] puzzle mode: hands
  * @property {Array<{caption: string, cards: CardView[]}>} [rows] puzzle mode: the question's card rows
+ * @property {{prompt: string, ghost: boolean, rows: Array<{caption: string, cards: CardView[]}>, picked?: string,
+ *   state?: "right"|"wrong"}} [evidence] puzzle mode: a claim's evidence stage (the cards off the flags to tap)
  * @property {string} [environment] puzzle mode
  * @property {boolean} [place_mode] explorer, editor: empty slots are places
  * @property {{label?: string, cards: CardView[]}} [palette] the cards to place
@@ -185,7 +188,7 @@
 /**
  * What was tapped: a hook of the board, a key, or a drag.
  * @typedef {{hand: string} | {flag: number} | {palette: string} | {place: string} | {take: string}
- *   | {target: string} | {button: string, value?: string|null} | {key: "Escape"|"j"|"k"}
+ *   | {target: string} | {evidence: string} | {button: string, value?: string|null} | {key: "Escape"|"j"|"k"}
  *   | {drag: string} | {drop: number}} Hit
  */
 
@@ -221,6 +224,14 @@ export function places(view) {
     for (const who of ["opponent", "you"]) if ((f[who] || []).length < Number(f.slots || 3)) out.push(`${f.n}:${who}`);
   }
   return out.concat((view.places || []).map((p) => p.value));
+}
+
+/** The cards a tap offers as a claim's evidence (puzzle mode, `pick`): on the flags, in the hands, in the rows. */
+export function evidenceCards(view) {
+  const cards = (view.flags || []).flatMap((f) => [...(f.opponent || []), ...(f.you || []), ...(f.env || [])]);
+  for (const held of view.held || []) cards.push(...(held.cards || []));
+  for (const row of (view.evidence || {}).rows || []) cards.push(...(row.cards || []));
+  return cards.filter((c) => c.pick && !c.ghost).map((c) => c.id);
 }
 
 /** The buttons of `view` a tap may act on, each with its action (the proof's step buttons too). */
@@ -284,6 +295,9 @@ const TAPS = {
   },
   target(view, s, hit) {
     return (view.targets || []).includes(hit.target) ? to(s, { target: hit.target }) : refuse(s);
+  },
+  evidence(view, s, hit) {
+    return evidenceCards(view).includes(hit.evidence) ? to(s, { evidence: hit.evidence }) : refuse(s);
   },
   button(view, s, hit) {
     const value = hit.value === undefined || hit.value === null ? null : String(hit.value);
@@ -558,7 +572,9 @@ function drawBoardCard(v, card, f, side, slot) {
     "data-slot": v.place_mode ? slot : null,
   };
   let el;
-  if (take) {
+  if (card.pick && !card.ghost) {
+    el = h("button", { ...attrs, class: `${attrs.class} blb-pick`, type: "button", "data-action": "evidence", "data-nav": "evidence", "data-key": `evidence:${card.id}` }, cardFace(card));
+  } else if (take) {
     el = h("button", { ...attrs, type: "button", "data-action": "take", "data-nav": "slots", "data-key": `take:${card.id}:${f.n}:${side}` }, cardFace(card));
   } else if (target) {
     el = h("button", { ...attrs, type: "button", "data-action": "target", "data-nav": "targets", "data-key": `target:${card.id}` }, cardFace(card));
@@ -606,9 +622,10 @@ function drawFlag(f) {
     ],
   );
   const env = (f.env || []).map((c) => {
-    const chip = h("div", { class: cardClasses(c, "blb-env"), role: "img", "data-card": c.id, "data-zone": "board", "data-flag": f.n, "aria-label": c.label, title: c.label }, [
-      h("span", { class: "blb-n", "aria-hidden": "true", text: c.name }),
-    ]);
+    const face = [h("span", { class: "blb-n", "aria-hidden": "true", text: c.name })];
+    const chip = c.pick
+      ? h("button", { type: "button", class: cardClasses(c, "blb-env blb-pick"), "data-card": c.id, "data-zone": "board", "data-flag": f.n, "data-action": "evidence", "data-nav": "evidence", "data-key": `evidence:${c.id}`, "aria-label": c.label, title: c.label }, face)
+      : h("div", { class: cardClasses(c, "blb-env"), role: "img", "data-card": c.id, "data-zone": "board", "data-flag": f.n, "aria-label": c.label, title: c.label }, face);
     paint(chip, c);
     return chip;
   });
@@ -668,7 +685,9 @@ function drawHandCard(card) {
 
 function drawMinis(cards, zone) {
   return (cards || []).map((c) => {
-    const el = h("div", { class: cardClasses(c, "blb-mini"), role: "img", "data-card": c.id, "data-zone": zone, "aria-label": c.label, title: c.label }, cardFace(c));
+    const el = c.pick
+      ? h("button", { type: "button", class: cardClasses(c, "blb-mini blb-pick"), "data-card": c.id, "data-zone": zone, "data-action": "evidence", "data-nav": "evidence", "data-key": `evidence:${c.id}`, "aria-label": c.label, title: c.label }, cardFace(c))
+      : h("div", { class: cardClasses(c, "blb-mini"), role: "img", "data-card": c.id, "data-zone": zone, "aria-label": c.label, title: c.label }, cardFace(c));
     paint(el, c);
     return el;
   });
@@ -693,6 +712,20 @@ function also(el, css) {
 function drawHeld(held) {
   const zone = held.side === "you" ? "hand" : "opponent-hand";
   return h("div", { class: "blb-opp-hand blb-held", role: "group", "aria-label": held.label }, [h("span", { class: "blb-caption", text: held.label }), ...drawMinis(held.cards, zone)]);
+}
+
+// a claim's evidence stage: its prompt, then the cards off the flags to tap (the discards, or the
+// unseen troops for a ghost); the cards on the flags and in the hands are tapped where they lie
+function drawEvidence(e) {
+  return h("div", { class: `blb-evidence${e.ghost ? " blb-evidence-ghost" : ""}${e.state ? ` blb-${e.state}` : ""}`, "data-role": "evidence", "data-state": e.state || null, role: "group", "aria-label": e.prompt }, [
+    h("div", { class: "blb-evidence-prompt", text: e.prompt }),
+    ...(e.rows || []).map((row) =>
+      h("div", { class: "blb-row", role: "group", "aria-label": row.caption }, [
+        h("div", { class: "blb-row-caption", text: row.caption }),
+        h("div", { class: "blb-row-cards" }, drawMinis(row.cards, e.ghost ? "palette-ghost" : "discards")),
+      ]),
+    ),
+  ]);
 }
 
 function drawCardRow(row) {
@@ -759,6 +792,7 @@ function drawPuzzle(v, host) {
       drawLines("ul", fb.items),
     ]),
   );
+  if (v.evidence) parts.push(drawEvidence(v.evidence)); // below the feedback: nothing above it moves when it opens
   const ol = h("ol", { class: "blb-hint-list", "aria-live": "polite" }, (v.hints || []).map((line) => h("li", { text: line })));
   parts.push(h("div", { class: "blb-hints bl-hints" }, [ol]));
   parts.push(h("div", { class: "blb-sr", "aria-live": "polite", "data-role": "selection" }));
@@ -967,6 +1001,7 @@ export function hitOf(t) {
   const d = t.dataset;
   if (d.action === "place") return { place: d.place }; // an empty slot: aria-disabled until a card is picked
   if (t.getAttribute("aria-disabled") === "true") return null;
+  if (d.action === "evidence") return { evidence: d.card };
   if (d.zone === "palette") return { palette: d.card };
   if (d.action === "take") return { take: d.card };
   if (d.zone === "hand") return { hand: d.card };
