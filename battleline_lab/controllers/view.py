@@ -371,6 +371,8 @@ class TapView(TypedDict, total=False):
     place_mode: bool
     palette: PaletteView
     places: list[PlaceItemView]
+    held: list[HeldView]
+    evidence: EvidenceView
 
 
 class TapButton(TypedDict, total=False):

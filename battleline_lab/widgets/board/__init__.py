@@ -259,9 +259,11 @@ class Taps:
     def evidence_cards(self) -> list[str]:
         """The cards a tap offers as a claim's evidence now (``pick``: on the flags, in the hands, in the rows)."""
         view = self.view
-        cards = [c for f in view.get("flags", ()) for side in ("opponent", "you", "env") for c in f.get(side, ())]
-        cards += [c for held in view.get("held", ()) for c in held.get("cards", ())]
-        cards += [c for row in (view.get("evidence") or {}).get("rows", ()) for c in row.get("cards", ())]
+        cards = [c for f in view.get("flags", []) for c in (*f["opponent"], *f["you"], *f["env"])]
+        cards += [c for held in view.get("held", []) for c in held["cards"]]
+        evidence = view.get("evidence")
+        if evidence is not None:
+            cards += [c for row in evidence["rows"] for c in row["cards"]]
         return [c["id"] for c in cards if c.get("pick")]
 
     def evidence(self, card: str) -> None:
