@@ -256,7 +256,8 @@ def puzzle_intents(answers: Callable[[], Collection[str]], flags: Callable[[], b
 
     ``answer``: one of ``answers()`` (the question's choices as the board writes them: ``yes``,
     ``a``, ``wedge``...), or, when ``flags()`` (a "which flags" question), one ASCII digit of a flag
-    among them; ``do``: ``check`` (a "which flags" question only); ``hint``: true; ``step``: +1 or -1.
+    among them; ``do``: ``check`` (a "which flags" question only) or ``solution`` (the "Show the
+    solution" button); ``hint``: true; ``step``: +1 or -1.
     """
 
     def answer(value: object) -> str:
@@ -268,6 +269,8 @@ def puzzle_intents(answers: Callable[[], Collection[str]], flags: Callable[[], b
         return str(one_of(answers, "an answer")(value))
 
     def check(value: object) -> str:
+        if value == "solution":
+            return "solution"
         if not flags():
             raise _Bad("this question has no Check (its answers are buttons)")
         return str(literal("check")(value))
