@@ -31,7 +31,11 @@ def test_chinese_lesson_widget_and_language_toggle(front_page: Page, frontend: F
     puzzle.locator(".bl-answer-yes").click()
     feedback = puzzle.locator(".bl-feedback")
     expect(feedback).to_contain_text("还不对", timeout=15_000)
-    expect(feedback).to_contain_text("黄8")
+    expect(feedback).to_contain_text("6号旗")  # where to look, not the answer: no card named, none drawn
+    expect(feedback).not_to_contain_text("黄8")
+    assert puzzle.locator(".bl-board-view .bl-ghost").count() == 0
+    puzzle.locator(".bl-solution").click()  # "显示答案": the solution and its counterexample
+    expect(feedback).to_contain_text("黄8", timeout=15_000)
     until(lambda: puzzle.locator(".bl-board-view .bl-ghost").count() > 0, "the counterexample's dashed cards")
     ghosts = puzzle.locator(".bl-board-view .bl-ghost").count()
     puzzle.scroll_into_view_if_needed()
