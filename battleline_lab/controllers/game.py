@@ -37,7 +37,11 @@ from .view import (
     flag_views,
 )
 
-__all__ = ["GameController", "proof_line"]
+__all__ = ["DISCARD_GAME", "KEEP_GAME", "GameController", "proof_line"]
+
+#: The ``do`` of the confirm step's buttons: discard the game in progress and deal again, or keep it.
+DISCARD_GAME = "new-game"
+KEEP_GAME = "keep-game"
 
 
 def proof_line(line: str) -> str:
@@ -56,6 +60,8 @@ class GameController:
         self.offer: Offer | None = None  # what the board on show offers (set by view())
         self._odds: tuple[Position, dict[int, tuple[FlagOdds, SideOuts]]] | None = None  # the coach's odds of a table
         self._said: tuple[Notice, str, FeedbackView] | None = None  # the notice drawn last, in a language
+        #: New game was asked for while a game was in progress: the board asks before discarding it
+        self.confirming_new_game = False
 
     def set_lang(self, lang: str) -> None:
         self.lang = lang
@@ -63,6 +69,32 @@ class GameController:
     @property
     def state(self) -> GameState:
         return self.session.state
+
+    # -- New game, asked first when it would discard a game in progress -------------------------
+    def in_progress(self) -> bool:
+        """A game that New game would discard: not over, and the learner (or, on one screen, anyone) moved."""
+        state, human, one_screen = self.state, self.session.human, self.session.bot is None
+        return not state.over and any(one_screen or actor is human for _turn, actor, _a in state.history)
+
+    def ask_new_game(self) -> bool:
+        """The New game button: deals at once when nothing would be lost, else asks first (the board
+        shows the question and its two buttons, :data:`DISCARD_GAME` and :data:`KEEP_GAME`).  True if dealt.
+
+        A second press while the question is open only asks again: a key held or pressed twice
+        (Enter on the focused button) never discards a game.
+        """
+        if self.in_progress():
+            self.confirming_new_game = True
+            return False
+        self.confirming_new_game = False
+        self.session.new_game()
+        return True
+
+    def answer_new_game(self, discard: bool) -> None:
+        """The answer to "discard the game in progress?": deal again, or keep playing."""
+        if self.confirming_new_game and discard:
+            self.session.new_game()
+        self.confirming_new_game = False
 
     @property
     def viewer(self) -> Player:
@@ -241,6 +273,10 @@ class GameController:
         )
         if any("odds" in f for f in flags):
             out["odds_note"] = self.t("odds.tie_rule")
+        if self.confirming_new_game:
+            out["question"] = self.t("game_widget.new_game.ask")
+            choices.append(ButtonView(action=DISCARD_GAME, label=self.t("game_widget.new_game.discard")))
+            choices.append(ButtonView(action=KEEP_GAME, label=self.t("game_widget.new_game.keep"), primary=True))
         return out
 
     def _add_odds(self, position: Position, flags: list[FlagView]) -> None:

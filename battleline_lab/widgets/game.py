@@ -47,7 +47,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..controllers.game import GameController, proof_line
+from ..controllers.game import DISCARD_GAME, KEEP_GAME, GameController, proof_line
 from ..controllers.view import (
     GameView,
 )
@@ -140,7 +140,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.coach = W.HTML()
         self.coach.add_class("bl-coach")
         self.new_game_button = self._button("", ("bl-new-game",))
-        self.new_game_button.on_click(lambda _b: self.new_game())
+        self.new_game_button.on_click(lambda _b: self.ask_new_game())
         # the expert's suggestion, only when asked (a hint), and the choice of opponent
         self.suggest_button = self._button("", ("bl-coach-suggest",))
         self.suggest_button.on_click(lambda _b: self.suggest_move())
@@ -306,8 +306,15 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self._render()
 
     def new_game(self) -> None:
-        """The ``bl-new-game`` button: the next deal."""
+        """The next deal at once (from code; the ``bl-new-game`` button asks first: :meth:`ask_new_game`)."""
+        self.controller.confirming_new_game = False
         self.session.new_game()
+        self._render()
+
+    def ask_new_game(self) -> None:
+        """The ``bl-new-game`` button: the next deal, after asking on the board when it would discard a
+        game in progress (:meth:`~battleline_lab.controllers.game.GameController.ask_new_game`)."""
+        self.controller.ask_new_game()
         self._render()
 
     def refresh(self) -> None:
@@ -391,6 +398,8 @@ class GameWidget(W.VBox):  # type: ignore[misc]
     def _on_intent(self, name: str, value: Any) -> None:
         """What the learner did on the board, checked by :func:`~battleline_lab.widgets.intents.game_intents`
         (a card in the hand, a flag 1-9, a deck...), forwarded to the session (which decides everything)."""
+        if not (name == "do" and value in (DISCARD_GAME, KEEP_GAME)):
+            self.controller.confirming_new_game = False  # playing on is an answer: keep the game
         if name == "play":  # the card and the flag are both checked before the session sees either
             card, flag = value
             before = self.session.selection
@@ -411,6 +420,9 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             self.claim(value)
         elif name == "draw":
             self.choose(("draw", Deck(value)))
+        elif name == "do" and value in (DISCARD_GAME, KEEP_GAME):
+            self.controller.answer_new_game(value == DISCARD_GAME)
+            self._render()
         elif name == "do":
             self.choose((value,))
         elif name == "cancel":

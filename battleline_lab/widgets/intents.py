@@ -281,7 +281,7 @@ def puzzle_intents(answers: Callable[[], Collection[str]], flags: Callable[[], b
 #: the decks a ``draw`` names (the game's :class:`~battleline_lab.game.Deck` values)
 DECKS = ("troops", "tactics")
 #: the buttons a game's ``do`` names (cancel is its own intent)
-GAME_ACTIONS = ("pass", "end", "discard", "scout")
+GAME_ACTIONS = ("pass", "end", "discard", "scout", "new-game", "keep-game")
 
 
 def game_intents(hand: Callable[[], Collection[str]], targets: Callable[[], Collection[str]]) -> IntentSchema:
