@@ -721,7 +721,7 @@ class _Replay:
         hints_before = self._hints_before
         records = self.records
         for row in rows:
-            if row.kind == "game":  # a game against a bot (progress.GAME_KIND): no puzzle's visit
+            if row.kind in ("game", "setting"):  # a game against a bot, a learner's choice: no puzzle's visit
                 continue
             pid = row.puzzle_id
             record = records.get(pid)

@@ -61,9 +61,11 @@ from ..game.session import BOT_CHOICES, CoachFinding, GameSession, Notice, Say, 
 from ..render.svg import board_svg
 from ..text.messages import (
     DEFAULT_LANGUAGE,
+    THEMES,
     Bound,
     Theme,
     render_analysis,
+    theme_of,
     themed,
 )
 from ..training.progress import Progress
@@ -72,6 +74,33 @@ from .board import Board, Taps
 from .intents import game_intents
 
 __all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
+
+
+#: The name of the learner's setting that remembers the game's theme.
+THEME_SETTING = "theme"
+
+
+def _learner_progress() -> Progress | None:
+    """The learner's own progress (their data folder), or None when it cannot be opened."""
+    try:
+        return Progress()
+    except Exception:  # noqa: BLE001 - a data folder that cannot be used: the choice holds for this widget only
+        return None
+
+
+def _remembered_theme(progress: Progress | None) -> str | None:
+    """The theme the learner chose last (in ``progress``, else their data folder if it exists), or None."""
+    if progress is None:
+        from ..training.stores.folders import data_dir
+
+        try:
+            if not data_dir().is_dir():  # nothing chosen yet: no folder is made just to read
+                return None
+        except Exception:  # noqa: BLE001 - a setting that cannot be used: the classic theme
+            return None
+        progress = _learner_progress()
+    name = progress.setting(THEME_SETTING) if progress is not None else None
+    return name if name in THEMES else None
 
 
 def _esc(text: object) -> str:
@@ -113,6 +142,9 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.session = GameSession(
             bot=bot, seed=seed, you_start=you_start, claim_timing=claim_timing, progress=progress
         )
+        self._progress = progress  # where the theme chosen in the menu is remembered (else the learner's own)
+        if theme is None:
+            theme = _remembered_theme(progress)
         #: the words of the game and the board's view of it, in the learner's language
         self.controller = GameController(self.session, lang=themed(lang, theme))
         self._drawn_moment: tuple[Review, int] | None = None  # the review moment whose puzzle is on show
@@ -154,6 +186,11 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         self.level_button = self._button("", ("bl-bot-level",))
         self.level_button.on_click(lambda _b: self.choose_level())
         set_visible(self.level_button, bot is not None)
+        # the theme (classic / 楚汉): only names change (the Leaders); remembered for the learner
+        self.theme_choice = W.Dropdown(options=list(THEMES), value=theme_of(self.lang).name)
+        self.theme_choice.layout.width = "auto"
+        self.theme_choice.add_class("bl-theme-choice")
+        self.theme_choice.observe(lambda c: self._theme_picked(c["new"]), names="value")
         # the review at game end: moments on a timeline, each opens as a puzzle
         self.review_button = self._button("", ("bl-review",), style="info")
         self.review_button.on_click(lambda _b: self.open_review())
@@ -180,6 +217,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                         self.new_game_button,
                         self.bot_choice,
                         self.level_button,
+                        self.theme_choice,
                         self.lang_toggle,
                     ],
                     layout=W.Layout(flex_flow="row wrap"),
@@ -271,6 +309,14 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         finally:
             self._relabelling = False
         self.level_button.description = t("ladder.level_button")
+        self._relabelling = True
+        try:  # the theme's name in the language shown, same value
+            value = self.theme_choice.value
+            self.theme_choice.options = [(Theme(name).title(self.lang), name) for name in THEMES]
+            self.theme_choice.value = value
+            self.theme_choice.description = t("game_widget.theme")
+        finally:
+            self._relabelling = False
 
     # -- construction helpers ----------------------------------------------
     # -- words and the board's view: the controller's ---------------------------------
@@ -356,6 +402,30 @@ class GameWidget(W.VBox):  # type: ignore[misc]
             return
         self.session.choose_bot(name)
         self._render()
+
+    @property
+    def theme(self) -> str:
+        """The theme's name (``classic``, ``chuhan``): the Leaders' names in every text and on the cards."""
+        return theme_of(self.lang).name
+
+    def choose_theme(self, name: str) -> None:
+        """The theme menu (``bl-theme-choice``): every text in ``name``'s words from now on, the game goes on,
+        and the choice is remembered for the learner (a ``setting`` row of their progress, added through the
+        store's one gate: :meth:`~battleline_lab.training.progress.Progress.record_setting`)."""
+        theme = Theme.named(name)  # an unknown name: ValueError, nothing changes
+        if theme.name != self.theme:
+            self.controller.set_lang(themed(str(self.lang), theme))
+            progress = self._progress if self._progress is not None else _learner_progress()
+            if progress is not None:
+                progress.record_setting(THEME_SETTING, theme.name)
+        if self.theme_choice.value != theme.name:
+            self.theme_choice.value = theme.name  # calls back with nothing left to change
+        self._label()
+        self._render()
+
+    def _theme_picked(self, name: str) -> None:
+        if not self._relabelling:
+            self.choose_theme(name)
 
     def choose_level(self) -> None:
         """``bl-bot-level``: the opponent at the learner's level (:meth:`GameSession.choose_level`); the
