@@ -304,9 +304,12 @@ def _claim_band(position: Position, side: Side) -> int:
 
 
 def _layout(position: Position, ghosts: Mapping[tuple[int, Side], Sequence[Card]]) -> _Layout:
+    # an empty table is drawn compact: one row a side, no room kept for cards that are not there
+    empty = not ghosts and all(s.is_empty for s in position.flags)
+
     def rows(side: Side) -> int:
         most = max(len(s.cards(side)) + len(ghosts.get((n, side), ())) for n, s in zip(FLAGS, position.flags))
-        base = 4 if any(s.mud for s in position.flags) else 3
+        base = 1 if empty else 4 if any(s.mud for s in position.flags) else 3
         return max(base, most)
 
     y = MARGIN
