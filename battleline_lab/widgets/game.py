@@ -69,12 +69,28 @@ from ..text.messages import (
     themed,
 )
 from ..training.progress import Progress
-from ._common import language_toggle, set_visible, switch_lang
+from ._common import _classed, language_toggle, set_visible, switch_lang
 from .board import Board, Taps
 from .intents import game_intents
 
 __all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
 
+
+#: The game's controls never cut a label (JupyterLab's widget styles give a button a fixed width and
+#: an ellipsis, and let a menu's select shrink until "heuristic" is clipped): each control is as wide as
+#: its words, and the row wraps instead.  Scoped to ``.bl-game-controls``; JupyterLab is untouched.
+CONTROLS_STYLE = (
+    "<style>"
+    ".bl-game-controls{gap:2px 0}"
+    ".bl-game-controls>.jupyter-widgets{flex:0 0 auto;max-width:100%}"
+    ".bl-game-controls .jupyter-button{width:auto;min-width:max-content;overflow:visible}"
+    ".bl-game-controls .bl-bot-choice,.bl-game-controls .bl-theme-choice{width:auto}"
+    ".bl-game-controls .bl-bot-choice select,.bl-game-controls .bl-theme-choice select"
+    "{flex:0 0 auto;width:auto;min-width:max-content}"
+    ".bl-game-controls .widget-label{width:auto;min-width:0;max-width:none}"
+    ".bl-game-controls>.bl-style{display:none}"
+    "</style>"
+)
 
 #: The name of the learner's setting that remembers the game's theme.
 THEME_SETTING = "theme"
@@ -166,7 +182,7 @@ class GameWidget(W.VBox):  # type: ignore[misc]
         #: taps on the board from Python, decided as the browser decides them
         self.taps = Taps(self.board)
 
-        self.coach_toggle = W.ToggleButton(value=False, icon="graduation-cap")
+        self.coach_toggle = W.ToggleButton(value=False, icon="graduation-cap", layout=W.Layout(width="auto"))
         self.coach_toggle.add_class("bl-coach-toggle")
         self.coach_toggle.observe(lambda c: self.show_coach(bool(c["new"])), names="value")
         self.coach = W.HTML()
@@ -210,17 +226,21 @@ class GameWidget(W.VBox):  # type: ignore[misc]
                 self.title,
                 self.banner,
                 self.board,
-                W.HBox(
-                    [
-                        self.coach_toggle,
-                        self.suggest_button,
-                        self.new_game_button,
-                        self.bot_choice,
-                        self.level_button,
-                        self.theme_choice,
-                        self.lang_toggle,
-                    ],
-                    layout=W.Layout(flex_flow="row wrap"),
+                _classed(
+                    W.HBox(
+                        [
+                            _classed(W.HTML(CONTROLS_STYLE), "bl-style"),
+                            self.coach_toggle,
+                            self.suggest_button,
+                            self.new_game_button,
+                            self.bot_choice,
+                            self.level_button,
+                            self.theme_choice,
+                            self.lang_toggle,
+                        ],
+                        layout=W.Layout(flex_flow="row wrap"),
+                    ),
+                    "bl-game-controls",
                 ),
                 self.coach,
                 self.review_button,
