@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run
+from tests.browser.conftest import Lab, assert_no_widget_errors, open_and_run, until
 from tests.browser.test_board_browser import rev, size_cell, wait_redraw, write_notebook
 
 pytestmark = pytest.mark.browser
@@ -67,8 +67,11 @@ def test_the_game_controls_at_360_px_theme_and_new_game_asks(lab_page: Page, lab
     assert cut_labels(page, game) == []
 
     # the theme menu: 楚汉 renames the Leaders, the game goes on
-    game.locator(".bl-theme-choice select").select_option("chuhan")
-    expect(game.locator(".bl-theme-choice select")).to_have_value("chuhan")
+    theme = game.locator(".bl-theme-choice select")
+    theme.select_option(label="楚汉")
+    until(lambda: theme.evaluate("s => s.options[s.selectedIndex].text") == "楚汉", "the 楚汉 theme chosen")
+    page.wait_for_timeout(500)
+    assert cut_labels(page, game) == []
     game.screenshot(path=str(output_dir / "game-controls-360-zh.png"))
 
     # a move by taps, then Enter on New game, twice: it asks, and the game is kept
