@@ -59,13 +59,18 @@ def ghost_ids(view: views.PuzzleView) -> list[str]:
 # -- the puzzle ------------------------------------------------------------------
 
 
-def test_R12_a_wrong_claim_shows_the_counterexample_and_the_answer_tapped() -> None:
+def test_R12_a_wrong_claim_shows_the_answer_tapped_and_the_counterexample_waits_for_the_solution() -> None:
     c = claim()
     c.tap_answer("yes")
     view = c.view()
-    assert c.state == "wrong" and ghost_ids(view) == ["b9", "b10"]
-    assert [(a.get("value"), a.get("state")) for a in view["answers"]] == [("yes", "wrong"), ("no", None)]
+    assert c.state == "wrong" and ghost_ids(view) == []  # the ghosts would be the answer
+    assert [(a.get("value"), a.get("state")) for a in view["answers"][:2]] == [("yes", "wrong"), ("no", None)]
+    assert [a.get("action") for a in view["answers"]] == [None, None, "solution"]  # "Show the solution"
     assert view["feedback"]["tone"] == "wrong" and "items" not in view["feedback"]  # the headline waits
+    c.intent("do", "solution")
+    view = c.view()
+    assert c.state == "wrong" and ghost_ids(view) == ["b9", "b10"] and view["proof"]["index"] == 0
+    assert [a.get("action") for a in view["answers"]] == [None, None]  # the solution is out: no button for it
 
 
 def test_a_right_answer_opens_the_proof_and_locks_the_answers() -> None:
@@ -76,7 +81,7 @@ def test_a_right_answer_opens_the_proof_and_locks_the_answers() -> None:
     view = c.view()
     assert c.state == "right" and view["proof"]["index"] == 0
     assert all(a.get("enabled") is False for a in view["answers"])
-    assert view["hint"]["hidden"] and view["feedback"]["items"]
+    assert view["hint"]["hidden"] and "items" not in view["feedback"]  # no list of the title and tags left over
 
 
 def test_flags_are_picked_and_dropped_then_checked() -> None:
@@ -112,11 +117,12 @@ def test_the_session_knows_its_proof_the_controller_is_not_told_how_long() -> No
 def test_the_language_changes_every_text_and_keeps_the_state() -> None:
     c = claim()
     c.tap_answer("yes")
+    c.tap_answer("yes")  # a second miss: the solution opens, its counterexample drawn
     c.hint()
     english = c.view()
     c.set_lang("zh")
     chinese = c.view()
-    assert chinese["lang"] == "zh" and c.state == "wrong" and c.hint_level == 1
+    assert chinese["lang"] == "zh" and c.state == "wrong" and c.hint_level == 1 and c.session.revealed
     assert chinese["hints"] != english["hints"] and chinese["question"] != english["question"]
     assert ghost_ids(chinese) == ghost_ids(english) == ["b9", "b10"]
 
@@ -420,6 +426,7 @@ def _solved(puzzle_id: str) -> Callable[[], object]:
 def _wrong() -> object:
     c = claim()
     c.tap_answer("yes")
+    c.tap_answer("yes")  # the second miss opens the solution: ghosts
     return c.view()
 
 

@@ -33,7 +33,8 @@ def test_bot_choice_offers_the_five_rungs_of_the_ladder_and_applies_before_the_f
     w.set_lang("zh")
     assert "从下一局起由专家机器人对战" in w.message_text()
     w.set_lang("en")
-    w.new_game_button.click()
+    w.new_game_button.click()  # a game in progress: New game asks first
+    w.taps.action("new-game")
     assert w.bot.name == "expert"
     w.set_lang("zh")
     assert [label for label, _v in w.bot_choice.options] == [

@@ -3,8 +3,9 @@
 - No view, session, hint, page or command switches on a question's type: at most 4
   ``isinstance`` checks on question classes outside ``battleline_lab/questions/``.
 - Over every library puzzle and every wrong choice, in English and Chinese, the feedback the
-  widget shows carries the rule of the engine's miss reason (R11 when kind and sum tie, R13
-  for a hand card, R24 under Fog, R25 under Mud, ...) and no other rule's sentence.
+  widget shows first names the rule of the engine's miss reason by its id (R11 when kind and sum
+  tie, R13 for a hand card, R24 under Fog, R25 under Mud, ...) and gives away neither the answer
+  nor the rule's sentence; once the solution is out, it spells out that rule and no other.
 - A new kind is one class and its registration: the example kind below goes through the
   trainer, the hints, the widget, the CLI and the worksheet without any of them changing.
 """
@@ -23,6 +24,7 @@ import pytest
 
 from battleline_lab.authoring.worksheet import key_entries, worksheet_html
 from battleline_lab.cli import main
+from battleline_lab.controllers.puzzle import PuzzleController
 from battleline_lab.core.cards import Card, Troop, parse_card
 from battleline_lab.core.claims import Reason
 from battleline_lab.core.position import Position, Problem
@@ -39,7 +41,7 @@ from battleline_lab.quiz.questions import (
     wrong,
 )
 from battleline_lab.text.messages import LANGUAGES, Msg, catalogue, message, render_msg
-from battleline_lab.training.hints import hint_ladder
+from battleline_lab.training.hints import hint_ladder, solution_summary
 from battleline_lab.training.trainer import PuzzleSession, Trainer, miss_reason, required_lesson
 from battleline_lab.widgets import PuzzleWidget
 
@@ -113,6 +115,10 @@ EXPECTED_RULE: Mapping[str, str] = {
 }
 
 
+def ghost_ids(controller: PuzzleController) -> list[str]:
+    return [g["id"] for f in controller.view().get("flags", ()) for g in f.get("ghosts", ())]
+
+
 def _text(value: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", value))
 
@@ -124,7 +130,6 @@ def test_feedback_to_every_wrong_choice_names_the_rule_the_engine_found(lang: st
     for puzzle in library.puzzles():
         if puzzle.question is None:
             continue
-        widget = PuzzleWidget(puzzle, lang=lang, record=False)
         for answer in _wrong_answers(puzzle):
             reason, rule = miss_reason(puzzle, answer)
             assert rule is not None, (puzzle.id, answer)
@@ -132,14 +137,23 @@ def test_feedback_to_every_wrong_choice_names_the_rule_the_engine_found(lang: st
                 assert rule == EXPECTED_RULE[reason], (puzzle.id, answer, reason)
             if reason == "compare_sum":  # the sum decides: R10, or R24 under Fog
                 assert rule == ("R24" if "fog" in puzzle.question.to_data().get("environment", []) else "R10")
-            assert not widget.answer(answer), (puzzle.id, answer)
-            shown = _text(widget.feedback_text())
+            controller = PuzzleController(puzzle, lang=lang)  # one wrong answer each: the first counts
+            assert not controller.answer(answer), (puzzle.id, answer)
+            nudge = _text(controller.feedback_text())
+            assert set(re.findall(r"R\d+", nudge)) == {rule}, (puzzle.id, answer, rule, nudge)  # the rule, by id
+            spelled = [s for s in rule_sentences.values() if s in nudge]
+            assert not spelled, (puzzle.id, answer, nudge)  # no deciding rule spelled out after a first miss
+            assert _text(solution_summary(puzzle, lang)) not in nudge, (puzzle.id, answer, nudge)
+            assert not ghost_ids(controller), (puzzle.id, answer)  # no counterexample drawn either
+            controller.show_solution()
+            shown = _text(controller.feedback_text())
             assert rule in re.findall(r"R\d+", shown), (puzzle.id, answer, rule, shown)
             assert set(re.findall(r"R\d+", shown)) == {rule}, (puzzle.id, answer, rule, shown)  # no other rule cited
             assert rule_sentences[rule] in shown, (puzzle.id, answer, shown)
             others = [s for r, s in rule_sentences.items() if r != rule and s in shown]
             assert not others, (puzzle.id, answer, rule, others)
-            assert shown.endswith(_text(widget.session.feedback.text(lang) if widget.session.feedback else ""))
+            feedback = controller.session.feedback
+            assert feedback is not None and _text(render_msg(feedback.why, lang)) in shown
             seen[rule] = seen.get(rule, 0) + 1
     assert {"R9", "R10", "R11", "R12", "R13", "R24", "R25"} <= seen.keys(), seen
 
@@ -158,10 +172,11 @@ def test_feedback_to_every_wrong_choice_names_the_rule_the_engine_found(lang: st
 def test_the_feedback_is_the_sessions_reason(puzzle_id: str, answer: object, rule: str, reason: str, lang: str) -> None:
     widget = PuzzleWidget(puzzle_id, lang=lang, record=False)
     widget.answer(answer)
+    widget.answer(answer)  # a second miss: the solution and the whole why
     feedback = widget.session.feedback
     assert feedback is not None and (feedback.reason, feedback.rule) == (reason, rule)
     shown = _text(widget.feedback_text())
-    assert render_msg(feedback.msg, lang) in shown and rule in shown
+    assert render_msg(feedback.why, lang) in shown and rule in shown
     assert message(f"trainer.rule.{rule}", lang) in shown
 
 
@@ -169,9 +184,12 @@ def test_the_feedback_is_the_sessions_reason(puzzle_id: str, answer: object, rul
 def test_mirror_wedges_says_the_tie_rule(lang: str) -> None:
     widget = PuzzleWidget("same-wedge-sum-compare", lang=lang, record=False)
     widget.taps.action("answer", "a")
+    expected = {"en": "the side that completed first wins", "zh": "先完成的一方获胜"}[lang]
+    first = _text(widget.feedback_text())  # the rule's id, not what it says: that would answer the puzzle
+    assert "R11" in first and "R10" not in first and expected not in first and "tie" not in first
+    widget.taps.action("answer", "a")
     shown = _text(widget.feedback_text())
     assert "R11" in shown and "R10" not in shown
-    expected = {"en": "the side that completed first wins", "zh": "先完成的一方获胜"}[lang]
     assert expected in shown and ("Look again at what" not in shown)
 
 
@@ -318,6 +336,8 @@ def test_a_new_kind_goes_through_trainer_hints_widget_cli_and_worksheet(
     labels = {a["value"]: a["label"] for a in widget.board.view["answers"]}
     assert list(labels) == ["yes", "no"] and labels["yes"] == "Even" and "flags" not in widget.board.view
     widget.taps.action("answer", "yes")
+    assert "R8" in widget.feedback_text() and "13" not in widget.feedback_text()  # the rule's id, no answer
+    widget.taps.action("solution")  # the "Show the solution" button
     assert "Add them again: 13. What decides it: every troop card has a value from 1 to 10 (R8)." in _text(
         widget.feedback_text()
     )

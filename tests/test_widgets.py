@@ -64,15 +64,17 @@ def answer_enabled(w: PuzzleWidget, value: str) -> bool:
     return any(a.get("value") == value and a.get("enabled", True) for a in w.board.view["answers"])
 
 
-def test_R12_wrong_yes_is_refuted_by_the_counterexample_as_ghost_cards() -> None:
+def test_R12_wrong_yes_is_refuted_by_the_counterexample_as_ghost_cards_once_the_solution_is_asked_for() -> None:
     w = PuzzleWidget(claim_puzzle())
     assert w.state == "waiting" and w.board.view["feedback"]["state"] == "waiting"
     assert [a["value"] for a in w.board.view["answers"]] == ["yes", "no"]
     w.taps.action("answer", "yes")
     assert w.state == "wrong" and w.board.view["feedback"]["tone"] == "wrong"
-    assert ghosts(w) == ["b9", "b10"]
-    assert "b9 b10" in w.feedback_text() and "Try again" in w.feedback_text()
+    assert ghosts(w) == [] and "b9" not in w.feedback_text()  # where to look, not what is there
+    assert "flag 5" in w.feedback_text() and "R12" in w.feedback_text() and "Try again" in w.feedback_text()
     assert "proof" not in w.board.view and w.step_text() == ""  # the proof is not given away yet
+    w.taps.action("solution")  # "Show the solution"
+    assert ghosts(w) == ["b9", "b10"] and "b9 b10" in w.feedback_text() and w.step_text()
     w.taps.action("answer", "no")
     assert w.state == "evidence" and "proof" not in w.board.view  # the verdict is right: now its ghost (R12)
     tap_proof(w)
@@ -145,7 +147,9 @@ def test_claimable_question_is_answered_by_clicking_flags() -> None:
     assert w.state == "waiting" and w.selected_flags() == [7]
     assert [f["answer"] for f in w.board.view["flags"] if f["n"] == 7] == [True]
     w.taps.action("check")
-    assert w.state == "wrong" and ghosts(w)  # flag 7: the counterexample is drawn
+    assert w.state == "wrong" and not ghosts(w) and "Flags judged wrongly: 2" in w.feedback_text()  # 7 picked, 5 not
+    w.taps.action("solution")
+    assert ghosts(w)  # flag 7: the counterexample is drawn with the solution
     w.taps.flag(7)
     w.taps.flag(5)
     assert w.selected_flags() == [5]
@@ -180,13 +184,15 @@ def test_compare_and_formation_questions(question: dict[str, object], right: str
 
 def test_author_text_is_escaped_in_the_widget() -> None:
     w = PuzzleWidget(claim_puzzle(note={"en": XSS}))
-    w2 = PuzzleWidget(Puzzle("x", {"en": XSS}, tags=(XSS,), position=BLUE_EIGHT, question=ClaimQuestion(5)))
+    w2 = PuzzleWidget(
+        Puzzle("x", {"en": XSS}, headline={"en": XSS}, tags=(XSS,), position=BLUE_EIGHT, question=ClaimQuestion(5))
+    )
     for widget in (w, w2):
         widget.taps.action("answer", "no")
         tap_proof(widget)
         assert "<img" not in widget.title.value
     assert "&lt;img src=x onerror=alert(1)&gt;" in w2.title.value
-    # the board draws every text with textContent: the author's note and tags arrive as plain text
+    # the board draws every text with textContent: the author's note and headline arrive as plain text
     assert w.board.view["proof"]["note"] == XSS and XSS in w2.feedback_text()
     # that board.js makes no element of such text: tests/js/board_dom.test.mjs (its DOM refuses innerHTML)
 
@@ -214,15 +220,17 @@ def test_every_committed_puzzle_can_be_solved_and_explained(path: Path) -> None:
     assert steps == len(w.controller.proof()) >= 1
 
 
-def test_spoiler_title_and_tags_wait_for_the_answer() -> None:
+def test_spoiler_headline_waits_for_the_answer_and_no_tags_are_left_over() -> None:
     widget = PuzzleWidget(PUZZLES / "seed-examples" / "3-blue-seven-in-your-hand.yaml")
     before = widget.title.value
     assert "Can you claim flag 5?" in before and "own hand" not in before and "topics: claim" in before
     assert "do not count" not in widget.feedback_text() and "tags: " not in widget.feedback_text()
     widget.taps.action("answer", "no")
     tap_proof(widget)
-    # with the answer, in the feedback (the title above the board keeps its place: nothing moves)
-    assert "The cards in your hand do not count" in widget.feedback_text() and "tags: " in widget.feedback_text()
+    # with the answer, in the feedback's sentence (the title above the board keeps its place: nothing
+    # moves); no bullet list of the title and the tags after it
+    assert "The cards in your hand do not count" in widget.feedback_text() and "tags: " not in widget.feedback_text()
+    assert "items" not in widget.board.view["feedback"]
     assert widget.title.value == before
 
 

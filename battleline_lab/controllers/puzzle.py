@@ -10,9 +10,12 @@ the flags picked for a "which flags" question, the cards the hints lit, the lang
 >>> from battleline_lab.quiz.questions import ClaimQuestion
 >>> c = PuzzleController(Puzzle("wedge", {"en": "Flag 5"}, position=Position.build(
 ...     {5: {"you": "r3 r4 r5", "opponent": "b8"}}), question=ClaimQuestion(5), answer=False))
->>> c.tap_answer("yes")
+>>> c.tap_answer("yes")  # a wrong answer: where to look, no ghosts (the answer stays the learner's to find)
 >>> c.state, [g["id"] for f in c.view()["flags"] for g in f.get("ghosts", ())]
-('wrong', ['b9', 'b10'])
+('wrong', [])
+>>> c.intent("do", "solution")  # on request: the solution and its counterexample, recorded as seen
+>>> c.state, c.step_index, [g["id"] for f in c.view()["flags"] for g in f.get("ghosts", ())]
+('wrong', 0, ['b9', 'b10'])
 >>> c.tap_answer("no")
 >>> c.state, c.view()["evidence"]["prompt"]
 ('evidence', 'Right. Now show why: tap a card the opponent could still get at flag 5 to beat your formation.')
@@ -39,11 +42,11 @@ from ..quiz.questions.evidence import Evidence
 from ..render.svg import RULES_PAGE
 from ..text.messages import (
     DEFAULT_LANGUAGE,
+    Msg,
     card_label,
     first_complete_note,
     message,
     render_msg,
-    topic_name,
 )
 from ..training.hints import hint_ladder, solution_summary
 from ..training.trainer import PuzzleSession
@@ -136,9 +139,10 @@ class PuzzleController:
 
     @property
     def ghosts(self) -> Ghosts:
-        """The counterexample to the last wrong answer: the cards that could still come."""
+        """The counterexample to the last wrong answer (the cards that could still come), once the
+        solution is out: drawn before, they would be the answer."""
         feedback = self.session.feedback
-        return dict(feedback.ghosts) if feedback is not None else {}
+        return dict(feedback.ghosts) if feedback is not None and self.session.revealed else {}
 
     def answer_keys(self) -> set[str]:
         """The answers a tap may give: every choice as the board writes it, or, on a "which flags"
@@ -153,9 +157,11 @@ class PuzzleController:
 
     # -- intents ----------------------------------------------------------
     def intent(self, name: str, value: object) -> None:
-        """An intent from the board (already checked against its schema): answer, do (check), hint, step."""
+        """An intent from the board (already checked against its schema): answer, do (check, solution), hint, step."""
         if name == "answer":
             self.tap_answer(str(value))
+        elif name == "do" and value == SOLUTION:
+            self.show_solution()
         elif name == "do":  # check: the schema lets it through on a "which flags" question only
             self.check()
         elif name == "hint":
@@ -298,6 +304,20 @@ class PuzzleController:
         if self.on_hint is not None:
             self.on_hint(self.puzzle.id)
 
+    def show_solution(self) -> None:
+        """The solution with its proof, on request (recorded as seen before a right answer)."""
+        if self.puzzle.question is None or self.session.revealed:
+            return
+        self.session.show_solution()
+        self.highlight = ()
+        if self.on_hint is not None:
+            self.on_hint(self.puzzle.id)
+
+    def offers_solution(self) -> bool:
+        """Whether the "Show the solution" button is offered: after a wrong answer, before the
+        solution is out (the hint ladder's last rung offers it under the same name)."""
+        return self.state == "wrong" and not self.session.revealed and self.hint_level < 2
+
     def step(self, delta: int) -> None:
         """Step the proof forward (+1) or back (-1); nothing while it is closed."""
         self.session.step(delta)
@@ -344,13 +364,26 @@ class PuzzleController:
         return not (empty and question is not None and question.board_optional)
 
     def feedback_text(self) -> str:
-        """The feedback sentence on the last answer (the question judged it; a right one adds the solution)."""
-        feedback = self.session.feedback
+        """The feedback sentence on the last answer.
+
+        Right: the point of the puzzle (its headline) and the solution; right only at a later try:
+        that the first answer counted.  Wrong: where to look and the rule's id (the question's
+        nudge), never the answer; once the solution is out (asked for, or a second wrong answer):
+        the solution and why the answer was wrong, rule spelled out.
+        """
+        feedback, lang = self.session.feedback, self.lang
         if feedback is None:
-            return message("widget.feedback.waiting", self.lang)
+            return message("widget.feedback.waiting", lang)
+        summary = solution_summary(self.puzzle, lang)
         if feedback.verdict == "right":
-            return message(feedback.key, self.lang, text=solution_summary(self.puzzle, self.lang))
-        return render_msg(feedback.msg, self.lang)
+            puzzle = self.puzzle  # its headline (the point, kept from the title while it would spoil), then the answer
+            headline = message("widget.feedback.headline", lang, headline=puzzle.title_after_answer(lang))
+            text = message("course.question.sep", lang).join((headline, summary) if puzzle.headline else (summary,))
+            late = self.session.attempts > 1 or self.session.revealed
+            return message("widget.feedback.right.late" if late else feedback.key, lang, text=text)
+        if self.session.revealed:
+            return render_msg(Msg.of("widget.feedback.solution", solution=summary, text=feedback.why), lang)
+        return render_msg(feedback.nudge or feedback.msg, lang)
 
     def view(self) -> PuzzleView:
         """The board's view model now (puzzle mode), named in :attr:`lang`."""
@@ -413,6 +446,10 @@ class PuzzleController:
             environment = _list((card_label(c, lang) for c in question.environment_cards()), lang) if question else ""
             if environment:
                 out["environment"] = message("widget.environment", lang, cards=environment)
+        if self.offers_solution():
+            out["answers"].append(
+                ButtonView(action=SOLUTION, label=message("widget.solution.button", lang), css="bl-solution")
+            )
         if question is not None:
             done = solved or self.hint_level >= 3
             label = message(f"widget.hint.button.{min(self.hint_level + 1, 3)}", lang)
@@ -453,21 +490,20 @@ class PuzzleController:
         return answers
 
     def _feedback_view(self) -> FeedbackView:
-        lang, puzzle = self.lang, self.puzzle
+        lang = self.lang
         if self.state == "evidence" and self.stage is not None:
             return FeedbackView(tone="info", state="evidence", text=render_msg(self.stage.prompt(), lang))
         if self.state not in ("right", "wrong"):
             return FeedbackView(tone="info", state="waiting", text=message("widget.feedback.waiting", lang))
-        out = FeedbackView(tone=self.state, state=self.state, text=self.feedback_text())
-        if self.state == "right" or self.step_index is not None:  # the headline and the tags: the answer is out
-            items = [puzzle.title_after_answer(lang)]
-            if puzzle.tags:
-                items.append(message("widget.tags", lang, tags=_list((topic_name(t, lang) for t in puzzle.tags), lang)))
-            out["items"] = items
-        return out
+        # one sentence: the headline is in it once the answer is out; no list of the title and tags
+        return FeedbackView(tone=self.state, state=self.state, text=self.feedback_text())
 
     def __repr__(self) -> str:
         return f"<PuzzleController {self.puzzle.id}: {self.state}>"
+
+
+#: The ``do`` of the "Show the solution" button.
+SOLUTION = "solution"
 
 
 def choice_key(value: object) -> str:

@@ -259,6 +259,7 @@ class GameView(TypedDict):
     choices: list[ButtonView]
     feedback: FeedbackView
     odds_note: NotRequired[str]
+    question: NotRequired[str]  # New game asks before it discards a game in progress
 
 
 class ThreeSideView(TypedDict):

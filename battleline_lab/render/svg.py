@@ -67,6 +67,8 @@ __all__ = [
 
 CARD_W = 58
 CARD_H = 40
+#: The font size of a troop's name on a card: never under 11 px, however small the card
+NAME_SIZE = 11
 GAP = 4
 COLUMN = 68
 MARGIN = 10
@@ -225,10 +227,10 @@ def card_svg(
             f'<text x="{x + CARD_W - 11}" y="{y + 15}" font-size="11" font-weight="bold" text-anchor="middle" '
             f'fill="{_INK}"{opacity}>{letter}</text>'
         )
-        name = escape(message(f"troop.{card.value}", lang))
+        name = message(f"troop.{card.value}", lang)
         parts.append(
-            f'<text x="{x + CARD_W // 2}" y="{y + CARD_H - 6}" font-size="7.5" text-anchor="middle" '
-            f'fill="{ink}"{opacity}>{name}</text>'
+            f'<text class="bl-troop-name" x="{x + CARD_W // 2}" y="{y + CARD_H - 5}" font-size="{NAME_SIZE}" '
+            f'text-anchor="middle"{_fit(name)} fill="{ink}"{opacity}>{escape(name)}</text>'
         )
     else:
         fill, ink = _TACTIC_FILL[card.group]
@@ -254,6 +256,18 @@ def card_svg(
         )
     parts.append("</g>")
     return "\n".join(parts)
+
+
+def _fit(text: str, size: float = NAME_SIZE) -> str:
+    """The attributes that keep a long name inside a card at its full font size: its glyphs pressed
+    together (``lengthAdjust``) to the card's width when it would be wider; nothing for a short one.
+
+    >>> _fit("Heavy Cavalry"), _fit("战车")
+    (' textLength="52" lengthAdjust="spacingAndGlyphs"', '')
+    """
+    room = CARD_W - 6
+    wide = sum(size if ord(ch) > 0x2E7F else size * 0.56 for ch in text)  # CJK glyphs are square, Latin ~0.56 em
+    return f' textLength="{room}" lengthAdjust="spacingAndGlyphs"' if wide > room else ""
 
 
 @dataclass(frozen=True)
@@ -290,9 +304,12 @@ def _claim_band(position: Position, side: Side) -> int:
 
 
 def _layout(position: Position, ghosts: Mapping[tuple[int, Side], Sequence[Card]]) -> _Layout:
+    # an empty table is drawn compact: one row a side, no room kept for cards that are not there
+    empty = not ghosts and all(s.is_empty for s in position.flags)
+
     def rows(side: Side) -> int:
         most = max(len(s.cards(side)) + len(ghosts.get((n, side), ())) for n, s in zip(FLAGS, position.flags))
-        base = 4 if any(s.mud for s in position.flags) else 3
+        base = 1 if empty else 4 if any(s.mud for s in position.flags) else 3
         return max(base, most)
 
     y = MARGIN

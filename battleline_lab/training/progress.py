@@ -85,7 +85,7 @@ from .stores.legacy import LEGACY_FILE, PROGRESS_FILE, legacy_attempts
 from .stores.memory import MemoryStore
 from .stores.opening import open_store
 from .stores.readonly import READ_LIMIT, ReadOnlyStore, StoreError, open_store_read_only
-from .stores.records import GAME_KIND, GameResult, PuzzleRecord, current, game_results, records
+from .stores.records import GAME_KIND, SETTING_KIND, GameResult, PuzzleRecord, current, game_results, records
 from .stores.rows import (
     DEFAULT_LEARNER,
     KINDS,
@@ -509,6 +509,38 @@ class Progress:
                 learner_id=self.learner_id,
             )
         )
+
+    def record_setting(self, name: str, value: str) -> None:
+        """Remember a choice of the learner's (``theme``: ``chuhan``): one row (kind ``setting``), added like
+        every other row, through the same gate (:meth:`add`): never overwriting, atomic, nothing lost."""
+        answer = json.dumps(value, ensure_ascii=False)
+        self.add(
+            Attempt(
+                self.learner,
+                f"setting:{name}",
+                SETTING_KIND,
+                at=time.time(),
+                answer=answer,
+                source="settings",
+                learner_id=self.learner_id,
+            )
+        )
+
+    def setting(self, name: str) -> str | None:
+        """The learner's last choice of ``name`` (None: never chosen, or unreadable); a reset keeps it."""
+        try:
+            rows = self._mine(self._store().rows(self.learner if self._by_name else None))
+        except Exception:  # noqa: BLE001 - an unreadable store is said by the first read of the attempts
+            return None
+        for row in reversed(rows):
+            if row.kind == SETTING_KIND and row.puzzle_id == f"setting:{name}" and row.answer is not None:
+                try:
+                    value = json.loads(row.answer)
+                except ValueError:
+                    continue
+                if isinstance(value, str):
+                    return value
+        return None
 
     def games(self) -> list[GameResult]:
         """This learner's games against bots since the last reset, oldest first."""

@@ -69,6 +69,7 @@ __all__ = [
     "HINT_LEVELS",
     "GAMES_THEME",
     "LESSONS",
+    "SOLUTION_AFTER",
     "TACTICS_LESSON",
     "TARGET_SUCCESS",
     "Feedback",
@@ -84,6 +85,8 @@ __all__ = [
 
 #: The success rate :meth:`Trainer.next` aims for.
 TARGET_SUCCESS = 0.7
+#: The wrong answers after which the solution opens by itself (and is recorded as seen).
+SOLUTION_AFTER = 2
 #: How many hints the ladder has (vague, key cards, the solution); the last one reveals the solution.
 HINT_LEVELS = 3
 #: The course's lessons, by number, in the order they are taught (notebooks ``01-`` to ``07-``), and
@@ -718,7 +721,7 @@ class _Replay:
         hints_before = self._hints_before
         records = self.records
         for row in rows:
-            if row.kind == "game":  # a game against a bot (progress.GAME_KIND): no puzzle's visit
+            if row.kind in ("game", "setting"):  # a game against a bot, a learner's choice: no puzzle's visit
                 continue
             pid = row.puzzle_id
             record = records.get(pid)
@@ -793,6 +796,9 @@ class _Replay:
 class PuzzleSession:
     """One puzzle being worked on: state (``waiting``/``right``/``wrong``), answers, hints, proof steps.
 
+    Only the first answer counts for the rating (:class:`Trainer`); a wrong answer's feedback
+    says where to look (:attr:`Feedback.nudge`); the solution opens on request
+    (:meth:`show_solution`), with the last hint, or after :data:`SOLUTION_AFTER` wrong answers.
     Every answer, hint and revealed solution is recorded in ``progress`` (when
     given; a function giving the progress is called at the first record, so a
     widget nobody answers opens no database); ``on_record(puzzle_id, correct,
@@ -885,7 +891,14 @@ class PuzzleSession:
             self.state = "wrong"
         self.feedback = feedback
         self._record("answer", correct, _plain(value), feedback)
+        if not correct and self.attempts >= SOLUTION_AFTER:
+            self.reveal()  # a second miss: guessing on would teach nothing; the solution, recorded as seen
         return feedback
+
+    def show_solution(self) -> None:
+        """The learner asked for the solution: it opens (with its proof) and, before a right answer,
+        is recorded as seen (a ``reveal`` row)."""
+        self.reveal()
 
     def hint(self) -> int:
         """Take the next hint of the ladder; the last one shows the solution.  Returns the hint level."""

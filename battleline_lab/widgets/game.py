@@ -55,13 +55,56 @@ from ..game.advice import Advice
 from ..game.bot_base import Bot
 from ..game.review import Review
 from ..game.session import BOT_CHOICES, GameSession, Say, Token, action_path
-from ..text.messages import DEFAULT_LANGUAGE, Bound, Theme, message, themed
+from ..text.messages import DEFAULT_LANGUAGE, THEMES, Bound, Theme, message, theme_of, themed
 from ..training.progress import Progress
-from ._common import Forwarded, PictureBox, language_toggle, set_visible, switch_lang
+from ._common import Forwarded, PictureBox, _classed, language_toggle, set_visible, switch_lang
 from .board import Board, Taps
 from .intents import game_intents
 
 __all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
+
+
+#: The game's controls never cut a label (JupyterLab's widget styles give a button a fixed width and
+#: an ellipsis, and let a menu's select shrink until "heuristic" is clipped): each control is as wide as
+#: its words, and the row wraps instead.  Scoped to ``.bl-game-controls``; JupyterLab is untouched.
+CONTROLS_STYLE = (
+    "<style>"
+    ".bl-game-controls{gap:2px 0}"
+    ".bl-game-controls>.jupyter-widgets{flex:0 0 auto;max-width:100%}"
+    ".bl-game-controls .jupyter-button{width:auto;min-width:max-content;overflow:visible}"
+    ".bl-game-controls .bl-bot-choice,.bl-game-controls .bl-theme-choice{width:auto}"
+    ".bl-game-controls .bl-bot-choice select,.bl-game-controls .bl-theme-choice select"
+    "{flex:0 0 auto;width:auto;min-width:max-content}"
+    ".bl-game-controls .widget-label{width:auto;min-width:0;max-width:none}"
+    ".bl-game-controls>.bl-style{display:none}"
+    "</style>"
+)
+
+#: The name of the learner's setting that remembers the game's theme.
+THEME_SETTING = "theme"
+
+
+def _learner_progress() -> Progress | None:
+    """The learner's own progress (their data folder), or None when it cannot be opened."""
+    try:
+        return Progress()
+    except Exception:  # noqa: BLE001 - a data folder that cannot be used: the choice holds for this widget only
+        return None
+
+
+def _remembered_theme(progress: Progress | None) -> str | None:
+    """The theme the learner chose last (in ``progress``, else their data folder if it exists), or None."""
+    if progress is None:
+        from ..training.stores.folders import data_dir
+
+        try:
+            if not data_dir().is_dir():  # nothing chosen yet: no folder is made just to read
+                return None
+        except Exception:  # noqa: BLE001 - a setting that cannot be used: the classic theme
+            return None
+        progress = _learner_progress()
+    name = progress.setting(THEME_SETTING) if progress is not None else None
+    return name if name in THEMES else None
 
 
 def _esc(text: object) -> str:
@@ -114,6 +157,9 @@ class GameWidget(PictureBox):
         theme: Theme | str | None = None,
         progress: Progress | None = None,
     ) -> None:
+        self._progress = progress  # where the theme chosen in the menu is remembered (else the learner's own)
+        if theme is None:
+            theme = _remembered_theme(progress)
         #: the game (its session: every decision), its words and the board's view of it, in the learner's
         #: language; the widget draws what it reads here and forwards every click
         self.controller = GameController(
@@ -136,13 +182,13 @@ class GameWidget(PictureBox):
         #: taps on the board from Python, decided as the browser decides them
         self.taps = Taps(self.board)
 
-        self.coach_toggle = W.ToggleButton(value=False, icon="graduation-cap")
+        self.coach_toggle = W.ToggleButton(value=False, icon="graduation-cap", layout=W.Layout(width="auto"))
         self.coach_toggle.add_class("bl-coach-toggle")
         self.coach_toggle.observe(lambda c: self.show_coach(bool(c["new"])), names="value")
         self.coach = W.HTML()
         self.coach.add_class("bl-coach")
         self.new_game_button = self._button("", ("bl-new-game",))
-        self.new_game_button.on_click(lambda _b: self.new_game())
+        self.new_game_button.on_click(lambda _b: self.ask_new_game())
         # the expert's suggestion, only when asked (a hint), and the choice of opponent
         self.suggest_button = self._button("", ("bl-coach-suggest",))
         self.suggest_button.on_click(lambda _b: self.suggest_move())
@@ -156,6 +202,11 @@ class GameWidget(PictureBox):
         self.level_button = self._button("", ("bl-bot-level",))
         self.level_button.on_click(lambda _b: self.choose_level())
         set_visible(self.level_button, bot is not None)
+        # the theme (classic / 楚汉): only names change (the Leaders); remembered for the learner
+        self.theme_choice = W.Dropdown(options=list(THEMES), value=theme_of(self.lang).name)
+        self.theme_choice.layout.width = "auto"
+        self.theme_choice.add_class("bl-theme-choice")
+        self.theme_choice.observe(lambda c: self._theme_picked(c["new"]), names="value")
         # the review at game end: moments on a timeline, each opens as a puzzle
         self.review_button = self._button("", ("bl-review",), style="info")
         self.review_button.on_click(lambda _b: self.open_review())
@@ -175,16 +226,21 @@ class GameWidget(PictureBox):
                 self.title,
                 self.banner,
                 self.board,
-                W.HBox(
-                    [
-                        self.coach_toggle,
-                        self.suggest_button,
-                        self.new_game_button,
-                        self.bot_choice,
-                        self.level_button,
-                        self.lang_toggle,
-                    ],
-                    layout=W.Layout(flex_flow="row wrap"),
+                _classed(
+                    W.HBox(
+                        [
+                            _classed(W.HTML(CONTROLS_STYLE), "bl-style"),
+                            self.coach_toggle,
+                            self.suggest_button,
+                            self.new_game_button,
+                            self.bot_choice,
+                            self.level_button,
+                            self.theme_choice,
+                            self.lang_toggle,
+                        ],
+                        layout=W.Layout(flex_flow="row wrap"),
+                    ),
+                    "bl-game-controls",
                 ),
                 self.coach,
                 self.review_button,
@@ -231,6 +287,14 @@ class GameWidget(PictureBox):
         finally:
             self._relabelling = False
         self.level_button.description = t("ladder.level_button")
+        self._relabelling = True
+        try:  # the theme's name in the language shown, same value
+            value = self.theme_choice.value
+            self.theme_choice.options = [(Theme(name).title(self.lang), name) for name in THEMES]
+            self.theme_choice.value = value
+            self.theme_choice.description = t("game_widget.theme")
+        finally:
+            self._relabelling = False
 
     # -- construction helpers ----------------------------------------------
     # -- words and the board's view: the controller's ---------------------------------
@@ -265,8 +329,14 @@ class GameWidget(PictureBox):
         self._render()
 
     def new_game(self) -> None:
-        """The ``bl-new-game`` button: the next deal."""
+        """The next deal at once (from code; the ``bl-new-game`` button asks first: :meth:`ask_new_game`)."""
         self.controller.new_game()
+        self._render()
+
+    def ask_new_game(self) -> None:
+        """The ``bl-new-game`` button: the next deal, after asking on the board when it would discard a
+        game in progress (:meth:`~battleline_lab.controllers.game.GameController.ask_new_game`)."""
+        self.controller.ask_new_game()
         self._render()
 
     def refresh(self) -> None:
@@ -308,6 +378,30 @@ class GameWidget(PictureBox):
             return
         self.controller.choose_bot(name)
         self._render()
+
+    @property
+    def theme(self) -> str:
+        """The theme's name (``classic``, ``chuhan``): the Leaders' names in every text and on the cards."""
+        return theme_of(self.lang).name
+
+    def choose_theme(self, name: str) -> None:
+        """The theme menu (``bl-theme-choice``): every text in ``name``'s words from now on, the game goes on,
+        and the choice is remembered for the learner (a ``setting`` row of their progress, added through the
+        store's one gate: :meth:`~battleline_lab.training.progress.Progress.record_setting`)."""
+        theme = Theme.named(name)  # an unknown name: ValueError, nothing changes
+        if theme.name != self.theme:
+            self.controller.set_lang(themed(str(self.lang), theme))
+            progress = self._progress if self._progress is not None else _learner_progress()
+            if progress is not None:
+                progress.record_setting(THEME_SETTING, theme.name)
+        if self.theme_choice.value != theme.name:
+            self.theme_choice.value = theme.name  # calls back with nothing left to change
+        self._label()
+        self._render()
+
+    def _theme_picked(self, name: str) -> None:
+        if not self._relabelling:
+            self.choose_theme(name)
 
     def choose_level(self) -> None:
         """``bl-bot-level``: the opponent at the learner's level (:meth:`GameSession.choose_level`); the

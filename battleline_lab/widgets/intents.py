@@ -260,8 +260,9 @@ def puzzle_intents(
 
     ``answer``: one of ``answers()`` (the question's choices as the board writes them: ``yes``,
     ``a``, ``wedge``...), or, when ``flags()`` (a "which flags" question), one ASCII digit of a flag
-    among them; ``do``: ``check`` (a "which flags" question only); ``hint``: true; ``step``: +1 or -1;
-    ``evidence``: a card among ``evidence()`` (a claim's evidence stage: the cards on offer).
+    among them; ``do``: ``check`` (a "which flags" question only) or ``solution`` (the "Show the
+    solution" button); ``hint``: true; ``step``: +1 or -1; ``evidence``: a card among ``evidence()``
+    (a claim's evidence stage: the cards on offer).
     """
 
     def answer(value: object) -> str:
@@ -273,6 +274,8 @@ def puzzle_intents(
         return str(one_of(answers, "an answer")(value))
 
     def check(value: object) -> str:
+        if value == "solution":
+            return "solution"
         if not flags():
             raise _Bad("this question has no Check (its answers are buttons)")
         return str(literal("check")(value))
@@ -292,7 +295,7 @@ def puzzle_intents(
 #: the decks a ``draw`` names (the game's :class:`~battleline_lab.game.Deck` values)
 DECKS = ("troops", "tactics")
 #: the buttons a game's ``do`` names (cancel is its own intent)
-GAME_ACTIONS = ("pass", "end", "discard", "scout")
+GAME_ACTIONS = ("pass", "end", "discard", "scout", "new-game", "keep-game")
 
 
 def game_intents(hand: Callable[[], Collection[str]], targets: Callable[[], Collection[str]]) -> IntentSchema:

@@ -11,9 +11,12 @@ every tap comes back as an intent the controller decides.  The widget holds no s
 ...     {5: {"you": "r3 r4 r5", "opponent": "b8"}}), question=ClaimQuestion(5), answer=False), record=False)
 >>> w
 <PuzzleWidget wedge: waiting>
->>> w.taps.action("answer", "yes")
+>>> w.taps.action("answer", "yes")  # wrong: where to look, nothing drawn that would give the answer
 >>> w.state, [g["id"] for f in w.board.view["flags"] for g in f["ghosts"]]
-('wrong', ['b9', 'b10'])
+('wrong', [])
+>>> w.taps.action("solution")  # "Show the solution": the counterexample, drawn as ghosts
+>>> [g["id"] for f in w.board.view["flags"] for g in f["ghosts"]]
+['b9', 'b10']
 >>> w.taps.action("answer", "no")
 >>> w.state  # right: now its proof, a card they could still get (R12)
 'evidence'

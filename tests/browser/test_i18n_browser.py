@@ -31,7 +31,11 @@ def test_chinese_lesson_widget_and_language_toggle(front_page: Page, frontend: F
     puzzle.locator(".bl-answer-yes").click()
     feedback = puzzle.locator(".bl-feedback")
     expect(feedback).to_contain_text("还不对", timeout=15_000)
-    expect(feedback).to_contain_text("黄8")
+    expect(feedback).to_contain_text("6号旗")  # where to look, not the answer: no card named, none drawn
+    expect(feedback).not_to_contain_text("黄8")
+    assert puzzle.locator(".bl-board-view .bl-ghost").count() == 0
+    puzzle.locator(".bl-solution").click()  # "显示答案": the solution and its counterexample
+    expect(feedback).to_contain_text("黄8", timeout=15_000)
     until(lambda: puzzle.locator(".bl-board-view .bl-ghost").count() > 0, "the counterexample's dashed cards")
     ghosts = puzzle.locator(".bl-board-view .bl-ghost").count()
     puzzle.scroll_into_view_if_needed()
@@ -39,7 +43,7 @@ def test_chinese_lesson_widget_and_language_toggle(front_page: Page, frontend: F
 
     puzzle.locator(".bl-lang button", has_text="English").click()
     expect(question).to_contain_text("Can you claim flag 6 now?", timeout=15_000)
-    expect(feedback).to_contain_text("Not quite")
+    expect(feedback).to_contain_text("The solution")  # shown on request, in the language chosen
     expect(feedback).to_contain_text("y8")
     expect(puzzle.locator(".bl-title-text")).to_have_text("Can you claim flag 6?")  # still unsolved: no headline
     expect(puzzle.locator(".bl-answer-no")).to_have_text("No, not yet")
@@ -52,7 +56,7 @@ def test_chinese_lesson_widget_and_language_toggle(front_page: Page, frontend: F
     expect(feedback).to_have_attribute("data-state", "evidence", timeout=15_000)
     # its proof: y8 could still come to them (the ghost, R12), from the palette of unseen troops
     puzzle.locator('.blb-evidence [data-action="evidence"][data-card="y8"]').click()
-    expect(feedback).to_contain_text("答对了", timeout=15_000)
+    expect(feedback).to_contain_text("这次对了", timeout=15_000)  # right, but the first answer counted
     # the headline, once solved, with the feedback (the title above the board keeps its place)
     expect(feedback).to_contain_text("还有一端开着")
     expect(puzzle.locator(".bl-title-text")).to_have_text("你能宣称夺取6号旗吗？")

@@ -61,19 +61,24 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
     expect(widget.locator(".bl-title")).to_contain_text(puzzle.title_text())
     expect(widget.locator(".bl-feedback.bl-state-waiting")).to_be_visible()
 
-    # a wrong "yes, I can claim": refuted by the counterexample, drawn as ghost cards (R12)
+    # a wrong "yes, I can claim": where to look and the rule's id, nothing drawn yet (R12)
     widget.locator(".bl-answer-yes").click()
     expect(widget.locator(".bl-feedback.bl-state-wrong")).to_be_visible()
     expect(widget.locator(".bl-feedback")).to_contain_text("Try again")
     ghosts = widget.locator(".bl-board-view .bl-card.bl-ghost")
+    expect(ghosts).to_have_count(0)
+    expect(widget.locator(".bl-explanation")).to_be_hidden()
+    gym.screenshot(path=str(output_dir / f"gym-wrong-answer-{frontend.name}.png"))
+
+    # "Show the solution": the proof opens, the counterexample drawn as ghost cards (R12)
+    widget.locator(".bl-solution").click()
     expect(ghosts).to_have_count(len(analysis.counterexample))
     assert cards(page, ".bl-gym-puzzle .bl-board-view .bl-card.bl-ghost") == [
         c.notation for c in analysis.counterexample
     ]
-    expect(widget.locator(".bl-explanation")).to_be_hidden()
-    gym.screenshot(path=str(output_dir / f"gym-wrong-answer-{frontend.name}.png"))
+    expect(widget.locator(".bl-explanation")).to_be_visible()
 
-    # the right answer opens the proof
+    # the right answer still ends it (the first answer was the one rated)
     widget.locator(".bl-answer-no").click()
     expect(widget.locator(".bl-feedback.bl-state-right")).to_be_visible()
     expect(widget.locator(".bl-explanation")).to_be_visible()

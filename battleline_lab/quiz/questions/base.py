@@ -83,7 +83,11 @@ class View:
 class Feedback:
     """The verdict on an answer, as data: ``verdict`` right/wrong, the engine's reason and rule,
     the cards to draw as ghosts (``(flag, side) -> cards``), and a message key with its parameters
-    (:func:`battleline_lab.text.messages.render_msg` of ``Msg(key, params)`` is the text a view shows)."""
+    (:func:`battleline_lab.text.messages.render_msg` of ``Msg(key, params)`` is the whole why).
+
+    A wrong answer's ``nudge`` is what a view says first: where to look and the rule's id, never
+    the answer nor the rule spelled out (a second try must still be earned); the whole why and
+    the ghosts come with the solution (on request, or after a second wrong answer)."""
 
     verdict: str
     reason: str | None = None
@@ -91,21 +95,41 @@ class Feedback:
     ghosts: Ghosts = ()
     key: str = ""
     params: tuple[tuple[str, object], ...] = ()
+    nudge: Msg | None = None
 
     @property
     def msg(self) -> Msg:
         """The feedback as a message (key and parameters)."""
         return Msg(self.key, self.params)
 
+    @property
+    def why(self) -> Msg:
+        """Why the answer is wrong, rule spelled out, without the frame around it (shown with the solution)."""
+        return Msg.of("feedback.step", step=dict(self.params).get("text", ""))
+
     def text(self, lang: str = "en") -> str:
         """The feedback in ``lang``, rendered by the catalogue."""
         return render_msg(self.msg, lang)
 
 
-def wrong(reason: str | None, rule: str, parts: Sequence[Msg] = (), ghosts: Ghosts = ()) -> Feedback:
-    """A wrong answer's :class:`Feedback`: what the kind says about it, then the rule it missed."""
+def wrong(
+    reason: str | None, rule: str, parts: Sequence[Msg] = (), ghosts: Ghosts = (), look: Msg | None = None
+) -> Feedback:
+    """A wrong answer's :class:`Feedback`: what the kind says about it, then the rule it missed.
+
+    ``look`` names what to look at again without giving the answer away (the flag, the cards, the
+    formations); the nudge adds the rule's id.  Without it, a nudge that names only the rule."""
     text = Joined((*parts, rule_msg(rule)), "feedback.sep")
-    return Feedback("wrong", reason, rule, ghosts, "widget.feedback.wrong", (("text", text),))
+    nudge = Joined((look or Msg("feedback.look.any"), Msg.of("feedback.look.rule", rule=rule)), "feedback.sep")
+    return Feedback(
+        "wrong",
+        reason,
+        rule,
+        ghosts,
+        "widget.feedback.wrong",
+        (("text", text),),
+        Msg.of("widget.feedback.wrong", text=nudge),
+    )
 
 
 def _cap(text: str) -> str:

@@ -92,10 +92,11 @@ class ClaimQuestion(Question[bool, ClaimAnalysis]):
         """A wrong claim: the counterexample or the deciding step; a missed one: look again; then the rule."""
         reason = decisive(explained)
         code, rule = (reason.value, reason.rule) if reason else (None, "R12")
+        look = Msg.of("feedback.look.claim", flag=self.flag)  # the same words either way: they tell nothing
         if explained.claimable:
             parts = [Msg.of("widget.feedback.claimable_after_all", flag=self.flag, side=position.turn)]
-            return wrong(code, rule, parts)
-        return wrong(code, rule, [not_claimable_msg(explained)], ghosts_of([explained]))
+            return wrong(code, rule, parts, look=look)
+        return wrong(code, rule, [not_claimable_msg(explained)], ghosts_of([explained]), look=look)
 
     # -- texts -----------------------------------------------------------------------------
     def summary(self, position: Position, lang: str) -> str:

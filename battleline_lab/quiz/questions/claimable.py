@@ -98,7 +98,9 @@ class ClaimableQuestion(Question[list[int], dict[int, ClaimAnalysis]]):
         picked = answer if isinstance(answer, (list, tuple)) else []
         analyses = [explained[n] for n in picked if n in explained and not explained[n].claimable]
         parts = [not_claimable_msg(a) for a in analyses] or [Msg("widget.feedback.missed")]
-        return wrong(code, rule, parts, ghosts_of(analyses))
+        # how many flags are judged wrongly, never which: naming one would hand over its answer
+        look = Msg.of("feedback.look.claimable", count=len(differ), side=position.turn)
+        return wrong(code, rule, parts, ghosts_of(analyses), look=look)
 
     # -- texts -----------------------------------------------------------------------------
     def summary(self, position: Position, lang: str) -> str:

@@ -178,7 +178,8 @@ class CompareQuestion(Question[str, Comparison]):
         )
         a, b = explained.a, explained.b
         part = Msg.of(key, kind_a=a.kind, kind_b=b.kind, total=a.total)
-        return wrong(f"compare_{explained.decided_by}", explained.rule, [part])
+        look = Msg("feedback.look.compare")  # what decided (kinds, sums, a tie) would give the answer away
+        return wrong(f"compare_{explained.decided_by}", explained.rule, [part], look=look)
 
     # -- texts -----------------------------------------------------------------------------
     def summary(self, position: Position, lang: str) -> str:

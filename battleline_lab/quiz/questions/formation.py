@@ -107,7 +107,8 @@ class FormationQuestion(Question[str, Formation]):
             parts.append(
                 Msg.of("hints.retry.formation", kind_a=KindArticle(kind, True), rule=Msg(f"kind.{kind.key}.rule"))
             )
-        return wrong("formation_kind", "R9", parts)
+        # what the chosen kind needs says nothing about the right one: it is the nudge too
+        return wrong("formation_kind", "R9", parts, look=parts[0] if parts else None)
 
     # -- texts -----------------------------------------------------------------------------
     def summary(self, position: Position, lang: str) -> str:

@@ -221,7 +221,8 @@ class SafestFlagQuestion(Question[int, SafestFlag]):
             parts.append(Msg.of("oddsq.safest.miss", card=self.card, flag=answer, chance=chance))
         else:
             parts.append(Msg.of("oddsq.safest.miss.not_asked", flags=", ".join(map(str, self.candidates(position)))))
-        return wrong("odds_lower", RULE, parts)
+        # the chance on the flag chosen, not which flag is best: it is the nudge too
+        return wrong("odds_lower", RULE, parts, look=parts[0])
 
     # -- texts -----------------------------------------------------------------------------
     def _line(self, flag: int, odds: FlagOdds, lang: str) -> str:
@@ -386,7 +387,10 @@ class OutsQuestion(Question[int, OutsExplained]):
         few = _is_int(answer) and answer < explained.count  # type: ignore[operator]
         kind = None if self.formation == "sum" else FormationKind[self.formation.upper()]
         key = "oddsq.outs.miss.few" if few else "oddsq.outs.miss.many"
-        return wrong("outs_too_few" if few else "outs_too_many", RULE, [Msg.of(key, kind=kind, flag=self.flag)])
+        look = Msg.of(f"oddsq.outs.look.{'few' if few else 'many'}", kind=kind, flag=self.flag)  # no rule spelled out
+        return wrong(
+            "outs_too_few" if few else "outs_too_many", RULE, [Msg.of(key, kind=kind, flag=self.flag)], look=look
+        )
 
     # -- texts -----------------------------------------------------------------------------
     def _outs_line(self, explained: OutsExplained, lang: str) -> str:

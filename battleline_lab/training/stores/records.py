@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .rows import Attempt
 
-__all__ = ["GAME_KIND", "GameResult", "PuzzleRecord", "current", "game_results", "records"]
+__all__ = ["GAME_KIND", "SETTING_KIND", "GameResult", "PuzzleRecord", "current", "game_results", "records"]
 
 
 def current(rows: Sequence[Attempt]) -> list[Attempt]:
@@ -33,6 +33,8 @@ def current(rows: Sequence[Attempt]) -> list[Attempt]:
 
 #: The kind of a row that records a game against a bot (see :class:`Attempt`).
 GAME_KIND = "game"
+#: The kind of a row that remembers a learner's choice, such as the game's theme (see :class:`Attempt`).
+SETTING_KIND = "setting"
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def records(rows: Iterable[Attempt]) -> dict[str, PuzzleRecord]:
     """Per puzzle id: solved, answers, hints, from rows (after the last reset)."""
     out: dict[str, PuzzleRecord] = {}
     for row in rows:
-        if row.kind == GAME_KIND:
+        if row.kind in (GAME_KIND, SETTING_KIND):
             continue
         rec = out.get(row.puzzle_id, PuzzleRecord())
         answered = row.kind == "answer"

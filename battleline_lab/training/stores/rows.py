@@ -39,7 +39,10 @@ class Attempt:
     answer: a miss), ``reset`` (the learner started over; earlier rows are
     kept but no longer counted) or ``game`` (a game against a bot: ``puzzle_id``
     is ``game:<bot>``, ``answer`` the JSON ``{"bot", "score", "seed"}``, score 1 a
-    win, 0.5 a draw, 0 a loss; no puzzle's record counts it, :func:`game_results` reads it).
+    win, 0.5 a draw, 0 a loss; no puzzle's record counts it, :func:`game_results` reads it) or
+    ``setting`` (a choice the learner made that is remembered, such as the game's theme:
+    ``puzzle_id`` is ``setting:<name>``, ``answer`` the value as JSON; the last one counts, a reset
+    does not forget it, no puzzle's record counts it).
     ``hints`` are the hints taken since the previous row of the same puzzle visit; ``answer`` is the answer as JSON
     text; ``reason``/``rule`` the engine's reason code and rule id (``R13``)
     behind a wrong answer; ``at`` seconds since the epoch; ``source`` who
@@ -72,7 +75,7 @@ class Attempt:
 
 
 #: The kinds of row there are (see :class:`Attempt`); a row of any other kind is refused.
-KINDS = frozenset({"answer", "hint", "reveal", "reset", "game"})
+KINDS = frozenset({"answer", "hint", "reveal", "reset", "game", "setting"})
 #: The largest ``hints`` a row may say (hostile files say ``1e999`` or ``10**100``).
 MAX_HINTS = 1000
 #: Seconds spent on one puzzle, and a row's time stamp (seconds since the epoch), are at most this.
