@@ -22,6 +22,7 @@ from battleline_lab.text.messages import LANGUAGES, message
 from battleline_lab.training.hints import solution_summary
 from battleline_lab.training.progress import MemoryStore, Progress
 from battleline_lab.training.trainer import Trainer
+from tests.solving import solve
 
 #: one puzzle of every kind: a wrong answer, the rule its miss turns on, what the nudge points at
 KINDS = {
@@ -110,7 +111,7 @@ def test_the_first_answer_counts_a_later_right_one_is_rated_as_a_miss(lang: str)
 def test_a_right_first_answer_is_one_sentence_with_the_headline_and_no_tags(lang: str) -> None:
     puzzle = library.get("seed-blue-seven-in-your-hand")
     c = PuzzleController(puzzle, lang=lang)
-    assert c.answer(False)
+    assert solve(c, False)  # the verdict, then its proof (R12)
     view = c.view()
     assert "items" not in view["feedback"]  # no bullet list holding the title, no "tags: ..."
     text = view["feedback"]["text"]

@@ -16,6 +16,14 @@ the flags picked for a "which flags" question, the cards the hints lit, the lang
 >>> c.intent("do", "solution")  # on request: the solution and its counterexample, recorded as seen
 >>> c.state, c.step_index, [g["id"] for f in c.view()["flags"] for g in f.get("ghosts", ())]
 ('wrong', 0, ['b9', 'b10'])
+>>> c.tap_answer("no")  # right, late: the proof was shown, so no card is asked for it
+>>> c.state, c.view()["feedback"]["tone"]
+('right', 'right')
+
+Answered right at once, a claim asks for its proof:
+
+>>> c = PuzzleController(Puzzle("wedge", {"en": "Flag 5"}, position=Position.build(
+...     {5: {"you": "r3 r4 r5", "opponent": "b8"}}), question=ClaimQuestion(5), answer=False))
 >>> c.tap_answer("no")
 >>> c.state, c.view()["evidence"]["prompt"]
 ('evidence', 'Right. Now show why: tap a card the opponent could still get at flag 5 to beat your formation.')

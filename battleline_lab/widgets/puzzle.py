@@ -17,8 +17,16 @@ every tap comes back as an intent the controller decides.  The widget holds no s
 >>> w.taps.action("solution")  # "Show the solution": the counterexample, drawn as ghosts
 >>> [g["id"] for f in w.board.view["flags"] for g in f["ghosts"]]
 ['b9', 'b10']
+>>> w.taps.action("answer", "no")  # right, late: the proof was shown, so no card is asked for it
+>>> w.state, w.step_index
+('right', 0)
+
+Answered right at once, a claim asks for its proof: a card the opponent could still get (R12).
+
+>>> w = PuzzleWidget(Puzzle("wedge", {"en": "Flag 5"}, position=Position.build(
+...     {5: {"you": "r3 r4 r5", "opponent": "b8"}}), question=ClaimQuestion(5), answer=False), record=False)
 >>> w.taps.action("answer", "no")
->>> w.state  # right: now its proof, a card they could still get (R12)
+>>> w.state
 'evidence'
 >>> w.taps.evidence("b9")
 >>> w.state, w.step_index

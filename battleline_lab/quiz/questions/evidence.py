@@ -89,13 +89,17 @@ class Evidence:
         if self.is_right(card):
             return Feedback("right", key="widget.feedback.right")
         params = {"flag": self.flag, "side": self.side, "card": card}
+        # each text says where to look and asks a question, never which card: it is the nudge too
         if self.ghost:
-            return wrong("evidence_ghost", "R12", [Msg.of("evidence.wrong.ghost", **params)])
-        if card in position.hand(Side.YOU) or card in position.hand(Side.OPPONENT):
-            return wrong("evidence_hand", "R13", [Msg.of("evidence.wrong.hand", **params)])
-        if self.basis == "blockers":
-            return wrong("evidence_blocker", "R13", [Msg.of("evidence.wrong.blockers", **params)])
-        return wrong("evidence_flag", "R10", [Msg.of(f"evidence.wrong.{self.basis}", **params)])
+            reason, rule, key = "evidence_ghost", "R12", "evidence.wrong.ghost"
+        elif card in position.hand(Side.YOU) or card in position.hand(Side.OPPONENT):
+            reason, rule, key = "evidence_hand", "R13", "evidence.wrong.hand"
+        elif self.basis == "blockers":
+            reason, rule, key = "evidence_blocker", "R13", "evidence.wrong.blockers"
+        else:
+            reason, rule, key = "evidence_flag", "R10", f"evidence.wrong.{self.basis}"
+        look = Msg.of(key, **params)
+        return wrong(reason, rule, [look], look=look)
 
 
 def table_cards(position: Position) -> tuple[Card, ...]:
