@@ -28,6 +28,7 @@ from typing import Any
 import ipywidgets as W
 
 from ..controllers.puzzle import Ghosts, PuzzleController, rule_links, rules_page_link
+from ..controllers.puzzle_play import play_targets
 from ..controllers.view import PuzzleView
 from ..controllers.view import join_list as _list
 from ..quiz.puzzle import Puzzle
@@ -105,7 +106,9 @@ class PuzzleWidget(W.VBox):  # type: ignore[misc]
         #: the board component the puzzle is drawn on (its view model: :meth:`board_view`)
         self.board = Board(
             on_intent=self._on_intent,
-            schema=puzzle_intents(controller.answer_keys, lambda: controller.answer_style == "flags"),
+            schema=puzzle_intents(
+                controller.answer_keys, lambda: controller.answer_style == "flags", lambda: play_targets(controller)
+            ),
             on_refused=self._render,
         )
         self.board.add_class("bl-puzzle-board")

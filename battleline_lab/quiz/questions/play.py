@@ -366,7 +366,7 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
         kind = _kind_word(self._kind, lang) if self.formation else ""
         first = View(message(f"playq.hint.{self.goal}", lang, flag=self.flag, kind=kind))
         cards = tuple(dict.fromkeys(card for card, _ in explained.right))
-        return [first, View(message("widget.hint.keys", lang, cards=cards_text(cards, lang)), cards)]
+        return [first, View(message("playq.hint.cards", lang, cards=cards_text(cards, lang)), cards)]
 
     def answer_text(self, value: object, lang: str) -> str:
         if isinstance(value, list):
