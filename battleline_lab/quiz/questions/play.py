@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ...core.cards import Card, CardNotationError, Tactic, parse_card
+from ...core.cards import Card, CardNotationError, Tactic, Troop, parse_card
 from ...core.claims import analyse_claim
 from ...core.decide import UndecidedTieError, can_claim, claimable_flags
 from ...core.formations import FormationKind
@@ -395,24 +395,55 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
         return ((self.flag,) if self.flag is not None else None), Side.YOU
 
     def difficulty_features(self, position: Position, explained: PlayExplained) -> Features:
-        """More hand cards and flags to weigh, fewer right plays, the proof after the play: harder."""
-        from ..difficulty import Features
+        """What a learner weighs: the proof after the right play (claim, win) or the troops struck out (block),
+        and every card of the hand that looks as good but is not (each a case to rule out)."""
+        from dataclasses import replace
 
-        cards = {card for card, _ in explained.offered}
+        from ..difficulty import Features, claim_features
+
         right_cards = {card for card, _ in explained.right}
-        flags = {n for _, n in explained.right}
-        state = position.flag(self.flag) if self.flag is not None else None
-        wild = any(isinstance(c, Tactic) and c.is_wild for c in cards)
-        return Features(
-            kinds=max(1, len(cards) - len(right_cards)),
-            blockers=len(cards) // 2,
-            needed=1 + (self.goal == "win"),
-            flags=len(flags) if self.goal == "win" else 1,
-            fog=bool(state and state.fog),
-            mud=bool(state and state.mud),
-            wild_yours=wild,
-            hand_trap=self.goal == "block",
-            discards=bool(position.discards_you or position.discards_opponent),
+        if self.goal == "block":
+            assert self.flag is not None
+            state = position.flag(self.flag)
+            theirs = state.formation_cards(Side.OPPONENT)
+            pool = (*position.unseen_troops(), *(t for t in position.visible if isinstance(t, Troop)))
+            would = next(
+                (k for k in outs(position, self.flag, Side.OPPONENT, troops=pool).kinds if k.kind is self._kind), None
+            )
+            struck = [
+                t for t in (would.troops if would is not None else ()) if t in position.visible and t not in theirs
+            ]
+            in_discards = any(position.visible[t].area == "discard" for t in struck)
+            return Features(
+                kinds=3,  # the kind to block, the kinds it does not matter for, which card of the hand
+                shapes=len(struck),
+                blockers=len(struck),
+                needed=state.size - len(theirs),
+                fog=state.fog,
+                mud=state.mud,
+                discards=in_discards,
+            )
+        card, flag = explained.right[0]
+        after = played(position, card, flag)
+        targets = [self.flag] if self.flag is not None else [n for n in sorted(_held(after) - _held(position))]
+        features = Features()
+        for n in targets[:1]:
+            features = claim_features(after, analyse_claim(after, n, Side.YOU))
+        # a card of the colour or a value already there that loses the proof is a case to rule out
+        there = [t for t in position.flag(flag).formation_cards(Side.YOU) if isinstance(t, Troop)]
+        tempting = {
+            c
+            for c, n in explained.offered
+            if n == flag
+            and c not in right_cards
+            and isinstance(c, Troop)
+            and any(c.colour == t.colour or abs(c.value - t.value) <= 1 for t in there)
+        }
+        return replace(
+            features,
+            kinds=features.kinds + 1,  # which card of the hand, besides the proof
+            shapes=features.shapes + len(tempting),
+            flags=features.flags + (self.goal == "win"),
         )
 
 
