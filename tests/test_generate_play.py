@@ -41,7 +41,7 @@ def test_the_library_has_40_play_puzzles_over_the_goals_and_levels_2_to_5() -> N
     assert {p.level for p in found} <= {2, 3, 4, 5}
     for puzzle in found:
         assert all(puzzle.title.get(lang) for lang in LANGUAGES), puzzle.id
-        assert all(puzzle.note.get(lang) for lang in LANGUAGES), puzzle.id
+        assert puzzle.note is not None and all(puzzle.note.get(lang) for lang in LANGUAGES), puzzle.id
         assert "answer" not in puzzle.marks  # the engine computes the right plays
 
 

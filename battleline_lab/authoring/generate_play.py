@@ -178,10 +178,10 @@ def _block_table(rng: random.Random) -> tuple[_Table, PlayQuestion] | None:
     if not t.put(focus, "opponent", two):
         return None
     probe = Position.build({focus: {"opponent": two}})
-    needed = next((k.troops for k in outs(probe, focus, Side.OPPONENT).kinds if k.kind is kind), ())
-    if not needed or len(needed) > 4:
+    troops = next((k.troops for k in outs(probe, focus, Side.OPPONENT).kinds if k.kind is kind), ())
+    if not troops or len(troops) > 4:
         return None
-    needed = list(needed)
+    needed = list(troops)
     rng.shuffle(needed)
     last, seen = needed[0], needed[1:]
     if not t.give([last]):
