@@ -15,7 +15,8 @@ every play right, the goal not reached already), the position can arise in a gam
   makes the last one provable now (R12, R16).
 
 The title says the goal and what is on the flag in words, never the card to play; the note is the
-engine's solution.  Every file states no ``answer`` (the engine computes the right plays).
+engine's solution.  The ``answer`` written is the engine's set of right plays (a file may leave it
+out; ``check`` verifies one that is there).
 
 >>> made = generate_play("claim", 2, seed=3)
 >>> [g.data["question"]["goal"] for g in made], all(2 <= g.level <= 5 for g in made)
@@ -329,6 +330,7 @@ def generate_play(
         }
         data.update(position.to_data())
         data["question"] = question.to_data()
+        data["answer"] = question.solve(position)  # the engine's set: ``check`` verifies it like any answer
         data["note"] = {
             lang: " ".join([message("playq.note", lang, seed=seed), *question.key_lines(position, lang)])
             for lang in LANGUAGES

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ...core.cards import Card, CardNotationError, Tactic, Troop, parse_card
@@ -237,9 +238,7 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
         return wins(_held(position))
 
     def explain(self, position: Position) -> PlayExplained:
-        offered = legal_plays(position)
-        right = tuple(p for p in offered if self._reached(played(position, *p)))
-        return PlayExplained(offered, right)
+        return _explain(self, position)  # asked for every view and every judged play: computed once
 
     def solve(self, position: Position) -> list[dict[str, Any]]:
         return [_play_data(p) for p in self.explain(position).right]
@@ -445,6 +444,14 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
             shapes=features.shapes + len(tempting),
             flags=features.flags + (self.goal == "win"),
         )
+
+
+@lru_cache(maxsize=64)
+def _explain(question: PlayQuestion, position: Position) -> PlayExplained:
+    """Every legal play and the ones after which ``question``'s goal is reached."""
+    offered = legal_plays(position)
+    right = tuple(p for p in offered if question._reached(played(position, *p)))
+    return PlayExplained(offered, right)
 
 
 def _kind_word(kind: FormationKind, lang: str) -> str:
