@@ -86,9 +86,9 @@ def messages(draw: st.DrawFn, w: Any, kinds: set[str]) -> object:
 #: one-key intent, must be refused with a warning
 KINDS: dict[str, set[str]] = {
     "game": {"play", "select", "target", "flag", "claim", "draw", "do", "cancel"},
-    "puzzle": {"answer", "do", "hint", "step"},
-    "which-flags": {"answer", "do", "hint", "step"},
-    "gym": {"answer", "do", "hint", "step"},
+    "puzzle": {"answer", "do", "hint", "step", "play", "select", "flag", "cancel"},
+    "which-flags": {"answer", "do", "hint", "step", "play", "select", "flag", "cancel"},
+    "gym": {"answer", "do", "hint", "step", "play", "select", "flag", "cancel"},
     "explorer": {"place", "take"},
     "editor": {"place", "take", "flag"},
 }

@@ -29,7 +29,7 @@ AFTER_ANSWER = {"counterexample", "at-best-tie", "hand-trap", "own-hand", "incom
 
 def _answer(puzzle: Puzzle) -> str:
     answer = puzzle.answer
-    return repr(sorted(answer) if isinstance(answer, list) else answer)
+    return repr(sorted(answer, key=repr) if isinstance(answer, list) else answer)  # a play's answer: mappings
 
 
 def predicting_topics(puzzles: list[Puzzle], pattern: int = PATTERN) -> dict[tuple[str, str], str]:

@@ -55,7 +55,7 @@ QUESTION_CLASSES = {
     "SafestFlagQuestion",
     "OutsQuestion",
 }
-RULES = ("R9", "R10", "R11", "R12", "R13", "R15", "R24", "R25")
+RULES = ("R9", "R10", "R11", "R12", "R13", "R15", "R16", "R24", "R25")
 
 
 # -- no type switches -----------------------------------------------------------------------------
@@ -112,6 +112,9 @@ EXPECTED_RULE: Mapping[str, str] = {
     "odds_lower": "R13",  # safest-flag: the chance from the unseen troops (questions/odds.py)
     "outs_too_few": "R13",  # outs: a troop not face up, in a hand too, is unseen
     "outs_too_many": "R13",  # outs: a troop face up cannot come
+    "play_no_claim": "R12",  # play: the flag still has no proof after the play (questions/play.py)
+    "play_not_blocked": "R13",  # play: an unseen troop still completes their formation
+    "play_no_win": "R16",  # play: the flags held or provable after it do not win
 }
 
 

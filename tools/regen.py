@@ -119,6 +119,12 @@ def rules_page() -> dict[str, str]:
     return {page.PAGE.relative_to(ROOT).as_posix(): page.rules_page(page.SOURCE.read_text(encoding="utf-8"))}
 
 
+def play_puzzles() -> dict[str, str]:
+    """The library's seeded play puzzles (``puzzles/play-to-*/``), from ``tools/play_puzzles.py``."""
+    files: dict[str, str] = _tool("play_puzzles").made()
+    return files
+
+
 @dataclass(frozen=True)
 class Generated:
     """One row of the table: a name, the files it owns, how to make them."""
@@ -129,6 +135,7 @@ class Generated:
 
 
 GENERATED: tuple[Generated, ...] = (
+    Generated("play-puzzles", ("puzzles/play-to-*/*.yaml",), play_puzzles),  # first: the docs row reads them
     Generated("explanations", ("tests/golden/*.txt",), explanations),
     Generated("explanations-zh", ("tests/golden/zh/*.txt",), explanations_zh),
     Generated("cli-explain", ("tests/golden/cli/*.txt",), cli_explain),

@@ -58,6 +58,7 @@ from ..text.messages import (
 )
 from ..training.hints import hint_ladder, solution_summary
 from ..training.trainer import PuzzleSession
+from .puzzle_play import PLAY_INTENTS, add_play_view, play_intent
 from .view import (
     ButtonView,
     CardRowView,
@@ -107,6 +108,8 @@ class PuzzleController:
         self.picked: set[int] = set()
         #: the cards the last hint lit (while the proof is closed)
         self.highlight: tuple[Card, ...] = ()
+        #: the hand card held for a play puzzle by a front end that does not hold it itself (``select``)
+        self.held_card: str | None = None
         question = puzzle.question
         self.focus: tuple[int, ...] = question.focus(puzzle.position) if question is not None else ()
         self.choices = question.choices(puzzle.position) if question is not None else ()
@@ -141,7 +144,8 @@ class PuzzleController:
 
     @property
     def answer_style(self) -> str:
-        """``buttons`` (one answer button per choice) or ``flags`` (tap the flags, then Check)."""
+        """``buttons`` (one answer button per choice), ``flags`` (tap the flags, then Check) or ``play`` (a hand
+        card onto a flag)."""
         question = self.puzzle.question
         return question.answer_style if question is not None else "buttons"
 
@@ -154,7 +158,9 @@ class PuzzleController:
 
     def answer_keys(self) -> set[str]:
         """The answers a tap may give: every choice as the board writes it, or, on a "which flags"
-        question, the flags that may be picked."""
+        question, the flags that may be picked; none on a play question (it takes ``play``)."""
+        if self.answer_style == "play":
+            return set()
         if self.answer_style == "flags":
             return {choice_key(c.value) for c in self.choices if not c.disabled}
         return {choice_key(c.value) for c in self.choices}
@@ -179,6 +185,8 @@ class PuzzleController:
             self.step(value)
         elif name == "evidence":
             self.evidence(str(value))
+        elif name in PLAY_INTENTS:  # a play puzzle: a hand card onto a flag, as in the game
+            play_intent(self, name, value)
 
     def tap_answer(self, value: str) -> None:
         """An answer tapped: a flag of a "which flags" question is picked or dropped, else the choice is the answer."""
@@ -444,6 +452,8 @@ class PuzzleController:
                 for side, cards in ((Side.OPPONENT, position.hand_opponent), (Side.YOU, position.hand_you))
                 if cards
             ]
+            if self.answer_style == "play":
+                add_play_view(self, out)
         self._evidence_view(out)
         explained = self.session.explanation() if self.step_index is not None else None
         rows = question.card_rows(explained, lang) if question else []
@@ -475,6 +485,8 @@ class PuzzleController:
 
     def _answers(self, solved: bool) -> list[ButtonView]:
         lang = self.lang
+        if self.answer_style == "play":  # answered on the board: a hand card, then a flag
+            return []
         if self.answer_style == "flags":
             check = ButtonView(
                 action="check",

@@ -82,8 +82,8 @@ class CardView(TypedDict):
     ghost: NotRequired[bool]  # a card that could still come (a counterexample)
     highlight: NotRequired[bool]
     kernel: NotRequired[bool]  # a hand card whose next choice the session makes (game)
-    flags: NotRequired[list[int]]  # the flags a hand card may be played to (game)
-    chosen: NotRequired[bool]  # the hand card the session holds (game)
+    flags: NotRequired[list[int]]  # the flags a hand card may be played to (game, a play puzzle)
+    chosen: NotRequired[bool]  # the hand card the session holds (game, a play puzzle)
     placed: NotRequired[bool]  # a palette card already on the board (explorer, editor)
     pick: NotRequired[bool]  # a tap offers it as a claim's evidence (puzzle: {"evidence": id})
 
@@ -118,7 +118,7 @@ class FlagView(TypedDict):
     inert: NotRequired[bool]  # nothing to tap here
     answer: NotRequired[bool]  # a "which flags" answer: picked or not (puzzle)
     css: NotRequired[str]
-    legal: NotRequired[bool]  # the held choice may go here (game)
+    legal: NotRequired[bool]  # the held choice may go here (game, a play puzzle)
     claimable: NotRequired[bool]
     claim: NotRequired[bool]
     mark: NotRequired[str]
@@ -220,6 +220,9 @@ class PuzzleView(TypedDict):
     step_next_label: str
     flags: NotRequired[list[FlagView]]  # left out when the board says nothing (a formation question)
     held: NotRequired[list[HeldView]]
+    hand: NotRequired[list[CardView]]  # a play puzzle: the cards to play, each with its flags (the game's fields)
+    hand_label: NotRequired[str]
+    chosen_text: NotRequired[str]
     rows: NotRequired[list[CardRowView]]
     environment: NotRequired[str]
     hint: NotRequired[HintButtonView]

@@ -255,6 +255,7 @@ def puzzle_intents(
     answers: Callable[[], Collection[str]],
     flags: Callable[[], bool],
     evidence: Callable[[], Collection[str]] = frozenset,
+    plays: Callable[[], Mapping[str, Collection[int]]] = dict,
 ) -> IntentSchema:
     """A puzzle widget (the lessons', the gym's, a review moment's).
 
@@ -263,7 +264,19 @@ def puzzle_intents(
     among them; ``do``: ``check`` (a "which flags" question only) or ``solution`` (the "Show the
     solution" button); ``hint``: true; ``step``: +1 or -1; ``evidence``: a card among ``evidence()``
     (a claim's evidence stage: the cards on offer).
+    A play question (``plays()``: each hand card that may be played, with its flags): ``play``
+    [card, flag] as the game sends it (or ``{"card", "flag"}``), handed on as ``{"card", "flag"}``;
+    ``select`` a card, ``flag`` a flag number, ``cancel``.
     """
+    in_hand = card_among(lambda: plays().keys(), "in the hand to play")
+
+    def play(value: object) -> dict[str, object]:
+        if isinstance(value, Mapping) and set(value) == {"card", "flag"}:
+            value = [value["card"], value["flag"]]
+        card, n = pair(in_hand, flag_number)(value)
+        if n not in plays()[card]:
+            raise _Bad(f"the card {_shown(card)} may not go to flag {n}")
+        return {"card": card, "flag": n}
 
     def answer(value: object) -> str:
         if flags():
@@ -280,16 +293,23 @@ def puzzle_intents(
             raise _Bad("this question has no Check (its answers are buttons)")
         return str(literal("check")(value))
 
-    return IntentSchema(
-        "puzzle",
-        {
-            "answer": answer,
-            "do": check,
-            "hint": _TRUE,
-            "step": _STEP,
-            "evidence": card_among(evidence, "on offer as evidence"),
-        },
-    )
+    def on_play(field: Field) -> Field:
+        def check_play(value: object) -> object:
+            if not plays():
+                raise _Bad("this question is not answered by playing a card (or it is solved)")
+            return field(value)
+
+        return check_play
+
+    kinds = {
+        "answer": answer,
+        "do": check,
+        "hint": _TRUE,
+        "step": _STEP,
+        "evidence": card_among(evidence, "on offer as evidence"),
+    }
+    plays_kinds = {"play": play, "select": in_hand, "flag": flag_number, "cancel": _TRUE}
+    return IntentSchema("puzzle", {**kinds, **{k: on_play(f) for k, f in plays_kinds.items()}})
 
 
 #: the decks a ``draw`` names (the game's :class:`~battleline_lab.game.Deck` values)

@@ -42,6 +42,7 @@ from typing import Any
 import ipywidgets as W
 
 from ..controllers.puzzle import Ghosts, PuzzleController, rule_links, rules_page_link
+from ..controllers.puzzle_play import play_targets
 from ..controllers.view import PuzzleView
 from ..controllers.view import join_list as _list
 from ..quiz.puzzle import Puzzle
@@ -130,7 +131,10 @@ class PuzzleWidget(PictureBox):
         self.board = Board(
             on_intent=self._on_intent,
             schema=puzzle_intents(
-                controller.answer_keys, lambda: controller.answer_style == "flags", controller.evidence_keys
+                controller.answer_keys,
+                lambda: controller.answer_style == "flags",
+                controller.evidence_keys,
+                lambda: play_targets(controller),
             ),
             on_refused=self._render,
         )

@@ -166,6 +166,59 @@ test("R12 evidence: a ghost is picked from the palette of unseen troops", () => 
   assert.deepEqual(intents(model), [{ evidence: "b9" }]);
 });
 
+function playPuzzle(extra = {}) {
+  return puzzle({
+    flags: [flag(1), flag(2, { inert: true }), flag(3), flag(4, { focus: true, you: [card("r5"), card("r6")] })],
+    question: "Play the card that lets you claim flag 4 now.",
+    answers: [],
+    hand: [card("r7", { flags: [1, 3, 4] }), card("b1", { flags: [1, 3, 4] })],
+    hand_label: "Your hand",
+    chosen_text: "{card}: to flag {flags}",
+    ...extra,
+  });
+}
+
+test("R6 play puzzle: the hand is drawn under the board; tap a card, then a flag, to play it", () => {
+  const { root, model } = mount(playPuzzle());
+  const view = root.querySelector(".blb-board-view");
+  const r7 = view.querySelector('button[data-zone="hand"][data-card="r7"]');
+  assert.ok(r7, "the hand cards are buttons inside the board view");
+  assert.equal(r7.getAttribute("draggable"), "true");
+  assert.equal(root.querySelectorAll(".blb-answers button[data-value]").length, 0); // no answer buttons
+  click(r7);
+  assert.equal(r7.getAttribute("aria-pressed"), "true");
+  const lit = root.querySelectorAll('.blb-flag[data-legal="true"]').map((f) => f.dataset.flag);
+  assert.deepEqual(lit, ["1", "3", "4"]);
+  assert.equal(root.querySelector(".blb-sr").textContent, "card r7: to flag 1, 3, 4");
+  click(root.querySelector('.blb-flag[data-flag="2"]')); // inert: nothing is sent
+  click(root.querySelector('.blb-flag[data-flag="4"]'));
+  assert.deepEqual(intents(model), [{ play: ["r7", 4] }]);
+});
+
+test("R6 play puzzle: by keys, Enter on a hand card then Enter on a flag; Escape drops the card", () => {
+  const { root, model } = mount(playPuzzle());
+  const b1 = root.querySelector('[data-zone="hand"][data-card="b1"]');
+  b1.focus();
+  press(b1, "Enter");
+  assert.equal(b1.getAttribute("aria-pressed"), "true");
+  press(b1, "Escape");
+  assert.equal(b1.getAttribute("aria-pressed"), "false");
+  press(b1, "Enter");
+  const three = root.querySelector('.blb-flag[data-flag="3"]');
+  three.focus();
+  press(three, "Enter");
+  assert.deepEqual(intents(model), [{ play: ["b1", 3] }]);
+});
+
+test("R6 play puzzle: once solved the hand cards are aria-disabled and a tap sends nothing", () => {
+  const { root, model } = mount(playPuzzle({ hand: [card("r7"), card("b1")], flags: [flag(4, { inert: true })] }));
+  const r7 = root.querySelector('[data-zone="hand"][data-card="r7"]');
+  assert.equal(r7.getAttribute("aria-disabled"), "true");
+  click(r7);
+  click(root.querySelector('.blb-flag[data-flag="4"]'));
+  assert.deepEqual(intents(model), []);
+});
+
 test("game: a tapped card lights its flags at once, says so, and a tap on a lit flag plays it", () => {
   const { root, model } = mount(game());
   const r7 = root.querySelector('[data-zone="hand"][data-card="r7"]');

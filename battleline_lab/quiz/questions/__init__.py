@@ -12,7 +12,9 @@ generic in its answer and its explanation (:class:`Question`), registered in
 - ``formation`` (:mod:`.formation`): what kind is it?  the kind key, a
   :class:`~battleline_lab.core.formations.Formation`;
 - ``safest-flag`` and ``outs`` (:mod:`.odds`): which flag is safest to play this card on, how
-  many outs?  a flag number / a count, judged by :mod:`battleline_lab.core.odds`.
+  many outs?  a flag number / a count, judged by :mod:`battleline_lab.core.odds`;
+- ``play`` (:mod:`.play`): which hand card, on which flag, claims / blocks / wins?  one
+  ``{card, flag}`` play, the right plays computed by the engine.
 
 A kind knows which fields it takes and how to read them (:meth:`Question.from_data`
 reports *every* problem as a :class:`~battleline_lab.core.position.Problem` whose path is
@@ -58,6 +60,7 @@ from .claimable import ClaimableQuestion
 from .compare import CompareQuestion, Comparison
 from .formation import FormationQuestion
 from .odds import OutsQuestion, SafestFlagQuestion
+from .play import PlayQuestion
 
 if TYPE_CHECKING:
     from ...core.position import Position
@@ -71,6 +74,7 @@ __all__ = [
     "Feedback",
     "FormationQuestion",
     "OutsQuestion",
+    "PlayQuestion",
     "QUESTION_KINDS",
     "Question",
     "QuestionError",

@@ -174,8 +174,10 @@ class Question(Generic[A, E]):
     needs_game_in_progress: ClassVar[bool] = False
     answer_hint: ClassVar[str] = ""
     lesson: ClassVar[int] = 3
-    answer_style: ClassVar[Literal["buttons", "flags"]] = "buttons"
+    answer_style: ClassVar[Literal["buttons", "flags", "play"]] = "buttons"
     board_optional: ClassVar[bool] = False
+    #: the engine computes the set of right answers and a file need not state it (``check`` verifies one if given)
+    answer_computed: ClassVar[bool] = False
 
     # -- data ----------------------------------------------------------------------------
     @classmethod

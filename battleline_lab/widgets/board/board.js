@@ -683,6 +683,14 @@ function drawHandCard(card) {
   return el;
 }
 
+// the hand to play from, the game's and a play puzzle's: tap a card (or drag it), then a flag
+function drawHandRow(v) {
+  return h("div", { class: "blb-hand", role: "group", "aria-label": v.hand_label || "hand" }, [
+    v.hand_label ? h("div", { class: "blb-caption", text: v.hand_label }) : null,
+    h("div", { class: "blb-hand-cards" }, v.hand.map(drawHandCard)),
+  ]);
+}
+
 function drawMinis(cards, zone) {
   return (cards || []).map((c) => {
     const el = c.pick
@@ -706,7 +714,8 @@ function also(el, css) {
 
 // -- puzzle mode (the puzzle widget and the gym; board-puzzle) -----------------------------------
 // The same board, the same hooks; below it, in fixed places: the question, the answers (Yes/No,
-// A/B, the kinds; a "which flags" question is answered by tapping the flags, then Check), the
+// A/B, the kinds; a "which flags" question is answered by tapping the flags, then Check; a play
+// question by playing a card of view.hand on a flag, the game's taps, drag and keys), the
 // hint button, the proof panel (its height reserved before the answer: nothing moves when the
 // puzzle is answered), the feedback, the hints.  Python judges every answer.
 function drawHeld(held) {
@@ -769,6 +778,7 @@ function drawPuzzle(v, host) {
   for (const held of v.held || []) if (held.side !== "you") view.append(drawHeld(held));
   if (v.flags && v.flags.length) view.append(drawColumns(v, true));
   for (const held of v.held || []) if (held.side === "you") view.append(drawHeld(held));
+  if (v.hand) view.append(drawHandRow(v)); // a play puzzle: the cards to play, as in the game
   for (const c of view.querySelectorAll(".blb-card")) c.classList.add("bl-card");
   for (const c of view.querySelectorAll(".blb-ghost")) c.classList.add("bl-ghost");
   for (const c of view.querySelectorAll(".blb-highlight")) c.classList.add("bl-highlight");
@@ -823,14 +833,7 @@ function drawGame(v) {
   for (const d of v.decks || []) bar.append(drawButton({ ...d, action: "draw" }, "choices"));
   for (const c of v.choices || []) bar.append(drawButton(c, "choices"));
   if (bar.childElementCount) parts.push(bar);
-  if (v.hand) {
-    parts.push(
-      h("div", { class: "blb-hand", role: "group", "aria-label": v.hand_label || "hand" }, [
-        v.hand_label ? h("div", { class: "blb-caption", text: v.hand_label }) : null,
-        h("div", { class: "blb-hand-cards" }, v.hand.map(drawHandCard)),
-      ]),
-    );
-  }
+  if (v.hand) parts.push(drawHandRow(v));
   if (v.answers) {
     parts.push(h("div", { class: "blb-answers", role: "group", "aria-label": v.answers_label || "" }, v.answers.map((a) => drawButton({ ...a, action: a.action || "answer" }, "choices"))));
   }
