@@ -53,7 +53,7 @@ def _move(state: GameState) -> tuple[Action, str]:
     return action, bot.reason
 
 
-# the seed 60013 turn 48 position of the bot's measured losses, rebuilt: North's Phalanx of 4s on
+# built after a measured loss (seed 60013, turn 48; the seats swapped): North's Phalanx of 4s on
 # flag 6 stands to be claimed at North's next turn (every other 4 is seen), and a Deserter saves it
 FOURS = {6: ("r2 b3", "o4 y4 p4"), 2: ("r4", "g4"), 4: ("b4 b5", "g9"), 3: ("y9 y10", "p1 p2")}
 
