@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         played = [play(t) for t in tasks]
     wall = time.time() - start
     results: dict[tuple[str, str], list[float]] = {}
-    for (stronger, gentler, _seed, _k), (won, draw, _first, _times) in zip(tasks, played):
+    for (stronger, gentler, _seed, _k), (won, draw, *_rest) in zip(tasks, played):
         results.setdefault((gentler, stronger), []).append(1.0 - won - 0.5 * draw)  # the gentler bot's score
     for (a, b), scores in results.items():
         wins = sum(1 for s in scores if s == 0.0)

@@ -30,16 +30,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..core.cards import Troop
+from ..core.cards import Card, Tactic, Troop
+from ..core.formations import FormationKind, strength
 from ..core.odds import FlagOdds, SideOuts, flag_odds, outs
-from ..core.position import Position, Side
+from ..core.position import ClaimTiming, Position, Side
 from .actions import Action, Deserter, PlayCard, Redeploy, Traitor
 from .bots import make_bot
 from .expert import determinize
+from .master import Judgment
 from .rules import apply, claimable
 from .view import PlayerView, to_position
 
-__all__ = ["ADVISER", "Advice", "advice_text", "advise", "explain"]
+__all__ = ["ADVISER", "Advice", "advice_text", "advise", "explain", "window_lines"]
 
 ADVISER = "master"  # the strongest bot (docs/game.md: master beats the expert)
 SHOWN_OUTS = 4  # troops named in an outs sentence; the rest are counted ("and 3 more")
@@ -195,4 +197,48 @@ def advice_text(view: PlayerView, advice: Advice, lang: str = "en") -> list[str]
     if advice.then_claim:
         flags = message("review.list_sep", lang).join(map(str, advice.then_claim))
         lines.append(message("review.coach.then_claim", lang, flags=flags))
+    lines.extend(window_lines(view, advice, lang))
     return lines
+
+
+def _kind(cards: Sequence[Card], view: PlayerView, flag: int) -> FormationKind | None:
+    """The kind of a complete side (None under Fog, where only the sum counts, R24)."""
+    kind, _total = strength(cards, fog=view.fog(flag), mud=view.mud(flag))
+    return None if kind < 0 else FormationKind(kind)
+
+
+def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str]:
+    """The claim window, when it decides the move: a Deserter or Traitor that breaks a finished
+    formation of the opponent's that nothing of ours can beat (they would claim the flag, R12, R29,
+    R30); or, with claims at the start of the turn (R14), a side of ours the move completes, which
+    stands through the opponent's turn while a Deserter or Traitor may still be in their hand."""
+    from ..text.messages import kind_name, message
+
+    me, them = view.player, view.player.other
+    action = advice.action
+    if isinstance(action, (Deserter, Traitor)):
+        judgment = Judgment(view)
+        for n, fj in judgment.flags.items():
+            if fj.made and fj.lost and action.target in fj.theirs:
+                kind = kind_name(_kind(fj.theirs, view, n), lang)
+                return [message("coach.window.break", lang, flag=n, kind=kind)]
+        return []
+    if view.options.claim_timing is not ClaimTiming.START_OF_TURN or not isinstance(action, PlayCard):
+        return []
+    card, flag = action.card, action.flag
+    if isinstance(card, Tactic) and not card.is_wild:
+        return []  # an environment card completes no side
+    mine = view.flag_cards(flag, me) + (card,)
+    if len(mine) < view.size(flag):
+        return []
+    seen: set[Card] = set(view.hand)
+    for p in (me, them):
+        seen.update(view.discards(p))
+        for n in range(1, 10):
+            seen.update(view.flag_cards(n, p))
+            seen.update(view.flag_env(n, p))
+    guile = [t for t in (Tactic.DESERTER, Tactic.TRAITOR) if t not in seen]
+    if not guile:
+        return []
+    kind = kind_name(_kind(mine, view, flag), lang)
+    return [message("coach.window.protect", lang, flag=flag, kind=kind)]

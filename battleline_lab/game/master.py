@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import math
+import random
 from collections.abc import Sequence
 from itertools import permutations
 from typing import NamedTuple
@@ -42,9 +43,10 @@ from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
 from ..core.formations import FormationKind, strength
 from ..core.odds import draw_at_least
 from . import arguments
-from .actions import Action, PlayCard
-from .expert import ExpertBot
+from .actions import Action, Deserter, Pass, PlayCard, PlayScout, Traitor
+from .expert import ExpertBot, determinize
 from .heuristic import TACTIC_COST, Board, HeuristicBot
+from .rules import apply
 from .state import Deck, Phase
 from .view import PlayerView
 
@@ -67,6 +69,10 @@ _WILD_BEST = {Tactic.ALEXANDER: 10, Tactic.DARIUS: 10, Tactic.COMPANION: 8, Tact
 TACTIC_MARGIN = 0.35  # a non-morale tactics card needs this much of the heuristic's estimated gain
 NEW_FLAG_FLOOR = 0.05  # a new flag is opened on prospects (summed chance) above this
 TARGET_FLOOR = 0.0  # an opponent's plan counts for the target when its chance is above this
+GUILE_RESCUE = True  # Deserter/Traitor break a finished opponent formation that would take a flag
+LOST_TACTICS = True  # tactics cards may be played on a lost flag instead of a useless troop
+SCOUT_PLAY = True  # Scout instead of dumping a card nobody needs
+PASS_OVER_TACTIC = True  # with no troop to play, pass rather than spend a tactics card that gains little
 
 
 class Group(NamedTuple):
@@ -383,6 +389,10 @@ def _place(card: Troop, flags: Sequence[int]) -> int:
     return flags[-1]
 
 
+_SCOUT = PlayScout()
+_PASS = Pass()
+
+
 def _key(card: Card) -> tuple[int, int]:
     if isinstance(card, Troop):
         return (card.value, card.colour.index)
@@ -418,13 +428,18 @@ class MasterBot(HeuristicBot):
     ) -> Action:
         hand = j.hand_troops
         spare = [t for t in reversed(hand) if t not in j.reserved]  # lowest first
+        # 0. a finished formation of theirs that will take a flag: break it with Deserter or Traitor
+        guile = self._guile(view, legal, j) if GUILE_RESCUE else None
+        if guile is not None:
+            self.reason = "guile-rescue"
+            return guile
         # 1. a lost flag takes a useless card
         for n in j.order:
             fj = j.flags[n]
             if fj.lost and fj.open:
                 card = spare[0] if spare else hand[-1]
                 if (n, card) in plays:
-                    tactic = self._tactic(view, legal, j, lost_only=True)
+                    tactic = self._tactic(view, legal, j, lost_only=True) if LOST_TACTICS else None
                     self.reason = "lost-tactic" if tactic else "dump-lost"
                     return tactic or plays[(n, card)]
         # 2. the flags nearest to complete first
@@ -534,6 +549,10 @@ class MasterBot(HeuristicBot):
                     if (n, card) in plays:
                         self.reason = "second-card"
                         return plays[(n, card)]
+        # 4c. Scout: three draws for a hand with nothing worth playing (R27)
+        if SCOUT_PLAY and _SCOUT in legal and view.deck_sizes[Deck.TROOPS.value] >= 3:
+            self.reason = "scout"
+            return _SCOUT
         # 5. the least useful card to the least valuable open flag
         for n in reversed(j.order):
             fj = j.flags[n]
@@ -601,7 +620,48 @@ class MasterBot(HeuristicBot):
         tactic = self._tactic(view, legal, j, lost_only=False)
         if tactic is not None:
             return tactic
+        if PASS_OVER_TACTIC and _PASS in legal:
+            return _PASS
         return super()._play(view, legal)
+
+    def _guile(self, view: PlayerView, legal: Sequence[Action], j: Judgment) -> Action | None:
+        """A Deserter or Traitor that breaks a finished opponent formation which beats all we can
+        still make there (R29, R30): the flag they would claim, at once or when it is provable (under
+        claims at the start of the turn it stands one turn, the window).  The judgment is read again
+        on the table after the move (a state dealt from the view, so nothing hidden is used); the
+        most valuable flag saved wins, then the best chance left to beat them there."""
+        cands = [a for a in legal if isinstance(a, (Deserter, Traitor))]
+        if not cands:
+            return None
+        them = view.player.other
+        where: dict[Card, int] = {}
+        for n, fj in j.flags.items():
+            if fj.made and fj.lost:
+                for c in fj.theirs:
+                    where[c] = n
+        if not where:
+            return None
+        base = determinize(view, random.Random(0))
+        best: tuple[float, float, int, int] | None = None
+        for i, a in enumerate(cands):
+            target: Card = a.target
+            flag = where.get(target)
+            if flag is None or target not in view.flag_cards(flag, them):
+                continue
+            after = base.copy()
+            apply(after, a)
+            if after.over:
+                continue
+            j2 = Judgment(PlayerView(after, view.player))
+            fj2 = j2.flags.get(flag)
+            if fj2 is None or fj2.lost:
+                continue
+            chance = max((jd.chance for jd in fj2.judged if jd.chance > 0 and fj2.beats(jd.key)), default=0.0)
+            lost_after = sum(1 for f in j2.flags.values() if f.lost)
+            score = (j.flags[flag].worth, chance, -lost_after, -i)
+            if best is None or score > best:
+                best = score
+        return cands[-best[3]] if best is not None else None
 
 
 class MasterSearchBot(ExpertBot):

@@ -24,6 +24,7 @@ from battleline_lab.core.position import ClaimTiming
 from battleline_lab.game.bot_base import Bot, RandomBot
 from battleline_lab.game.expert import ExpertBot
 from battleline_lab.game.heuristic import HeuristicBot
+from battleline_lab.game.master import MasterBot
 from battleline_lab.game.match import play_game
 from battleline_lab.game.state import GameState, Options, Player
 
@@ -36,18 +37,24 @@ def _bot(kind: str, seed: int) -> Bot:
         return HeuristicBot(seed)
     if kind == "random":
         return RandomBot(seed)
+    if kind == "master":
+        return MasterBot(seed)
     assert kind == "expert"
     return ExpertBot(seed, rollouts=4, candidates=2, depth=None)  # play-outs to the end: all heuristic
 
 
 def _cases() -> list[tuple[str, str, str, int]]:
-    """(north bot, south bot, claim timing, seed): heuristic vs heuristic and vs random, every timing."""
+    """(north bot, south bot, claim timing, seed): heuristic vs heuristic and vs random, the master
+    vs the heuristic bot (its guile, Scout and passes included), every timing."""
     cases = []
     for timing in ClaimTiming:
         for seed in SEEDS:
             cases.append(("heuristic", "heuristic", timing.value, seed))
             # the heuristic bot on either seat against the random bot
             pair = ("heuristic", "random") if seed % 2 else ("random", "heuristic")
+            cases.append((*pair, timing.value, seed))
+        for seed in SEEDS[:2]:
+            pair = ("master", "heuristic") if seed % 2 else ("heuristic", "master")
             cases.append((*pair, timing.value, seed))
     cases.append(("expert", "heuristic", ClaimTiming.AFTER_PLAY.value, 7))
     return cases
