@@ -259,11 +259,12 @@ class Taps:
     def evidence_cards(self) -> list[str]:
         """The cards a tap offers as a claim's evidence now (``pick``: on the flags, in the hands, in the rows)."""
         view = self.view
-        cards = [c for f in view.get("flags", []) for c in (*f["opponent"], *f["you"], *f["env"])]
-        cards += [c for held in view.get("held", []) for c in held["cards"]]
+        flags = view.get("flags", [])
+        cards = [c for f in flags for c in (*f.get("opponent", []), *f.get("you", []), *f.get("env", []))]
+        cards += [c for held in view.get("held", []) for c in held.get("cards", [])]
         evidence = view.get("evidence")
         if evidence is not None:
-            cards += [c for row in evidence["rows"] for c in row["cards"]]
+            cards += [c for row in evidence.get("rows", []) for c in row.get("cards", [])]
         return [c["id"] for c in cards if c.get("pick")]
 
     def evidence(self, card: str) -> None:
