@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +13,7 @@ from hypothesis import settings
 from tests import slow, xdist_groups
 
 #: The fixtures of the JupyterLite site (``tests/browser/conftest.py``): a test that uses one, or the
-#: ``frontend`` fixture's ``site`` case, is marked ``site`` and runs in ``./dev test``'s ``site`` tier.
+#: ``frontend`` fixture's ``site`` case, is marked ``site`` (``./dev test -m site`` runs only those).
 SITE_FIXTURES = frozenset({"site", "site_url", "class_site", "class_site_url", "offline_chromium"})
 
 # CI runs are reproducible (derandomized); locally hypothesis explores freely.
@@ -23,7 +24,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: left out of ./dev test --quick (tests/slow.py); ./dev test runs it")
-    config.addinivalue_line("markers", "site: uses the JupyterLite site (added by tests/conftest.py: its own tier)")
+    config.addinivalue_line("markers", "site: uses the JupyterLite site (added by tests/conftest.py)")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -40,13 +41,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def uses_site(item: pytest.Item) -> bool:
     """Whether ``item`` needs the built site: one of :data:`SITE_FIXTURES`, or ``frontend`` is ``site``.
 
-    The site's tests and JupyterLab's run as two tiers side by side (``tools/run_tests.py``), each in
-    its own pytest process with its own servers and Chromium, so the site is built by one of them only.
+    ``-m site`` (or ``-m "browser and not site"``) picks the tests of one front end, for example to
+    run the site's alone after a change to ``tools/build_site.py``.
     """
     if SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
         return True
     callspec = getattr(item, "callspec", None)
     return callspec is not None and callspec.params.get("frontend") == "site"
+
+
+#: When set, the file where a collection writes each collected test's markers (``{node id: [names]}``):
+#: ``tests/test_run_tests.py`` collects the whole suite once this way and works out each tier's tests.
+MARKERS_OUT = "BATTLELINE_COLLECTED_MARKERS"
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    out = os.environ.get(MARKERS_OUT)
+    if out:
+        markers = {item.nodeid: sorted({m.name for m in item.iter_markers()}) for item in session.items}
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(markers, f)
 
 
 @pytest.fixture(autouse=True)

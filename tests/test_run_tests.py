@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
 import sys
-from collections import Counter
+from collections.abc import Collection
 from pathlib import Path
 from typing import cast
 
 import pytest
+from _pytest.mark.expression import Expression
 
+from tests import xdist_groups
+from tests.conftest import MARKERS_OUT
 from tests.scripts import load_script
 from tests.xdist_groups import GROUPS
 
@@ -29,40 +34,74 @@ JUNIT = """<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="py
 </testsuite></testsuites>"""
 
 
-def _collected(args: list[str]) -> list[str]:
-    """The node ids ``pytest --collect-only -q`` prints for ``args``."""
-    out = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=False)
-    assert out.returncode in (0, 5), out.stdout[-3000:] + out.stderr[-3000:]
-    ids = []
-    for line in out.stdout.splitlines():
-        if not line.strip():
-            break  # the ids end at the first blank line; the summary follows
-        ids.append(line.strip())
-    return ids
+def _matches(expression: str, markers: Collection[str]) -> bool:
+    """Whether a test with ``markers`` is selected by ``-m expression``, as pytest decides it."""
+    return Expression.compile(expression).evaluate(lambda name, /, **kwargs: name in markers)
 
 
-def test_the_tiers_together_collect_every_test_of_the_whole_suite_exactly_once() -> None:
-    whole = _collected([sys.executable, "-m", "pytest", *run_tests.WHOLE_SUITE, "--collect-only", "-q"])
-    assert len(whole) > 1000, whole[-5:]
-    tiers: Counter[str] = Counter()
-    for tier in run_tests.tiers():
-        if tier.is_pytest:
-            tiers.update(_collected(run_tests.pytest_command(tier, [], collect_only=True)))
-    assert not [nodeid for nodeid, n in tiers.items() if n > 1], "a test runs in two tiers"
-    assert sorted(tiers) == sorted(whole)
+def test_the_tiers_together_collect_every_test_of_the_whole_suite_exactly_once(tmp_path: Path) -> None:
+    """One collection of the whole suite, with each test's markers (``tests/conftest.py`` writes them);
+    each tier's tests are worked out from its paths and its marker expression (:func:`tiers_of`)."""
+    out = tmp_path / "markers.json"
+    env = {**os.environ, MARKERS_OUT: str(out)}
+    cmd = [sys.executable, "-m", "pytest", *run_tests.WHOLE_SUITE, "--collect-only", "-q", "-p", "no:randomly"]
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    collected = json.loads(out.read_text(encoding="utf-8"))
+    assert len(collected) > 1000, list(collected)[-5:]
+    found = run_tests.tiers_of(collected, run_tests.tiers(), _matches)
+    assert {nodeid: names for nodeid, names in found.items() if len(names) > 1} == {}, "a test runs in two tiers"
+    assert [nodeid for nodeid, names in found.items() if not names] == [], "a test runs in no tier"
+
+
+#: tests of the whole suite, their markers, and the tiers of ``./dev test`` that should select each
+TIER_CASES = [
+    pytest.param("tests/test_a.py::test_x", [], ["unit"], id="a-unit-test"),
+    pytest.param("battleline_lab/core/cards.py::battleline_lab.core.cards.Card", [], ["unit"], id="a-doctest"),
+    pytest.param("puzzles/claims/p1.yaml::p1", [], ["unit"], id="a-puzzle"),
+    pytest.param("tests/test_a.py::test_slow", ["slow"], ["unit"], id="a-slow-unit-test"),
+    pytest.param("tests/browser/test_b.py::test_y[lab]", ["browser"], ["browser"], id="jupyterlab"),
+    pytest.param("tests/browser/test_b.py::test_y[site]", ["browser", "site"], ["browser"], id="the-site"),
+    pytest.param("tests/test_wheel.py::test_w", ["wheel"], ["browser"], id="the-wheel"),
+    pytest.param("tests/test_preview.py::test_p", ["browser"], ["browser"], id="the-preview"),
+    pytest.param("notebooks/00-intro.ipynb::Cell 0", [], ["notebooks"], id="a-lesson-cell"),
+    pytest.param("tests/test_c.py::test_z", ["browser"], [], id="a-browser-test-outside-the-browser-paths-no-tier"),
+    pytest.param("tests/browser/test_b.py::test_unmarked", [], ["unit"], id="an-unmarked-test-in-tests-browser"),
+]
+
+
+@pytest.mark.parametrize(("nodeid", "markers", "expected"), TIER_CASES)
+def test_each_test_is_in_the_tiers_its_path_and_markers_select(
+    nodeid: str, markers: list[str], expected: list[str]
+) -> None:
+    assert run_tests.tiers_of({nodeid: markers}, run_tests.tiers(), _matches) == {nodeid: expected}
+
+
+def test_a_test_that_two_tiers_select_is_found_in_both() -> None:
+    overlapping = [Tier("all", paths=("tests",)), Tier("browser", paths=("tests/browser",), marker="browser")]
+    found = run_tests.tiers_of({"tests/browser/test_b.py::test_y": ["browser"]}, overlapping, _matches)
+    assert found == {"tests/browser/test_b.py::test_y": ["all", "browser"]}
+    # a lint tier (commands, no paths) selects no test; a path is a folder or a file, not a prefix
+    lint = Tier("lint", commands=(("ruff",),))
+    assert run_tests.tiers_of({"testsuite/t.py::t": [], "tests::t": []}, [lint, *overlapping], _matches) == {
+        "testsuite/t.py::t": [],
+        "tests::t": ["all"],
+    }
 
 
 def test_the_quick_tiers_are_lint_and_the_unit_tests_without_slow() -> None:
     quick = run_tests.tiers(quick=True)
     assert [t.name for t in quick] == ["lint", "unit"]
-    assert [t.name for t in run_tests.tiers()] == ["lint", "unit", "browser", "site", "notebooks"]
+    assert [t.name for t in run_tests.tiers()] == ["lint", "unit", "browser", "notebooks"]
     lint = {" ".join(Path(c[0]).name for c in t.commands) for t in quick if not t.is_pytest}
     assert lint == {"ruff ruff mypy lint-imports"}
 
 
 def test_every_xdist_group_names_a_test_module_that_exists() -> None:
     for path in GROUPS:
-        assert (ROOT / path).is_file(), path
+        module, _, test = path.partition("::")
+        assert (ROOT / module).is_file(), path
+        assert not test or f"def {test}(" in (ROOT / module).read_text(encoding="utf-8"), path
 
 
 @pytest.mark.parametrize(
@@ -147,7 +186,8 @@ def test_main_runs_the_tiers_and_ends_with_the_closing_line(
     assert "fine" in (tmp_path / "good.log").read_text()
     # CI's log shows the slowest tests and each tier's wall time
     assert "==> the 20 slowest tests (over every tier)" in out and "==> wall time of each tier" in out
-    assert re.search(r"^good +\d+ s  passed$", out, re.M) and re.search(r"^bad +\d+ s  FAILED$", out, re.M)
+    assert re.search(r"^good +\d+ s +\d+ s CPU  passed$", out, re.M), out
+    assert re.search(r"^bad +\d+ s +\d+ s CPU  FAILED$", out, re.M), out
     monkeypatch.setattr(run_tests, "tiers", lambda quick=False: [good])
     assert run_tests.main(["--quick"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "0 passed, 0 failed, 0 skipped"
@@ -187,7 +227,52 @@ def test_a_test_of_the_site_is_marked_for_the_site_tier(
     assert uses_site(cast(pytest.Item, _SiteItem(fixtures, params))) is site
 
 
-def test_the_browser_tests_are_split_between_jupyterlab_and_the_site() -> None:
+def test_the_browser_tests_run_on_three_workers_that_take_tests_as_they_free_up() -> None:
     by_name = {t.name: t for t in run_tests.tiers()}
-    assert by_name["browser"].marker == "(browser or wheel) and not site"
-    assert by_name["site"].marker == "(browser or wheel) and site"
+    assert by_name["browser"].marker == "browser or wheel"
+    assert by_name["browser"].options == ("-n", "3", "--dist", "loadgroup")
+    assert "-n" not in run_tests.pytest_command(by_name["browser"], [], collect_only=True)
+
+
+def test_a_tiers_cpu_time_is_its_own_processes_and_their_children(tmp_path: Path) -> None:
+    """A command whose child process does a fixed amount of work (about half a second of CPU): the
+    command's CPU time counts the child's; a command that only sleeps counts almost none."""
+    work = "sum(range(2 * 10**7))"
+    burn = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {work!r}], check=True)"
+    with (tmp_path / "log").open("w", encoding="utf-8") as log:
+        code, busy = run_tests.call_with_cpu([sys.executable, "-c", burn], log)
+        assert code == 0
+        code, idle = run_tests.call_with_cpu([sys.executable, "-c", "import time; time.sleep(0.5); exit(4)"], log)
+    assert code == 4
+    assert busy > 0.15 and busy > 3 * idle, (busy, idle)
+
+
+class _GroupItem:
+    """What :func:`tests.xdist_groups.mark` reads and writes of a collected test."""
+
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid = nodeid
+        self.groups: list[str] = []
+
+    def add_marker(self, marker: pytest.MarkDecorator) -> None:
+        self.groups.append(str(marker.args[0]))
+
+
+@pytest.mark.parametrize(
+    ("nodeid", "groups"),
+    [
+        pytest.param("tests/test_generate.py::test_x[mud]", ["generate"], id="a-grouped-module"),
+        pytest.param("tests/browser/test_jupyterhub_class.py::test_y", ["jupyterhub"], id="the-hub-module"),
+        pytest.param(
+            "tests/browser/test_layout_a11y_browser.py::test_axe_core_finds_nothing_serious_in_our_widgets[a.ipynb]",
+            ["axe"],
+            id="a-case-of-a-grouped-test",
+        ),
+        pytest.param("tests/browser/test_layout_a11y_browser.py::test_game_fits[lab]", [], id="its-module-is-not"),
+        pytest.param("tests/test_a.py::test_z", [], id="no-group"),
+    ],
+)
+def test_a_test_gets_the_xdist_group_of_its_module_or_its_own(nodeid: str, groups: list[str]) -> None:
+    item = _GroupItem(nodeid)
+    xdist_groups.mark([cast(pytest.Item, item)])
+    assert item.groups == groups

@@ -1,8 +1,10 @@
 """Test modules that ``./dev test`` keeps on one pytest-xdist worker (``--dist loadgroup``).
 
-The unit tier spreads its tests over two workers (``tools/run_tests.py``).  A module-scoped fixture is
-built once per worker that runs a test of its module, so a module whose fixture is costly would build
-it twice; the modules named here run whole on one worker, their fixture built once.  Nothing is
+The unit tier spreads its tests over two workers, the browser tier over three (``tools/run_tests.py``).
+A module-scoped fixture is built once per worker that runs a test of its module, so a module whose
+fixture is costly would build it twice; the modules named here run whole on one worker, their fixture
+built once.  A test named ``module::test`` (each of its cases) is grouped alone: its fixture fills a
+cache that two workers must not fill at the same time.  Nothing is
 skipped: ``tests/conftest.py`` only adds the ``xdist_group`` mark, and without xdist it does nothing.
 """
 
@@ -19,12 +21,17 @@ GROUPS: dict[str, str] = {
     "tests/test_generate.py": "generate",
     # a class of learners who practise a class set, shared by every test of the module
     "tests/test_class_report.py": "class-report",
+    # a JupyterHub started for the module, installed once into a cache folder shared by every run
+    "tests/browser/test_jupyterhub_class.py": "jupyterhub",
+    # axe-core fetched once (``npm pack``) into .cache/axe; a second worker would fetch it at the same time
+    "tests/browser/test_layout_a11y_browser.py::test_axe_core_finds_nothing_serious_in_our_widgets": "axe",
 }
 
 
 def mark(items: Iterable[pytest.Item]) -> None:
-    """Mark each test of a module named in :data:`GROUPS` with that module's ``xdist_group``."""
+    """Mark each test of a module named in :data:`GROUPS` with that module's ``xdist_group``, and each
+    case of a test named there with that test's."""
     for item in items:
-        group = GROUPS.get(item.nodeid.split("::")[0])
+        group = GROUPS.get(item.nodeid.split("::")[0]) or GROUPS.get(item.nodeid.split("[")[0])
         if group:
             item.add_marker(pytest.mark.xdist_group(group))

@@ -8,23 +8,28 @@ its parts do not depend on each other, so they run as tiers, side by side:
 - ``unit``: every test that is neither ``browser`` nor ``wheel`` (engine, CLI, widgets, puzzles,
   doctests), spread over two pytest-xdist workers (``--dist loadgroup``: the groups of
   ``tests/xdist_groups.py`` stay on one worker);
-- ``browser``: the ``browser`` and ``wheel`` tests that do not need the JupyterLite site, serially
-  (they start JupyterLab, Chromium and fresh venvs);
-- ``site``: the ``browser`` tests of the site (marked ``site`` by ``tests/conftest.py``: they use the
-  built site, or run the ``frontend`` fixture's ``site`` case), serially.  The browser tests were the
-  longest tier by far; JupyterLab's half and the site's half share nothing (each process has its own
-  servers and Chromium, and only the site tier builds the site), so they run as two tiers;
+- ``browser``: the ``browser`` and ``wheel`` tests (they start JupyterLab, the JupyterLite site,
+  Chromium and fresh venvs), on three pytest-xdist workers that take tests as they free up (``--dist
+  loadgroup``, with the groups of ``tests/xdist_groups.py``). They were two serial tiers,
+  JupyterLab's and the site's, and the site's alone was the whole run's critical path; one pool
+  keeps every worker busy to the end. A worker starts JupyterLab only for its first JupyterLab test,
+  and the site is built once per run, by the first worker that needs it
+  (``tests/browser/conftest.py``);
 - ``notebooks``: the lessons under nbval, serially (each starts its own kernel).
 
 Together the pytest tiers select every test of ``pytest battleline_lab tests puzzles notebooks --nbval``
-exactly once (``tests/test_run_tests.py`` checks it).  ``--quick`` runs ``lint`` and a ``unit`` tier
+exactly once: ``tests/test_run_tests.py`` collects the whole suite once, with each test's markers,
+and works out from the tiers' paths and marker expressions which tiers select each test
+(:func:`tiers_of`).  ``--quick`` runs ``lint`` and a ``unit`` tier
 without the ``slow`` tests (``tests/slow.py``) and without collecting ``tests/browser``.
 
 Every other argument goes to every pytest tier (``./dev test -k claims``); a ``-m EXPR`` is joined to
 each tier's own marker expression with ``and``, so that a tier never runs another tier's tests.
-Each tier writes its output to ``test-output/tiers/NAME.log``; when it ends, its wall time and the
-tail of its log (all its failures if it failed) are printed.  At the end: the wall time of each
-tier, the 20 slowest tests over all tiers, and, as the last line, ``N passed, N failed, N skipped``
+Each tier writes its output to ``test-output/tiers/NAME.log``; when it ends, its wall time, its CPU
+time and the tail of its log (all its failures if it failed) are printed.  At the end: the wall time
+and CPU time of each tier (user + system seconds of the tier's processes and every process they
+waited for: on the 2-core machine the run can take no less than half their sum), the 20 slowest
+tests over all tiers, and, as the last line, ``N passed, N failed, N skipped``
 summed over the tiers (read from each tier's JUnit XML; CI reads this line).  The exit status is
 non-zero when any tier fails.  Standard library only: it runs before anything is imported from
 the venv.
@@ -32,15 +37,17 @@ the venv.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 import threading
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "test-output" / "tiers"
@@ -48,15 +55,19 @@ LINT_PATHS = ("battleline_lab", "tests", "benchmarks")
 # the project's machine has 2 cores; the serial tiers run beside the workers
 XDIST = ("-n", "2", "--dist", "loadgroup")
 UNIT_MARK = "not browser and not wheel"
-SERIAL_MARK = "(browser or wheel) and not site"
-SITE_MARK = "(browser or wheel) and site"
+BROWSER_MARK = "browser or wheel"
+# three workers for the browser tier: most of a browser test's time is spent waiting (for a kernel,
+# for Pyodide, for a page), so a third one fills the cores the others leave idle
+BROWSER_XDIST = ("-n", "3", "--dist", "loadgroup")
 # where the browser and wheel tests are (the doctests and the puzzles carry no marker): collecting
-# only these, not all of tests/, saves each of the two tiers most of its collection (thousands of
+# only these, not all of tests/, saves each browser worker most of its collection (thousands of
 # unit tests).  A browser test put anywhere else would be in no tier: tests/test_run_tests.py fails.
 BROWSER_PATHS = ("tests/browser", "tests/test_wheel.py", "tests/test_preview.py")
 # what the whole suite is (the serial ``./dev test`` before the tiers): the tiers together must equal it
 WHOLE_SUITE = ("battleline_lab", "tests", "puzzles", "notebooks", "--nbval")
 SLOWEST = 20
+CORES = os.cpu_count() or 1
+MarkerMatch = Callable[[str, Collection[str]], bool]
 DURATION_LINE = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s+(setup|call|teardown)\s+(\S.*?)\s*$")
 SECTION_LINE = re.compile(r"^=+ (FAILURES|ERRORS|short test summary info) =+$")
 
@@ -99,8 +110,7 @@ def tiers(quick: bool = False) -> list[Tier]:
     return [
         lint,
         Tier("unit", paths=("battleline_lab", "tests", "puzzles"), marker=UNIT_MARK, options=XDIST),
-        Tier("browser", paths=BROWSER_PATHS, marker=SERIAL_MARK),
-        Tier("site", paths=("tests/browser",), marker=SITE_MARK),
+        Tier("browser", paths=BROWSER_PATHS, marker=BROWSER_MARK, options=BROWSER_XDIST),
         Tier("notebooks", paths=("notebooks", "--nbval")),
     ]
 
@@ -141,10 +151,42 @@ def pytest_command(tier: Tier, extra: Sequence[str], collect_only: bool = False)
         cmd += ["-m", marker]
     if collect_only:
         # collection is the same with or without workers; without them the ids print plainly
-        cmd += [o for o in tier.options if o not in XDIST] + ["--collect-only", "-q", *rest]
+        cmd += [o for o in tier.options if o not in (*XDIST, *BROWSER_XDIST)] + ["--collect-only", "-q", *rest]
     else:
         cmd += [*tier.options, f"--durations={SLOWEST}", f"--junitxml={LOGS / (tier.name + '.xml')}", *rest]
     return cmd
+
+
+def tier_paths(tier: Tier) -> list[str]:
+    """The paths ``tier`` gives pytest (its arguments that are not options)."""
+    return [p for p in tier.paths if not p.startswith("-")]
+
+
+def under(nodeid: str, path: str) -> bool:
+    """Whether the test ``nodeid`` is collected from ``path`` (a folder or a file)."""
+    return nodeid == path or nodeid.startswith((path + "/", path + "::"))
+
+
+def tiers_of(
+    collected: Mapping[str, Collection[str]], chosen: Sequence[Tier], matches: MarkerMatch
+) -> dict[str, list[str]]:
+    """The names of the pytest tiers of ``chosen`` that select each collected test.
+
+    ``collected`` maps each node id of the whole suite to the names of its markers;
+    ``matches(expression, markers)`` evaluates a ``-m`` expression as pytest does.  A tier selects a
+    test collected under one of its paths (``notebooks`` only with ``--nbval``, which only that
+    tier gives) whose markers match its marker expression.  Every list should have one name.
+    """
+    found: dict[str, list[str]] = {}
+    for nodeid, marks in collected.items():
+        found[nodeid] = [
+            tier.name
+            for tier in chosen
+            if tier.is_pytest
+            and any(under(nodeid, path) for path in tier_paths(tier))
+            and (tier.marker is None or matches(tier.marker, marks))
+        ]
+    return found
 
 
 @dataclass
@@ -154,6 +196,7 @@ class Result:
     tier: Tier
     ok: bool = False
     seconds: float = 0.0
+    cpu: float = 0.0
     passed: int = 0
     failed: int = 0
     skipped: int = 0
@@ -214,6 +257,22 @@ def excerpt(log: str, ok: bool, tail: int = 15, limit: int = 400) -> str:
     return "\n".join(shown)
 
 
+def call_with_cpu(cmd: Sequence[str], log: IO[str]) -> tuple[int, float]:
+    """Run ``cmd`` with its output in ``log``: its exit status, and the CPU seconds (user + system) of
+    the process and of every descendant it waited for (pytest's workers, JupyterLab and its kernels,
+    Chromium), from ``wait4``'s resource usage of that one child, so tiers running side by side are
+    each measured alone."""
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_utime + usage.ru_stime
+
+
 def run_tier(tier: Tier, extra: Sequence[str], printing: threading.Lock) -> Result:
     """Run ``tier`` with its output in its log file; print its excerpt when it ends."""
     log_path = LOGS / f"{tier.name}.log"
@@ -227,7 +286,8 @@ def run_tier(tier: Tier, extra: Sequence[str], printing: threading.Lock) -> Resu
         for cmd in commands:
             log.write("$ " + " ".join(cmd) + "\n")
             log.flush()
-            code = subprocess.call(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            code, cpu = call_with_cpu(cmd, log)
+            result.cpu += cpu
             # pytest's 5 is "no tests selected": a -k or -m that picks none of this tier's tests
             ok = ok and (code == 0 or (tier.is_pytest and code == 5))
     result.seconds = time.monotonic() - start
@@ -238,7 +298,10 @@ def run_tier(tier: Tier, extra: Sequence[str], printing: threading.Lock) -> Resu
     result.durations = parse_durations(text)
     with printing:
         status = "passed" if ok else "FAILED"
-        print(f"\n==> tier {tier.name} {status} in {result.seconds:.1f} s (log: {log_path.relative_to(ROOT)})")
+        print(
+            f"\n==> tier {tier.name} {status} in {result.seconds:.1f} s, {result.cpu:.0f} s of CPU"
+            f" (log: {log_path.relative_to(ROOT)})"
+        )
         print(excerpt(text, ok), flush=True)
     return result
 
@@ -266,9 +329,13 @@ def main(argv: Sequence[str]) -> int:
     print(f"\n==> the {SLOWEST} slowest tests (over every tier)")
     for seconds, what in slowest(done):
         print(f"{seconds:8.2f}s {what}")
-    print(f"\n==> wall time of each tier ({time.monotonic() - started:.0f} s in all)")
+    cpu = sum(r.cpu for r in done)
+    print(
+        f"\n==> wall time of each tier ({time.monotonic() - started:.0f} s in all) and its CPU time"
+        f" ({cpu:.0f} s in all: {cpu / CORES:.0f} s on {CORES} cores at the least)"
+    )
     for r in done:
-        print(f"{r.tier.name:<10} {r.seconds:6.0f} s  {'passed' if r.ok else 'FAILED'}")
+        print(f"{r.tier.name:<10} {r.seconds:6.0f} s  {r.cpu:6.0f} s CPU  {'passed' if r.ok else 'FAILED'}")
     print(closing_line(done), flush=True)
     return 0 if all(r.ok for r in done) else 1
 

@@ -255,9 +255,27 @@ def build_site(command: list[str], out: Path, *, record: bool = True) -> Path:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built as ``./dev site`` builds it (downloads cached in ``.site-cache/``)."""
-    out = tmp_path_factory.mktemp("site") / "_site"
-    return build_site([sys.executable, str(ROOT / "tools" / "build_site.py"), "--out", str(out)], out)
+    """The site, built as ``./dev site`` builds it (downloads cached in ``.site-cache/``).
+
+    Built once per run: ``./dev test`` runs the browser tests on several pytest-xdist workers, and
+    the first that needs the site builds it into the folder they share (their temporary folders'
+    parent) while the others wait on a lock, then use it.  Each checks its size budget.
+    """
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    out = shared / "site" / "_site"
+    built = out.parent / "built"
+    with (shared / "site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not built.exists():
+            shutil.rmtree(out, ignore_errors=True)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            build_site([sys.executable, str(ROOT / "tools" / "build_site.py"), "--out", str(out)], out)
+            built.touch()
+    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    assert size < SITE_BUDGET_MB * 1e6, f"the site is {size / 1e6:.1f} MB (budget {SITE_BUDGET_MB} MB)"
+    return out
 
 
 #: A teacher's own small set (two puzzles of their own), for ``battleline-lab site --puzzles``.
