@@ -199,7 +199,7 @@ def test_R13_a_right_yes_asks_for_its_proof_and_records_nothing_yet() -> None:
         card["id"] for f in view["flags"] for side in ("you", "opponent") for card in f[side] if card.get("pick")
     )
     assert picks == ["b10", "b7", "b8", "r3", "r4", "r5"]
-    assert [a.get("state") for a in view["answers"]] == ["right", None]
+    assert [a.get("state") for a in view["answers"] if "value" in a] == ["right", None]
     assert all(a.get("enabled") is False for a in view["answers"])
 
 

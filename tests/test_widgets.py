@@ -67,7 +67,12 @@ def answer_enabled(w: PuzzleWidget, value: str) -> bool:
 def test_R12_wrong_yes_is_refuted_by_the_counterexample_as_ghost_cards_once_the_solution_is_asked_for() -> None:
     w = PuzzleWidget(claim_puzzle())
     assert w.state == "waiting" and w.board.view["feedback"]["state"] == "waiting"
-    assert [a["value"] for a in w.board.view["answers"]] == ["yes", "no"]
+    # yes and no; "Show the solution" keeps its place out of sight until a wrong answer offers it
+    assert [(a.get("value"), a.get("hidden", False)) for a in w.board.view["answers"]] == [
+        ("yes", False),
+        ("no", False),
+        (None, True),
+    ]
     w.taps.action("answer", "yes")
     assert w.state == "wrong" and w.board.view["feedback"]["tone"] == "wrong"
     assert ghosts(w) == [] and "b9" not in w.feedback_text()  # where to look, not what is there

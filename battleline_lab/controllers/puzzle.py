@@ -395,7 +395,7 @@ class PuzzleController:
             puzzle = self.puzzle  # its headline (the point, kept from the title while it would spoil), then the answer
             headline = message("widget.feedback.headline", lang, headline=puzzle.title_after_answer(lang))
             text = message("course.question.sep", lang).join((headline, summary) if puzzle.headline else (summary,))
-            late = self.session.attempts > 1 or self.session.revealed
+            late = self.session.attempts > 1 or self.session.solution_seen
             return message("widget.feedback.right.late" if late else feedback.key, lang, text=text)
         if self.session.revealed:
             return render_msg(Msg.of("widget.feedback.solution", solution=summary, text=feedback.why), lang)
@@ -467,6 +467,18 @@ class PuzzleController:
         if self.offers_solution():
             out["answers"].append(
                 ButtonView(action=SOLUTION, label=message("widget.solution.button", lang), css="bl-solution")
+            )
+        elif out["answers"] and question is not None:
+            # its place is kept while it is not offered, so that offering it, or answering, moves nothing
+            # (at 360 px it takes a line of its own)
+            out["answers"].append(
+                ButtonView(
+                    action=SOLUTION,
+                    label=message("widget.solution.button", lang),
+                    css="bl-solution",
+                    enabled=False,
+                    hidden=True,
+                )
             )
         if question is not None:
             done = solved or self.hint_level >= 3

@@ -151,6 +151,7 @@ class ButtonView(TypedDict):
     enabled: NotRequired[bool]
     css: NotRequired[str]
     state: NotRequired[Literal["right", "wrong"] | None]  # how the answer given last was judged
+    hidden: NotRequired[bool]  # drawn, out of sight and off, keeping its place (puzzle: "Show the solution")
 
 
 class HintButtonView(TypedDict):

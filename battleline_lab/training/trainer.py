@@ -837,6 +837,8 @@ class PuzzleSession:
         self._unrecorded_hints = 0
         self.step_index: int | None = None
         self.revealed = False
+        #: the solution was opened before a right answer (asked for, the last hint, a second miss)
+        self.solution_seen = False
         self.last_answer: object = None
         self.feedback: Feedback | None = None
         self.hash = content_hash(puzzle)
@@ -918,8 +920,10 @@ class PuzzleSession:
             self.step_index = 0
         if not self.revealed:
             self.revealed = True
-            if record and self.state != "right":
-                self._record("reveal", False)
+            if self.state != "right":
+                self.solution_seen = True
+                if record:
+                    self._record("reveal", False)
 
     def explanation(self) -> object:
         """The engine's explanation of the puzzle (:meth:`~battleline_lab.quiz.puzzle.Puzzle.explain`), made once."""

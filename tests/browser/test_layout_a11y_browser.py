@@ -215,8 +215,8 @@ def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(
 
 
 def test_the_audit_covers_the_lessons_with_widgets() -> None:
-    # only the overview (00), the tactics lesson (04), outs and odds (07) and three at the table (08), in both
-    # languages, show no widget of ours
+    # only the overview (00), the tactics lesson (04) and outs and odds (07), in both languages, show no
+    # widget of ours
     without = {str(p.relative_to(ROOT / "notebooks")) for p in ALL_LESSONS} - {
         str(Path(lesson).relative_to("notebooks")) for lesson in LESSONS
     }
@@ -224,11 +224,9 @@ def test_the_audit_covers_the_lessons_with_widgets() -> None:
         "00-the-game-in-ten-minutes.ipynb",
         "04-tactics-cards.ipynb",
         "07-outs-and-odds.ipynb",
-        "08-three-at-the-table.ipynb",
         "zh/00-the-game-in-ten-minutes.zh.ipynb",
         "zh/04-tactics-cards.zh.ipynb",
         "zh/07-outs-and-odds.zh.ipynb",
-        "zh/08-three-at-the-table.zh.ipynb",
     }
 
 

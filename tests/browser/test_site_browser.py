@@ -75,6 +75,8 @@ def test_site_runs_lesson_three_offline_and_keeps_progress_over_a_reload(
         widget.locator(".bl-answer-yes").click()  # wrong: yellow 8 is still unseen (R12)
         expect(widget.locator(".bl-feedback.bl-state-wrong")).to_be_visible(timeout=60_000)
         widget.locator(".bl-answer-no").click()
+        # its proof: yellow 8 could still come to them (the ghost, R12), from the palette of unseen troops
+        widget.locator('.blb-evidence [data-action="evidence"][data-card="y8"]').click()
         expect(widget.locator(".bl-feedback.bl-state-right")).to_be_visible(timeout=60_000)
         # the headline, once solved, with the feedback (the title above the board keeps its place)
         expect(widget.locator(".bl-feedback")).to_contain_text("One end still open")

@@ -171,6 +171,8 @@ def test_a_learner_goes_from_the_front_page_through_a_puzzle_and_a_game_and_keep
     puzzle.locator(ui.ANSWER_YES).click()  # wrong: yellow 8 is still unseen (R12)
     expect(puzzle.locator(ui.FEEDBACK_WRONG)).to_be_visible(timeout=60_000)
     puzzle.locator(ui.ANSWER_NO).click()
+    # its proof: yellow 8 could still come to them (the ghost, R12), from the palette of unseen troops
+    puzzle.locator('.blb-evidence [data-action="evidence"][data-card="y8"]').click()
     expect(puzzle.locator(ui.FEEDBACK_RIGHT)).to_be_visible(timeout=60_000)
     expect(puzzle.locator(ui.EXPLANATION)).to_be_visible()
     counter = puzzle.locator(ui.STEP_COUNTER)

@@ -787,7 +787,11 @@ function drawPuzzle(v, host) {
   if (v.environment) parts.push(h("div", { class: "blb-environment-note", text: v.environment }));
   if (v.question) parts.push(h("div", { class: "blb-question bl-question", "data-role": "question", text: v.question }));
   const row = h("div", { class: "blb-answers", role: "group", "aria-label": v.answers_label || "" });
-  for (const a of v.answers || []) row.append(also(drawButton({ ...a, action: a.action || "answer" }, "choices"), a.css));
+  for (const a of v.answers || []) {
+    const button = also(drawButton({ ...a, action: a.action || "answer" }, a.hidden ? null : "choices"), a.css);
+    if (a.hidden) button.style.visibility = "hidden"; // its place is kept: nothing moves when it is offered
+    row.append(button);
+  }
   if (v.hint) {
     const hint = also(drawButton({ ...v.hint, action: "hint", state: "hint" }, "choices"), "bl-hint");
     if (v.hint.hidden) hint.style.visibility = "hidden"; // it keeps its place: nothing moves
