@@ -167,3 +167,20 @@ def test_R29_a_tactic_file_answer_is_verified(tmp_path: Path, answer: str, code:
     assert puzzle.is_correct({"card": "deserter", "target": "g6"})
     assert not puzzle.is_correct({"card": "deserter", "target": "g5"})
     assert not puzzle.is_correct({"card": "r1", "flag": 3})
+
+
+def test_R26_a_deserter_on_a_mud_that_leaves_four_cards_is_refused_located(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "p.yaml"
+    path.write_text(
+        "flags:\n  2: {you: [r1, r2, r3, r4], opponent: [mud, b1]}\n  5: {you: [g5, g6], opponent: [y1, y2, y3]}\n"
+        "hand: {you: [deserter, g7]}\nquestion: {kind: play, goal: claim, flag: 5}\n",
+        encoding="utf-8",
+    )
+    assert main(["check", str(path)]) == 2
+    out = capsys.readouterr()
+    lines = [line for line in (out.out + out.err).splitlines() if ": error: " in line]
+    assert lines and all(line.startswith(f"{path}:") for line in lines)
+    assert any("four cards" in line and "R26" in line for line in lines), lines
+    assert "Traceback" not in out.err
