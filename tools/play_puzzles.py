@@ -1,4 +1,4 @@
-"""Write the library's play puzzles: ``puzzles/play-to-claim``, ``play-to-block``, ``play-to-win``.
+"""Write the library's play puzzles: ``puzzles/play-to-claim``, ``play-to-block``, ``play-to-win``, ``play-tactics``.
 
 Seeded (``--seed``, default 35): the same command writes the same files.  Titles already in the
 library are avoided, so every title stays distinct.  The puzzles are made by
@@ -22,23 +22,30 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from battleline_lab.authoring.generate_play import GOAL_FOLDERS, generate_play  # noqa: E402
+from battleline_lab.authoring.generate_play import GOAL_FOLDERS, TACTIC_FOLDER, generate_play  # noqa: E402
 from battleline_lab.quiz.loader import load_folder  # noqa: E402
 from battleline_lab.text.messages import LANGUAGES  # noqa: E402
 
 #: how many puzzles of each goal the library holds
 COUNTS = {"claim": 16, "block": 11, "win": 15}
+#: how many tactic puzzles (a Deserter in the hand) of each goal, levels 3-5
+TACTIC_COUNTS = {"claim": 5, "block": 3}
+FOLDERS = (*GOAL_FOLDERS.values(), TACTIC_FOLDER)
 
 
 def made(seed: int = 35, root: Path = ROOT) -> dict[str, str]:
     """Every play puzzle file, as a path relative to the checkout and its text (``./dev regen`` writes them)."""
-    ours = set(GOAL_FOLDERS.values())
+    ours = set(FOLDERS)
     others = [p for p in sorted((root / "puzzles").iterdir()) if p.is_dir() and p.name not in ours]
     titles = {puzzle.title_before_answer(lang) for _path, puzzle in load_folder(others) for lang in LANGUAGES}
     out: dict[str, str] = {}
     for goal, count in COUNTS.items():
         for generated in generate_play(goal, count, seed, avoid_titles=titles):
             out[f"puzzles/{GOAL_FOLDERS[goal]}/{generated.filename}"] = generated.text
+            titles.update(generated.data["title"].values())
+    for goal, count in TACTIC_COUNTS.items():
+        for generated in generate_play(goal, count, seed, levels=(3, 5), avoid_titles=titles, tactic=True):
+            out[f"puzzles/{TACTIC_FOLDER}/{generated.filename}"] = generated.text
             titles.update(generated.data["title"].values())
     return out
 
@@ -49,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT)
     args = parser.parse_args(argv)
     files = made(args.seed)
-    for folder in GOAL_FOLDERS.values():
+    for folder in FOLDERS:
         for old in (args.out / "puzzles" / folder).glob("*.yaml"):
             old.unlink()
     for rel, text in files.items():

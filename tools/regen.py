@@ -120,7 +120,7 @@ def rules_page() -> dict[str, str]:
 
 
 def play_puzzles() -> dict[str, str]:
-    """The library's seeded play puzzles (``puzzles/play-to-*/``), from ``tools/play_puzzles.py``."""
+    """The library's seeded play puzzles (``puzzles/play-to-*/``, ``play-tactics/``), from ``tools/play_puzzles.py``."""
     files: dict[str, str] = _tool("play_puzzles").made()
     return files
 
@@ -135,7 +135,9 @@ class Generated:
 
 
 GENERATED: tuple[Generated, ...] = (
-    Generated("play-puzzles", ("puzzles/play-to-*/*.yaml",), play_puzzles),  # first: the docs row reads them
+    Generated(
+        "play-puzzles", ("puzzles/play-to-*/*.yaml", "puzzles/play-tactics/*.yaml"), play_puzzles
+    ),  # first: the docs row reads them
     Generated("explanations", ("tests/golden/*.txt",), explanations),
     Generated("explanations-zh", ("tests/golden/zh/*.txt",), explanations_zh),
     Generated("cli-explain", ("tests/golden/cli/*.txt",), cli_explain),

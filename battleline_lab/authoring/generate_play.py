@@ -14,6 +14,14 @@ every play right, the goal not reached already), the position can arise in a gam
 - ``win``: you hold two flags of three adjacent ones (or four flags), and one card of your hand
   makes the last one provable now (R12, R16).
 
+Tactic puzzles (``tactic=True``, ``puzzles/play-tactics``): your hand holds a Deserter (R29) besides
+troops, and only a Deserter on the right card of theirs reaches the goal:
+
+- ``claim``: your side of a flag is complete, the opponent's two cards there could still beat it;
+  without one of them, nothing they can still get does (R12, R13);
+- ``block``: the opponent's two cards could still make a Wedge or a Phalanx; without one of them,
+  every troop that would complete it is face up, the deserted one too (R13, R31).
+
 The title says the goal and what is on the flag in words, never the card to play; the note is the
 engine's solution.  The ``answer`` written is the engine's set of right plays (a file may leave it
 out; ``check`` verifies one that is there).
@@ -29,7 +37,7 @@ import random
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..core.cards import ALL_TROOPS, Card, Colour, Troop, card_sort_key
+from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop, card_sort_key
 from ..core.decide import UndecidedTieError
 from ..core.formations import FormationKind
 from ..core.odds import outs
@@ -37,15 +45,18 @@ from ..core.position import FLAGS, Position, Side
 from ..core.reachability import unreachable
 from ..quiz.difficulty import estimate
 from ..quiz.loader import load_puzzle_text
-from ..quiz.questions.play import PlayQuestion
+from ..quiz.questions.play import PlayQuestion, is_desertion
 from ..text.messages import LANGUAGES, message
 from .generate import GeneratedPuzzle, cards_in_words
 from .writer import dump_puzzle
 
-__all__ = ["GOAL_FOLDERS", "generate_play"]
+__all__ = ["GOAL_FOLDERS", "TACTIC_FOLDER", "TACTIC_GOALS", "generate_play"]
 
 #: The library folder of each goal's puzzles.
 GOAL_FOLDERS = {"claim": "play-to-claim", "block": "play-to-block", "win": "play-to-win"}
+#: The library folder of the tactic puzzles (a Deserter in the hand), and their goals.
+TACTIC_FOLDER = "play-tactics"
+TACTIC_GOALS = ("claim", "block")
 HAND = 6  # R8: 7 at most, one fewer at the claim of a turn under basic timing (R14), as the checker counts it
 MAX_TRIES = 4000
 
@@ -245,10 +256,51 @@ def _win_table(rng: random.Random) -> tuple[_Table, PlayQuestion] | None:
     return t, PlayQuestion("win")
 
 
+def _tactic_claim_table(rng: random.Random) -> tuple[_Table, PlayQuestion] | None:
+    t = _Table(rng)
+    focus = rng.choice(FLAGS)
+    mine = _KIND_MAKERS[rng.choice([FormationKind.WEDGE, FormationKind.PHALANX, FormationKind.BATTALION])](rng)
+    theirs = _KIND_MAKERS[rng.choice([FormationKind.WEDGE, FormationKind.WEDGE, FormationKind.PHALANX])](rng)
+    if not (t.put(focus, "you", mine) and t.put(focus, "opponent", rng.sample(theirs, 2))):
+        return None
+    if not t.give([Tactic.DESERTER]):
+        return None
+    others = [n for n in FLAGS if n != focus]
+    t.noise(rng.sample(others, rng.randint(2, 4)))
+    t.balance(others)
+    t.fill_hand()
+    return t, PlayQuestion("claim", focus)
+
+
+def _tactic_block_table(rng: random.Random) -> tuple[_Table, PlayQuestion] | None:
+    t = _Table(rng)
+    focus = rng.choice(FLAGS)
+    kind = rng.choice([FormationKind.WEDGE, FormationKind.WEDGE, FormationKind.PHALANX])
+    theirs = _KIND_MAKERS[kind](rng)
+    if not t.put(focus, "opponent", rng.sample(theirs, 2)):
+        return None
+    if not t.give([Tactic.DESERTER]):
+        return None
+    others = [n for n in FLAGS if n != focus]
+    # troops of their colour or value face up elsewhere: what the deserted card's partner would need
+    near = [c for c in t.unused() if any(c.colour == x.colour or c.value == x.value for x in theirs)]
+    for card in rng.sample(near, min(len(near), rng.randint(1, 3))):
+        spots = [(n, s) for n in others for s in ("you", "opponent") if len(t.flags[n][s]) < 2]
+        n, side = rng.choice(spots)
+        t.put(n, side, [card])
+    if rng.random() < 0.5:
+        t.put(focus, "you", rng.sample(t.unused(), rng.randint(1, 2)))
+    t.noise(rng.sample(others, rng.randint(1, 3)), most=1)
+    t.balance(others)
+    t.fill_hand()
+    return t, PlayQuestion("block", focus, kind.key)
+
+
 _TABLES = {"claim": _claim_table, "block": _block_table, "win": _win_table}
+_TACTIC_TABLES = {"claim": _tactic_claim_table, "block": _tactic_block_table}
 
 
-def _title(question: PlayQuestion, position: Position, lang: str) -> str:
+def _title(question: PlayQuestion, position: Position, lang: str, *, tactic: bool = False) -> str:
     if question.goal == "win":
         held = [str(n) for n in position.claimed(Side.YOU)]
         theirs = [str(n) for n in position.claimed(Side.OPPONENT)]
@@ -264,14 +316,14 @@ def _title(question: PlayQuestion, position: Position, lang: str) -> str:
     state = position.flag(question.flag)
     if question.goal == "block":
         return message(
-            "playq.title.block",
+            "playq.title.tactic.block" if tactic else "playq.title.block",
             lang,
             flag=question.flag,
             kind=message(f"kind.{question.formation}", lang),
             cards=cards_in_words(state.opponent, lang),
         )
     return message(
-        "playq.title.claim",
+        "playq.title.tactic.claim" if tactic else "playq.title.claim",
         lang,
         flag=question.flag,
         you=cards_in_words(state.you, lang),
@@ -279,9 +331,10 @@ def _title(question: PlayQuestion, position: Position, lang: str) -> str:
     )
 
 
-def _candidates(goal: str, rng: random.Random) -> Iterator[tuple[Position, PlayQuestion]]:
+def _candidates(goal: str, rng: random.Random, *, tactic: bool) -> Iterator[tuple[Position, PlayQuestion]]:
+    tables = _TACTIC_TABLES if tactic else _TABLES
     for _ in range(MAX_TRIES):
-        made = _TABLES[goal](rng)
+        made = tables[goal](rng)
         if made is None:
             continue
         table, question = made
@@ -299,12 +352,16 @@ def generate_play(
     *,
     levels: tuple[int, int] = (2, 5),
     avoid_titles: Iterable[str] = (),
+    tactic: bool = False,
 ) -> list[GeneratedPuzzle]:
-    """``count`` play puzzles of ``goal`` (``claim``, ``block``, ``win``), deterministic for ``seed``."""
-    rng = random.Random(f"play-{goal}:{seed}")
+    """``count`` play puzzles of ``goal`` (``claim``, ``block``, ``win``), deterministic for ``seed``;
+    ``tactic``: with a Deserter in the hand, the only right plays being a Deserter on a card of theirs."""
+    rng = random.Random(f"play-{'tactic-' if tactic else ''}{goal}:{seed}")
+    folder = TACTIC_FOLDER if tactic else GOAL_FOLDERS[goal]
+    stem = f"{TACTIC_FOLDER}-{goal}" if tactic else GOAL_FOLDERS[goal]
     taken = set(avoid_titles)
     out: list[GeneratedPuzzle] = []
-    for position, question in _candidates(goal, rng):
+    for position, question in _candidates(goal, rng, tactic=tactic):
         if len(out) >= count:
             break
         if position.problems() or unreachable(position):
@@ -312,21 +369,23 @@ def generate_play(
         try:
             if question.problems(position):
                 continue
+            if tactic and not all(is_desertion(p) for p in question.explain(position).right):
+                continue  # a troop that does it too: not a puzzle about the Deserter
             level = estimate(position, question).level
         except (UndecidedTieError, ValueError):
             continue
         if not levels[0] <= level <= levels[1]:
             continue
-        title = {lang: _title(question, position, lang) for lang in LANGUAGES}
+        title = {lang: _title(question, position, lang, tactic=tactic) for lang in LANGUAGES}
         if set(title.values()) & taken:
             continue
         number = len(out) + 1
         data: dict[str, Any] = {
-            "id": f"{GOAL_FOLDERS[goal]}-s{seed}-{number}",
+            "id": f"{stem}-s{seed}-{number}",
             "title": title,
             "level": level,
             "topics": ["play", *([question.formation] if question.formation else [])],
-            "tags": [GOAL_FOLDERS[goal], "generated"],
+            "tags": [folder, *([GOAL_FOLDERS[goal]] if tactic else []), "generated"],
         }
         data.update(position.to_data())
         data["question"] = question.to_data()

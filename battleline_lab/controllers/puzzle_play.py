@@ -8,6 +8,10 @@ without it may hold a card in the session (``select``), play it with ``flag`` an
 :class:`~battleline_lab.controllers.view.PuzzleView` (the game's own ``hand``, ``flags``,
 ``chosen`` and ``legal`` fields) and turns those intents into one answer.
 
+A Deserter in the hand is played as in the game: ``select`` it (the hand card is a ``kernel``
+card: the session holds it), then ``target`` a card of the opponent's side (the view lists them in
+``targets``, the game's marking); the answer is ``{"card": "deserter", "target": card}``.
+
 >>> from battleline_lab import Position
 >>> from battleline_lab.quiz.puzzle import Puzzle
 >>> from battleline_lab.quiz.questions import PlayQuestion
@@ -38,10 +42,10 @@ from .view import CardView, PuzzleView, card_view
 if TYPE_CHECKING:
     from .puzzle import PuzzleController
 
-__all__ = ["PLAY_INTENTS", "add_play_view", "play_intent", "play_targets"]
+__all__ = ["PLAY_INTENTS", "add_play_view", "held_targets", "play_intent", "play_targets", "tactic_targets"]
 
 #: The intents a play puzzle takes besides the puzzle's own (hint, step).
-PLAY_INTENTS = ("play", "select", "flag", "cancel")
+PLAY_INTENTS = ("play", "select", "flag", "target", "cancel")
 
 
 def play_targets(controller: PuzzleController) -> dict[str, list[int]]:
@@ -53,15 +57,39 @@ def play_targets(controller: PuzzleController) -> dict[str, list[int]]:
     for choice in controller.choices:
         value = choice.value
         if isinstance(value, Mapping):
-            out.setdefault(str(value["card"]), []).append(int(value["flag"]))
+            flags = out.setdefault(str(value["card"]), [])  # a Deserter: a card with targets, no flags
+            if "flag" in value:
+                flags.append(int(value["flag"]))
     return out
+
+
+def tactic_targets(controller: PuzzleController) -> dict[str, list[str]]:
+    """Each tactics card of the hand played on a target (the Deserter), with the cards it may take (R29)."""
+    question = controller.puzzle.question
+    if question is None or controller.answer_style != "play" or controller.state == "right":
+        return {}
+    out: dict[str, list[str]] = {}
+    for choice in controller.choices:
+        value = choice.value
+        if isinstance(value, Mapping) and "target" in value:
+            out.setdefault(str(value["card"]), []).append(str(value["target"]))
+    return out
+
+
+def held_targets(controller: PuzzleController) -> list[str]:
+    """The cards the held tactics card may take now (none when no such card is held)."""
+    return tactic_targets(controller).get(controller.held_card or "", [])
 
 
 def play_intent(controller: PuzzleController, name: str, value: object) -> None:
     """``play`` {card, flag} answers; ``select`` holds a card (a second one drops it); ``flag`` plays the held
     card there; ``cancel`` drops it.  A card or flag not on offer does nothing (the schema refused it already)."""
     targets = play_targets(controller)
-    if name == "select":
+    if name == "target":
+        if controller.held_card is not None and str(value) in held_targets(controller):
+            card, controller.held_card = controller.held_card, None
+            controller.answer({"card": card, "target": str(value)})
+    elif name == "select":
         card = str(value)
         controller.held_card = None if controller.held_card == card or card not in targets else card
     elif name == "cancel":
@@ -85,11 +113,14 @@ def add_play_view(controller: PuzzleController, out: PuzzleView) -> None:
     lit = frozenset(controller.shown()[0])
     last = controller.session.last_answer
     hand: list[CardView] = []
+    tactics = tactic_targets(controller)
     for card in position.hand_you:
         view = card_view(card, lang, highlight=card in lit)
         flags = targets.get(card.notation)
         if flags:
             view["flags"] = list(flags)
+        elif card.notation in tactics:
+            view["kernel"] = True  # as in the game: the session holds it, then a target is tapped
         if controller.held_card == card.notation:
             view["chosen"] = True
         hand.append(view)
@@ -97,10 +128,13 @@ def add_play_view(controller: PuzzleController, out: PuzzleView) -> None:
     out["hand_label"] = message("board.hand.you", lang)
     out["chosen_text"] = message("boardui.chosen", lang, card="{card}", flags="{flags}")
     out["held"] = [h for h in out.get("held", []) if h["side"] != Side.YOU.value]
+    aimed = held_targets(controller)
+    if aimed:
+        out["targets"] = aimed  # the game's target marking on the opponent's cards
     reachable = {n for flags in targets.values() for n in flags}
     held = set(targets.get(controller.held_card or "", ()))
     played = None
-    if isinstance(last, Mapping) and isinstance(last.get("card"), str):
+    if isinstance(last, Mapping) and isinstance(last.get("card"), str) and "flag" in last:
         played = (parse_card(str(last["card"])), last.get("flag"))
     for f in out.get("flags", []):
         n = f["n"]

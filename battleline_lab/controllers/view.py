@@ -224,6 +224,7 @@ class PuzzleView(TypedDict):
     hand: NotRequired[list[CardView]]  # a play puzzle: the cards to play, each with its flags (the game's fields)
     hand_label: NotRequired[str]
     chosen_text: NotRequired[str]
+    targets: NotRequired[list[str]]  # a held Deserter: the opponent's cards it may take (the game's marking)
     rows: NotRequired[list[CardRowView]]
     environment: NotRequired[str]
     hint: NotRequired[HintButtonView]

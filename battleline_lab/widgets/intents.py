@@ -256,6 +256,7 @@ def puzzle_intents(
     flags: Callable[[], bool],
     evidence: Callable[[], Collection[str]] = frozenset,
     plays: Callable[[], Mapping[str, Collection[int]]] = dict,
+    targets: Callable[[], Collection[str]] = frozenset,
 ) -> IntentSchema:
     """A puzzle widget (the lessons', the gym's, a review moment's).
 
@@ -266,7 +267,8 @@ def puzzle_intents(
     (a claim's evidence stage: the cards on offer).
     A play question (``plays()``: each hand card that may be played, with its flags): ``play``
     [card, flag] as the game sends it (or ``{"card", "flag"}``), handed on as ``{"card", "flag"}``;
-    ``select`` a card, ``flag`` a flag number, ``cancel``.
+    ``select`` a card, ``flag`` a flag number, ``cancel``; ``target`` a card among ``targets()`` (the
+    opponent's cards the held Deserter may take).
     """
     in_hand = card_among(lambda: plays().keys(), "in the hand to play")
 
@@ -308,7 +310,13 @@ def puzzle_intents(
         "step": _STEP,
         "evidence": card_among(evidence, "on offer as evidence"),
     }
-    plays_kinds = {"play": play, "select": in_hand, "flag": flag_number, "cancel": _TRUE}
+    plays_kinds = {
+        "play": play,
+        "select": in_hand,
+        "flag": flag_number,
+        "target": card_among(targets, "a target on offer"),
+        "cancel": _TRUE,
+    }
     return IntentSchema("puzzle", {**kinds, **{k: on_play(f) for k, f in plays_kinds.items()}})
 
 

@@ -42,7 +42,7 @@ from typing import Any
 import ipywidgets as W
 
 from ..controllers.puzzle import Ghosts, PuzzleController, rule_links, rules_page_link
-from ..controllers.puzzle_play import play_targets
+from ..controllers.puzzle_play import held_targets, play_targets
 from ..controllers.view import PuzzleView
 from ..controllers.view import join_list as _list
 from ..quiz.puzzle import Puzzle
@@ -135,6 +135,7 @@ class PuzzleWidget(PictureBox):
                 lambda: controller.answer_style == "flags",
                 controller.evidence_keys,
                 lambda: play_targets(controller),
+                lambda: held_targets(controller),
             ),
             on_refused=self._render,
         )

@@ -210,6 +210,32 @@ test("R6 play puzzle: by keys, Enter on a hand card then Enter on a flag; Escape
   assert.deepEqual(intents(model), [{ play: ["b1", 3] }]);
 });
 
+function tacticPuzzle(extra = {}) {
+  return playPuzzle({
+    flags: [flag(1, { you: [card("r9")] }), flag(3, { focus: true, opponent: [card("g5"), card("g6")] })],
+    question: "Play the card that stops the opponent from ever making a Wedge at flag 3.",
+    hand: [card("deserter", { kernel: true }), card("r1", { flags: [1, 3] })],
+    ...extra,
+  });
+}
+
+test("R29 tactic puzzle: tap the Deserter, then their card, by taps and by keys, as in the game", () => {
+  const { root, model } = mount(tacticPuzzle());
+  assert.equal(root.querySelectorAll('[data-action="target"]').length, 0); // nothing held: no target yet
+  click(root.querySelector('[data-zone="hand"][data-card="deserter"]'));
+  assert.deepEqual(intents(model), [{ select: "deserter" }]);
+  const held = mount(tacticPuzzle({ hand: [card("deserter", { kernel: true, chosen: true }), card("r1", { flags: [1, 3] })], targets: ["g5", "g6"] }));
+  const targets = held.root.querySelectorAll('button[data-action="target"]');
+  assert.deepEqual(targets.map((t) => t.dataset.card), ["g5", "g6"]);
+  assert.ok(targets.every((t) => t.classList.contains("blb-target") && t.dataset.zone === "board"));
+  const own = held.root.querySelector('[data-card="r9"]');
+  assert.notEqual(own.getAttribute("data-action"), "target"); // your own card is no target (R29)
+  click(targets[1]);
+  targets[0].focus();
+  press(targets[0], "Enter");
+  assert.deepEqual(intents(held.model), [{ target: "g6" }, { target: "g5" }]);
+});
+
 test("R6 play puzzle: once solved the hand cards are aria-disabled and a tap sends nothing", () => {
   const { root, model } = mount(playPuzzle({ hand: [card("r7"), card("b1")], flags: [flag(4, { inert: true })] }));
   const r7 = root.querySelector('[data-zone="hand"][data-card="r7"]');

@@ -16,6 +16,11 @@ set).  The board offers every legal play: a troop or morale card of your hand (R
 player; R18: a tactics card only while you have played no more of them than the opponent) on an
 unclaimed flag with a free slot on your side (R6).  A learner's answer is one of them.
 
+A tactic play: with a Deserter in your hand (R29; R18 counts it) the board also offers every card
+on the opponent's side of every unclaimed flag as its target, written ``{card: deserter, target:
+b8}``.  The deserted card goes to the opponent's discards and the Deserter to yours, both face up
+(R31): from then on they are evidence (R13).  The goals are the same.
+
 >>> from battleline_lab.core.position import Position
 >>> pos = Position.build({4: {"you": "r5 r6", "opponent": "b2 g3 y4"}}, hand={"you": "r7 b1"})
 >>> q = PlayQuestion("claim", 4)
@@ -30,7 +35,7 @@ Fraction(1, 18)
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -49,14 +54,31 @@ from .odds import played
 if TYPE_CHECKING:
     from ..difficulty import Features
 
-__all__ = ["GOALS", "Play", "PlayExplained", "PlayQuestion", "legal_plays", "wins"]
+__all__ = [
+    "GOALS",
+    "Play",
+    "PlayExplained",
+    "PlayQuestion",
+    "after_play",
+    "deserted",
+    "desertion_targets",
+    "is_desertion",
+    "legal_plays",
+    "wins",
+]
 
 #: The goals a play question may have, each with the rule a miss turns on.
 GOALS: dict[str, str] = {"claim": "R12", "block": "R13", "win": "R16"}
 #: Lesson 03 teaches claims: the gym serves play puzzles once it is taught.
 LESSON = 3
 
-Play = tuple[Card, int]
+#: A play: a hand card and the flag it goes to, or the Deserter and the card it discards (R29).
+Play = tuple[Card, int | Card]
+
+
+def _tactic_allowed(position: Position) -> bool:
+    """May you play a tactics card now (R18: no more of them than the opponent)?"""
+    return position.tactics_played(Side.YOU) <= position.tactics_played(Side.OPPONENT)
 
 
 def _can_place(position: Position, card: Card) -> bool:
@@ -64,7 +86,7 @@ def _can_place(position: Position, card: Card) -> bool:
     if not card.is_formation_card:
         return False  # environment and guile cards are not played into a slot
     if isinstance(card, Tactic):
-        if position.tactics_played(Side.YOU) > position.tactics_played(Side.OPPONENT):
+        if not _tactic_allowed(position):
             return False
         if card.is_leader:
             return not any(
@@ -74,23 +96,99 @@ def _can_place(position: Position, card: Card) -> bool:
 
 
 def legal_plays(position: Position) -> tuple[Play, ...]:
-    """Every play the board offers: a hand card you may play on an unclaimed flag with a free slot on your side (R6).
+    """Every play the board offers: a hand card you may play on an unclaimed flag with a free slot on your side (R6),
+    and a Deserter on any card of the opponent's side of an unclaimed flag (R29).
 
     >>> pos = Position.build({1: {"you": "r1 r2 r3"}}, hand={"you": "b5 fog"})
     >>> [(c.notation, n) for c, n in legal_plays(pos)][:3], len(legal_plays(pos))
     ([('b5', 2), ('b5', 3), ('b5', 4)], 8)
+    >>> pos = Position.build({2: {"opponent": "g4 g5"}, 3: {"opponent": "y1"}}, hand={"you": "deserter"})
+    >>> [(c.notation, t) for c, t in legal_plays(pos)]
+    [('deserter', g4), ('deserter', g5), ('deserter', y1)]
     """
     out: list[Play] = []
     seen: set[Card] = set()
     for card in position.hand_you:
-        if card in seen or not _can_place(position, card):
+        if card in seen:
             continue
         seen.add(card)
+        if card is Tactic.DESERTER and _tactic_allowed(position):
+            out.extend((card, target) for target in desertion_targets(position))
+        if not _can_place(position, card):
+            continue
         for n in FLAGS:
             state = position.flag(n)
             if state.claimed_by is None and not state.is_complete(Side.YOU):
                 out.append((card, n))
     return tuple(out)
+
+
+def desertion_targets(position: Position) -> tuple[Card, ...]:
+    """The cards a Deserter may discard: every card on the opponent's side of an unclaimed flag (R26, R29)."""
+    return tuple(c for n in FLAGS if position.flag(n).claimed_by is None for c in position.flag(n).opponent)
+
+
+def _ambiguous(position: Position, play: Play) -> bool:
+    """Would ``play``, a Deserter on a Mud, leave a side with four formation cards, one to discard by choice (R26)?"""
+    target = play[1]
+    if target is not Tactic.MUD:
+        return False
+    state = next(position.flag(n) for n in FLAGS if target in position.flag(n).opponent)
+    return any(len(state.formation_cards(side)) > 3 for side in Side)
+
+
+def deserted(position: Position, deserter: Card, target: Card) -> Position:
+    """``position`` after you play ``deserter`` on ``target``, a card of the opponent's side of an unclaimed flag:
+    the target goes to the opponent's discards, the Deserter to yours, both face up (R29, R31).
+
+    >>> before = Position.build({5: {"you": "r4 r5 r6", "opponent": "b8 b9"}}, hand={"you": "deserter"})
+    >>> after = deserted(before, Tactic.DESERTER, parse_card("b9"))
+    >>> after.flag(5).opponent, after.discards_opponent, after.discards_you, after.hand_you
+    ((b8,), (b9,), (deserter,), ())
+    """
+    n = next(n for n in FLAGS if target in position.flag(n).opponent and position.flag(n).claimed_by is None)
+    state = position.flag(n)
+    new = replace(state, opponent=tuple(c for c in state.opponent if c != target))
+    if not (new.is_complete(Side.YOU) and new.is_complete(Side.OPPONENT)):
+        new = replace(new, first_complete=None)  # R11: known from the sides alone until both are complete
+    flags = tuple(new if m == n else s for m, s in zip(FLAGS, position.flags))
+    hand = list(position.hand_you)
+    if deserter in hand:
+        hand.remove(deserter)
+    return replace(
+        position,
+        flags=flags,
+        hand_you=tuple(hand),
+        discards_you=(*position.discards_you, deserter),
+        discards_opponent=(*position.discards_opponent, target),
+    )
+
+
+def after_play(position: Position, play: Play) -> Position:
+    """``position`` after ``play``: a card on a flag or a Deserter on its target."""
+    card, where = play
+    if isinstance(where, int):
+        return played(position, card, where)
+    return deserted(position, card, where)
+
+
+def is_desertion(play: Play) -> bool:
+    """Is ``play`` a Deserter on a target (not a card onto a flag)?"""
+    return not isinstance(play[1], int)
+
+
+def _shown(play: Play) -> Card:
+    """The card a play's texts name: the card played, or the card a Deserter takes."""
+    where = play[1]
+    return play[0] if isinstance(where, int) else where
+
+
+def _play_flag(position: Position, play: Play) -> int:
+    """The flag ``play`` acts on: the flag played to, or the target's flag."""
+    where = play[1]
+    if isinstance(where, int):
+        return where
+    return next(n for n in FLAGS if where in position.flag(n).opponent)
 
 
 def _held(position: Position) -> set[int]:
@@ -121,18 +219,23 @@ class PlayExplained:
 
 
 def _play_data(play: Play) -> dict[str, Any]:
-    return {"card": play[0].notation, "flag": play[1]}
+    card, where = play
+    if isinstance(where, int):
+        return {"card": card.notation, "flag": where}
+    return {"card": card.notation, "target": where.notation}
 
 
 def _read_play(value: object) -> Play | None:
-    """A play written as ``{card: r5, flag: 4}``, or None when it is not one."""
-    if not isinstance(value, Mapping) or set(value) != {"card", "flag"}:
+    """A play written as ``{card: r5, flag: 4}`` or ``{card: deserter, target: b8}``, or None when it is not one."""
+    if not isinstance(value, Mapping) or set(value) not in ({"card", "flag"}, {"card", "target"}):
         return None
-    card, flag = value.get("card"), value.get("flag")
-    if not isinstance(card, str) or not is_flag_number(flag):
+    card, flag, target = value.get("card"), value.get("flag"), value.get("target")
+    if not isinstance(card, str):
         return None
     try:
-        return parse_card(card), flag
+        if "target" in value:
+            return (parse_card(card), parse_card(target)) if isinstance(target, str) else None
+        return (parse_card(card), flag) if is_flag_number(flag) else None
     except CardNotationError:
         return None
 
@@ -212,6 +315,8 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
                 return [Problem("odds_side_complete.opponent", ("flag",), (("flag", self.flag),))]
         if self._reached(position):
             return [Problem(f"play_already.{self.goal}", ("goal",), (("flag", self.flag), ("kind", self.formation)))]
+        if any(is_desertion(p) and _ambiguous(position, p) for p in offered):
+            return [Problem("play_deserter_mud", ("goal",), ())]  # the discard after it is a choice (R26)
         explained = self.explain(position)
         if not explained.right:
             return [Problem("play_no_answer", ("goal",), ())]
@@ -275,7 +380,13 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
     def choices(self, position: Position) -> tuple[Choice, ...]:
         """The plays offered, each a choice (the board shows them as hand cards and flags, not buttons)."""
         return tuple(
-            Choice(_play_data(p), Msg.of("playq.choice", card=p[0], flag=p[1]), "bl-answer-play")
+            Choice(
+                _play_data(p),
+                Msg.of("tacticq.choice", card=p[0], target=p[1])
+                if is_desertion(p)
+                else Msg.of("playq.choice", card=p[0], flag=p[1]),
+                "bl-answer-play",
+            )
             for p in legal_plays(position)
         )
 
@@ -295,29 +406,40 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
         play = _read_play(answer)
         if play is None or play not in explained.offered:
             return wrong("play_not_legal", "R6", [Msg("playq.miss.not_legal")])
-        card, flag = play
+        card, flag = _shown(play), _play_flag(position, play)
+        # a Deserter's miss names the card it discarded (its target), a card's miss the card played
+        prefix = "tacticq" if is_desertion(play) else "playq"
+        after = after_play(position, play)
         if self.goal == "win":
-            held = sorted(_held(played(position, card, flag)))
+            held = sorted(_held(after))
             flags = Msg.of("playq.flags", flags=", ".join(map(str, held))) if held else Msg("playq.no_flags")
-            return wrong("play_no_win", self.rule, [Msg.of("playq.miss.win", card=card, flag=flag, held=flags)])
+            return wrong("play_no_win", self.rule, [Msg.of(f"{prefix}.miss.win", card=card, flag=flag, held=flags)])
         if self.goal == "block":
             return wrong(
                 "play_not_blocked",
                 self.rule,
-                [Msg.of("playq.miss.block", card=card, flag=flag, target=self.flag, kind=self._kind)],
+                [Msg.of(f"{prefix}.miss.block", card=card, flag=flag, target=self.flag, kind=self._kind)],
             )
-        state = played(position, card, flag).flag(self.flag or 0)
-        key = "playq.miss.claim" if state.is_complete(Side.YOU) else "playq.miss.claim_incomplete"
+        state = after.flag(self.flag or 0)
+        key = f"{prefix}.miss.claim" if state.is_complete(Side.YOU) else f"{prefix}.miss.claim_incomplete"
         return wrong("play_no_claim", self.rule, [Msg.of(key, card=card, flag=flag, target=self.flag)])
 
     # -- texts -----------------------------------------------------------------------------
     def _plays_text(self, plays: Iterable[Play], lang: str) -> str:
         by_card: dict[Card, list[int]] = {}
-        for card, flag in plays:
-            by_card.setdefault(card, []).append(flag)
+        targets: dict[Card, list[Card]] = {}
+        for card, where in plays:
+            if isinstance(where, int):
+                by_card.setdefault(card, []).append(where)
+            else:
+                targets.setdefault(card, []).append(where)
         parts = [
             message("playq.play", lang, card=card_short(c, lang), flags=flags_text(sorted(f), lang))
             for c, f in by_card.items()
+        ]
+        parts += [
+            message("tacticq.play", lang, card=card_short(c, lang), targets=cards_text(t, lang))
+            for c, t in targets.items()
         ]
         return listing(parts, lang, "list.or")
 
@@ -327,7 +449,7 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
 
     def _after_lines(self, position: Position, play: Play, lang: str) -> list[str]:
         """Why ``play`` reaches the goal: the claim proof after it, the outs gone, the flags that win."""
-        after = played(position, *play)
+        after = after_play(position, play)
         if self.goal == "claim":
             assert self.flag is not None
             return render_analysis(analyse_claim(after, self.flag, Side.YOU), lang)
@@ -338,9 +460,9 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
             return [
                 message("playq.block.before", lang, flag=self.flag, cards=needed, kind=_kind_word(self._kind, lang)),
                 message(
-                    "playq.block.after",
+                    "tacticq.block.after" if is_desertion(play) else "playq.block.after",
                     lang,
-                    card=card_short(play[0], lang),
+                    card=card_short(_shown(play), lang),
                     flag=self.flag,
                     kind=_kind_word(self._kind, lang),
                 ),
@@ -365,7 +487,8 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
         kind = _kind_word(self._kind, lang) if self.formation else ""
         first = View(message(f"playq.hint.{self.goal}", lang, flag=self.flag, kind=kind))
         cards = tuple(dict.fromkeys(card for card, _ in explained.right))
-        return [first, View(message("playq.hint.cards", lang, cards=cards_text(cards, lang)), cards)]
+        key = "tacticq.hint.cards" if all(is_desertion(p) for p in explained.right) else "playq.hint.cards"
+        return [first, View(message(key, lang, cards=cards_text(cards, lang)), cards)]
 
     def answer_text(self, value: object, lang: str) -> str:
         if isinstance(value, list):
@@ -396,8 +519,6 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
     def difficulty_features(self, position: Position, explained: PlayExplained) -> Features:
         """What a learner weighs: the proof after the right play (claim, win) or the troops struck out (block),
         and every card of the hand that looks as good but is not (each a case to rule out)."""
-        from dataclasses import replace
-
         from ..difficulty import Features, claim_features
 
         right_cards = {card for card, _ in explained.right}
@@ -422,15 +543,22 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
                 mud=state.mud,
                 discards=in_discards,
             )
-        card, flag = explained.right[0]
-        after = played(position, card, flag)
+        first = explained.right[0]
+        flag = _play_flag(position, first)
+        after = after_play(position, first)
         targets = [self.flag] if self.flag is not None else [n for n in sorted(_held(after) - _held(position))]
         features = Features()
         for n in targets[:1]:
             features = claim_features(after, analyse_claim(after, n, Side.YOU))
         # a card of the colour or a value already there that loses the proof is a case to rule out
         there = [t for t in position.flag(flag).formation_cards(Side.YOU) if isinstance(t, Troop)]
-        tempting = {
+        # a Deserter: every other card on their side of that flag is one to rule out
+        tempting: set[Card | int] = {
+            t
+            for c, t in explained.offered
+            if is_desertion((c, t)) and (c, t) not in explained.right and _play_flag(position, (c, t)) == flag
+        }
+        tempting |= {
             c
             for c, n in explained.offered
             if n == flag
@@ -450,7 +578,11 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
 def _explain(question: PlayQuestion, position: Position) -> PlayExplained:
     """Every legal play and the ones after which ``question``'s goal is reached."""
     offered = legal_plays(position)
-    right = tuple(p for p in offered if question._reached(played(position, *p)))
+    right = tuple(
+        p
+        for p in offered
+        if not (is_desertion(p) and _ambiguous(position, p)) and question._reached(after_play(position, p))
+    )
     return PlayExplained(offered, right)
 
 

@@ -1,0 +1,83 @@
+"""The tactic play puzzles: the generator's (``tactic=True``) and the library's (``puzzles/play-tactics``).
+
+- The library holds at least 6, levels 3-5, each with an English and a Chinese title and note, a
+  Deserter in the hand and only Deserter plays right (R29): the answer is its target, found on the board.
+- Every one's guess chance (right plays over all offered plays, troops and Deserter) is <= 15 %.
+- Nothing seen before answering predicts the answer over a bigger generated batch, titles included.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from battleline_lab.authoring.generate_play import TACTIC_FOLDER, TACTIC_GOALS, generate_play
+from battleline_lab.cli import main
+from battleline_lab.core.cards import Tactic
+from battleline_lab.quiz import library
+from battleline_lab.quiz.loader import load_puzzle_text
+from battleline_lab.quiz.puzzle import Puzzle
+from battleline_lab.quiz.questions.play import is_desertion, legal_plays
+from battleline_lab.text.messages import LANGUAGES
+from tests.test_generate_spoilers import predicting
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tactic_puzzles() -> list[Puzzle]:
+    return [p for p in (library.get(i) for i in library.ids()) if p.id.startswith(f"{TACTIC_FOLDER}-")]
+
+
+def test_R29_the_library_has_6_tactic_puzzles_at_levels_3_to_5_answered_by_a_target() -> None:
+    found = tactic_puzzles()
+    assert len(found) >= 6
+    assert {p.level for p in found} <= {3, 4, 5}
+    assert {p.question.to_data()["goal"] for p in found if p.question is not None} == set(TACTIC_GOALS)
+    for puzzle in found:
+        assert puzzle.question is not None and puzzle.question.kind == "play"
+        assert Tactic.DESERTER in puzzle.position.hand_you
+        assert all(puzzle.title.get(lang) for lang in LANGUAGES), puzzle.id
+        assert puzzle.note is not None and all(puzzle.note.get(lang) for lang in LANGUAGES), puzzle.id
+        right = puzzle.question.explain(puzzle.position).right
+        assert right and all(is_desertion(p) for p in right), puzzle.id
+        assert puzzle.is_correct(puzzle.answer)  # the engine's whole set, written as {card, target}
+        assert all(set(a) == {"card", "target"} for a in puzzle.answer)
+
+
+def test_R29_check_json_reports_the_tactic_puzzles_guess_chance(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(ROOT / "puzzles" / TACTIC_FOLDER), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["puzzles"]
+    assert len(rows) >= 6 and all(r["kind"] == "play" and r["ok"] for r in rows)
+    for row in rows:
+        puzzle = library.get(row["id"])
+        assert puzzle.question is not None
+        offered = legal_plays(puzzle.position)
+        assert any(is_desertion(p) for p in offered) and not all(is_desertion(p) for p in offered)  # both kinds
+        expected = Fraction(len(puzzle.question.solve(puzzle.position)), len(offered))
+        assert row["guess_chance"] == pytest.approx(float(expected))
+        assert row["guess_chance"] <= 0.15
+
+
+@pytest.mark.parametrize("goal", TACTIC_GOALS)
+def test_R29_no_title_of_a_generated_tactic_batch_predicts_the_answer(goal: str) -> None:
+    made = generate_play(goal, 3, seed=7, levels=(3, 5), tactic=True)
+    assert len(made) == 3
+    puzzles = []
+    for generated in made:
+        puzzle = load_puzzle_text(generated.text, generated.filename)
+        assert puzzle.question is not None and puzzle.question.problems(puzzle.position) == []
+        puzzles.append(
+            Puzzle(
+                puzzle.id,
+                puzzle.title,
+                position=puzzle.position,
+                question=puzzle.question,
+                answer=sorted(json.dumps(p) for p in puzzle.question.solve(puzzle.position)),
+                topics=puzzle.topics,
+            )
+        )
+    assert predicting(puzzles) == {}
+    assert generate_play(goal, 1, seed=7, levels=(3, 5), tactic=True)[0].text == made[0].text  # seeded
