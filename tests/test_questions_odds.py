@@ -143,7 +143,7 @@ def test_the_widget_shows_the_question_s_own_choices(puzzle_id: str, lang: str) 
     puzzle = library.get(puzzle_id)
     assert puzzle.question is not None
     widget = PuzzleWidget(puzzle, lang=lang, record=False)
-    labels = [a["label"] for a in widget.board.view["answers"]]  # drawn by the board component
+    labels = [a["label"] for a in widget.board.view["answers"] if not a.get("hidden")]  # drawn by the board component
     assert labels == [render_msg(c.label, lang) for c in puzzle.question.choices(puzzle.position)]
     assert not widget.answer(
         next(c.value for c in puzzle.question.choices(puzzle.position) if c.value != puzzle.answer)
