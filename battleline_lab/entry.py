@@ -9,6 +9,10 @@ command's modules are still being imported is caught here too, instead of ending
 
 from __future__ import annotations
 
+# decimal's C module prints a warning of its own (mpd_setminalloc) when its set-up is interrupted and it is
+# imported again in the same process (a Ctrl-C once landed inside it: `fractions` needs it): loaded here,
+# before Ctrl-C is ours, its set-up can never be cut in half
+import decimal  # noqa: F401
 import os
 import signal
 import sys
