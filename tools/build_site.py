@@ -841,6 +841,8 @@ def rules_page(venv: Path, rules: Path) -> str:
         raise SystemExit(f"error: rendering {rules} failed: {result.stderr[-2000:]}")
     # links to other docs pages the site does not ship become plain text
     body = re.sub(r'<a href="(?!https?:|#)[^"]*\.md(#[^"]*)?">(.*?)</a>', r"\2", result.stdout)
+    # each rule's item gets its id as an anchor, so a proof step's link (rules.html#R12) lands on it
+    body = re.sub(r"<li>(\s*)<strong>([RG]\d+)</strong>", r'<li id="\2">\1<strong>\2</strong>', body)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

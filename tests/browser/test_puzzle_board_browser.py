@@ -236,19 +236,22 @@ def check_rule_link(page: Page, frontend: Front, puzzle: Locator) -> None:
     expect(link).to_have_text(re.compile(r"^R\d+$"))
     rule = link.inner_text()
     href = str(link.get_attribute("href"))
-    assert href.endswith(f"#{rule}") and "rules.md" in href, href
+    assert href.endswith(f"#{rule}"), href
     if frontend.site:
-        assert "path=rules.md" in href, href  # the site's lab view, opening rules.md beside the lessons
+        assert href.endswith(f"/rules.html#{rule}"), href  # the site's own rules page, beside its front page
     else:
         assert "/lab/tree/notebooks/rules.md#" in href, href  # the lessons' folder: notebooks/rules.md
     with page.context.expect_page() as opened:
         link.click()
     rules = opened.value
     rules.wait_for_load_state()
-    # the front end opens the rules page in a tab of its own (a lesson may be restored beside it)
-    expect(rules.locator(".lm-TabBar-tab", has_text="rules.md").first).to_be_visible(timeout=120_000)
-    shown = rules.locator(".jp-MainAreaWidget:not(.jp-NotebookPanel):not(.lm-mod-hidden)").filter(has_text=rule)
-    expect(shown.first).to_be_visible(timeout=60_000)
+    if frontend.site:  # a web page, at the rule itself
+        expect(rules.locator(f"li#{rule}")).to_be_visible(timeout=60_000)
+        expect(rules.locator(f"li#{rule}")).to_contain_text(rule)
+    else:  # JupyterLab opens the rules page in a tab of its own (a lesson may be restored beside it)
+        expect(rules.locator(".lm-TabBar-tab", has_text="rules.md").first).to_be_visible(timeout=120_000)
+        shown = rules.locator(".jp-MainAreaWidget:not(.jp-NotebookPanel):not(.lm-mod-hidden)").filter(has_text=rule)
+        expect(shown.first).to_be_visible(timeout=60_000)
     rules.close()
 
 

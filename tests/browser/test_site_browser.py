@@ -185,8 +185,11 @@ def test_front_page_fits_the_screen_and_its_links_open(offline_chromium: Browser
                 if "?path=" in href:  # the lesson itself is in the site's contents
                     lesson = href.split("?path=")[1]
                     assert page.request.get(f"{site_url}/files/{lesson}").status == 200, lesson
-        page.goto(f"{site_url}/rules.html")
+        page.goto(f"{site_url}/rules.html#R12")
         expect(page.locator("main")).to_contain_text("R12")
+        # every rule is an anchor a proof step's link lands on
+        for rule in ("R1", "R12", "R31"):
+            expect(page.locator(f"li#{rule}")).to_contain_text(rule)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=str(OUTPUT / f"site-rules-{width}.png"))
         page.goto(f"{site_url}/index.html")

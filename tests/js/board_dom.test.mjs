@@ -97,6 +97,20 @@ test("R12 puzzle: a rule id of a step is a link to the rules page in the same fr
   assert.equal(link.getAttribute("target"), "_blank");
 });
 
+test("R12 puzzle: on the site (JupyterLite) a rule id links the site's rules page, in English or from zh/", () => {
+  for (const [path, href] of [
+    ["03-claim-proofs.ipynb", "rules.md#R12"],
+    ["zh/03-claim-proofs.zh.ipynb", "../rules.md#R12"],
+  ]) {
+    for (const app of ["lab", "notebooks"]) {
+      page = installDom(`http://localhost:8000/course/${app}/index.html?path=${encodeURIComponent(path)}`);
+      const proof = { ...PROOF, steps: [[{ text: "R12", href, rule: "R12" }]] };
+      const { root } = mount(puzzle({ proof }));
+      assert.equal(root.querySelector("a.blb-rule").getAttribute("href"), "http://localhost:8000/course/rules.html#R12");
+    }
+  }
+});
+
 test("R12 which flags: the flags are answer toggles, tapped on the board", () => {
   const { root, model } = mount(puzzle());
   const one = root.querySelector('.blb-flag[data-flag="1"]');

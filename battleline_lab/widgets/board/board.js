@@ -471,7 +471,8 @@ function oddsBadge(f) {
 // the page says: its tab's caption ("Name: ...\nPath: zh/03-claim-proofs.zh.ipynb"), else
 // JupyterLab's address (.../lab/tree/<path>) or JupyterLite's (...?path=<path>).  The link is
 // made an address of the same front end (JupyterLab .../lab/tree/<file>, JupyterLite
-// .../lab/index.html?path=<file>), opened in a new tab; anything else is left as it is.
+// .../lab/index.html?path=<file>; the site's rules.md is its web page rules.html), opened in a
+// new tab; anything else is left as it is.
 function notebookPath(node) {
   const panel = node && node.closest ? node.closest(".jp-NotebookPanel, .jp-Document") : null;
   if (panel && panel.id) {
@@ -498,6 +499,12 @@ function ruleHref(href, node) {
   const path = dir.join("/");
   const here = new URL(window.location.href);
   const hash = anchor ? `#${anchor}` : "";
+  const lite = /\/(lab|notebooks)\/index\.html$/.exec(here.pathname);
+  if (lite && /(^|\/)rules\.md$/.test(path)) {
+    // the site: its rules page (rules.html beside the front page, each rule an anchor) opens at once,
+    // where JupyterLite opening rules.md in a new tab can lose the file to the restored workspace
+    return `${here.origin}${here.pathname.slice(0, lite.index)}/rules.html${hash}`;
+  }
   const lab = here.pathname.indexOf("/lab");
   if (here.pathname.endsWith("/index.html") || lab < 0) {
     const url = new URL(here.href); // JupyterLite: the same page, opening the file
