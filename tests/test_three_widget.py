@@ -286,3 +286,48 @@ def test_a_forged_or_stale_intent_changes_nothing_and_raises_nothing(name: str, 
     assert w.state.turn_number == before.turn_number
     refused = w.board.view["feedback"].get("tone") == "refused"
     assert refused or [c for c in caught if c.category.__name__ == "IntentWarning"], "refused, and said so"
+
+
+def _moved_once(w: ThreeGameWidget) -> None:
+    """The learner makes one move (the browser test's policy): a game in progress."""
+    view = w.board.view
+    if any(d["enabled"] for d in view["decks"]):
+        w.taps.draw("troops")
+    elif any(c["action"] == "end" for c in view["choices"]):
+        w.taps.action("end")
+    else:
+        card = next(c for c in view["hand"] if c.get("flags"))
+        w.taps.card(card["id"])
+        w.taps.flag(card["flags"][0])
+
+
+@pytest.mark.parametrize(
+    ("answer", "dealt"),
+    [("new-game", True), ("keep-game", False), ("play", False)],
+    ids=["discard-deals-the-next-seed", "keep-keeps-the-game", "playing-on-keeps-the-game"],
+)
+def test_new_game_asks_before_it_discards_a_three_player_game_in_progress(answer: str, dealt: bool) -> None:
+    w = ThreeGameWidget(seed=5)
+    w.new_game_button.click()  # nothing to lose yet: dealt at once, no question
+    assert w.seed == 6 and "question" not in w.board.view
+    _moved_once(w)
+    history = list(w.state.history)
+    for _press in range(2):  # a second press only asks again
+        w.new_game_button.click()
+        assert w.seed == 6 and w.state.history == history
+        assert w.board.view["question"] == w.controller.t("game_widget.new_game.ask")
+        assert [c["action"] for c in w.board.view["choices"]][-2:] == ["new-game", "keep-game"]
+    if answer == "play":
+        _moved_once(w)
+    else:
+        w.taps.action(answer)
+    assert "question" not in w.board.view
+    assert all(c["action"] not in ("new-game", "keep-game") for c in w.board.view["choices"])
+    assert (w.seed, w.state.history == []) == ((7, True) if dealt else (6, False))
+    w.set_lang("zh")
+    _moved_once(w)
+    w.new_game_button.click()
+    assert w.board.view["question"] == w.controller.t("game_widget.new_game.ask") != ""
+    assert w.controller.t("game_widget.new_game.ask") != ThreeGameController(("heuristic", "random")).t(
+        "game_widget.new_game.ask"
+    )

@@ -326,6 +326,7 @@ class ThreeGameView(TypedDict):
     decks: list[DeckView]
     choices: list[ButtonView]
     feedback: FeedbackView
+    question: NotRequired[str]  # New game asks before it discards a game in progress
 
 
 class PaletteView(TypedDict):

@@ -78,7 +78,7 @@ class ThreeGameWidget(W.VBox):  # type: ignore[misc]
         self.taps = Taps(self.board)
         self.new_game_button = W.Button(layout=W.Layout(width="auto"))
         self.new_game_button.add_class("bl-new-game")
-        self.new_game_button.on_click(lambda _b: self.new_game())
+        self.new_game_button.on_click(lambda _b: self.ask_new_game())
         self.lang_toggle = language_toggle(lang, self.set_lang)
         super().__init__(
             [
@@ -144,8 +144,14 @@ class ThreeGameWidget(W.VBox):  # type: ignore[misc]
         self._render()
 
     def new_game(self) -> None:
-        """The ``bl-new-game`` button: the next deal."""
+        """The next deal at once (from code; the ``bl-new-game`` button asks first: :meth:`ask_new_game`)."""
         self.controller.new_game()
+        self._render()
+
+    def ask_new_game(self) -> None:
+        """The ``bl-new-game`` button: the next deal, or first the question whether to discard the game in
+        progress (:meth:`~battleline_lab.controllers.three.ThreeGameController.ask_new_game`)."""
+        self.controller.ask_new_game()
         self._render()
 
     # -- drawing ------------------------------------------------------------------------------

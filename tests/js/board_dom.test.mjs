@@ -380,3 +380,28 @@ test("render adds its listeners (the window's key listener too) and the cleanup 
   assert.equal(root.listenerCount(), 0);
   assert.equal(model.handlers.length, 0);
 });
+
+test("three: New game's question shows above its two buttons, as text, and the buttons send their intents", () => {
+  const three = {
+    mode: "three",
+    rev: 1,
+    prompt: "Your turn",
+    board_label: "board",
+    players: [{ seat: "a", label: "A (you)", you: true, turn: true }],
+    fronts: [{ key: "ab", label: "A and B", flags: [1, 2, 3], yours: true }],
+    flags: [1, 2, 3].map((n) => ({ n, label: `flag ${n}`, slots: 3, sides: [] })),
+    hand: [card("r7")],
+    decks: [],
+    choices: [{ action: "new-game", label: "Discard it" }, { action: "keep-game", label: "Keep playing", primary: true }],
+    feedback: {},
+    question: XSS,
+  };
+  const { root, model } = mount(three);
+  const question = root.querySelector('[data-role="question"]');
+  assert.equal(question.textContent, XSS);
+  assert.equal(root.querySelector("img"), null);
+  click(root.querySelector('[data-action="keep-game"]'));
+  assert.deepEqual(intents(model).at(-1), { do: "keep-game" });
+  model.set({ ...three, rev: 2, question: undefined, choices: [] });
+  assert.equal(root.querySelector('[data-role="question"]'), null);
+});

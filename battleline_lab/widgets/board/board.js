@@ -175,6 +175,7 @@
  * @property {Array<ButtonView & {deck: string}>} [decks]
  * @property {ButtonView[]} [choices]
  * @property {{tone?: string, text?: string, items?: string[]}} [feedback]
+ * @property {string} [question] New game asks before it discards a game in progress
  */
 
 // -- the tap state machine (pure: no DOM) ---------------------------------------------------------
@@ -924,6 +925,7 @@ function drawThree(v) {
     ]),
     drawThreePlayers(v),
     h("div", { class: "blb-three-board", role: "group", "aria-label": v.board_label || "board" }, (v.fronts || []).map((front) => drawFront(v, front))),
+    v.question ? h("div", { class: "blb-question", "data-role": "question", text: v.question }) : null,
     bar,
     h("div", { class: "blb-hand", role: "group", "aria-label": v.hand_label || "hand" }, [
       v.hand_label ? h("div", { class: "blb-caption", text: v.hand_label }) : null,
