@@ -1,7 +1,8 @@
 """The board's view model, typed: what every activity's controller hands the board component to draw.
 
 A controller (:mod:`battleline_lab.controllers`) builds one of the top-level views here
-(:class:`PuzzleView`, :class:`GameView`, :class:`ThreeGameView`, :class:`PlaceView`) from the state it holds; the
+(:class:`PuzzleView`, :class:`GameView`, :class:`ThreeGameView`, :class:`PlaceView`; the two games share
+:class:`TableView`) from the state it holds; the
 widget sends it to ``board.js`` as JSON, unchanged.  The keys are the ones ``board.js`` reads,
 so a key here is a contract with the front end (its JSDoc typedefs describe the same shape):
 rename none.  Keys a view may leave out are marked ``NotRequired``.
@@ -48,6 +49,7 @@ __all__ = [
     "ProofView",
     "PuzzleView",
     "RulePart",
+    "TableView",
     "ThreeFlagView",
     "ThreeFrontView",
     "ThreeGameView",
@@ -245,16 +247,14 @@ class OpponentHandView(TypedDict):
     cards: NotRequired[list[CardView]]  # shown once the game is over
 
 
-class GameView(TypedDict):
-    """The board in game mode."""
+class TableView(TypedDict):
+    """What the two-player and the three-player boards share: the prompt, the hand, the deck, the
+    buttons and the feedback (the taps on them are the same in both modes)."""
 
-    mode: Literal["game"]
     lang: str
     prompt: str
     status: str
     board_label: str
-    opponent_hand: OpponentHandView
-    flags: list[FlagView]
     hand: list[CardView]
     hand_label: str
     chosen_text: str
@@ -263,8 +263,16 @@ class GameView(TypedDict):
     decks: list[DeckView]
     choices: list[ButtonView]
     feedback: FeedbackView
-    odds_note: NotRequired[str]
     question: NotRequired[str]  # New game asks before it discards a game in progress
+
+
+class GameView(TableView):
+    """The board in game mode."""
+
+    mode: Literal["game"]
+    opponent_hand: OpponentHandView
+    flags: list[FlagView]
+    odds_note: NotRequired[str]
 
 
 class ThreeSideView(TypedDict):
@@ -307,26 +315,13 @@ class ThreePlayerView(TypedDict):
     turn: bool
 
 
-class ThreeGameView(TypedDict):
+class ThreeGameView(TableView):
     """The board in three-player mode: the three fronts stacked, each labelled with its two players."""
 
     mode: Literal["three"]
-    lang: str
-    prompt: str
-    status: str
-    board_label: str
     players: list[ThreePlayerView]
     fronts: list[ThreeFrontView]
     flags: list[ThreeFlagView]
-    hand: list[CardView]
-    hand_label: str
-    chosen_text: str
-    targets: list[str]
-    selection: list[str]
-    decks: list[DeckView]
-    choices: list[ButtonView]
-    feedback: FeedbackView
-    question: NotRequired[str]  # New game asks before it discards a game in progress
 
 
 class PaletteView(TypedDict):
