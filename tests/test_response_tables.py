@@ -19,6 +19,7 @@ import re
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,7 +86,7 @@ def test_the_lessons_show_puzzles() -> None:
 
 
 @pytest.fixture(scope="module")
-def lesson_tables() -> dict[tuple[str, str], tuple[PuzzleWidget, dict[str, object], float]]:
+def lesson_tables() -> dict[tuple[str, str], tuple[PuzzleWidget, dict[str, Any], float]]:
     """Each lesson puzzle's widget with its whole table, in both languages, and the seconds it took."""
     out = {}
     for puzzle_id in LESSON_PUZZLES:
@@ -100,7 +101,7 @@ def lesson_tables() -> dict[tuple[str, str], tuple[PuzzleWidget, dict[str, objec
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("puzzle_id", LESSON_PUZZLES)
 def test_R12_a_lesson_table_walked_through_the_widget_is_the_widget(
-    lesson_tables: dict[tuple[str, str], tuple[PuzzleWidget, dict[str, object], float]], puzzle_id: str, lang: str
+    lesson_tables: dict[tuple[str, str], tuple[PuzzleWidget, dict[str, Any], float]], puzzle_id: str, lang: str
 ) -> None:
     built, table, _ = lesson_tables[puzzle_id, lang]
     assert built.board.table_state == table["start"] and built.state == "waiting"  # building answered nothing
@@ -124,7 +125,7 @@ def test_R12_a_lesson_table_walked_through_the_widget_is_the_widget(
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("puzzle_id", LESSON_PUZZLES)
 def test_a_lesson_table_is_complete_and_small(
-    lesson_tables: dict[tuple[str, str], tuple[PuzzleWidget, dict[str, object], float]], puzzle_id: str, lang: str
+    lesson_tables: dict[tuple[str, str], tuple[PuzzleWidget, dict[str, Any], float]], puzzle_id: str, lang: str
 ) -> None:
     widget, table, _ = lesson_tables[puzzle_id, lang]
     states = table["states"]
@@ -171,7 +172,7 @@ def _recording_widget(puzzle_id: str = "one-end-open") -> tuple[PuzzleWidget, Pr
     progress = Progress(store=MemoryStore())
     widget = PuzzleWidget(puzzle_id, progress=progress)
     sent: list[object] = []
-    widget.board.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
+    widget.board.send = lambda content, buffers=None: sent.append(content)
     return widget, progress, sent
 
 
@@ -212,10 +213,12 @@ def test_a_replay_reaches_the_state_the_table_showed() -> None:
     shown = PuzzleWidget("same-wedge-sum-compare", record=False)
     shown.attach_table()
     table = unpack_table(shown.board.table)
-    taps = [{"answer": "a"}, {"answer": "b"}, {"step": 1}]
-    state = table["start"]
+    taps: list[dict[str, object]] = [{"answer": "a"}, {"answer": "b"}, {"step": 1}]
+    state: int | None = table["start"]
     for tap in taps:
+        assert state is not None
         state = table_next(table, state, tap)
+    assert state is not None
     widget.board._on_msg(widget.board, {"replay": {"id": "q1", "intents": taps}}, [])
     assert widget.board_view() == table_view(table, state)
 
