@@ -335,6 +335,9 @@ export function renderWidget(el, states, rootId, backend) {
           if (widget.initialize) await widget.initialize({ model: shim });
           if (widget.render) view.cleanup = await widget.render({ model: shim, el: host });
           fixRuleLinks(host);
+          // the board draws its proof's rule links as the notebook's (rules.md#R12): the site's rules page
+          const watchLinks = { childList: true, subtree: true, attributes: true, attributeFilter: ["href"] };
+          new MutationObserver(() => fixRuleLinks(host)).observe(host, watchLinks);
           view.el.dataset.ready = "true";
         })
         .catch((error) => {
