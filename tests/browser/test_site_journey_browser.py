@@ -112,7 +112,9 @@ def open_lesson(page: Page, frontend: Front, link: str, lesson: str, width: int,
     else:
         page.goto(f"{frontend.url}/lab/tree/notebooks/{lesson}?reset")
     expect(in_sight(page)).to_be_visible(timeout=120_000)
-    expect(in_sight(page)).to_contain_text(heading)  # the lesson asked for is the one shown
+    # the lesson asked for is the one shown: the site's JupyterLab first restores its workspace (the
+    # lesson opened before, in sight) and then opens the one of ?path= (seen 19 s later at load 40)
+    expect(in_sight(page)).to_contain_text(heading, timeout=120_000)
 
 
 def probe(page: Page) -> str:
