@@ -4,7 +4,8 @@ The lessons are committed with their outputs and the widget state nbconvert save
 (docs/widgets.md).  Each run gives every widget model a new random id, so a re-run
 used to rewrite hundreds of lines of a lesson that did not change.  This tool runs
 each notebook (nbconvert, ``BATTLELINE_LAB_DATA`` set to a new empty folder, so no
-learner's progress leaks in) and then renames the model ids in a fixed order: the
+learner's progress leaks in, and ``BATTLELINE_LAB_TABLES`` set, so each puzzle widget shown saves
+its response table) and then renames the model ids in a fixed order: the
 widget views in the order the outputs show them, each followed by the models it
 refers to (``IPY_MODEL_<id>``), depth first, in the order its sorted state names
 them; models nothing shows come last, in the order of their sorted state (each reference read
@@ -170,9 +171,10 @@ def fix_ids(path: Path) -> bool:
 
 
 def run(path: Path) -> None:
-    """Execute the notebook at ``path`` in place with nbconvert, in a new empty data folder."""
+    """Execute the notebook at ``path`` in place with nbconvert, in a new empty data folder; each puzzle
+    widget it displays saves its response table (``BATTLELINE_LAB_TABLES``: the board answers without a kernel)."""
     with tempfile.TemporaryDirectory(prefix="battleline-lesson-") as data:
-        env = {**os.environ, "BATTLELINE_LAB_DATA": data}
+        env = {**os.environ, "BATTLELINE_LAB_DATA": data, "BATTLELINE_LAB_TABLES": "1"}
         command = [sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace"]
         subprocess.run([*command, str(path.resolve())], check=True, env=env)
 

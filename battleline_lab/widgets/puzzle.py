@@ -149,6 +149,7 @@ class PuzzleWidget(PictureBox):
             on_replay=self._on_replay,
         )
         self.board.add_class("bl-puzzle-board")
+        self.board.puzzle = controller.puzzle.id
         #: whether a display builds the response table (None: when ``BATTLELINE_LAB_TABLES`` is set, as the
         #: lessons' runs and the site's set it)
         self.wants_table = table

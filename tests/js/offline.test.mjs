@@ -163,3 +163,18 @@ test("once live, a tap goes to the kernel, not to the table", async () => {
   assert.equal(root.dataset.busy, "true");
   assert.equal(queue(), null);
 });
+
+test("a live board without a table (the kernel's own widget) replays the queue of its puzzle", async () => {
+  const offline = await mount();
+  answer(offline.root, "yes");
+  const { id } = queue();
+  const live = await mount({ puzzle: "wedge" });
+  live.model.receive({ pong: true });
+  assert.deepEqual(live.model.sent.filter((m) => m.replay), [{ replay: { id, intents: [{ answer: "yes" }] } }]);
+  live.model.receive({ replayed: id });
+  assert.equal(queue(), null);
+  const other = await mount({ puzzle: "another-puzzle" });
+  answer(offline.root, "no");
+  other.model.receive({ pong: true });
+  assert.deepEqual(other.model.sent.filter((m) => m.replay), [], "another puzzle's queue is not its own");
+});

@@ -79,6 +79,9 @@ class Board(anywidget.AnyWidget):
     table = traitlets.Unicode("").tag(sync=True)
     #: the state of :attr:`table` the view on show is (-1: none, or not in the table)
     table_state = traitlets.Int(-1).tag(sync=True)
+    #: the puzzle on show, if any: the taps a board answered from its table are queued in the browser under
+    #: it, and replayed to a live board of the same puzzle (:meth:`replay`)
+    puzzle = traitlets.Unicode("").tag(sync=True)
 
     def __init__(
         self,

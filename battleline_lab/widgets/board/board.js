@@ -1173,13 +1173,15 @@ function render({ model, el }) {
     }
     line.textContent = s.view.starting || "…";
   };
+  // the puzzle on show: its taps answered from the table are queued under it
+  const puzzle = () => model.get("puzzle") || (offline.table && offline.table.puzzle) || "";
   const answer = (intent) => {
     const next = offline.live ? undefined : lookup(offline.table, offline.state, intent);
     if (next === undefined) return false;
     offline.state = next;
     s.view = { ...tableView(offline.table, next), rev: s.view.rev };
     draw(root, s, el);
-    enqueue(storage, offline.table.puzzle, intent);
+    enqueue(storage, puzzle(), intent);
     return true;
   };
   const send = (intent) => {
@@ -1193,7 +1195,7 @@ function render({ model, el }) {
     draw(root, s, el);
   };
   const replay = () => {
-    const q = offline.table ? queued(storage, offline.table.puzzle) : null;
+    const q = puzzle() ? queued(storage, puzzle()) : null;
     if (q && q.intents.length) model.send({ replay: q });
   };
   const onMessage = (msg) => {
@@ -1202,7 +1204,7 @@ function render({ model, el }) {
       offline.live = true;
       replay();
     }
-    if (typeof msg.replayed === "string" && offline.table) forget(storage, offline.table.puzzle, msg.replayed);
+    if (typeof msg.replayed === "string" && puzzle()) forget(storage, puzzle(), msg.replayed);
   };
   const onState = () => {
     const state = model.get("table_state");
@@ -1216,7 +1218,7 @@ function render({ model, el }) {
       onState();
       if (offline.live) return replay();
       // taps answered before (this page reloaded): their views again, from the table
-      const q = queued(storage, table.puzzle);
+      const q = queued(storage, puzzle());
       const at = q && offline.state >= 0 ? walk(table, offline.state, q.intents) : offline.state;
       if (at !== offline.state) {
         offline.state = at;
