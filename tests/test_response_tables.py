@@ -137,6 +137,7 @@ def test_a_lesson_table_is_complete_and_small(
     assert len(table["views"]) <= len(states) and len(set(map(json.dumps, table["parts"]))) == len(table["parts"])
     assert len(widget.board.table) < 400_000, "a lesson's table stays under 400 kB packed"
     assert pack_table(table) == widget.board.table  # the same table packs to the same text (no time stamp)
+    assert re.fullmatch(r"\w+", widget.board.table), "one word: no word (a tracker number) begins inside it"
 
 
 def test_the_widget_tells_the_board_its_state_in_the_table() -> None:

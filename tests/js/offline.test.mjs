@@ -51,7 +51,8 @@ function table() {
   return { version: 1, puzzle: "wedge", lang: "en", start: 0, keys, parts, views: shapes, intents, states };
 }
 
-const packed = (t) => gzipSync(Buffer.from(JSON.stringify(t))).toString("base64");
+// packed as Python's pack_table packs it: gzip, base64 with "+" and "/" written "_" and "\u00b5"
+const packed = (t) => gzipSync(Buffer.from(JSON.stringify(t))).toString("base64").replace(/\+/g, "_").replace(/\//g, "\u00b5");
 
 async function mount(traits = { table: packed(table()), table_state: 0 }) {
   const el = page.document.createElement("div");

@@ -386,9 +386,10 @@ export function tableView(table, state) {
   return view;
 }
 
-/** The table the trait `table` holds: gzip-compressed JSON in base64 (Python: responses.pack_table). */
+/** The table the trait `table` holds: gzip-compressed JSON in base64, "+" and "/" written "_" and "\u00b5"
+ * (Python: responses.pack_table). */
 export async function unpackTable(text) {
-  const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  const bytes = Uint8Array.from(atob(text.replace(/_/g, "+").replace(/\u00b5/g, "/")), (c) => c.charCodeAt(0));
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   return JSON.parse(await new Response(stream).text());
 }
