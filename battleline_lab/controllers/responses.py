@@ -351,7 +351,8 @@ def table_view(table: Mapping[str, Any], state: int) -> PuzzleView:
 
 
 #: the packed table's two base64 symbols that are not letters or digits, written as word characters: the text
-#: is one word (nothing that reads words, such as a check for tracker numbers, finds a word begin inside it)
+#: is one word, then base64's padding (nothing that reads words, such as a check for tracker numbers, finds a
+#: word begin inside it)
 _ALTCHARS = {ord("+"): "_", ord("/"): "\u00b5"}
 _BACK = {ord("_"): "+", ord("\u00b5"): "/"}
 
