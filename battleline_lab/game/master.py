@@ -1,6 +1,8 @@
-"""The master bot (``master``): a static judgment built on outs and odds, flag by flag; and ``master_search``.
+"""The judge (``judge``, :class:`JudgeBot`): a static judgment built on outs and odds; and ``master_search``.
 
-The docs call the judgment "the judge" (it was measured under that name before it became the master).
+The judge was the master until the master became its search (:mod:`~battleline_lab.game.sampler`,
+which plays the judge's move except where tactics are in play, and uses the judge as its play-out
+policy).
 
 The idea is the one the public prob bot's strategy notes describe (rezder/go-battleline, read,
 not copied); the design and the code are this project's own:
