@@ -28,7 +28,7 @@ from . import arguments
 from .actions import Action, Deserter, Pass, PlayCard, PlayScout, Traitor
 from .expert import determinize
 from .heuristic import TACTIC_COST, Board, HeuristicBot
-from .master import JudgeBot
+from .master import JudgeBot, Judgment
 from .rules import apply, legal_moves
 from .state import GameState, Phase, Player
 from .view import PlayerView
@@ -37,8 +37,12 @@ __all__ = ["SAMPLES", "MasterBot", "candidates", "playout"]
 
 SAMPLES = 8  # deals per searched decision (each candidate played out once on each)
 MARGIN = 0.0  # another move must win this share of play-outs more than the judge's
+MAX_GUILE = 3  # Deserter and Traitor moves searched at most (a Traitor has a move per target and flag)
 MAX_PLAYOUT_ACTIONS = 2000  # far above any real game's remaining actions
 _SCOUT = PlayScout()
+_DUMPS = frozenset(
+    {"dump", "dump-useful", "dump-lost", "fallback", "scout"}
+)  # the judge's reasons for a card it only gets rid of
 
 
 def _is_troop_play(action: Action) -> bool:
@@ -46,29 +50,29 @@ def _is_troop_play(action: Action) -> bool:
 
 
 def candidates(view: PlayerView, legal: Sequence[Action], judge: JudgeBot, mine: Action) -> list[Action]:
-    """The moves to search, the judge's (``mine``) first; only ``mine`` where no tactics card is in play."""
+    """The moves to search, the judge's (``mine``) first; only ``mine`` where no tactics card is in play.
+
+    Guile counts where a finished formation of the opponent's takes a flag we cannot win any more
+    (the judge reads that flag as lost: the window before their claim); Scout where the judge's own
+    move only dumps a card. At most :data:`MAX_GUILE` guile moves, the heuristic's best first."""
+    judgment = Judgment(view)
     them = view.player.other
-    finished = {
-        c
-        for n in range(1, 10)
-        if view.claimed_by(n) is None and len(view.flag_cards(n, them)) >= view.size(n)
-        for c in view.flag_cards(n, them)
-    }
-    guile = [a for a in legal if isinstance(a, (Deserter, Traitor)) and a.target in finished]
-    scout = [_SCOUT] if _SCOUT in legal else []
+    doomed = {c for n, fj in judgment.flags.items() if fj.made and fj.lost for c in view.flag_cards(n, them)}
+    guile = [a for a in legal if isinstance(a, (Deserter, Traitor)) and a.target in doomed]
+    scout = [_SCOUT] if _SCOUT in legal and judge.reason in _DUMPS else []
     troop = _is_troop_play(mine)
     if troop and not guile and not scout:
         return [mine]
+    board = Board(view)
     out = [mine]
     troops = [a for a in legal if _is_troop_play(a)]
     if troops and not troop:
         out.append(judge.choose(view, troops))
     tactics = [a for a in legal if not _is_troop_play(a) and type(a) is not Pass]
     if tactics:
-        board = Board(view)
-        best = max(tactics, key=lambda a: (board.gain(a) - TACTIC_COST, -tactics.index(a)))
-        out.append(best)
-    out.extend(guile)
+        out.append(max(tactics, key=lambda a: (board.gain(a) - TACTIC_COST, -tactics.index(a))))
+    guile.sort(key=lambda a: (-board.gain(a), legal.index(a)))
+    out.extend(guile[:MAX_GUILE])
     out.extend(scout)
     unique: list[Action] = []
     for a in out:
@@ -107,6 +111,7 @@ class MasterBot(HeuristicBot):
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         arguments.require_moves(self.name, legal)
+        self._judge.reason = ""  # the judge names a rule only for the card plays it chooses by one
         mine = self._judge.choose(view, legal)
         self.reason = self._judge.reason
         if len(legal) == 1 or view.phase is not Phase.PLAY:

@@ -38,6 +38,10 @@ def test_a_seeded_game_is_reproducible() -> None:
     assert one.history == two.history and one.winner is two.winner
 
 
+_MIDDLES = [f"{c}{v}" for v in range(4, 8) for c in "roygbp"]
+#: flags 1-8 full on South's side; at flag 9 nothing in the hand can beat North's red 10
+SCOUT_TABLE = {**{n: (" ".join(_MIDDLES[3 * (n - 1) : 3 * n]), "") for n in range(1, 9)}, 9: ("", "r10")}
+
 #: (id, South's hand, flags (south, north), the moves that must be among the candidates)
 SEARCHED = [
     pytest.param(
@@ -47,10 +51,10 @@ SEARCHED = [
         id="R29-a-deserter-on-their-finished-phalanx-is-searched",
     ),
     pytest.param(
-        "scout r7 g1 y2 o2 p3 b9",
-        {5: ("r8", "g6 g7")},
+        "scout o1 y1 g2 b2 p3 r3",
+        SCOUT_TABLE,
         {PlayScout()},
-        id="R27-scout-is-searched",
+        id="R27-scout-is-searched-when-no-card-is-worth-playing",
     ),
 ]
 
