@@ -13,9 +13,14 @@ splits the games over N processes; the games and the result are the same.  Targe
 the expert over 400 games, <= 100 ms median per card play) are reported, never asserted; the figures
 go in docs/game.md.
 
+The master (``make_bot("master")``) is the sampling master of ``game/sampler.py``; ``--master judge``
+measures the judge alone (its prior and play-out policy) on the same deals, for a paired comparison.
+
 Usage::
 
     python benchmarks/bench_master.py --games 400 --seed 2027 --jobs 2       # against the expert
+    python benchmarks/bench_master.py --master judge --games 400 --seed 2027  # the judge on the same games
+    python benchmarks/bench_master.py --against judge --games 200             # the master against its prior
     python benchmarks/bench_master.py --against heuristic --games 100
     python benchmarks/bench_master.py --ladder --games 100                  # every lower rung
 """

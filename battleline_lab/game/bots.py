@@ -20,8 +20,9 @@ from . import arguments
 from .bot_base import Bot, RandomBot
 from .expert import DEFAULT_ROLLOUTS, ExpertBot
 from .heuristic import GentleBot, HeuristicBot
-from .master import MasterBot, MasterSearchBot
+from .master import JudgeBot, MasterSearchBot
 from .odds_search import OddsSearchBot
+from .sampler import MasterBot
 
 __all__ = ["BOTS", "make_bot"]
 
@@ -29,7 +30,8 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "expert": ExpertBot,
-    "master": MasterBot,  # the strongest bot: a static judgment on outs and odds (docs/game.md)
+    "master": MasterBot,  # the strongest bot: the judge checked by play-outs on sampled deals (docs/game.md)
+    "judge": JudgeBot,  # a static judgment on outs and odds, the master's prior and play-out policy
     "master_search": MasterSearchBot,  # the master's move checked by the search (stronger against prob, slower)
     "odds_search": OddsSearchBot,  # the search over odds-ranked candidates (the master before the judgment)
     "gentle": GentleBot,

@@ -1,6 +1,8 @@
-"""The master bot (``master``): a static judgment built on outs and odds, flag by flag; and ``master_search``.
+"""The judge (``judge``, :class:`JudgeBot`): a static judgment built on outs and odds; and ``master_search``.
 
-The docs call the judgment "the judge" (it was measured under that name before it became the master).
+The judge was the master until the master became its search (:mod:`~battleline_lab.game.sampler`,
+which plays the judge's move except where tactics are in play, and uses the judge as its play-out
+policy).
 
 The idea is the one the public prob bot's strategy notes describe (rezder/go-battleline, read,
 not copied); the design and the code are this project's own:
@@ -50,7 +52,7 @@ from .rules import apply
 from .state import Deck, Phase
 from .view import PlayerView
 
-__all__ = ["MasterBot", "MasterSearchBot", "Plan", "plans", "plan_chance"]
+__all__ = ["JudgeBot", "MasterSearchBot", "Plan", "plans", "plan_chance"]
 
 _WEDGE = int(FormationKind.WEDGE)
 _PHALANX = int(FormationKind.PHALANX)
@@ -246,6 +248,16 @@ def plan_chance(plan: Plan, supply: Supply) -> Judged:
     return Judged((plan.kind, total), chance, tuple(uses))
 
 
+@functools.lru_cache(maxsize=2048)
+def _judged(cards: tuple[Card, ...], size: int, fog: bool, supply: Supply, ranked: bool = False) -> tuple[Judged, ...]:
+    """Every plan of a side judged with ``supply`` (strongest first when ``ranked``): a pure function,
+    cached because a search reads the same sides again and again (empty sides above all)."""
+    out = [plan_chance(p, supply) for p in plans(cards, size, fog)]
+    if ranked:
+        out.sort(key=lambda j: (j.key, j.chance), reverse=True)
+    return tuple(out)
+
+
 class FlagJudgment(NamedTuple):
     flag: int
     size: int
@@ -308,14 +320,10 @@ class Judgment:
             size, fog = view.size(n), view.fog(n)
             mine, theirs_cards = view.flag_cards(n, me), view.flag_cards(n, them)
             made = len(theirs_cards) >= size
-            their = [plan_chance(p, self.their_supply) for p in plans(theirs_cards, size, fog)]
+            their = _judged(theirs_cards, size, fog, self.their_supply)
             live = [j.key for j in their if j.chance > TARGET_FLOOR] or [min(j.key for j in their)]
             target = max(live)
-            ours_j = sorted(
-                (plan_chance(p, self.mine_supply) for p in plans(mine, size, fog)),
-                key=lambda j: (j.key, j.chance),
-                reverse=True,
-            )
+            ours_j = _judged(mine, size, fog, self.mine_supply, ranked=True)
             if made and len(mine) >= size:
                 lost = not (ours_j[0].key > target or (ours_j[0].key == target and view.first_complete(n) is me))
             else:
@@ -399,10 +407,10 @@ def _key(card: Card) -> tuple[int, int]:
     return (100, list(Tactic).index(card))
 
 
-class MasterBot(HeuristicBot):
+class JudgeBot(HeuristicBot):
     """A static judgment on outs and odds (see the module doc): deterministic, fast."""
 
-    name = "master"
+    name = "judge"
     reason = ""  # which rule chose the last card play (for tests and the coach)
 
     def _play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
@@ -684,7 +692,7 @@ class MasterSearchBot(ExpertBot):
     ) -> None:
         super().__init__(seed, rollouts=rollouts, candidates=candidates, depth=depth)
         self.margin = arguments.number(margin, "margin", 0.0, 1.0)  # a difference of two shares of wins
-        self._judge = MasterBot(seed)
+        self._judge = JudgeBot(seed)
 
     def ranked(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
         first = self._judge.choose(view, legal)

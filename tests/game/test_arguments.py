@@ -34,10 +34,11 @@ from battleline_lab.game.bot_base import Bot, RandomBot
 from battleline_lab.game.bots import BOTS, make_bot
 from battleline_lab.game.expert import ExpertBot, suggest
 from battleline_lab.game.heuristic import GentleBot, HeuristicBot
-from battleline_lab.game.master import MasterBot, MasterSearchBot
+from battleline_lab.game.master import JudgeBot, MasterSearchBot
 from battleline_lab.game.match import play_game, run_match
 from battleline_lab.game.odds_search import OddsBot, OddsSearchBot
 from battleline_lab.game.rules import apply
+from battleline_lab.game.sampler import MasterBot
 from battleline_lab.game.session import GameSession
 from battleline_lab.game.state import Options, Phase
 from battleline_lab.game.view import PlayerView
@@ -50,6 +51,7 @@ BOT_CLASSES: list[type[Any]] = [
     ExpertBot,
     OddsBot,
     OddsSearchBot,
+    JudgeBot,
     MasterBot,
     MasterSearchBot,
 ]

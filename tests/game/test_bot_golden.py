@@ -24,8 +24,9 @@ from battleline_lab.core.position import ClaimTiming
 from battleline_lab.game.bot_base import Bot, RandomBot
 from battleline_lab.game.expert import ExpertBot
 from battleline_lab.game.heuristic import HeuristicBot
-from battleline_lab.game.master import MasterBot
+from battleline_lab.game.master import JudgeBot
 from battleline_lab.game.match import play_game
+from battleline_lab.game.sampler import MasterBot
 from battleline_lab.game.state import GameState, Options, Player
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "bot-games.json"
@@ -37,6 +38,8 @@ def _bot(kind: str, seed: int) -> Bot:
         return HeuristicBot(seed)
     if kind == "random":
         return RandomBot(seed)
+    if kind == "judge":
+        return JudgeBot(seed)
     if kind == "master":
         return MasterBot(seed)
     assert kind == "expert"
@@ -44,8 +47,9 @@ def _bot(kind: str, seed: int) -> Bot:
 
 
 def _cases() -> list[tuple[str, str, str, int]]:
-    """(north bot, south bot, claim timing, seed): heuristic vs heuristic and vs random, the master
-    vs the heuristic bot (its guile, Scout and passes included), every timing."""
+    """(north bot, south bot, claim timing, seed): heuristic vs heuristic and vs random, the judge
+    vs the heuristic bot (its guile, Scout and passes included), the master (its searches) vs the
+    heuristic bot, every timing."""
     cases = []
     for timing in ClaimTiming:
         for seed in SEEDS:
@@ -54,8 +58,9 @@ def _cases() -> list[tuple[str, str, str, int]]:
             pair = ("heuristic", "random") if seed % 2 else ("random", "heuristic")
             cases.append((*pair, timing.value, seed))
         for seed in SEEDS[:2]:
-            pair = ("master", "heuristic") if seed % 2 else ("heuristic", "master")
+            pair = ("judge", "heuristic") if seed % 2 else ("heuristic", "judge")
             cases.append((*pair, timing.value, seed))
+        cases.append(("master", "heuristic", timing.value, 1))
     cases.append(("expert", "heuristic", ClaimTiming.AFTER_PLAY.value, 7))
     return cases
 

@@ -18,7 +18,8 @@ REGISTRY = [
     ("heuristic", "HeuristicBot", "battleline_lab.game.heuristic"),
     ("gentle", "GentleBot", "battleline_lab.game.heuristic"),
     ("expert", "ExpertBot", "battleline_lab.game.expert"),
-    ("master", "MasterBot", "battleline_lab.game.master"),
+    ("master", "MasterBot", "battleline_lab.game.sampler"),
+    ("judge", "JudgeBot", "battleline_lab.game.master"),
     ("master_search", "MasterSearchBot", "battleline_lab.game.master"),
     ("odds_search", "OddsSearchBot", "battleline_lab.game.odds_search"),
 ]

@@ -25,8 +25,8 @@ from battleline_lab.game.actions import PlayCard
 from battleline_lab.game.bot_base import RandomBot
 from battleline_lab.game.bots import BOTS
 from battleline_lab.game.master import (
+    JudgeBot,
     Judgment,
-    MasterBot,
     MasterSearchBot,
     Supply,
     _each_one,
@@ -40,7 +40,8 @@ from .test_expert import _midgame, _reshuffle_hidden
 
 
 def test_judge_is_registered() -> None:
-    assert "master" in BOTS and make_bot("master", 1).name == "master"  # the judge is the master
+    assert "judge" in BOTS and make_bot("judge", 1).name == "judge"  # the master's prior and play-out policy
+    assert make_bot("master", 1).name == "master"
     assert "master_search" in BOTS and make_bot("master_search", 1).name == "master_search"
 
 
@@ -101,7 +102,7 @@ def test_a_plan_from_the_hand_is_certain_and_a_missing_troop_is_drawn() -> None:
 def test_every_move_is_legal_in_games_against_random_and_heuristic_bots(seed: int) -> None:
     for other in (RandomBot(seed), HeuristicBot(seed)):
         state = new_game(seed, Options(first=Player.SOUTH if seed % 2 else Player.NORTH))
-        judge = MasterBot(seed)
+        judge = JudgeBot(seed)
         bots = {Player.SOUTH: judge, Player.NORTH: other}
         while not state.over:
             moves = legal_moves(state)
@@ -111,8 +112,8 @@ def test_every_move_is_legal_in_games_against_random_and_heuristic_bots(seed: in
 
 
 def test_a_seeded_short_match_is_reproducible() -> None:
-    one = play_game(MasterBot(7), HeuristicBot(8), 2027)
-    two = play_game(MasterBot(7), HeuristicBot(8), 2027)
+    one = play_game(JudgeBot(7), HeuristicBot(8), 2027)
+    two = play_game(JudgeBot(7), HeuristicBot(8), 2027)
     assert one.history == two.history and one.winner is two.winner
 
 
@@ -126,7 +127,7 @@ def test_R13_judge_move_ignores_hidden_cards(seed: int) -> None:
     assert legal_moves(other) == legal
     a, b = Judgment(PlayerView(state, me)), Judgment(PlayerView(other, me))
     assert a.flags == b.flags and a.reserved == b.reserved and a.order == b.order  # the whole reading
-    assert MasterBot(seed).choose(PlayerView(state, me), legal) == MasterBot(seed).choose(PlayerView(other, me), legal)
+    assert JudgeBot(seed).choose(PlayerView(state, me), legal) == JudgeBot(seed).choose(PlayerView(other, me), legal)
     search_a = MasterSearchBot(seed, rollouts=8).choose(PlayerView(state, me), legal)
     search_b = MasterSearchBot(seed, rollouts=8).choose(PlayerView(other, me), legal)
     assert search_a == search_b
@@ -156,7 +157,7 @@ def _table(hand: str, flags: dict[int, tuple[str, str]], seed: int = 1) -> GameS
 
 
 def _judge_move(state: GameState) -> tuple[PlayCard, str]:
-    bot = MasterBot(1)
+    bot = JudgeBot(1)
     action = bot.choose(PlayerView(state, Player.SOUTH), legal_moves(state))
     assert isinstance(action, PlayCard)
     return action, bot.reason

@@ -10,7 +10,7 @@ from battleline_lab.core.cards import Card, Tactic, Troop, parse_card, parse_car
 from battleline_lab.core.position import ClaimTiming
 from battleline_lab.game import Deck, GameState, Phase, Player, PlayerView, legal_moves, new_game
 from battleline_lab.game.actions import Action, Deserter, Pass, PlayScout, Traitor
-from battleline_lab.game.master import MasterBot
+from battleline_lab.game.master import JudgeBot
 from battleline_lab.game.state import Options
 
 from .test_expert import _reshuffle_hidden
@@ -48,7 +48,7 @@ def _table(
 
 
 def _move(state: GameState) -> tuple[Action, str]:
-    bot = MasterBot(1)
+    bot = JudgeBot(1)
     action = bot.choose(PlayerView(state, Player.SOUTH), legal_moves(state))
     return action, bot.reason
 
@@ -120,8 +120,8 @@ def test_R13_the_guile_decision_ignores_hidden_cards() -> None:
     other = _reshuffle_hidden(state, 3)
     assert other.hands[Player.NORTH] != state.hands[Player.NORTH] or other.decks != state.decks
     legal = legal_moves(state)
-    a = MasterBot(1).choose(PlayerView(state, Player.SOUTH), legal)
-    b = MasterBot(1).choose(PlayerView(other, Player.SOUTH), legal)
+    a = JudgeBot(1).choose(PlayerView(state, Player.SOUTH), legal)
+    b = JudgeBot(1).choose(PlayerView(other, Player.SOUTH), legal)
     assert a == b and isinstance(a, Deserter)
 
 

@@ -1,0 +1,127 @@
+"""The sampling master: legal and reproducible moves, only its player's view (R13: the deals are
+drawn from the unseen cards only), and a look-ahead that plays the claim window (R14) with the
+opponent's guile (R29)."""
+
+from __future__ import annotations
+
+import pytest
+
+from battleline_lab.core.cards import parse_card, parse_cards
+from battleline_lab.core.position import ClaimTiming
+from battleline_lab.game import Deck, HeuristicBot, Player, PlayerView, apply, legal_moves, new_game
+from battleline_lab.game.actions import Action, Claim, Deserter, PlayCard, PlayScout
+from battleline_lab.game.master import JudgeBot
+from battleline_lab.game.match import play_game
+from battleline_lab.game.sampler import MasterBot, candidates, playout
+from battleline_lab.game.state import Options
+
+from .test_expert import _reshuffle_hidden
+from .test_master_guile import FOURS, _table
+
+
+@pytest.mark.parametrize("timing", list(ClaimTiming), ids=lambda t: t.value)
+def test_every_move_is_legal_in_a_game_against_the_heuristic_bot(timing: ClaimTiming) -> None:
+    state = new_game(40, Options(claim_timing=timing, first=Player.SOUTH))
+    bots = {Player.SOUTH: MasterBot(5, samples=1), Player.NORTH: HeuristicBot(5)}
+    while not state.over:
+        moves = legal_moves(state)
+        action = bots[state.to_act].choose(PlayerView(state, state.to_act), moves)
+        assert action in moves
+        apply(state, action)
+
+
+def test_a_seeded_game_is_reproducible() -> None:
+    one = play_game(MasterBot(7, samples=2), JudgeBot(8), 2027)
+    two = play_game(MasterBot(7, samples=2), JudgeBot(8), 2027)
+    assert one.history == two.history and one.winner is two.winner
+
+
+_MIDDLES = [f"{c}{v}" for v in range(4, 8) for c in "roygbp"]
+#: flags 1-8 full on South's side; at flag 9 nothing in the hand can beat North's red 10
+SCOUT_TABLE = {**{n: (" ".join(_MIDDLES[3 * (n - 1) : 3 * n]), "") for n in range(1, 9)}, 9: ("", "r10")}
+
+#: (id, South's hand, flags (south, north), the moves that must be among the candidates)
+SEARCHED = [
+    pytest.param(
+        "deserter r7 g1 y2 o2 p3 b9",
+        FOURS,
+        {Deserter(parse_card(c)) for c in ("o4", "y4", "p4")},
+        id="R29-a-deserter-on-their-finished-phalanx-is-searched",
+    ),
+    pytest.param(
+        "scout o1 y1 g2 b2 p3 r3",
+        SCOUT_TABLE,
+        {PlayScout()},
+        id="R27-scout-is-searched-when-no-card-is-worth-playing",
+    ),
+]
+
+
+@pytest.mark.parametrize(("hand", "flags", "expected"), SEARCHED)
+def test_tactics_in_play_are_searched_beside_the_judges_move(
+    hand: str, flags: dict[int, tuple[str, str]], expected: set[Action]
+) -> None:
+    state = _table(hand, flags, their_tactics=2)
+    view, legal = PlayerView(state, Player.SOUTH), legal_moves(state)
+    judge = JudgeBot(1)
+    mine = judge.choose(view, legal)
+    found = candidates(view, legal, JudgeBot(1), mine)
+    assert found[0] == mine and expected <= set(found) and set(found) <= set(legal)
+    bot = MasterBot(1, samples=2)
+    assert bot.choose(view, legal) in found and bot.searched == 1
+
+
+def test_a_troop_play_with_no_tactics_in_play_is_the_judges_without_a_search() -> None:
+    state = _table("r7 g1 y2 o2 p3 b9 r8", {5: ("r9", "g6 g7")})
+    view, legal = PlayerView(state, Player.SOUTH), legal_moves(state)
+    bot = MasterBot(1)
+    assert bot.choose(view, legal) == JudgeBot(1).choose(view, legal) and bot.searched == 0
+
+
+@pytest.mark.parametrize(("hand", "flags", "expected"), SEARCHED)
+def test_R13_the_searched_move_ignores_hidden_cards(
+    hand: str, flags: dict[int, tuple[str, str]], expected: set[Action]
+) -> None:
+    state = _table(hand, flags, their_tactics=2)
+    other = _reshuffle_hidden(state, 3)
+    assert other.hands[Player.NORTH] != state.hands[Player.NORTH] or other.decks != state.decks
+    legal = legal_moves(state)
+    here, there = MasterBot(1, samples=4), MasterBot(1, samples=4)
+    a = here.choose(PlayerView(state, Player.SOUTH), legal)
+    b = there.choose(PlayerView(other, Player.SOUTH), legal)
+    assert a == b and here.searched == there.searched == 1
+
+
+WINDOW = [
+    pytest.param(
+        ClaimTiming.START_OF_TURN,
+        True,
+        id="R14-R29-start-of-turn-their-deserter-breaks-our-phalanx-before-we-claim",
+    ),
+    pytest.param(
+        ClaimTiming.AFTER_PLAY,
+        False,
+        id="R14-after-play-our-phalanx-is-claimed-before-their-turn",
+    ),
+]
+
+
+@pytest.mark.parametrize(("timing", "broken"), WINDOW)
+def test_the_play_out_plays_the_opponents_turn_in_the_claim_window(timing: ClaimTiming, broken: bool) -> None:
+    # South finishes a Phalanx of 9s on flag 5 that beats anything North can still make there; North
+    # holds a Deserter
+    state = _table("r9 g1 y2 o2 p3 b1 r2", {5: ("y9 o9", "g3 b4")}, timing=timing, their_tactics=1)
+    deserter, north = parse_card("deserter"), state.hands[Player.NORTH]
+    if deserter not in north:
+        tactics = state.decks[Deck.TACTICS]
+        tactics[tactics.index(deserter)], north[0] = north[0], deserter
+    apply(state, PlayCard(parse_card("r9"), 5))
+    start = len(state.history)
+    score = playout(state, Player.SOUTH, (JudgeBot(1), JudgeBot(2)))
+    assert state.over and score == {Player.SOUTH: 1.0, Player.NORTH: 0.0, None: 0.5}[state.winner]
+    first_north = next(a for _t, p, a in state.history[start:] if p is Player.NORTH)
+    south_claims = [a for _t, p, a in state.history[start:] if p is Player.SOUTH and isinstance(a, Claim)]
+    if broken:  # North's first action: the Deserter on a 9 of the Phalanx, before South could claim it
+        assert isinstance(first_north, Deserter) and first_north.target in parse_cards("r9 y9 o9")
+    else:  # South claims flag 5 in the turn it plays the 9
+        assert south_claims[:1] == [Claim(5)] and not isinstance(first_north, Deserter)
