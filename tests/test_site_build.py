@@ -70,8 +70,12 @@ def test_front_page_has_the_course_in_order_with_goals_both_languages_and_the_li
     order = [en.index(f"path={name}") for name in build_site.PATH_LESSONS]
     assert order == sorted(order) and en.index('id="practice"') > order[-1]
     assert en.index('id="teachers"') > en.index('id="practice"')
-    assert 'href="lab/index.html?path=00-the-game-in-ten-minutes.ipynb"' in en  # start here, wide screens
-    assert 'href="notebooks/index.html?path=00-the-game-in-ten-minutes.ipynb"' in en  # and the simple view
+    assert 'id="start-here" href="read/00-the-game-in-ten-minutes.html"' in en  # start here: its reading page
+    # each lesson: its reading page, and the notebook beside it (JupyterLab; the simple view on a phone)
+    assert '<a class="name" href="read/03-claim-proofs.html">' in en
+    assert 'href="lab/index.html?path=00-the-game-in-ten-minutes.ipynb"' in en
+    assert 'href="notebooks/index.html?path=00-the-game-in-ten-minutes.ipynb"' in en
+    assert '<a class="name" href="read/zh-03-claim-proofs.html">' in zh
     assert 'href="rules.html"' in en and 'href="zh.html"' in en and 'href="index.html"' in zh
     for goal in texts["en"]["goals"].values():
         assert build_site._esc(goal) in en
@@ -264,3 +268,97 @@ def test_the_site_lock_refuses_a_dependency_it_would_not_ship(tmp_path: Path, mo
     monkeypatch.setattr(build_site, "SITE_WHEELS", table)
     with pytest.raises(SystemExit, match="not-shipped"):
         _site_lock(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("rel", "page"),
+    [
+        ("03-claim-proofs.ipynb", "03-claim-proofs.html"),
+        ("zh/03-claim-proofs.zh.ipynb", "zh-03-claim-proofs.html"),
+        ("teachers/01-writing-puzzles.ipynb", "teachers-01-writing-puzzles.html"),
+        ("zh/teachers/02-puzzle-editor.zh.ipynb", "zh-teachers-02-puzzle-editor.html"),
+    ],
+)
+def test_each_lesson_has_one_reading_page_in_one_flat_folder(rel: str, page: str) -> None:
+    assert build_site.reader_name(rel) == page
+
+
+LESSON_SET = {"03-claim-proofs.ipynb", "zh/03-claim-proofs.zh.ipynb", "teachers/01-writing-puzzles.ipynb"}
+
+
+@pytest.mark.parametrize(
+    ("href", "rel", "to"),
+    [
+        pytest.param("rules.md#R12", "03-claim-proofs.ipynb", "../rules.html#R12", id="rule-R12"),
+        pytest.param("/rules.md#R9", "03-claim-proofs.ipynb", "../rules.html#R9", id="proof-step-rule-R9"),
+        pytest.param("../rules.md#R13", "zh/03-claim-proofs.zh.ipynb", "../rules.html#R13", id="zh-rule-R13"),
+        pytest.param("rules.md", "03-claim-proofs.ipynb", "../rules.html", id="rules-page"),
+        pytest.param("03-claim-proofs.zh.ipynb", "zh/03-claim-proofs.zh.ipynb", "zh-03-claim-proofs.html", id="zh"),
+        pytest.param(
+            "../03-claim-proofs.ipynb", "zh/03-claim-proofs.zh.ipynb", "03-claim-proofs.html", id="en-from-zh"
+        ),
+        pytest.param(
+            "../../teachers/01-writing-puzzles.ipynb",
+            "zh/teachers/x.zh.ipynb",
+            "teachers-01-writing-puzzles.html",
+            id="teachers-from-zh-teachers",
+        ),
+        pytest.param("https://example.org/a.ipynb", "03-claim-proofs.ipynb", None, id="other-host-untouched"),
+        pytest.param("#top", "03-claim-proofs.ipynb", None, id="anchor-untouched"),
+        pytest.param("missing.ipynb", "03-claim-proofs.ipynb", None, id="not-a-lesson-untouched"),
+    ],
+)
+def test_a_reading_pages_links_go_to_rules_html_and_other_reading_pages(href: str, rel: str, to: str | None) -> None:
+    assert build_site.reader_link(href, rel, LESSON_SET) == to
+
+
+def _lesson_three_page() -> tuple[str, dict[str, str], dict[str, Any]]:
+    notebook = json.loads((ROOT / "notebooks" / "03-claim-proofs.ipynb").read_text(encoding="utf-8"))
+    sources = [
+        "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+        for c in notebook["cells"]
+        if c["cell_type"] == "markdown"
+    ]
+    markdown = build_site.render_markdown(Path(sys.executable), sources)
+    files: dict[str, str] = {}
+    texts = build_site.course_texts()
+    page = build_site.reader_page(notebook, "03-claim-proofs.ipynb", "en", texts, markdown, LESSON_SET, files)
+    return page, files, notebook
+
+
+def test_lesson_three_reading_page_carries_its_saved_widgets_as_data_and_the_notebook_link() -> None:
+    page, files, notebook = _lesson_three_page()
+    saved = notebook["metadata"]["widgets"][build_site.WIDGET_STATE]["state"]
+    widget_cells = [c for c in notebook["cells"] if c["cell_type"] == "code" and build_site.builds_only_a_widget(c)]
+    root = widget_cells[0]["outputs"][0]["data"][build_site.WIDGET_VIEW]["model_id"]
+    assert f'<div class="bl-out bl-widget" data-model-id="{root}">' in page  # reader.js draws it there
+    assert "<svg" in page.split(f'data-model-id="{root}">')[1].split("</div>")[0]  # the saved picture until then
+    # the saved state: JSON data in the page (never markup), each board module a file of the site
+    data = page.split('<script type="application/json" id="bl-widget-state">')[1].split("</script>")[0]
+    state = json.loads(data)["state"]
+    assert set(state) == set(saved) and "<" not in data
+    boards = [m for m in state.values() if m["model_name"] == "AnyModel"]
+    assert boards and all(m["state"]["_esm"] in files and m["state"]["_esm"].startswith("esm/") for m in boards)
+    assert (
+        files[boards[0]["state"]["_esm"]]
+        == next(m for m in saved.values() if m["model_name"] == "AnyModel")["state"]["_esm"]
+    )
+    assert (
+        boards[0]["state"]["view"] == next(m for m in saved.values() if m["model_name"] == "AnyModel")["state"]["view"]
+    )
+    # the lesson's text rendered, its rule links to the site's rules page, nothing left pointing at rules.md
+    assert "<h1>Lesson 3" in page and 'href="../rules.html#R12"' in page and "rules.md" not in page
+    # the code of the cell that only shows the puzzle, and the engine checks, folded away; other code in sight
+    assert page.count('<details class="bl-code-fold">') == sum(
+        1
+        for c in notebook["cells"]
+        if c["cell_type"] == "code" and (build_site.builds_only_a_widget(c) or c["metadata"].get("jupyter"))
+    )
+    fold = '<details class="bl-code-fold"><summary>Code</summary><pre class="bl-code"><code>'
+    assert fold + "from battleline_lab.widgets import PuzzleWidget" in page and fold + "# engine check" in page
+    assert '<pre class="bl-code"><code>blocked = Position.build(' in page
+    # the notebook one click away: JupyterLab, and the simple view on a phone
+    assert 'href="../lab/index.html?path=03-claim-proofs.ipynb"' in page
+    assert 'href="../notebooks/index.html?path=03-claim-proofs.ipynb"' in page
+    assert '<script type="module" src="reader-page.js"></script>' in page
+    assert "http://" not in page.replace("http://www.w3.org/2000/svg", "") and "https://" not in page

@@ -767,7 +767,7 @@ def front_page(
         if name == CLASS_GYM:  # the teacher's set: written by the build, not one of the lessons
             rel = CLASS_GYM if lang == "en" else f"zh/{CLASS_GYM.removesuffix('.ipynb')}.zh.ipynb"
             lab, app = lesson_link(rel)
-            return (
+            return (  # the teacher's gym needs Python: it opens as a notebook
                 f'<li id="class-gym"><a class="name wide" href="{_esc(lab)}">{_esc(t["class_gym"])}</a>'
                 f'<a class="name narrow" href="{_esc(app)}">{_esc(t["class_gym"])}</a>'
                 f'<a class="other" href="{_esc(app)}">{_esc(t["app_link"])}</a>'
@@ -781,15 +781,14 @@ def front_page(
             title = f"{word} · {title}"
         title += t["english_only"] if english else ""
         goal = t["goals"].get(rel) or t["goals"].get(name, "")
-        return (
-            f'<li><a class="name wide" href="{_esc(lab)}">{_esc(title)}</a>'
-            f'<a class="name narrow" href="{_esc(app)}">{_esc(title)}</a>'
-            f'<a class="other" href="{_esc(app)}">{_esc(t["app_link"])}</a>'
+        return (  # the lesson's reading page; the notebook (JupyterLab, or the simple view on a phone) beside it
+            f'<li><a class="name" href="read/{_esc(reader_name(rel))}">{_esc(title)}</a>'
+            f'<a class="notebook wide" href="{_esc(lab)}">{_esc(t["notebook_link"])}</a>'
+            f'<a class="notebook narrow" href="{_esc(app)}">{_esc(t["notebook_link"])}</a>'
             f'<span class="goal">{_esc(goal)}</span></li>'
         )
 
     start_rel, _ = pick(PATH_LESSONS[0])
-    start_lab, start_app = lesson_link(start_rel)
     start_inner = f"{_esc(t['start'])} →<small>{_esc(t['start_note'])}</small>"
     path = "".join(entry(name, int(name[:2])) for name in PATH_LESSONS)
     practice = "".join(entry(name, None) for name in ((CLASS_GYM,) if class_gym else ()) + PRACTICE_LESSONS)
@@ -810,8 +809,7 @@ def front_page(
 <a class="lang" href="{_esc(t["other_page"])}" hreflang="{other}">{_esc(t["other_lang"])}</a></header>
 <p class="tagline">{_esc(t["tagline"])}</p>
 <p class="about">{_esc(t["about"])}</p>
-<a class="start wide" id="start-here" href="{_esc(start_lab)}">{start_inner}</a>
-<a class="start narrow" id="start-here-phone" href="{_esc(start_app)}">{start_inner}</a>
+<a class="start" id="start-here" href="read/{_esc(reader_name(start_rel))}">{start_inner}</a>
 <p class="note">{_esc(t["how"])} {_esc(t["phone"])}</p>
 <h2>{_esc(t["path"])}</h2>
 <ol class="lessons" id="path">{path}</ol>
@@ -906,6 +904,234 @@ def write_lab_page(out: Path) -> None:
     page.write_text(lab_page(page.read_text(encoding="utf-8"), script), encoding="utf-8")
 
 
+# -- the reading view: each lesson as a web page (read/NAME.html), its saved widgets drawn by reader.js --
+
+#: The reading view's script (our small widget manager), its start-up and its stylesheet, shipped in read/.
+READER_FILES = ("reader.js", "reader-page.js", "reader.css")
+#: Where a saved widget's output prefers to be drawn from, after the widget itself.
+TEXT_MIMES = ("text/html", "image/svg+xml", "text/plain")
+
+
+def reader_name(rel: str) -> str:
+    """A lesson's reading page in ``read/``: ``zh/03-claim-proofs.zh.ipynb`` -> ``zh-03-claim-proofs.html``.
+
+    One flat folder, so that every page reaches the site's rules page as ``../rules.html``."""
+    return rel.removesuffix(".ipynb").removesuffix(".zh").replace("/", "-") + ".html"
+
+
+def _text(value: object) -> str:
+    return "".join(value) if isinstance(value, list) else str(value or "")
+
+
+def reader_link(href: str, rel: str, lessons: set[str]) -> str | None:
+    """Where a lesson's link goes from its reading page: a rule (``rules.md#R12``, ``/rules.md#R12``)
+    to the site's rules page, another lesson to its reading page; ``None``: left as it is."""
+    path, _, anchor = href.partition("#")
+    if re.match(r"^[a-z][a-z0-9+.-]*:", path, flags=re.IGNORECASE) or not path:
+        return None
+    if path.endswith("rules.md"):
+        return "../rules.html" + (f"#{anchor}" if anchor else "")
+    parts = [] if path.startswith("/") else rel.split("/")[:-1]
+    for part in path.strip("/").split("/"):
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part not in ("", "."):
+            parts.append(part)
+    target = "/".join(parts)
+    return reader_name(target) if target in lessons else None
+
+
+def _fix_links(html: str, rel: str, lessons: set[str]) -> str:
+    def swap(found: re.Match[str]) -> str:
+        to = reader_link(found.group(2), rel, lessons)
+        return found.group(0) if to is None else f"{found.group(1)}{_esc(to)}{found.group(3)}"
+
+    return re.sub(r'(<a\b[^>]*?\bhref=")([^"]*)(")', swap, html)
+
+
+def reader_output(output: dict[str, Any], state: dict[str, Any]) -> str:
+    """One saved output as HTML: a widget as a place reader.js draws it into (its saved picture
+    inside until then), else the saved HTML, SVG or text."""
+    kind = output.get("output_type")
+    if kind == "stream":
+        stream = "bl-stderr" if output.get("name") == "stderr" else "bl-stdout"
+        return f'<pre class="bl-out {stream}">{_esc(_text(output.get("text")))}</pre>'
+    if kind == "error":
+        return f'<pre class="bl-out bl-stderr">{_esc(output.get("ename", ""))}: {_esc(output.get("evalue", ""))}</pre>'
+    data = output.get("data", {})
+    view = data.get(WIDGET_VIEW)
+    inner = ""
+    for mime in TEXT_MIMES:
+        if mime in data:
+            value = _text(data[mime])
+            inner = value if mime != "text/plain" else f'<pre class="bl-out">{_esc(value)}</pre>'
+            break
+    if isinstance(view, dict) and str(view.get("model_id", "")) in state:
+        model_id = _esc(str(view["model_id"]))
+        return f'<div class="bl-out bl-widget" data-model-id="{model_id}">{inner}</div>'
+    return f'<div class="bl-out">{inner}</div>' if inner else ""
+
+
+def _needs_python(state: dict[str, Any], model_id: str) -> bool:
+    """The widget has controls of its own (buttons, menus, fields) beside a board: they need a kernel."""
+    controls = {"ButtonModel", "DropdownModel", "TextModel", "TextareaModel", "FileUploadModel", "ToggleButtonModel"}
+    seen: set[str] = set()
+    todo = [model_id]
+    while todo:
+        key = todo.pop()
+        if key in seen or key not in state:
+            continue
+        seen.add(key)
+        model = state[key]
+        if model.get("model_name") in controls:
+            return True
+        todo.extend(str(c).removeprefix("IPY_MODEL_") for c in model.get("state", {}).get("children", []))
+    return False
+
+
+def shipped_state(state: dict[str, Any], files: dict[str, str]) -> dict[str, Any]:
+    """The saved widget state with each AnyModel's module and stylesheet in a file of the site
+    (``esm/<sha256>.js`` / ``.css``, one per content, added to ``files``): imported once, not
+    repeated in every page."""
+    out: dict[str, Any] = {}
+    for model_id, model in state.items():
+        values = dict(model.get("state", {}))
+        for key, suffix in (("_esm", ".js"), ("_css", ".css")):
+            if model.get("model_name") == "AnyModel" and isinstance(values.get(key), str):
+                content = values[key]
+                name = f"esm/{hashlib.sha256(content.encode()).hexdigest()[:16]}{suffix}"
+                files[name] = content
+                values[key] = name
+        out[model_id] = dict(model, state=values)
+    return out
+
+
+def reader_page(
+    notebook: dict[str, Any],
+    rel: str,
+    lang: str,
+    texts: dict[str, Any],
+    markdown: dict[str, str],
+    lessons: set[str],
+    files: dict[str, str],
+) -> str:
+    """A lesson as a web page (no JupyterLab): its markdown rendered (``markdown``: source -> HTML),
+    its code and saved outputs, the code of cells that only show a widget folded away, and its saved
+    widgets drawn by ``reader.js`` from the notebook's saved widget state (no kernel); the notebook
+    one click away.  ``files`` gets the AnyModels' modules (see :func:`shipped_state`)."""
+    t = texts[lang]
+    saved = notebook.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {})
+    state = saved.get("state", {})
+    cells: list[str] = []
+    title = lesson_title_of(notebook) or rel
+    for cell in notebook.get("cells", []):
+        source = _text(cell.get("source"))
+        if cell.get("cell_type") == "markdown":
+            html = _fix_links(markdown.get(source, f"<p>{_esc(source)}</p>"), rel, lessons)
+            cells.append(f'<section class="bl-md">{html}</section>')
+            continue
+        if cell.get("cell_type") != "code":
+            continue
+        outputs = cell.get("outputs") or []
+        hidden = builds_only_a_widget(cell) or cell.get("metadata", {}).get("jupyter", {}).get("source_hidden", False)
+        code = f'<pre class="bl-code"><code>{_esc(source)}</code></pre>' if source.strip() else ""
+        if code and hidden:
+            code = f'<details class="bl-code-fold"><summary>{_esc(t["code"])}</summary>{code}</details>'
+        shown = "".join(reader_output(output, state) for output in outputs)
+        for output in outputs:
+            view = output.get("data", {}).get(WIDGET_VIEW)
+            if isinstance(view, dict) and _needs_python(state, str(view.get("model_id", ""))):
+                shown += f'<p class="bl-needs-python">{_esc(t["needs_python_note"])}</p>'
+                break
+        shown = _fix_links(shown, rel, lessons)
+        if code or shown:
+            cells.append(f'<section class="bl-cell">{code}{shown}</section>')
+    data = json.dumps({"state": shipped_state(state, files)}, ensure_ascii=False, separators=(",", ":"))
+    data = data.replace("<", "\\u003c")  # JSON data in the page, never markup: no "</script" inside
+    lab, app = lesson_link(rel)
+    home = "zh.html" if lang == "zh" else "index.html"
+    links = (  # JupyterLab on a wide screen, the simple notebook view on a phone (site.css)
+        f'<a class="bl-open-notebook wide" href="../{_esc(lab)}">{_esc(t["open_notebook"])}</a>'
+        f'<a class="bl-open-notebook narrow" href="../{_esc(app)}">{_esc(t["open_notebook"])}</a>'
+    )
+    return f"""<!DOCTYPE html>
+<html lang="{lang}" data-bl-needs-python="{_esc(t["needs_python"])}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_esc(title)} · {_esc(t["title"])}</title>
+<link rel="stylesheet" href="../site.css">
+<link rel="stylesheet" href="reader.css">
+</head>
+<body class="bl-reader">
+<nav class="bl-reader-bar">
+<a class="bl-home" href="../{home}">← {_esc(t["home"])}</a>
+{links}
+</nav>
+<main class="bl-lesson">
+{"".join(cells)}
+<p class="bl-notebook-note">{links}: {_esc(t["open_notebook_note"])}</p>
+</main>
+<script type="application/json" id="bl-widget-state">{data}</script>
+<script type="module" src="reader-page.js"></script>
+</body>
+</html>
+"""
+
+
+def lesson_title_of(notebook: dict[str, Any]) -> str:
+    """A lesson's first heading, as it is written."""
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            for line in _text(cell.get("source")).splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return ""
+
+
+def render_markdown(python: Path, sources: list[str]) -> dict[str, str]:
+    """``{source: HTML}`` of markdown texts, rendered with mistune (in the build venv, from nbconvert)
+    in one process."""
+    code = "import json, sys, mistune; print(json.dumps([mistune.html(s) for s in json.load(sys.stdin)]))"
+    unique = sorted(set(sources))
+    result = subprocess.run(
+        [str(python), "-c", code], input=json.dumps(unique), capture_output=True, text=True, check=False
+    )
+    if result.returncode != 0:
+        raise SystemExit(f"error: rendering the lessons' markdown failed: {result.stderr[-2000:]}")
+    return dict(zip(unique, json.loads(result.stdout), strict=True))
+
+
+def write_reader_pages(out: Path, python: Path, notebooks: Path) -> list[str]:
+    """``read/``: a reading page per lesson (English, ``zh/``, ``teachers/``), the modules their saved
+    widgets use, and the reading view's script and stylesheet.  Returns the pages' names."""
+    texts = course_texts()
+    books = {
+        path.relative_to(notebooks).as_posix(): json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted(notebooks.rglob("*.ipynb"))
+        if not SKIPPED_PARTS & set(path.relative_to(notebooks).parts)
+    }
+    cells = [cell for book in books.values() for cell in book.get("cells", [])]
+    sources = [_text(cell.get("source")) for cell in cells if cell.get("cell_type") == "markdown"]
+    markdown = render_markdown(python, sources)
+    folder = out / "read"
+    folder.mkdir(parents=True, exist_ok=True)
+    files: dict[str, str] = {}
+    names = []
+    for rel, book in books.items():
+        lang = "zh" if "zh" in rel.split("/") else "en"
+        page = reader_page(book, rel, lang, texts, markdown, set(books), files)
+        (folder / reader_name(rel)).write_text(page, encoding="utf-8")
+        names.append(reader_name(rel))
+    for name, content in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(content, encoding="utf-8")
+    for name in READER_FILES:
+        shutil.copyfile(FRONT / name, folder / name)
+    return names
+
+
 def build(out: Path, cache: Path, *, bytecode: bool = True, puzzles: Path | None = None) -> Path:
     """Build the site into ``out`` (replaced); ``puzzles``: the teacher's own folder, served by a
     gym page of its own."""
@@ -980,6 +1206,8 @@ def build(out: Path, cache: Path, *, bytecode: bool = True, puzzles: Path | None
         for stray in (".jupyterlite.doit.db",):
             (staging / stray).unlink(missing_ok=True)
         write_front_pages(staging, venv, class_gym=puzzles is not None)
+        pages = write_reader_pages(staging, venv / "bin" / "python", notebooks)
+        log(f"reading pages: {len(pages)} lessons in read/")
         write_lab_page(staging)
         if out.exists():
             shutil.rmtree(out)
