@@ -142,6 +142,7 @@ export function startLive({ places, states, renderWidget, notebook, texts = {}, 
   const notebookUrl = new URL(notebook, document.baseURI).href;
   const started = performance.now();
   return call({ cmd: "start", site: siteUrl, notebook: notebookUrl })
+    .then((ran) => shipModules(ran.state, states).then(() => ran))
     .then((ran) => {
       if (ran.error) console.warn("live cells:", ran.error);
       const handles = [];
@@ -170,6 +171,9 @@ export function startLive({ places, states, renderWidget, notebook, texts = {}, 
         handles.push(renderWidget(pair.el, ran.state, pair.liveId, backend));
         pair.el.dataset.liveModelId = pair.liveId;
         say(pair.el, "ready", texts["live.ready"] || "ready");
+        // the saved page's "open the notebook to use it" no longer holds: the cell answers here
+        const note = pair.el.parentElement && pair.el.parentElement.querySelector(".bl-needs-python");
+        if (note) note.hidden = true;
       }
       for (const place of python) {
         if (place.el.dataset.live !== "ready") say(place.el, "failed", fill(texts["live.failed"], ran.error || "?"));
@@ -184,6 +188,47 @@ export function startLive({ places, states, renderWidget, notebook, texts = {}, 
       document.removeEventListener("pointerdown", why, true);
       return null;
     });
+}
+
+/**
+ * An AnyModel's module and stylesheet as the page ships them (`esm/<sha256 prefix>.js|.css`, see
+ * tools/build_site.py's shipped_state) when the page holds that file: imported once, by the same
+ * address as the saved board's, not a second copy from the source text.
+ */
+export async function shipModules(live, saved) {
+  const shipped = new Set();
+  for (const model of Object.values(saved || {})) {
+    for (const key of ["_esm", "_css"]) if (typeof model.state?.[key] === "string") shipped.add(model.state[key]);
+  }
+  if (!shipped.size || !globalThis.crypto?.subtle) return live;
+  for (const model of Object.values(live)) {
+    if (model.model_name !== "AnyModel") continue;
+    for (const [key, suffix] of [["_esm", ".js"], ["_css", ".css"]]) {
+      const content = model.state[key];
+      if (typeof content !== "string") continue;
+      const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(content));
+      const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+      const name = `esm/${hex.slice(0, 16)}${suffix}`;
+      if (shipped.has(name)) model.state[key] = name;
+    }
+  }
+  return live;
+}
+
+/** The reading page's start (reader-page.js): its saved widgets, its notebook, its texts. */
+export function startPage(renderWidget) {
+  const data = document.getElementById("bl-widget-state");
+  const states = (data ? JSON.parse(data.textContent || "{}") : {}).state || {};
+  const textNode = document.getElementById("bl-live-texts");
+  const texts = textNode ? JSON.parse(textNode.textContent || "{}") : {};
+  const notebook = document.documentElement.dataset.blNotebook;
+  if (!notebook) return null;
+  const places = [...document.querySelectorAll(".bl-widget[data-model-id]")]
+    .filter((el) => states[el.dataset.modelId])
+    .map((el) => ({ el, rootId: el.dataset.modelId }));
+  const started = startLive({ places, states, renderWidget, notebook, texts, site: "../" });
+  window.blLive = started; // the browser tests and the benchmark wait on it
+  return started;
 }
 
 // -- the worker ----------------------------------------------------------------------------------
