@@ -40,6 +40,9 @@ SITE_BUILD = (
     "tools/site/course.json",
     "tools/site/lab-history.js",
     "tools/site/live.js",
+    "tools/site/reader.css",
+    "tools/site/reader-page.js",
+    "tools/site/reader.js",
     "tools/site/style.css",
     "docs/rules.md",
 )

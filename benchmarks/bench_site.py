@@ -16,11 +16,20 @@ opens it in headless Debian Chromium and measures:
 Targets (docs/site.md; reported, never asserted): cached <= 8 s, first <= 15 s, a puzzle <= 1 s,
 a tap <= 300 ms median.  The machine's load average is printed with the figures.
 
+And, with ``--puzzle-tap``, what a learner waits for: from the front page's link to lesson 3 until
+its puzzle answers a tap (the wrong answer's feedback shown), on a first visit (a fresh browser
+context) and a warm one (the same context again).  On a site whose front page links the lesson's
+reading page (``read/``) that is the page, drawn with no kernel, answering from its response table;
+on an older site (the link goes to ``lab/``) it is JupyterLab: the kernel started, Run All Cells
+clicked by the script the moment the kernel is idle, then the tap.  Targets (docs/site.md): warm
+<= 1.5 s, first visit <= 3 s.
+
 Usage::
 
     python benchmarks/bench_site.py                  # builds the site into a temporary folder first
     python benchmarks/bench_site.py --site _site     # an already built site
     python benchmarks/bench_site.py --site A --site B --rounds 2   # kernel ready only, sites alternated
+    python benchmarks/bench_site.py --site BEFORE --site AFTER --puzzle-tap --rounds 3   # lesson 3's tap
 """
 
 from __future__ import annotations
@@ -40,7 +49,16 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, KERNEL_START, Offline, run_code, serve  # noqa: E402
+from tests.browser.conftest import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    KERNEL_START,
+    Offline,
+    run_code,
+    serve,
+    site_kernel_idle,
+    site_run_all,
+)
 from tests.browser.test_click_latency_browser import TIMED_CLICK as TIMED_5S  # noqa: E402
 
 #: The click-to-visible-change timer of the latency test, with a 60 s limit ("A puzzle for me"
@@ -140,6 +158,74 @@ def taps(page: Page) -> list[float]:
     return out
 
 
+#: Lesson 3's puzzle: its wrong answer, and the feedback that says so.
+TAP_ANSWER = ".bl-puzzle .bl-answer-yes"
+TAP_ANSWERED = ".bl-puzzle .bl-feedback.bl-state-wrong"
+
+
+def puzzle_tap(page: Page, url: str) -> dict[str, object]:
+    """From the click on the front page's link to lesson 3 until its puzzle has answered a tap
+    (seconds), by the reading page or, on an older site, by JupyterLab with Run All Cells."""
+    page.goto(f"{url}/index.html")
+    link = page.locator("#path a.name:visible").nth(3)  # lessons 00, 01, 02, 03
+    href = str(link.get_attribute("href"))
+    assert "03-claim-proofs" in href, href
+    started = time.monotonic()
+    link.click()
+    if href.startswith("read/"):
+        way = "reading page"
+    else:
+        way = "JupyterLab, Run All"
+        page.locator(".jp-Notebook").first.wait_for(timeout=240_000)
+        site_kernel_idle(page)
+        site_run_all(page)
+    shown = time.monotonic() - started
+    answer = page.locator(TAP_ANSWER).last
+    answer.wait_for(timeout=240_000)
+    answer.scroll_into_view_if_needed()
+    answer.click()
+    page.locator(TAP_ANSWERED).last.wait_for(timeout=60_000)
+    return {"way": way, "seconds": round(time.monotonic() - started, 2), "puzzle_shown_s": round(shown, 2)}
+
+
+def compare_taps(sites: list[Path], rounds: int, width: int) -> dict[str, object]:
+    """:func:`puzzle_tap` on a first and a warm visit, for each site in turn, ``rounds`` times."""
+    servers = [serve(site) for site in sites]
+    runs: dict[str, list[dict[str, object]]] = {str(site): [] for site in sites}
+    try:
+        with sync_playwright() as pw:
+            proxy = {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1"}
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, proxy=proxy)
+            for _ in range(rounds):
+                for site, (url, _server) in zip(sites, servers):
+                    offline = Offline(browser, viewport=(width, 844 if width <= 480 else 1000))
+                    page = offline.context.new_page()
+                    page.set_default_timeout(240_000)
+                    page.on("dialog", lambda dialog: dialog.accept())
+                    run: dict[str, object] = {"load": round(os.getloadavg()[0], 1), "width": width}
+                    for visit in ("first", "warm"):
+                        run[visit] = puzzle_tap(page, url)
+                    run["requests_to_other_hosts"] = len(offline.outside)
+                    runs[str(site)].append(run)
+                    print(site, run, flush=True)
+                    offline.context.close()
+            browser.close()
+    finally:
+        for _url, server in servers:
+            server.terminate()
+            server.wait(timeout=10)
+    medians = {
+        site: {
+            f"{visit}_s": statistics.median(float(r[visit]["seconds"]) for r in values)  # type: ignore[index]
+            for visit in ("first", "warm")
+        }
+        | {"load": [r["load"] for r in values]}
+        for site, values in runs.items()
+        if values
+    }
+    return {"runs": runs, "medians": medians, "cpus": os.cpu_count()}
+
+
 def build(out: Path) -> Path:
     subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), "--out", str(out)], check=True)
     return out
@@ -190,7 +276,20 @@ def main(argv: list[str] | None = None) -> int:
         "--site", type=Path, action="append", help="a built site (default: build one); twice or more: compare them"
     )
     parser.add_argument("--rounds", type=int, default=2, help="with several sites: how many turns each")
+    parser.add_argument(
+        "--puzzle-tap", action="store_true", help="front page to lesson 3's puzzle answering a tap (first, warm)"
+    )
+    parser.add_argument("--width", type=int, default=1400, help="with --puzzle-tap: the window's width")
     args = parser.parse_args(argv)
+    if args.puzzle_tap:
+        with tempfile.TemporaryDirectory() as tmp:
+            sites = [site.resolve() for site in args.site] if args.site else [build(Path(tmp) / "_site")]
+            result = compare_taps(sites, args.rounds, args.width)
+        print(json.dumps(result["medians"], indent=1))
+        out = ROOT / "test-output"
+        out.mkdir(exist_ok=True)
+        (out / f"bench-site-puzzle-tap-{args.width}.json").write_text(json.dumps(result, indent=1) + "\n")
+        return 0
     if args.site and len(args.site) > 1:
         result = compare([site.resolve() for site in args.site], args.rounds)
         print(json.dumps(result["medians"], indent=1))

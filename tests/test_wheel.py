@@ -100,7 +100,14 @@ def test_a_learner_gets_the_whole_course_from_the_wheel(tmp_path: Path) -> None:
     assert bundled_lessons == LESSONS
     assert "battleline_lab/__main__.py" in names and "battleline_lab/locale/zh/package.json" in names
     # the site builder rides along (battleline-lab site): the script, its front page and the rules page
-    for bundled in ("tools/build_site.py", "tools/site-requirements.txt", "tools/site/course.json", "docs/rules.md"):
+    # and the reading pages' widget manager (read/reader.js)
+    for bundled in (
+        "tools/build_site.py",
+        "tools/site-requirements.txt",
+        "tools/site/course.json",
+        "tools/site/reader.js",
+        "docs/rules.md",
+    ):
         assert f"battleline_lab/sitebuild/{bundled}" in names
     with tarfile.open(sdist) as archive:
         in_sdist = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}

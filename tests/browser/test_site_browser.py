@@ -159,8 +159,9 @@ def test_site_runs_every_lesson_offline_without_an_error(offline_chromium: Brows
 @pytest.mark.parametrize("width", [320, 390, 1400])
 def test_front_page_fits_the_screen_and_its_links_open(offline_chromium: Browser, site_url: str, width: int) -> None:
     """The course's own front page, English and Chinese: no horizontal scroll at 320 px, every link
-    shown at this width leads to a page of the site (a lesson link to a lesson the site has); on a
-    phone (<= 480 px) the lessons open in the simple notebook view, else in JupyterLab."""
+    shown at this width leads to a page of the site (a lesson link to a lesson the site has); each
+    lesson opens as its reading page, its notebook beside it: on a phone (<= 480 px) in the simple
+    notebook view, else in JupyterLab."""
     offline = Offline(offline_chromium, viewport=(width, 800))
     page = offline.context.new_page()
     try:
@@ -175,8 +176,10 @@ def test_front_page_fits_the_screen_and_its_links_open(offline_chromium: Browser
             # the main link of each entry ("start here" and every lesson): on a phone the simple view
             main = [str(h) for h in page.locator("a.start:visible, a.name:visible").evaluate_all(script)]
             assert len(main) == 12, main  # start here, the path 00-04, 07 and 08, gym, game, the two teachers' lessons
+            assert all(h.startswith("read/") and h.endswith(".html") for h in main), (width, main)
+            notebooks = [str(h) for h in page.locator("a.notebook:visible").evaluate_all(script)]
             app = "notebooks/index.html" if width <= 480 else "lab/index.html"
-            assert all(h.startswith(app) for h in main), (width, main)
+            assert len(notebooks) == 11 and all(h.startswith(app) for h in notebooks), (width, notebooks)
             start = page.locator("a.start:visible").bounding_box()  # a block across the page, not a sliver
             assert start is not None and start["width"] > min(width, 736) * 0.8, (width, start)
             for href in sorted(set(hrefs)):
@@ -194,8 +197,10 @@ def test_front_page_fits_the_screen_and_its_links_open(offline_chromium: Browser
         page.screenshot(path=str(OUTPUT / f"site-rules-{width}.png"))
         page.goto(f"{site_url}/index.html")
         page.screenshot(path=str(OUTPUT / f"site-front-{width}.png"), full_page=True)
-        # "start here" opens lesson 0 (the notebook view on a phone)
+        # "start here" opens lesson 0's reading page; from it the notebook (the notebook view on a phone)
         page.locator("a.start:visible").click()
+        expect(page.locator("main h1")).to_contain_text("the game in ten minutes")
+        page.locator("nav a.bl-open-notebook:visible").click()
         expect(page.locator(".jp-Notebook").first).to_be_visible(timeout=120_000)
         expect(page.locator(".jp-Notebook").first).to_contain_text("the game in ten minutes")
         assert ("/notebooks/" in page.url) == (width <= 480), page.url
@@ -215,13 +220,15 @@ def test_front_page_fits_the_screen_and_its_links_open(offline_chromium: Browser
 def test_back_from_a_lesson_returns_to_the_front_page(
     offline_chromium: Browser, site_url: str, front: str, title: str, lesson: str, heading: str, width: int
 ) -> None:
-    """Front page, "start here" (lesson 0: the simple view on a phone, JupyterLab on a wide screen),
-    the browser's Back: the front page again, at its address, with its heading, asking nothing.
+    """Front page, "start here" (lesson 0's reading page), "Open as a notebook" (the simple view on
+    a phone, JupyterLab on a wide screen), the browser's Back twice: the reading page, then the front
+    page again, at its address, with its heading, asking nothing.
 
     In JupyterLab, JupyterLite's ``?path=`` handler opens the lesson and then drops ``path`` from
     the address by a history push; Back popped to the ``?path=`` entry, which opened the lesson and
     pushed again, so Back never left the lesson.  The site's ``lab/index.html`` turns that one push
-    into a replace (``tools/site/lab-history.js``): the history is the front page, then the lesson."""
+    into a replace (``tools/site/lab-history.js``): the history is the front page, the reading page,
+    then the notebook."""
     offline = Offline(offline_chromium, viewport=(width, 844 if width <= 480 else 1000))
     page = offline.context.new_page()
     dialogs: list[str] = []
@@ -231,19 +238,27 @@ def test_back_from_a_lesson_returns_to_the_front_page(
         expect(page.locator("h1")).to_have_text(title)
         entries = page.evaluate("history.length")
         start = page.locator("a.start:visible")
-        app = "notebooks/index.html" if width <= 480 else "lab/index.html"
-        assert start.get_attribute("href") == f"{app}?path={lesson}"
+        reading = "read/" + lesson.removesuffix(".ipynb").removesuffix(".zh").replace("/", "-") + ".html"
+        assert start.get_attribute("href") == reading
         start.click()
+        expect(page.locator("main h1")).to_contain_text(heading)
+        app = "notebooks/index.html" if width <= 480 else "lab/index.html"
+        open_notebook = page.locator("nav a.bl-open-notebook:visible")
+        assert open_notebook.get_attribute("href") == f"../{app}?path={lesson}"
+        open_notebook.click()
         notebook = page.locator(".jp-Notebook").first
         expect(notebook).to_be_visible(timeout=120_000)
         expect(notebook).to_contain_text(heading)  # lesson 0, in the front page's language
         if width > 480:  # JupyterLab has opened the lesson from ?path= and dropped it from the address
             page.wait_for_url(f"{site_url}/{app}", timeout=60_000)
         page.go_back()
+        expect(page).to_have_url(f"{site_url}/{reading}", timeout=30_000)
+        expect(page.locator("main h1")).to_contain_text(heading)
+        page.go_back()
         expect(page).to_have_url(f"{site_url}/{front}", timeout=30_000)
         expect(page.locator("h1")).to_have_text(title)
         expect(page.locator("a.start:visible")).to_be_visible()
-        assert page.evaluate("history.length") == entries + 1, "one entry for the lesson, none left over"
+        assert page.evaluate("history.length") == entries + 2, "one entry for each page of the lesson, none left over"
         assert dialogs == [], dialogs  # an unedited lesson: Back asks nothing
     finally:
         offline.context.close()

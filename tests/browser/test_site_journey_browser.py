@@ -2,12 +2,15 @@
 
 On the built site, served on 127.0.0.1 with every other host blocked (the ``offline_chromium``
 fixture: any other request fails and fails the test), a learner opens the front page, follows
-**Start here** (lesson 0), goes back, opens lesson 3 from the front page's path, answers its
+**Start here** (lesson 0's reading page, then "Open as a notebook", since this journey needs the
+kernel: the progress is recorded by the trainer in Python), goes back twice to the front page, opens
+lesson 3 from the front page's path (its reading page, then the notebook), answers its
 puzzle wrongly then rightly, sees the proof's first step and steps it (Next, Back), opens the game
 from the front page's entry (lesson 6), plays it to the end by taps (the game's own result and its
 **New game** button appear), reloads the page, and finds the progress kept: lesson 3's record in
 the learner's store (on the site the browser-kept drive, ``/drive/battleline-data``).  At 390 px
-the front page links the simple notebook view (``notebooks/``), at 1400 px JupyterLab (``lab/``).
+a reading page's "Open as a notebook" opens the simple notebook view (``notebooks/``), at 1400 px
+JupyterLab (``lab/``).  (The reading pages themselves, with no kernel: test_site_reader_browser.py.)
 
 The same test code runs against JupyterLab (the ``frontend`` fixture) at 1400 px, where that makes sense:
 the front page exists only on the site (it is the site's ``index.html``, made by
@@ -16,10 +19,11 @@ lessons by their paths instead of by its links; everything from there on (the pu
 the whole game, the reload, the record) is the same code.  In JupyterLab the learner's store is
 shared by the session's tests, so the record is compared with the one before the journey.
 
-Going back to the front page: the browser's Back does it, in the simple view (390 px) and in the
-site's JupyterLab (1400 px; there JupyterLite's ``?path=`` handler drops ``path`` from the address
-by a history push, which the site's ``lab/index.html`` turns into a replace: without it Back
-popped to the ``?path=`` entry, which opened the lesson and pushed again, and never left it).
+Going back to the front page: the browser's Back does it (from the notebook to the reading page,
+then to the front page), in the simple view (390 px) and in the site's JupyterLab (1400 px; there
+JupyterLite's ``?path=`` handler drops ``path`` from the address by a history push, which the
+site's ``lab/index.html`` turns into a replace: without it Back popped to the ``?path=`` entry,
+which opened the lesson and pushed again, and never left it).
 
 Kernel starts are kept few (CI): lesson 3, lesson 6 and lesson 6 again after the reload.
 """
@@ -95,12 +99,14 @@ def in_sight(page: Page) -> Locator:
 
 
 def open_lesson(page: Page, frontend: Front, link: str, lesson: str, width: int, heading: str) -> None:
-    """On the site: the front page's link ``link`` (a CSS selector), followed as a learner taps it;
-    it opens the simple view on a phone and JupyterLab on a wide screen.  In JupyterLab (no front
-    page): the same ``lesson`` by its path."""
+    """On the site: the front page's link ``link`` (a CSS selector), followed as a learner taps it,
+    to the lesson's reading page, then its "Open as a notebook": the simple view on a phone and
+    JupyterLab on a wide screen.  In JupyterLab (no front page): the same ``lesson`` by its path."""
     if frontend.site:
         page.goto(f"{frontend.url}/index.html")
         page.locator(link).click()
+        page.wait_for_url(re.compile(r"/read/[^/]+\.html$"))
+        page.locator("nav a.bl-open-notebook:visible").click()
         view = "/notebooks/index.html" if width <= PHONE else "/lab/index.html"
         page.wait_for_url(re.compile(re.escape(view) + r"\?path=" + re.escape(lesson)))
     else:
@@ -152,15 +158,17 @@ def test_a_learner_goes_from_the_front_page_through_a_puzzle_and_a_game_and_keep
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls"
         page.screenshot(path=str(output_dir / f"{name}-front.png"))
     open_lesson(page, frontend, "a.start:visible", "00-the-game-in-ten-minutes.ipynb", width, "the game in ten minutes")
-    if frontend.site:  # the browser's Back returns to the front page, from either view
+    if frontend.site:  # the browser's Back returns to the reading page, then the front page, from either view
         if width > PHONE:  # once JupyterLab has dropped ?path= from the address (see the docstring)
             page.wait_for_url(f"{frontend.url}/lab/index.html", timeout=60_000)
+        page.go_back()
+        expect(page).to_have_url(f"{frontend.url}/read/00-the-game-in-ten-minutes.html", timeout=30_000)
         page.go_back()
         expect(page).to_have_url(f"{frontend.url}/index.html", timeout=30_000)
         expect(page.locator("a.start:visible")).to_be_visible()
 
     # 2. a puzzle lesson from the path (lesson 3): wrong, then right, then its proof, stepped
-    path_link = "#path a.name:visible[href$='03-claim-proofs.ipynb']"
+    path_link = "#path a.name:visible[href='read/03-claim-proofs.html']"
     open_lesson(page, frontend, path_link, "03-claim-proofs.ipynb", width, "Lesson 3")
     kernel_idle(page, frontend)
     run_all(page, frontend)
@@ -187,7 +195,7 @@ def test_a_learner_goes_from_the_front_page_through_a_puzzle_and_a_game_and_keep
     timing(f"journey/{frontend.name}-{width}/puzzle_done_seconds", round(time.monotonic() - started, 1))
 
     # 3. the game from the front page's entry (lesson 6), played to the end by taps
-    game_link = "#practice a.name:visible[href$='06-play-a-game.ipynb']"
+    game_link = "#practice a.name:visible[href='read/06-play-a-game.html']"
     open_lesson(page, frontend, game_link, "06-play-a-game.ipynb", width, "Lesson 6")
     kernel_idle(page, frontend)
     run_all(page, frontend)
