@@ -975,7 +975,8 @@ def reader_output(output: dict[str, Any], state: dict[str, Any]) -> str:
 
 def _needs_python(state: dict[str, Any], model_id: str) -> bool:
     """The widget has controls of its own (buttons, menus, fields) beside a board: they need a kernel."""
-    controls = {"ButtonModel", "DropdownModel", "TextModel", "TextareaModel", "FileUploadModel", "ToggleButtonModel"}
+    controls = {"ButtonModel", "CheckboxModel", "DropdownModel", "FileUploadModel", "TextModel", "TextareaModel"}
+    controls.add("ToggleButtonModel")  # (ToggleButtons alone, a puzzle's language switch, is not one of them)
     seen: set[str] = set()
     todo = [model_id]
     while todo:

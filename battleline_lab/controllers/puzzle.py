@@ -119,6 +119,9 @@ class PuzzleController:
         self.verdict: object = None
         #: the card tapped last as evidence
         self.tapped: str | None = None
+        #: the batches of taps a board answered from its response table before the kernel ran, replayed here
+        #: once each (:meth:`replay`)
+        self.replayed: set[str] = set()
 
     # -- the session's state ---------------------------------------------
     @property
@@ -187,6 +190,18 @@ class PuzzleController:
             self.evidence(str(value))
         elif name in PLAY_INTENTS:  # a play puzzle: a hand card onto a flag, as in the game
             play_intent(self, name, value)
+
+    def replay(self, batch: str, intents: Sequence[object], apply: Callable[[object], object]) -> bool:
+        """The taps a board answered from its response table while no kernel was behind it, in order: each goes
+        through ``apply`` (the widget's gate, then :meth:`intent`), so the session judges and records them as
+        if made live.  A batch is replayed once: the browser sends it again if it did not hear back (a page
+        reloaded in between), and it is not counted twice.  True if it was replayed now."""
+        if batch in self.replayed:
+            return False
+        self.replayed.add(batch)
+        for intent in intents:
+            apply(intent)
+        return True
 
     def tap_answer(self, value: str) -> None:
         """An answer tapped: a flag of a "which flags" question is picked or dropped, else the choice is the answer."""
@@ -428,6 +443,7 @@ class PuzzleController:
             step_next=message("widget.step.next", lang),
             step_back_label=message("widget.step.back_label", lang),
             step_next_label=message("widget.step.next_label", lang),
+            starting=message("widget.starting", lang),
         )
         if self.board_matters():
             position = puzzle.position

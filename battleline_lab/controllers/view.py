@@ -219,6 +219,7 @@ class PuzzleView(TypedDict):
     step_next: str
     step_back_label: str
     step_next_label: str
+    starting: str  # said when a tap cannot be answered yet (no kernel, and no response table for it)
     flags: NotRequired[list[FlagView]]  # left out when the board says nothing (a formation question)
     held: NotRequired[list[HeldView]]
     hand: NotRequired[list[CardView]]  # a play puzzle: the cards to play, each with its flags (the game's fields)

@@ -35,6 +35,7 @@ Answered right at once, a claim asks for its proof: a card the opponent could st
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ import ipywidgets as W
 
 from ..controllers.puzzle import Ghosts, PuzzleController, rule_links, rules_page_link
 from ..controllers.puzzle_play import held_targets, play_targets
+from ..controllers.responses import pack_table, response_table, state_identity
 from ..controllers.view import PuzzleView
 from ..controllers.view import join_list as _list
 from ..quiz.puzzle import Puzzle
@@ -65,7 +67,12 @@ from ._common import (
 from .board import Board, Taps
 from .intents import puzzle_intents
 
-__all__ = ["Ghosts", "PuzzleWidget", "rule_links", "rules_page_link"]
+__all__ = ["TABLES_ENV", "Ghosts", "PuzzleWidget", "rule_links", "rules_page_link"]
+
+#: set (to anything) in the environment of a lesson's run, a displayed puzzle widget carries its response
+#: table in its saved state (building one takes from a tenth of a second to a minute: not for a live lesson,
+#: where the kernel answers)
+TABLES_ENV = "BATTLELINE_LAB_TABLES"
 
 
 class PuzzleWidget(PictureBox):
@@ -101,6 +108,7 @@ class PuzzleWidget(PictureBox):
         record: bool = True,
         session: PuzzleSession | None = None,
         controller: PuzzleController | None = None,
+        table: bool | None = None,
     ) -> None:
         if controller is None:
             if not isinstance(puzzle, Puzzle):
@@ -138,8 +146,14 @@ class PuzzleWidget(PictureBox):
                 lambda: held_targets(controller),
             ),
             on_refused=self._render,
+            on_replay=self._on_replay,
         )
         self.board.add_class("bl-puzzle-board")
+        #: whether a display builds the response table (None: when ``BATTLELINE_LAB_TABLES`` is set, as the
+        #: lessons' runs and the site's set it)
+        self.wants_table = table
+        #: the response table's state of each state identity (filled by :meth:`attach_table`)
+        self._table_index: dict[str, int] = {}
         #: taps on the board from Python, decided as the browser decides them
         self.taps = Taps(self.board)
         children = [_classed(W.HTML(FOCUS_STYLE), "bl-style"), self.lang_toggle, self.title, self.board]
@@ -168,7 +182,33 @@ class PuzzleWidget(PictureBox):
     def set_lang(self, lang: str) -> None:
         """Switch every text to ``lang`` (also what the ``bl-lang`` toggle does); the state is kept."""
         if switch_lang(self, lang):
+            if self._table_index:  # the table's views are in the old language: made again
+                self.attach_table()
             self._label()
+
+    # -- the response table (the board answers from it without a kernel) ----------------------------
+    def attach_table(self) -> None:
+        """Work out the response table from the puzzle's state now and give it to the board
+        (:mod:`battleline_lab.controllers.responses`): every view a tap may lead to, so the board answers
+        before the kernel runs (a saved lesson).  Nothing is recorded while it is built."""
+        index: dict[str, int] = {}
+        table = response_table(self.controller, index=index)
+        self._table_index = index
+        self.board.table = pack_table(table)
+        self._render()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
+        wanted = self.wants_table if self.wants_table is not None else bool(os.environ.get(TABLES_ENV))
+        if wanted and not self._table_index:
+            try:
+                self.attach_table()
+            except ValueError:  # too many states to work out: this puzzle answers with the kernel only
+                self.wants_table = False
+        return super()._repr_mimebundle_(**kwargs)
+
+    def _on_replay(self, batch: str, intents: list[object]) -> None:
+        """Taps the board answered from its table before the kernel ran: judged and recorded now, once."""
+        self.controller.replay(batch, intents, self.board.intent)
 
     def _label(self) -> None:
         """The title in :attr:`lang`, then the board."""
@@ -249,6 +289,8 @@ class PuzzleWidget(PictureBox):
         return "\n".join(row["caption"] for row in self.board_view().get("rows", ()))
 
     def _render(self) -> None:
+        if self._table_index:
+            self.board.table_state = self._table_index.get(state_identity(self.controller), -1)
         self.board.show(self.board_view())
 
     def board_view(self) -> PuzzleView:

@@ -7,7 +7,8 @@ async ([live]) => {
       const b = document.createElement('button'); b.className = 'any';
       const draw = () => { b.textContent = 'n=' + model.get('n'); };
       b.onclick = () => { model.send({ tapped: model.get('n') }); model.set('n', model.get('n') + 1); model.save_changes(); };
-      model.on('change:n', draw); draw(); el.append(b);
+      model.on('change:n', draw); model.on('msg:custom', (msg) => { b.dataset.heard = JSON.stringify(msg); });
+      draw(); el.append(b);
   } }`;
   const m = (name, state) => ({ model_name: name, model_module: '@jupyter-widgets/controls', model_module_version: '2.0.0', state });
   const states = {
@@ -35,8 +36,9 @@ async ([live]) => {
   handle.add({ more: m('HTMLModel', { value: 'added' }) });
   handle.update('box', { children: [...states.box.state.children, 'IPY_MODEL_more'] });
   handle.update('lay', { display: 'none' });
+  handle.custom('any', { pong: true });
   out.after = { html: el.querySelector('.widget-html-content').innerHTML, any: el.querySelector('button.any').textContent,
-    added: el.textContent.includes('added'), hidden: getComputedStyle(el.firstChild).display, sameBoard: el.querySelectorAll('button.any').length };
+    added: el.textContent.includes('added'), heard: el.querySelector('button.any').dataset.heard, hidden: getComputedStyle(el.firstChild).display, sameBoard: el.querySelectorAll('button.any').length };
   out.told = told;
   el.remove();
   return out;

@@ -155,7 +155,8 @@ def test_reader_widget_manager_keeps_its_interface(offline_chromium: Browser, si
     """``renderWidget(el, states, rootId, backend)``: the saved tree drawn (a rule link to the rules
     page); with a backend a button's click, a menu's change, the AnyModel's send and save_changes reach
     it; with none the controls are refused (disabled) and the AnyModel's send goes nowhere; and
-    ``handle.update``/``handle.add`` redraw, add a child and hide by layout, keeping the board drawn once."""
+    ``handle.update``/``handle.add`` redraw, add a child and hide by layout, keeping the board drawn once;
+    ``handle.custom`` delivers a kernel's message to the module."""
     offline = Offline(offline_chromium)
     page = offline.context.new_page()
     try:
@@ -178,6 +179,7 @@ def test_reader_widget_manager_keeps_its_interface(offline_chromium: Browser, si
         "html": "<i>from the kernel</i>",
         "any": "n=7",
         "added": True,
+        "heard": '{"pong":true}',  # handle.custom: a kernel's message reaches the module's msg:custom
         "hidden": "none",
         "sameBoard": 1,
     }

@@ -259,13 +259,14 @@ export function installDom(href = "http://localhost:8888/lab/tree/notebooks/03-c
   return { document: doc, window: win };
 }
 
-/** A model as anywidget gives one: get/on/off the synced `view`, and every message sent. */
-export function fakeModel(view) {
+/** A model as anywidget gives one: get/on/off the synced `view` (and any other trait in `traits`), every
+ * message sent, and `receive(msg)` for a custom message from Python (none comes without a kernel). */
+export function fakeModel(view, traits = {}) {
   const handlers = [];
   const model = {
     view,
     sent: [],
-    get: (name) => (name === "view" ? model.view : undefined),
+    get: (name) => (name === "view" ? model.view : traits[name]),
     send: (message) => model.sent.push(message),
     on: (name, fn) => handlers.push([name, fn]),
     off: (name, fn) => handlers.splice(handlers.findIndex(([n, f]) => n === name && f === fn), 1),
@@ -274,6 +275,20 @@ export function fakeModel(view) {
       model.view = next;
       for (const [name, fn] of [...handlers]) if (name === "change:view") fn();
     },
+    receive(message) {
+      for (const [name, fn] of [...handlers]) if (name === "msg:custom") fn(message, []);
+    },
   };
   return model;
+}
+
+/** A localStorage of this test's own. */
+export function memoryStorage() {
+  const kept = new Map();
+  return {
+    getItem: (k) => (kept.has(k) ? kept.get(k) : null),
+    setItem: (k, v) => kept.set(k, String(v)),
+    removeItem: (k) => kept.delete(k),
+    kept,
+  };
 }

@@ -58,7 +58,8 @@ function mount(view) {
 }
 
 const click = (el) => el.dispatchEvent({ type: "click", bubbles: true });
-const intents = (model) => model.sent.map((m) => m.intent);
+// the intents sent (the board also sends {"ping": true} once, to learn whether a kernel is behind it)
+const intents = (model) => model.sent.filter((m) => "intent" in m).map((m) => m.intent);
 const frontOf = (el) => {
   const front = el.closest("[data-front]");
   return front ? front.getAttribute("data-front") : null;

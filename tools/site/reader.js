@@ -12,6 +12,7 @@
 //              {send(modelId, content), set(modelId, patch)} (a kernel behind the page)
 //     handle.update(modelId, patchedState)   a kernel changed a model (only the keys given)
 //     handle.add(states)                     a kernel made new models
+//     handle.custom(modelId, content)        a kernel's custom message to a model (its "msg:custom")
 //
 // The page calls start(), which draws every `.bl-widget[data-model-id]` of the page from the
 // saved state in `<script type="application/json" id="bl-widget-state">` (data, never run).
@@ -334,6 +335,9 @@ export function renderWidget(el, states, rootId, backend) {
           if (widget.initialize) await widget.initialize({ model: shim });
           if (widget.render) view.cleanup = await widget.render({ model: shim, el: host });
           fixRuleLinks(host);
+          // the board draws its proof's rule links as the notebook's (rules.md#R12): the site's rules page
+          const watchLinks = { childList: true, subtree: true, attributes: true, attributeFilter: ["href"] };
+          new MutationObserver(() => fixRuleLinks(host)).observe(host, watchLinks);
           view.el.dataset.ready = "true";
         })
         .catch((error) => {
@@ -445,6 +449,11 @@ export function renderWidget(el, states, rootId, backend) {
     },
     add(more) {
       addModels(more);
+    },
+    // a kernel's custom message to a model (Python's widget.send): the module's "msg:custom" listeners
+    custom(modelId, content, buffers) {
+      const model = models.get(modelId);
+      if (model) emit(model, "msg:custom", content, buffers || []);
     },
     models,
   };

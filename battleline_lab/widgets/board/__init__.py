@@ -22,6 +22,7 @@ there build whole views.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -30,7 +31,7 @@ import anywidget
 import traitlets
 
 from ...controllers.view import ButtonView, CardView, FlagView, TapButton, TapView, card_view, flag_views
-from ..intents import IntentSchema, anything, dispatch, step_intents
+from ..intents import IntentSchema, IntentWarning, anything, dispatch, step_intents
 
 __all__ = ["INTENTS", "Board", "StepKeys", "Taps", "card_view", "flag_views"]
 
@@ -73,6 +74,11 @@ class Board(anywidget.AnyWidget):
     _css = _HERE / "board.css"
     #: what to draw (the view model); every change redraws the board in the browser
     view = traitlets.Dict().tag(sync=True)
+    #: the response table (:mod:`battleline_lab.controllers.responses`, packed by its ``pack_table``): the
+    #: board answers from it while no kernel is behind it; "" when the widget has none
+    table = traitlets.Unicode("").tag(sync=True)
+    #: the state of :attr:`table` the view on show is (-1: none, or not in the table)
+    table_state = traitlets.Int(-1).tag(sync=True)
 
     def __init__(
         self,
@@ -80,10 +86,12 @@ class Board(anywidget.AnyWidget):
         *,
         schema: IntentSchema | None = None,
         on_refused: Callable[[], None] | None = None,
+        on_replay: Callable[[str, list[object]], None] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.on_intent = on_intent
+        self.on_replay = on_replay
         self.schema = schema if schema is not None else IntentSchema("board", dict.fromkeys(INTENTS, anything))
         self.on_refused = on_refused
         self._rev = 0
@@ -103,10 +111,35 @@ class Board(anywidget.AnyWidget):
             self.show({k: v for k, v in self.view.items() if k != "rev"})
 
     def _on_msg(self, _widget: object, content: object, _buffers: object) -> None:
-        # a comm message is anything the browser (or a forger) sends: only {"intent": ...} is read,
-        # and the gate refuses what does not fit without raising
-        if isinstance(content, dict) and "intent" in content:
+        # a comm message is anything the browser (or a forger) sends: only {"intent": ...}, {"ping": ...}
+        # and {"replay": ...} are read, and the gate refuses what does not fit without raising
+        if not isinstance(content, dict):
+            return
+        if "intent" in content:
             self.intent(content["intent"])
+        elif "ping" in content:
+            # the board asks whether a kernel is behind it: a model restored from a notebook's saved
+            # widget state has no comm, its model.send goes nowhere and no answer comes
+            self.send({"pong": True})
+        elif "replay" in content:
+            self.replay(content["replay"])
+
+    def replay(self, batch: object) -> bool:
+        """Taps the browser answered from :attr:`table` before the kernel ran (``{"id": str, "intents": [...]}``):
+        handed to ``on_replay(id, intents)``, then acknowledged (``{"replayed": id}``: the browser forgets
+        them).  False (nothing done, nothing acknowledged: the browser keeps them) for anything else, or
+        without ``on_replay``."""
+        if self.on_replay is None or not isinstance(batch, dict) or set(batch) != {"id", "intents"}:
+            return False
+        ident, intents = batch["id"], batch["intents"]
+        if type(ident) is not str or not 0 < len(ident) <= 64 or type(intents) is not list or len(intents) > 1000:
+            return False
+        with warnings.catch_warnings():
+            # a tap the live widget no longer offers is refused quietly: the replay is not the learner's tap
+            warnings.simplefilter("ignore", IntentWarning)
+            self.on_replay(ident, intents)
+        self.send({"replayed": ident})
+        return True
 
     def intent(self, intent: object) -> bool:
         """Handle one intent as if the browser sent it; False (nothing done, a warning, a redraw) if refused."""

@@ -350,6 +350,102 @@ export function tap(view, state, hit) {
   return kind ? TAPS[kind](view, s, hit) : refuse(s);
 }
 
+// -- the response table: answers without a kernel -------------------------------------------------
+// A lesson's puzzle widget may carry its response table (Python: controllers/responses.py) in the
+// synced trait `table`: every view a tap may lead to, worked out by the engine before the page was
+// saved.  While no kernel is behind the board (a model restored from a notebook's saved widget state
+// has no comm: its model.send goes nowhere, so the board's {"ping"} gets no {"pong"}), a tap is
+// looked up there by its intent's key and the view it leads to is drawn at once: the table is data,
+// the board looks up and never decides.  The taps so answered are queued in localStorage (keyed by the
+// puzzle's id) and sent as {"replay": {id, intents}} when a live widget of that puzzle answers a ping;
+// its {"replayed": id} lets the queue go.  A tap with no entry says why it cannot be answered yet.
+
+const sorted = (value) => {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value && typeof value === "object") return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted(value[k])]));
+  return value;
+};
+
+/** The one key of an intent in a table: its JSON with sorted keys (Python: responses.intent_key). */
+export const intentKey = (intent) => JSON.stringify(sorted(intent));
+
+/** The state `intent` leads to from `state` in `table`, or undefined (no entry). */
+export function lookup(table, state, intent) {
+  const row = table && state >= 0 ? table.states[state] : null;
+  if (!row) return undefined;
+  const key = intentKey(intent);
+  for (let i = 1; i < row.length; i += 2) if (table.intents[row[i]] === key) return row[i + 1];
+  return undefined;
+}
+
+/** The view of `state` in `table`, put together from its parts (Python: responses.table_view). */
+export function tableView(table, state) {
+  const shape = table.views[table.states[state][0]];
+  const view = {};
+  for (let i = 0; i < shape.length; i += 2) view[table.keys[shape[i]]] = table.parts[shape[i + 1]];
+  return view;
+}
+
+/** The table the trait `table` holds: gzip-compressed JSON in base64 (Python: responses.pack_table). */
+export async function unpackTable(text) {
+  const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+const QUEUE = "battleline-lab.queue.";
+
+/** Where the queue is kept: localStorage, or (where the page may not use it) a map of this page's. */
+function storageOf(win) {
+  try {
+    const storage = win.localStorage;
+    storage.getItem(QUEUE);
+    return storage;
+  } catch {
+    const kept = new Map();
+    return { getItem: (k) => (kept.has(k) ? kept.get(k) : null), setItem: (k, v) => kept.set(k, String(v)), removeItem: (k) => kept.delete(k) };
+  }
+}
+
+/** The taps answered from the table of puzzle `puzzle` and not yet recorded: {id, intents}, or null. */
+export function queued(storage, puzzle) {
+  try {
+    const q = JSON.parse(storage.getItem(QUEUE + puzzle) || "null");
+    return q && typeof q.id === "string" && Array.isArray(q.intents) ? q : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Queue `intent` (answered from the table) for puzzle `puzzle`; the queue keeps one id until it is recorded. */
+export function enqueue(storage, puzzle, intent) {
+  const q = queued(storage, puzzle) || { id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`, intents: [] };
+  q.intents.push(intent);
+  try {
+    storage.setItem(QUEUE + puzzle, JSON.stringify(q));
+  } catch {
+    // a full storage: the tap is still answered; it is not recorded later
+  }
+  return q;
+}
+
+/** The queue of `puzzle` was recorded as `id`: it goes (a newer queue, another id, stays). */
+export function forget(storage, puzzle, id) {
+  const q = queued(storage, puzzle);
+  if (q && q.id === id) storage.removeItem(QUEUE + puzzle);
+}
+
+/** The state of `table` after the queued `intents` from `state` (where one has no entry, it stops there). */
+export function walk(table, state, intents) {
+  let at = state;
+  for (const intent of intents) {
+    const next = lookup(table, at, intent);
+    if (next === undefined) break;
+    at = next;
+  }
+  return at;
+}
+
 // -- elements ------------------------------------------------------------------------------------
 
 function h(tag, attrs, children) {
@@ -1065,14 +1161,70 @@ function render({ model, el }) {
   el.append(root);
   /** the one state object of this board */
   const s = { view: {}, taps: { sel: null, pick: null }, roving: {} };
+  // the response table (null until inflated), its state on show, and whether a kernel answered the ping
+  const offline = { table: null, state: -1, live: false };
+  const storage = storageOf(window);
+  const starting = () => {
+    // no kernel yet and no answer in the table: say so (drawn until the next view)
+    let line = root.querySelector('[data-role="starting"]');
+    if (!line) {
+      line = h("div", { class: "blb-starting", "data-role": "starting", role: "status", "aria-live": "polite" });
+      root.append(line);
+    }
+    line.textContent = s.view.starting || "…";
+  };
+  const answer = (intent) => {
+    const next = offline.live ? undefined : lookup(offline.table, offline.state, intent);
+    if (next === undefined) return false;
+    offline.state = next;
+    s.view = { ...tableView(offline.table, next), rev: s.view.rev };
+    draw(root, s, el);
+    enqueue(storage, offline.table.puzzle, intent);
+    return true;
+  };
   const send = (intent) => {
+    if (answer(intent)) return;
     root.dataset.busy = "true";
     model.send({ intent });
+    if (!offline.live) starting();
   };
   const redraw = () => {
     s.view = model.get("view") || {};
     draw(root, s, el);
   };
+  const replay = () => {
+    const q = offline.table ? queued(storage, offline.table.puzzle) : null;
+    if (q && q.intents.length) model.send({ replay: q });
+  };
+  const onMessage = (msg) => {
+    if (!msg || typeof msg !== "object") return;
+    if (msg.pong && !offline.live) {
+      offline.live = true;
+      replay();
+    }
+    if (typeof msg.replayed === "string" && offline.table) forget(storage, offline.table.puzzle, msg.replayed);
+  };
+  const onState = () => {
+    const state = model.get("table_state");
+    if (typeof state === "number") offline.state = state;
+  };
+  const text = model.get("table");
+  if (text) {
+    unpackTable(text).then((table) => {
+      offline.table = table;
+      root.dataset.table = "ready";
+      onState();
+      if (offline.live) return replay();
+      // taps answered before (this page reloaded): their views again, from the table
+      const q = queued(storage, table.puzzle);
+      const at = q && offline.state >= 0 ? walk(table, offline.state, q.intents) : offline.state;
+      if (at !== offline.state) {
+        offline.state = at;
+        s.view = { ...tableView(table, at), rev: s.view.rev };
+        draw(root, s, el);
+      }
+    }, () => {});
+  }
   // run the tap state machine; true if the hit was taken (not refused)
   const act = (hit) => {
     const out = tap(s.view, s.taps, hit);
@@ -1174,9 +1326,14 @@ function render({ model, el }) {
   ];
   for (const [target, type, fn, capture] of handlers) target.addEventListener(type, fn, Boolean(capture));
   model.on("change:view", redraw);
+  model.on("change:table_state", onState);
+  model.on("msg:custom", onMessage);
   redraw();
+  model.send({ ping: true });
   return () => {
     model.off("change:view", redraw);
+    model.off("change:table_state", onState);
+    model.off("msg:custom", onMessage);
     for (const [target, type, fn, capture] of handlers) target.removeEventListener(type, fn, Boolean(capture));
   };
 }
