@@ -81,6 +81,25 @@ def test_a_state_patch_sets_the_control_as_the_page_did() -> None:
     assert reply["patches"][choice.model_id]["index"] == index
 
 
+def test_the_boards_ping_gets_its_pong_so_the_page_knows_python_is_behind_it() -> None:
+    host, game, ran = lesson("06-play-a-game.ipynb")
+    assert ran["custom"] == []  # nothing was asked while the cells ran
+    board = game.board.model_id
+    reply = host.receive({"type": "custom", "model_id": board, "content": {"ping": True}})
+    assert reply["custom"] == [[board, {"pong": True}]] and reply["patches"] == {}
+
+
+def test_taps_answered_before_python_ran_are_replayed_to_the_live_puzzle_and_acknowledged() -> None:
+    host, puzzle, _ran = lesson("02-comparing-and-the-tie-rule.ipynb")
+    board = puzzle.board
+    answer = next(b["value"] for b in board.view["answers"] if b["value"] not in ("", None))
+    batch = {"id": "t1", "intents": [{"answer": answer}]}
+    reply = host.receive({"type": "custom", "model_id": board.model_id, "content": {"replay": batch}})
+    assert reply["error"] is None
+    assert reply["custom"] == [[board.model_id, {"replayed": "t1"}]]
+    assert reply["patches"][board.model_id]["view"] == board.view  # the replayed answer is on show
+
+
 def test_lesson_05_gym_serves_the_next_puzzle_as_new_models() -> None:
     host, gym, ran = lesson("05-puzzle-gym.ipynb")
     first = gym.current.puzzle.id
@@ -155,7 +174,7 @@ def test_the_json_side_round_trips_a_run_and_a_tap() -> None:
     ran = json.loads(host.run_json(json.dumps(["import ipywidgets as W\nW.IntSlider(value=2)"])))
     slider = ran["cells"][0]["roots"][0]
     reply = json.loads(host.receive_json(json.dumps({"type": "set", "model_id": slider, "patch": {"value": 5}})))
-    assert reply == {"patches": {slider: {"value": 5}}, "new": {}, "closed": [], "error": None}
+    assert reply == {"patches": {slider: {"value": 5}}, "new": {}, "closed": [], "error": None, "custom": []}
     assert json.loads(host.run_json('"x = 1"'))["error"] == "the cells are a list of source texts"
 
 

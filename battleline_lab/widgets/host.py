@@ -17,7 +17,9 @@ anywhere), so the host keeps what the page needs itself:
   ``model.send`` delivers it (``widget._handle_custom_msg``; a button's click is the custom
   content ``{"event": "click"}``), or a state patch (``widget.set_state``); it returns what
   changed in reply: per model the keys whose value changed (``get_state`` of every live widget
-  before and after), the full state of models made in reply, the ids of models closed.
+  before and after), the full state of models made in reply, the ids of models closed, and the
+  custom messages the widgets sent the page meanwhile (``widget.send(content)``: the board's
+  ``{"pong": true}`` to its ``{"ping"}``, which tells it Python is behind it), in order.
 
 Nothing is scheduled for later: the game's bots (:class:`~battleline_lab.widgets.game.GameWidget`,
 :class:`~battleline_lab.widgets.three.ThreeGameWidget`) reply inside the handler of the learner's
@@ -71,11 +73,13 @@ class CellRun(TypedDict):
 
 
 class HostRun(TypedDict):
-    """What :meth:`Host.run` returns: the cells, every live widget's saved state, the first error."""
+    """What :meth:`Host.run` returns: the cells, every live widget's saved state, the first error,
+    and the custom messages the widgets sent while the cells ran (``[model_id, content]``)."""
 
     cells: list[CellRun]
     state: dict[str, dict[str, Any]]
     error: str | None
+    custom: list[list[Any]]
 
 
 class Reply(TypedDict):
@@ -85,6 +89,7 @@ class Reply(TypedDict):
     new: dict[str, dict[str, Any]]
     closed: list[str]
     error: str | None
+    custom: list[list[Any]]
 
 
 #: The catalogue texts a page shows about its live cells (``locale/<lang>/live.json``).
@@ -129,6 +134,23 @@ class _Displayed:
                 self.widgets.append(obj)
         elif obj is not None:
             print(repr(obj))
+
+
+@contextlib.contextmanager
+def _sent(into: list[list[Any]]) -> Iterator[None]:
+    """Every ``widget.send(content)`` (a custom message to the page) is kept in ``into`` as
+    ``[model_id, content]`` while the block runs: without a kernel ``comm``'s ``DummyComm`` drops it."""
+    original = W.Widget.send
+
+    def send(widget: W.Widget, content: object, buffers: object = None) -> None:
+        into.append([widget.model_id, content])
+        original(widget, content, buffers)
+
+    W.Widget.send = send
+    try:
+        yield
+    finally:
+        W.Widget.send = original
 
 
 @contextlib.contextmanager
@@ -203,13 +225,15 @@ class Host:
         """Run the cells in order, stopping at the first that fails (as Run All does); then every live widget."""
         cells: list[CellRun] = []
         error: str | None = None
-        for index, source in enumerate(sources):
-            cell = self.run_cell(source, index)
-            cells.append(cell)
-            if cell["error"] is not None:
-                error = f"cell {index}: {cell['error']}"
-                break
-        return {"cells": cells, "state": self.state(), "error": error}
+        custom: list[list[Any]] = []
+        with _sent(custom):
+            for index, source in enumerate(sources):
+                cell = self.run_cell(source, index)
+                cells.append(cell)
+                if cell["error"] is not None:
+                    error = f"cell {index}: {cell['error']}"
+                    break
+        return {"cells": cells, "state": self.state(), "error": error, "custom": custom}
 
     def state(self, widgets: Sequence[W.Widget] | None = None) -> dict[str, dict[str, Any]]:
         """The saved state (ipywidgets' embed format, without its version) of ``widgets``, else of every live one."""
@@ -226,7 +250,7 @@ class Host:
         """
         problem = self._check(msg)
         if problem is not None:
-            return {"patches": {}, "new": {}, "closed": [], "error": problem}
+            return {"patches": {}, "new": {}, "closed": [], "error": problem, "custom": []}
         assert isinstance(msg, dict)  # checked above
         widget = _live_widgets()[msg["model_id"]]
         before = {model_id: w.get_state() for model_id, w in _live_widgets().items()}
@@ -237,13 +261,14 @@ class Host:
             content = {"event": "click"} if msg["type"] == "click" else msg["content"]
             deliver = lambda: widget._handle_custom_msg(content, [])  # noqa: E731
         error: str | None = None
+        custom: list[list[Any]] = []
         try:
-            with contextlib.redirect_stdout(io.StringIO()):
+            with contextlib.redirect_stdout(io.StringIO()), _sent(custom):
                 deliver()
         except Exception as err:  # noqa: BLE001 - the page gets one sentence; what changed is still sent
             error = _error_text(err)
         patches, new, closed = self._changes(before)
-        return {"patches": patches, "new": new, "closed": closed, "error": error}
+        return {"patches": patches, "new": new, "closed": closed, "error": error, "custom": custom}
 
     @staticmethod
     def _check(msg: object) -> str | None:
@@ -285,9 +310,9 @@ class Host:
         try:
             sources = json.loads(sources_json)
         except ValueError as err:
-            return json.dumps({"cells": [], "state": {}, "error": f"the cells are not JSON: {err}"})
+            return json.dumps({"cells": [], "state": {}, "error": f"the cells are not JSON: {err}", "custom": []})
         if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
-            return json.dumps({"cells": [], "state": {}, "error": "the cells are a list of source texts"})
+            return json.dumps({"cells": [], "state": {}, "error": "the cells are a list of source texts", "custom": []})
         return json.dumps(self.run(sources), default=_jsonable)
 
     def receive_json(self, msg_json: str) -> str:
@@ -295,7 +320,8 @@ class Host:
         try:
             msg = json.loads(msg_json)
         except ValueError as err:
-            return json.dumps({"patches": {}, "new": {}, "closed": [], "error": f"the message is not JSON: {err}"})
+            problem = f"the message is not JSON: {err}"
+            return json.dumps({"patches": {}, "new": {}, "closed": [], "error": problem, "custom": []})
         return json.dumps(self.receive(msg), default=_jsonable)
 
 

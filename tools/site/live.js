@@ -9,7 +9,8 @@
 // - in the worker, it loads Pyodide and the wheels from the site itself (static/pyodide/: the
 //   same files and lock the site's JupyterLite kernel uses; nothing from another host), runs the
 //   lesson's code cells with battleline_lab.widgets.host.Host and answers each message from the
-//   page with what changed (state patches, new models).
+//   page with what changed (state patches, new models, the widgets' own custom messages, given to
+//   renderWidget's handle.custom: the board's {"pong"} tells it Python is behind it).
 //
 // A lesson whose widgets all answer without Python (puzzles, from their response tables) never
 // starts the worker.  The learner's progress (the gym's answers, the game's theme) is kept in the
@@ -153,6 +154,8 @@ export function startLive({ places, states, renderWidget, notebook, texts = {}, 
         for (const handle of handles) {
           if (reply.new && Object.keys(reply.new).length) handle.add(reply.new);
           for (const [modelId, patch] of Object.entries(reply.patches || {})) handle.update(modelId, patch);
+          // the widgets' own messages to the page (Python's widget.send: the board's pong, a replay's receipt)
+          for (const [modelId, content] of reply.custom || []) if (handle.custom) handle.custom(modelId, content);
         }
         return reply;
       };
