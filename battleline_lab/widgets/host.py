@@ -60,7 +60,24 @@ from ipywidgets.widgets import widget as _widget_module
 
 from ..text.messages import LANGUAGES, catalogue
 
-__all__ = ["LIVE_TEXT_KEYS", "CellRun", "Host", "HostRun", "Reply", "live_texts"]
+__all__ = ["LIVE_TEXT_KEYS", "CellRun", "Host", "HostRun", "ModelState", "Reply", "SavedModel", "Sent", "live_texts"]
+
+
+#: A model's state: its trait names and their JSON values, as ``widget.get_state()`` gives them.
+ModelState = dict[str, object]
+
+
+class SavedModel(TypedDict):
+    """One model in ipywidgets' saved-state format (``Widget.get_manager_state``'s entries)."""
+
+    model_name: str
+    model_module: str
+    model_module_version: str
+    state: ModelState
+
+
+#: What a widget sent the page (``widget.send(content)``): ``[model_id, content]``.
+Sent = list[object]
 
 
 class CellRun(TypedDict):
@@ -77,19 +94,19 @@ class HostRun(TypedDict):
     and the custom messages the widgets sent while the cells ran (``[model_id, content]``)."""
 
     cells: list[CellRun]
-    state: dict[str, dict[str, Any]]
+    state: dict[str, SavedModel]
     error: str | None
-    custom: list[list[Any]]
+    custom: list[Sent]
 
 
 class Reply(TypedDict):
     """What :meth:`Host.receive` returns: what changed in reply to one message from the page."""
 
-    patches: dict[str, dict[str, Any]]
-    new: dict[str, dict[str, Any]]
+    patches: dict[str, ModelState]
+    new: dict[str, SavedModel]
     closed: list[str]
     error: str | None
-    custom: list[list[Any]]
+    custom: list[Sent]
 
 
 #: The catalogue texts a page shows about its live cells (``locale/<lang>/live.json``).
@@ -137,7 +154,7 @@ class _Displayed:
 
 
 @contextlib.contextmanager
-def _sent(into: list[list[Any]]) -> Iterator[None]:
+def _sent(into: list[Sent]) -> Iterator[None]:
     """Every ``widget.send(content)`` (a custom message to the page) is kept in ``into`` as
     ``[model_id, content]`` while the block runs: without a kernel ``comm``'s ``DummyComm`` drops it."""
     original = W.Widget.send
@@ -225,7 +242,7 @@ class Host:
         """Run the cells in order, stopping at the first that fails (as Run All does); then every live widget."""
         cells: list[CellRun] = []
         error: str | None = None
-        custom: list[list[Any]] = []
+        custom: list[Sent] = []
         with _sent(custom):
             for index, source in enumerate(sources):
                 cell = self.run_cell(source, index)
@@ -235,10 +252,10 @@ class Host:
                     break
         return {"cells": cells, "state": self.state(), "error": error, "custom": custom}
 
-    def state(self, widgets: Sequence[W.Widget] | None = None) -> dict[str, dict[str, Any]]:
+    def state(self, widgets: Sequence[W.Widget] | None = None) -> dict[str, SavedModel]:
         """The saved state (ipywidgets' embed format, without its version) of ``widgets``, else of every live one."""
         chosen = list(_live_widgets().values()) if widgets is None else widgets
-        state: dict[str, dict[str, Any]] = W.Widget.get_manager_state(widgets=chosen)["state"]
+        state: dict[str, SavedModel] = W.Widget.get_manager_state(widgets=chosen)["state"]
         return state
 
     # -- messages from the page ---------------------------------------------------------------
@@ -261,7 +278,7 @@ class Host:
             content = {"event": "click"} if msg["type"] == "click" else msg["content"]
             deliver = lambda: widget._handle_custom_msg(content, [])  # noqa: E731
         error: str | None = None
-        custom: list[list[Any]] = []
+        custom: list[Sent] = []
         try:
             with contextlib.redirect_stdout(io.StringIO()), _sent(custom):
                 deliver()
@@ -288,11 +305,11 @@ class Host:
         return None
 
     def _changes(
-        self, before: Mapping[str, Mapping[str, Any]]
-    ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]], list[str]]:
+        self, before: Mapping[str, ModelState]
+    ) -> tuple[dict[str, ModelState], dict[str, SavedModel], list[str]]:
         """What changed since ``before``: patches per model, new models' full state, closed ids."""
         live = _live_widgets()
-        patches: dict[str, dict[str, Any]] = {}
+        patches: dict[str, ModelState] = {}
         for model_id, old in before.items():
             widget = live.get(model_id)
             if widget is None:
