@@ -39,6 +39,7 @@ SITE_BUILD = (
     "tools/site/compile_wheels.mjs",
     "tools/site/course.json",
     "tools/site/lab-history.js",
+    "tools/site/live.js",
     "tools/site/reader.css",
     "tools/site/reader-page.js",
     "tools/site/reader.js",

@@ -24,12 +24,20 @@ on an older site (the link goes to ``lab/``) it is JupyterLab: the kernel starte
 clicked by the script the moment the kernel is idle, then the tap.  Targets (docs/site.md): warm
 <= 1.5 s, first visit <= 3 s.
 
+And, with ``--game``, from navigation to lesson 6's game being playable: the page opened until a
+card played on the game's board has come back from Python (the log shows the move), on a first
+visit (a fresh browser context) and a warm one.  ``--game-way reading`` (the default) opens the
+reading page, whose live cells start Pyodide in a worker by themselves (``tools/site/live.js``);
+``--game-way lab`` opens the lesson in JupyterLab and clicks Run All Cells the moment the kernel is
+idle (the way before the reading pages).  Target (docs/site.md): playable <= 6 s warm.
+
 Usage::
 
     python benchmarks/bench_site.py                  # builds the site into a temporary folder first
     python benchmarks/bench_site.py --site _site     # an already built site
     python benchmarks/bench_site.py --site A --site B --rounds 2   # kernel ready only, sites alternated
     python benchmarks/bench_site.py --site BEFORE --site AFTER --puzzle-tap --rounds 3   # lesson 3's tap
+    python benchmarks/bench_site.py --site _site --game --rounds 3 [--game-way lab]      # lesson 6's game
 """
 
 from __future__ import annotations
@@ -235,6 +243,80 @@ def compare_taps(sites: list[Path], rounds: int, width: int) -> dict[str, object
     return {"runs": runs, "medians": medians, "cpus": os.cpu_count()}
 
 
+GAME_LESSON = "06-play-a-game"
+#: lesson 6's game (the learner's, not the demo): the widget the reading page makes live, or the lab's cell
+GAME = ".bl-game:has(.bl-bot-choice)"
+
+
+def game_playable(page: Page, url: str, way: str) -> dict[str, object]:
+    """From navigation to lesson 6 until its game has answered a played card from Python (seconds):
+    ``reading``, the reading page's live cells; ``lab``, JupyterLab and Run All Cells."""
+    started, cpu = time.monotonic(), chromium_cpu_seconds()
+    if way == "reading":
+        page.goto(f"{url}/read/{GAME_LESSON}.html")
+        game = page.locator(".bl-widget[data-live]").filter(has=page.locator(".bl-game"))
+        expect(game).to_have_attribute("data-live", "ready", timeout=240_000)
+    else:
+        page.goto(f"{url}/lab/index.html?path={GAME_LESSON}.ipynb")
+        page.locator(".jp-Notebook").first.wait_for(timeout=240_000)
+        site_kernel_idle(page)
+        site_run_all(page)
+        game = page.locator(GAME).last
+        expect(game.locator(".bl-game-log")).to_contain_text("No moves yet", timeout=240_000)
+    ready = time.monotonic() - started
+    game.locator('[data-zone="hand"]').first.click()
+    game.locator(".blb-flag[data-legal]").first.click()
+    expect(game.locator(".bl-game-log")).to_contain_text("South (you) plays", timeout=60_000)
+    # the worker's own clock (live.js): seconds from its start to Pyodide up, packages loaded,
+    # battleline_lab imported and the lesson's cells run
+    phases = page.evaluate("window.blLive ? window.blLive.then((r) => r && r.ran.timings) : null")
+    return {
+        "playable_s": round(time.monotonic() - started, 2),
+        "ready_s": round(ready, 2),
+        "chromium_cpu_s": round(chromium_cpu_seconds() - cpu, 1),
+        **({"worker_s": phases} if phases else {}),
+    }
+
+
+def compare_games(sites: list[Path], rounds: int, way: str, width: int) -> dict[str, object]:
+    """:func:`game_playable` on a first and a warm visit, for each site in turn, ``rounds`` times."""
+    servers = [serve(site) for site in sites]
+    runs: dict[str, list[dict[str, object]]] = {str(site): [] for site in sites}
+    try:
+        with sync_playwright() as pw:
+            proxy = {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1"}
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, proxy=proxy)
+            for _ in range(rounds):
+                for site, (url, _server) in zip(sites, servers):
+                    offline = Offline(browser, viewport=(width, 844 if width <= 480 else 1000))
+                    page = offline.context.new_page()
+                    page.set_default_timeout(240_000)
+                    page.on("dialog", lambda dialog: dialog.accept())
+                    run: dict[str, object] = {"way": way, "width": width, "load": round(os.getloadavg()[0], 1)}
+                    for visit in ("first", "warm"):
+                        run[visit] = game_playable(page, url, way)
+                    run["load_after"] = round(os.getloadavg()[0], 1)
+                    run["requests_to_other_hosts"] = len(offline.outside)
+                    runs[str(site)].append(run)
+                    print(site, run, flush=True)
+                    offline.context.close()
+            browser.close()
+    finally:
+        for _url, server in servers:
+            server.terminate()
+            server.wait(timeout=10)
+    medians = {
+        site: {
+            f"{visit}_playable_s": statistics.median(float(r[visit]["playable_s"]) for r in values)  # type: ignore[index]
+            for visit in ("first", "warm")
+        }
+        | {"load": [r["load"] for r in values]}
+        for site, values in runs.items()
+        if values
+    }
+    return {"runs": runs, "medians": medians, "cpus": os.cpu_count()}
+
+
 def build(out: Path) -> Path:
     subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), "--out", str(out)], check=True)
     return out
@@ -288,8 +370,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--puzzle-tap", action="store_true", help="front page to lesson 3's puzzle answering a tap (first, warm)"
     )
-    parser.add_argument("--width", type=int, default=1400, help="with --puzzle-tap: the window's width")
+    parser.add_argument("--width", type=int, default=1400, help="with --puzzle-tap or --game: the window's width")
+    parser.add_argument("--game", action="store_true", help="navigation to lesson 6's game playable (first, warm)")
+    parser.add_argument("--game-way", choices=("reading", "lab"), default="reading", help="with --game: which page")
     args = parser.parse_args(argv)
+    if args.game:
+        with tempfile.TemporaryDirectory() as tmp:
+            sites = [site.resolve() for site in args.site] if args.site else [build(Path(tmp) / "_site")]
+            result = compare_games(sites, args.rounds, args.game_way, args.width)
+        print(json.dumps(result["medians"], indent=1))
+        out = ROOT / "test-output"
+        out.mkdir(exist_ok=True)
+        (out / f"bench-site-game-{args.game_way}.json").write_text(json.dumps(result, indent=1) + "\n")
+        return 0
     if args.puzzle_tap:
         with tempfile.TemporaryDirectory() as tmp:
             sites = [site.resolve() for site in args.site] if args.site else [build(Path(tmp) / "_site")]

@@ -100,12 +100,13 @@ def test_a_learner_gets_the_whole_course_from_the_wheel(tmp_path: Path) -> None:
     assert bundled_lessons == LESSONS
     assert "battleline_lab/__main__.py" in names and "battleline_lab/locale/zh/package.json" in names
     # the site builder rides along (battleline-lab site): the script, its front page and the rules page
-    # and the reading pages' widget manager (read/reader.js)
+    # and the reading pages' widget manager (read/reader.js) and live cells (read/live.js)
     for bundled in (
         "tools/build_site.py",
         "tools/site-requirements.txt",
         "tools/site/course.json",
         "tools/site/reader.js",
+        "tools/site/live.js",
         "docs/rules.md",
     ):
         assert f"battleline_lab/sitebuild/{bundled}" in names

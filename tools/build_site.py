@@ -907,7 +907,7 @@ def write_lab_page(out: Path) -> None:
 # -- the reading view: each lesson as a web page (read/NAME.html), its saved widgets drawn by reader.js --
 
 #: The reading view's script (our small widget manager), its start-up and its stylesheet, shipped in read/.
-READER_FILES = ("reader.js", "reader-page.js", "reader.css")
+READER_FILES = ("reader.js", "reader-page.js", "reader.css", "live.js")
 #: Where a saved widget's output prefers to be drawn from, after the widget itself.
 TEXT_MIMES = ("text/html", "image/svg+xml", "text/plain")
 
@@ -1050,6 +1050,7 @@ def reader_page(
             cells.append(f'<section class="bl-cell">{code}{shown}</section>')
     data = json.dumps({"state": shipped_state(state, files)}, ensure_ascii=False, separators=(",", ":"))
     data = data.replace("<", "\\u003c")  # JSON data in the page, never markup: no "</script" inside
+    live = json.dumps(live_texts()[lang], ensure_ascii=False).replace("<", "\\u003c")
     lab, app = lesson_link(rel)
     home = "zh.html" if lang == "zh" else "index.html"
     links = (  # JupyterLab on a wide screen, the simple notebook view on a phone (site.css)
@@ -1057,7 +1058,7 @@ def reader_page(
         f'<a class="bl-open-notebook narrow" href="../{_esc(app)}">{_esc(t["open_notebook"])}</a>'
     )
     return f"""<!DOCTYPE html>
-<html lang="{lang}" data-bl-needs-python="{_esc(t["needs_python"])}">
+<html lang="{lang}" data-bl-needs-python="{_esc(t["needs_python"])}" data-bl-notebook="../files/{_esc(rel)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -1075,10 +1076,22 @@ def reader_page(
 <p class="bl-notebook-note">{links}: {_esc(t["open_notebook_note"])}</p>
 </main>
 <script type="application/json" id="bl-widget-state">{data}</script>
+<script type="application/json" id="bl-live-texts">{live}</script>
 <script type="module" src="reader-page.js"></script>
 </body>
 </html>
 """
+
+
+def live_texts() -> dict[str, dict[str, str]]:
+    """What a reading page's live cells say ("starting…"), by language: the package's message
+    catalogue (``locale/<lang>/live.json``, beside the builder when it ships inside the package)."""
+    for locale in (ROOT / "battleline_lab" / "locale", ROOT.parent / "locale"):
+        if locale.is_dir():
+            return {
+                lang: json.loads((locale / lang / "live.json").read_text(encoding="utf-8")) for lang in ("en", "zh")
+            }
+    raise SystemExit("error: the message catalogue (locale/) is not beside the site builder")
 
 
 def lesson_title_of(notebook: dict[str, Any]) -> str:

@@ -1,4 +1,8 @@
-// A lesson's reading page (read/NAME.html): draw its saved widgets, with no kernel behind them.
-import { start } from "./reader.js";
+// A lesson's reading page (read/NAME.html): draw its saved widgets, with no kernel behind them;
+// then the cells that need Python come alive by themselves (live.js: nothing starts on a page
+// whose widgets all answer from their saved state).
+import { start, renderWidget } from "./reader.js";
+import { startPage } from "./live.js";
 
 start();
+startPage(renderWidget);

@@ -1,0 +1,105 @@
+"""The reading pages' live cells (``tools/site/live.js``, docs/site.md): a lesson cell that needs Python
+comes alive by itself, with no JupyterLab and no "Run All".
+
+In headless Chromium, offline (every host but 127.0.0.1 fails, and fails the test): lesson 6's reading
+page says "starting…" on its game, runs the lesson's cells in Pyodide in a Web Worker (from the site's
+own files) and then plays a turn: a card to a flag and a draw, and the bot's reply in the log; the
+Chinese page says it in Chinese; and lesson 3, whose puzzle answers from its saved table, starts no
+worker and loads nothing of Pyodide.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.browser.conftest import Offline
+from tests.browser.conftest import timing as _timing
+
+pytestmark = pytest.mark.browser
+
+#: Pyodide's start in a worker on a loaded machine (load 20: over a minute once); quiet, a few seconds.
+LIVE_TIMEOUT = 240_000
+
+
+def test_lesson_six_game_plays_a_turn_without_run_all_R4(offline_chromium: Browser, site_url: str) -> None:
+    """The game answers taps once the page's Python has run the lesson: the learner's card goes to a
+    lit flag, the draw ends the turn, and the bot's move (R4: the players alternate) shows in the log."""
+    offline = Offline(offline_chromium, viewport=(1400, 1000))
+    page = offline.context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    workers: list[str] = []
+    page.on("worker", lambda worker: workers.append(worker.url))
+    try:
+        started = time.monotonic()
+        page.goto(f"{site_url}/read/06-play-a-game.html")
+        game = page.locator(".bl-widget").filter(has=page.locator(".bl-game"))
+        status = page.locator(".bl-live-status")
+        expect(status).to_have_count(1)
+        expect(status).to_have_attribute("data-live", "starting")  # before Python can answer, it says so
+        expect(status).to_have_text("starting…")
+        expect(game).to_have_attribute("data-live", "ready", timeout=LIVE_TIMEOUT)
+        _timing("live_game_seconds", round(time.monotonic() - started, 1))
+        assert workers == [f"{site_url}/read/live.js"]
+        # the notice "open the notebook to use it" no longer holds
+        expect(page.locator(".bl-needs-python:visible")).to_have_count(0)
+        assert page.locator(".jp-Notebook, .jp-LabShell").count() == 0
+        expect(game.locator(".bl-game-log")).to_contain_text("No moves yet")
+
+        hand = game.locator('[data-zone="hand"]')
+        cards = hand.count()
+        card = hand.first.get_attribute("data-card")
+        hand.first.click()
+        flag = game.locator(".blb-flag[data-legal]").first
+        expect(flag).to_be_visible()
+        flag.click()
+        game.locator('[data-action="draw"][data-deck="troops"]').click()
+        log = game.locator(".bl-game-log")
+        expect(log).to_contain_text("South (you) draws from the troop deck", timeout=30_000)
+        expect(log).to_contain_text("North (heuristic bot)")  # the bot replied in the same reply
+        expect(hand).to_have_count(cards, timeout=10_000)  # played one, drew one
+        assert card is not None and game.locator(f'[data-zone="hand"][data-card="{card}"]').count() == 0
+        assert not errors, errors
+        assert offline.outside == [], f"requests to other hosts: {offline.outside}"
+    finally:
+        offline.context.close()
+
+
+def test_the_chinese_page_says_starting_in_chinese(offline_chromium: Browser, site_url: str) -> None:
+    offline = Offline(offline_chromium, viewport=(390, 844))
+    page = offline.context.new_page()
+    try:
+        page.goto(f"{site_url}/read/zh-06-play-a-game.html")
+        status = page.locator(".bl-live-status")
+        expect(status).to_have_attribute("data-live", "starting")
+        expect(status).to_have_text("正在启动…")
+        # the game's own controls, disabled until Python answers, say why on hover
+        controls = page.locator(".bl-widget[data-live] button[disabled]")
+        assert controls.count() > 0
+        assert {controls.nth(k).get_attribute("title") for k in range(controls.count())} == {"正在启动…"}
+    finally:
+        offline.context.close()
+
+
+def test_a_lesson_whose_puzzle_answers_from_its_table_starts_no_python(
+    offline_chromium: Browser, site_url: str
+) -> None:
+    offline = Offline(offline_chromium, viewport=(1400, 1000))
+    page = offline.context.new_page()
+    workers: list[str] = []
+    page.on("worker", lambda worker: workers.append(worker.url))
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    try:
+        page.goto(f"{site_url}/read/03-claim-proofs.html")
+        expect(page.locator(".bl-puzzle").first).to_be_visible(timeout=30_000)
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("window.blLive") is None
+        assert workers == []
+        assert [url for url in requests if "/static/pyodide/" in url] == []
+        expect(page.locator(".bl-live-status")).to_have_count(0)
+    finally:
+        offline.context.close()
