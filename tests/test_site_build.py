@@ -348,6 +348,8 @@ def test_lesson_three_reading_page_carries_its_saved_widgets_as_data_and_the_not
     )
     # the lesson's text rendered, its rule links to the site's rules page, nothing left pointing at rules.md
     assert "<h1>Lesson 3" in page and 'href="../rules.html#R12"' in page and "rules.md" not in page
+    # the notebook's "run the cells first" paragraph is left out: the page needs no Run All
+    assert "Run the cells first" in json.dumps(notebook) and "Run the cells first" not in page
     # the code of the cell that only shows the puzzle, and the engine checks, folded away; other code in sight
     assert page.count('<details class="bl-code-fold">') == sum(
         1

@@ -950,6 +950,20 @@ def _fix_links(html: str, rel: str, lessons: set[str]) -> str:
     return re.sub(r'(<a\b[^>]*?\bhref=")([^"]*)(")', swap, html)
 
 
+#: A lesson's paragraph that tells the learner to run the notebook (its menu Run ▸ Run All Cells): the
+#: reading page runs what needs Python by itself, so there the paragraph would only mislead.
+NOTEBOOK_ONLY = re.compile(r"<p>(?:(?!</p>).)*Run ▸ Run All Cells(?:(?!</p>).)*</p>\s*", re.DOTALL)
+
+
+def reading_markdown(html: str) -> str:
+    """A markdown cell's HTML as the reading page shows it: without the notebook's "run the cells" paragraph.
+
+    >>> reading_markdown("<h1>Lesson</h1><p><b>先运行所有单元格</b>（菜单 Run ▸ Run All Cells）。</p>\\n<p>Go.</p>")
+    '<h1>Lesson</h1><p>Go.</p>'
+    """
+    return NOTEBOOK_ONLY.sub("", html)
+
+
 def reader_output(output: dict[str, Any], state: dict[str, Any]) -> str:
     """One saved output as HTML: a widget as a place reader.js draws it into (its saved picture
     inside until then), else the saved HTML, SVG or text."""
@@ -1029,7 +1043,7 @@ def reader_page(
     for cell in notebook.get("cells", []):
         source = _text(cell.get("source"))
         if cell.get("cell_type") == "markdown":
-            html = _fix_links(markdown.get(source, f"<p>{_esc(source)}</p>"), rel, lessons)
+            html = _fix_links(reading_markdown(markdown.get(source, f"<p>{_esc(source)}</p>")), rel, lessons)
             cells.append(f'<section class="bl-md">{html}</section>')
             continue
         if cell.get("cell_type") != "code":
