@@ -23,8 +23,6 @@ GROUPS: dict[str, str] = {
     "tests/test_class_report.py": "class-report",
     # a JupyterHub started for the module, installed once into a cache folder shared by every run
     "tests/browser/test_jupyterhub_class.py": "jupyterhub",
-    # axe-core fetched once (``npm pack``) into .cache/axe; a second worker would fetch it at the same time
-    "tests/browser/test_layout_a11y_browser.py::test_axe_core_finds_nothing_serious_in_our_widgets": "axe",
 }
 
 
