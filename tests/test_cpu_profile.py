@@ -109,3 +109,20 @@ def test_profile_cpu_prints_each_tiers_cpu_by_process_kind_and_writes_it(
     written = json.loads((tmp_path / "cpu-profile.json").read_text(encoding="utf-8"))
     burned = sum(row["cpu_seconds"] for row in written["rows"] if row["tier"] == "burner")
     assert burned > 0.15, written
+
+
+def test_a_saved_profile_prints_the_same_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sampler = cpu_profile.Sampler(os.getpid(), interval=0.2)
+    sampler.start()
+    _burn(0.1, "gamma").wait()
+    sampler.stop()
+    saved = tmp_path / "profile.json"
+    saved.write_text(json.dumps(sampler.as_json()), encoding="utf-8")
+    assert cpu_profile.main(["--table", str(saved)]) == 0
+    printed = capsys.readouterr().out.strip()
+    again = cpu_profile.Sampler.saved(json.loads(saved.read_text(encoding="utf-8"))).table()
+    assert printed == again and "gamma" in printed.splitlines()[0]
+    # the same kinds as the live sampler's table (saved to a tenth of a second, two small ones may swap)
+    assert {line.split("|")[1].strip() for line in printed.splitlines()[2:] if line.startswith("| ")} == {
+        line.split("|")[1].strip() for line in sampler.table().splitlines()[2:] if line.startswith("| ")
+    }

@@ -28,6 +28,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 TICK = os.sysconf("SC_CLK_TCK")
 MARK = "BATTLELINE_CPU_RUN"
@@ -78,6 +79,7 @@ class Sampler:
     started: float = 0.0
     machine_start: float = 0.0
     machine: float = 0.0
+    wall: float = 0.0  #: the run's wall seconds, once stopped
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _marked: str | None = None
@@ -103,6 +105,7 @@ class Sampler:
                 os.environ[MARK] = self._marked
         self.sweep()
         self.machine = machine_cpu() - self.machine_start
+        self.wall = time.monotonic() - self.started
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
@@ -172,6 +175,15 @@ class Sampler:
         tier = tier or env.get(TIER_ENV, "") or "set-up and runner"
         return tier, kind_of(read_cmdline(pid))
 
+    @classmethod
+    def saved(cls, data: dict[str, Any]) -> Sampler:
+        """A finished sampler from its :meth:`as_json` (to print a saved run's table again)."""
+        sampler = cls(0)
+        sampler.rows = {(row["tier"], row["kind"]): float(row["cpu_seconds"]) for row in data["rows"]}
+        sampler.wall = float(data["wall_seconds"])
+        sampler.machine = float(data["machine_cpu_seconds"])
+        return sampler
+
     def table(self) -> str:
         """The rows as a Markdown table: CPU seconds by kind (rows) and tier (columns)."""
         tiers = sorted({t for t, _ in self.rows})
@@ -186,7 +198,7 @@ class Sampler:
             lines.append(f"| {kind} | " + " | ".join(f"{c:.0f}" for c in cells) + f" | {sum(cells):.0f} |")
         per_tier = [sum(v for (t, _), v in self.rows.items() if t == tier) for tier in tiers]
         lines.append("| **all** | " + " | ".join(f"**{c:.0f}**" for c in per_tier) + f" | **{total:.0f}** |")
-        wall = time.monotonic() - self.started
+        wall = self.wall or time.monotonic() - self.started
         lines.append("")
         lines.append(
             f"{total:.0f} CPU-s attributed to the run over {wall:.0f} s wall; the machine used {self.machine:.0f}"
@@ -197,7 +209,7 @@ class Sampler:
     def as_json(self) -> dict[str, object]:
         return {
             "rows": [{"tier": t, "kind": k, "cpu_seconds": round(v, 1)} for (t, k), v in sorted(self.rows.items())],
-            "wall_seconds": round(time.monotonic() - self.started, 1),
+            "wall_seconds": round(self.wall or time.monotonic() - self.started, 1),
             "machine_cpu_seconds": round(self.machine, 1),
         }
 
@@ -246,8 +258,12 @@ def machine_cpu() -> float:
 
 
 def main(argv: Sequence[str]) -> int:
-    """``cpu_profile.py [--out FILE.json] -- COMMAND...``: run COMMAND, then print the table."""
+    """``cpu_profile.py [--out FILE.json] -- COMMAND...``: run COMMAND, then print the table;
+    ``cpu_profile.py --table FILE.json``: print a saved run's table again."""
     args = list(argv)
+    if args[:1] == ["--table"] and len(args) == 2:
+        print(Sampler.saved(json.loads(Path(args[1]).read_text(encoding="utf-8"))).table())
+        return 0
     out = None
     if args[:1] == ["--out"]:
         out = Path(args[1])
