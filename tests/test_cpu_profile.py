@@ -27,7 +27,7 @@ WORK = "sum(range(2 * 10**7))"
         pytest.param("/usr/lib/chromium/chromium --type=renderer --no-sandbox", "chromium", id="chromium"),
         pytest.param("/usr/lib/chromium/chrome_crashpad_handler --monitor-self", "chromium", id="crashpad"),
         pytest.param(
-            "/work/.venv/lib/python3.11/site-packages/playwright/driver/node cli.js run-driver",
+            ".venv/lib/python3.11/site-packages/playwright/driver/node cli.js run-driver",
             "node (playwright, node --test)",
             id="playwright-driver",
         ),
@@ -98,7 +98,8 @@ def test_the_runners_own_options_come_first(argv: list[str], expected: tuple[boo
 def test_profile_cpu_prints_each_tiers_cpu_by_process_kind_and_writes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    burner = run_tests.Tier("burner", commands=((sys.executable, "-c", WORK),))
+    # the work, then a second alive: the sampler (a look every half second) sees the process in its tier
+    burner = run_tests.Tier("burner", commands=((sys.executable, "-c", f"import time; {WORK}; time.sleep(1)"),))
     monkeypatch.setattr(run_tests, "LOGS", tmp_path / "tiers")
     monkeypatch.setattr(run_tests, "ROOT", tmp_path)
     monkeypatch.setattr(run_tests, "tiers", lambda quick=False: [burner])

@@ -91,6 +91,8 @@ class Sampler:
             os.environ[MARK] = str(self.root)
         self.started = time.monotonic()
         self.machine_start = machine_cpu()
+        # a first look now: the children the run's first process waits for from here on are counted
+        self.sweep()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
