@@ -263,16 +263,16 @@ class _GroupItem:
     [
         pytest.param("tests/test_generate.py::test_x[mud]", ["generate"], id="a-grouped-module"),
         pytest.param("tests/browser/test_jupyterhub_class.py::test_y", ["jupyterhub"], id="the-hub-module"),
-        pytest.param(
-            "tests/browser/test_layout_a11y_browser.py::test_axe_core_finds_nothing_serious_in_our_widgets[a.ipynb]",
-            ["axe"],
-            id="a-case-of-a-grouped-test",
-        ),
-        pytest.param("tests/browser/test_layout_a11y_browser.py::test_game_fits[lab]", [], id="its-module-is-not"),
+        pytest.param("tests/test_b.py::test_cached[a.ipynb]", ["cache"], id="a-case-of-a-grouped-test"),
+        pytest.param("tests/test_b.py::test_other[a.ipynb]", [], id="its-module-is-not"),
         pytest.param("tests/test_a.py::test_z", [], id="no-group"),
     ],
 )
-def test_a_test_gets_the_xdist_group_of_its_module_or_its_own(nodeid: str, groups: list[str]) -> None:
+def test_a_test_gets_the_xdist_group_of_its_module_or_its_own(
+    nodeid: str, groups: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a test grouped alone (its cases on one worker), beside the real groups of modules
+    monkeypatch.setitem(xdist_groups.GROUPS, "tests/test_b.py::test_cached", "cache")
     item = _GroupItem(nodeid)
     xdist_groups.mark([cast(pytest.Item, item)])
     assert item.groups == groups

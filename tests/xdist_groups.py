@@ -21,10 +21,10 @@ GROUPS: dict[str, str] = {
     "tests/test_generate.py": "generate",
     # a class of learners who practise a class set, shared by every test of the module
     "tests/test_class_report.py": "class-report",
+    # every generated file made once (tests/test_regen.py's cache), read by all the module's tests
+    "tests/test_regen.py": "regen",
     # a JupyterHub started for the module, installed once into a cache folder shared by every run
     "tests/browser/test_jupyterhub_class.py": "jupyterhub",
-    # axe-core fetched once (``npm pack``) into .cache/axe; a second worker would fetch it at the same time
-    "tests/browser/test_layout_a11y_browser.py::test_axe_core_finds_nothing_serious_in_our_widgets": "axe",
 }
 
 

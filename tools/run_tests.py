@@ -33,10 +33,19 @@ tests over all tiers, and, as the last line, ``N passed, N failed, N skipped``
 summed over the tiers (read from each tier's JUnit XML; CI reads this line).  The exit status is
 non-zero when any tier fails.  Standard library only: it runs before anything is imported from
 the venv.
+
+``--profile-cpu`` (first argument, or after ``--quick``) also samples every process of the run
+(``tools/cpu_profile.py``: Chromium, Jupyter servers and kernels included, which the tiers' own
+CPU count misses when they outlive their parent) and prints, before the closing line, the CPU
+seconds by process kind and tier; the table goes to ``test-output/cpu-profile.json`` too.  Each
+tier's processes carry ``BATTLELINE_TIER=NAME`` in their environment so that the sampler can tell
+them apart.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -47,6 +56,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,6 +76,9 @@ BROWSER_PATHS = ("tests/browser", "tests/test_wheel.py", "tests/test_preview.py"
 # what the whole suite is (the serial ``./dev test`` before the tiers): the tiers together must equal it
 WHOLE_SUITE = ("battleline_lab", "tests", "puzzles", "notebooks", "--nbval")
 SLOWEST = 20
+#: the environment variable that names a tier's processes (read by tools/cpu_profile.py)
+TIER_ENV = "BATTLELINE_TIER"
+PROFILE = "--profile-cpu"
 CORES = os.cpu_count() or 1
 MarkerMatch = Callable[[str, Collection[str]], bool]
 DURATION_LINE = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s+(setup|call|teardown)\s+(\S.*?)\s*$")
@@ -257,12 +270,19 @@ def excerpt(log: str, ok: bool, tail: int = 15, limit: int = 400) -> str:
     return "\n".join(shown)
 
 
-def call_with_cpu(cmd: Sequence[str], log: IO[str]) -> tuple[int, float]:
+def call_with_cpu(cmd: Sequence[str], log: IO[str], env: Mapping[str, str] | None = None) -> tuple[int, float]:
     """Run ``cmd`` with its output in ``log``: its exit status, and the CPU seconds (user + system) of
     the process and of every descendant it waited for (pytest's workers, JupyterLab and its kernels,
     Chromium), from ``wait4``'s resource usage of that one child, so tiers running side by side are
     each measured alone."""
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        env=None if env is None else dict(env),
+    )
     try:
         _, status, usage = os.wait4(proc.pid, 0)
     except BaseException:
@@ -286,7 +306,7 @@ def run_tier(tier: Tier, extra: Sequence[str], printing: threading.Lock) -> Resu
         for cmd in commands:
             log.write("$ " + " ".join(cmd) + "\n")
             log.flush()
-            code, cpu = call_with_cpu(cmd, log)
+            code, cpu = call_with_cpu(cmd, log, {**os.environ, TIER_ENV: tier.name})
             result.cpu += cpu
             # pytest's 5 is "no tests selected": a -k or -m that picks none of this tier's tests
             ok = ok and (code == 0 or (tier.is_pytest and code == 5))
@@ -306,11 +326,34 @@ def run_tier(tier: Tier, extra: Sequence[str], printing: threading.Lock) -> Resu
     return result
 
 
-def main(argv: Sequence[str]) -> int:
+def options(argv: Sequence[str]) -> tuple[bool, bool, list[str]]:
+    """(quick, profile, the arguments for pytest) of ``./dev test [--quick] [--profile-cpu] ...``."""
     args = list(argv)
-    quick = bool(args) and args[0] == "--quick"
-    extra = args[1:] if quick else args
+    quick = profile = False
+    while args and args[0] in ("--quick", PROFILE):
+        quick, profile = quick or args[0] == "--quick", profile or args[0] == PROFILE
+        args.pop(0)
+    return quick, profile, args
+
+
+def load_sampler() -> ModuleType:
+    """``tools/cpu_profile.py`` as a module (this file runs as a script, not from a package)."""
+    path = Path(__file__).with_name("cpu_profile.py")
+    spec = importlib.util.spec_from_file_location("cpu_profile", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["cpu_profile"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def main(argv: Sequence[str]) -> int:
+    quick, profile, extra = options(argv)
     LOGS.mkdir(parents=True, exist_ok=True)
+    sampler = None
+    if profile:
+        sampler = load_sampler().Sampler(os.getpid())
+        sampler.start()
     chosen = tiers(quick)
     printing = threading.Lock()
     results: dict[str, Result] = {}
@@ -336,6 +379,11 @@ def main(argv: Sequence[str]) -> int:
     )
     for r in done:
         print(f"{r.tier.name:<10} {r.seconds:6.0f} s  {r.cpu:6.0f} s CPU  {'passed' if r.ok else 'FAILED'}")
+    if sampler is not None:
+        sampler.stop()
+        print("\n==> CPU seconds by process kind and tier (tools/cpu_profile.py; test-output/cpu-profile.json)")
+        print(sampler.table())
+        (LOGS.parent / "cpu-profile.json").write_text(json.dumps(sampler.as_json(), indent=1) + "\n")
     print(closing_line(done), flush=True)
     return 0 if all(r.ok for r in done) else 1
 

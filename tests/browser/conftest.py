@@ -28,6 +28,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tarfile
 import time
 import urllib.request
 import uuid
@@ -67,7 +68,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_up(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 90) -> None:
+def _wait_up(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 240) -> None:
+    """Until the server answers (it fails at once if it exits); the cap is the kernels' own budget
+    (:data:`KERNEL_START`): a server is only slow to start on a machine too loaded for 90 s."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -395,8 +398,9 @@ def site_kernel_idle(page: Page) -> None:
         page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=KERNEL_START)
 
 
-def site_run_all(page: Page) -> None:
-    """Run > Run All Cells on the site, and wait until no cell is queued."""
+def site_run_all(page: Page, timeout: float = KERNEL_START) -> None:
+    """Run > Run All Cells on the site (or in JupyterLab: the same notebook toolbar), and wait until
+    no cell is queued and the kernel is idle (``timeout`` in ms)."""
     queued = page.locator(".jp-CodeCell .jp-InputPrompt").filter(has_text="*")
     busy = page.locator(".jp-Notebook-ExecutionIndicator[data-status='busy']")
     # queued cells show [*] at once, and the kernel is busy; the run is over when no cell is queued
@@ -413,8 +417,97 @@ def site_run_all(page: Page) -> None:
         except AssertionError:
             if attempt == 2:
                 raise
-    expect(queued).to_have_count(0, timeout=KERNEL_START)
-    expect(busy).to_have_count(0, timeout=KERNEL_START)
+    expect(queued).to_have_count(0, timeout=timeout)
+    expect(busy).to_have_count(0, timeout=timeout)
+
+
+def run_finished(page: Page, timeout: float = KERNEL_START) -> None:
+    """Wait until no cell is queued and the notebook's kernel is idle (its toolbar indicator, in
+    JupyterLab and on the site alike): every cell a Run All queued has run."""
+    expect(page.locator(".jp-CodeCell .jp-InputPrompt").filter(has_text="*")).to_have_count(0, timeout=timeout)
+    expect(page.locator(".jp-Notebook-ExecutionIndicator[data-status='busy']")).to_have_count(0, timeout=timeout)
+
+
+#: The boxes of the notebook panel in sight and of the package's widgets, as one string (a script).
+_LAYOUT = """() => [document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)') || document.body,
+    ...document.querySelectorAll('.bl-puzzle, .bl-gym, .bl-explorer, .bl-game, .bl-editor')]
+    .map(el => { const r = el.getBoundingClientRect(); return `${r.x},${r.y},${r.width},${r.height}`; }).join(' ')"""
+
+
+def layout_settled(page: Page) -> None:
+    """After the viewport changed: wait until JupyterLab and the widgets have laid themselves out
+    again: the notebook panel fits the new width and no box moved over three animation frames."""
+    page.evaluate(
+        """(layout) => new Promise(resolve => {
+            const boxes = eval(layout);
+            let last = '', same = 0;
+            const look = () => {
+                const now = boxes();
+                const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+                const fits = !panel || panel.getBoundingClientRect().right <= window.innerWidth + 1;
+                same = now === last && fits ? same + 1 : 0;
+                last = now;
+                if (same >= 3) resolve(true); else requestAnimationFrame(look);
+            };
+            requestAnimationFrame(look);
+        })""",
+        _LAYOUT,
+    )
+
+
+def run_all_and_wait(page: Page) -> None:
+    """Run > Run All Cells in JupyterLab (its kernel idle), and wait until the run is over: no cell
+    queued and the kernel idle again, read from the notebook's toolbar, which JupyterLab and the
+    site share (:func:`site_run_all`)."""
+    site_run_all(page)
+
+
+AXE_VERSION = "4.10.2"
+AXE_CACHE = ROOT / ".cache" / "axe"
+#: the roots of the package's widgets: the scope of the axe-core audits
+WIDGET_ROOTS = ".bl-puzzle, .bl-gym, .bl-explorer, .bl-game, .bl-editor"
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> Path:
+    """``axe.min.js`` from the npm registry's tarball (``npm pack``), cached in ``.cache/axe`` (gitignored).
+
+    The browser tier's workers may all want it at once: the first fetches it under a file lock, the
+    others wait for it and read the file."""
+    target = AXE_CACHE / f"axe-core-{AXE_VERSION}" / "axe.min.js"
+    AXE_CACHE.mkdir(parents=True, exist_ok=True)
+    with (AXE_CACHE / "fetch.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not target.exists():
+            tgz = AXE_CACHE / f"axe-core-{AXE_VERSION}.tgz"
+            if not tgz.exists():
+                subprocess.run(
+                    ["npm", "pack", f"axe-core@{AXE_VERSION}"], cwd=AXE_CACHE, check=True, capture_output=True
+                )
+            with tarfile.open(tgz) as tar:
+                data = tar.extractfile(tar.getmember("package/axe.min.js"))
+                assert data is not None
+                target.parent.mkdir(parents=True, exist_ok=True)
+                partial = target.with_suffix(".partial")
+                partial.write_bytes(data.read())
+                partial.replace(target)
+    return target
+
+
+def axe_serious(page: Page, axe: Path, roots: str = WIDGET_ROOTS) -> list[dict[str, object]]:
+    """axe-core's critical and serious violations in the elements ``roots`` selects on the page."""
+    page.add_script_tag(path=str(axe))
+    found: list[dict[str, object]] = page.evaluate(
+        """async (roots) => {
+            const include = Array.from(document.querySelectorAll(roots));
+            const r = await axe.run({include}, {resultTypes: ['violations']});
+            return r.violations.filter(v => v.impact === 'critical' || v.impact === 'serious')
+                .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                             nodes: v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))}));
+        }""",
+        roots,
+    )
+    return found
 
 
 def run_code(page: Page, code: str, root: Locator | None = None) -> str:
