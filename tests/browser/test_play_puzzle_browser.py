@@ -3,7 +3,8 @@
 The learner plays as in the game (``docs/widgets.md``): a ``button[data-zone="hand"]`` card, then a
 ``.blb-flag[data-flag]``.  At 360 px by taps, at 1400 px by keys (arrows to the card, Enter, arrows
 to the flag, Enter); a wrong play first (the feedback says wrong, the card stays playable), then
-the right one (the feedback says right and the proof step appears).  One run each per front end.
+the right one (the feedback says right and the proof step appears).  One page per front end, the
+two runs one under the other.
 """
 
 from __future__ import annotations
@@ -55,13 +56,24 @@ def play(page: Page, board: Locator, card: str, flag: int, keyboard: bool) -> No
     redrawn(page, board, before)
 
 
-@pytest.mark.parametrize(("width", "keyboard"), [(360, False), (1400, True)], ids=["360-taps", "1400-keys"])
-def test_R12_a_play_puzzle_wrong_play_then_right(
-    front_page: Page, frontend: Front, width: int, keyboard: bool, output_dir: Path
+#: (width, by keys): at 360 px by taps, at 1400 px by keys
+CASES = [(360, False), (1400, True)]
+
+
+def test_R12_a_play_puzzle_wrong_play_then_right_by_taps_at_360_and_by_keys_at_1400(
+    front_page: Page, frontend: Front, output_dir: Path
 ) -> None:
+    """Both cases of :data:`CASES` on one page: the lesson opened once, then a cell with a fresh
+    puzzle for each case, one under the other (each board takes only the keys inside it)."""
     page = front_page
-    page.set_viewport_size({"width": max(width, 1000), "height": 1000})
-    open_lesson(page, frontend)
+    for index, (width, keyboard) in enumerate(CASES):
+        page.set_viewport_size({"width": max(width, 1000), "height": 1000})
+        if index == 0:
+            open_lesson(page, frontend)
+        _wrong_play_then_right(page, frontend, width, keyboard, output_dir)
+
+
+def _wrong_play_then_right(page: Page, frontend: Front, width: int, keyboard: bool, output_dir: Path) -> None:
     tag = f"bl-test-play-{width}"
     run_code(
         page,

@@ -14,7 +14,8 @@ that nothing moves when the puzzle is answered: the bounding boxes of the board,
 proof step and the feedback are the same before the first answer and after the right one. A rule id
 of a shown step is a link that opens the rules page in the same front end.
 
-One page per case: a lesson is opened (not run) and one cell draws four fresh puzzles.
+One page per front end: a lesson is opened (not run) and, for each case, one cell draws four fresh
+puzzles.
 """
 
 from __future__ import annotations
@@ -255,13 +256,25 @@ def check_rule_link(page: Page, frontend: Front, puzzle: Locator) -> None:
     rules.close()
 
 
-@pytest.mark.parametrize(("width", "keyboard"), [(360, False), (1400, True)])
-def test_puzzles_of_every_kind_by_taps_and_by_keys(
-    front_page: Page, frontend: Front, width: int, keyboard: bool, output_dir: Path
+#: pairwise: (width, by keys): each width, each way of answering, once per front end
+CASES = [(360, False), (1400, True)]
+
+
+def test_puzzles_of_every_kind_by_taps_at_360_and_by_keys_at_1400(
+    front_page: Page, frontend: Front, output_dir: Path
 ) -> None:
+    """Both cases of :data:`CASES` on one page: the lesson opened once, then a cell of four fresh
+    puzzles for each case, one under the other (each board takes only the keys inside it)."""
     page = front_page
-    page.set_viewport_size({"width": max(width, 1000), "height": 1000})
-    open_lesson(page, frontend)
+    for index, (width, keyboard) in enumerate(CASES):
+        page.set_viewport_size({"width": max(width, 1000), "height": 1000})
+        if index == 0:
+            open_lesson(page, frontend)
+        _every_kind(page, frontend, width, keyboard, output_dir)
+
+
+def _every_kind(page: Page, frontend: Front, width: int, keyboard: bool, output_dir: Path) -> None:
+    """Four fresh puzzles in a new cell, each solved by taps or by keys in a cell ``width`` px wide."""
     box = draw_puzzles(page, f"bl-test-puzzles-{width}-{int(keyboard)}")
     if width < 600:
         size_cell(page, box, width)
