@@ -73,11 +73,20 @@ def no_sideways_overflow(page: Page) -> None:
     assert report == [], report
 
 
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_game_fits_600_1024_1400_with_every_flag_target_in_its_own_column(
     front_page: Page, frontend: Front, output_dir: Path
 ) -> None:
-    page, lab = front_page, frontend  # JupyterLab and the site
+    """In JupyterLab; on the site the sweep over every lesson makes the same checks on its own
+    opening of lesson 6 (``test_site_browser.py``: one Pyodide kernel fewer)."""
+    page, lab = front_page, frontend
     open_and_run(page, lab, "notebooks/06-play-a-game.ipynb")
+    game_fits_every_width(page, frontend.name, output_dir)
+
+
+def game_fits_every_width(page: Page, front: str, output_dir: Path) -> None:
+    """Lesson 6, run in the front end ``front``: its game fits each of :data:`WIDTHS`, every flag's
+    tap target in its own column; the page is left at the last width."""
     game = page.locator(".bl-game").first
     expect(game).to_be_visible(timeout=60_000)
     expect(page.locator(".jp-OutputArea-output", has_text="'claim_timing': 'after_play'")).to_be_visible(timeout=60_000)
@@ -88,7 +97,7 @@ def test_game_fits_600_1024_1400_with_every_flag_target_in_its_own_column(
         page.set_viewport_size({"width": width, "height": 1000})
         layout_settled(page)  # JupyterLab re-lays out its panels
         game.scroll_into_view_if_needed()
-        game.screenshot(path=str(output_dir / f"layout-game-{frontend.name}-{width}.png"))
+        game.screenshot(path=str(output_dir / f"layout-game-{front}-{width}.png"))
         no_sideways_overflow(page)
         for n in range(1, 10):  # each flag's tap target lies inside its own flag's column (or row)
             column = game.locator(f'.blb-col[data-col="{n}"]').bounding_box()

@@ -4,7 +4,8 @@ nbval proves the kernel side; only a browser shows that the widgets render and r
 tests do what a learner does: open the gym lesson, run it, answer a claim puzzle wrongly and see
 the counterexample, answer rightly, and step through the proof watching the highlights move.
 Each runs twice, in JupyterLab and on the JupyterLite site (the ``frontend`` fixture), and checks
-what appears: the proof, the reset confirmation, the explorer's Mud slot.
+what appears: the proof, the reset confirmation, the explorer's Mud slot (the explorer's checks on
+the site run in the sweep over every lesson, on its opening of lesson 1).
 """
 
 from __future__ import annotations
@@ -131,9 +132,17 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
     expect(gym.locator(ui.GYM_STATUS)).to_contain_text("solved")
 
 
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_lesson_one_explorer_responds(front_page: Page, frontend: Front, output_dir: Path) -> None:
+    """In JupyterLab; on the site the sweep over every lesson makes the same checks on its own
+    opening of lesson 1 (``test_site_browser.py``: one Pyodide kernel fewer)."""
     page = front_page
     open_and_run(page, frontend, "notebooks/01-cards-and-formations.ipynb")
+    explorer_responds(page, frontend.name, output_dir)
+
+
+def explorer_responds(page: Page, front: str, output_dir: Path) -> None:
+    """Lesson 1, run in the front end ``front``: its explorer answers the learner."""
     explorer = page.locator(".bl-explorer")
     expect(explorer).to_be_visible(timeout=60_000)
     verdict = explorer.locator(".bl-explorer-verdict")
@@ -153,7 +162,7 @@ def test_lesson_one_explorer_responds(front_page: Page, frontend: Front, output_
     expect(mud_slot).to_be_hidden()
     explorer.locator(ui.MUD).check()
     expect(mud_slot).to_be_visible()
-    explorer.screenshot(path=str(output_dir / f"explorer-{frontend.name}.png"))
+    explorer.screenshot(path=str(output_dir / f"explorer-{front}.png"))
     explorer.locator(ui.MUD).uncheck()
     expect(mud_slot).to_be_hidden()
     assert_no_widget_errors(page)

@@ -9,8 +9,9 @@ most of the CPU time) that also serves the checks that need that lesson: its sav
 as pictures while the kernel starts; the gym's lesson reloaded unedited asks nothing; once run,
 lesson 3's puzzle answered wrongly and rightly keeps its progress over a reload (the JSON-lines
 store on JupyterLite's browser-kept drive), and the gym saves and loads progress and sets a damaged
-store aside (:data:`AFTER_THE_RUN`).  The timings go to ``test-output/site-timings.json``
-(docs/site.md reports them).
+store aside; lesson 1's explorer answers and lesson 6's game fits every width
+(:data:`AFTER_THE_RUN`; in JupyterLab those two are tests of their own files).  The timings go to
+``test-output/site-timings.json`` (docs/site.md reports them).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from tests.browser.conftest import (
     site_run_all,
 )
 from tests.browser.conftest import timing as _timing
+from tests.browser.test_layout_a11y_browser import game_fits_every_width
+from tests.browser.test_lessons_in_browser import explorer_responds
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -108,8 +111,9 @@ def test_site_runs_every_lesson_offline_without_an_error(
     a learner sees it opened cold, while its kernel starts (:func:`_shows_saved_widgets_as_pictures`):
     the one opening of the lesson serves both checks, as the kernel's start is most of its time.
     For the same reason the gym's lesson is first reloaded unedited (it must ask nothing), and the
-    checks that need a lesson run (:data:`AFTER_THE_RUN`: lesson 3's progress over a reload, the
-    gym's saved and loaded progress and its damaged store) go on on the same page after the sweep's."""
+    checks that need a lesson run (:data:`AFTER_THE_RUN`: lesson 1's explorer, lesson 3's progress
+    over a reload, the gym's saved and loaded progress and its damaged store, lesson 6's game at
+    every width) go on on the same page after the sweep's."""
     offline = Offline(offline_chromium)
     page = offline.context.new_page()
     page.set_default_timeout(60_000)
@@ -426,8 +430,10 @@ def _gym_after_the_run(page: Page, tmp_path: Path, dialogs: list[str]) -> None:
 #: Checks that need a lesson run on the site and run on the sweep's page once it has run that lesson
 #: (a Pyodide kernel and a page of the site are most of a lesson's CPU time: each opening is shared)
 AFTER_THE_RUN = {
+    "01-cards-and-formations.ipynb": lambda page, tmp_path, dialogs: explorer_responds(page, "site", OUTPUT),
     "03-claim-proofs.ipynb": _lesson_three_keeps_progress_over_a_reload,
     GYM_LESSON: _gym_after_the_run,
+    "06-play-a-game.ipynb": lambda page, tmp_path, dialogs: game_fits_every_width(page, "site", OUTPUT),
 }
 
 
