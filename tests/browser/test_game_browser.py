@@ -3,7 +3,8 @@
 nbval and ``tests/test_game_widget.py`` prove the kernel side; this shows that the game widget
 renders in JupyterLab and on the JupyterLite site (the ``frontend`` fixture), and that taps on
 the board's hooks (``docs/widgets.md``) reach the kernel and come back as a new board, a new log
-and new choices: the draw choice after each card, the coach when asked for.
+and new choices: the draw choice after each card, the coach when asked for.  On the site the same
+checks run in the sweep over every lesson (``test_site_browser.py``), on its opening of lesson 6.
 """
 
 from __future__ import annotations
@@ -25,10 +26,18 @@ def log_lines(game: Locator) -> list[str]:
     return [str(t) for t in game.locator(".bl-game-log .bl-log-line").all_inner_texts()]
 
 
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_play_a_few_moves_of_lesson_six_by_tapping(front_page: Page, frontend: Front, output_dir: Path) -> None:
+    """In JupyterLab; on the site the sweep over every lesson makes the same checks on its own
+    opening of lesson 6 (``test_site_browser.py``: one Pyodide kernel fewer)."""
     page = front_page
     page.set_viewport_size({"width": 1280, "height": 1900})  # the whole game widget fits in a screenshot
     open_and_run(page, frontend, NOTEBOOK)
+    a_few_moves_by_tapping(page, frontend.name, output_dir)
+
+
+def a_few_moves_by_tapping(page: Page, front: str, output_dir: Path) -> None:
+    """Lesson 6, run in the front end ``front`` (the window 1280 x 1900): a few moves by taps."""
     game = page.locator(".bl-game").first
     expect(game).to_be_visible(timeout=60_000)
     # the lesson ran to its end (the last cell's output, the demo's puzzle dict, is there) ...
@@ -57,7 +66,7 @@ def test_play_a_few_moves_of_lesson_six_by_tapping(front_page: Page, frontend: F
         expect(lit.first).to_be_visible()
         expect(board.locator(".blb-prompt")).to_contain_text("may go to flag")
         if move == 0:
-            game.screenshot(path=str(output_dir / f"game-choose-flag-{frontend.name}.png"))
+            game.screenshot(path=str(output_dir / f"game-choose-flag-{front}.png"))
         flag = lit.first.get_attribute("data-flag")
         if move == 1:  # the second move by drag and drop: a second tap cancels, then drag the card there
             card.click()
@@ -93,6 +102,6 @@ def test_play_a_few_moves_of_lesson_six_by_tapping(front_page: Page, frontend: F
     expect(feedback.locator("ol li").first).to_be_visible()
 
     game.scroll_into_view_if_needed()
-    game.screenshot(path=str(output_dir / f"game-widget-{frontend.name}.png"))
-    page.screenshot(path=str(output_dir / f"game-full-page-{frontend.name}.png"), full_page=True)
+    game.screenshot(path=str(output_dir / f"game-widget-{front}.png"))
+    page.screenshot(path=str(output_dir / f"game-full-page-{front}.png"), full_page=True)
     assert_no_widget_errors(page)

@@ -3,7 +3,8 @@
 nbval only proves that the kernel side switches language; here a learner opens
 ``notebooks/zh/03-claim-proofs.zh.ipynb`` in JupyterLab, answers the puzzle wrongly (the Chinese
 counterexample), then clicks ``English`` on the ``bl-lang`` toggle and sees the same state in
-English, and back.
+English, and back.  On the site the same checks run in the sweep over every lesson
+(``test_site_browser.py``), on its opening of that lesson.
 """
 
 from __future__ import annotations
@@ -19,9 +20,18 @@ from tests.browser.conftest import Front, assert_no_widget_errors, open_and_run,
 pytestmark = pytest.mark.browser
 
 
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_chinese_lesson_widget_and_language_toggle(front_page: Page, frontend: Front, output_dir: Path) -> None:
+    """In JupyterLab; on the site the sweep over every lesson makes the same checks on its own
+    opening of the Chinese lesson 3 (``test_site_browser.py``: one Pyodide kernel fewer)."""
     page = front_page
     open_and_run(page, frontend, "notebooks/zh/03-claim-proofs.zh.ipynb")
+    chinese_puzzle_and_its_toggle(page, frontend.name, output_dir)
+
+
+def chinese_puzzle_and_its_toggle(page: Page, front: str, output_dir: Path) -> None:
+    """The Chinese lesson 3, run in the front end ``front``: its puzzle in Chinese, answered wrongly,
+    switched to English and back, then answered rightly."""
     puzzle = page.locator(".bl-puzzle")
     expect(puzzle).to_be_visible(timeout=60_000)
     question = puzzle.locator(".bl-question")
@@ -39,7 +49,7 @@ def test_chinese_lesson_widget_and_language_toggle(front_page: Page, frontend: F
     until(lambda: puzzle.locator(".bl-board-view .bl-ghost").count() > 0, "the counterexample's dashed cards")
     ghosts = puzzle.locator(".bl-board-view .bl-ghost").count()
     puzzle.scroll_into_view_if_needed()
-    puzzle.screenshot(path=str(output_dir / f"i18n-zh-{frontend.name}.png"))
+    puzzle.screenshot(path=str(output_dir / f"i18n-zh-{front}.png"))
 
     puzzle.locator(".bl-lang button", has_text="English").click()
     expect(question).to_contain_text("Can you claim flag 6 now?", timeout=15_000)
@@ -48,7 +58,7 @@ def test_chinese_lesson_widget_and_language_toggle(front_page: Page, frontend: F
     expect(puzzle.locator(".bl-title-text")).to_have_text("Can you claim flag 6?")  # still unsolved: no headline
     expect(puzzle.locator(".bl-answer-no")).to_have_text("No, not yet")
     assert puzzle.locator(".bl-board-view .bl-ghost").count() == ghosts, "switching language changed the board"
-    puzzle.screenshot(path=str(output_dir / f"i18n-toggle-en-{frontend.name}.png"))
+    puzzle.screenshot(path=str(output_dir / f"i18n-toggle-en-{front}.png"))
 
     puzzle.locator(".bl-lang button", has_text="中文").click()
     expect(question).to_contain_text("你现在能宣称夺取6号旗吗？", timeout=15_000)

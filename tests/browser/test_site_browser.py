@@ -9,8 +9,9 @@ most of the CPU time) that also serves the checks that need that lesson: its sav
 as pictures while the kernel starts; the gym's lesson reloaded unedited asks nothing; once run,
 lesson 3's puzzle answered wrongly and rightly keeps its progress over a reload (the JSON-lines
 store on JupyterLite's browser-kept drive), and the gym saves and loads progress and sets a damaged
-store aside; lesson 1's explorer answers and lesson 6's game fits every width
-(:data:`AFTER_THE_RUN`; in JupyterLab those two are tests of their own files).  The timings go to
+store aside; lesson 1's explorer answers, lesson 6's game plays and fits every width, and the
+Chinese lesson 3 switches language (:data:`AFTER_THE_RUN`; in JupyterLab those are tests of their
+own files).  The timings go to
 ``test-output/site-timings.json`` (docs/site.md reports them).
 """
 
@@ -35,6 +36,8 @@ from tests.browser.conftest import (
     site_run_all,
 )
 from tests.browser.conftest import timing as _timing
+from tests.browser.test_game_browser import a_few_moves_by_tapping
+from tests.browser.test_i18n_browser import chinese_puzzle_and_its_toggle
 from tests.browser.test_layout_a11y_browser import game_fits_every_width
 from tests.browser.test_lessons_in_browser import explorer_responds
 
@@ -112,8 +115,9 @@ def test_site_runs_every_lesson_offline_without_an_error(
     the one opening of the lesson serves both checks, as the kernel's start is most of its time.
     For the same reason the gym's lesson is first reloaded unedited (it must ask nothing), and the
     checks that need a lesson run (:data:`AFTER_THE_RUN`: lesson 1's explorer, lesson 3's progress
-    over a reload, the gym's saved and loaded progress and its damaged store, lesson 6's game at
-    every width) go on on the same page after the sweep's."""
+    over a reload, the gym's saved and loaded progress and its damaged store, lesson 6's game played
+    a few moves and at every width, the Chinese lesson 3's puzzle and its language toggle) go on on
+    the same page after the sweep's."""
     offline = Offline(offline_chromium)
     page = offline.context.new_page()
     page.set_default_timeout(60_000)
@@ -427,13 +431,23 @@ def _gym_after_the_run(page: Page, tmp_path: Path, dialogs: list[str]) -> None:
     _gym_sets_a_damaged_store_aside_and_says_so(page)
 
 
+def _lesson_six(page: Page) -> None:
+    """Lesson 6, run: a few moves by taps on the learner's own game (it must be untouched: first),
+    then the game at every width (it leaves a card chosen and the window at the last width)."""
+    page.set_viewport_size({"width": 1280, "height": 1900})  # the whole game widget fits in a screenshot
+    a_few_moves_by_tapping(page, "site", OUTPUT)
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    game_fits_every_width(page, "site", OUTPUT)
+
+
 #: Checks that need a lesson run on the site and run on the sweep's page once it has run that lesson
 #: (a Pyodide kernel and a page of the site are most of a lesson's CPU time: each opening is shared)
 AFTER_THE_RUN = {
     "01-cards-and-formations.ipynb": lambda page, tmp_path, dialogs: explorer_responds(page, "site", OUTPUT),
     "03-claim-proofs.ipynb": _lesson_three_keeps_progress_over_a_reload,
     GYM_LESSON: _gym_after_the_run,
-    "06-play-a-game.ipynb": lambda page, tmp_path, dialogs: game_fits_every_width(page, "site", OUTPUT),
+    "06-play-a-game.ipynb": lambda page, tmp_path, dialogs: _lesson_six(page),
+    "zh/03-claim-proofs.zh.ipynb": lambda page, tmp_path, dialogs: chinese_puzzle_and_its_toggle(page, "site", OUTPUT),
 }
 
 
