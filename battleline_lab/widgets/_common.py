@@ -203,6 +203,41 @@ class PictureBox(W.VBox):  # type: ignore[misc]
         return bundle if picture is None else {**bundle, "image/svg+xml": picture}
 
 
+class _Dealer(Protocol):
+    def restart(self, seed: int | None = None) -> None: ...
+    def new_game(self) -> None: ...
+    def ask_new_game(self) -> bool: ...
+
+
+class GameBox(PictureBox):
+    """A game widget (two players, three players): its controller deals, the widget draws again.
+
+    :meth:`restart`, :meth:`new_game` and :meth:`ask_new_game` (the ``bl-new-game`` button) go to the
+    controller; the subclass draws in ``_render``.
+    """
+
+    controller: _Dealer
+
+    def _render(self) -> None:
+        raise NotImplementedError
+
+    def restart(self, seed: int | None = None) -> None:
+        """Deal a game from ``seed`` (the same seed gives the same game and the same bot moves)."""
+        self.controller.restart(seed)
+        self._render()
+
+    def new_game(self) -> None:
+        """The next deal at once (from code; the ``bl-new-game`` button asks first: :meth:`ask_new_game`)."""
+        self.controller.new_game()
+        self._render()
+
+    def ask_new_game(self) -> None:
+        """The ``bl-new-game`` button: the next deal, after asking on the board when it would discard a
+        game in progress (:class:`~battleline_lab.controllers.new_game.NewGameQuestion`)."""
+        self.controller.ask_new_game()
+        self._render()
+
+
 class _Multilingual(Protocol):
     lang: str
     lang_toggle: W.ToggleButtons

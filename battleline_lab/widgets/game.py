@@ -57,7 +57,7 @@ from ..game.review import Review
 from ..game.session import BOT_CHOICES, GameSession, Say, Token, action_path
 from ..text.messages import DEFAULT_LANGUAGE, THEMES, Bound, Theme, message, theme_of, themed
 from ..training.progress import Progress
-from ._common import Forwarded, PictureBox, _classed, language_toggle, set_visible, switch_lang
+from ._common import Forwarded, GameBox, _classed, language_toggle, set_visible, switch_lang
 from .board import Board, Taps
 from .intents import game_intents
 
@@ -111,7 +111,7 @@ def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-class GameWidget(PictureBox):
+class GameWidget(GameBox):
     """Play Battle Line in the notebook against a bot, or two people on one screen (``bot=None``).
 
     You play south (at the bottom of the board); ``you_start`` says who plays first (R4 lets a
@@ -130,6 +130,8 @@ class GameWidget(PictureBox):
     (English / 中文), which re-labels everything live, keeping the game and the choice in
     progress (:meth:`set_lang`).
     """
+
+    controller: GameController
 
     def __new__(cls, *args: Any, players: int = 2, bots: Sequence[str] | None = None, **kwargs: Any) -> Any:
         """``GameWidget(players=3, bots=["heuristic", "random"])`` is the three-player game (R32-R37):
@@ -323,22 +325,6 @@ class GameWidget(PictureBox):
         return button
 
     # -- clicks and keys: forwarded to the controller, then everything is drawn again ----------
-    def restart(self, seed: int | None = None) -> None:
-        """Deal a new game (the same seed gives the same game and the same bot replies)."""
-        self.controller.restart(seed)
-        self._render()
-
-    def new_game(self) -> None:
-        """The next deal at once (from code; the ``bl-new-game`` button asks first: :meth:`ask_new_game`)."""
-        self.controller.new_game()
-        self._render()
-
-    def ask_new_game(self) -> None:
-        """The ``bl-new-game`` button: the next deal, after asking on the board when it would discard a
-        game in progress (:meth:`~battleline_lab.controllers.game.GameController.ask_new_game`)."""
-        self.controller.ask_new_game()
-        self._render()
-
     def refresh(self) -> None:
         """Go on from :attr:`state` as it is (after a lesson or a test set ``widget.state`` itself) and draw it."""
         self.controller.resume()

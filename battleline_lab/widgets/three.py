@@ -31,7 +31,7 @@ from ..controllers.view import ThreeGameView
 from ..game.three import Seat, ThreeState
 from ..game.three_picture import three_svg
 from ..text.messages import DEFAULT_LANGUAGE, Bound
-from ._common import language_toggle, set_visible, switch_lang
+from ._common import Forwarded, GameBox, language_toggle, set_visible, switch_lang
 from .board import Board, Taps
 from .intents import game_intents
 
@@ -42,7 +42,7 @@ def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-class ThreeGameWidget(W.VBox):  # type: ignore[misc]
+class ThreeGameWidget(GameBox):
     """The three-player game in the notebook: the learner at seat A, ``bots`` at B and C (R34: A, B, C
     play in turn).  ``seed`` deals the game and seeds the bots.
 
@@ -53,6 +53,8 @@ class ThreeGameWidget(W.VBox):  # type: ignore[misc]
     ``.bl-game-title``, the banner ``.bl-game-over``, ``New game`` (``.bl-new-game``) and the
     language toggle ``.bl-lang``.
     """
+
+    controller: ThreeGameController
 
     def __init__(
         self,
@@ -92,28 +94,11 @@ class ThreeGameWidget(W.VBox):  # type: ignore[misc]
         self.add_class("bl-three-game")
         self._render()
 
-    # -- what tests and lessons read ----------------------------------------------------------
-    @property
-    def lang(self) -> str:
-        return self.controller.lang
-
-    @lang.setter
-    def lang(self, lang: str) -> None:
-        self.controller.set_lang(lang)
-
-    @property
-    def state(self) -> ThreeState:
-        """The game (the controller's)."""
-        return self.controller.state
-
-    @property
-    def seed(self) -> int:
-        return self.controller.seed
-
-    @property
-    def human(self) -> Seat:
-        """The learner's seat (A)."""
-        return self.controller.human
+    # -- what tests and lessons read: the controller's -----------------------------------------
+    lang = Forwarded[str]("The language shown.", set_with="set_lang")
+    state = Forwarded[ThreeState]("The game.")
+    seed = Forwarded[int]("The seed of this deal (and of the bots).")
+    human = Forwarded[Seat]("The learner's seat (A).")
 
     @property
     def _t(self) -> Bound:
@@ -138,22 +123,6 @@ class ThreeGameWidget(W.VBox):  # type: ignore[misc]
         if switch_lang(self, lang):
             self._render()
 
-    def restart(self, seed: int | None = None) -> None:
-        """Deal a game from ``seed`` (the same seed gives the same game and the same bot moves)."""
-        self.controller.restart(seed)
-        self._render()
-
-    def new_game(self) -> None:
-        """The next deal at once (from code; the ``bl-new-game`` button asks first: :meth:`ask_new_game`)."""
-        self.controller.new_game()
-        self._render()
-
-    def ask_new_game(self) -> None:
-        """The ``bl-new-game`` button: the next deal, or first the question whether to discard the game in
-        progress (:meth:`~battleline_lab.controllers.three.ThreeGameController.ask_new_game`)."""
-        self.controller.ask_new_game()
-        self._render()
-
     # -- drawing ------------------------------------------------------------------------------
     def _render(self) -> None:
         over = self.state.over
@@ -173,15 +142,8 @@ class ThreeGameWidget(W.VBox):  # type: ignore[misc]
         self.board.show(self.board_view())
 
     def picture(self) -> str:
-        """The table as an SVG picture (what a saved notebook shows before anything runs)."""
+        """The table as an SVG picture (what a saved notebook shows before anything runs, beside the widget view)."""
         return three_svg(self.state, lang=self.lang)
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
-        """The widget view, plus the table as SVG beside it (a cold open or a static viewer shows that)."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if not isinstance(bundle, dict):
-            return None
-        return {**bundle, "image/svg+xml": self.picture()}
 
     def __repr__(self) -> str:
         c = self.controller
