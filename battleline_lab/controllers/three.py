@@ -145,6 +145,14 @@ class ThreeGameController(AsksNewGame):
             return []
         return legal_three_moves(self.state)
 
+    def hand_cards(self) -> set[str]:
+        """The notations of the learner's hand cards (what a ``play`` may name)."""
+        return {c.notation for c in self.state.hands[self.human]}
+
+    def target_cards(self) -> set[str]:
+        """The cards a tactics card may act on now: none (the three-player game has no tactics cards)."""
+        return set()
+
     def _bots_play(self) -> None:
         state = self.state
         while not state.over and state.turn is not self.human:
