@@ -41,7 +41,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -987,22 +987,41 @@ def reader_output(output: dict[str, Any], state: dict[str, Any]) -> str:
     return f'<div class="bl-out">{inner}</div>' if inner else ""
 
 
+#: A reference to another widget model in a saved model's state (``"IPY_MODEL_<id>"``).
+MODEL_REFERENCE = re.compile(r"IPY_MODEL_([0-9A-Za-z_-]+)")
+
+
+def model_references(model: Any) -> list[str]:
+    """The ids a saved widget model refers to (children, layout, style...), in the order its sorted state names them."""
+    return MODEL_REFERENCE.findall(json.dumps(model, sort_keys=True))
+
+
+def walk_models(state: dict[str, Any], root: str, seen: set[str] | None = None) -> Iterator[str]:
+    """The ids of ``root`` and every saved model it refers to, each once, depth first (a model, then the ones
+    it refers to, in :func:`model_references` order); ids not in ``state`` are passed over.  ``seen`` holds
+    the ids walked already (shared by several walks, each model comes out of only one).
+
+    >>> state = {"box": {"state": {"children": ["IPY_MODEL_b", "IPY_MODEL_a"], "layout": "IPY_MODEL_l"}},
+    ...          "a": {"state": {"children": ["IPY_MODEL_box"]}}, "b": {}, "l": {}}
+    >>> list(walk_models(state, "box")), list(walk_models(state, "a", {"box"}))
+    (['box', 'b', 'a', 'l'], ['a'])
+    """
+    seen = set() if seen is None else seen
+    stack = [root]
+    while stack:
+        key = stack.pop()
+        if key in seen or key not in state:
+            continue
+        seen.add(key)
+        yield key
+        stack.extend(reversed(model_references(state[key])))
+
+
 def _needs_python(state: dict[str, Any], model_id: str) -> bool:
     """The widget has controls of its own (buttons, menus, fields) beside a board: they need a kernel."""
     controls = {"ButtonModel", "CheckboxModel", "DropdownModel", "FileUploadModel", "TextModel", "TextareaModel"}
     controls.add("ToggleButtonModel")  # (ToggleButtons alone, a puzzle's language switch, is not one of them)
-    seen: set[str] = set()
-    todo = [model_id]
-    while todo:
-        key = todo.pop()
-        if key in seen or key not in state:
-            continue
-        seen.add(key)
-        model = state[key]
-        if model.get("model_name") in controls:
-            return True
-        todo.extend(str(c).removeprefix("IPY_MODEL_") for c in model.get("state", {}).get("children", []))
-    return False
+    return any(state[key].get("model_name") in controls for key in walk_models(state, model_id))
 
 
 def shipped_state(state: dict[str, Any], files: dict[str, str]) -> dict[str, Any]:

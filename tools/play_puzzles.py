@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -31,6 +32,12 @@ COUNTS = {"claim": 16, "block": 11, "win": 15}
 #: how many tactic puzzles (a Deserter in the hand) of each goal, levels 3-5
 TACTIC_COUNTS = {"claim": 5, "block": 3}
 FOLDERS = (*GOAL_FOLDERS.values(), TACTIC_FOLDER)
+#: the library's batches, in the order they are made (each avoids the titles of those before it):
+#: the folder, the goal, how many, and the options of :func:`generate_play`
+BATCHES: list[tuple[str, str, int, dict[str, Any]]] = [
+    *((GOAL_FOLDERS[goal], goal, count, {}) for goal, count in COUNTS.items()),
+    *((TACTIC_FOLDER, goal, count, {"levels": (3, 5), "tactic": True}) for goal, count in TACTIC_COUNTS.items()),
+]
 
 
 def made(seed: int = 35, root: Path = ROOT) -> dict[str, str]:
@@ -39,13 +46,9 @@ def made(seed: int = 35, root: Path = ROOT) -> dict[str, str]:
     others = [p for p in sorted((root / "puzzles").iterdir()) if p.is_dir() and p.name not in ours]
     titles = {puzzle.title_before_answer(lang) for _path, puzzle in load_folder(others) for lang in LANGUAGES}
     out: dict[str, str] = {}
-    for goal, count in COUNTS.items():
-        for generated in generate_play(goal, count, seed, avoid_titles=titles):
-            out[f"puzzles/{GOAL_FOLDERS[goal]}/{generated.filename}"] = generated.text
-            titles.update(generated.data["title"].values())
-    for goal, count in TACTIC_COUNTS.items():
-        for generated in generate_play(goal, count, seed, levels=(3, 5), avoid_titles=titles, tactic=True):
-            out[f"puzzles/{TACTIC_FOLDER}/{generated.filename}"] = generated.text
+    for folder, goal, count, options in BATCHES:
+        for generated in generate_play(goal, count, seed, avoid_titles=titles, **options):
+            out[f"puzzles/{folder}/{generated.filename}"] = generated.text
             titles.update(generated.data["title"].values())
     return out
 

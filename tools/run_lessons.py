@@ -38,21 +38,37 @@ from __future__ import annotations
 import argparse
 import copy
 import hashlib
+import importlib.util
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 VIEW = "application/vnd.jupyter.widget-view+json"
 STATE = "application/vnd.jupyter.widget-state+json"
-REFERENCE = re.compile(r"IPY_MODEL_([0-9A-Za-z_-]+)")
+
+
+def _site_builder() -> ModuleType:
+    """``tools/build_site.py`` as a module (this file runs as a script, not from a package): it reads
+    saved widget states too, and ships in the wheel, so the walk over them is written there once."""
+    spec = importlib.util.spec_from_file_location("build_site", Path(__file__).with_name("build_site.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_builder = _site_builder()
+REFERENCE = _builder.MODEL_REFERENCE
+model_references = _builder.model_references
+walk_models = _builder.walk_models
 
 
 def new_id(name: str, index: int) -> str:
@@ -68,10 +84,6 @@ def _views(nb: dict[str, Any]) -> Iterator[dict[str, Any]]:
                 yield view
 
 
-def _references(model: Any) -> list[str]:
-    return REFERENCE.findall(json.dumps(model, sort_keys=True))
-
-
 def stable_widget_ids(nb: dict[str, Any], name: str) -> dict[str, Any]:
     """A copy of notebook ``nb`` whose widget model ids are renamed in the fixed order (module doc)."""
     nb = copy.deepcopy(nb)
@@ -80,17 +92,7 @@ def stable_widget_ids(nb: dict[str, Any], name: str) -> dict[str, Any]:
         return nb
     state: dict[str, Any] = widgets["state"]
     order: list[str] = []
-    seen: set[str] = set()
-
-    def visit(model_id: str) -> None:
-        stack = [model_id]
-        while stack:
-            current = stack.pop()
-            if current in seen or current not in state:
-                continue
-            seen.add(current)
-            order.append(current)
-            stack.extend(reversed(_references(state[current])))
+    seen: set[str] = set()  # shared by the walks: each model is ordered once, where it is first met
 
     shapes: dict[str, str] = {}
 
@@ -108,12 +110,12 @@ def stable_widget_ids(nb: dict[str, Any], name: str) -> dict[str, Any]:
         return shapes[model_id]
 
     for view in _views(nb):
-        visit(view["model_id"])
+        order.extend(walk_models(state, view["model_id"], seen))
     # The same order whatever the ids are now: a model's shape, refined a few times by where it is
     # referred from (two equal Layouts, one shared with a shown widget, are then told apart).
     parents: dict[str, list[tuple[str, int]]] = {m: [] for m in state}
     for parent in state:
-        for place, child in enumerate(_references(state[parent])):
+        for place, child in enumerate(model_references(state[parent])):
             if child in parents:
                 parents[child].append((parent, place))
     signature = {m: shape(m) for m in state}
@@ -127,7 +129,7 @@ def stable_widget_ids(nb: dict[str, Any], name: str) -> dict[str, Any]:
     stable = {new_id(name, n): n for n in range(len(state))}  # left ties (truly alike models) keep their order
     # models nothing refers to first (each followed by its own), then any left in a cycle
     for model_id in sorted(state, key=lambda m: (bool(parents[m]), signature[m], stable.get(m, len(state)), m)):
-        visit(model_id)
+        order.extend(walk_models(state, model_id, seen))
     renames = {old: new_id(name, n) for n, old in enumerate(order)}
 
     def rename(text: str) -> str:

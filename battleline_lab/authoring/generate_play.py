@@ -147,6 +147,22 @@ class _Table:
                 return
             self.put(self.rng.choice(spots), side, [self.rng.choice(self.unused())])
 
+    def face_up(self, cards: Iterable[Card], flags: list[int]) -> bool:
+        """Each of ``cards`` face up on a side with room of one of ``flags``; False at the first card used already."""
+        for card in cards:
+            spots = [(n, s) for n in flags for s in ("you", "opponent") if len(self.flags[n][s]) < 2]
+            n, side = self.rng.choice(spots)
+            if not self.put(n, side, [card]):
+                return False
+        return True
+
+    def finish(self, others: list[int], noise: tuple[int, int], most: int = 2) -> None:
+        """The rest of the table: cards on ``noise`` (fewest, most) of the ``others`` flags, at most ``most`` a
+        side (:meth:`noise`), the cards played balanced (:meth:`balance`), the hand filled."""
+        self.noise(self.rng.sample(others, min(len(others), self.rng.randint(*noise))), most)
+        self.balance(others)
+        self.fill_hand()
+
     def position(self) -> Position:
         flags: dict[int, dict[str, Any]] = {}
         for n, sides in self.flags.items():
@@ -174,21 +190,27 @@ def _claim_table(rng: random.Random) -> tuple[_Table, PlayQuestion] | None:
     # your hand: the missing card (or a near one), then cards that look as good
     if not t.give([mine[missing]]):
         return None
-    others = [n for n in FLAGS if n != focus]
-    t.noise(rng.sample(others, rng.randint(2, 4)))
-    t.balance(others)
-    t.fill_hand()
+    t.finish([n for n in FLAGS if n != focus], (2, 4))
     return t, PlayQuestion("claim", focus)
 
 
-def _block_table(rng: random.Random) -> tuple[_Table, PlayQuestion] | None:
-    t = _Table(rng)
+def _their_two(t: _Table) -> tuple[int, FormationKind, list[Troop], list[Troop]] | None:
+    """What a block puzzle is about: the opponent's two cards at a flag, of a Wedge or a Phalanx they may still
+    complete: (the flag, the kind, the three troops of it, the two on the table); None if a card is used."""
+    rng = t.rng
     focus = rng.choice(FLAGS)
     kind = rng.choice([FormationKind.WEDGE, FormationKind.WEDGE, FormationKind.PHALANX])
     theirs = _KIND_MAKERS[kind](rng)
     two = rng.sample(theirs, 2)
-    if not t.put(focus, "opponent", two):
+    return (focus, kind, theirs, two) if t.put(focus, "opponent", two) else None
+
+
+def _block_table(rng: random.Random) -> tuple[_Table, PlayQuestion] | None:
+    t = _Table(rng)
+    made = _their_two(t)
+    if made is None:
         return None
+    focus, kind, _theirs, two = made
     probe = Position.build({focus: {"opponent": two}})
     troops = next((k.troops for k in outs(probe, focus, Side.OPPONENT).kinds if k.kind is kind), ())
     if not troops or len(troops) > 4:
@@ -199,16 +221,11 @@ def _block_table(rng: random.Random) -> tuple[_Table, PlayQuestion] | None:
     if not t.give([last]):
         return None
     others = [n for n in FLAGS if n != focus]
-    for card in seen:  # the other outs face up: on a flag's side with room, or in the discards
-        spots = [(n, s) for n in others for s in ("you", "opponent") if len(t.flags[n][s]) < 2]
-        n, side = rng.choice(spots)
-        if not t.put(n, side, [card]):
-            return None
+    if not t.face_up(seen, others):  # the other outs face up, on a flag's side with room
+        return None
     if rng.random() < 0.5:
         t.put(focus, "you", rng.sample(t.unused(), rng.randint(1, 2)))
-    t.noise(rng.sample(others, rng.randint(1, 3)), most=1)
-    t.balance(others)
-    t.fill_hand()
+    t.finish(others, (1, 3), most=1)
     return t, PlayQuestion("block", focus, kind.key)
 
 
@@ -249,10 +266,7 @@ def _win_table(rng: random.Random) -> tuple[_Table, PlayQuestion] | None:
         return None
     if not t.give([mine[missing]]):
         return None
-    others = [n for n in FLAGS if n not in held and n != last and n not in t.claimed]
-    t.noise(rng.sample(others, min(len(others), rng.randint(1, 3))))
-    t.balance(others)
-    t.fill_hand()
+    t.finish([n for n in FLAGS if n not in held and n != last and n not in t.claimed], (1, 3))
     return t, PlayQuestion("win")
 
 
@@ -265,34 +279,26 @@ def _tactic_claim_table(rng: random.Random) -> tuple[_Table, PlayQuestion] | Non
         return None
     if not t.give([Tactic.DESERTER]):
         return None
-    others = [n for n in FLAGS if n != focus]
-    t.noise(rng.sample(others, rng.randint(2, 4)))
-    t.balance(others)
-    t.fill_hand()
+    t.finish([n for n in FLAGS if n != focus], (2, 4))
     return t, PlayQuestion("claim", focus)
 
 
 def _tactic_block_table(rng: random.Random) -> tuple[_Table, PlayQuestion] | None:
     t = _Table(rng)
-    focus = rng.choice(FLAGS)
-    kind = rng.choice([FormationKind.WEDGE, FormationKind.WEDGE, FormationKind.PHALANX])
-    theirs = _KIND_MAKERS[kind](rng)
-    if not t.put(focus, "opponent", rng.sample(theirs, 2)):
+    made = _their_two(t)
+    if made is None:
         return None
+    focus, kind, theirs, _two = made
     if not t.give([Tactic.DESERTER]):
         return None
     others = [n for n in FLAGS if n != focus]
     # troops of their colour or value face up elsewhere: what the deserted card's partner would need
     near = [c for c in t.unused() if any(c.colour == x.colour or c.value == x.value for x in theirs)]
-    for card in rng.sample(near, min(len(near), rng.randint(1, 3))):
-        spots = [(n, s) for n in others for s in ("you", "opponent") if len(t.flags[n][s]) < 2]
-        n, side = rng.choice(spots)
-        t.put(n, side, [card])
+    if not t.face_up(rng.sample(near, min(len(near), rng.randint(1, 3))), others):
+        return None  # (never: the cards are unused and distinct)
     if rng.random() < 0.5:
         t.put(focus, "you", rng.sample(t.unused(), rng.randint(1, 2)))
-    t.noise(rng.sample(others, rng.randint(1, 3)), most=1)
-    t.balance(others)
-    t.fill_hand()
+    t.finish(others, (1, 3), most=1)
     return t, PlayQuestion("block", focus, kind.key)
 
 

@@ -30,6 +30,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..core.position import ClaimTiming
 from ..formats.files import FileProblem, check_new, check_out_folder, describe, output_name, write_new
@@ -77,8 +78,20 @@ def _integer(lang: str, limit: int) -> Callable[[str], int]:
     return integer
 
 
-def _limited(help_text: str, limit: int, lang: str) -> str:
-    return _m("with_limit", lang, help=help_text, limit=limit)
+def _bounded(
+    parser: argparse.ArgumentParser,
+    flag: str,
+    help_text: str,
+    limit: int,
+    lang: str,
+    *,
+    signed: bool = False,
+    **options: Any,
+) -> None:
+    """An option taking a whole number from 1 to ``limit`` (within +-``limit`` if ``signed``); its help says so."""
+    kind = _integer if signed else _positive
+    help_text = _m("with_limit", lang, help=help_text, limit=limit)
+    parser.add_argument(flag, type=kind(lang, limit), help=help_text, **options)
 
 
 def _metavar(key: str, lang: str) -> str:
@@ -104,39 +117,16 @@ def register(subparsers: SubParsers[argparse.ArgumentParser], lang: str = "en") 
         choices=sorted(BOTS),
         help=message("three.cli.bot_c", lang, bots=", ".join(THREE_BOTS)),
     )
-    parser.add_argument(
-        "--games",
-        type=_positive(lang, MAX_GAMES),
-        default=100,
-        metavar="N",
-        help=_limited(_m("match.games", lang), MAX_GAMES, lang),
-    )
-    parser.add_argument(
-        "--seed",
-        type=_integer(lang, MAX_SEED),
-        default=0,
-        metavar="S",
-        help=_limited(_m("match.seed", lang), MAX_SEED, lang),
-    )
+    _bounded(parser, "--games", _m("match.games", lang), MAX_GAMES, lang, default=100, metavar="N")
+    _bounded(parser, "--seed", _m("match.seed", lang), MAX_SEED, lang, signed=True, default=0, metavar="S")
     parser.add_argument(
         "--claim-timing", choices=[t.value for t in ClaimTiming], default="after_play", help=_m("match.timing", lang)
     )
     parser.add_argument("--winner-starts", action="store_true", help=_m("match.winner_starts", lang))
     parser.add_argument("--records", metavar=_metavar("dir", lang), help=_m("match.records", lang))
     parser.add_argument("--force", action="store_true", help=message("files.force_help", lang))
-    parser.add_argument(
-        "--rollouts",
-        type=_positive(lang, MAX_ROLLOUTS),
-        metavar="N",
-        help=_limited(message("review.cli.rollouts", lang), MAX_ROLLOUTS, lang),
-    )
-    parser.add_argument(
-        "--jobs",
-        type=_positive(lang, MAX_JOBS),
-        default=1,
-        metavar="N",
-        help=_limited(message("expert.cli.jobs", lang), MAX_JOBS, lang),
-    )
+    _bounded(parser, "--rollouts", message("review.cli.rollouts", lang), MAX_ROLLOUTS, lang, metavar="N")
+    _bounded(parser, "--jobs", message("expert.cli.jobs", lang), MAX_JOBS, lang, default=1, metavar="N")
     parser.add_argument("--json", action="store_true", help=_m("match.json", lang))
     add_quiet_argument(parser, lang)
     parser.set_defaults(func=run_match_command)
@@ -149,12 +139,7 @@ def register_replay(subparsers: SubParsers[argparse.ArgumentParser], lang: str =
 
     parser = subparsers.add_parser("replay", help=_m("replay.help", lang), description=_m("replay.help", lang))
     parser.add_argument("files", metavar=_metavar("file", lang), nargs="+", help=_m("replay.file", lang))
-    parser.add_argument(
-        "--at",
-        type=_positive(lang, MAX_TURN),
-        metavar=_metavar("turn", lang),
-        help=_limited(_m("replay.at", lang), MAX_TURN, lang),
-    )
+    _bounded(parser, "--at", _m("replay.at", lang), MAX_TURN, lang, metavar=_metavar("turn", lang))
     parser.add_argument("--as", dest="viewer", choices=[p.value for p in Player], help=_m("replay.as", lang))
     parser.set_defaults(func=run_replay_command)
     return parser

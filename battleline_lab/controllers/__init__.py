@@ -12,5 +12,6 @@ forwards what the board sends and draws the controller's view.
 * :mod:`.explorer`: :class:`~.explorer.ExplorerController`, two formations compared;
 * :mod:`.game`: :class:`~.game.GameController`, a game's words and the board's view of it;
 * :mod:`.three`: :class:`~.three.ThreeGameController`, the three-player game against two bots;
+* :mod:`.new_game`: :class:`~.new_game.NewGameQuestion`, New game's question, asked by both game controllers;
 * :mod:`.editor`: :class:`~.editor.EditorController`, a puzzle being written.
 """

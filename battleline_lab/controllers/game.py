@@ -31,6 +31,7 @@ from ..game.session import CoachFinding, GameSession, Notice, Offer, Say, Token
 from ..render.svg import board_svg
 from ..text.messages import DEFAULT_LANGUAGE, Bound, bound, card_label, catalogue, kind_name, message, render_analysis
 from ..training.glicko2 import Rating
+from .new_game import DISCARD_GAME, KEEP_GAME, AsksNewGame, NewGameQuestion
 from .view import (
     ButtonView,
     DeckView,
@@ -45,10 +46,6 @@ from .view import (
 
 __all__ = ["DISCARD_GAME", "KEEP_GAME", "GameController", "proof_line"]
 
-#: The ``do`` of the confirm step's buttons: discard the game in progress and deal again, or keep it.
-DISCARD_GAME = "new-game"
-KEEP_GAME = "keep-game"
-
 
 def proof_line(line: str) -> str:
     """A rendered proof line without its number (``3. text`` -> ``text``)."""
@@ -56,7 +53,7 @@ def proof_line(line: str) -> str:
     return rest if head.isdigit() else line
 
 
-class GameController:
+class GameController(AsksNewGame):
     """The session in words, in :attr:`lang`, and the board's view of it (the coach's odds and the last
     notice's words are kept: a redraw of the same table or notice computes nothing again)."""
 
@@ -66,8 +63,8 @@ class GameController:
         self.offer: Offer | None = None  # what the board on show offers (set by view())
         self._odds: tuple[Position, dict[int, tuple[FlagOdds, SideOuts]]] | None = None  # the coach's odds of a table
         self._said: tuple[Notice, str, FeedbackView] | None = None  # the notice drawn last, in a language
-        #: New game was asked for while a game was in progress: the board asks before discarding it
-        self.confirming_new_game = False
+        #: New game, asked first when it would discard a game in progress
+        self.new_game_question = NewGameQuestion(self.in_progress, self.session.new_game)
 
     def set_lang(self, lang: str) -> None:
         self.lang = lang
@@ -91,26 +88,6 @@ class GameController:
         """A game that New game would discard: not over, and the learner (or, on one screen, anyone) moved."""
         state, human, one_screen = self.state, self.session.human, self.session.bot is None
         return not state.over and any(one_screen or actor is human for _turn, actor, _a in state.history)
-
-    def ask_new_game(self) -> bool:
-        """The New game button: deals at once when nothing would be lost, else asks first (the board
-        shows the question and its two buttons, :data:`DISCARD_GAME` and :data:`KEEP_GAME`).  True if dealt.
-
-        A second press while the question is open only asks again: a key held or pressed twice
-        (Enter on the focused button) never discards a game.
-        """
-        if self.in_progress():
-            self.confirming_new_game = True
-            return False
-        self.confirming_new_game = False
-        self.session.new_game()
-        return True
-
-    def answer_new_game(self, discard: bool) -> None:
-        """The answer to "discard the game in progress?": deal again, or keep playing."""
-        if self.confirming_new_game and discard:
-            self.session.new_game()
-        self.confirming_new_game = False
 
     @property
     def viewer(self) -> Player:
@@ -163,10 +140,8 @@ class GameController:
         """What the learner did on the board (checked by the widget's intent schema: a card in the hand, a
         flag 1-9, a deck...), given to the session; False when nothing is to be drawn again (the game was over)."""
         session = self.session
-        if name == "do" and value in (DISCARD_GAME, KEEP_GAME):
-            self.answer_new_game(value == DISCARD_GAME)
+        if self.new_game_question.intent(name, value):  # an answer to New game's question; playing on keeps the game
             return True
-        self.confirming_new_game = False  # playing on is an answer: keep the game
         if name == "play":  # the card and the flag are both checked before the session sees either
             card, flag = value
             before = session.selection
@@ -214,7 +189,7 @@ class GameController:
 
     def new_game(self) -> None:
         """The next deal at once (from code; the board's New game asks first: :meth:`ask_new_game`)."""
-        self.confirming_new_game = False
+        self.new_game_question.open = False
         self.session.new_game()
 
     def resume(self) -> None:
@@ -423,10 +398,7 @@ class GameController:
         )
         if any("odds" in f for f in flags):
             out["odds_note"] = self.t("odds.tie_rule")
-        if self.confirming_new_game:
-            out["question"] = self.t("game_widget.new_game.ask")
-            choices.append(ButtonView(action=DISCARD_GAME, label=self.t("game_widget.new_game.discard")))
-            choices.append(ButtonView(action=KEEP_GAME, label=self.t("game_widget.new_game.keep"), primary=True))
+        self.new_game_question.show(out, self.t)
         return out
 
     def _add_odds(self, position: Position, flags: list[FlagView]) -> None:

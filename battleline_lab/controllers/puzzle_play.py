@@ -32,7 +32,7 @@ card: the session holds it), then ``target`` a card of the opponent's side (the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core.cards import parse_card
 from ..core.position import Side
@@ -48,31 +48,35 @@ __all__ = ["PLAY_INTENTS", "add_play_view", "held_targets", "play_intent", "play
 PLAY_INTENTS = ("play", "select", "flag", "target", "cancel")
 
 
-def play_targets(controller: PuzzleController) -> dict[str, list[int]]:
-    """Each hand card that may be played now, with the flags it may go to (empty once solved or not a play puzzle)."""
+def _plays_by_card(controller: PuzzleController) -> dict[str, list[Mapping[str, Any]]]:
+    """The plays on offer now, by hand card in the order they are offered (none once solved or not a play puzzle)."""
     question = controller.puzzle.question
     if question is None or controller.answer_style != "play" or controller.state == "right":
         return {}
-    out: dict[str, list[int]] = {}
+    out: dict[str, list[Mapping[str, Any]]] = {}
     for choice in controller.choices:
         value = choice.value
         if isinstance(value, Mapping):
-            flags = out.setdefault(str(value["card"]), [])  # a Deserter: a card with targets, no flags
-            if "flag" in value:
-                flags.append(int(value["flag"]))
+            out.setdefault(str(value["card"]), []).append(value)
     return out
+
+
+def play_targets(controller: PuzzleController) -> dict[str, list[int]]:
+    """Each hand card that may be played now, with the flags it may go to (empty once solved or not a play puzzle);
+    a Deserter is a card with targets and no flags."""
+    return {
+        card: [int(play["flag"]) for play in plays if "flag" in play]
+        for card, plays in _plays_by_card(controller).items()
+    }
 
 
 def tactic_targets(controller: PuzzleController) -> dict[str, list[str]]:
     """Each tactics card of the hand played on a target (the Deserter), with the cards it may take (R29)."""
-    question = controller.puzzle.question
-    if question is None or controller.answer_style != "play" or controller.state == "right":
-        return {}
     out: dict[str, list[str]] = {}
-    for choice in controller.choices:
-        value = choice.value
-        if isinstance(value, Mapping) and "target" in value:
-            out.setdefault(str(value["card"]), []).append(str(value["target"]))
+    for card, plays in _plays_by_card(controller).items():
+        targets = [str(play["target"]) for play in plays if "target" in play]
+        if targets:
+            out[card] = targets
     return out
 
 

@@ -50,7 +50,7 @@ from ..game.three import (
 )
 from ..game.three_bots import THREE_BOTS, ThreeBot, make_three_bot
 from ..text.messages import DEFAULT_LANGUAGE, Bound, bound, card_label, catalogue, message
-from .game import DISCARD_GAME, KEEP_GAME
+from .new_game import AsksNewGame, NewGameQuestion
 from .view import (
     ButtonView,
     CardView,
@@ -76,7 +76,7 @@ END_RULES: dict[ThreeEnd, str] = {
 }
 
 
-class ThreeGameController:
+class ThreeGameController(AsksNewGame):
     """The learner at one seat of the three-player table, two bots at the others.
 
     ``bots`` names the bots of the seats after the learner's, in the order of play (R34):
@@ -104,8 +104,8 @@ class ThreeGameController:
         self.bots: dict[Seat, ThreeBot] = {}
         self.notice: tuple[str, str] | None = None  # (tone, text)
         self.moves: list[tuple[Seat, Action]] = []  # the bots' moves since the learner's last
-        #: New game was pressed in a game in progress: the board asks before it discards the game
-        self.confirming_new_game = False
+        #: New game, asked first when it would discard a game in progress
+        self.new_game_question = NewGameQuestion(self.in_progress, self.new_game)
         self.restart(seed)
 
     # -- the game ---------------------------------------------------------------------------
@@ -121,7 +121,7 @@ class ThreeGameController:
         }
         self.notice = None
         self.moves = []
-        self.confirming_new_game = False
+        self.new_game_question.open = False
         self._bots_play()
 
     def new_game(self) -> None:
@@ -131,23 +131,6 @@ class ThreeGameController:
     def in_progress(self) -> bool:
         """A game that New game would discard: not over, and the learner has moved in it."""
         return not self.state.over and any(seat is self.human for _turn, seat, _a in self.state.history)
-
-    def ask_new_game(self) -> bool:
-        """The New game button: deals at once when nothing would be lost, else asks first (the board
-        shows the question and its two buttons, :data:`~battleline_lab.controllers.game.DISCARD_GAME`
-        and :data:`~battleline_lab.controllers.game.KEEP_GAME`).  True if dealt; a second press while
-        the question is open only asks again, so a key pressed twice never discards a game."""
-        if self.in_progress():
-            self.confirming_new_game = True
-            return False
-        self.new_game()
-        return True
-
-    def answer_new_game(self, discard: bool) -> None:
-        """The answer to "discard the game in progress?": deal again, or keep playing."""
-        if self.confirming_new_game and discard:
-            self.new_game()
-        self.confirming_new_game = False
 
     def set_lang(self, lang: str) -> None:
         self.lang = lang
@@ -161,6 +144,14 @@ class ThreeGameController:
         if self.state.over or self.state.turn is not self.human:
             return []
         return legal_three_moves(self.state)
+
+    def hand_cards(self) -> set[str]:
+        """The notations of the learner's hand cards (what a ``play`` may name)."""
+        return {c.notation for c in self.state.hands[self.human]}
+
+    def target_cards(self) -> set[str]:
+        """The cards a tactics card may act on now: none (the three-player game has no tactics cards)."""
+        return set()
 
     def _bots_play(self) -> None:
         state = self.state
@@ -195,10 +186,8 @@ class ThreeGameController:
         ``play`` [card, flag], ``claim`` a flag, ``draw`` ``troops``, ``do`` ``pass`` / ``end``;
         ``cancel`` drops nothing (the browser holds the card tapped); ``do`` ``new-game`` / ``keep-game``
         answer New game's question (any other move keeps the game)."""
-        if name == "do" and value in (DISCARD_GAME, KEEP_GAME):
-            self.answer_new_game(value == DISCARD_GAME)
+        if self.new_game_question.intent(name, value):
             return
-        self.confirming_new_game = False
         if name == "play":
             notation, flag = value
             card = next((c for c in self.state.hands[self.human] if c.notation == notation), None)
@@ -359,9 +348,6 @@ class ThreeGameController:
             choices.append(ButtonView(action="pass", label=self.t("game_widget.pass")))
         if EndClaims() in legal:
             choices.append(ButtonView(action="end", label=self.t("game_widget.end_claims")))
-        if self.confirming_new_game:
-            choices.append(ButtonView(action=DISCARD_GAME, label=self.t("game_widget.new_game.discard")))
-            choices.append(ButtonView(action=KEEP_GAME, label=self.t("game_widget.new_game.keep"), primary=True))
         fronts = [
             ThreeFrontView(
                 key=f"{x.value}{y.value}",
@@ -418,8 +404,7 @@ class ThreeGameController:
             choices=choices,
             feedback=self._feedback(),
         )
-        if self.confirming_new_game:
-            out["question"] = self.t("game_widget.new_game.ask")
+        self.new_game_question.show(out, self.t)
         return out
 
     def __repr__(self) -> str:

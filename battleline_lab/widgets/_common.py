@@ -21,6 +21,8 @@ from ..quiz.questions import Comparison
 from ..render.svg import BOARD_MAX_WIDTH, flag_grid_columns
 from ..text.messages import LANGUAGES, card_short, comparison_why, message, theme_of, themed
 from ..training.progress import Progress, data_dir
+from .board import Board, Taps
+from .intents import IntentSchema
 
 
 def _esc(text: object) -> str:
@@ -201,6 +203,80 @@ class PictureBox(W.VBox):  # type: ignore[misc]
             return None
         picture = self.picture()
         return bundle if picture is None else {**bundle, "image/svg+xml": picture}
+
+
+class _Dealer(Protocol):
+    def restart(self, seed: int | None = None) -> None: ...
+    def new_game(self) -> None: ...
+    def ask_new_game(self) -> bool: ...
+
+
+def game_banner(text: str, won: bool, tally: str | None = None) -> str:
+    """A game's end in its banner (``bl-game-over``): ``text`` (and ``tally`` below it), green if the learner won."""
+    colour = "#2e7d32" if won else "#b71c1c"
+    more = "" if tally is None else f"<br><span style='font-size:85%'>{_esc(tally)}</span>"
+    return (
+        f'<div style="background:{colour};color:#fff;padding:8px 12px;border-radius:6px;font-size:120%">'
+        f"<b>{_esc(text)}</b>{more}</div>"
+    )
+
+
+class GameBox(PictureBox):
+    """A game widget (two players, three players): its controller deals, the widget draws again.
+
+    The parts every game has (:meth:`_game_parts`): the title ``bl-game-title``, the banner
+    ``bl-game-over``, the board component ``bl-game-board`` with its :attr:`taps`, and New game
+    ``bl-new-game``.  :meth:`restart`, :meth:`new_game` and :meth:`ask_new_game` (that button) go to
+    the controller; the subclass takes the board's intents in ``_on_intent`` and draws in ``_render``.
+    """
+
+    controller: _Dealer
+
+    def _on_intent(self, name: str, value: Any) -> None:
+        raise NotImplementedError
+
+    def _render(self) -> None:
+        raise NotImplementedError
+
+    def _game_parts(self, schema: IntentSchema, on_refused: Callable[[], None]) -> None:
+        """Made once in ``__init__``: the parts above, the board taking the intents ``schema`` lets through
+        (``on_refused`` is called for one it refuses)."""
+        self.title = _classed(W.HTML(), "bl-game-title")
+        self.banner = _classed(W.HTML(), "bl-game-over")
+        #: the board component: the table, the hand, the decks, the choices and the notice
+        self.board = _classed(Board(on_intent=self._on_intent, schema=schema, on_refused=on_refused), "bl-game-board")
+        #: taps on the board from Python, decided as the browser decides them
+        self.taps = Taps(self.board)
+        self.new_game_button = _button("bl-new-game", self.ask_new_game, layout=W.Layout(width="auto"))
+
+    def _draw_heading(self, title: str, over: bool, banner: str) -> None:
+        """The title; the banner (:func:`game_banner`), shown once the game is ``over``, when New game is the
+        main button."""
+        self.title.value = f'<b class="bl-game-heading">{_esc(title)}</b>'
+        self.banner.value = banner
+        set_visible(self.banner, over)
+        self.new_game_button.button_style = "primary" if over else ""
+
+    def message_text(self) -> str:
+        """The notice on show (``data-role="feedback"``) as plain text: its sentence, then its lines."""
+        fb = self.board.view.get("feedback") or {}
+        return "\n".join([fb.get("text", ""), *fb.get("lines", ()), *fb.get("items", ())]).strip()
+
+    def restart(self, seed: int | None = None) -> None:
+        """Deal a game from ``seed`` (the same seed gives the same game and the same bot moves)."""
+        self.controller.restart(seed)
+        self._render()
+
+    def new_game(self) -> None:
+        """The next deal at once (from code; the ``bl-new-game`` button asks first: :meth:`ask_new_game`)."""
+        self.controller.new_game()
+        self._render()
+
+    def ask_new_game(self) -> None:
+        """The ``bl-new-game`` button: the next deal, after asking on the board when it would discard a
+        game in progress (:class:`~battleline_lab.controllers.new_game.NewGameQuestion`)."""
+        self.controller.ask_new_game()
+        self._render()
 
 
 class _Multilingual(Protocol):

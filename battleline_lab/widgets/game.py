@@ -57,8 +57,7 @@ from ..game.review import Review
 from ..game.session import BOT_CHOICES, GameSession, Say, Token, action_path
 from ..text.messages import DEFAULT_LANGUAGE, THEMES, Bound, Theme, message, theme_of, themed
 from ..training.progress import Progress
-from ._common import Forwarded, PictureBox, _classed, language_toggle, set_visible, switch_lang
-from .board import Board, Taps
+from ._common import Forwarded, GameBox, _classed, game_banner, language_toggle, set_visible, switch_lang
 from .intents import game_intents
 
 __all__ = ["BOT_CHOICES", "GameWidget", "action_path"]
@@ -111,7 +110,7 @@ def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-class GameWidget(PictureBox):
+class GameWidget(GameBox):
     """Play Battle Line in the notebook against a bot, or two people on one screen (``bot=None``).
 
     You play south (at the bottom of the board); ``you_start`` says who plays first (R4 lets a
@@ -130,6 +129,8 @@ class GameWidget(PictureBox):
     (English / 中文), which re-labels everything live, keeping the game and the choice in
     progress (:meth:`set_lang`).
     """
+
+    controller: GameController
 
     def __new__(cls, *args: Any, players: int = 2, bots: Sequence[str] | None = None, **kwargs: Any) -> Any:
         """``GameWidget(players=3, bots=["heuristic", "random"])`` is the three-player game (R32-R37):
@@ -168,27 +169,12 @@ class GameWidget(PictureBox):
         )
         self._drawn_moment: tuple[Review, int] | None = None  # the review moment whose puzzle is on show
 
-        self.title = W.HTML()
-        self.title.add_class("bl-game-title")
-        self.banner = W.HTML()
-        self.banner.add_class("bl-game-over")
-        #: the board component: the table, the hand, the decks, the choices and the notice
-        self.board = Board(
-            on_intent=self._on_intent,
-            schema=game_intents(self.controller.hand_cards, self.controller.target_cards),
-            on_refused=self._refused,
-        )
-        self.board.add_class("bl-game-board")
-        #: taps on the board from Python, decided as the browser decides them
-        self.taps = Taps(self.board)
-
+        self._game_parts(game_intents(self.controller.hand_cards, self.controller.target_cards), self._refused)
         self.coach_toggle = W.ToggleButton(value=False, icon="graduation-cap", layout=W.Layout(width="auto"))
         self.coach_toggle.add_class("bl-coach-toggle")
         self.coach_toggle.observe(lambda c: self.show_coach(bool(c["new"])), names="value")
         self.coach = W.HTML()
         self.coach.add_class("bl-coach")
-        self.new_game_button = self._button("", ("bl-new-game",))
-        self.new_game_button.on_click(lambda _b: self.ask_new_game())
         # the expert's suggestion, only when asked (a hint), and the choice of opponent
         self.suggest_button = self._button("", ("bl-coach-suggest",))
         self.suggest_button.on_click(lambda _b: self.suggest_move())
@@ -323,22 +309,6 @@ class GameWidget(PictureBox):
         return button
 
     # -- clicks and keys: forwarded to the controller, then everything is drawn again ----------
-    def restart(self, seed: int | None = None) -> None:
-        """Deal a new game (the same seed gives the same game and the same bot replies)."""
-        self.controller.restart(seed)
-        self._render()
-
-    def new_game(self) -> None:
-        """The next deal at once (from code; the ``bl-new-game`` button asks first: :meth:`ask_new_game`)."""
-        self.controller.new_game()
-        self._render()
-
-    def ask_new_game(self) -> None:
-        """The ``bl-new-game`` button: the next deal, after asking on the board when it would discard a
-        game in progress (:meth:`~battleline_lab.controllers.game.GameController.ask_new_game`)."""
-        self.controller.ask_new_game()
-        self._render()
-
     def refresh(self) -> None:
         """Go on from :attr:`state` as it is (after a lesson or a test set ``widget.state`` itself) and draw it."""
         self.controller.resume()
@@ -497,10 +467,7 @@ class GameWidget(PictureBox):
     def _render(self) -> None:
         controller = self.controller
         state = self.state
-        self.title.value = f'<b class="bl-game-heading">{_esc(self._t("game_widget.title", seed=self.seed))}</b>'
-        self.banner.value = self._banner()
-        set_visible(self.banner, state.over)
-        self.new_game_button.button_style = "primary" if state.over else ""
+        self._draw_heading(self._t("game_widget.title", seed=self.seed), state.over, self._banner())
         self.board.show(self.board_view())
         if self.coach_toggle.value != controller.coach_shown:  # the session may be told from Python too
             self.coach_toggle.value = controller.coach_shown
@@ -508,11 +475,6 @@ class GameWidget(PictureBox):
         set_visible(self.coach, controller.coach_visible)
         self._draw_review()
         self.log_view.value = self._log_html()
-
-    def message_text(self) -> str:
-        """The notice on show (``data-role="feedback"``) as plain text: its sentence, then its lines."""
-        fb = self.board.view.get("feedback") or {}
-        return "\n".join([fb.get("text", ""), *fb.get("lines", ()), *fb.get("items", ())]).strip()
 
     def prompt_text(self) -> str:
         """What the board asks the player to act to do now (as the session says it)."""
@@ -527,11 +489,7 @@ class GameWidget(PictureBox):
         if ending is None:
             return ""
         text, tally, won = ending
-        colour = "#2e7d32" if won else "#b71c1c"
-        return (
-            f'<div style="background:{colour};color:#fff;padding:8px 12px;border-radius:6px;font-size:120%">'
-            f"<b>{_esc(text)}</b><br><span style='font-size:85%'>{_esc(tally)}</span></div>"
-        )
+        return game_banner(text, won, tally)
 
     def _coach_html(self) -> str:
         heads = self.controller.coach_heads()

@@ -20,7 +20,6 @@ bots play their turns at once; what they did is said under the board.  At the en
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,18 +30,13 @@ from ..controllers.view import ThreeGameView
 from ..game.three import Seat, ThreeState
 from ..game.three_picture import three_svg
 from ..text.messages import DEFAULT_LANGUAGE, Bound
-from ._common import language_toggle, set_visible, switch_lang
-from .board import Board, Taps
+from ._common import Forwarded, GameBox, game_banner, language_toggle, switch_lang
 from .intents import game_intents
 
 __all__ = ["ThreeGameWidget"]
 
 
-def _esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
-class ThreeGameWidget(W.VBox):  # type: ignore[misc]
+class ThreeGameWidget(GameBox):
     """The three-player game in the notebook: the learner at seat A, ``bots`` at B and C (R34: A, B, C
     play in turn).  ``seed`` deals the game and seeds the bots.
 
@@ -54,6 +48,8 @@ class ThreeGameWidget(W.VBox):  # type: ignore[misc]
     language toggle ``.bl-lang``.
     """
 
+    controller: ThreeGameController
+
     def __init__(
         self,
         bots: Sequence[str] = ("heuristic", "random"),
@@ -63,22 +59,8 @@ class ThreeGameWidget(W.VBox):  # type: ignore[misc]
     ) -> None:
         #: the game, the bots and the words; the widget draws it and forwards the taps
         self.controller = ThreeGameController(bots, seed=seed, lang=lang)
-        self.title = W.HTML()
-        self.title.add_class("bl-game-title")
-        self.banner = W.HTML()
-        self.banner.add_class("bl-game-over")
-        #: the board component in its ``three`` mode
-        self.board = Board(
-            on_intent=self._on_intent,
-            schema=game_intents(lambda: {c.notation for c in self.state.hands[self.human]}, lambda: ()),
-            on_refused=self._render,
-        )
-        self.board.add_class("bl-game-board")
-        #: taps on the board from Python, decided as the browser decides them
-        self.taps = Taps(self.board)
-        self.new_game_button = W.Button(layout=W.Layout(width="auto"))
-        self.new_game_button.add_class("bl-new-game")
-        self.new_game_button.on_click(lambda _b: self.ask_new_game())
+        # the board component in its ``three`` mode, and the parts of every game around it
+        self._game_parts(game_intents(self.controller.hand_cards, self.controller.target_cards), self._render)
         self.lang_toggle = language_toggle(lang, self.set_lang)
         super().__init__(
             [
@@ -92,28 +74,11 @@ class ThreeGameWidget(W.VBox):  # type: ignore[misc]
         self.add_class("bl-three-game")
         self._render()
 
-    # -- what tests and lessons read ----------------------------------------------------------
-    @property
-    def lang(self) -> str:
-        return self.controller.lang
-
-    @lang.setter
-    def lang(self, lang: str) -> None:
-        self.controller.set_lang(lang)
-
-    @property
-    def state(self) -> ThreeState:
-        """The game (the controller's)."""
-        return self.controller.state
-
-    @property
-    def seed(self) -> int:
-        return self.controller.seed
-
-    @property
-    def human(self) -> Seat:
-        """The learner's seat (A)."""
-        return self.controller.human
+    # -- what tests and lessons read: the controller's -----------------------------------------
+    lang = Forwarded[str]("The language shown.", set_with="set_lang")
+    state = Forwarded[ThreeState]("The game.")
+    seed = Forwarded[int]("The seed of this deal (and of the bots).")
+    human = Forwarded[Seat]("The learner's seat (A).")
 
     @property
     def _t(self) -> Bound:
@@ -122,11 +87,6 @@ class ThreeGameWidget(W.VBox):  # type: ignore[misc]
     def board_view(self) -> ThreeGameView:
         """The board's view model now (the controller's)."""
         return self.controller.view()
-
-    def message_text(self) -> str:
-        """The notice on show (``data-role="feedback"``) as plain text: its sentence, then its lines."""
-        fb = self.board.view.get("feedback") or {}
-        return "\n".join([fb.get("text", ""), *fb.get("items", ())]).strip()
 
     # -- taps, keys and buttons -----------------------------------------------------------------
     def _on_intent(self, name: str, value: Any) -> None:
@@ -138,50 +98,17 @@ class ThreeGameWidget(W.VBox):  # type: ignore[misc]
         if switch_lang(self, lang):
             self._render()
 
-    def restart(self, seed: int | None = None) -> None:
-        """Deal a game from ``seed`` (the same seed gives the same game and the same bot moves)."""
-        self.controller.restart(seed)
-        self._render()
-
-    def new_game(self) -> None:
-        """The next deal at once (from code; the ``bl-new-game`` button asks first: :meth:`ask_new_game`)."""
-        self.controller.new_game()
-        self._render()
-
-    def ask_new_game(self) -> None:
-        """The ``bl-new-game`` button: the next deal, or first the question whether to discard the game in
-        progress (:meth:`~battleline_lab.controllers.three.ThreeGameController.ask_new_game`)."""
-        self.controller.ask_new_game()
-        self._render()
-
     # -- drawing ------------------------------------------------------------------------------
     def _render(self) -> None:
         over = self.state.over
-        self.title.value = f'<b class="bl-game-heading">{_esc(self._t("three_widget.title", seed=self.seed))}</b>'
+        banner = game_banner(self.controller.end_message(), self.state.winner is self.human) if over else ""
+        self._draw_heading(self._t("three_widget.title", seed=self.seed), over, banner)
         self.new_game_button.description = self._t("game_widget.new_game")
-        self.new_game_button.button_style = "primary" if over else ""
-        if over:
-            won = self.state.winner is self.human
-            colour = "#2e7d32" if won else "#b71c1c"
-            self.banner.value = (
-                f'<div style="background:{colour};color:#fff;padding:8px 12px;border-radius:6px;font-size:120%">'
-                f"<b>{_esc(self.controller.end_message())}</b></div>"
-            )
-        else:
-            self.banner.value = ""
-        set_visible(self.banner, over)
         self.board.show(self.board_view())
 
     def picture(self) -> str:
-        """The table as an SVG picture (what a saved notebook shows before anything runs)."""
+        """The table as an SVG picture (what a saved notebook shows before anything runs, beside the widget view)."""
         return three_svg(self.state, lang=self.lang)
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, object] | None:
-        """The widget view, plus the table as SVG beside it (a cold open or a static viewer shows that)."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if not isinstance(bundle, dict):
-            return None
-        return {**bundle, "image/svg+xml": self.picture()}
 
     def __repr__(self) -> str:
         c = self.controller
