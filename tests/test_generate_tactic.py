@@ -18,11 +18,10 @@ from battleline_lab.authoring.generate_play import TACTIC_FOLDER, TACTIC_GOALS, 
 from battleline_lab.cli import main
 from battleline_lab.core.cards import Tactic
 from battleline_lab.quiz import library
-from battleline_lab.quiz.loader import load_puzzle_text
 from battleline_lab.quiz.puzzle import Puzzle
 from battleline_lab.quiz.questions.play import is_desertion, legal_plays
 from battleline_lab.text.messages import LANGUAGES
-from tests.test_generate_spoilers import predicting
+from tests.test_generate_play import predicting_plays
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,19 +64,5 @@ def test_R29_check_json_reports_the_tactic_puzzles_guess_chance(capsys: pytest.C
 def test_R29_no_title_of_a_generated_tactic_batch_predicts_the_answer(goal: str) -> None:
     made = generate_play(goal, 3, seed=7, levels=(3, 5), tactic=True)
     assert len(made) == 3
-    puzzles = []
-    for generated in made:
-        puzzle = load_puzzle_text(generated.text, generated.filename)
-        assert puzzle.question is not None and puzzle.question.problems(puzzle.position) == []
-        puzzles.append(
-            Puzzle(
-                puzzle.id,
-                puzzle.title,
-                position=puzzle.position,
-                question=puzzle.question,
-                answer=sorted(json.dumps(p) for p in puzzle.question.solve(puzzle.position)),
-                topics=puzzle.topics,
-            )
-        )
-    assert predicting(puzzles) == {}
+    assert predicting_plays(made) == {}
     assert generate_play(goal, 1, seed=7, levels=(3, 5), tactic=True)[0].text == made[0].text  # seeded

@@ -7,15 +7,28 @@ The lessons are the real ones (``notebooks/``), run as the reader page's worker 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from ipywidgets.widgets import widget as widget_module
 
 from battleline_lab.game import legal_moves
 from battleline_lab.widgets.host import LIVE_TEXT_KEYS, Host, live_texts
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+@pytest.fixture(autouse=True)
+def _a_page_of_its_own() -> Iterator[None]:
+    """Only this test's widgets are open, as only its lesson's are in a page's worker: the host serves
+    every open widget (and reads each one's state on every message), so the widgets earlier tests of
+    the process left open are set aside for the test, untouched, and put back after it."""
+    others = dict(widget_module._instances)
+    widget_module._instances.clear()
+    yield
+    widget_module._instances.update(others)
 
 
 def code_cells(name: str) -> list[str]:

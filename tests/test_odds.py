@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from battleline_lab import Position
-from battleline_lab.core.cards import ALL_TROOPS, Card, Tactic, Troop, card_sort_key
+from battleline_lab.core.cards import ALL_TROOPS, Card, Tactic, Troop, card_sort_key, parse_card
 from battleline_lab.core.claims import analyse_claim
 from battleline_lab.core.formations import FormationKind, evaluate
 from battleline_lab.core.odds import SAMPLED_ERROR, SAMPLES, flag_odds, outs, position_odds
@@ -249,3 +249,49 @@ def test_claimable_means_certain_and_counterexample_means_not(stage: str) -> Non
                     assert odds.of(side) < 1, (stage, flag, side)
                     checked += 1
     assert checked > 0
+
+
+# -- outs are counted once for what they read ---------------------------------------------------
+
+_BASE = {2: {"opponent": "r3 r4"}, 5: {"you": "b1"}}
+
+
+def _fresh_outs(position: Position, flag: int, side: Side) -> object:
+    """:func:`outs` counted anew, past its cache (the module's own counting)."""
+    from battleline_lab.core import odds
+
+    state = position.flag(flag)
+    mine = odds._Side(state.formation_cards(side), state.size, state.fog, state.mud)
+    return odds._outs(flag, side, mine, sorted(position.unseen_troops()))
+
+
+def test_R13_outs_are_counted_once_for_one_card_played_on_any_other_flag() -> None:
+    """A play puzzle judges each card of the hand on every flag: their side's outs at flag 2 depend on
+    which card left the unseen ones, not on where it went, so they are one value, counted once."""
+    from battleline_lab.quiz.questions.odds import played
+
+    before = Position.build(_BASE, hand={"you": "g7 y2"})
+    there, elsewhere = (played(before, parse_card("g7"), n) for n in (5, 8))
+    assert there != elsewhere
+    assert outs(there, 2, Side.OPPONENT) is outs(elsewhere, 2, Side.OPPONENT)
+    assert outs(there, 2, Side.OPPONENT) == _fresh_outs(there, 2, Side.OPPONENT)
+
+
+@pytest.mark.parametrize(
+    ("flags", "extra"),
+    [
+        pytest.param({**_BASE, 2: {"opponent": "r3 r4 fog"}}, {}, id="R24-fog-at-the-flag"),
+        pytest.param({**_BASE, 2: {"opponent": "r3 r4 mud"}}, {}, id="R25-mud-at-the-flag"),
+        pytest.param({**_BASE, 2: {"opponent": "r3 r4 alexander"}}, {}, id="R20-a-wildcard-on-their-side"),
+        pytest.param(_BASE, {"discards": {"you": "r5"}}, id="R13-an-out-discarded"),
+        pytest.param({**_BASE, 7: {"you": "r2"}}, {}, id="R13-an-out-seen-on-another-flag"),
+        pytest.param({2: {"opponent": "r3 r4"}, 5: {"you": "b1 r2"}}, {}, id="R13-an-out-on-your-side-elsewhere"),
+    ],
+)
+def test_R13_outs_change_with_everything_they_read(flags: dict[int, dict[str, str]], extra: dict[str, object]) -> None:
+    """The cache is keyed by all that counts: each change gives the outs counted anew, not the cached ones."""
+    base = Position.build(_BASE)
+    changed = Position.build(flags, **extra)  # type: ignore[arg-type]
+    assert outs(base, 2, Side.OPPONENT) == _fresh_outs(base, 2, Side.OPPONENT)
+    assert outs(changed, 2, Side.OPPONENT) == _fresh_outs(changed, 2, Side.OPPONENT)
+    assert outs(changed, 2, Side.OPPONENT) != outs(base, 2, Side.OPPONENT)

@@ -98,6 +98,40 @@ def test_R29_the_engine_finds_the_right_targets(
         assert question.judge(position, {"card": "deserter", "target": target}).verdict == "right"
 
 
+#: (id, flags, hand, question) where no Deserter play reaches the goal
+NO_DESERTION = [
+    (
+        "R29-R12-claim-an-emptied-side-can-still-win",
+        # deserting their one card leaves an empty side: it can still make a Wedge over yours (R12)
+        {5: {"you": "r3 r4 r5", "opponent": "y9"}, 1: {"you": "b3"}},
+        "deserter b1 p3",
+        {"kind": "play", "goal": "claim", "flag": 5},
+    ),
+    (
+        "R29-R13-block-no-deserter-in-the-hand",
+        {3: {"opponent": "g5 g6"}, 8: {"you": "g4"}, 1: {"you": "r9"}},
+        "r1 b2 g7",
+        {"kind": "play", "goal": "block", "flag": 3, "formation": "wedge"},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("flags", "hand", "data", "reaches"),
+    [(*c[1:4], True) for c in CASES] + [(*c[1:], False) for c in NO_DESERTION],
+    ids=[c[0] for c in CASES] + [c[0] for c in NO_DESERTION],
+)
+def test_R29_a_desertion_reaches_exactly_when_a_right_play_is_a_desertion(
+    flags: Flags, hand: str, data: dict[str, Any], reaches: bool
+) -> None:
+    """The generator's first question about a table (the Deserter's few targets, before every play is judged)."""
+    position = Position.build(flags, hand={"you": hand})
+    question = question_from_data(data)
+    assert isinstance(question, PlayQuestion)
+    assert question.a_desertion_reaches(position) is reaches
+    assert any(p["card"] == "deserter" for p in question.solve(position)) is reaches
+
+
 @pytest.mark.parametrize(("flags", "hand", "data", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_R29_a_wrong_target_names_the_rule_and_never_the_right_one(
     flags: Flags, hand: str, data: dict[str, Any], expected: set[str]

@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 import warnings
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -85,25 +85,25 @@ def test_the_lessons_show_puzzles() -> None:
     assert {"one-end-open", "same-wedge-sum-compare"} <= set(LESSON_PUZZLES)
 
 
-@pytest.fixture(scope="module")
-def lesson_tables() -> dict[tuple[str, str], tuple[PuzzleWidget, dict[str, Any], float]]:
-    """Each lesson puzzle's widget with its whole table, in both languages, and the seconds it took."""
-    out = {}
-    for puzzle_id in LESSON_PUZZLES:
-        for lang in LANGS:
-            widget = PuzzleWidget(puzzle_id, lang=lang, record=False)
-            started = time.perf_counter()
-            widget.attach_table()
-            out[puzzle_id, lang] = (widget, unpack_table(widget.board.table), time.perf_counter() - started)
-    return out
+@cache
+def _lesson_table(puzzle_id: str, lang: str) -> tuple[PuzzleWidget, dict[str, Any]]:
+    """A lesson puzzle's widget with its whole table, made once per test process and read by both tests below."""
+    widget = PuzzleWidget(puzzle_id, lang=lang, record=False)
+    widget.attach_table()
+    return widget, unpack_table(widget.board.table)
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("puzzle_id", LESSON_PUZZLES)
+@pytest.fixture(params=[(p, lang) for p in LESSON_PUZZLES for lang in LANGS], ids="-".join)
+def lesson_table(request: pytest.FixtureRequest) -> tuple[str, str, PuzzleWidget, dict[str, Any]]:
+    """Each lesson puzzle in each language: its id, the language, its widget and its whole table."""
+    puzzle_id, lang = request.param
+    return (puzzle_id, lang, *_lesson_table(puzzle_id, lang))
+
+
 def test_R12_a_lesson_table_walked_through_the_widget_is_the_widget(
-    lesson_tables: dict[tuple[str, str], tuple[PuzzleWidget, dict[str, Any], float]], puzzle_id: str, lang: str
+    lesson_table: tuple[str, str, PuzzleWidget, dict[str, Any]],
 ) -> None:
-    built, table, _ = lesson_tables[puzzle_id, lang]
+    puzzle_id, lang, built, table = lesson_table
     assert built.board.table_state == table["start"] and built.state == "waiting"  # building answered nothing
     rng = random.Random(puzzle_id)
     for _ in range(10):
@@ -122,16 +122,12 @@ def test_R12_a_lesson_table_walked_through_the_widget_is_the_widget(
             state = after
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("puzzle_id", LESSON_PUZZLES)
-def test_a_lesson_table_is_complete_and_small(
-    lesson_tables: dict[tuple[str, str], tuple[PuzzleWidget, dict[str, Any], float]], puzzle_id: str, lang: str
-) -> None:
-    widget, table, _ = lesson_tables[puzzle_id, lang]
+def test_a_lesson_table_is_complete_and_small(lesson_table: tuple[str, str, PuzzleWidget, dict[str, Any]]) -> None:
+    _, _, widget, table = lesson_table
     states = table["states"]
     assert isinstance(states, list)
-    for row in states:  # every intent a state's view offers has its entry
-        view = table_view(table, states.index(row))
+    for index, row in enumerate(states):  # every intent a state's view offers has its entry
+        view = table_view(table, index)
         assert sorted(table["intents"][i] for i in row[1::2]) == sorted(intent_key(i) for i in offered_intents(view))
     # views are stored by their parts: far fewer views than states, each part once
     assert len(table["views"]) <= len(states) and len(set(map(json.dumps, table["parts"]))) == len(table["parts"])

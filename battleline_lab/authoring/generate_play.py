@@ -373,6 +373,8 @@ def generate_play(
         if position.problems() or unreachable(position):
             continue
         try:
+            if tactic and not question.a_desertion_reaches(position):
+                continue  # rejected below too (no right play, or only troops), but only after judging every play
             if question.problems(position):
                 continue
             if tactic and not all(is_desertion(p) for p in question.explain(position).right):

@@ -27,7 +27,7 @@ proof's step), so the flags and the proof's steps are stored once per content.
 >>> from battleline_lab.quiz.questions import ClaimQuestion
 >>> from battleline_lab.controllers.puzzle import PuzzleController
 >>> c = PuzzleController(Puzzle("wedge", {"en": "Flag 5"}, position=Position.build(
-...     {5: {"you": "r3 r4 r5", "opponent": "b8"}}), question=ClaimQuestion(5), answer=False))
+...     {5: {"you": "r3 r4 r5", "opponent": "b8 b9 b10"}}), question=ClaimQuestion(5), answer=False))
 >>> table = response_table(c)
 >>> sorted(table["intents"][i] for i in table["states"][table["start"]][1::2])
 ['{"answer":"no"}', '{"answer":"yes"}', '{"hint":true}']

@@ -505,11 +505,19 @@ def outs(position: Position, flag: int, side: Side | str, troops: Iterable[Troop
     """
     side = check_side(side)
     state = position.flag(flag)
-    mine = _Side(state.formation_cards(side), state.size, state.fog, state.mud)
     if state.claimed_by is not None:
-        return SideOuts(flag, side, mine.missing, (), claimed=True)
-    pool = sorted(position.unseen_troops() if troops is None else set(troops))
-    return _outs(flag, side, mine, pool)
+        return SideOuts(flag, side, max(0, state.size - len(state.formation_cards(side))), (), claimed=True)
+    pool = tuple(sorted(position.unseen_troops() if troops is None else set(troops)))
+    return _outs_of(flag, side, state.formation_cards(side), state.size, state.fog, state.mud, pool)
+
+
+@functools.lru_cache(maxsize=4096)
+def _outs_of(
+    flag: int, side: Side, cards: tuple[Card, ...], size: int, fog: bool, mud: bool, pool: tuple[Troop, ...]
+) -> SideOuts:
+    """:func:`outs` from all it reads, counted once: a play puzzle judges each card of the hand on every
+    flag, and wherever a card goes but this flag, this side and the unseen troops are the same."""
+    return _outs(flag, side, _Side(cards, size, fog, mud), pool)
 
 
 def _outs(flag: int, side: Side, mine: _Side, troops: Sequence[Troop]) -> SideOuts:

@@ -16,7 +16,6 @@ from battleline_lab.game import (
     Phase,
     Player,
     PlayerView,
-    apply,
     legal_moves,
     make_bot,
     new_game,
@@ -36,6 +35,7 @@ from battleline_lab.game.master import (
 from battleline_lab.game.match import play_game
 from battleline_lab.game.state import Options
 
+from .games import play_legally
 from .test_expert import _midgame, _reshuffle_hidden
 
 
@@ -102,13 +102,7 @@ def test_a_plan_from_the_hand_is_certain_and_a_missing_troop_is_drawn() -> None:
 def test_every_move_is_legal_in_games_against_random_and_heuristic_bots(seed: int) -> None:
     for other in (RandomBot(seed), HeuristicBot(seed)):
         state = new_game(seed, Options(first=Player.SOUTH if seed % 2 else Player.NORTH))
-        judge = JudgeBot(seed)
-        bots = {Player.SOUTH: judge, Player.NORTH: other}
-        while not state.over:
-            moves = legal_moves(state)
-            action = bots[state.to_act].choose(PlayerView(state, state.to_act), moves)
-            assert action in moves
-            apply(state, action)
+        play_legally(state, {Player.SOUTH: JudgeBot(seed), Player.NORTH: other})
 
 
 def test_a_seeded_short_match_is_reproducible() -> None:

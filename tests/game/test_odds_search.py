@@ -14,7 +14,6 @@ from battleline_lab.game import (
     Phase,
     Player,
     PlayerView,
-    apply,
     legal_moves,
     make_bot,
     new_game,
@@ -24,6 +23,7 @@ from battleline_lab.game.match import play_game
 from battleline_lab.game.odds_search import WIN_TABLE, OddsBot, OddsSearchBot, flag_chances, game_chance
 from battleline_lab.game.state import Options
 
+from .games import play_legally
 from .test_expert import ROLLOUTS, _midgame, _reshuffle_hidden
 
 
@@ -129,12 +129,5 @@ def test_seeded_games_are_reproducible_and_alternate_the_first_move() -> None:
 
 def test_odds_plays_only_legal_moves_in_every_phase() -> None:
     state = new_game(77)
-    bots = {Player.NORTH: OddsSearchBot(1, rollouts=ROLLOUTS), Player.SOUTH: OddsBot(2)}
-    phases = set()
-    while not state.over:
-        legal = legal_moves(state)
-        move = bots[state.to_act].choose(PlayerView(state, state.to_act), legal)
-        assert move in legal
-        phases.add(state.phase)
-        apply(state, move)
+    phases = play_legally(state, {Player.NORTH: OddsSearchBot(1, rollouts=ROLLOUTS), Player.SOUTH: OddsBot(2)})
     assert Phase.PLAY in phases

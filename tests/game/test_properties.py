@@ -55,6 +55,7 @@ from battleline_lab.game.view import PlayerView, to_position
 SCALE = int(os.environ.get("BATTLELINE_GAMES", "1"))
 TIMINGS = list(ClaimTiming)
 ALL_CARD_SET = set(ALL_CARDS)
+PLAYERS = tuple(Player)  # iterated thousands of times a game: an enum's own iteration is the slow part
 
 
 def where(state: GameState) -> dict[Card, str]:
@@ -89,7 +90,7 @@ def check_invariants(state: GameState, position: bool = True) -> None:
     """All cards in one place each, slots, completion times, tactics and Leaders; optionally the core validator."""
     everywhere: list[Card] = [*state.decks[Deck.TROOPS], *state.decks[Deck.TACTICS]]
     played: dict[Player, list[Tactic]] = {}
-    for p in Player:
+    for p in PLAYERS:
         everywhere += state.hands[p]
         on_table = list(state.discards[p])
         for i in range(9):
@@ -100,12 +101,13 @@ def check_invariants(state: GameState, position: bool = True) -> None:
     assert len(everywhere) == 70 and set(everywhere) == ALL_CARD_SET, "all 70 cards, each in one place (R1, R2)"
     pending = {i for _, i in state.pending_discards}
     for i in range(9):
-        for p in Player:
+        size = state.size(i)
+        limit = size + (1 if i in pending else 0)
+        for p in PLAYERS:
             count = len(state.cards[i][p])
-            limit = state.size(i) + (1 if i in pending else 0)
             assert count <= limit, f"flag {i + 1} {p.value}: {count} cards"
-            assert (state.complete_at[i][p] is not None) == (count >= state.size(i))
-    for p in Player:
+            assert (state.complete_at[i][p] is not None) == (count >= size)
+    for p in PLAYERS:
         # every tactics card a player ever played lies on their side or in their discards (R18, R31)
         assert len(played[p]) == state.tactics_played[p], "every tactics card ever played counts (R18)"
         leaders = [c for c in played[p] if c.is_leader]

@@ -15,6 +15,7 @@ from battleline_lab.game.match import play_game
 from battleline_lab.game.sampler import MasterBot, candidates, playout
 from battleline_lab.game.state import Options
 
+from .games import play_legally
 from .test_expert import _reshuffle_hidden
 from .test_master_guile import FOURS, _table
 
@@ -22,12 +23,7 @@ from .test_master_guile import FOURS, _table
 @pytest.mark.parametrize("timing", list(ClaimTiming), ids=lambda t: t.value)
 def test_every_move_is_legal_in_a_game_against_the_heuristic_bot(timing: ClaimTiming) -> None:
     state = new_game(40, Options(claim_timing=timing, first=Player.SOUTH))
-    bots = {Player.SOUTH: MasterBot(5, samples=1), Player.NORTH: HeuristicBot(5)}
-    while not state.over:
-        moves = legal_moves(state)
-        action = bots[state.to_act].choose(PlayerView(state, state.to_act), moves)
-        assert action in moves
-        apply(state, action)
+    play_legally(state, {Player.SOUTH: MasterBot(5, samples=1), Player.NORTH: HeuristicBot(5)})
 
 
 def test_a_seeded_game_is_reproducible() -> None:

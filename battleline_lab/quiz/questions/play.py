@@ -342,6 +342,15 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
             return not any(k.kind is self._kind for k in kinds)
         return wins(_held(position))
 
+    def reached_after(self, position: Position, play: Play) -> bool:
+        """Is the goal reached after ``play``?  A Deserter whose Mud discard would be a choice (R26) never is."""
+        return not (is_desertion(play) and _ambiguous(position, play)) and self._reached(after_play(position, play))
+
+    def a_desertion_reaches(self, position: Position) -> bool:
+        """Does a Deserter play reach the goal?  Asked before :meth:`explain` by a search for puzzles about
+        the Deserter: a few targets are judged, not every play."""
+        return any(self.reached_after(position, p) for p in legal_plays(position) if is_desertion(p))
+
     def explain(self, position: Position) -> PlayExplained:
         return _explain(self, position)  # asked for every view and every judged play: computed once
 
@@ -578,11 +587,7 @@ class PlayQuestion(Question[list[dict[str, Any]], PlayExplained]):
 def _explain(question: PlayQuestion, position: Position) -> PlayExplained:
     """Every legal play and the ones after which ``question``'s goal is reached."""
     offered = legal_plays(position)
-    right = tuple(
-        p
-        for p in offered
-        if not (is_desertion(p) and _ambiguous(position, p)) and question._reached(after_play(position, p))
-    )
+    right = tuple(p for p in offered if question.reached_after(position, p))
     return PlayExplained(offered, right)
 
 
