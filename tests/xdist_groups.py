@@ -23,6 +23,10 @@ GROUPS: dict[str, str] = {
     "tests/test_class_report.py": "class-report",
     # every generated file made once (tests/test_regen.py's cache), read by all the module's tests
     "tests/test_regen.py": "regen",
+    # the lessons' response tables (the open side's has thousands of states), each built once per
+    # process by a fixture these two tests share
+    "tests/test_response_tables.py::test_R12_a_lesson_table_walked_through_the_widget_is_the_widget": "lesson-tables",
+    "tests/test_response_tables.py::test_a_lesson_table_is_complete_and_small": "lesson-tables",
     # a JupyterHub started for the module, installed once into a cache folder shared by every run
     "tests/browser/test_jupyterhub_class.py": "jupyterhub",
 }
