@@ -31,6 +31,13 @@ reading page, whose live cells start Pyodide in a worker by themselves (``tools/
 ``--game-way lab`` opens the lesson in JupyterLab and clicks Run All Cells the moment the kernel is
 idle (the way before the reading pages).  Target (docs/site.md): playable <= 6 s warm.
 
+And, with ``--gym``, from navigation to lesson 5's reading page until the gym's first puzzle has
+answered a tap from Python (its hint asked and shown: the gym's puzzle has no saved response table),
+first visit and warm.  Target (docs/site.md): <= 8 s warm.  ``--puzzle-tap``, ``--game`` and ``--gym``
+share one loop (:func:`compare_visits`): each round a fresh browser context per site, a first visit
+then a warm one, the load average before and after; the worker's own clock (``worker_s``) is kept
+with the live pages' figures.
+
 Usage::
 
     python benchmarks/bench_site.py                  # builds the site into a temporary folder first
@@ -38,6 +45,7 @@ Usage::
     python benchmarks/bench_site.py --site A --site B --rounds 2   # kernel ready only, sites alternated
     python benchmarks/bench_site.py --site BEFORE --site AFTER --puzzle-tap --rounds 3   # lesson 3's tap
     python benchmarks/bench_site.py --site _site --game --rounds 3 [--game-way lab]      # lesson 6's game
+    python benchmarks/bench_site.py --site BEFORE --site AFTER --gym --rounds 3          # lesson 5's gym
 """
 
 from __future__ import annotations

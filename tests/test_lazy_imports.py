@@ -21,7 +21,7 @@ import pytest
 
 import battleline_lab.widgets as bw
 
-LESSON_SIX = Path(__file__).resolve().parents[1] / "notebooks" / "06-play-a-game.ipynb"
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
 def fresh(code: str) -> object:
@@ -93,19 +93,32 @@ def test_defer_init_leaves_an_imported_ipython_alone() -> None:
     assert got == {"did": False, "same": True, "deferred": False}
 
 
-def test_lesson_six_cells_run_with_ipython_deferred_R4() -> None:
-    """The live game's lesson runs as Run All would (no cell fails, its game displayed) and never
-    needed IPython's own ``__init__``."""
+#: The lessons whose cells a reading page runs in its own Python (tools/site/live.js), and the
+#: live widget each must display.
+LIVE_LESSONS = [
+    ("01-cards-and-formations.ipynb", "bl-explorer"),
+    ("05-puzzle-gym.ipynb", "bl-gym"),
+    ("06-play-a-game.ipynb", "bl-game"),
+    ("08-three-at-the-table.ipynb", "bl-game"),
+    ("teachers/02-puzzle-editor.ipynb", "bl-editor"),
+]
+
+
+@pytest.mark.parametrize(("lesson", "kind"), LIVE_LESSONS, ids=[name for name, _ in LIVE_LESSONS])
+def test_a_live_lessons_cells_run_with_ipython_deferred(lesson: str, kind: str) -> None:
+    """The lesson runs as Run All would (no cell fails, its live widget displayed) and never needed
+    IPython's own ``__init__``."""
+    path = NOTEBOOKS / lesson
     got = fresh(
         DEFER + "from pathlib import Path\nfrom battleline_lab.widgets.host import Host\n"
-        f"book = json.loads(Path({str(LESSON_SIX)!r}).read_text(encoding='utf-8'))\n"
+        f"book = json.loads(Path({str(path)!r}).read_text(encoding='utf-8'))\n"
         "cells = [''.join(c['source']) for c in book['cells'] if c['cell_type'] == 'code']\n"
         "ran = Host().run(cells)\n"
         "classes = [ran['state'][r]['state'].get('_dom_classes', []) for c in ran['cells'] for r in c['roots']]\n"
         "print(json.dumps({'error': ran['error'], 'cells': len(ran['cells']) == len(cells),"
-        " 'game': any('bl-game' in k for k in classes), 'deferred': deferred()}))"
+        f" 'shown': any({kind!r} in k for k in classes), 'deferred': deferred()}}))"
     )
-    assert got == {"error": None, "cells": True, "game": True, "deferred": True}
+    assert got == {"error": None, "cells": True, "shown": True, "deferred": True}
 
 
 # -- battleline_lab.widgets: each name loads on first use --------------------------------------------

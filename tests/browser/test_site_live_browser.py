@@ -4,8 +4,8 @@ comes alive by itself, with no JupyterLab and no "Run All".
 In headless Chromium, offline (every host but 127.0.0.1 fails, and fails the test): lesson 6's reading
 page says "starting…" on its game, runs the lesson's cells in Pyodide in a Web Worker (from the site's
 own files) and then plays a turn: a card to a flag and a draw, and the bot's reply in the log; the
-Chinese page says it in Chinese; and lesson 3, whose puzzle answers from its saved table, starts no
-worker and loads nothing of Pyodide.
+Chinese page says it in Chinese; lesson 5's gym answers its first puzzle's hint from Python; and
+lesson 3, whose puzzle answers from its saved table, starts no worker and loads nothing of Pyodide.
 """
 
 from __future__ import annotations
@@ -62,6 +62,31 @@ def test_lesson_six_game_plays_a_turn_without_run_all_R4(offline_chromium: Brows
         expect(log).to_contain_text("North (heuristic bot)")  # the bot replied in the same reply
         expect(hand).to_have_count(cards, timeout=10_000)  # played one, drew one
         assert card is not None and game.locator(f'[data-zone="hand"][data-card="{card}"]').count() == 0
+        assert not errors, errors
+        assert offline.outside == [], f"requests to other hosts: {offline.outside}"
+    finally:
+        offline.context.close()
+
+
+def test_lesson_five_gym_answers_its_first_puzzle_from_python(offline_chromium: Browser, site_url: str) -> None:
+    """The gym comes alive by itself too; its own puzzle has no saved response table, so the hint it
+    shows after a tap can only come from the page's Python."""
+    offline = Offline(offline_chromium, viewport=(1400, 1000))
+    page = offline.context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        started = time.monotonic()
+        page.goto(f"{site_url}/read/05-puzzle-gym.html")
+        gym = page.locator(".bl-widget[data-live]").filter(has=page.locator(".bl-gym"))
+        expect(gym).to_have_attribute("data-live", "ready", timeout=LIVE_TIMEOUT)
+        puzzle = gym.locator(".bl-gym-puzzle .bl-puzzle")
+        hints = puzzle.locator(".bl-hints li")
+        shown = hints.count()
+        puzzle.locator(".bl-hint").first.click()
+        expect(hints).to_have_count(shown + 1, timeout=30_000)
+        assert (hints.last.text_content() or "").strip()
+        _timing("live_gym_hint_seconds", round(time.monotonic() - started, 1))
         assert not errors, errors
         assert offline.outside == [], f"requests to other hosts: {offline.outside}"
     finally:
