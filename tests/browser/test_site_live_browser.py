@@ -10,7 +10,11 @@ lesson 3, whose puzzle answers from its saved table, starts no worker and loads 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
+import zipfile
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -128,3 +132,26 @@ def test_a_lesson_whose_puzzle_answers_from_its_table_starts_no_python(
         expect(page.locator(".bl-live-status")).to_have_count(0)
     finally:
         offline.context.close()
+
+
+def test_the_shipped_package_holds_its_source_and_pyodides_bytecode(site: Path) -> None:
+    """The page's Python imports battleline_lab from bytecode made by Pyodide's own Python at build
+    time (it compiles nothing on import), and the source is still there, the checkout's own (for
+    tracebacks); the lock names the wheel shipped, by its hash."""
+    folder = site / "static" / "pyodide"
+    lock = json.loads((folder / "pyodide-lock.json").read_text())
+    entry = lock["packages"]["battleline-lab"]
+    with zipfile.ZipFile(folder / entry["file_name"]) as wheel:
+        names = set(wheel.namelist())
+        sources = sorted(n for n in names if n.startswith("battleline_lab/") and n.endswith(".py"))
+        assert "battleline_lab/widgets/lazy_ipython.py" in sources
+        missing = [
+            n
+            for n in sources
+            if f"{n.rsplit('/', 1)[0]}/__pycache__/{n.rsplit('/', 1)[1][:-3]}.cpython-314.pyc" not in names
+        ]
+        assert missing == []
+        root = Path(__file__).resolve().parents[2]
+        changed = [n for n in sources if wheel.read(n) != (root / n).read_bytes()]
+        assert changed == []
+    assert hashlib.sha256((folder / entry["file_name"]).read_bytes()).hexdigest() == entry["sha256"]
