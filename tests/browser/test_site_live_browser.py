@@ -152,6 +152,8 @@ def test_the_shipped_package_holds_its_source_and_pyodides_bytecode(site: Path) 
         ]
         assert missing == []
         root = Path(__file__).resolve().parents[2]
-        changed = [n for n in sources if wheel.read(n) != (root / n).read_bytes()]
-        assert changed == []
+        # (the site builder's own copy, battleline_lab/sitebuild/, comes from tools/: not compared here)
+        compared = [n for n in sources if (root / n).is_file()]
+        assert len(compared) > 50, compared
+        assert [n for n in compared if wheel.read(n) != (root / n).read_bytes()] == []
     assert hashlib.sha256((folder / entry["file_name"]).read_bytes()).hexdigest() == entry["sha256"]
