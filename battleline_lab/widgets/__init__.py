@@ -23,9 +23,11 @@ reading page's Python imports what its cells use, ``tools/site/live.js``):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import typing
 
-if TYPE_CHECKING:  # what type checkers see; at run time each name loads from _LAZY on first use
+from ._lazy import lazy_exports
+
+if typing.TYPE_CHECKING:  # what type checkers see; at run time each name loads from _LAZY on first use
     from ..quiz.questions import View
     from ._common import (
         FOCUS_STYLE,
@@ -63,21 +65,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, loaded from its module on first use (then kept here)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
-
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 __all__ = [
     "FOCUS_STYLE",
