@@ -31,6 +31,13 @@ reading page, whose live cells start Pyodide in a worker by themselves (``tools/
 ``--game-way lab`` opens the lesson in JupyterLab and clicks Run All Cells the moment the kernel is
 idle (the way before the reading pages).  Target (docs/site.md): playable <= 6 s warm.
 
+And, with ``--gym``, from navigation to lesson 5's reading page until the gym's first puzzle has
+answered a tap from Python (its hint asked and shown: the gym's puzzle has no saved response table),
+first visit and warm.  Target (docs/site.md): <= 8 s warm.  ``--puzzle-tap``, ``--game`` and ``--gym``
+share one loop (:func:`compare_visits`): each round a fresh browser context per site, a first visit
+then a warm one, the load average before and after; the worker's own clock (``worker_s``) is kept
+with the live pages' figures.
+
 Usage::
 
     python benchmarks/bench_site.py                  # builds the site into a temporary folder first
@@ -38,6 +45,7 @@ Usage::
     python benchmarks/bench_site.py --site A --site B --rounds 2   # kernel ready only, sites alternated
     python benchmarks/bench_site.py --site BEFORE --site AFTER --puzzle-tap --rounds 3   # lesson 3's tap
     python benchmarks/bench_site.py --site _site --game --rounds 3 [--game-way lab]      # lesson 6's game
+    python benchmarks/bench_site.py --site BEFORE --site AFTER --gym --rounds 3          # lesson 5's gym
 """
 
 from __future__ import annotations
@@ -50,12 +58,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright  # noqa: E402
 
 from tests.browser.conftest import (  # noqa: E402
     CHROMIUM,
@@ -205,47 +215,25 @@ def puzzle_tap(page: Page, url: str) -> dict[str, object]:
     return {"way": way, "seconds": round(time.monotonic() - started, 2), "puzzle_shown_s": round(shown, 2)}
 
 
-def compare_taps(sites: list[Path], rounds: int, width: int) -> dict[str, object]:
-    """:func:`puzzle_tap` on a first and a warm visit, for each site in turn, ``rounds`` times."""
-    servers = [serve(site) for site in sites]
-    runs: dict[str, list[dict[str, object]]] = {str(site): [] for site in sites}
-    try:
-        with sync_playwright() as pw:
-            proxy = {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1"}
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, proxy=proxy)
-            for _ in range(rounds):
-                for site, (url, _server) in zip(sites, servers):
-                    offline = Offline(browser, viewport=(width, 844 if width <= 480 else 1000))
-                    page = offline.context.new_page()
-                    page.set_default_timeout(240_000)
-                    page.on("dialog", lambda dialog: dialog.accept())
-                    run: dict[str, object] = {"load": round(os.getloadavg()[0], 1), "width": width}
-                    for visit in ("first", "warm"):
-                        run[visit] = puzzle_tap(page, url)
-                    run["requests_to_other_hosts"] = len(offline.outside)
-                    runs[str(site)].append(run)
-                    print(site, run, flush=True)
-                    offline.context.close()
-            browser.close()
-    finally:
-        for _url, server in servers:
-            server.terminate()
-            server.wait(timeout=10)
-    medians = {
-        site: {
-            f"{visit}_s": statistics.median(float(r[visit]["seconds"]) for r in values)  # type: ignore[index]
-            for visit in ("first", "warm")
-        }
-        | {"load": [r["load"] for r in values]}
-        for site, values in runs.items()
-        if values
-    }
-    return {"runs": runs, "medians": medians, "cpus": os.cpu_count()}
-
-
 GAME_LESSON = "06-play-a-game"
 #: lesson 6's game (the learner's, not the demo): the widget the reading page makes live, or the lab's cell
 GAME = ".bl-game:has(.bl-bot-choice)"
+
+
+def live_ready(page: Page, url: str, lesson: str, kind: str) -> Locator:
+    """Open a lesson's reading page and wait until its live cell of ``kind`` (``.bl-game``,
+    ``.bl-gym``) is drawn from Python (``data-live="ready"``); that cell."""
+    page.goto(f"{url}/read/{lesson}.html")
+    cell = page.locator(".bl-widget[data-live]").filter(has=page.locator(kind))
+    expect(cell).to_have_attribute("data-live", "ready", timeout=240_000)
+    return cell
+
+
+def worker_phases(page: Page) -> dict[str, object]:
+    """The worker's own clock (live.js): seconds from its start to its script loaded, Pyodide up with
+    the packages installed, battleline_lab imported and the lesson's cells run."""
+    phases = page.evaluate("window.blLive ? window.blLive.then((r) => r && r.ran.timings) : null")
+    return {"worker_s": phases} if phases else {}
 
 
 def game_playable(page: Page, url: str, way: str) -> dict[str, object]:
@@ -253,9 +241,7 @@ def game_playable(page: Page, url: str, way: str) -> dict[str, object]:
     ``reading``, the reading page's live cells; ``lab``, JupyterLab and Run All Cells."""
     started, cpu = time.monotonic(), chromium_cpu_seconds()
     if way == "reading":
-        page.goto(f"{url}/read/{GAME_LESSON}.html")
-        game = page.locator(".bl-widget[data-live]").filter(has=page.locator(".bl-game"))
-        expect(game).to_have_attribute("data-live", "ready", timeout=240_000)
+        game = live_ready(page, url, GAME_LESSON, ".bl-game")
     else:
         page.goto(f"{url}/lab/index.html?path={GAME_LESSON}.ipynb")
         page.locator(".jp-Notebook").first.wait_for(timeout=240_000)
@@ -267,47 +253,85 @@ def game_playable(page: Page, url: str, way: str) -> dict[str, object]:
     game.locator('[data-zone="hand"]').first.click()
     game.locator(".blb-flag[data-legal]").first.click()
     expect(game.locator(".bl-game-log")).to_contain_text("South (you) plays", timeout=60_000)
-    # the worker's own clock (live.js): seconds from its start to Pyodide up, packages loaded,
-    # battleline_lab imported and the lesson's cells run
-    phases = page.evaluate("window.blLive ? window.blLive.then((r) => r && r.ran.timings) : null")
     return {
         "playable_s": round(time.monotonic() - started, 2),
         "ready_s": round(ready, 2),
         "chromium_cpu_s": round(chromium_cpu_seconds() - cpu, 1),
-        **({"worker_s": phases} if phases else {}),
+        **worker_phases(page),
     }
 
 
-def compare_games(sites: list[Path], rounds: int, way: str, width: int) -> dict[str, object]:
-    """:func:`game_playable` on a first and a warm visit, for each site in turn, ``rounds`` times."""
+GYM_READING = "05-puzzle-gym"
+
+
+def gym_playable(page: Page, url: str) -> dict[str, object]:
+    """From navigation to lesson 5's reading page until the gym's first puzzle has answered a tap
+    from Python (seconds): its hint asked and shown (the gym's puzzle has no saved response table,
+    so only the live gym answers it)."""
+    started, cpu = time.monotonic(), chromium_cpu_seconds()
+    gym = live_ready(page, url, GYM_READING, GYM)
+    ready = time.monotonic() - started
+    puzzle = gym.locator(".bl-gym-puzzle .bl-puzzle")
+    hints = puzzle.locator(".bl-hints li")
+    before = hints.count()
+    puzzle.locator(".bl-hint").first.click()
+    expect(hints).to_have_count(before + 1, timeout=60_000)
+    return {
+        "playable_s": round(time.monotonic() - started, 2),
+        "ready_s": round(ready, 2),
+        "chromium_cpu_s": round(chromium_cpu_seconds() - cpu, 1),
+        **worker_phases(page),
+    }
+
+
+@contextmanager
+def offline_browser(sites: list[Path]) -> Iterator[tuple[Browser, list[str]]]:
+    """Headless Chromium, every host but 127.0.0.1 blocked, and each site served: (browser, urls)."""
     servers = [serve(site) for site in sites]
-    runs: dict[str, list[dict[str, object]]] = {str(site): [] for site in sites}
     try:
         with sync_playwright() as pw:
             proxy = {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1"}
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, proxy=proxy)
-            for _ in range(rounds):
-                for site, (url, _server) in zip(sites, servers):
-                    offline = Offline(browser, viewport=(width, 844 if width <= 480 else 1000))
-                    page = offline.context.new_page()
-                    page.set_default_timeout(240_000)
-                    page.on("dialog", lambda dialog: dialog.accept())
-                    run: dict[str, object] = {"way": way, "width": width, "load": round(os.getloadavg()[0], 1)}
-                    for visit in ("first", "warm"):
-                        run[visit] = game_playable(page, url, way)
-                    run["load_after"] = round(os.getloadavg()[0], 1)
-                    run["requests_to_other_hosts"] = len(offline.outside)
-                    runs[str(site)].append(run)
-                    print(site, run, flush=True)
-                    offline.context.close()
-            browser.close()
+            try:
+                yield browser, [url for url, _server in servers]
+            finally:
+                browser.close()
     finally:
         for _url, server in servers:
             server.terminate()
             server.wait(timeout=10)
+
+
+def compare_visits(
+    sites: list[Path],
+    rounds: int,
+    width: int,
+    measure: Callable[[Page, str], dict[str, object]],
+    key: str,
+    label: dict[str, object],
+) -> dict[str, object]:
+    """``measure(page, url)`` on a first visit (a fresh browser context) and a warm one (the same
+    context again), for each site in turn, ``rounds`` times, so that the machine's load falls on all
+    alike; each run with the load average before and after.  Medians of ``key`` per visit."""
+    runs: dict[str, list[dict[str, object]]] = {str(site): [] for site in sites}
+    with offline_browser(sites) as (browser, urls):
+        for _ in range(rounds):
+            for site, url in zip(sites, urls):
+                offline = Offline(browser, viewport=(width, 844 if width <= 480 else 1000))
+                page = offline.context.new_page()
+                page.set_default_timeout(240_000)
+                page.on("dialog", lambda dialog: dialog.accept())
+                run: dict[str, object] = {**label, "width": width, "load": round(os.getloadavg()[0], 1)}
+                for visit in ("first", "warm"):
+                    run[visit] = measure(page, url)
+                run["load_after"] = round(os.getloadavg()[0], 1)
+                run["requests_to_other_hosts"] = len(offline.outside)
+                runs[str(site)].append(run)
+                print(site, run, flush=True)
+                offline.context.close()
     medians = {
         site: {
-            f"{visit}_playable_s": statistics.median(float(r[visit]["playable_s"]) for r in values)  # type: ignore[index]
+            f"{visit}_{key}": statistics.median(float(r[visit][key]) for r in values)  # type: ignore[index]
             for visit in ("first", "warm")
         }
         | {"load": [r["load"] for r in values]}
@@ -325,34 +349,25 @@ def build(out: Path) -> Path:
 def compare(sites: list[Path], rounds: int) -> dict[str, object]:
     """Kernel ready (first and cached visit) for several built sites, taken in turn ``rounds`` times
     (each round a fresh browser context per site), so that the machine's load falls on all alike."""
-    servers = [serve(site) for site in sites]
     runs: dict[str, list[dict[str, float]]] = {str(site): [] for site in sites}
-    try:
-        with sync_playwright() as pw:
-            proxy = {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1"}
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, proxy=proxy)
-            for _ in range(rounds):
-                for site, (url, _server) in zip(sites, servers):
-                    offline = Offline(browser)
-                    page = offline.context.new_page()
-                    page.set_default_timeout(240_000)
-                    page.on("dialog", lambda dialog: dialog.accept())
-                    run: dict[str, float] = {"load": round(os.getloadavg()[0], 1)}
-                    try:
-                        for visit in ("first", "cached"):
-                            wall, cpu = kernel_ready(page, url)
-                            run |= {f"{visit}_s": round(wall, 1), f"{visit}_cpu_s": round(cpu, 1)}
-                    except AssertionError as err:  # a probe cell lost under heavy load: said, not counted
-                        print(site, "run failed:", str(err).splitlines()[0], flush=True)
-                    else:
-                        runs[str(site)].append(run)
-                        print(site, run, flush=True)
-                    offline.context.close()
-            browser.close()
-    finally:
-        for _url, server in servers:
-            server.terminate()
-            server.wait(timeout=10)
+    with offline_browser(sites) as (browser, urls):
+        for _ in range(rounds):
+            for site, url in zip(sites, urls):
+                offline = Offline(browser)
+                page = offline.context.new_page()
+                page.set_default_timeout(240_000)
+                page.on("dialog", lambda dialog: dialog.accept())
+                run: dict[str, float] = {"load": round(os.getloadavg()[0], 1)}
+                try:
+                    for visit in ("first", "cached"):
+                        wall, cpu = kernel_ready(page, url)
+                        run |= {f"{visit}_s": round(wall, 1), f"{visit}_cpu_s": round(cpu, 1)}
+                except AssertionError as err:  # a probe cell lost under heavy load: said, not counted
+                    print(site, "run failed:", str(err).splitlines()[0], flush=True)
+                else:
+                    runs[str(site)].append(run)
+                    print(site, run, flush=True)
+                offline.context.close()
     medians = {
         site: {key: statistics.median(r[key] for r in values) for key in values[0]}
         for site, values in runs.items()
@@ -370,27 +385,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--puzzle-tap", action="store_true", help="front page to lesson 3's puzzle answering a tap (first, warm)"
     )
-    parser.add_argument("--width", type=int, default=1400, help="with --puzzle-tap or --game: the window's width")
+    parser.add_argument(
+        "--width", type=int, default=1400, help="with --puzzle-tap, --game or --gym: the window's width"
+    )
     parser.add_argument("--game", action="store_true", help="navigation to lesson 6's game playable (first, warm)")
     parser.add_argument("--game-way", choices=("reading", "lab"), default="reading", help="with --game: which page")
+    parser.add_argument(
+        "--gym", action="store_true", help="navigation to lesson 5's gym answering its first puzzle (first, warm)"
+    )
     args = parser.parse_args(argv)
-    if args.game:
+    journeys: dict[str, tuple[Callable[[Page, str], dict[str, object]], str, dict[str, object], str]] = {
+        "game": (
+            lambda page, url: game_playable(page, url, args.game_way),
+            "playable_s",
+            {"way": args.game_way},
+            f"bench-site-game-{args.game_way}.json",
+        ),
+        "gym": (gym_playable, "playable_s", {"way": "reading"}, "bench-site-gym.json"),
+        "puzzle_tap": (puzzle_tap, "seconds", {}, f"bench-site-puzzle-tap-{args.width}.json"),
+    }
+    for journey, (measure, key, label, name) in journeys.items():
+        if not getattr(args, journey):
+            continue
         with tempfile.TemporaryDirectory() as tmp:
             sites = [site.resolve() for site in args.site] if args.site else [build(Path(tmp) / "_site")]
-            result = compare_games(sites, args.rounds, args.game_way, args.width)
+            result = compare_visits(sites, args.rounds, args.width, measure, key, label)
         print(json.dumps(result["medians"], indent=1))
         out = ROOT / "test-output"
         out.mkdir(exist_ok=True)
-        (out / f"bench-site-game-{args.game_way}.json").write_text(json.dumps(result, indent=1) + "\n")
-        return 0
-    if args.puzzle_tap:
-        with tempfile.TemporaryDirectory() as tmp:
-            sites = [site.resolve() for site in args.site] if args.site else [build(Path(tmp) / "_site")]
-            result = compare_taps(sites, args.rounds, args.width)
-        print(json.dumps(result["medians"], indent=1))
-        out = ROOT / "test-output"
-        out.mkdir(exist_ok=True)
-        (out / f"bench-site-puzzle-tap-{args.width}.json").write_text(json.dumps(result, indent=1) + "\n")
+        (out / name).write_text(json.dumps(result, indent=1) + "\n")
         return 0
     if args.site and len(args.site) > 1:
         result = compare([site.resolve() for site in args.site], args.rounds)

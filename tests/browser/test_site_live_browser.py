@@ -4,13 +4,17 @@ comes alive by itself, with no JupyterLab and no "Run All".
 In headless Chromium, offline (every host but 127.0.0.1 fails, and fails the test): lesson 6's reading
 page says "starting…" on its game, runs the lesson's cells in Pyodide in a Web Worker (from the site's
 own files) and then plays a turn: a card to a flag and a draw, and the bot's reply in the log; the
-Chinese page says it in Chinese; and lesson 3, whose puzzle answers from its saved table, starts no
-worker and loads nothing of Pyodide.
+Chinese page says it in Chinese; lesson 5's gym answers its first puzzle's hint from Python; and
+lesson 3, whose puzzle answers from its saved table, starts no worker and loads nothing of Pyodide.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
+import zipfile
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -68,6 +72,31 @@ def test_lesson_six_game_plays_a_turn_without_run_all_R4(offline_chromium: Brows
         offline.context.close()
 
 
+def test_lesson_five_gym_answers_its_first_puzzle_from_python(offline_chromium: Browser, site_url: str) -> None:
+    """The gym comes alive by itself too; its own puzzle has no saved response table, so the hint it
+    shows after a tap can only come from the page's Python."""
+    offline = Offline(offline_chromium, viewport=(1400, 1000))
+    page = offline.context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        started = time.monotonic()
+        page.goto(f"{site_url}/read/05-puzzle-gym.html")
+        gym = page.locator(".bl-widget[data-live]").filter(has=page.locator(".bl-gym"))
+        expect(gym).to_have_attribute("data-live", "ready", timeout=LIVE_TIMEOUT)
+        puzzle = gym.locator(".bl-gym-puzzle .bl-puzzle")
+        hints = puzzle.locator(".bl-hints li")
+        shown = hints.count()
+        puzzle.locator(".bl-hint").first.click()
+        expect(hints).to_have_count(shown + 1, timeout=30_000)
+        assert (hints.last.text_content() or "").strip()
+        _timing("live_gym_hint_seconds", round(time.monotonic() - started, 1))
+        assert not errors, errors
+        assert offline.outside == [], f"requests to other hosts: {offline.outside}"
+    finally:
+        offline.context.close()
+
+
 def test_the_chinese_page_says_starting_in_chinese(offline_chromium: Browser, site_url: str) -> None:
     offline = Offline(offline_chromium, viewport=(390, 844))
     page = offline.context.new_page()
@@ -103,3 +132,28 @@ def test_a_lesson_whose_puzzle_answers_from_its_table_starts_no_python(
         expect(page.locator(".bl-live-status")).to_have_count(0)
     finally:
         offline.context.close()
+
+
+def test_the_shipped_package_holds_its_source_and_pyodides_bytecode(site: Path) -> None:
+    """The page's Python imports battleline_lab from bytecode made by Pyodide's own Python at build
+    time (it compiles nothing on import), and the source is still there, the checkout's own (for
+    tracebacks); the lock names the wheel shipped, by its hash."""
+    folder = site / "static" / "pyodide"
+    lock = json.loads((folder / "pyodide-lock.json").read_text())
+    entry = lock["packages"]["battleline-lab"]
+    with zipfile.ZipFile(folder / entry["file_name"]) as wheel:
+        names = set(wheel.namelist())
+        sources = sorted(n for n in names if n.startswith("battleline_lab/") and n.endswith(".py"))
+        assert "battleline_lab/widgets/lazy_ipython.py" in sources
+        missing = [
+            n
+            for n in sources
+            if f"{n.rsplit('/', 1)[0]}/__pycache__/{n.rsplit('/', 1)[1][:-3]}.cpython-314.pyc" not in names
+        ]
+        assert missing == []
+        root = Path(__file__).resolve().parents[2]
+        # (the site builder's own copy, battleline_lab/sitebuild/, comes from tools/: not compared here)
+        compared = [n for n in sources if (root / n).is_file()]
+        assert len(compared) > 50, compared
+        assert [n for n in compared if wheel.read(n) != (root / n).read_bytes()] == []
+    assert hashlib.sha256((folder / entry["file_name"]).read_bytes()).hexdigest() == entry["sha256"]

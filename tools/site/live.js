@@ -94,38 +94,13 @@ function say(el, state, text) {
 }
 
 /**
- * Bring the page's Python cells alive.  Options:
- *   places:       [{el, rootId}] the page's saved widgets, in page order
- *   states:       the saved widget state ({model_id: {...}})
- *   renderWidget: reader.js's renderWidget(el, states, rootId, backend)
- *   notebook:     the lesson's .ipynb URL (its code cells are run)
- *   texts:        the catalogue's live.* texts in the page's language
- *   site:         the site's root URL (static/pyodide/ under it)
- * Returns null (nothing needs Python: no worker is started), else a promise of
- * {handles, worker, send(msg) -> Promise(reply)} once the cells are live.
+ * A worker's request/reply channel: `call(message)` posts `{...message, id}` and resolves with the
+ * reply of the same id (`{id, ok, result}`), or rejects with its error; all pending calls reject if
+ * the worker stops.
  */
-export function startLive({ places, states, renderWidget, notebook, texts = {}, site, worker: makeWorker }) {
-  const python = places.filter((place) => needsPython(states, place.rootId));
-  if (!python.length) return null;
-  const starting = texts["live.starting"] || "starting…";
-  for (const place of python) say(place.el, "starting", starting);
-  // a tap on a control that cannot answer yet is told why, never swallowed in silence
-  const why = (event) => {
-    const place = python.find((p) => p.el.contains(event.target));
-    if (place && place.el.dataset.live !== "ready") statusLine(place.el).textContent = texts["live.not_yet"] || starting;
-  };
-  document.addEventListener("pointerdown", why, true);
-
-  const worker = makeWorker ? makeWorker() : new Worker(import.meta.url, { type: "module" });
+export function connect(worker) {
   const waiting = new Map();
   let next = 0;
-  function call(message) {
-    const id = ++next;
-    return new Promise((resolve, reject) => {
-      waiting.set(id, { resolve, reject });
-      worker.postMessage({ ...message, id });
-    });
-  }
   worker.onmessage = (event) => {
     const { id, ok, result, error } = event.data || {};
     const pending = waiting.get(id);
@@ -138,11 +113,57 @@ export function startLive({ places, states, renderWidget, notebook, texts = {}, 
     for (const pending of waiting.values()) pending.reject(new Error(event.message || "the worker stopped"));
     waiting.clear();
   };
+  return function call(message) {
+    const id = ++next;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ ...message, id });
+    });
+  };
+}
 
+/**
+ * Start the worker and ask it to run the lesson's cells: `{worker, call, ran, started}`, `ran` the
+ * promise of the cells' run.  The page calls this before it draws its saved widgets, so that
+ * Pyodide boots while they are drawn.
+ */
+export function launch({ site, notebook, worker: makeWorker }) {
+  const started = performance.now();
+  const worker = makeWorker ? makeWorker() : new Worker(import.meta.url, { type: "module" });
+  const call = connect(worker);
   const siteUrl = new URL(site || "../", document.baseURI).href;
   const notebookUrl = new URL(notebook, document.baseURI).href;
-  const started = performance.now();
-  return call({ cmd: "start", site: siteUrl, notebook: notebookUrl })
+  const ran = call({ cmd: "start", site: siteUrl, notebook: notebookUrl });
+  return { worker, call, ran, started };
+}
+
+/**
+ * Bring the page's Python cells alive.  Options:
+ *   places:       [{el, rootId}] the page's saved widgets, in page order
+ *   states:       the saved widget state ({model_id: {...}})
+ *   renderWidget: reader.js's renderWidget(el, states, rootId, backend)
+ *   notebook:     the lesson's .ipynb URL (its code cells are run)
+ *   texts:        the catalogue's live.* texts in the page's language
+ *   site:         the site's root URL (static/pyodide/ under it)
+ *   launched:     the worker already started by launch() (the page starts it before drawing its
+ *                 saved widgets), else it is started here
+ * Returns null (nothing needs Python: no worker is started), else a promise of
+ * {handles, worker, send(msg) -> Promise(reply)} once the cells are live.
+ */
+export function startLive({ places, states, renderWidget, notebook, texts = {}, site, worker: makeWorker, launched }) {
+  const python = places.filter((place) => needsPython(states, place.rootId));
+  if (!python.length) return null;
+  const starting = texts["live.starting"] || "starting…";
+  for (const place of python) say(place.el, "starting", starting);
+  // a tap on a control that cannot answer yet is told why, never swallowed in silence
+  const why = (event) => {
+    const place = python.find((p) => p.el.contains(event.target));
+    if (place && place.el.dataset.live !== "ready") statusLine(place.el).textContent = texts["live.not_yet"] || starting;
+  };
+  document.addEventListener("pointerdown", why, true);
+
+  const { worker, call, ran: running, started } = launched || launch({ site, notebook, worker: makeWorker });
+  return running
     .then((ran) => shipModules(ran.state, states).then(() => ran))
     .then((ran) => {
       if (ran.error) console.warn("live cells:", ran.error);
@@ -218,23 +239,44 @@ export async function shipModules(live, saved) {
   return live;
 }
 
-/** The reading page's start (reader-page.js): its saved widgets, its notebook, its texts. */
-export function startPage(renderWidget) {
+/** The reading page's saved widget state, live texts, notebook and widget places. */
+function readPage() {
   const data = document.getElementById("bl-widget-state");
   const states = (data ? JSON.parse(data.textContent || "{}") : {}).state || {};
   const textNode = document.getElementById("bl-live-texts");
   const texts = textNode ? JSON.parse(textNode.textContent || "{}") : {};
   const notebook = document.documentElement.dataset.blNotebook;
-  if (!notebook) return null;
   const places = [...document.querySelectorAll(".bl-widget[data-model-id]")]
     .filter((el) => states[el.dataset.modelId])
     .map((el) => ({ el, rootId: el.dataset.modelId }));
-  const started = startLive({ places, states, renderWidget, notebook, texts, site: "../" });
+  return { states, texts, notebook, places };
+}
+
+/**
+ * The reading page's first step (reader-page.js), before its saved widgets are drawn: if one of
+ * them needs Python, the worker starts now (launch), so Pyodide boots while the page draws.
+ * Returns the launched worker, or null (nothing needs Python: nothing is started).
+ */
+export function launchPage() {
+  const { states, notebook, places } = readPage();
+  if (!notebook || !places.some((place) => needsPython(states, place.rootId))) return null;
+  return launch({ site: "../", notebook });
+}
+
+/** The reading page's start (reader-page.js): its saved widgets, its notebook, its texts; `launched`
+ * the worker launchPage() started. */
+export function startPage(renderWidget, launched = null) {
+  const { states, texts, notebook, places } = readPage();
+  if (!notebook) return null;
+  const started = startLive({ places, states, renderWidget, notebook, texts, site: "../", launched });
   window.blLive = started; // the browser tests and the benchmark wait on it
   return started;
 }
 
 // -- the worker ----------------------------------------------------------------------------------
+
+/** The Python the worker runs before the lesson's host is imported (lazy_ipython's module doc). */
+export const BEFORE_IMPORT = "from battleline_lab.widgets.lazy_ipython import defer_init\ndefer_init()";
 
 async function boot({ site, notebook }) {
   const t0 = performance.now();
@@ -242,30 +284,38 @@ async function boot({ site, notebook }) {
   const timings = {};
   const pyodideUrl = new URL("static/pyodide/", site).href;
   const { loadPyodide } = await import(`${pyodideUrl}pyodide.mjs`);
+  timings.script = seconds();
+  // the package and its dependencies (the lock's closure) are fetched while Pyodide boots, and
+  // installed as soon as it is up: loadPyodide resolves once they are in
   const [pyodide, book] = await Promise.all([
-    loadPyodide({ indexURL: pyodideUrl, env: { BATTLELINE_LAB_DATA: DATA, HOME: "/home/pyodide" } }),
+    loadPyodide({
+      indexURL: pyodideUrl,
+      env: { BATTLELINE_LAB_DATA: DATA, HOME: "/home/pyodide" },
+      packages: ["battleline-lab"],
+    }),
     fetch(notebook).then((response) => {
       if (!response.ok) throw new Error(`${notebook}: ${response.status}`);
       return response.json();
     }),
   ]);
-  timings.pyodide = seconds();
-  const packages = pyodide.loadPackage(["battleline-lab"], { messageCallback: () => {} });
+  timings.packages = seconds();
   let persist = null;
+  let restored = Promise.resolve();
   try {
-    // the learner's progress outlives the page: a folder in IndexedDB (read back before the cells run)
+    // the learner's progress outlives the page: a folder in IndexedDB, read back while the package
+    // imports (IndexedDB answers on its own; the cells run once it has)
     pyodide.FS.mkdirTree(DATA);
     pyodide.FS.mount(pyodide.FS.filesystems.IDBFS, {}, DATA);
-    await new Promise((resolve) => pyodide.FS.syncfs(true, () => resolve()));
+    restored = new Promise((resolve) => pyodide.FS.syncfs(true, () => resolve()));
     let writing = Promise.resolve(); // one write at a time, in order
     persist = () => (writing = writing.then(() => new Promise((resolve) => pyodide.FS.syncfs(false, () => resolve()))));
   } catch (error) {
     console.warn("live cells: the progress is kept for this page only:", error);
   }
-  await packages;
-  timings.packages = seconds();
+  pyodide.runPython(BEFORE_IMPORT);
   const host = pyodide.pyimport("battleline_lab.widgets.host").Host();
   timings.imported = seconds();
+  await restored;
   const ran = JSON.parse(host.run_json(JSON.stringify(codeCells(book))));
   timings.cells = seconds();
   if (persist) await persist();
