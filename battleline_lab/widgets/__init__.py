@@ -43,7 +43,7 @@ if typing.TYPE_CHECKING:  # what type checkers see; at run time each name loads 
     from .gym import PuzzleGym, PuzzleSet, load_puzzles
     from .puzzle import Ghosts, PuzzleWidget, rule_links, rules_page_link
 
-#: Each exported name -> the module it loads from (relative to this package).
+#: Each exported name -> the module it loads from (relative to this package); ``__all__`` is its keys.
 _LAZY: dict[str, str] = {
     "FOCUS_STYLE": "._common",
     "LANGUAGE_NAMES": "._common",
@@ -67,22 +67,4 @@ _LAZY: dict[str, str] = {
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
-__all__ = [
-    "FOCUS_STYLE",
-    "LANGUAGE_NAMES",
-    "FormationExplorer",
-    "Ghosts",
-    "PuzzleGym",
-    "PuzzleSet",
-    "PuzzleWidget",
-    "View",
-    "board_view",
-    "default_progress",
-    "flag_grid",
-    "language_toggle",
-    "load_puzzles",
-    "rule_links",
-    "rules_page_link",
-    "set_visible",
-    "switch_lang",
-]
+__all__ = list(_LAZY)
