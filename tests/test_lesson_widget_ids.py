@@ -57,6 +57,9 @@ def test_committed_lesson_has_stable_widget_ids_and_no_timestamps(lesson: Path) 
 @pytest.mark.parametrize("lesson", [p for p in LESSONS if "widgets" in json.loads(p.read_text())["metadata"]])
 def test_renaming_does_not_depend_on_the_old_ids_and_keeps_every_reference(lesson: Path) -> None:
     nb = json.loads(lesson.read_text(encoding="utf-8"))
+    # the HTML export cell names views by id in its script; a run clears its output and normalize()
+    # writes it anew from the renamed state (tests/test_html_export.py), so the renaming is seen without it
+    nb["cells"] = [cell for cell in nb["cells"] if not run_lessons.is_export_cell(cell)]
     name = run_lessons.notebook_name(lesson)
     expected = run_lessons.stable_widget_ids(nb, name)
     for seed in range(8):

@@ -354,7 +354,9 @@ def test_lesson_three_reading_page_carries_its_saved_widgets_as_data_and_the_not
     assert page.count('<details class="bl-code-fold">') == sum(
         1
         for c in notebook["cells"]
-        if c["cell_type"] == "code" and (build_site.builds_only_a_widget(c) or c["metadata"].get("jupyter"))
+        if c["cell_type"] == "code"
+        and (build_site.builds_only_a_widget(c) or c["metadata"].get("jupyter"))
+        and not build_site.is_export_cell(c)  # the HTML export's own cell: left out of the page
     )
     fold = '<details class="bl-code-fold"><summary>Code</summary><pre class="bl-code"><code>'
     assert fold + "from battleline_lab.widgets import PuzzleWidget" in page and fold + "# engine check" in page

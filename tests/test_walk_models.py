@@ -101,4 +101,4 @@ NEEDS_PYTHON: dict[str, tuple[dict[str, Any], str, bool]] = {
 @pytest.mark.parametrize("case", sorted(NEEDS_PYTHON))
 def test_a_shown_widget_needs_python_when_a_control_is_among_its_models(case: str) -> None:
     state, root, needs = NEEDS_PYTHON[case]
-    assert build_site._needs_python(state, root) is needs
+    assert build_site.needs_python(state, root) is needs

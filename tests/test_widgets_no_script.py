@@ -10,9 +10,10 @@ played to its end with a refused claim, the coach and the review), and parses ev
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import ipywidgets as W
 import pytest
@@ -22,6 +23,7 @@ from battleline_lab.quiz.loader import iter_puzzle_files, load_puzzle
 from battleline_lab.widgets import FormationExplorer, PuzzleSet, PuzzleWidget
 from battleline_lab.widgets.editor import PuzzleEditor
 from battleline_lab.widgets.game import GameWidget
+from tests.scripts import load_script
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
@@ -119,13 +121,32 @@ def test_a_whole_game_widget_carries_no_script() -> None:
     assert_clean(w, "game review")
 
 
+def _export_cell_writer() -> Callable[[dict[str, Any], str], dict[str, Any]]:
+    """``tools/run_lessons.py``'s ``with_export_cell``: the one script a saved output may carry."""
+    tools = load_script(PUZZLES.parent / "tools" / "run_lessons.py", "run_lessons")
+    return tools.with_export_cell  # type: ignore[no-any-return]
+
+
 def test_no_saved_lesson_output_carries_a_script() -> None:
     """The lessons are committed with their outputs and widget state: what a trusted notebook shows
-    before anything runs must not carry a handler either (re-run them after changing a widget)."""
-    lessons = sorted((PUZZLES.parent / "notebooks").rglob("*.ipynb"))
+    before anything runs must not carry a handler either (re-run them after changing a widget).
+
+    The one exception is the HTML export cell (docs/site.md "Exported to HTML"): exactly the cell
+    ``tools/run_lessons.py`` writes now, so a stale or tampered one fails here."""
+    notebooks = PUZZLES.parent / "notebooks"
+    lessons = sorted(notebooks.rglob("*.ipynb"))
     assert lessons
+    with_export_cell = _export_cell_writer()
+    exported = 0
     for path in lessons:
         nb = json.loads(path.read_text(encoding="utf-8"))
+        made = with_export_cell(nb, path.relative_to(notebooks).as_posix())
+        allowed = [cell for cell in made["cells"] if cell.get("id") == "bl-html-export"]
+        for cell in list(nb["cells"]):
+            if cell.get("id") == "bl-html-export" or "bl-html-export" in cell.get("metadata", {}).get("tags", []):
+                assert [cell] == allowed, f"{path.name}: the HTML export cell is not the one run_lessons writes"
+                nb["cells"].remove(cell)  # checked whole: the rest must carry no script at all
+                exported += 1
         state = nb.get("metadata", {}).get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
         for model in state.get("state", {}).values():
             value = model.get("state", {}).get("value")
@@ -136,3 +157,4 @@ def test_no_saved_lesson_output_carries_a_script() -> None:
                 html = output.get("data", {}).get("text/html")
                 if html:
                     assert scripts("".join(html) if isinstance(html, list) else html) == [], path.name
+    assert exported >= 8  # the lessons with widgets (tests/test_html_export.py says which)

@@ -588,12 +588,31 @@ COLD_NOTE = {
 }
 
 
+#: The tag (and cell id) of a lesson's last, hidden cell, whose saved output draws the lesson's saved
+#: widgets in a static HTML export (``jupyter nbconvert --to html``; written by ``tools/run_lessons.py``,
+#: docs/site.md "Exported to HTML").  The site has its own reading pages: it leaves the cell out.
+HTML_EXPORT_TAG = "bl-html-export"
+
+
+def is_export_cell(cell: dict[str, Any]) -> bool:
+    """The cell that draws a lesson's saved widgets in an HTML export (:data:`HTML_EXPORT_TAG`)."""
+    return HTML_EXPORT_TAG in (cell.get("metadata", {}).get("tags") or [])
+
+
+def without_export_cell(notebook: dict[str, Any]) -> dict[str, Any]:
+    """``notebook`` without its HTML export cell (in place; returned)."""
+    notebook["cells"] = [cell for cell in notebook.get("cells", []) if not is_export_cell(cell)]
+    return notebook
+
+
 def site_notebook(notebook: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     """The lesson as the site serves it: outputs kept, each multi-line output (a list of lines)
     joined into one string, its code cells with outputs marked trusted, the code of cells that
     only build a widget collapsed, and the Pyodide kernel named as its kernel, with the
-    ``language_info`` that kernel reports (so that opening a lesson does not modify it).
+    ``language_info`` that kernel reports (so that opening a lesson does not modify it).  The HTML
+    export cell is left out (the site draws saved widgets with its own pages and JupyterLab).
     """
+    without_export_cell(notebook)
     notebook.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
     notebook["metadata"]["language_info"] = json.loads(json.dumps(PYODIDE_LANGUAGE_INFO))
     for cell in notebook.get("cells", []):
@@ -1017,8 +1036,9 @@ def walk_models(state: dict[str, Any], root: str, seen: set[str] | None = None) 
         stack.extend(reversed(model_references(state[key])))
 
 
-def _needs_python(state: dict[str, Any], model_id: str) -> bool:
-    """The widget has controls of its own (buttons, menus, fields) beside a board: they need a kernel."""
+def needs_python(state: dict[str, Any], model_id: str) -> bool:
+    """The widget has controls of its own (buttons, menus, fields) beside a board: they need a kernel (the
+    reading pages and a lesson's HTML export cell, ``tools/run_lessons.py``, both ask this)."""
     controls = {"ButtonModel", "CheckboxModel", "DropdownModel", "FileUploadModel", "TextModel", "TextareaModel"}
     controls.add("ToggleButtonModel")  # (ToggleButtons alone, a puzzle's language switch, is not one of them)
     return any(state[key].get("model_name") in controls for key in walk_models(state, model_id))
@@ -1060,6 +1080,8 @@ def reader_page(
     cells: list[str] = []
     title = lesson_title_of(notebook) or rel
     for cell in notebook.get("cells", []):
+        if is_export_cell(cell):
+            continue  # the HTML export's own drawing: this page draws the widgets itself
         source = _text(cell.get("source"))
         if cell.get("cell_type") == "markdown":
             html = _fix_links(reading_markdown(markdown.get(source, f"<p>{_esc(source)}</p>")), rel, lessons)
@@ -1075,7 +1097,7 @@ def reader_page(
         shown = "".join(reader_output(output, state) for output in outputs)
         for output in outputs:
             view = output.get("data", {}).get(WIDGET_VIEW)
-            if isinstance(view, dict) and _needs_python(state, str(view.get("model_id", ""))):
+            if isinstance(view, dict) and needs_python(state, str(view.get("model_id", ""))):
                 shown += f'<p class="bl-needs-python">{_esc(t["needs_python_note"])}</p>'
                 break
         shown = _fix_links(shown, rel, lessons)
@@ -1155,7 +1177,7 @@ def write_reader_pages(out: Path, python: Path, notebooks: Path) -> list[str]:
     widgets use, and the reading view's script and stylesheet.  Returns the pages' names."""
     texts = course_texts()
     books = {
-        path.relative_to(notebooks).as_posix(): json.loads(path.read_text(encoding="utf-8"))
+        path.relative_to(notebooks).as_posix(): without_export_cell(json.loads(path.read_text(encoding="utf-8")))
         for path in sorted(notebooks.rglob("*.ipynb"))
         if not SKIPPED_PARTS & set(path.relative_to(notebooks).parts)
     }

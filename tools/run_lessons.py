@@ -14,6 +14,13 @@ id of the n-th model is a hash of the notebook's name and n.  The cells' run
 timestamps (``metadata.execution``) are dropped.  A re-run that draws the same
 things therefore writes the same file, and ``git diff`` shows only what changed.
 
+A lesson that shows a widget then gets, as its last cell, a hidden one whose code is a comment and
+whose saved output is one inline module script (:func:`with_export_cell`): the reading view's
+widget manager (``tools/site/reader.js``, ``export.js``, ``reader.css``), which draws the saved
+widgets, puzzles answering from their response tables, when the lesson is exported with
+``jupyter nbconvert --to html`` and opened with no kernel (docs/site.md "Exported to HTML").
+``--ids-only`` rewrites it too, so a change to those files needs no kernel run.
+
 Usage::
 
     python tools/run_lessons.py                    # every lesson under notebooks/
@@ -41,6 +48,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -69,6 +77,14 @@ _builder = _site_builder()
 REFERENCE = _builder.MODEL_REFERENCE
 model_references = _builder.model_references
 walk_models = _builder.walk_models
+needs_python = _builder.needs_python
+HTML_EXPORT_TAG: str = _builder.HTML_EXPORT_TAG
+is_export_cell = _builder.is_export_cell
+#: The files of the reading view that the HTML export cell's script is made of (``tools/site/``).
+EXPORT_SCRIPTS = ("reader.js", "export.js")
+EXPORT_CSS = "reader.css"
+#: The export cell's code: a comment only (nbval runs it; it prints nothing, its output is ignored by tag).
+EXPORT_SOURCE = "# drawing the saved boards in an HTML export (jupyter nbconvert --to html; docs/site.md)"
 
 
 def new_id(name: str, index: int) -> str:
@@ -141,12 +157,74 @@ def stable_widget_ids(nb: dict[str, Any], name: str) -> dict[str, Any]:
     return nb
 
 
+def export_script(state: dict[str, Any], view_ids: list[str], lang: str) -> str:
+    """The HTML export cell's saved output: one inline module script, reader.js and export.js (the
+    reading view's widget manager, ``tools/site/``) and the call that draws the page's saved widgets,
+    with its data: reader.css, the views whose widgets need Python (:func:`needs_python`, decided
+    here, not in JavaScript) and the reading page's sentences for them in the lesson's language."""
+    front = _builder.FRONT
+    texts = _builder.course_texts()[lang]
+    data = {
+        "cell": HTML_EXPORT_TAG,
+        "css": (front / EXPORT_CSS).read_text(encoding="utf-8"),
+        "needsPython": [view for view in view_ids if needs_python(state, view)],
+        "texts": {"needsPython": texts["needs_python"], "note": texts["needs_python_note"]},
+    }
+    # JSON data in the script, never markup: no "</script" or "<!--" can end it early
+    literal = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
+    parts = [(front / name).read_text(encoding="utf-8") for name in EXPORT_SCRIPTS]
+    for name, part in zip(EXPORT_SCRIPTS, parts, strict=True):
+        found = re.search(r"</script|<!--", part, flags=re.IGNORECASE)
+        if found:
+            line = part.count("\n", 0, found.start()) + 1
+            column = found.start() - (part.rfind("\n", 0, found.start()) + 1) + 1
+            raise SystemExit(
+                f"{front / name}:{line}:{column}: error: {found.group(0)!r} would end the HTML export cell's "
+                "inline script early (write it as '<\\/script' in a string)"
+            )
+    body = "\n".join([*parts, f"drawExport(document, renderWidget, {literal});\n"])
+    return f'<script type="module">\n{body}</script>\n'
+
+
+def export_cell(nb: dict[str, Any], name: str) -> dict[str, Any] | None:
+    """The hidden last cell whose saved output draws ``nb``'s saved widgets in an HTML export, or
+    None for a lesson that shows no widget.  ``name`` is the notebook's path under ``notebooks/``
+    (``zh/...``: the Chinese sentences)."""
+    cells = [cell for cell in nb.get("cells", []) if not is_export_cell(cell)]
+    views = list(dict.fromkeys(view["model_id"] for view in _views({"cells": cells})))  # each once, in order
+    state = nb.get("metadata", {}).get("widgets", {}).get(STATE, {}).get("state", {})
+    if not views or not isinstance(state, dict):
+        return None
+    lang = "zh" if "zh" in name.split("/") else "en"
+    html = export_script(state, views, lang)
+    return {
+        "cell_type": "code",
+        "execution_count": sum(cell.get("cell_type") == "code" for cell in cells) + 1,
+        "id": HTML_EXPORT_TAG,
+        "metadata": {"jupyter": {"source_hidden": True}, "tags": ["nbval-ignore-output", HTML_EXPORT_TAG]},
+        "outputs": [
+            {"data": {"text/html": html.splitlines(keepends=True)}, "metadata": {}, "output_type": "display_data"}
+        ],
+        "source": [EXPORT_SOURCE],
+    }
+
+
+def with_export_cell(nb: dict[str, Any], name: str) -> dict[str, Any]:
+    """A copy of ``nb`` whose last cell is its HTML export cell as :func:`export_cell` writes it now (any
+    older one removed; none in a lesson without widgets).  Needs no kernel: ``--ids-only`` refreshes it."""
+    nb = copy.deepcopy(nb)
+    cell = export_cell(nb, name)
+    nb["cells"] = [c for c in nb.get("cells", []) if not is_export_cell(c)] + ([cell] if cell else [])
+    return nb
+
+
 def normalize(nb: dict[str, Any], name: str) -> dict[str, Any]:
-    """``nb`` with stable widget ids and without the run's timestamps (each cell's ``metadata.execution``)."""
+    """``nb`` with stable widget ids, without the run's timestamps (each cell's ``metadata.execution``)
+    and with its HTML export cell up to date (:func:`with_export_cell`)."""
     nb = stable_widget_ids(nb, name)
     for cell in nb.get("cells", []):
         cell.get("metadata", {}).pop("execution", None)
-    return nb
+    return with_export_cell(nb, name)
 
 
 def notebook_name(path: Path) -> str:

@@ -47,6 +47,14 @@ class Node {
     if (doc.activeElement && (doc.activeElement === node || node.contains(doc.activeElement))) doc.activeElement = doc.body; // a removed element loses the focus
     return node;
   }
+  replaceWith(node) {
+    this.parentNode.insertBefore(node, this);
+    this.parentNode.removeChild(this);
+  }
+  after(node) {
+    const parent = this.parentNode;
+    parent.insertBefore(node, parent.childNodes[parent.childNodes.indexOf(this) + 1] || null);
+  }
   replaceChildren(...nodes) {
     for (const n of [...this.childNodes]) this.removeChild(n);
     this.append(...nodes);
