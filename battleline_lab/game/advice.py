@@ -41,7 +41,7 @@ from .master import Judgment
 from .rules import apply, claimable
 from .view import PlayerView, to_position
 
-__all__ = ["ADVISER", "Advice", "advice_text", "advise", "explain", "window_lines"]
+__all__ = ["ADVISER", "Advice", "advice_text", "advise", "explain", "window_guile", "window_lines"]
 
 ADVISER = "master"  # the strongest bot (docs/game.md: master beats the expert)
 SHOWN_OUTS = 4  # troops named in an outs sentence; the rest are counted ("and 3 more")
@@ -208,13 +208,18 @@ def _kind(cards: Sequence[Card], view: PlayerView, flag: int) -> FormationKind |
 
 
 def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str]:
-    """The claim window, when it decides the move: a Deserter or Traitor that breaks a finished
-    formation of the opponent's that nothing of ours can beat (they would claim the flag, R12, R29,
-    R30); or, with claims at the start of the turn (R14), a side of ours the move completes, which
-    stands through the opponent's turn while a Deserter or Traitor may still be in their hand."""
+    """The claim window, when it decides the move, from public information only (R13):
+
+    * a Deserter or Traitor that breaks a finished formation of the opponent's that nothing of ours
+      can beat (they would claim the flag, R12, R29, R30);
+    * a Fog or Mud on such a flag that makes it winnable again: under Fog only the sums count (R24),
+      under Mud their three cards are no longer a finished formation (R25);
+    * with claims at the start of the turn (R14), a side of ours the move completes, which stands
+      through the opponent's turn: the guile cards that could still break it there are named
+      (:func:`window_guile`), nothing when there are none.
+    """
     from ..text.messages import kind_name, message
 
-    me, them = view.player, view.player.other
     action = advice.action
     if isinstance(action, (Deserter, Traitor)):
         judgment = Judgment(view)
@@ -223,22 +228,75 @@ def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str
                 kind = kind_name(_kind(fj.theirs, view, n), lang)
                 return [message("coach.window.break", lang, flag=n, kind=kind)]
         return []
-    if view.options.claim_timing is not ClaimTiming.START_OF_TURN or not isinstance(action, PlayCard):
+    if not isinstance(action, PlayCard):
         return []
     card, flag = action.card, action.flag
+    if card is Tactic.FOG or card is Tactic.MUD:
+        return _environment_lines(view, action, lang)
+    if view.options.claim_timing is not ClaimTiming.START_OF_TURN:
+        return []
     if isinstance(card, Tactic) and not card.is_wild:
         return []  # an environment card completes no side
-    mine = view.flag_cards(flag, me) + (card,)
+    mine = view.flag_cards(flag, view.player) + (card,)
     if len(mine) < view.size(flag):
         return []
+    guile = window_guile(view, action)
+    if not guile:
+        return []
+    which = "both" if len(guile) == 2 else "deserter" if guile[0] is Tactic.DESERTER else "traitor"
+    kind = kind_name(_kind(mine, view, flag), lang)
+    return [message(f"coach.window.protect.{which}", lang, flag=flag, kind=kind)]
+
+
+def window_guile(view: PlayerView, action: PlayCard) -> tuple[Tactic, ...]:
+    """The guile cards the opponent may play against ``action``'s flag in their next turn, in R2
+    order: Deserter (R29), and Traitor (R30) when the side holds a troop for it to take and the
+    opponent has a free slot to put it in.  None when the opponent may not play a tactics card
+    after the move (R18: more played than ours) or holds none (a public count,
+    :attr:`~battleline_lab.game.view.PlayerView.opponent_hand_tactics`), and never a card that is
+    seen: in our hand, face up (R13, R31) or put back on a deck by our Scout (R27).
+
+    They play from the hand they hold now: a card drawn in their turn comes after their play (R5),
+    and a Scout is their play."""
+    me, them = view.player, view.player.other
+    card, flag = action.card, action.flag
+    ours_played = view.tactics_played(me) + (1 if isinstance(card, Tactic) else 0)
+    if view.tactics_played(them) > ours_played or view.opponent_hand_tactics == 0:
+        return ()
     seen: set[Card] = set(view.hand)
     for p in (me, them):
         seen.update(view.discards(p))
         for n in range(1, 10):
             seen.update(view.flag_cards(n, p))
             seen.update(view.flag_env(n, p))
-    guile = [t for t in (Tactic.DESERTER, Tactic.TRAITOR) if t not in seen]
-    if not guile:
+    for tops in view.known_deck_tops.values():
+        seen.update(tops)
+    out: list[Tactic] = []
+    if Tactic.DESERTER not in seen:
+        out.append(Tactic.DESERTER)
+    side = view.flag_cards(flag, me) + (card,)
+    free = any(view.claimed_by(n) is None and len(view.flag_cards(n, them)) < view.size(n) for n in range(1, 10))
+    if Tactic.TRAITOR not in seen and free and any(isinstance(c, Troop) for c in side):
+        out.append(Tactic.TRAITOR)
+    return tuple(out)
+
+
+def _environment_lines(view: PlayerView, action: PlayCard, lang: str) -> list[str]:
+    """A Fog (R24) or Mud (R25) played on a flag the opponent's finished formation would take,
+    which makes the flag winnable again: its odds (public, R13) go from none to some."""
+    from ..core.formations import evaluate
+    from ..text.messages import kind_name, message
+
+    flag, them = action.flag, view.player.other
+    theirs = view.flag_cards(flag, them)
+    if len(theirs) < view.size(flag) or flag_odds(view.position(), flag).you > 0:
         return []
-    kind = kind_name(_kind(mine, view, flag), lang)
-    return [message("coach.window.protect", lang, flag=flag, kind=kind)]
+    table = determinize(view, random.Random(0))  # the hidden cards change no odds (R13)
+    apply(table, action)
+    if flag_odds(to_position(table, view.player), flag).you == 0:
+        return []
+    kind = kind_name(_kind(theirs, view, flag), lang)
+    if action.card is Tactic.MUD:
+        return [message("coach.window.mud", lang, flag=flag, kind=kind)]
+    total = evaluate(theirs, fog=True, mud=view.mud(flag)).total
+    return [message("coach.window.fog", lang, flag=flag, kind=kind, total=total)]

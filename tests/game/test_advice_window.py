@@ -1,18 +1,25 @@
 """The coach names the claim window (R14) when it decides the move: a Deserter or Traitor that
-breaks a finished formation the opponent would claim (R29, R30), and, with claims at the start
-of the turn, a formation of ours that stands through the opponent's turn; in English and Chinese."""
+breaks a finished formation the opponent would claim (R29, R30), a Fog or Mud that makes such a
+flag winnable again (R24, R25), and, with claims at the start of the turn, a formation of ours
+that stands through the opponent's turn, with only the guile cards they can still play against it
+(public information only, R13, R18); in English and Chinese."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from battleline_lab.core.cards import Tactic, parse_card
+from battleline_lab.core.cards import Tactic, Troop, parse_card, parse_cards
+from battleline_lab.core.formations import evaluate
 from battleline_lab.core.position import ClaimTiming
-from battleline_lab.game import Player, PlayerView, legal_moves
+from battleline_lab.game import Deck, GameState, Player, PlayerView, legal_moves
 from battleline_lab.game.actions import Deserter, PlayCard
-from battleline_lab.game.advice import advice_text, advise, window_lines
-from battleline_lab.text.messages import message
+from battleline_lab.game.advice import advice_text, advise, explain, window_guile, window_lines
+from battleline_lab.text.messages import kind_name, message
 
+from .conftest import arrange
+from .test_expert import _reshuffle_hidden
 from .test_master_guile import FOURS, _table
 
 WEDGE = {3: ("r9 r10", "y4")}  # the hand's r8 completes a sure Wedge at flag 3
@@ -45,7 +52,7 @@ WINDOW = [
 def test_R14_the_coach_names_the_window_a_finished_formation_stands_in(
     timing: ClaimTiming, seen: str, named: bool, lang: str
 ) -> None:
-    state = _table("r8 b2 g5 y7 p3 o4 b6", WEDGE, timing)
+    state = _table("r8 b2 g5 y7 p3 o4 b6", WEDGE, timing, their_tactics=1)  # North holds a tactics card
     for name in seen.split():
         tactic = parse_card(name)
         assert isinstance(tactic, Tactic)
@@ -54,6 +61,174 @@ def test_R14_the_coach_names_the_window_a_finished_formation_stands_in(
     view = PlayerView(state, Player.SOUTH)
     advice = advise(view, legal_moves(state))
     assert advice.action == PlayCard(parse_card("r8"), 3)
-    expected = message("coach.window.protect", lang, flag=3, kind=message("kind.wedge", lang))
+    expected = message("coach.window.protect.both", lang, flag=3, kind=message("kind.wedge", lang))
     assert (expected in window_lines(view, advice, lang)) is named
     assert (expected in advice_text(view, advice, lang)) is named
+
+
+# -- the window, exact about public information (R13) ------------------------------------------
+# South completes a side at flag 3 with claims at the start of the turn (R14): which guile cards
+# can North still play against it in the one turn before South's claim?
+
+SOUTH_HAND = "r8 b2 g5 y7 p3 o4 b6"
+NORTH_HAND = "alexander g1 g2 o1 o2 p1 p2"  # one tactics card, six troops
+
+
+def _guard(
+    *,
+    south: str = SOUTH_HAND,
+    north: str = NORTH_HAND,
+    flags: dict[int, dict[str, str]] | None = None,
+    discards: dict[str, str] | None = None,
+    scouted: str = "",
+    full: bool = False,
+) -> GameState:
+    """South to play at the start of a turn, claims at the start of the turn; ``scouted`` tactics
+    lie on the tactics deck where South's Scout put them back (R27); ``full`` fills every other
+    flag's North side (no free slot for a Traitor to use, R30)."""
+    flags = flags if flags is not None else {3: {"south": "r9 r10", "north": "y4"}}
+    state = arrange(timing="start_of_turn", hands={"south": south, "north": north}, flags=flags, discards=discards)
+    for card in parse_cards(scouted):
+        state.decks[Deck.TACTICS].remove(card)
+        state.decks[Deck.TACTICS].append(card)
+        state.deck_marks[Deck.TACTICS] = [None] * (len(state.decks[Deck.TACTICS]) - 1) + [Player.SOUTH]
+    if full:
+        for i in range(9):
+            while len(state.cards[i][Player.NORTH]) < 3:
+                troop = next(c for c in reversed(state.decks[Deck.TROOPS]) if isinstance(c, Troop))
+                state.decks[Deck.TROOPS].remove(troop)
+                state.deck_marks[Deck.TROOPS].pop()
+                state.cards[i][Player.NORTH].append(troop)
+                state.visible_troops.add(troop)
+    assert state.card_count() + len(state.limbo) == 70  # type: ignore[attr-defined]
+    return state
+
+
+GUARD = [
+    pytest.param(
+        {"discards": {"south": "scout", "north": "traitor"}},
+        "r8",
+        ("deserter",),
+        id="R31-traitor-in-their-discards-leaves-deserter",
+    ),
+    pytest.param(
+        {"discards": {"south": "scout", "north": "deserter"}},
+        "r8",
+        ("traitor",),
+        id="R31-deserter-in-their-discards-leaves-traitor",
+    ),
+    pytest.param(
+        {"south": "r8 deserter g5 y7 p3 o4 b6"}, "r8", ("traitor",), id="R13-deserter-in-our-hand-leaves-traitor"
+    ),
+    pytest.param(
+        {"discards": {"south": "scout"}, "scouted": "deserter"},
+        "r8",
+        ("traitor",),
+        id="R27-deserter-our-scout-put-back-on-the-deck-leaves-traitor",
+    ),
+    pytest.param({"north": "g1 g2 o1 o2 p1 p2 b1"}, "r8", (), id="R13-their-hand-holds-no-tactics-card"),
+    pytest.param({"discards": {"north": "scout"}}, "r8", (), id="R18-they-have-played-more-tactics-than-we"),
+    pytest.param(
+        {
+            "south": "shield b2 g5 y7 p3 o4 b6",
+            "north": "fog g1 g2 o1 o2 p1 p2",
+            "flags": {3: {"south": "alexander companion", "north": "y4"}},
+            "discards": {"north": "scout redeploy"},
+        },
+        "shield",
+        ("deserter",),
+        id="R30-no-troop-in-our-side-for-a-traitor-to-take",
+    ),
+    pytest.param(
+        {"flags": {3: {"south": "r9 r10", "north": "y4 y5 g3"}}, "full": True},
+        "r8",
+        ("deserter",),
+        id="R30-no-free-slot-for-a-traitor-to-fill",
+    ),
+]
+
+
+@pytest.mark.parametrize(("setup", "card", "expected"), GUARD)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_R14_the_window_names_only_the_guile_they_can_still_play(
+    setup: dict[str, Any], card: str, expected: tuple[str, ...], lang: str
+) -> None:
+    state = _guard(**setup)
+    view = PlayerView(state, Player.SOUTH)
+    action = PlayCard(parse_card(card), 3)
+    assert action in legal_moves(state)
+    assert window_guile(view, action) == tuple(parse_card(name) for name in expected)
+    lines = advice_text(view, explain(view, action), lang)
+    kind = kind_name(evaluate(view.flag_cards(3, Player.SOUTH) + (action.card,)).kind, lang)
+    said = {
+        which
+        for which in ("both", "deserter", "traitor")
+        if message(f"coach.window.protect.{which}", lang, flag=3, kind=kind) in lines
+    }
+    assert said == ({"both"} if len(expected) == 2 else set(expected))
+
+
+def test_R18_our_own_tactics_card_lets_them_answer_in_the_window() -> None:
+    # North has played one tactics card more than South: after a troop they may play none (R18),
+    # after South's Leader completes the same Wedge the counts are level and both guile cards remain
+    state = _guard(south="r8 darius g5 y7 p3 o4 b6", north="fog g1 g2 o1 o2 p1 p2", discards={"north": "scout"})
+    view = PlayerView(state, Player.SOUTH)
+    troop, leader = PlayCard(parse_card("r8"), 3), PlayCard(Tactic.DARIUS, 3)
+    assert troop in legal_moves(state) and leader in legal_moves(state)
+    assert (window_guile(view, troop), window_guile(view, leader)) == ((), (Tactic.DESERTER, Tactic.TRAITOR))
+    for lang in ("en", "zh"):
+        texts = [advice_text(view, explain(view, action), lang) for action in (troop, leader)]
+        kinds = [message("kind.wedge", lang), kind_name(evaluate("r9 r10 darius").kind, lang)]
+        lines = [message("coach.window.protect.both", lang, flag=3, kind=kind) for kind in kinds]
+        assert (lines[0] in texts[0], lines[1] in texts[1]) == (False, True)
+
+
+def test_R13_the_count_of_their_tactics_is_the_public_one() -> None:
+    state = _guard(discards={"south": "scout", "north": "fog"})
+    assert PlayerView(state, Player.SOUTH).opponent_hand_tactics == 1
+    assert PlayerView(state, Player.NORTH).opponent_hand_tactics == 0
+    other = _reshuffle_hidden(state, 5)  # another hidden deal: the same public count
+    assert PlayerView(other, Player.SOUTH).opponent_hand_tactics == 1
+
+
+# a Fog (R24) or Mud (R25) on a flag their finished formation would take: explained when it makes
+# the flag winnable again, and not in the twin position that differs in one thing
+ENVIRONMENT = [
+    pytest.param(
+        "fog",
+        {"south": "r10 y10", "north": "g5 g6 g7"},
+        {"south": "r1 y1", "north": "g5 g6 g7"},
+        id="R24-fog-lets-our-sum-beat-their-wedge-not-a-sum-that-cannot",
+    ),
+    pytest.param(
+        "mud",
+        {"south": "r10 y10", "north": "g5 g6 g7"},
+        {"south": "r10 y10", "north": "g5 g6"},
+        id="R25-mud-unfinishes-their-wedge-not-an-unfinished-side",
+    ),
+    pytest.param(
+        "fog",
+        {"south": "r10 y10", "north": "g5 g6 g7"},
+        {"south": "r9 r10", "north": "g5 g6 g7"},
+        id="R24-fog-on-a-lost-flag-not-on-one-our-wedge-can-still-take",
+    ),
+]
+
+
+@pytest.mark.parametrize(("card", "saved", "twin"), ENVIRONMENT)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_R24_R25_fog_or_mud_that_makes_their_flag_winnable_is_explained(
+    card: str, saved: dict[str, str], twin: dict[str, str], lang: str
+) -> None:
+    hand = f"{card} b2 g1 y7 p3 o4 b6"
+    action = PlayCard(parse_card(card), 5)
+    views = []
+    for sides in (saved, twin):
+        state = arrange(timing="start_of_turn", hands={"south": hand}, flags={5: sides})
+        assert action in legal_moves(state)
+        views.append(PlayerView(state, Player.SOUTH))
+    theirs = views[0].flag_cards(5, Player.NORTH)
+    kind = kind_name(evaluate(theirs).kind, lang)
+    line = message(f"coach.window.{card}", lang, flag=5, kind=kind, total=evaluate(theirs, fog=True).total)
+    assert line in advice_text(views[0], explain(views[0], action), lang)
+    assert window_lines(views[1], explain(views[1], action), lang) == []
