@@ -13,9 +13,10 @@ import pytest
 from battleline_lab.core.cards import Tactic, Troop, parse_card, parse_cards
 from battleline_lab.core.formations import evaluate
 from battleline_lab.core.position import ClaimTiming
-from battleline_lab.game import Deck, GameState, Player, PlayerView, legal_moves
-from battleline_lab.game.actions import Deserter, PlayCard
+from battleline_lab.game import Deck, GameState, Options, Phase, Player, PlayerView, apply, legal_moves, new_game
+from battleline_lab.game.actions import Deserter, PlayCard, Traitor
 from battleline_lab.game.advice import advice_text, advise, explain, window_guile, window_lines
+from battleline_lab.game.bots import make_bot
 from battleline_lab.text.messages import kind_name, message
 
 from .conftest import arrange
@@ -232,3 +233,48 @@ def test_R24_R25_fog_or_mud_that_makes_their_flag_winnable_is_explained(
     line = message(f"coach.window.{card}", lang, flag=5, kind=kind, total=evaluate(theirs, fog=True).total)
     assert line in advice_text(views[0], explain(views[0], action), lang)
     assert window_lines(views[1], explain(views[1], action), lang) == []
+
+
+def _guile_they_can_play(state: GameState, action: PlayCard) -> set[Tactic]:
+    """Play ``action`` for South, draw, let North claim nothing: the guile cards North may then
+    really play against a card of that flag's South side (R29, R30), in this deal."""
+    after = state.copy()
+    apply(after, action)
+    while not after.over and not (after.turn is Player.NORTH and after.phase is Phase.PLAY):
+        apply(after, legal_moves(after)[-1])  # the last draw / ``end`` of the claim step
+    if after.over:
+        return set()
+    side = after.cards[action.flag - 1][Player.SOUTH]
+    out: set[Tactic] = set()
+    for move in legal_moves(after):
+        if isinstance(move, Deserter) and move.target in side:
+            out.add(Tactic.DESERTER)
+        if isinstance(move, Traitor) and move.target in side:
+            out.add(Tactic.TRAITOR)
+    return out
+
+
+def test_R13_R18_a_guile_card_not_named_cannot_be_played_in_any_deal() -> None:
+    # whole games with claims at the start of the turn: at each of South's card plays, every move
+    # that completes a side; the guile the coach leaves out is unplayable against it in the real
+    # deal and in deals of the hidden cards made anew (the coach reads public information only)
+    answers: set[tuple[Tactic, ...]] = set()
+    for seed in (22, 24):
+        state = new_game(seed, Options(claim_timing=ClaimTiming.START_OF_TURN, first=Player.SOUTH))
+        bots = {p: make_bot("heuristic", seed) for p in Player}
+        while not state.over:
+            if state.phase is Phase.PLAY and state.turn is Player.SOUTH:
+                view = PlayerView(state, Player.SOUTH)
+                for action in legal_moves(state):
+                    if not isinstance(action, PlayCard) or (
+                        isinstance(action.card, Tactic) and not action.card.is_wild
+                    ):
+                        continue
+                    if len(view.flag_cards(action.flag, Player.SOUTH)) + 1 < view.size(action.flag):
+                        continue  # it completes no side
+                    guile = window_guile(view, action)
+                    for deal in (state, _reshuffle_hidden(state, seed)):
+                        assert _guile_they_can_play(deal, action) <= set(guile), (seed, state.turn_number, action)
+                    answers.add(guile)
+            apply(state, bots[state.to_act].choose(PlayerView(state, state.to_act), legal_moves(state)))
+    assert answers >= {(), (Tactic.DESERTER,), (Tactic.TRAITOR,)}  # each way of leaving guile out was met
