@@ -211,7 +211,7 @@ def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str
     """The claim window, when it decides the move, from public information only (R13):
 
     * a Deserter or Traitor that breaks a finished formation of the opponent's that nothing of ours
-      can beat (they would claim the flag, R12, R29, R30);
+      can beat (they would claim the flag: they can prove it, R12, R29, R30);
     * a Fog or Mud on such a flag that makes it winnable again: under Fog only the sums count (R24),
       under Mud their three cards are no longer a finished formation (R25);
     * with claims at the start of the turn (R14), a side of ours the move completes, which stands
@@ -223,8 +223,12 @@ def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str
     action = advice.action
     if isinstance(action, (Deserter, Traitor)):
         judgment = Judgment(view)
+        position = view.position()
         for n, fj in judgment.flags.items():
-            if fj.made and fj.lost and action.target in fj.theirs:
+            # the judge's "lost" is an estimate (a Battalion's sum is taken at the mean of the troops
+            # left); the sentence says they would claim, so it needs their proof: no completion of
+            # ours from the unseen troops wins the flag (R12, R13)
+            if fj.made and fj.lost and action.target in fj.theirs and flag_odds(position, n).you == 0:
                 kind = kind_name(_kind(fj.theirs, view, n), lang)
                 return [message("coach.window.break", lang, flag=n, kind=kind)]
         return []

@@ -17,6 +17,7 @@ from battleline_lab.game import Deck, GameState, Options, Phase, Player, PlayerV
 from battleline_lab.game.actions import Deserter, PlayCard, Traitor
 from battleline_lab.game.advice import advice_text, advise, explain, window_guile, window_lines
 from battleline_lab.game.bots import make_bot
+from battleline_lab.game.master import Judgment
 from battleline_lab.text.messages import kind_name, message
 
 from .conftest import arrange
@@ -39,6 +40,28 @@ def test_R29_the_coach_says_the_deserter_saves_a_flag_they_would_claim(lang: str
     assert isinstance(action, Deserter)
     kind = message("kind.phalanx", lang)
     assert message("coach.window.break", lang, flag=6, kind=kind) in lines
+
+
+# two flags the judge calls lost to a finished formation of North's: only the first is lost by the
+# public proof (R12, R13), so only there does the coach say they would claim it
+BREAKS = [
+    ({6: {"south": "r2 b3", "north": "o4 y4 p4"}, 2: {"south": "r4", "north": "g4"}, 4: {"south": "b4 b5"}}, "o4"),
+    ({6: {"south": "r10 r4", "north": "g10 g5 g7"}}, "g10"),  # a red 9 still beats the Battalion of 22
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_R12_R29_the_break_line_says_they_would_claim_only_a_flag_they_can_prove(lang: str) -> None:
+    said = []
+    for flags, target in BREAKS:
+        state = arrange(timing="start_of_turn", hands={"south": "deserter b2 g1 y7 p3 o2 b9"}, flags=flags)
+        view = PlayerView(state, Player.SOUTH)
+        action = Deserter(parse_card(target))
+        assert action in legal_moves(state) and Judgment(view).flags[6].lost
+        theirs = view.flag_cards(6, Player.NORTH)
+        line = message("coach.window.break", lang, flag=6, kind=kind_name(evaluate(theirs).kind, lang))
+        said.append(line in advice_text(view, explain(view, action), lang))
+    assert said == [True, False]
 
 
 WINDOW = [
