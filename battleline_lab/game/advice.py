@@ -214,9 +214,9 @@ def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str
       can beat (they would claim the flag: they can prove it, R12, R29, R30);
     * a Fog or Mud on such a flag that makes it winnable again: under Fog only the sums count (R24),
       under Mud their three cards are no longer a finished formation (R25);
-    * with claims at the start of the turn (R14), a side of ours the move completes, which stands
-      through the opponent's turn: the guile cards that could still break it there are named
-      (:func:`window_guile`), nothing when there are none.
+    * with claims at the start of the turn (R14), a side of ours the move completes and lets us
+      prove (R12), which stands through the opponent's turn before the claim: the guile cards that
+      could still break it there are named (:func:`window_guile`), nothing when there are none.
     """
     from ..text.messages import kind_name, message
 
@@ -242,8 +242,8 @@ def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str
     if isinstance(card, Tactic) and not card.is_wild:
         return []  # an environment card completes no side
     mine = view.flag_cards(flag, view.player) + (card,)
-    if len(mine) < view.size(flag):
-        return []
+    if len(mine) < view.size(flag) or flag not in advice.then_claim:
+        return []  # no side completed, or one the learner could not claim yet anyway (R12)
     guile = window_guile(view, action)
     if not guile:
         return []

@@ -156,7 +156,7 @@ GUARD = [
         {
             "south": "shield b2 g5 y7 p3 o4 b6",
             "north": "fog g1 g2 o1 o2 p1 p2",
-            "flags": {3: {"south": "alexander companion", "north": "y4"}},
+            "flags": {3: {"south": "alexander companion", "north": "y4 g9 r1"}},
             "discards": {"north": "scout redeploy"},
         },
         "shield",
@@ -190,6 +190,22 @@ def test_R14_the_window_names_only_the_guile_they_can_still_play(
         if message(f"coach.window.protect.{which}", lang, flag=3, kind=kind) in lines
     }
     assert said == ({"both"} if len(expected) == 2 else set(expected))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_R12_R14_the_window_is_named_only_for_a_side_the_learner_can_then_prove(lang: str) -> None:
+    # r8 completes a red Wedge North's yellow 4 can never beat (provable, R12); b2 completes a Host
+    # of 21 that North may still beat, so no claim waits at the start of South's next turn
+    state = _guard()
+    view = PlayerView(state, Player.SOUTH)
+    said = []
+    for card, kind in (("r8", "kind.wedge"), ("b2", "kind.host")):
+        action = PlayCard(parse_card(card), 3)
+        advice = explain(view, action)
+        assert window_guile(view, action) == (Tactic.DESERTER, Tactic.TRAITOR)
+        line = message("coach.window.protect.both", lang, flag=3, kind=message(kind, lang))
+        said.append((3 in advice.then_claim, line in advice_text(view, advice, lang)))
+    assert said == [(True, True), (False, False)]
 
 
 def test_R18_our_own_tactics_card_lets_them_answer_in_the_window() -> None:
