@@ -39,6 +39,7 @@ from .bots import make_bot
 from .expert import determinize
 from .master import Judgment
 from .rules import apply, claimable
+from .sampler import SAMPLES
 from .view import PlayerView, to_position
 
 __all__ = ["ADVISER", "Advice", "advice_text", "advise", "explain", "window_guile", "window_lines"]
@@ -57,7 +58,8 @@ class Advice:
     ``mine``/``theirs`` each side's outs there after it; ``then_claim`` the flags the player can
     prove after the move that they could not before (R12); ``unseen`` the number of unseen troops
     (R13) after the move; ``cards`` the formation cards on each side of ``flag`` after it (yours,
-    the opponent's).
+    the opponent's); ``searched`` whether the master's play-outs chose the move over its rules'
+    (``MasterBot.reason == "searched"``), which is why it may prefer a move that lowers a flag's odds.
     """
 
     action: Action
@@ -70,6 +72,7 @@ class Advice:
     then_claim: tuple[int, ...]
     unseen: int
     cards: tuple[int, int] = (0, 0)
+    searched: bool = False
 
 
 def _flags_touched(action: Action, view: PlayerView) -> tuple[int, ...]:
@@ -91,12 +94,15 @@ def _flags_touched(action: Action, view: PlayerView) -> tuple[int, ...]:
 
 def advise(view: PlayerView, legal: Sequence[Action], *, seed: int = 0) -> Advice:
     """The strongest bot's play for ``view.player`` now, with the odds and outs that explain it."""
-    return explain(view, make_bot(ADVISER, seed).choose(view, legal))
+    adviser = make_bot(ADVISER, seed)
+    action = adviser.choose(view, legal)
+    return explain(view, action, searched=getattr(adviser, "reason", "") == "searched")
 
 
-def explain(view: PlayerView, action: Action, bot: str = ADVISER) -> Advice:
+def explain(view: PlayerView, action: Action, bot: str = ADVISER, *, searched: bool = False) -> Advice:
     """What ``action`` (a legal move of ``view.player``) does to the odds and outs of the flag it
-    changes most, and which flags it lets the player prove (R12); ``bot`` names who suggests it."""
+    changes most, and which flags it lets the player prove (R12); ``bot`` names who suggests it,
+    ``searched`` says its play-outs chose it (see :class:`Advice`)."""
     before_pos = view.position()
     table = determinize(view, random.Random(0))  # the hidden cards change no claim and no odds (R13)
     proved = set(claimable(table, view.player))
@@ -111,7 +117,7 @@ def explain(view: PlayerView, action: Action, bot: str = ADVISER) -> Advice:
         state = after_pos.flag(flag)
         cards = (len(state.formation_cards(Side.YOU)), len(state.formation_cards(Side.OPPONENT)))
     unseen = len(after_pos.unseen_troops())
-    return Advice(action, bot, flag, before, after, mine, theirs, then_claim, unseen, cards)
+    return Advice(action, bot, flag, before, after, mine, theirs, then_claim, unseen, cards, searched)
 
 
 def _most_changed(
@@ -187,7 +193,10 @@ def advice_text(view: PlayerView, advice: Advice, lang: str = "en") -> list[str]
         b, a = _percent(advice.before.you), _percent(advice.after.you)
         change = float(a) - float(b)
         key = "coach.odds.up" if change > 0 else "coach.odds.down" if change < 0 else "coach.odds.same"
-        lines.append(message(key, lang, flag=advice.flag, before=b, after=a, unseen=advice.unseen))
+        extra: dict[str, int] = {}
+        if key == "coach.odds.down" and advice.searched:
+            key, extra = "coach.odds.down_searched", {"samples": SAMPLES}  # play-outs chose it (sampler.py)
+        lines.append(message(key, lang, flag=advice.flag, before=b, after=a, unseen=advice.unseen, **extra))
         for side, cards in zip((advice.mine, advice.theirs), advice.cards):
             if side is not None:
                 line = _outs_line(side, cards, advice.unseen, lang)
