@@ -2,8 +2,9 @@
 
 A :class:`PlayerView` shows a player the public table (R13: every flag, the
 environment cards, both discard areas), their own hand, the sizes of the
-opponent's hand and of the decks, and the cards they themselves put back on a
-deck with a Scout (R27).  It never shows the opponent's hand or the order of
+opponent's hand and of the decks, how many tactics cards the opponent holds (a
+public count), and the cards they themselves put back on a deck with a Scout
+(R27).  It never shows the opponent's hand or the order of
 the decks.  Bots receive views, not states.
 
 :func:`to_position` turns a game moment into a :class:`~battleline_lab.core.position.Position`
