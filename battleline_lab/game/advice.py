@@ -223,13 +223,15 @@ def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str
       can beat (they would claim the flag: they can prove it, R12, R29, R30);
     * a Fog or Mud on such a flag that makes it winnable again: under Fog only the sums count (R24),
       under Mud their three cards are no longer a finished formation (R25);
-    * with claims at the start of the turn (R14), a side of ours the move completes and lets us
-      prove (R12), which stands through the opponent's turn before the claim: the guile cards that
-      could still break it there are named (:func:`window_guile`), nothing when there are none.
+    * with claims at the start of the turn (R14), a side of ours the move completes (a card played,
+      a Redeploy or a Traitor, R28, R30) and lets us prove (R12), which stands through the
+      opponent's turn before the claim: the guile cards that could still break it there are named
+      (:func:`window_guile`), nothing when there are none.
     """
     from ..text.messages import kind_name, message
 
     action = advice.action
+    lines: list[str] = []
     if isinstance(action, (Deserter, Traitor)):
         judgment = Judgment(view)
         position = view.position()
@@ -239,41 +241,58 @@ def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str
             # ours from the unseen troops wins the flag (R12, R13)
             if fj.made and fj.lost and action.target in fj.theirs and flag_odds(position, n).you == 0:
                 kind = kind_name(_kind(fj.theirs, view, n), lang)
-                return [message("coach.window.break", lang, flag=n, kind=kind)]
-        return []
-    if not isinstance(action, PlayCard):
-        return []
-    card, flag = action.card, action.flag
-    if card is Tactic.FOG or card is Tactic.MUD:
+                lines.append(message("coach.window.break", lang, flag=n, kind=kind))
+                break
+    if isinstance(action, PlayCard) and (action.card is Tactic.FOG or action.card is Tactic.MUD):
         return _environment_lines(view, action, lang)
-    if view.options.claim_timing is not ClaimTiming.START_OF_TURN:
-        return []
-    if isinstance(card, Tactic) and not card.is_wild:
-        return []  # an environment card completes no side
+    placed = _placed(action)
+    if view.options.claim_timing is not ClaimTiming.START_OF_TURN or placed is None:
+        return lines
+    card, flag = placed
     mine = view.flag_cards(flag, view.player) + (card,)
     if len(mine) < view.size(flag) or flag not in advice.then_claim:
-        return []  # no side completed, or one the learner could not claim yet anyway (R12)
+        return lines  # no side completed, or one the learner could not claim yet anyway (R12)
     guile = window_guile(view, action)
-    if not guile:
-        return []
-    which = "both" if len(guile) == 2 else "deserter" if guile[0] is Tactic.DESERTER else "traitor"
-    kind = kind_name(_kind(mine, view, flag), lang)
-    return [message(f"coach.window.protect.{which}", lang, flag=flag, kind=kind)]
+    if guile:
+        which = "both" if len(guile) == 2 else "deserter" if guile[0] is Tactic.DESERTER else "traitor"
+        kind = kind_name(_kind(mine, view, flag), lang)
+        lines.append(message(f"coach.window.protect.{which}", lang, flag=flag, kind=kind))
+    return lines
 
 
-def window_guile(view: PlayerView, action: PlayCard) -> tuple[Tactic, ...]:
-    """The guile cards the opponent may play against ``action``'s flag in their next turn, in R2
-    order: Deserter (R29), and Traitor (R30) when the side holds a troop for it to take and the
-    opponent has a free slot to put it in.  None when the opponent may not play a tactics card
-    after the move (R18: more played than ours) or holds none (a public count,
+def _placed(action: Action) -> tuple[Card, int] | None:
+    """The formation card a move puts on a side of ours and the flag: a troop or morale card played,
+    a card moved there with Redeploy (R28) or taken with Traitor (R30); None for any other move."""
+    if isinstance(action, PlayCard):
+        card = action.card
+        return None if isinstance(card, Tactic) and card.is_environment else (card, action.flag)
+    if isinstance(action, Traitor):
+        return action.target, action.to
+    if isinstance(action, Redeploy) and action.to is not None:
+        target = action.target
+        return None if isinstance(target, Tactic) and target.is_environment else (target, action.to)
+    return None
+
+
+def window_guile(view: PlayerView, action: Action) -> tuple[Tactic, ...]:
+    """The guile cards the opponent may play in their next turn against the side ``action`` puts a
+    card on (see :func:`_placed`; none for other moves), in R2 order: Deserter (R29), and Traitor
+    (R30) when the side holds a troop for it to take and the opponent has a free slot to put it in.
+    None when the opponent may not play a tactics card after the move (R18: more played than ours,
+    the move's own tactics card counted) or holds none (a public count,
     :attr:`~battleline_lab.game.view.PlayerView.opponent_hand_tactics`), and never a card that is
-    seen: in our hand, face up (R13, R31) or put back on a deck by our Scout (R27).
+    seen: in our hand (the guile card the move plays too), face up (R13, R31) or put back on a deck
+    by our Scout (R27).
 
     They play from the hand they hold now: a card drawn in their turn comes after their play (R5),
     and a Scout is their play."""
+    placed = _placed(action)
+    if placed is None:
+        return ()
+    card, flag = placed
     me, them = view.player, view.player.other
-    card, flag = action.card, action.flag
-    ours_played = view.tactics_played(me) + (1 if isinstance(card, Tactic) else 0)
+    played_tactic = not (isinstance(action, PlayCard) and isinstance(card, Troop))
+    ours_played = view.tactics_played(me) + (1 if played_tactic else 0)
     if view.tactics_played(them) > ours_played or view.opponent_hand_tactics == 0:
         return ()
     seen: set[Card] = set(view.hand)

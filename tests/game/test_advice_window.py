@@ -14,7 +14,7 @@ from battleline_lab.core.cards import Tactic, Troop, parse_card, parse_cards
 from battleline_lab.core.formations import evaluate
 from battleline_lab.core.position import ClaimTiming
 from battleline_lab.game import Deck, GameState, Options, Phase, Player, PlayerView, apply, legal_moves, new_game
-from battleline_lab.game.actions import Deserter, PlayCard, Traitor
+from battleline_lab.game.actions import Deserter, PlayCard, Redeploy, Traitor
 from battleline_lab.game.advice import advice_text, advise, explain, window_guile, window_lines
 from battleline_lab.game.bots import make_bot
 from battleline_lab.game.master import Judgment
@@ -192,6 +192,36 @@ def test_R14_the_window_names_only_the_guile_they_can_still_play(
     assert said == ({"both"} if len(expected) == 2 else set(expected))
 
 
+MOVED = [
+    pytest.param(
+        "redeploy b2 g5 y7 p3 o4 b6",
+        {3: {"south": "r9 r10", "north": "y4"}, 5: {"south": "r8"}},
+        Redeploy(parse_card("r8"), 3),
+        "both",
+        id="R28-a-redeploy-completes-the-wedge-both-guile-cards-unseen",
+    ),
+    pytest.param(
+        "traitor b2 g5 y7 p3 o4 b6",
+        {3: {"south": "r9 r10", "north": "y4"}, 5: {"north": "r8 g8"}},
+        Traitor(parse_card("r8"), 3),
+        "deserter",
+        id="R30-a-traitor-completes-the-wedge-only-deserter-left-unseen",
+    ),
+]
+
+
+@pytest.mark.parametrize(("south", "flags", "action", "which"), MOVED)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_R14_a_side_completed_by_redeploy_or_traitor_stands_in_the_window(
+    south: str, flags: dict[int, dict[str, str]], action: Redeploy | Traitor, which: str, lang: str
+) -> None:
+    state = _guard(south=south, flags=flags)
+    view = PlayerView(state, Player.SOUTH)
+    assert action in legal_moves(state)
+    line = message(f"coach.window.protect.{which}", lang, flag=3, kind=message("kind.wedge", lang))
+    assert line in advice_text(view, explain(view, action), lang)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_R12_R14_the_window_is_named_only_for_a_side_the_learner_can_then_prove(lang: str) -> None:
     # r8 completes a red Wedge North's yellow 4 can never beat (provable, R12); b2 completes a Host
@@ -274,16 +304,16 @@ def test_R24_R25_fog_or_mud_that_makes_their_flag_winnable_is_explained(
     assert window_lines(views[1], explain(views[1], action), lang) == []
 
 
-def _guile_they_can_play(state: GameState, action: PlayCard) -> set[Tactic]:
+def _guile_they_can_play(state: GameState, action: PlayCard | Redeploy | Traitor, flag: int) -> set[Tactic]:
     """Play ``action`` for South, draw, let North claim nothing: the guile cards North may then
-    really play against a card of that flag's South side (R29, R30), in this deal."""
+    really play against a card of South's side of ``flag`` (R29, R30), in this deal."""
     after = state.copy()
     apply(after, action)
     while not after.over and not (after.turn is Player.NORTH and after.phase is Phase.PLAY):
         apply(after, legal_moves(after)[-1])  # the last draw / ``end`` of the claim step
     if after.over:
         return set()
-    side = after.cards[action.flag - 1][Player.SOUTH]
+    side = after.cards[flag - 1][Player.SOUTH]
     out: set[Tactic] = set()
     for move in legal_moves(after):
         if isinstance(move, Deserter) and move.target in side:
@@ -295,8 +325,9 @@ def _guile_they_can_play(state: GameState, action: PlayCard) -> set[Tactic]:
 
 def test_R13_R18_a_guile_card_not_named_cannot_be_played_in_any_deal() -> None:
     # whole games with claims at the start of the turn: at each of South's card plays, every move
-    # that completes a side; the guile the coach leaves out is unplayable against it in the real
-    # deal and in deals of the hidden cards made anew (the coach reads public information only)
+    # that completes a side (a card played, a Redeploy, a Traitor); the guile the coach leaves out
+    # is unplayable against it in the real deal and in deals of the hidden cards made anew (the
+    # coach reads public information only)
     answers: set[tuple[Tactic, ...]] = set()
     for seed in (22, 24):
         state = new_game(seed, Options(claim_timing=ClaimTiming.START_OF_TURN, first=Player.SOUTH))
@@ -305,15 +336,19 @@ def test_R13_R18_a_guile_card_not_named_cannot_be_played_in_any_deal() -> None:
             if state.phase is Phase.PLAY and state.turn is Player.SOUTH:
                 view = PlayerView(state, Player.SOUTH)
                 for action in legal_moves(state):
-                    if not isinstance(action, PlayCard) or (
-                        isinstance(action.card, Tactic) and not action.card.is_wild
-                    ):
+                    if isinstance(action, PlayCard):
+                        card, flag = action.card, action.flag
+                    elif isinstance(action, (Redeploy, Traitor)) and action.to is not None:
+                        card, flag = action.target, action.to
+                    else:
                         continue
-                    if len(view.flag_cards(action.flag, Player.SOUTH)) + 1 < view.size(action.flag):
+                    if isinstance(card, Tactic) and card.is_environment:
+                        continue  # an environment card completes no side
+                    if len(view.flag_cards(flag, Player.SOUTH)) + 1 < view.size(flag):
                         continue  # it completes no side
                     guile = window_guile(view, action)
                     for deal in (state, _reshuffle_hidden(state, seed)):
-                        assert _guile_they_can_play(deal, action) <= set(guile), (seed, state.turn_number, action)
+                        assert _guile_they_can_play(deal, action, flag) <= set(guile), (seed, state.turn_number, action)
                     answers.add(guile)
             apply(state, bots[state.to_act].choose(PlayerView(state, state.to_act), legal_moves(state)))
     assert answers >= {(), (Tactic.DESERTER,), (Tactic.TRAITOR,)}  # each way of leaving guile out was met
