@@ -352,3 +352,23 @@ def test_R13_R18_a_guile_card_not_named_cannot_be_played_in_any_deal() -> None:
                     answers.add(guile)
             apply(state, bots[state.to_act].choose(PlayerView(state, state.to_act), legal_moves(state)))
     assert answers >= {(), (Tactic.DESERTER,), (Tactic.TRAITOR,)}  # each way of leaving guile out was met
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_R29_R30_a_traitor_that_breaks_their_phalanx_and_completes_ours_gets_both_lines(lang: str) -> None:
+    # North's Phalanx of 4s at flag 6 is provable (every other 4 seen); the Traitor takes its orange
+    # 4 to South's green and blue 4 at flag 3, a Phalanx North's complete Skirmish Line cannot beat
+    flags = {
+        6: {"south": "r2 b3", "north": "o4 y4 p4"},
+        3: {"south": "g4 b4", "north": "r1 y2 o3"},
+        2: {"south": "r4"},
+    }
+    state = _guard(south="traitor b9 g5 y7 p3 r7 b6", flags=flags)
+    view = PlayerView(state, Player.SOUTH)
+    action = Traitor(parse_card("o4"), 3)
+    assert action in legal_moves(state)
+    kind = message("kind.phalanx", lang)
+    assert window_lines(view, explain(view, action), lang) == [
+        message("coach.window.break", lang, flag=6, kind=kind),
+        message("coach.window.protect.deserter", lang, flag=3, kind=kind),
+    ]
