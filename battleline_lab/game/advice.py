@@ -39,9 +39,10 @@ from .bots import make_bot
 from .expert import determinize
 from .master import Judgment
 from .rules import apply, claimable
+from .sampler import SAMPLES
 from .view import PlayerView, to_position
 
-__all__ = ["ADVISER", "Advice", "advice_text", "advise", "explain", "window_lines"]
+__all__ = ["ADVISER", "Advice", "advice_text", "advise", "explain", "window_guile", "window_lines"]
 
 ADVISER = "master"  # the strongest bot (docs/game.md: master beats the expert)
 SHOWN_OUTS = 4  # troops named in an outs sentence; the rest are counted ("and 3 more")
@@ -57,7 +58,8 @@ class Advice:
     ``mine``/``theirs`` each side's outs there after it; ``then_claim`` the flags the player can
     prove after the move that they could not before (R12); ``unseen`` the number of unseen troops
     (R13) after the move; ``cards`` the formation cards on each side of ``flag`` after it (yours,
-    the opponent's).
+    the opponent's); ``searched`` whether the master's play-outs chose the move over its rules'
+    (``MasterBot.reason == "searched"``), which is why it may prefer a move that lowers a flag's odds.
     """
 
     action: Action
@@ -70,6 +72,7 @@ class Advice:
     then_claim: tuple[int, ...]
     unseen: int
     cards: tuple[int, int] = (0, 0)
+    searched: bool = False
 
 
 def _flags_touched(action: Action, view: PlayerView) -> tuple[int, ...]:
@@ -91,12 +94,15 @@ def _flags_touched(action: Action, view: PlayerView) -> tuple[int, ...]:
 
 def advise(view: PlayerView, legal: Sequence[Action], *, seed: int = 0) -> Advice:
     """The strongest bot's play for ``view.player`` now, with the odds and outs that explain it."""
-    return explain(view, make_bot(ADVISER, seed).choose(view, legal))
+    adviser = make_bot(ADVISER, seed)
+    action = adviser.choose(view, legal)
+    return explain(view, action, searched=getattr(adviser, "reason", "") == "searched")
 
 
-def explain(view: PlayerView, action: Action, bot: str = ADVISER) -> Advice:
+def explain(view: PlayerView, action: Action, bot: str = ADVISER, *, searched: bool = False) -> Advice:
     """What ``action`` (a legal move of ``view.player``) does to the odds and outs of the flag it
-    changes most, and which flags it lets the player prove (R12); ``bot`` names who suggests it."""
+    changes most, and which flags it lets the player prove (R12); ``bot`` names who suggests it,
+    ``searched`` says its play-outs chose it (see :class:`Advice`)."""
     before_pos = view.position()
     table = determinize(view, random.Random(0))  # the hidden cards change no claim and no odds (R13)
     proved = set(claimable(table, view.player))
@@ -111,7 +117,7 @@ def explain(view: PlayerView, action: Action, bot: str = ADVISER) -> Advice:
         state = after_pos.flag(flag)
         cards = (len(state.formation_cards(Side.YOU)), len(state.formation_cards(Side.OPPONENT)))
     unseen = len(after_pos.unseen_troops())
-    return Advice(action, bot, flag, before, after, mine, theirs, then_claim, unseen, cards)
+    return Advice(action, bot, flag, before, after, mine, theirs, then_claim, unseen, cards, searched)
 
 
 def _most_changed(
@@ -187,7 +193,10 @@ def advice_text(view: PlayerView, advice: Advice, lang: str = "en") -> list[str]
         b, a = _percent(advice.before.you), _percent(advice.after.you)
         change = float(a) - float(b)
         key = "coach.odds.up" if change > 0 else "coach.odds.down" if change < 0 else "coach.odds.same"
-        lines.append(message(key, lang, flag=advice.flag, before=b, after=a, unseen=advice.unseen))
+        extra: dict[str, int] = {}
+        if key == "coach.odds.down" and advice.searched:
+            key, extra = "coach.odds.down_searched", {"samples": SAMPLES}  # play-outs chose it (sampler.py)
+        lines.append(message(key, lang, flag=advice.flag, before=b, after=a, unseen=advice.unseen, **extra))
         for side, cards in zip((advice.mine, advice.theirs), advice.cards):
             if side is not None:
                 line = _outs_line(side, cards, advice.unseen, lang)
@@ -208,37 +217,118 @@ def _kind(cards: Sequence[Card], view: PlayerView, flag: int) -> FormationKind |
 
 
 def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str]:
-    """The claim window, when it decides the move: a Deserter or Traitor that breaks a finished
-    formation of the opponent's that nothing of ours can beat (they would claim the flag, R12, R29,
-    R30); or, with claims at the start of the turn (R14), a side of ours the move completes, which
-    stands through the opponent's turn while a Deserter or Traitor may still be in their hand."""
+    """The claim window, when it decides the move, from public information only (R13):
+
+    * a Deserter or Traitor that breaks a finished formation of the opponent's that nothing of ours
+      can beat (they would claim the flag: they can prove it, R12, R29, R30);
+    * a Fog or Mud on such a flag that makes it winnable again: under Fog only the sums count (R24),
+      under Mud their three cards are no longer a finished formation (R25);
+    * with claims at the start of the turn (R14), a side of ours the move completes (a card played,
+      a Redeploy or a Traitor, R28, R30) and lets us prove (R12), which stands through the
+      opponent's turn before the claim: the guile cards that could still break it there are named
+      (:func:`window_guile`), nothing when there are none.
+    """
     from ..text.messages import kind_name, message
 
-    me, them = view.player, view.player.other
     action = advice.action
+    lines: list[str] = []
     if isinstance(action, (Deserter, Traitor)):
         judgment = Judgment(view)
+        position = view.position()
         for n, fj in judgment.flags.items():
-            if fj.made and fj.lost and action.target in fj.theirs:
+            # the judge's "lost" is an estimate (a Battalion's sum is taken at the mean of the troops
+            # left); the sentence says they would claim, so it needs their proof: no completion of
+            # ours from the unseen troops wins the flag (R12, R13)
+            if fj.made and fj.lost and action.target in fj.theirs and flag_odds(position, n).you == 0:
                 kind = kind_name(_kind(fj.theirs, view, n), lang)
-                return [message("coach.window.break", lang, flag=n, kind=kind)]
-        return []
-    if view.options.claim_timing is not ClaimTiming.START_OF_TURN or not isinstance(action, PlayCard):
-        return []
-    card, flag = action.card, action.flag
-    if isinstance(card, Tactic) and not card.is_wild:
-        return []  # an environment card completes no side
-    mine = view.flag_cards(flag, me) + (card,)
-    if len(mine) < view.size(flag):
-        return []
+                lines.append(message("coach.window.break", lang, flag=n, kind=kind))
+                break
+    if isinstance(action, PlayCard) and (action.card is Tactic.FOG or action.card is Tactic.MUD):
+        return _environment_lines(view, action, lang)
+    placed = _placed(action)
+    if view.options.claim_timing is not ClaimTiming.START_OF_TURN or placed is None:
+        return lines
+    card, flag = placed
+    mine = view.flag_cards(flag, view.player) + (card,)
+    if len(mine) < view.size(flag) or flag not in advice.then_claim:
+        return lines  # no side completed, or one the learner could not claim yet anyway (R12)
+    guile = window_guile(view, action)
+    if guile:
+        which = "both" if len(guile) == 2 else "deserter" if guile[0] is Tactic.DESERTER else "traitor"
+        kind = kind_name(_kind(mine, view, flag), lang)
+        lines.append(message(f"coach.window.protect.{which}", lang, flag=flag, kind=kind))
+    return lines
+
+
+def _placed(action: Action) -> tuple[Card, int] | None:
+    """The formation card a move puts on a side of ours and the flag: a troop or morale card played,
+    a card moved there with Redeploy (R28) or taken with Traitor (R30); None for any other move."""
+    if isinstance(action, PlayCard):
+        card = action.card
+        return None if isinstance(card, Tactic) and card.is_environment else (card, action.flag)
+    if isinstance(action, Traitor):
+        return action.target, action.to
+    if isinstance(action, Redeploy) and action.to is not None:
+        target = action.target
+        return None if isinstance(target, Tactic) and target.is_environment else (target, action.to)
+    return None
+
+
+def window_guile(view: PlayerView, action: Action) -> tuple[Tactic, ...]:
+    """The guile cards the opponent may play in their next turn against the side ``action`` puts a
+    card on (see :func:`_placed`; none for other moves), in R2 order: Deserter (R29), and Traitor
+    (R30) when the side holds a troop for it to take and the opponent has a free slot to put it in.
+    None when the opponent may not play a tactics card after the move (R18: more played than ours,
+    the move's own tactics card counted) or holds none (a public count,
+    :attr:`~battleline_lab.game.view.PlayerView.opponent_hand_tactics`), and never a card that is
+    seen: in our hand (the guile card the move plays too), face up (R13, R31) or put back on a deck
+    by our Scout (R27).
+
+    They play from the hand they hold now: a card drawn in their turn comes after their play (R5),
+    and a Scout is their play."""
+    placed = _placed(action)
+    if placed is None:
+        return ()
+    card, flag = placed
+    me, them = view.player, view.player.other
+    played_tactic = not (isinstance(action, PlayCard) and isinstance(card, Troop))
+    ours_played = view.tactics_played(me) + (1 if played_tactic else 0)
+    if view.tactics_played(them) > ours_played or view.opponent_hand_tactics == 0:
+        return ()
     seen: set[Card] = set(view.hand)
     for p in (me, them):
         seen.update(view.discards(p))
         for n in range(1, 10):
             seen.update(view.flag_cards(n, p))
             seen.update(view.flag_env(n, p))
-    guile = [t for t in (Tactic.DESERTER, Tactic.TRAITOR) if t not in seen]
-    if not guile:
+    for tops in view.known_deck_tops.values():
+        seen.update(tops)
+    out: list[Tactic] = []
+    if Tactic.DESERTER not in seen:
+        out.append(Tactic.DESERTER)
+    side = view.flag_cards(flag, me) + (card,)
+    free = any(view.claimed_by(n) is None and len(view.flag_cards(n, them)) < view.size(n) for n in range(1, 10))
+    if Tactic.TRAITOR not in seen and free and any(isinstance(c, Troop) for c in side):
+        out.append(Tactic.TRAITOR)
+    return tuple(out)
+
+
+def _environment_lines(view: PlayerView, action: PlayCard, lang: str) -> list[str]:
+    """A Fog (R24) or Mud (R25) played on a flag the opponent's finished formation would take,
+    which makes the flag winnable again: its odds (public, R13) go from none to some."""
+    from ..core.formations import evaluate
+    from ..text.messages import kind_name, message
+
+    flag, them = action.flag, view.player.other
+    theirs = view.flag_cards(flag, them)
+    if len(theirs) < view.size(flag) or flag_odds(view.position(), flag).you > 0:
         return []
-    kind = kind_name(_kind(mine, view, flag), lang)
-    return [message("coach.window.protect", lang, flag=flag, kind=kind)]
+    table = determinize(view, random.Random(0))  # the hidden cards change no odds (R13)
+    apply(table, action)
+    if flag_odds(to_position(table, view.player), flag).you == 0:
+        return []
+    kind = kind_name(_kind(theirs, view, flag), lang)
+    if action.card is Tactic.MUD:
+        return [message("coach.window.mud", lang, flag=flag, kind=kind)]
+    total = evaluate(theirs, fog=True, mud=view.mud(flag)).total
+    return [message("coach.window.fog", lang, flag=flag, kind=kind, total=total)]

@@ -2,8 +2,9 @@
 
 A :class:`PlayerView` shows a player the public table (R13: every flag, the
 environment cards, both discard areas), their own hand, the sizes of the
-opponent's hand and of the decks, and the cards they themselves put back on a
-deck with a Scout (R27).  It never shows the opponent's hand or the order of
+opponent's hand and of the decks, how many tactics cards the opponent holds (a
+public count), and the cards they themselves put back on a deck with a Scout
+(R27).  It never shows the opponent's hand or the order of
 the decks.  Bots receive views, not states.
 
 :func:`to_position` turns a game moment into a :class:`~battleline_lab.core.position.Position`
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.cards import ALL_TROOPS, Card, Tactic, Troop
+from ..core.cards import ALL_TACTICS, ALL_TROOPS, Card, Tactic, Troop
 from ..core.position import FlagState, Position, Side
 from .state import NUM_FLAGS, Deck, EndReason, GameState, Options, Phase, Player
 
@@ -119,6 +120,20 @@ class PlayerView:
     @property
     def deck_sizes(self) -> dict[str, int]:
         return {d.value: len(self._state.decks[d]) for d in Deck}
+
+    @property
+    def opponent_hand_tactics(self) -> int:
+        """How many tactics cards the opponent holds, from public counts only: the tactics deck is
+        a deck of its own (R4), so its size is seen, and every other tactics card is face up (flags,
+        environment, discards, R13, R31) or in this player's hand; the rest of the ten (R2) are in
+        the opponent's hand.  Their hand itself is never read."""
+        state = self._state
+        known = len(state.decks[Deck.TACTICS]) + sum(isinstance(c, Tactic) for c in state.hands[self.player])
+        for player in (self.player, self.player.other):
+            known += sum(isinstance(c, Tactic) for c in state.discards[player])
+            for i in range(NUM_FLAGS):
+                known += sum(isinstance(c, Tactic) for c in state.cards[i][player]) + len(state.env[i][player])
+        return len(ALL_TACTICS) - known
 
     def flag_cards(self, flag: int, player: Player) -> tuple[Card, ...]:
         """Formation cards (troops, morale) on ``player``'s side of flag 1-9."""

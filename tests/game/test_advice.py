@@ -31,6 +31,7 @@ from battleline_lab.game import (
 from battleline_lab.game.advice import ADVISER, SHOWN_OUTS, Advice, _percent, advice_text, advise, explain
 from battleline_lab.game.bots import make_bot
 from battleline_lab.game.expert import determinize
+from battleline_lab.game.sampler import SAMPLES
 from battleline_lab.game.session import GameSession
 from battleline_lab.game.state import GameState, Options
 from battleline_lab.game.view import to_position
@@ -192,3 +193,31 @@ def test_R28_R30_a_tactics_move_is_explained_at_the_flag_it_changes(kind: type) 
         assert change >= abs(float(after_other) - float(before_other))
     for lang in ("en", "zh"):
         assert not NOTATION.search("\n".join(advice_text(view, advice, lang)))
+
+
+def _south_to_play(seed: int, turn: int) -> GameState:
+    """A seeded game of two heuristic bots (claims after play), stopped at South's card play of ``turn``."""
+    state = new_game(seed, Options(first=Player.SOUTH))
+    bots = {p: make_bot("heuristic", seed) for p in Player}
+    while not (state.turn_number == turn and state.phase is Phase.PLAY):
+        apply(state, bots[state.to_act].choose(PlayerView(state, state.to_act), legal_moves(state)))
+    assert state.turn is Player.SOUTH
+    return state
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_R16_a_move_its_play_outs_chose_is_not_explained_by_its_rules(lang: str) -> None:
+    # found by scanning seeded games: here the master's search (sampler.py) overrules its judge with a
+    # move that lowers its flag's odds; the reason the text gives is the search, not the judge's rules
+    state = _south_to_play(105, 53)
+    view = PlayerView(state, Player.SOUTH)
+    advice = advise(view, legal_moves(state), seed=105 * 1000 + 53)
+    assert advice.searched and advice.before is not None and advice.after is not None
+    assert advice.after.you < advice.before.you
+    figures = dict(flag=advice.flag, before=_percent(advice.before.you), after=_percent(advice.after.you))
+    lines = advice_text(view, advice, lang)
+    assert message("coach.odds.down_searched", lang, **figures, unseen=advice.unseen, samples=SAMPLES) in lines
+    assert message("coach.odds.down", lang, **figures, unseen=advice.unseen) not in lines
+    # the same move, not chosen by the search: the judge's reason (its rules weigh each flag, R16)
+    plain = explain(view, advice.action)
+    assert message("coach.odds.down", lang, **figures, unseen=advice.unseen) in advice_text(view, plain, lang)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 import yaml
 
-from battleline_lab.core.cards import parse_card
+from battleline_lab.core.cards import Tactic, parse_card
 from battleline_lab.core.position import Side
 from battleline_lab.game import (
     GameState,
@@ -14,6 +15,8 @@ from battleline_lab.game import (
     Player,
     PlayerView,
     RandomBot,
+    apply,
+    legal_moves,
     new_game,
     play_game,
     to_position,
@@ -99,3 +102,19 @@ def test_explain_claim_from_a_players_view(arranged: Arrange) -> None:
     analysis = explain_claim(state, Player.SOUTH, 5)
     assert not analysis.claimable and analysis.counterexample
     assert "Counterexample" in analysis.explain() and "your hand" in analysis.explain().lower()
+
+
+@pytest.mark.parametrize("seed", [2, 9])
+def test_R13_the_opponents_tactics_count_is_known_from_public_cards(seed: int) -> None:
+    # at every step of a whole game, from both seats: the count the view derives from the table,
+    # the discards, the tactics deck's size and the own hand (R2, R4, R31) is the real one
+    state = new_game(seed, Options(first=Player.SOUTH))
+    bots = {p: RandomBot(seed) for p in Player}
+    held = set()
+    while not state.over:
+        for player in Player:
+            real = sum(isinstance(c, Tactic) for c in state.hands[player.other])
+            assert PlayerView(state, player).opponent_hand_tactics == real
+            held.add(real)
+        apply(state, bots[state.to_act].choose(PlayerView(state, state.to_act), legal_moves(state)))
+    assert len(held) > 1  # the count did change during the game
