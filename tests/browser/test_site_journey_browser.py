@@ -42,6 +42,7 @@ from tests.browser.conftest import (
     KERNEL_START,
     Front,
     assert_no_widget_errors,
+    lab_goto,
     run_code,
     site_run_all,
     timing,
@@ -110,7 +111,7 @@ def open_lesson(page: Page, frontend: Front, link: str, lesson: str, width: int,
         view = "/notebooks/index.html" if width <= PHONE else "/lab/index.html"
         page.wait_for_url(re.compile(re.escape(view) + r"\?path=" + re.escape(lesson)))
     else:
-        page.goto(f"{frontend.url}/lab/tree/notebooks/{lesson}?reset")
+        lab_goto(page, frontend.url, f"notebooks/{lesson}")
     expect(in_sight(page)).to_be_visible(timeout=120_000)
     # the lesson asked for is the one shown: the site's JupyterLab first restores its workspace (the
     # lesson opened before, in sight) and then opens the one of ?path= (seen 19 s later at load 40)
