@@ -38,7 +38,17 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, Request, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    Playwright,
+    Request,
+    expect,
+    sync_playwright,
+)
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
@@ -82,6 +92,55 @@ def _wait_up(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float 
         except OSError:
             time.sleep(0.3)
     raise RuntimeError(f"JupyterLab did not come up in {timeout} s:\n{log.read_text()[-3000:]}")
+
+
+#: the JupyterLab server of this worker, once the ``lab`` fixture has started it (for
+#: :func:`_sessions_closed_after_each_test`)
+_LAB_URLS: list[str] = []
+
+
+def _api(url: str, method: str = "GET") -> object:
+    request = urllib.request.Request(url, method=method)
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        body = answer.read()
+    return json.loads(body) if body else None
+
+
+def close_sessions(url: str, path: str | None = None) -> list[str]:
+    """Close (DELETE, which shuts its kernel down) every kernel session of the JupyterLab server at
+    ``url`` on the notebook ``path`` (a path in the server's root), or every session when ``path`` is
+    None; returns the paths closed.
+
+    A worker's tests share one server: a lesson opened on a path whose session an earlier test left
+    open joins that session and its kernel, with the earlier test's widget models gone from the
+    page ("Error displaying widget: model not found") or its kernel still busy (a lesson waiting
+    150 s for its kernel)."""
+    sessions = _api(f"{url}/api/sessions")
+    assert isinstance(sessions, list), sessions
+    closed = []
+    for session in sessions:
+        if path is None or session.get("path") == path:
+            _api(f"{url}/api/sessions/{session['id']}", "DELETE")
+            closed.append(str(session.get("path")))
+    return closed
+
+
+@pytest.fixture(autouse=True)
+def _sessions_closed_after_each_test() -> Iterator[None]:
+    """When a test ends (after its pages closed: an autouse fixture is torn down after the test's
+    own fixtures), close every kernel session left on this worker's JupyterLab server, so that no
+    later test, in whatever order the tests run, finds one on its notebook."""
+    yield
+    for url in list(_LAB_URLS):
+        close_sessions(url)
+
+
+def lab_goto(page: Page, url: str, notebook: str) -> None:
+    """Open ``notebook`` (a path in the server's root) in a fresh JupyterLab workspace on the server
+    at ``url``, after closing any session left on that path (:func:`close_sessions`): the lesson
+    starts its own kernel."""
+    close_sessions(url, notebook)
+    page.goto(f"{url}/lab/tree/{notebook}?reset")
 
 
 @pytest.fixture(scope="session")
@@ -134,14 +193,20 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         f"--ServerApp.root_dir={root}",
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        # the tests close kernel sessions through the REST API (:func:`close_sessions`), with no
+        # token and no cookie: on this loopback-only, token-less test server that needs no XSRF check
+        "--ServerApp.disable_check_xsrf=True",
     ]
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=root)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_up(url, proc, log)
+        _LAB_URLS.append(url)
         yield Lab(url, data)
     finally:
+        if url in _LAB_URLS:
+            _LAB_URLS.remove(url)
         for _ in range(2):  # SIGINT twice: the server asks, then shuts its kernels down
             if proc.poll() is None:
                 proc.send_signal(signal.SIGINT)
@@ -192,7 +257,7 @@ def open_and_run(page: Page, lab: Lab | Front, notebook: str) -> None:
         site_open(page, lab.url, notebook.removeprefix("notebooks/"))
         site_run_all(page)
         return
-    page.goto(f"{lab.url}/lab/tree/{notebook}?reset")
+    lab_goto(page, lab.url, notebook)
     page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=90_000)
     page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
@@ -398,6 +463,33 @@ def site_kernel_idle(page: Page) -> None:
         page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=KERNEL_START)
 
 
+#: A script: from now on, ``window.__blRunSeen`` becomes true as soon as the page shows a queued
+#: cell (a ``[*]`` prompt) or a busy kernel (the notebook's indicator), however briefly: a
+#: MutationObserver looks at the page after every change and at the values each change replaced.
+_RUN_WATCH = """() => {
+    const prompt = '.jp-CodeCell .jp-InputPrompt', busy = ".jp-Notebook-ExecutionIndicator[data-status='busy']";
+    const promptOf = n => { const el = n && (n.nodeType === 1 ? n : n.parentElement);
+                            return !!(el && el.closest && el.closest('.jp-InputPrompt')); };
+    const seen = records => {
+        if (document.querySelector(busy)) return true;
+        if (Array.from(document.querySelectorAll(prompt)).some(el => el.textContent.includes('*'))) return true;
+        return records.some(r =>
+            (r.type === 'attributes' && r.attributeName === 'data-status' && r.oldValue === 'busy') ||
+            (r.type === 'characterData' && promptOf(r.target) && (r.oldValue || '').includes('*')) ||
+            (r.type === 'childList' && promptOf(r.target) &&
+             Array.from(r.removedNodes).some(n => (n.textContent || '').includes('*'))));
+    };
+    if (window.__blRunWatch) window.__blRunWatch.disconnect();
+    window.__blRunSeen = false;
+    window.__blRunNow = () => seen([]);
+    window.__blRunWatch = new MutationObserver(records => {
+        if (!window.__blRunSeen && seen(records)) window.__blRunSeen = true;
+    });
+    window.__blRunWatch.observe(document.body, {subtree: true, childList: true, characterData: true,
+        characterDataOldValue: true, attributes: true, attributeFilter: ['data-status'], attributeOldValue: true});
+}"""
+
+
 def site_run_all(page: Page, timeout: float = KERNEL_START) -> None:
     """Run > Run All Cells on the site (or in JupyterLab: the same notebook toolbar), and wait until
     no cell is queued and the kernel is idle (``timeout`` in ms)."""
@@ -408,15 +500,19 @@ def site_run_all(page: Page, timeout: float = KERNEL_START) -> None:
     # code cell builds the gym shows no [*], only a busy kernel).  A Run All given the moment the
     # kernel first reports idle is now and then dropped by the page (nothing is ever queued, seen
     # in about one run in three): give it again, at most twice more, only if nothing was queued.
+    # "Nothing" is what the page recorded (:data:`_RUN_WATCH`), not what two looks 10 s apart saw:
+    # a short lesson can run whole between them, and a second Run All then ran every cell twice.
+    page.evaluate(_RUN_WATCH)
     for attempt in range(3):
         page.locator(".lm-MenuBar-item").get_by_text("Run", exact=True).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
         try:
-            expect(queued.or_(busy).first).to_be_attached(timeout=10_000)
+            page.wait_for_function("() => window.__blRunSeen === true || window.__blRunNow()", timeout=10_000)
             break
-        except AssertionError:
+        except PlaywrightTimeoutError:
             if attempt == 2:
-                raise
+                raise AssertionError("Run All Cells queued no cell and the kernel never got busy") from None
+    page.evaluate("() => { window.__blRunWatch && window.__blRunWatch.disconnect(); }")
     expect(queued).to_have_count(0, timeout=timeout)
     expect(busy).to_have_count(0, timeout=timeout)
 

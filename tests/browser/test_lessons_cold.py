@@ -26,7 +26,7 @@ import nbformat
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import WIDGET_ROOTS, Lab, axe_serious, run_all_and_wait, until
+from tests.browser.conftest import WIDGET_ROOTS, Lab, axe_serious, lab_goto, run_all_and_wait, until
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -98,7 +98,7 @@ def _shows_pictures_cold(page: Page, lab: Lab, output_dir: Path, path: Path) -> 
     """The lesson just opened, nothing run: its saved pictures and widgets are drawn as pictures."""
     rel = path.relative_to(ROOT).as_posix()
     svg, html, widgets = _saved(path)
-    page.goto(f"{lab.url}/lab/tree/{rel}?reset")
+    lab_goto(page, lab.url, rel)
     page.locator(".jp-Notebook").first.wait_for(timeout=90_000)
     page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=90_000)
     notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").first

@@ -27,7 +27,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser import ui
-from tests.browser.conftest import Front, assert_no_widget_errors, run_code, site_open
+from tests.browser.conftest import Front, assert_no_widget_errors, lab_goto, run_code, site_open
 from tests.browser.test_board_browser import size_cell
 
 pytestmark = pytest.mark.browser
@@ -53,7 +53,7 @@ def open_lesson(page: Page, frontend: Front) -> None:
     if frontend.site:
         site_open(page, frontend.url, LESSON.removeprefix("notebooks/"))
         return
-    page.goto(f"{frontend.url}/lab/tree/{LESSON}?reset")
+    lab_goto(page, frontend.url, LESSON)
     page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=90_000)
 
 

@@ -19,7 +19,7 @@ from battleline_lab.controllers.puzzle import PuzzleController
 from battleline_lab.core.cards import parse_card
 from battleline_lab.quiz import library
 from battleline_lab.training.progress import Progress
-from tests.browser.conftest import Lab, until
+from tests.browser.conftest import Lab, lab_goto, until
 
 pytestmark = pytest.mark.browser
 
@@ -60,7 +60,7 @@ def test_R12_lesson_3_answers_from_its_table_before_the_kernel_and_records_the_t
     def recorded() -> list[tuple[str, bool | None]]:
         return attempts()[before:]
 
-    page.goto(f"{lab.url}/lab/tree/{LESSON}?reset")
+    lab_goto(page, lab.url, LESSON)
     board = page.locator(".blb[data-table='ready']").first
     board.wait_for(timeout=150_000)  # drawn from the saved state, its table inflated
     feedback = board.locator("[data-role='feedback']")

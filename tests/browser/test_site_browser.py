@@ -280,43 +280,120 @@ def test_back_from_a_lesson_returns_to_the_front_page(
     assert offline.outside == [], f"requests to other hosts: {offline.outside}"
 
 
-#: (the address in sight, the address pushed, what the lab page's script makes of the push)
+LINK = "/lab/index.html?path=00.ipynb"
+#: (the address the lab page is loaded at, the pushes JupyterLab then makes, what the page's script
+#: does: its own change at load, then what each push becomes, as (call, path and query))
 HISTORY_CASES = [
-    ("/lab/index.html?path=00.ipynb", "/lab/index.html", "replace"),  # JupyterLite's push after ?path=
-    ("/lab/index.html?path=zh/00.zh.ipynb", "http://127.0.0.1:8000/lab/index.html", "replace"),  # absolute
-    ("/lab/index.html?path=a.ipynb&room=r", "/lab/index.html?room=r", "replace"),  # other parameters kept
-    ("/lab/index.html?path=a.ipynb&room=r", "/lab/index.html", "push"),  # another parameter dropped too
-    ("/lab/index.html?path=a.ipynb", "/lab/index.html?path=b.ipynb", "push"),  # another lesson
-    ("/lab/index.html?path=a.ipynb", "/lab/index.html?mode=single", "push"),  # a parameter added
-    ("/lab/index.html?path=a.ipynb", "/notebooks/index.html", "push"),  # another page
-    ("/lab/index.html", "/lab/index.html?mode=single", "push"),  # no ?path= in sight
+    # a lesson's link: the workspace reset first (``reset`` for ``path``), then JupyterLab's push that
+    # drops ``reset`` gets ``path`` back, then JupyterLite's push that drops ``path``: all replaces
+    (
+        LINK,
+        ["/lab/index.html", "/lab/index.html"],
+        [
+            ("replace", "/lab/index.html?reset="),
+            ("replace", "/lab/index.html?path=00.ipynb"),
+            ("replace", "/lab/index.html"),
+        ],
+    ),
+    # an absolute address pushed, a lesson in a folder
+    (
+        "/lab/index.html?path=zh/00.zh.ipynb",
+        ["http://127.0.0.1:8000/lab/index.html"] * 2,
+        [
+            ("replace", "/lab/index.html?reset="),
+            ("replace", "/lab/index.html?path=zh%2F00.zh.ipynb"),
+            ("replace", "/lab/index.html"),
+        ],
+    ),
+    # other parameters kept
+    (
+        "/lab/index.html?path=a.ipynb&room=r",
+        ["/lab/index.html?room=r", "/lab/index.html?room=r"],
+        [
+            ("replace", "/lab/index.html?room=r&reset="),
+            ("replace", "/lab/index.html?room=r&path=a.ipynb"),
+            ("replace", "/lab/index.html?room=r"),
+        ],
+    ),
+    # another parameter dropped too: a push, as given
+    (
+        "/lab/index.html?path=a.ipynb&room=r",
+        ["/lab/index.html?room=r", "/lab/index.html"],
+        [
+            ("replace", "/lab/index.html?room=r&reset="),
+            ("replace", "/lab/index.html?room=r&path=a.ipynb"),
+            ("push", "/lab/index.html"),
+        ],
+    ),
+    # another lesson, a parameter added, another page: pushes
+    (
+        LINK,
+        ["/lab/index.html", "/lab/index.html?path=b.ipynb"],
+        [
+            ("replace", "/lab/index.html?reset="),
+            ("replace", "/lab/index.html?path=00.ipynb"),
+            ("push", "/lab/index.html?path=b.ipynb"),
+        ],
+    ),
+    (
+        LINK,
+        ["/lab/index.html", "/lab/index.html?path=00.ipynb&mode=single"],
+        [
+            ("replace", "/lab/index.html?reset="),
+            ("replace", "/lab/index.html?path=00.ipynb"),
+            ("push", "/lab/index.html?path=00.ipynb&mode=single"),
+        ],
+    ),
+    (LINK, ["/notebooks/index.html"], [("replace", "/lab/index.html?reset="), ("push", "/notebooks/index.html")]),
+    # no ``path`` at load (a reload, a visit): the workspace is kept, pushes pass
+    ("/lab/index.html", ["/lab/index.html?mode=single"], [("push", "/lab/index.html?mode=single")]),
+    # the learner's own ``?reset`` with a lesson: left to JupyterLab, only its push that drops it replaced
+    (
+        "/lab/index.html?path=a.ipynb&reset",
+        ["/lab/index.html?path=a.ipynb", "/lab/index.html"],
+        [
+            ("replace", "/lab/index.html?path=a.ipynb"),
+            ("replace", "/lab/index.html"),
+        ],
+    ),
 ]
 
 
-def test_lab_history_script_replaces_only_the_push_that_drops_path(offline_chromium: Browser) -> None:
+def test_lab_history_script_opens_a_linked_lesson_alone_and_replaces_only_the_pushes_that_drop_path_or_reset(
+    offline_chromium: Browser,
+) -> None:
     """``tools/site/lab-history.js`` (first in the site's ``lab/index.html``), run against a stand-in
-    ``window``: only a push that drops ``path`` from the address in sight, and changes nothing else,
-    becomes a replace; every other push is passed on as it was given."""
+    ``window`` whose address follows its history calls: an address with ``path`` is changed at load
+    to ``reset`` in its place; JupyterLab's push that then drops ``reset`` gets ``path`` back; only a
+    push that drops ``path`` or ``reset`` from the address in sight, and changes nothing else, becomes
+    a replace; every other push is passed on as it was given."""
     script = (ROOT / "tools" / "site" / "lab-history.js").read_text(encoding="utf-8")
-    run = """([script, cases]) => cases.map(([here, url]) => {
+    run = """([script, cases]) => cases.map(([here, pushes]) => {
         const calls = [];
-        const history = {
-            pushState(state, title, to) { calls.push(["push", to, this === history]); },
-            replaceState(state, title, to) { calls.push(["replace", to, this === history]); },
+        const location = { href: new URL(here, "http://127.0.0.1:8000").href };
+        const call = (kind, history, to) => {
+            const url = new URL(String(to), location.href);
+            location.href = url.href;
+            calls.push([kind, url.pathname + url.search, history === window.history]);
         };
-        const window = { history, location: { href: new URL(here, "http://127.0.0.1:8000").href } };
+        const history = {
+            state: null,
+            pushState(state, title, to) { call("push", this, to); },
+            replaceState(state, title, to) { call("replace", this, to); },
+        };
+        const window = { history, location };
         new Function("window", script)(window);
-        history.pushState({}, "", url);
+        for (const url of pushes) history.pushState({}, "", url);
         return calls;
     })"""
     context = offline_chromium.new_context()
     try:
         page = context.new_page()
-        got = page.evaluate(run, [script, [[here, url] for here, url, _ in HISTORY_CASES]])
+        got = page.evaluate(run, [script, [[here, pushes] for here, pushes, _ in HISTORY_CASES]])
     finally:
         context.close()
-    for (here, url, expected), calls in zip(HISTORY_CASES, got, strict=True):
-        assert calls == [[expected, url, True]], (here, url, calls)
+    for (here, pushes, expected), calls in zip(HISTORY_CASES, got, strict=True):
+        assert calls == [[kind, url, True] for kind, url in expected], (here, pushes, calls)
 
 
 #: The gym's lesson: the sweep's opening of it also checks that an unedited lesson asks nothing on

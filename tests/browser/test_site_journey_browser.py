@@ -25,7 +25,9 @@ JupyterLite's ``?path=`` handler drops ``path`` from the address by a history pu
 site's ``lab/index.html`` turns into a replace: without it Back popped to the ``?path=`` entry,
 which opened the lesson and pushed again, and never left it).
 
-Kernel starts are kept few (CI): lesson 3, lesson 6 and lesson 6 again after the reload.
+Kernel starts are kept few (CI): lesson 0, lesson 3, lesson 6 and lesson 6 again after the reload, at
+either width (at 1400 px, before a lesson opened by its link opened alone, also lesson 0 beside
+lesson 3, lessons 0 and 3 beside lesson 6 and again after the reload: nine).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from tests.browser.conftest import (
     KERNEL_START,
     Front,
     assert_no_widget_errors,
+    lab_goto,
     run_code,
     site_run_all,
     timing,
@@ -65,7 +68,7 @@ def kernel_idle(page: Page, frontend: Front) -> None:
     if not frontend.site:
         page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=90_000)
         return
-    # the lesson in sight (after a reload the site's JupyterLab has the earlier lessons as hidden tabs)
+    # the lesson in sight (a workspace restored in the site's JupyterLab may hold other tabs)
     panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").first
     idle = panel.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")
     if "/notebooks/" in page.url:  # one notebook; its indicator is in the top bar, not in the panel
@@ -93,8 +96,9 @@ def run_all(page: Page, frontend: Front) -> None:
 
 
 def in_sight(page: Page) -> Locator:
-    """The notebook in sight: the site's JupyterLab restores the lessons opened before as tabs,
-    hidden behind the one shown (their cells are in the page too)."""
+    """The notebook in sight: a workspace JupyterLab restores can hold other notebooks as tabs,
+    hidden behind the one shown (their cells are in the page too).  A lesson opened by its link
+    opens alone (:func:`alone`), so this only guards the look-ups."""
     return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").locator(".jp-Notebook").first
 
 
@@ -110,11 +114,20 @@ def open_lesson(page: Page, frontend: Front, link: str, lesson: str, width: int,
         view = "/notebooks/index.html" if width <= PHONE else "/lab/index.html"
         page.wait_for_url(re.compile(re.escape(view) + r"\?path=" + re.escape(lesson)))
     else:
-        page.goto(f"{frontend.url}/lab/tree/notebooks/{lesson}?reset")
+        lab_goto(page, frontend.url, f"notebooks/{lesson}")
     expect(in_sight(page)).to_be_visible(timeout=120_000)
-    # the lesson asked for is the one shown: the site's JupyterLab first restores its workspace (the
+    # the lesson asked for is the one shown: the site's JupyterLab first resets its workspace (the
     # lesson opened before, in sight) and then opens the one of ?path= (seen 19 s later at load 40)
     expect(in_sight(page)).to_contain_text(heading, timeout=120_000)
+
+
+def alone(page: Page) -> None:
+    """One notebook open, the lesson in sight: the site's JupyterLab used to restore every lesson
+    opened before in the browser as a hidden tab, each starting its own Pyodide kernel (three at the
+    game, three again after the reload); a lesson opened by its link now opens alone
+    (``tools/site/lab-history.js``).  In JupyterLab (``?reset``) and in the simple view one notebook
+    opens anyway."""
+    expect(page.locator(".jp-NotebookPanel")).to_have_count(1)
 
 
 def probe(page: Page) -> str:
@@ -199,6 +212,7 @@ def test_a_learner_goes_from_the_front_page_through_a_puzzle_and_a_game_and_keep
     # 3. the game from the front page's entry (lesson 6), played to the end by taps
     game_link = "#practice a.name:visible[href='read/06-play-a-game.html']"
     open_lesson(page, frontend, game_link, "06-play-a-game.ipynb", width, "Lesson 6")
+    alone(page)  # lessons 0 and 3 were opened before in this browser: not restored, no kernels of theirs
     kernel_idle(page, frontend)
     run_all(page, frontend)
     game = in_sight(page).locator(ui.GAME).last  # the learner's own game (the lesson's demo game is above it)
@@ -217,11 +231,11 @@ def test_a_learner_goes_from_the_front_page_through_a_puzzle_and_a_game_and_keep
     timing(f"journey/{frontend.name}-{width}/game_done_seconds", round(time.monotonic() - started, 1))
 
     # 4. a reload: the progress is kept (lesson 3's record, in the learner's store).  After a reload
-    # the site's JupyterLab restores its workspace: the lessons opened before are tabs again, hidden
-    # behind the one shown, so what follows looks only at the notebook in sight
+    # the site's JupyterLab restores its workspace: lesson 6 alone, the one the link opened
     page.reload()
     expect(in_sight(page)).to_be_visible(timeout=120_000)
     expect(in_sight(page)).to_contain_text("Lesson 6")
+    alone(page)
     kernel_idle(page, frontend)
     solved, attempts, hints = record(probe(page))
     assert (solved, attempts, hints) == (True, before[1] + 2, before[2]), (before, solved, attempts, hints)
