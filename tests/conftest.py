@@ -6,6 +6,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -36,6 +37,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if uses_site(item):
             item.add_marker(pytest.mark.site)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under ``--dist loadgroup``, the scheduler that keeps each group of ``tests/xdist_groups.py`` on one
+    worker (xdist's own, which reads the groups from the node ids, no longer sees them under pytest 9)."""
+    if config.getoption("dist", None) != "loadgroup":
+        return None
+    return xdist_groups.make_scheduler(config, log)
 
 
 def uses_site(item: pytest.Item) -> bool:

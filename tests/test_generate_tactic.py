@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from battleline_lab.authoring.generate import GeneratedPuzzle
 from battleline_lab.authoring.generate_play import TACTIC_FOLDER, TACTIC_GOALS, generate_play
 from battleline_lab.cli import main
 from battleline_lab.core.cards import Tactic
@@ -22,6 +23,7 @@ from battleline_lab.quiz.puzzle import Puzzle
 from battleline_lab.quiz.questions.play import is_desertion, legal_plays
 from battleline_lab.text.messages import LANGUAGES
 from tests.test_generate_play import predicting_plays
+from tests.test_generate_spoilers import PATTERN
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,9 +62,30 @@ def test_R29_check_json_reports_the_tactic_puzzles_guess_chance(capsys: pytest.C
         assert row["guess_chance"] <= 0.15
 
 
-@pytest.mark.parametrize("goal", TACTIC_GOALS)
-def test_R29_no_title_of_a_generated_tactic_batch_predicts_the_answer(goal: str) -> None:
-    made = generate_play(goal, 3, seed=7, levels=(3, 5), tactic=True)
-    assert len(made) == 3
-    assert predicting_plays(made) == {}
-    assert generate_play(goal, 1, seed=7, levels=(3, 5), tactic=True)[0].text == made[0].text  # seeded
+# the spoiler check flags what PATTERN puzzles share: a smaller batch could never be flagged
+BATCH = PATTERN
+
+
+@pytest.fixture(scope="module", params=TACTIC_GOALS)
+def tactic_batch(request: pytest.FixtureRequest) -> list[GeneratedPuzzle]:
+    """A generated batch of ``BATCH`` tactic puzzles of one goal (R29), made once for the module."""
+    return generate_play(str(request.param), BATCH, seed=7, levels=(3, 5), tactic=True)
+
+
+def test_R29_no_title_of_a_generated_tactic_batch_predicts_the_answer(tactic_batch: list[GeneratedPuzzle]) -> None:
+    assert len(tactic_batch) == BATCH >= PATTERN  # big enough to be flagged
+    assert predicting_plays(tactic_batch) == {}
+    goal = tactic_batch[0].data["question"]["goal"]
+    assert generate_play(goal, 1, seed=7, levels=(3, 5), tactic=True)[0].text == tactic_batch[0].text  # seeded
+
+
+@pytest.mark.parametrize(("copies", "flagged"), [(PATTERN, True), (PATTERN - 1, False)])
+def test_R29_the_same_tactic_puzzle_repeated_is_a_spoiler_from_5_copies(
+    tactic_batch: list[GeneratedPuzzle], copies: int, flagged: bool
+) -> None:
+    """The check above can fire on such a batch: one puzzle 5 times is 5 puzzles sharing a title and
+    an answer; 4 times is no pattern yet."""
+    found = predicting_plays([tactic_batch[0]] * copies)
+    assert bool(found) is flagged, found
+    if flagged:
+        assert any(kind == "title" for kind, _ in found)

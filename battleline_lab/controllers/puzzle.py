@@ -45,7 +45,7 @@ from pathlib import Path
 from ..core.cards import Card, parse_card
 from ..core.position import Side
 from ..quiz.puzzle import Puzzle
-from ..quiz.questions import View
+from ..quiz.questions import Feedback, View
 from ..quiz.questions.evidence import Evidence
 from ..render.svg import RULES_PAGE
 from ..text.messages import (
@@ -122,6 +122,12 @@ class PuzzleController:
         #: the batches of taps a board answered from its response table before the kernel ran, replayed here
         #: once each (:meth:`replay`)
         self.replayed: set[str] = set()
+        # an evidence stage's cards on offer and its verdict on each card, worked out once per stage (a
+        # response table taps every card in thousands of states of one stage); the stage is kept with
+        # them, so that its identity is never that of a later one
+        self._stage_keys: tuple[Evidence, frozenset[str]] | None = None
+        self._judged: dict[tuple[int, str], tuple[Evidence, Feedback]] = {}
+        self._stage: tuple[Evidence | None] | None = None
 
     # -- the session's state ---------------------------------------------
     @property
@@ -238,7 +244,9 @@ class PuzzleController:
         question = self.puzzle.question
         if question is None or self.session.revealed or not self.puzzle.is_correct(value):
             return False
-        stage = question.evidence(self.puzzle.position)
+        if self._stage is None:  # the same stage each time: its question and position never change
+            self._stage = (question.evidence(self.puzzle.position),)
+        (stage,) = self._stage
         if stage is None or not stage.offered:
             return False
         self.stage, self.verdict = stage, value
@@ -246,9 +254,12 @@ class PuzzleController:
 
     def evidence_keys(self) -> set[str]:
         """The cards a tap may offer as evidence now (none before the stage opens or once solved)."""
-        if self.stage is None or self.state == "right":
+        stage = self.stage
+        if stage is None or self.state == "right":
             return set()
-        return {c.notation for c in self.stage.offered}
+        if self._stage_keys is None or self._stage_keys[0] is not stage:
+            self._stage_keys = (stage, frozenset(c.notation for c in stage.offered))
+        return set(self._stage_keys[1])
 
     def evidence(self, card: str) -> bool:
         """A card tapped as the evidence of a right yes/no: the first tap counts like a first answer.
@@ -261,7 +272,11 @@ class PuzzleController:
         if self.stage is None or card not in self.evidence_keys():
             raise ValueError(f"{card} is not on offer as evidence")
         self.tapped = card
-        feedback = self.stage.judge(self.puzzle.position, parse_card(card))
+        stage = self.stage
+        judged = self._judged.get((id(stage), card))
+        if judged is None or judged[0] is not stage:
+            judged = self._judged[(id(stage), card)] = (stage, stage.judge(self.puzzle.position, parse_card(card)))
+        feedback = judged[1]
         if feedback.verdict == "right":
             correct = self.session.answer(self.verdict).verdict == "right"
         else:

@@ -174,14 +174,26 @@ def _restore(controller: PuzzleController, snapshot: Snapshot) -> None:
         setattr(controller, field, set(value) if isinstance(value, set) else value)
 
 
-def state_identity(controller: PuzzleController) -> str:
+def state_identity(controller: PuzzleController, reprs: dict[int, tuple[object, str]] | None = None) -> str:
     """What tells two states of a puzzle apart, exactly: every field a tap changes and a view or a later
     answer reads (the view is a function of them).  The answers given are counted up to
     :data:`~battleline_lab.training.trainer.SOLUTION_AFTER` (the solution opens there, and "late" is past
     one: nothing reads the count further); the hints not yet recorded change what is recorded, not what is
-    shown, and are left out."""
+    shown, and are left out.
+
+    ``reprs``, if given, keeps the ``repr`` of each feedback met (by identity, with the feedback, so that
+    an identity is never reused): an explorer meets the same few feedbacks in thousands of states."""
     session = controller.session
     feedback = session.feedback
+    shown: str | None = None
+    if feedback is not None:
+        if reprs is None:
+            shown = repr(feedback)
+        else:
+            known = reprs.get(id(feedback))
+            if known is None or known[0] is not feedback:
+                known = reprs[id(feedback)] = (feedback, repr(feedback))
+            shown = known[1]
     return _canonical(
         [
             session.state,
@@ -191,7 +203,7 @@ def state_identity(controller: PuzzleController) -> str:
             session.revealed,
             session.solution_seen,
             session.last_answer,
-            None if feedback is None else repr(feedback),
+            shown,
             sorted(controller.picked),
             controller.highlight,
             controller.held_card,
@@ -226,6 +238,7 @@ class Explorer:
         self.max_states = max_states
         #: the state of each identity
         self.ids: dict[str, int] = {}
+        self._reprs: dict[int, tuple[object, str]] = {}
         self.snapshots: list[Snapshot] = []
         #: each state's view, with its parts interned (:attr:`keys`, :attr:`parts`) and its intents offered
         self.shapes: list[int] = []
@@ -258,7 +271,7 @@ class Explorer:
     def _here(self) -> int:
         """The state the copy is in (a new one is added, with its view and the intents it offers)."""
         c = self.controller
-        identity = state_identity(c)
+        identity = state_identity(c, self._reprs)
         found = self.ids.get(identity)
         if found is not None:
             return found
