@@ -281,14 +281,11 @@ class FlagJudgment(NamedTuple):
 
 def _troop_deck_split(view: PlayerView) -> tuple[int, int, int]:
     """(troops the opponent holds, our draws, the opponent's draws) in the model."""
-    sizes = view.deck_sizes
-    troop_deck = sizes[Deck.TROOPS.value]
-    tactic_deck = sizes[Deck.TACTICS.value]
-    me, them = view.player, view.player.other
-    seen_tactics = view.tactics_played(me) + view.tactics_played(them)
-    seen_tactics += sum(1 for c in view.hand if isinstance(c, Tactic))
-    seen_tactics += sum(1 for p in (me, them) for c in view.discards(p) if isinstance(c, Tactic))
-    their_tactics = max(0, 10 - tactic_deck - seen_tactics)
+    troop_deck = view.deck_sizes[Deck.TROOPS.value]
+    # The view's public count looks at each tactics card once, wherever it lies (R2, R13, R31).
+    # Adding the discard piles to ``tactics_played`` counted a discarded tactics card twice (every
+    # one of them was played, R18), so the opponent seemed to hold a troop card more than they do.
+    their_tactics = view.opponent_hand_tactics
     their_troops = max(0, min(view.opponent_hand_size, view.opponent_hand_size - their_tactics))
     ours = (troop_deck + 1) // 2
     theirs = their_troops + troop_deck // 2

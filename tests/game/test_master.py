@@ -29,12 +29,14 @@ from battleline_lab.game.master import (
     MasterSearchBot,
     Supply,
     _each_one,
+    _troop_deck_split,
     plan_chance,
     plans,
 )
 from battleline_lab.game.match import play_game
 from battleline_lab.game.state import Options
 
+from .conftest import Arrange
 from .games import play_legally
 from .test_expert import _midgame, _reshuffle_hidden
 
@@ -125,6 +127,48 @@ def test_R13_judge_move_ignores_hidden_cards(seed: int) -> None:
     search_a = MasterSearchBot(seed, rollouts=8).choose(PlayerView(state, me), legal)
     search_b = MasterSearchBot(seed, rollouts=8).choose(PlayerView(other, me), legal)
     assert search_a == search_b
+
+
+# -- the troop split: how many troops the opponent holds ------------------------------------
+
+# (rules, the south hand, the north hand, flags, discards): south to play.  Every tactics card in a
+# discard pile was played (R18) and is counted in ``tactics_played`` already; a second count made
+# the judge believe the opponent held a troop card more than they do.
+_SPLITS = [
+    ("R2 R4 control: no tactics played", "r1 r2 r3 r4 r5 r6 r7", "alexander b1 b2 b3 b4 b5 b6", {}, {}),
+    ("R27 R31 their Scout discarded", "r1 r2 r3 r4 r5 r6 r7", "fog b1 b2 b3 b4 b5 b6", {}, {"north": "scout"}),
+    ("R27 R31 our Scout discarded", "r1 r2 r3 r4 r5 r6 r7", "mud b1 b2 b3 b4 b5 b6", {}, {"south": "scout"}),
+    (
+        "R29 R31 their Deserter took our Fog",
+        "r1 r2 r3 r4 r5 r6",
+        "darius b1 b2 b3 b4 b5 b6",
+        {3: {"south": "g7", "north": "g8"}},
+        {"north": "deserter", "south": "fog"},
+    ),
+    (
+        "R28 R31 our Redeploy discarded our Mud; a morale card on the table",
+        "r1 r2 r3 r4 r5 r6 companion",
+        "traitor b1 b2 b3 b4 b5 b6",
+        {2: {"south": "alexander", "north": "y9 shield"}},
+        {"south": "redeploy mud", "north": "scout"},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs", "flags", "discards"),
+    [case[1:] for case in _SPLITS],
+    ids=[case[0] for case in _SPLITS],
+)
+def test_troop_split_counts_each_seen_tactics_card_once(
+    arranged: Arrange, ours: str, theirs: str, flags: dict[int, dict[str, str]], discards: dict[str, str]
+) -> None:
+    state = arranged(hands={"south": ours, "north": theirs}, flags=flags, discards=discards)
+    view = PlayerView(state, Player.SOUTH)
+    held = sum(isinstance(c, Troop) for c in state.hands[Player.NORTH])  # the truth, hidden from the view
+    assert 0 < held < len(state.hands[Player.NORTH])  # they hold both kinds, so a wrong count shows
+    troop_deck = len(state.decks[Deck.TROOPS])
+    assert _troop_deck_split(view) == (held, (troop_deck + 1) // 2, held + troop_deck // 2)
 
 
 # -- hand-made positions -------------------------------------------------------------------
