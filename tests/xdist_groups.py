@@ -34,6 +34,9 @@ GROUPS: dict[str, str] = {
     "tests/test_class_report.py": "class-report",
     # every generated file made once (tests/test_regen.py's cache), read by all the module's tests
     "tests/test_regen.py": "regen",
+    # the claim proofs of every golden position, made once (its golden_lines) for its test and for
+    # test_regen.py's proofs row
+    "tests/test_proof_equivalence.py": "regen",
     # the lessons' response tables (the open side's has thousands of states), each built once per
     # process by a fixture these two tests share
     "tests/test_response_tables.py::test_R12_a_lesson_table_walked_through_the_widget_is_the_widget": "lesson-tables",
