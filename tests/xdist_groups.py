@@ -30,6 +30,9 @@ GROUPS: dict[str, str] = {
     "tests/test_generate_spoilers.py": "generate-spoilers",
     # a batch generated per theme, shared by every test of the module
     "tests/test_generate.py": "generate",
+    # a batch of tactic puzzles generated per goal (its module-scoped fixture), shared by three tests
+    # of each goal: dealt one by one, a goal's batch was made on both workers
+    "tests/test_generate_tactic.py": "generate-tactic",
     # a class of learners who practise a class set, shared by every test of the module
     "tests/test_class_report.py": "class-report",
     # every generated file made once (tests/test_regen.py's cache), read by all the module's tests
