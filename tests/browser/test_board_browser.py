@@ -11,7 +11,9 @@ offline, Pyodide in the browser), two in each, pairwise: 360 px by taps and 1400
 games in all instead of the eight of the full matrix, and every check is still made: each width
 (with its checks: the 360 px cell, the 1366 x 768 window), each way of playing (and its seed) and
 each front end, and each width with each front end.  A front end's two games are played on one
-page, one under the other (one page and one kernel per front end).
+page, one under the other (one page and one kernel per front end).  JupyterLab's page then shows
+two more fresh games, each in a new cell: the width sweep from 320 to 1600 px and the coach's odds
+(with its axe-core audit), checks that once opened a notebook, a page and a kernel each.
 """
 
 from __future__ import annotations
@@ -24,8 +26,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import Front, Lab, assert_no_widget_errors, open_and_run, run_code, site_open
-from tests.browser.test_layout_a11y_browser import axe_script  # noqa: F401  (the fixture: axe-core, cached)
+from tests.browser.conftest import (
+    Front,
+    Lab,
+    assert_no_widget_errors,
+    layout_settled,
+    open_and_run,
+    run_code,
+    site_open,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -157,7 +166,7 @@ def size_cell(page: Page, game: Locator, width: int) -> None:
         if abs(box["width"] - width) <= 1:
             return
         page.set_viewport_size({"width": int(viewport["width"] + width - box["width"]), "height": viewport["height"]})
-        page.wait_for_timeout(400)
+        layout_settled(page)  # laid out again: the panel fits, no box moves
     raise AssertionError(f"could not make the cell {width} px wide")
 
 
@@ -206,11 +215,14 @@ GAMES = [(360, False, 2), (1400, True, 3)]
 
 
 def test_whole_games_by_taps_alone_at_360_and_by_keys_alone_at_1400(
-    front_page: Page, frontend: Front, output_dir: Path
+    front_page: Page, frontend: Front, output_dir: Path, request: pytest.FixtureRequest
 ) -> None:
     """Both games of :data:`GAMES` on one page, one under the other: the first in a notebook (on the
     site a lesson) opened for it, the second in a new cell under it (a page and a kernel are most of
-    a game's CPU time; each board takes only the keys whose target is inside it)."""
+    a game's CPU time; each board takes only the keys whose target is inside it).  In JupyterLab the
+    same page then shows two more games, each in a new cell: the width sweep
+    (:func:`_fits_every_cell_width`) and the coach (:func:`_coach_odds_on_the_board`), which were
+    tests of their own, each with a notebook, a page and a kernel of its own."""
     page = front_page
     for index, (width, keyboard, seed) in enumerate(GAMES):
         page.set_viewport_size({"width": max(width, 1000), "height": 900})
@@ -223,6 +235,9 @@ def test_whole_games_by_taps_alone_at_360_and_by_keys_alone_at_1400(
         game = page.locator(".bl-game").last
         expect(game.locator(".blb [data-zone='hand']").first).to_be_visible(timeout=60_000)
         _a_whole_game(page, frontend, game, output_dir, width, keyboard)
+    if not frontend.site:
+        _fits_every_cell_width(page, output_dir)
+        _coach_odds_on_the_board(page, output_dir, request.getfixturevalue("axe_script"))
 
 
 def _a_whole_game(page: Page, frontend: Front, game: Locator, output_dir: Path, width: int, keyboard: bool) -> None:
@@ -234,7 +249,7 @@ def _a_whole_game(page: Page, frontend: Front, game: Locator, output_dir: Path, 
     check_fits(page, game, width)
     if width >= 1400:  # the whole game (status, board, decks, hand, feedback) fits a 1366 x 768 window
         page.set_viewport_size({"width": 1366, "height": 768})
-        page.wait_for_timeout(400)
+        layout_settled(page)  # laid out again: the panel fits, no box moves
         game.scroll_into_view_if_needed()
         top = game.locator(".bl-game-title").bounding_box()
         bottom = game.locator('[data-role="feedback"]').bounding_box()
@@ -257,20 +272,23 @@ def _a_whole_game(page: Page, frontend: Front, game: Locator, output_dir: Path, 
     assert_no_widget_errors(page)
 
 
-def test_the_board_fits_every_cell_width_from_320_to_1600(lab_page: Page, lab: Lab, output_dir: Path) -> None:
-    """No truncation, no sideways scroll, tap targets >= 36 px and text >= 11 px at any cell width,
-    on both sides of the 800 px turn (columns above, one row per flag below), with a card chosen."""
-    page = lab_page
+def new_game(page: Page, seed: int) -> Locator:
+    """A new cell under the last one showing a fresh game (random bot, ``seed``); returns the game once
+    its hand is drawn."""
+    run_code(page, f"from battleline_lab.widgets.game import GameWidget; GameWidget(bot='random', seed={seed})")
+    game = page.locator(".bl-game").last  # the newest game is the last
+    expect(game.locator(".blb [data-zone='hand']").first).to_be_visible(timeout=60_000)
+    return game
+
+
+def _fits_every_cell_width(page: Page, output_dir: Path) -> None:
+    """The board fits every cell width from 320 to 1600 px: no truncation, no sideways scroll, tap
+    targets >= 36 px and text >= 11 px at any cell width, on both sides of the 800 px turn (columns
+    above, one row per flag below), with a card chosen.  A fresh game in a new cell."""
     page.set_viewport_size({"width": 1000, "height": 900})
-    name = write_notebook(
-        lab,
-        "board-widths.ipynb",
-        "from battleline_lab.widgets.game import GameWidget\nGameWidget(bot='random', seed=6)",
-    )
-    open_and_run(page, lab, name)
-    game = page.locator(".bl-game").first
+    game = new_game(page, 6)
+    game.scroll_into_view_if_needed()
     board = game.locator(".blb")
-    expect(board.locator("[data-zone='hand']").first).to_be_visible(timeout=60_000)
     board.locator('[data-zone="hand"]:not([aria-disabled="true"])').first.click()
     expect(board.locator('.blb-flag[data-legal="true"]').first).to_be_visible()
     for width in (320, 480, 800, 830, 1200, 1600):
@@ -286,22 +304,15 @@ def test_the_board_fits_every_cell_width_from_320_to_1600(lab_page: Page, lab: L
     assert_no_widget_errors(page)
 
 
-def test_the_coach_shows_each_contested_flags_odds_on_the_board(
-    lab_page: Page,
-    lab: Lab,
-    output_dir: Path,
-    axe_script: Path,  # noqa: F811
-) -> None:
+def _coach_odds_on_the_board(page: Page, output_dir: Path, axe: Path) -> None:
     """With the coach on, every open flag with a card shows the learner's odds and outs
     (``data-role="odds"`` with ``data-flag``), the tie rule beside them; with it off, none.  The
-    game with the coach's odds on passes the axe-core audit (nothing serious or critical)."""
-    page = lab_page
+    game with the coach's odds on passes the axe-core audit (nothing serious or critical).  A fresh
+    game in a new cell, at 1400 px."""
     page.set_viewport_size({"width": 1400, "height": 1000})
-    source = "from battleline_lab.widgets.game import GameWidget\nw = GameWidget(bot='random', seed=5)\nw"
-    open_and_run(page, lab, write_notebook(lab, "board-odds.ipynb", source))
-    game = page.locator(".bl-game").first
+    game = new_game(page, 5)
+    game.scroll_into_view_if_needed()
     board = game.locator(".blb")
-    expect(board.locator("[data-zone='hand']").first).to_be_visible(timeout=60_000)
     odds = board.locator('[data-role="odds"]')
     for _ in range(2):  # two cards and draws by taps: the bot answers, the table has cards
         before = rev(board)
@@ -327,10 +338,11 @@ def test_the_coach_shows_each_contested_flags_odds_on_the_board(
     assert "counts half" in str(first.get_attribute("aria-label"))
     expect(board.locator('[data-role="odds-note"]')).to_contain_text("counts half to each side")
     game.screenshot(path=str(output_dir / "board-odds.png"))
-    page.add_script_tag(path=str(axe_script))
-    found = page.evaluate(
-        """async () => {
-            const include = [...document.querySelectorAll('.bl-game')];
+    page.add_script_tag(path=str(axe))
+    # the audit's scope: this game (the page shows the finished games above it too)
+    found = game.evaluate(
+        """async (game) => {
+            const include = [game];
             const r = await axe.run({include}, {resultTypes: ['violations']});
             return r.violations.filter(v => v.impact === 'critical' || v.impact === 'serious').map(v => v.id);
         }"""
