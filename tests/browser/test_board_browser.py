@@ -69,11 +69,26 @@ def rev(board: Locator) -> str:
     return str(board.get_attribute("data-rev"))
 
 
-def wait_redraw(page: Page, board: Locator, before: str) -> None:
-    """Until the kernel's next view model is drawn (the component numbers every redraw)."""
-    handle = board.element_handle()
-    redrawn = "([el, r]) => el.dataset.rev !== r && !el.dataset.busy"
-    page.wait_for_function(redrawn, arg=[handle, before], timeout=20_000)
+#: a script, ``([board, rev, ms]) => drawn``: true once the board shows a redraw other than ``rev`` and
+#: is not busy, false after ``ms``.  A MutationObserver on those two attributes wakes it: Playwright's
+#: ``wait_for_function`` polls on every animation frame, and so kept Chromium drawing frames the whole
+#: time a kernel (on the site Pyodide, in the same browser) worked on the answer
+_REDRAWN = """([el, r, ms]) => new Promise(resolve => {
+    const done = () => el.dataset.rev !== r && !el.dataset.busy;
+    if (done()) return resolve(true);
+    const watch = new MutationObserver(() => {
+        if (done()) { clearTimeout(timer); watch.disconnect(); resolve(true); }
+    });
+    const timer = setTimeout(() => { watch.disconnect(); resolve(done()); }, ms);
+    watch.observe(el, {attributes: true, attributeFilter: ['data-rev', 'data-busy']});
+})"""
+
+
+def wait_redraw(page: Page, board: Locator, before: str, timeout: float = 20_000) -> None:
+    """Until the kernel's next view model is drawn (the component numbers every redraw, ``data-rev``,
+    and marks the board ``data-busy`` while it waits for the kernel); ``timeout`` in ms."""
+    if not page.evaluate(_REDRAWN, [board.element_handle(), before, timeout]):
+        raise AssertionError(f"the board did not draw a new view within {timeout / 1000:.0f} s (data-rev {before})")
 
 
 def next_hook(board: Locator) -> tuple[str, Locator] | None:

@@ -29,7 +29,7 @@ from tests.browser.conftest import (
     open_and_run,
     run_finished,
 )
-from tests.browser.conftest import axe_script as axe_script  # test_board_browser.py imports the fixture from here
+from tests.browser.test_board_browser import wait_redraw
 
 pytestmark = pytest.mark.browser
 
@@ -43,9 +43,7 @@ def redrawn(page: Page, widget: Locator, act: Callable[[], None]) -> None:
     board = widget.locator(".blb").first
     before = board.get_attribute("data-rev")
     act()
-    page.wait_for_function(
-        "([el, r]) => el.dataset.rev !== r && !el.dataset.busy", arg=[board.element_handle(), before], timeout=30_000
-    )
+    wait_redraw(page, board, str(before), timeout=30_000)
 
 
 def no_sideways_overflow(page: Page) -> None:

@@ -28,7 +28,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser import ui
 from tests.browser.conftest import Front, assert_no_widget_errors, lab_goto, run_code, site_open
-from tests.browser.test_board_browser import size_cell
+from tests.browser.test_board_browser import size_cell, wait_redraw
 
 pytestmark = pytest.mark.browser
 
@@ -125,9 +125,8 @@ def rev(board: Locator) -> str:
 
 
 def redrawn(page: Page, board: Locator, before: str) -> None:
-    page.wait_for_function(
-        "([el, r]) => el.dataset.rev !== r && !el.dataset.busy", arg=[board.element_handle(), before], timeout=60_000
-    )
+    """Until the board draws the kernel's answer (:func:`tests.browser.test_board_browser.wait_redraw`)."""
+    wait_redraw(page, board, before, timeout=60_000)
 
 
 def focus_group(page: Page, group: str | None) -> None:
