@@ -91,12 +91,18 @@ def wait_redraw(page: Page, board: Locator, before: str, timeout: float = 20_000
         raise AssertionError(f"the board did not draw a new view within {timeout / 1000:.0f} s (data-rev {before})")
 
 
-def next_hook(board: Locator) -> tuple[str, Locator] | None:
-    for selector in OFFERED:
-        found = board.locator(selector)
-        if found.count():
-            return selector, found.first
-    return None
+#: a script, ``(game, selectors) => [over, index, rev]``: one look at the game between two taps, in
+#: place of a call for each: whether its end banner shows (as Playwright's ``is_visible`` has it: drawn,
+#: ``visibility: visible``, a box that is not empty), the index of the first of ``selectors`` on offer on
+#: its board (the hook the policy taps next; -1 for none) and the board's ``data-rev``
+_LOOK = """(game, selectors) => {
+    const end = game.querySelector('.bl-game-over'), board = game.querySelector('.blb');
+    const box = end ? end.getBoundingClientRect() : null;
+    const over = !!end && end.checkVisibility() && getComputedStyle(end).visibility === 'visible'
+        && box.width > 0 && box.height > 0;
+    return [over, board ? selectors.findIndex(s => board.querySelector(s) !== null) : -1,
+            board ? board.getAttribute('data-rev') : null];
+}"""
 
 
 def over(game: Locator) -> bool:
@@ -134,12 +140,16 @@ def play_game(page: Page, game: Locator, *, keyboard: bool) -> int:
         expect(board.locator('.blb-flag[data-legal="true"]')).to_have_count(0)
         assert page.evaluate("() => document.activeElement.dataset.zone") == "hand", "focus stays on the card"
     taps = 0
-    while not over(game):
+    while True:
+        ended, index, drawn = game.evaluate(_LOOK, list(OFFERED))  # over(), the next hook and rev() in one call
+        if ended:
+            assert over(game), "the end banner shows (as Playwright sees it)"
+            break
         assert taps < 600, "a game takes fewer taps"
-        found = next_hook(board)
-        assert found is not None, "something is always on offer until the game ends"
-        selector, hook = found
-        before = rev(board)
+        assert index >= 0, "something is always on offer until the game ends"
+        selector = OFFERED[index]
+        hook = board.locator(selector).first
+        before = str(drawn)
         if keyboard:
             press_to(page, board, hook)
             if taps == 0:
