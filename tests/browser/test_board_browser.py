@@ -109,21 +109,61 @@ def over(game: Locator) -> bool:
     return game.locator(".bl-game-over").is_visible()
 
 
-def press_to(page: Page, board: Locator, target: Locator) -> None:
-    """Move the focus to ``target`` with the arrow keys only (Down/Up between groups, Right within)."""
+#: a script, ``(target) => [downs, rights] | null``: how many ArrowDown then ArrowRight presses take
+#: the focus from where it is to ``target``, worked out as the board moves it (its ``move``: the
+#: ``data-nav`` groups in page order, Down to the next group's roving item, Right to the next item of the
+#: group, both wrapping round); null when the focus is not in ``target``'s board (its keys do nothing)
+_PLAN = """(t) => {
+    const root = t.closest('.blb'), a = document.activeElement;
+    if (!root || !a || !root.contains(a)) return null;
+    const groups = [], items = {};
+    for (const i of root.querySelectorAll('[data-nav]')) {
+        const g = i.dataset.nav;
+        if (!items[g]) { items[g] = []; groups.push(g); }
+        items[g].push(i);
+    }
+    const g = t.dataset.nav, list = items[g], from = a.dataset ? a.dataset.nav : undefined;
+    if (!list) return null;
+    let downs = 0, at = a;
+    if (from !== g) {
+        const here = from ? groups.indexOf(from) : -1, n = groups.length;
+        downs = ((groups.indexOf(g) - here - 1 + n) % n) + 1;
+        at = list.find(i => i.tabIndex === 0) || list[0];
+    }
+    return [downs, (list.indexOf(t) - list.indexOf(at) + list.length) % list.length];
+}"""
+
+
+def arrows_to(page: Page, target: Locator, downs: int, rights: int) -> None:
+    """Move the focus to ``target`` with the arrow keys only: Down between groups (at most ``downs``
+    presses), then Right within its group (at most ``rights``).  The presses are worked out first
+    (:data:`_PLAN`) and made without a look after each; then the focus is looked at, and the looks
+    after each press go on from there if it is not there yet, within what is left of each budget."""
     key = target.get_attribute("data-key")
     group = target.get_attribute("data-nav")
-    for _ in range(12):
+    plan = target.evaluate(_PLAN)
+    if plan is not None and plan[0] < downs and plan[1] < rights:
+        for _ in range(plan[0]):
+            page.keyboard.press("ArrowDown")
+        for _ in range(plan[1]):
+            page.keyboard.press("ArrowRight")
+        downs, rights = downs - plan[0], rights - plan[1]
+    for _ in range(downs):
         if page.evaluate("() => document.activeElement && document.activeElement.dataset.nav") == group:
             break
         page.keyboard.press("ArrowDown")
     else:
         raise AssertionError(f"group {group} not reached by ArrowDown")
-    for _ in range(40):
+    for _ in range(rights):
         if page.evaluate("() => document.activeElement && document.activeElement.dataset.key") == key:
             return
         page.keyboard.press("ArrowRight")
     raise AssertionError(f"{key} not reached by ArrowRight")
+
+
+def press_to(page: Page, board: Locator, target: Locator) -> None:
+    """Move the focus to ``target`` with the arrow keys only (Down/Up between groups, Right within)."""
+    arrows_to(page, target, 12, 40)
 
 
 def play_game(page: Page, game: Locator, *, keyboard: bool) -> int:

@@ -28,7 +28,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser import ui
 from tests.browser.conftest import Front, assert_no_widget_errors, lab_goto, run_code, site_open
-from tests.browser.test_board_browser import size_cell, wait_redraw
+from tests.browser.test_board_browser import arrows_to, size_cell, wait_redraw
 
 pytestmark = pytest.mark.browser
 
@@ -139,14 +139,9 @@ def focus_group(page: Page, group: str | None) -> None:
 
 
 def focus_to(page: Page, target: Locator) -> None:
-    """Move the focus to ``target`` with the arrow keys only (Down between groups, Right within)."""
-    key = target.get_attribute("data-key")
-    focus_group(page, target.get_attribute("data-nav"))
-    for _ in range(64):  # the palette of unseen troops is one group of up to 60 cards
-        if page.evaluate("() => document.activeElement && document.activeElement.dataset.key") == key:
-            return
-        page.keyboard.press("ArrowRight")
-    raise AssertionError(f"{key} not reached by ArrowRight")
+    """Move the focus to ``target`` with the arrow keys only (Down between groups, Right within; the
+    palette of unseen troops is one group of up to 60 cards): :func:`tests.browser.test_board_browser.arrows_to`."""
+    arrows_to(page, target, 8, 64)
 
 
 def focus_inside(page: Page, board: Locator) -> bool:
