@@ -20,11 +20,14 @@ not copied); the design and the code are this project's own:
   *lost* when no plan of ours reaches the target.
 * **Flag worth.**  Place (centre flags first) and distance to flags already claimed or lost
   (R16: five flags, or three adjacent).
-* **Choice of card**, in order: a useless card is dumped on a lost flag; flags nearest to
+* **Choice of card**, in order: a Deserter or Traitor that saves a flag their finished formation
+  would take (the window before a claim, R14) or lets us prove a flag now (R12); a useless card
+  is dumped on a lost flag; flags nearest to
   complete are served first (the card with the most chance summed over the plans that beat the
   target; else the strongest live plan's card); a new flag is opened with the card with the best
   prospects that no started flag needs (each hand card serves one flag: the cards the started
-  flags' plans need are *reserved*); morale cards when they make a flag certain; other tactics
+  flags' plans need are *reserved*); morale cards when they make a flag certain (a troop instead
+  when one does it as well: a finished side waits a turn for its claim); other tactics
   on a lost or dangerous flag when the heuristic bot's estimate gains a clear margin; else the
   least useful card on the least valuable flag.
 
