@@ -703,17 +703,15 @@ class JudgeBot(HeuristicBot):
             return None
         me, them = view.player, view.player.other
         doomed = {n for n, fj in j.flags.items() if fj.made and fj.lost}
-        done: set[int] = set()  # our complete sides not provable yet
+        done: set[int] = set()  # our complete sides (a win needs one not provable yet)
         short: set[int] = set()  # our sides one card short (a Traitor's troop can complete them)
-        base: GameState | None = None
-        proven: frozenset[int] = frozenset()
         if GUILE_WIN:
-            base = determinize(view, random.Random(0))
-            proven = frozenset(claimable(base, me))
-            done = {n for n, fj in j.flags.items() if not fj.open and n not in proven}
+            done = {n for n, fj in j.flags.items() if not fj.open}
             short = {n for n, fj in j.flags.items() if len(fj.mine) == fj.size - 1}
         if not doomed and not done and not short:
             return None
+        base: GameState | None = None  # dealt, and its proofs made, only when a candidate needs them
+        proven: frozenset[int] = frozenset()
         best: tuple[float, float, int, int] | None = None
         for i, a in enumerate(cands):
             if GUILE_TARGET_FLAGS:
@@ -723,11 +721,15 @@ class JudgeBot(HeuristicBot):
             if flag is None:
                 continue
             rescue = flag in doomed
-            win = flag in done or (isinstance(a, Traitor) and a.to in short and _completes(j.flags[a.to], a.target))
-            if not rescue and not win:
+            completes = isinstance(a, Traitor) and a.to in short and _completes(j.flags[a.to], a.target)
+            if not rescue and flag not in done and not completes:
                 continue
             if base is None:
                 base = determinize(view, random.Random(0))
+                proven = frozenset(claimable(base, me)) if GUILE_WIN else frozenset()
+            win = (flag in done and flag not in proven) or completes
+            if not rescue and not win:
+                continue
             after = base.copy()
             apply(after, a)
             while after.phase is Phase.MUD_DISCARD:  # Mud deserted (R26): each discard as the heuristic bot's
