@@ -4,8 +4,9 @@ A session fixture builds the site with ``tools/build_site.py`` (into a temporary
 ``.site-cache/``), serves it with ``python -m http.server`` on 127.0.0.1; Chromium is given a
 proxy on a closed port for every host but loopback, so any other request fails, and each one is
 recorded: the test fails if there was one.  Every lesson of notebooks/ (English, zh/, teachers/)
-runs there, all cells, with no error output, each in one opening (one page, one Pyodide kernel:
-most of the CPU time) that also serves the checks that need that lesson: its saved widgets shown
+runs there, all cells, with no error output, each in one opening on a Pyodide kernel of its own
+(most of the CPU time; most lessons one after another in one page of the site per worker, which
+saves the app's start) that also serves the checks that need that lesson: its saved widgets shown
 as pictures while the kernel starts; the gym's lesson reloaded unedited asks nothing; once run,
 lesson 3's puzzle answered wrongly and rightly keeps its progress over a reload (the JSON-lines
 store on JupyterLite's browser-kept drive), and the gym saves and loads progress and sets a damaged
