@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -152,9 +153,17 @@ def positions(source: str) -> Iterator[tuple[str, Position]]:
 SOURCES = (*STAGES, "library")
 
 
+@cache
+def golden_lines(source: str) -> tuple[tuple[str, Position, str], ...]:
+    """Each position of ``source`` with its name and its golden line, made once per process: the test
+    below and ``./dev regen proofs`` (``tests/test_regen.py``'s ``proofs`` row, on the same xdist
+    worker: ``tests/xdist_groups.py``) read the same proofs."""
+    return tuple((name, position, line(name, position)) for name, position in positions(source))
+
+
 def golden_text(source: str) -> str:
     header = f"# proofs of {source} positions: name | verdicts | digest of the proofs' data | of their words"
-    return "\n".join([header, *(line(name, position) for name, position in positions(source))]) + "\n"
+    return "\n".join([header, *(got for _name, _position, got in golden_lines(source))]) + "\n"
 
 
 def golden_files() -> dict[str, str]:
@@ -167,10 +176,9 @@ def test_proofs_are_as_recorded(source: str) -> None:
     path = GOLDEN_DIR / f"{source}.txt"
     assert path.is_file(), f"missing {path.name}: run ./dev regen proofs"
     recorded = path.read_text(encoding="utf-8").splitlines()[1:]
-    made = list(positions(source))
+    made = golden_lines(source)
     assert len(recorded) == len(made), "the golden lists other positions: run ./dev regen proofs"
-    for expected, (name, position) in zip(recorded, made):
-        got = line(name, position)
+    for expected, (name, position, got) in zip(recorded, made):
         if got != expected:
             verdicts, data, words = proofs(position)
             detail = json.dumps({"data": data, "words": words}, ensure_ascii=False, indent=1)

@@ -30,10 +30,16 @@ GROUPS: dict[str, str] = {
     "tests/test_generate_spoilers.py": "generate-spoilers",
     # a batch generated per theme, shared by every test of the module
     "tests/test_generate.py": "generate",
+    # a batch of tactic puzzles generated per goal (its module-scoped fixture), shared by three tests
+    # of each goal: dealt one by one, a goal's batch was made on both workers
+    "tests/test_generate_tactic.py": "generate-tactic",
     # a class of learners who practise a class set, shared by every test of the module
     "tests/test_class_report.py": "class-report",
     # every generated file made once (tests/test_regen.py's cache), read by all the module's tests
     "tests/test_regen.py": "regen",
+    # the claim proofs of every golden position, made once (its golden_lines) for its test and for
+    # test_regen.py's proofs row
+    "tests/test_proof_equivalence.py": "regen",
     # the lessons' response tables (the open side's has thousands of states), each built once per
     # process by a fixture these two tests share
     "tests/test_response_tables.py::test_R12_a_lesson_table_walked_through_the_widget_is_the_widget": "lesson-tables",

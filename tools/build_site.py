@@ -43,7 +43,12 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: builds that share a cache there are not kept apart
+    fcntl = None  # type: ignore[assignment]
 
 #: The checkout, or in an installed wheel the package's ``sitebuild/`` folder, which carries this
 #: script, ``tools/site/`` and ``docs/rules.md`` in the same places (``battleline-lab site``).
@@ -180,9 +185,15 @@ def normalize(name: str) -> str:
 
 
 def build_venv(cache: Path) -> Path:
-    """The build venv (uv, JupyterLite and friends, from tools/site-requirements.txt), re-made only
+    """The build venv (pip, uv, JupyterLite and friends, from tools/site-requirements.txt), re-made only
     when the requirements change.  Made with the standard library's ``venv`` by whatever Python
-    runs this script, so the site needs nothing of the development environment (``.venv``)."""
+    runs this script, so the site needs nothing of the development environment (``.venv``).
+
+    When that Python has uv already (the development venv's, or ``battleline-lab site`` where uv is
+    installed), the venv is made without pip and that uv installs pip, uv and the requirements in one
+    go from its cache: ``venv``'s own pip set-up (ensurepip) and a pip run to fetch uv cost more CPU
+    than the rest of a cached install.  The venv holds the same packages either way (pip the newest
+    rather than the one Python came with), so both ways share the stamp."""
     # the recipe is part of the stamp: a venv made another way (older builds: uv, no pip) is re-made
     pins = front_end_pins()
     recipe = REQUIREMENTS.read_bytes() + "\n".join(pins).encode() + b"\nrecipe: stdlib venv + pip + uv"
@@ -195,9 +206,14 @@ def build_venv(cache: Path) -> Path:
         log("build venv: " + ", ".join(names))
         if venv.exists():
             shutil.rmtree(venv)
-        run([sys.executable, "-m", "venv", venv])
-        run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "uv"])
-        run([python, "-m", "uv", "pip", "install", "-q", "--python", python, "-r", REQUIREMENTS, *pins])
+        uv = own_uv()
+        if uv:
+            run([sys.executable, "-m", "venv", "--without-pip", venv])
+            run([*uv, "pip", "install", "-q", "--python", python, "pip", "uv", "-r", REQUIREMENTS, *pins])
+        else:
+            run([sys.executable, "-m", "venv", venv])
+            run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "uv"])
+            run([python, "-m", "uv", "pip", "install", "-q", "--python", python, "-r", REQUIREMENTS, *pins])
         installed = subprocess.run(
             [str(python), "-m", "uv", "pip", "list", "--python", str(python)], capture_output=True, text=True
         ).stdout
@@ -206,6 +222,13 @@ def build_venv(cache: Path) -> Path:
         marker.touch()
     PYTHON[:] = [python]
     return venv
+
+
+def own_uv() -> list[str]:
+    """How to run the uv of the Python that runs this script (``python -m uv``), or ``[]`` if it has none."""
+    import importlib.util
+
+    return [sys.executable, "-m", "uv"] if importlib.util.find_spec("uv") is not None else []
 
 
 def _requirement_lines() -> list[str]:
@@ -357,6 +380,11 @@ def site_lock(
     return {"info": lock["info"], "packages": packages}
 
 
+#: The date of every entry of the battleline_lab wheel (``SOURCE_DATE_EPOCH``, unless the caller set
+#: one): 1980-01-01, the earliest a zip file can hold.
+WHEEL_EPOCH = "315532800"
+
+
 def package_wheel(work: Path) -> Path:
     """The battleline_lab wheel: built from this checkout, else packed from the installed package
     (puzzles and lessons inside either way)."""
@@ -364,7 +392,12 @@ def package_wheel(work: Path) -> Path:
     if not IN_CHECKOUT:
         return installed_wheel(out)
     log("building the battleline_lab wheel")
-    run([tool_python(), "-m", "uv", "build", "-q", "--wheel", "--out-dir", out, ROOT])
+    # a fixed date in every zip entry: the same checkout gives the same wheel, byte for byte, so
+    # its bytecode is found in the cache (compiled_wheels, keyed by the wheel's sha256) by the next
+    # build (``battleline-lab site --puzzles`` after ``./dev site``), not made again in Node.js
+    env = dict(os.environ)
+    env.setdefault("SOURCE_DATE_EPOCH", WHEEL_EPOCH)
+    run([tool_python(), "-m", "uv", "build", "-q", "--wheel", "--out-dir", out, ROOT], env=env)
     wheels = list(out.glob("battleline_lab-*-py3-none-any.whl"))
     if len(wheels) != 1:
         raise SystemExit(f"error: expected one battleline_lab wheel, got {[w.name for w in out.iterdir()]}")
@@ -1206,6 +1239,33 @@ def build(out: Path, cache: Path, *, bytecode: bool = True, puzzles: Path | None
     gym page of its own."""
     started = time.monotonic()
     cache.mkdir(parents=True, exist_ok=True)
+    filling = hold_cache(cache)  # released once the wheels are in this build's own folder
+    try:
+        return _build(out, cache, filling, bytecode=bytecode, puzzles=puzzles, started=started)
+    finally:
+        filling.close()
+
+
+def hold_cache(cache: Path) -> IO[str]:
+    """An open lock file of ``cache``, locked for this build alone (closing it unlocks it).
+
+    Two builds that share a cache (the course site and a teacher's site, built side by side by the
+    browser tests) would otherwise both fill an empty one: each making the build venv (the second
+    deleting the first's under it), downloading and compiling the same wheels, and building the
+    checkout's wheel in the same ``build/`` folder.  The second now waits, then finds it all cached.
+    """
+    file = (cache / ".lock").open("w")
+    if fcntl is not None:
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log(f"waiting for another build that is filling {cache}")
+            fcntl.flock(file, fcntl.LOCK_EX)
+    return file
+
+
+def _build(out: Path, cache: Path, filling: IO[str], *, bytecode: bool, puzzles: Path | None, started: float) -> Path:
+    """:func:`build`, with ``filling`` (:func:`hold_cache`) held until nothing more is taken from the cache."""
     venv = build_venv(cache)
     version = kernel_pyodide_version(venv)
     check_language_info(venv)
@@ -1238,6 +1298,7 @@ def build(out: Path, cache: Path, *, bytecode: bool = True, puzzles: Path | None
         for wheel in [*kernel_wheels.values(), *extra.values(), *own.values(), ours]:
             shutil.copyfile(wheel, static / wheel.name)
         (static / "pyodide-lock.json").write_text(json.dumps(site, indent=1))
+        filling.close()  # the rest runs from this build's folder and the build venv
 
         (lite / "jupyter-lite.json").write_text(
             json.dumps(

@@ -84,6 +84,10 @@ class Side(enum.Enum):
         return f"Side.{self.name}"
 
 
+# the two sides in the enum's order, iterated without Enum.__iter__ (a generator: slow in hot loops)
+_SIDES = (Side.YOU, Side.OPPONENT)
+
+
 class ClaimTiming(enum.Enum):
     """When a player may claim (R14)."""
 
@@ -443,7 +447,7 @@ class Position:
         flags: dict[int, dict[str, Any]] = {}
         for n, state in zip(FLAGS, self.flags):
             entry: dict[str, Any] = {}
-            for side in Side:
+            for side in _SIDES:
                 if state.cards(side):
                     entry[side.value] = _notation(state.cards(side))
             if state.first_complete is not None:
@@ -454,7 +458,7 @@ class Position:
                 flags[n] = entry
         data["flags"] = flags
         for name, getter in (("discards", self.discards), ("hand", self.hand)):
-            area = {side.value: _notation(getter(side)) for side in Side if getter(side)}
+            area = {side.value: _notation(getter(side)) for side in _SIDES if getter(side)}
             if area:
                 data[name] = area
         return data
@@ -534,13 +538,13 @@ class Position:
     def placed(self) -> Iterator[tuple[Card, Location]]:
         """Every face-up card with where it lies: flags, then discards (R13, R31)."""
         for n, state in zip(FLAGS, self.flags):
-            for side in Side:
+            for side in _SIDES:
                 cards = state.cards(side)
                 if cards:
                     where = Location("flag", side, n)  # one value per place, shared by its cards
                     for card in cards:
                         yield card, where
-        for side in Side:
+        for side in _SIDES:
             where = Location("discard", side)
             for card in self.discards(side):
                 yield card, where
@@ -564,7 +568,7 @@ class Position:
 
     def winner(self) -> Side | None:
         """The side whose claimed flags already end the game (R16), if any."""
-        for side in Side:
+        for side in _SIDES:
             held = set(self.claimed(side))
             if len(held) >= 5 or any({n, n + 1, n + 2} <= held for n in range(1, 8)):
                 return side
@@ -598,9 +602,9 @@ class Position:
             env = [c for c in state.you + state.opponent if isinstance(c, Tactic) and c.is_environment]
             fog, mud = Tactic.FOG in env, Tactic.MUD in env
             size = formation_size(mud)
-            formation = {side: [c for c in state.cards(side) if c.is_formation_card] for side in Side}
-            complete = {side: len(formation[side]) >= size for side in Side}
-            for side in Side:
+            formation = {side: [c for c in state.cards(side) if c.is_formation_card] for side in _SIDES}
+            complete = {side: len(formation[side]) >= size for side in _SIDES}
+            for side in _SIDES:
                 cards = state.cards(side)
                 for i, card in enumerate(cards):
                     note(card, ("flags", n, side.value, i))
@@ -629,12 +633,12 @@ class Position:
                 out.append(Problem("first_complete_missing", ("flags", n), (("flag", n),)))
             if state.first_complete is not None and not (complete[Side.YOU] and complete[Side.OPPONENT]):
                 out.append(Problem("first_complete_unused", ("flags", n, "first_complete"), (("flag", n),)))
-        for side in Side:
+        for side in _SIDES:
             for i, card in enumerate(self.discards(side)):
                 note(card, ("discards", side.value, i))
             for i, card in enumerate(self.hand(side)):
                 note(card, ("hand", side.value, i))
-        for side in Side:
+        for side in _SIDES:
             leaders: list[tuple[str | int, ...]] = [
                 ("flags", n, side.value, i)
                 for n, s in zip(FLAGS, self.flags)

@@ -43,6 +43,9 @@ from __future__ import annotations
 from .cards import ALL_TROOPS, Tactic, TacticGroup
 from .position import ClaimTiming, Position, Problem, Side
 
+# the two sides in the enum's order, iterated without Enum.__iter__ (a generator: slow in hot loops)
+_SIDES = (Side.YOU, Side.OPPONENT)
+
 __all__ = ["REACH_CODES", "cards_played", "passes_possible", "unreachable"]
 
 #: The codes :func:`unreachable` reports, with the rule ids each rests on.
@@ -82,7 +85,7 @@ def passes_possible(position: Position) -> bool:
     visible_troops = len(ALL_TROOPS) - len(position.unseen_troops())
     if visible_troops >= len(ALL_TROOPS) - START_HANDS:
         return True
-    for side in Side:
+    for side in _SIDES:
         if all(s.claimed_by is not None or len(s.formation_cards(side)) >= s.size for s in position.flags):
             return True
     return False
@@ -113,18 +116,19 @@ def _turn_order(position: Position) -> list[Problem]:
 
 def _discards(position: Position) -> list[Problem]:
     out: list[Problem] = []
-    mud_gone = any(Tactic.MUD in position.discards(s) for s in Side)
-    for side in Side:
+    mud_gone = any(Tactic.MUD in position.discards(s) for s in _SIDES)
+    # the same for both sides' areas: worked out once
+    mud_on_flag = any(Tactic.MUD in s.cards(o) for s in position.flags for o in _SIDES)
+    redeployed_mud = mud_on_flag and any(
+        _played_guile(position, o, Tactic.REDEPLOY) and any(Tactic.MUD in s.cards(o) for s in position.flags)
+        for o in _SIDES
+    )
+    for side in _SIDES:
         area = position.discards(side)
         strays = [c for c in area if not (isinstance(c, Tactic) and c.group is TacticGroup.GUILE)]
         budget = 0
         budget += 1 if _played_guile(position, side.other, Tactic.DESERTER) else 0
         budget += 1 if _played_guile(position, side, Tactic.REDEPLOY) else 0
-        mud_on_flag = any(Tactic.MUD in s.cards(o) for s in position.flags for o in Side)
-        redeployed_mud = mud_on_flag and any(
-            _played_guile(position, o, Tactic.REDEPLOY) and any(Tactic.MUD in s.cards(o) for s in position.flags)
-            for o in Side
-        )
         budget += 1 if mud_gone or redeployed_mud else 0
         if len(strays) > budget:
             index = area.index(strays[budget])
@@ -135,7 +139,7 @@ def _discards(position: Position) -> list[Problem]:
                     (("side", side), ("count", len(strays)), ("budget", budget)),
                 )
             )
-    for side in Side:
+    for side in _SIDES:
         if _played_guile(position, side, Tactic.DESERTER):
             victims = [
                 c for c in position.discards(side.other) if not (isinstance(c, Tactic) and c.group is TacticGroup.GUILE)
@@ -148,7 +152,7 @@ def _discards(position: Position) -> list[Problem]:
 
 def _hands(position: Position) -> list[Problem]:
     out: list[Problem] = []
-    for side in Side:
+    for side in _SIDES:
         limit = HAND_LIMIT
         if (
             side is position.turn

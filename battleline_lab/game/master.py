@@ -20,11 +20,14 @@ not copied); the design and the code are this project's own:
   *lost* when no plan of ours reaches the target.
 * **Flag worth.**  Place (centre flags first) and distance to flags already claimed or lost
   (R16: five flags, or three adjacent).
-* **Choice of card**, in order: a useless card is dumped on a lost flag; flags nearest to
+* **Choice of card**, in order: a Deserter or Traitor that saves a flag their finished formation
+  would take (the window before a claim, R14) or lets us prove a flag now (R12); a useless card
+  is dumped on a lost flag; flags nearest to
   complete are served first (the card with the most chance summed over the plans that beat the
   target; else the strongest live plan's card); a new flag is opened with the card with the best
   prospects that no started flag needs (each hand card serves one flag: the cards the started
-  flags' plans need are *reserved*); morale cards when they make a flag certain; other tactics
+  flags' plans need are *reserved*); morale cards when they make a flag certain (a troop instead
+  when one does it as well: a finished side waits a turn for its claim); other tactics
   on a lost or dangerous flag when the heuristic bot's estimate gains a clear margin; else the
   least useful card on the least valuable flag.
 
@@ -45,11 +48,11 @@ from ..core.cards import ALL_TROOPS, Card, Colour, Tactic, Troop
 from ..core.formations import FormationKind, strength
 from ..core.odds import draw_at_least
 from . import arguments
-from .actions import Action, Deserter, Pass, PlayCard, PlayScout, Traitor
+from .actions import Action, Deserter, Pass, PlayCard, PlayScout, Redeploy, Traitor
 from .expert import ExpertBot, determinize
 from .heuristic import TACTIC_COST, Board, HeuristicBot
-from .rules import apply
-from .state import Deck, Phase
+from .rules import apply, claimable, legal_moves
+from .state import Deck, GameState, Phase, Player
 from .view import PlayerView
 
 __all__ = ["JudgeBot", "MasterSearchBot", "Plan", "plans", "plan_chance"]
@@ -75,6 +78,9 @@ GUILE_RESCUE = True  # Deserter/Traitor break a finished opponent formation that
 LOST_TACTICS = True  # tactics cards may be played on a lost flag instead of a useless troop
 SCOUT_PLAY = True  # Scout instead of dumping a card nobody needs
 PASS_OVER_TACTIC = True  # with no troop to play, pass rather than spend a tactics card that gains little
+GUILE_TARGET_FLAGS = True  # guile is judged at the flag of its target (environment cards too), not its destination
+GUILE_WIN = True  # Deserter/Traitor that let us prove a flag now (R12) are weighed with the rescues
+TROOP_OVER_MORALE = True  # complete a side with a troop rather than a morale card when both beat the target
 
 
 class Group(NamedTuple):
@@ -384,6 +390,26 @@ class Judgment:
         return acc
 
 
+def _troop_instead(fj: FlagJudgment, legal: Sequence[Action]) -> PlayCard | None:
+    """A hand troop that completes our side at ``fj`` to a formation beating the target there too
+    (the strongest such formation, then the lowest card), else None."""
+    best: tuple[tuple[int, int], int, PlayCard] | None = None
+    for a in legal:
+        if type(a) is PlayCard and a.flag == fj.flag and isinstance(a.card, Troop):
+            plan = plans(fj.mine + (a.card,), fj.size, fj.fog)[0]
+            if not plan.groups and fj.beats((plan.kind, float(plan.total))):
+                score = ((plan.kind, plan.total), -a.card.value)
+                if best is None or score > best[:2]:
+                    best = (score[0], score[1], a)
+    return best[2] if best is not None else None
+
+
+def _completes(fj: FlagJudgment, troop: Troop) -> bool:
+    """Does ``troop`` complete our side at ``fj`` to a formation that beats the target there?"""
+    plan = plans(fj.mine + (troop,), fj.size, fj.fog)[0]
+    return not plan.groups and fj.beats((plan.kind, float(plan.total)))
+
+
 def _place(card: Troop, flags: Sequence[int]) -> int:
     """Where a card opens a new flag: high cards on the most valuable of ``flags`` (in order of
     worth), low ones on the least, middling ones in the middle."""
@@ -398,6 +424,27 @@ _SCOUT = PlayScout()
 _PASS = Pass()
 
 
+def _flag_of(view: PlayerView, card: Card, player: Player) -> int | None:
+    """The unclaimed flag where ``card`` lies on ``player``'s side (formation or environment card)."""
+    for n in range(1, 10):
+        if view.claimed_by(n) is None and (card in view.flag_cards(n, player) or card in view.flag_env(n, player)):
+            return n
+    return None
+
+
+def _touched_flag(view: PlayerView, action: Action) -> int | None:
+    """The flag a tactics move acts on: a card's flag; for guile the flag its target is taken from
+    (Deserter and Traitor the opponent's card, R29 R30; Redeploy our own, R28)."""
+    if isinstance(action, PlayCard):
+        return action.flag
+    if GUILE_TARGET_FLAGS and isinstance(action, (Deserter, Traitor)):
+        return _flag_of(view, action.target, view.player.other)
+    if GUILE_TARGET_FLAGS and isinstance(action, Redeploy):
+        return _flag_of(view, action.target, view.player)
+    n = getattr(action, "flag", None)
+    return n if isinstance(n, int) else None
+
+
 def _key(card: Card) -> tuple[int, int]:
     if isinstance(card, Troop):
         return (card.value, card.colour.index)
@@ -409,6 +456,7 @@ class JudgeBot(HeuristicBot):
 
     name = "judge"
     reason = ""  # which rule chose the last card play (for tests and the coach)
+    _guile_saves = True  # the last guile move chosen saves a flag (else it only wins one)
 
     def _play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if view.phase is not Phase.PLAY:
@@ -436,7 +484,7 @@ class JudgeBot(HeuristicBot):
         # 0. a finished formation of theirs that will take a flag: break it with Deserter or Traitor
         guile = self._guile(view, legal, j) if GUILE_RESCUE else None
         if guile is not None:
-            self.reason = "guile-rescue"
+            self.reason = "guile-rescue" if self._guile_saves else "guile-win"
             return guile
         # 1. a lost flag takes a useless card
         for n in j.order:
@@ -446,6 +494,8 @@ class JudgeBot(HeuristicBot):
                 if (n, card) in plays:
                     tactic = self._tactic(view, legal, j, lost_only=True) if LOST_TACTICS else None
                     self.reason = "lost-tactic" if tactic else "dump-lost"
+                    if type(tactic) is PlayCard and isinstance(tactic.card, Troop):
+                        self.reason = "troop-over-morale"
                     return tactic or plays[(n, card)]
         # 2. the flags nearest to complete first
         for have in range(3, 0, -1):
@@ -542,6 +592,8 @@ class JudgeBot(HeuristicBot):
         tactic = self._tactic(view, legal, j, lost_only=False)
         if tactic is not None:
             self.reason = "tactic"
+            if type(tactic) is PlayCard and isinstance(tactic.card, Troop):
+                self.reason = "troop-over-morale"
             return tactic
         # 4b. a second card for a one-card flag's Phalanx-or-better plan
         for n in j.order:
@@ -600,10 +652,16 @@ class JudgeBot(HeuristicBot):
                         score = 1.0 + fj.worth / 1000
                         if best is None or score > best[0]:
                             best = (score, i)
+                            troop = _troop_instead(fj, legal) if TROOP_OVER_MORALE else None
+                            if troop is not None:
+                                # the side would stand through their turn (the window before a claim,
+                                # R14) with the morale card in it, open to their Deserter (R29); a troop
+                                # that beats the target as well keeps the card for later (R20-R22)
+                                best = (score, legal.index(troop))
                 continue
             if lost_only:
-                n = getattr(a, "flag", None)
-                fj = j.flags.get(n) if isinstance(n, int) else None
+                n = _touched_flag(view, a)
+                fj = j.flags.get(n) if n is not None else None
                 if fj is None or not fj.lost:
                     continue
             if board is None:
@@ -630,42 +688,70 @@ class JudgeBot(HeuristicBot):
         return super()._play(view, legal)
 
     def _guile(self, view: PlayerView, legal: Sequence[Action], j: Judgment) -> Action | None:
-        """A Deserter or Traitor that breaks a finished opponent formation which beats all we can
-        still make there (R29, R30): the flag they would claim, at once or when it is provable (under
-        claims at the start of the turn it stands one turn, the window).  The judgment is read again
-        on the table after the move (a state dealt from the view, so nothing hidden is used); the
-        most valuable flag saved wins, then the best chance left to beat them there."""
+        """A Deserter or Traitor that saves a flag or wins one (R29, R30).
+
+        Saves: it breaks a finished opponent formation which beats all we can still make there, the
+        flag they would claim, at once or when it is provable (under claims at the start of the turn
+        it stands one turn, the window, R14); their environment card there counts too (R26).  Wins
+        (``GUILE_WIN``): it lets us prove a flag now (R12) that we cannot prove yet, by taking a card
+        out of their side or, with Traitor, completing ours.  The judgment and the proofs are read
+        again on the table after each candidate (a state dealt from the view, so nothing hidden is
+        used, R13); the most valuable flags saved or won first, then the best chance left to beat
+        them at the flag saved, then the fewest flags lost."""
         cands = [a for a in legal if isinstance(a, (Deserter, Traitor))]
         if not cands:
             return None
-        them = view.player.other
-        where: dict[Card, int] = {}
-        for n, fj in j.flags.items():
-            if fj.made and fj.lost:
-                for c in fj.theirs:
-                    where[c] = n
-        if not where:
+        me, them = view.player, view.player.other
+        doomed = {n for n, fj in j.flags.items() if fj.made and fj.lost}
+        done: set[int] = set()  # our complete sides (a win needs one not provable yet)
+        short: set[int] = set()  # our sides one card short (a Traitor's troop can complete them)
+        if GUILE_WIN:
+            done = {n for n, fj in j.flags.items() if not fj.open}
+            short = {n for n, fj in j.flags.items() if len(fj.mine) == fj.size - 1}
+        if not doomed and not done and not short:
             return None
-        base = determinize(view, random.Random(0))
+        base: GameState | None = None  # dealt, and its proofs made, only when a candidate needs them
+        proven: frozenset[int] = frozenset()
         best: tuple[float, float, int, int] | None = None
         for i, a in enumerate(cands):
-            target: Card = a.target
-            flag = where.get(target)
-            if flag is None or target not in view.flag_cards(flag, them):
+            if GUILE_TARGET_FLAGS:
+                flag = _flag_of(view, a.target, them)
+            else:
+                flag = next((n for n in doomed if a.target in view.flag_cards(n, them)), None)
+            if flag is None:
+                continue
+            rescue = flag in doomed
+            completes = isinstance(a, Traitor) and a.to in short and _completes(j.flags[a.to], a.target)
+            if not rescue and flag not in done and not completes:
+                continue
+            if base is None:
+                base = determinize(view, random.Random(0))
+                proven = frozenset(claimable(base, me)) if GUILE_WIN else frozenset()
+            win = (flag in done and flag not in proven) or completes
+            if not rescue and not win:
                 continue
             after = base.copy()
             apply(after, a)
+            while after.phase is Phase.MUD_DISCARD:  # Mud deserted (R26): each discard as the heuristic bot's
+                apply(after, HeuristicBot(0).choose(PlayerView(after, after.to_act), legal_moves(after)))
             if after.over:
                 continue
-            j2 = Judgment(PlayerView(after, view.player))
+            j2 = Judgment(PlayerView(after, me))
+            value = 0.0
+            chance = 1.0
             fj2 = j2.flags.get(flag)
-            if fj2 is None or fj2.lost:
+            if rescue and fj2 is not None and not fj2.lost:
+                value += j.flags[flag].worth
+                chance = max((jd.chance for jd in fj2.judged if jd.chance > 0 and fj2.beats(jd.key)), default=0.0)
+            if win:
+                value += sum(j.flags[n].worth for n in set(claimable(after, me)) - proven if n in j.flags)
+            if value <= 0:
                 continue
-            chance = max((jd.chance for jd in fj2.judged if jd.chance > 0 and fj2.beats(jd.key)), default=0.0)
             lost_after = sum(1 for f in j2.flags.values() if f.lost)
-            score = (j.flags[flag].worth, chance, -lost_after, -i)
+            score = (value, chance, -lost_after, -i)
             if best is None or score > best:
                 best = score
+                self._guile_saves = rescue and fj2 is not None and not fj2.lost
         return cands[-best[3]] if best is not None else None
 
 

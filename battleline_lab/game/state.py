@@ -259,8 +259,10 @@ class GameState:
             options=self.options,
             decks={d: list(c) for d, c in self.decks.items()},
             hands={p: list(h) for p, h in self.hands.items()},
-            cards=[{p: list(s[p]) for p in Player} for s in self.cards],
-            env=[{p: list(s[p]) for p in Player} for s in self.env],
+            # both players in the enum's order, written out: a copy per look-ahead step made Player's
+            # Enum.__iter__ (a generator) a visible cost of the search bots
+            cards=[{_NORTH: list(s[_NORTH]), _SOUTH: list(s[_SOUTH])} for s in self.cards],
+            env=[{_NORTH: list(s[_NORTH]), _SOUTH: list(s[_SOUTH])} for s in self.env],
             claimed=list(self.claimed),
             mud_at=list(self.mud_at),
             complete_at=[dict(c) for c in self.complete_at],

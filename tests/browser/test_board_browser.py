@@ -11,7 +11,9 @@ offline, Pyodide in the browser), two in each, pairwise: 360 px by taps and 1400
 games in all instead of the eight of the full matrix, and every check is still made: each width
 (with its checks: the 360 px cell, the 1366 x 768 window), each way of playing (and its seed) and
 each front end, and each width with each front end.  A front end's two games are played on one
-page, one under the other (one page and one kernel per front end).
+page, one under the other (one page and one kernel per front end).  JupyterLab's page then shows
+two more fresh games, each in a new cell: the width sweep from 320 to 1600 px and the coach's odds
+(with its axe-core audit), checks that once opened a notebook, a page and a kernel each.
 """
 
 from __future__ import annotations
@@ -24,8 +26,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import Front, Lab, assert_no_widget_errors, open_and_run, run_code, site_open
-from tests.browser.test_layout_a11y_browser import axe_script  # noqa: F401  (the fixture: axe-core, cached)
+from tests.browser.conftest import (
+    Front,
+    Lab,
+    assert_no_widget_errors,
+    layout_settled,
+    open_and_run,
+    run_code,
+    site_open,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -60,40 +69,101 @@ def rev(board: Locator) -> str:
     return str(board.get_attribute("data-rev"))
 
 
-def wait_redraw(page: Page, board: Locator, before: str) -> None:
-    """Until the kernel's next view model is drawn (the component numbers every redraw)."""
-    handle = board.element_handle()
-    redrawn = "([el, r]) => el.dataset.rev !== r && !el.dataset.busy"
-    page.wait_for_function(redrawn, arg=[handle, before], timeout=20_000)
+#: a script, ``([board, rev, ms]) => drawn``: true once the board shows a redraw other than ``rev`` and
+#: is not busy, false after ``ms``.  A MutationObserver on those two attributes wakes it: Playwright's
+#: ``wait_for_function`` polls on every animation frame, and so kept Chromium drawing frames the whole
+#: time a kernel (on the site Pyodide, in the same browser) worked on the answer
+_REDRAWN = """([el, r, ms]) => new Promise(resolve => {
+    const done = () => el.dataset.rev !== r && !el.dataset.busy;
+    if (done()) return resolve(true);
+    const watch = new MutationObserver(() => {
+        if (done()) { clearTimeout(timer); watch.disconnect(); resolve(true); }
+    });
+    const timer = setTimeout(() => { watch.disconnect(); resolve(done()); }, ms);
+    watch.observe(el, {attributes: true, attributeFilter: ['data-rev', 'data-busy']});
+})"""
 
 
-def next_hook(board: Locator) -> tuple[str, Locator] | None:
-    for selector in OFFERED:
-        found = board.locator(selector)
-        if found.count():
-            return selector, found.first
-    return None
+def wait_redraw(page: Page, board: Locator, before: str, timeout: float = 20_000) -> None:
+    """Until the kernel's next view model is drawn (the component numbers every redraw, ``data-rev``,
+    and marks the board ``data-busy`` while it waits for the kernel); ``timeout`` in ms."""
+    if not page.evaluate(_REDRAWN, [board.element_handle(), before, timeout]):
+        raise AssertionError(f"the board did not draw a new view within {timeout / 1000:.0f} s (data-rev {before})")
+
+
+#: a script, ``(game, selectors) => [over, index, rev]``: one look at the game between two taps, in
+#: place of a call for each: whether its end banner shows (as Playwright's ``is_visible`` has it: drawn,
+#: ``visibility: visible``, a box that is not empty), the index of the first of ``selectors`` on offer on
+#: its board (the hook the policy taps next; -1 for none) and the board's ``data-rev``
+_LOOK = """(game, selectors) => {
+    const end = game.querySelector('.bl-game-over'), board = game.querySelector('.blb');
+    const box = end ? end.getBoundingClientRect() : null;
+    const over = !!end && end.checkVisibility() && getComputedStyle(end).visibility === 'visible'
+        && box.width > 0 && box.height > 0;
+    return [over, board ? selectors.findIndex(s => board.querySelector(s) !== null) : -1,
+            board ? board.getAttribute('data-rev') : null];
+}"""
 
 
 def over(game: Locator) -> bool:
     return game.locator(".bl-game-over").is_visible()
 
 
-def press_to(page: Page, board: Locator, target: Locator) -> None:
-    """Move the focus to ``target`` with the arrow keys only (Down/Up between groups, Right within)."""
+#: a script, ``(target) => [downs, rights] | null``: how many ArrowDown then ArrowRight presses take
+#: the focus from where it is to ``target``, worked out as the board moves it (its ``move``: the
+#: ``data-nav`` groups in page order, Down to the next group's roving item, Right to the next item of the
+#: group, both wrapping round); null when the focus is not in ``target``'s board (its keys do nothing)
+_PLAN = """(t) => {
+    const root = t.closest('.blb'), a = document.activeElement;
+    if (!root || !a || !root.contains(a)) return null;
+    const groups = [], items = {};
+    for (const i of root.querySelectorAll('[data-nav]')) {
+        const g = i.dataset.nav;
+        if (!items[g]) { items[g] = []; groups.push(g); }
+        items[g].push(i);
+    }
+    const g = t.dataset.nav, list = items[g], from = a.dataset ? a.dataset.nav : undefined;
+    if (!list) return null;
+    let downs = 0, at = a;
+    if (from !== g) {
+        const here = from ? groups.indexOf(from) : -1, n = groups.length;
+        downs = ((groups.indexOf(g) - here - 1 + n) % n) + 1;
+        at = list.find(i => i.tabIndex === 0) || list[0];
+    }
+    return [downs, (list.indexOf(t) - list.indexOf(at) + list.length) % list.length];
+}"""
+
+
+def arrows_to(page: Page, target: Locator, downs: int, rights: int) -> None:
+    """Move the focus to ``target`` with the arrow keys only: Down between groups (at most ``downs``
+    presses), then Right within its group (at most ``rights``).  The presses are worked out first
+    (:data:`_PLAN`) and made without a look after each; then the focus is looked at, and the looks
+    after each press go on from there if it is not there yet, within what is left of each budget."""
     key = target.get_attribute("data-key")
     group = target.get_attribute("data-nav")
-    for _ in range(12):
+    plan = target.evaluate(_PLAN)
+    if plan is not None and plan[0] < downs and plan[1] < rights:
+        for _ in range(plan[0]):
+            page.keyboard.press("ArrowDown")
+        for _ in range(plan[1]):
+            page.keyboard.press("ArrowRight")
+        downs, rights = downs - plan[0], rights - plan[1]
+    for _ in range(downs):
         if page.evaluate("() => document.activeElement && document.activeElement.dataset.nav") == group:
             break
         page.keyboard.press("ArrowDown")
     else:
         raise AssertionError(f"group {group} not reached by ArrowDown")
-    for _ in range(40):
+    for _ in range(rights):
         if page.evaluate("() => document.activeElement && document.activeElement.dataset.key") == key:
             return
         page.keyboard.press("ArrowRight")
     raise AssertionError(f"{key} not reached by ArrowRight")
+
+
+def press_to(page: Page, board: Locator, target: Locator) -> None:
+    """Move the focus to ``target`` with the arrow keys only (Down/Up between groups, Right within)."""
+    arrows_to(page, target, 12, 40)
 
 
 def play_game(page: Page, game: Locator, *, keyboard: bool) -> int:
@@ -110,12 +180,16 @@ def play_game(page: Page, game: Locator, *, keyboard: bool) -> int:
         expect(board.locator('.blb-flag[data-legal="true"]')).to_have_count(0)
         assert page.evaluate("() => document.activeElement.dataset.zone") == "hand", "focus stays on the card"
     taps = 0
-    while not over(game):
+    while True:
+        ended, index, drawn = game.evaluate(_LOOK, list(OFFERED))  # over(), the next hook and rev() in one call
+        if ended:
+            assert over(game), "the end banner shows (as Playwright sees it)"
+            break
         assert taps < 600, "a game takes fewer taps"
-        found = next_hook(board)
-        assert found is not None, "something is always on offer until the game ends"
-        selector, hook = found
-        before = rev(board)
+        assert index >= 0, "something is always on offer until the game ends"
+        selector = OFFERED[index]
+        hook = board.locator(selector).first
+        before = str(drawn)
         if keyboard:
             press_to(page, board, hook)
             if taps == 0:
@@ -157,7 +231,7 @@ def size_cell(page: Page, game: Locator, width: int) -> None:
         if abs(box["width"] - width) <= 1:
             return
         page.set_viewport_size({"width": int(viewport["width"] + width - box["width"]), "height": viewport["height"]})
-        page.wait_for_timeout(400)
+        layout_settled(page)  # laid out again: the panel fits, no box moves
     raise AssertionError(f"could not make the cell {width} px wide")
 
 
@@ -206,11 +280,14 @@ GAMES = [(360, False, 2), (1400, True, 3)]
 
 
 def test_whole_games_by_taps_alone_at_360_and_by_keys_alone_at_1400(
-    front_page: Page, frontend: Front, output_dir: Path
+    front_page: Page, frontend: Front, output_dir: Path, request: pytest.FixtureRequest
 ) -> None:
     """Both games of :data:`GAMES` on one page, one under the other: the first in a notebook (on the
     site a lesson) opened for it, the second in a new cell under it (a page and a kernel are most of
-    a game's CPU time; each board takes only the keys whose target is inside it)."""
+    a game's CPU time; each board takes only the keys whose target is inside it).  In JupyterLab the
+    same page then shows two more games, each in a new cell: the width sweep
+    (:func:`_fits_every_cell_width`) and the coach (:func:`_coach_odds_on_the_board`), which were
+    tests of their own, each with a notebook, a page and a kernel of its own."""
     page = front_page
     for index, (width, keyboard, seed) in enumerate(GAMES):
         page.set_viewport_size({"width": max(width, 1000), "height": 900})
@@ -223,6 +300,9 @@ def test_whole_games_by_taps_alone_at_360_and_by_keys_alone_at_1400(
         game = page.locator(".bl-game").last
         expect(game.locator(".blb [data-zone='hand']").first).to_be_visible(timeout=60_000)
         _a_whole_game(page, frontend, game, output_dir, width, keyboard)
+    if not frontend.site:
+        _fits_every_cell_width(page, output_dir)
+        _coach_odds_on_the_board(page, output_dir, request.getfixturevalue("axe_script"))
 
 
 def _a_whole_game(page: Page, frontend: Front, game: Locator, output_dir: Path, width: int, keyboard: bool) -> None:
@@ -234,7 +314,7 @@ def _a_whole_game(page: Page, frontend: Front, game: Locator, output_dir: Path, 
     check_fits(page, game, width)
     if width >= 1400:  # the whole game (status, board, decks, hand, feedback) fits a 1366 x 768 window
         page.set_viewport_size({"width": 1366, "height": 768})
-        page.wait_for_timeout(400)
+        layout_settled(page)  # laid out again: the panel fits, no box moves
         game.scroll_into_view_if_needed()
         top = game.locator(".bl-game-title").bounding_box()
         bottom = game.locator('[data-role="feedback"]').bounding_box()
@@ -257,20 +337,23 @@ def _a_whole_game(page: Page, frontend: Front, game: Locator, output_dir: Path, 
     assert_no_widget_errors(page)
 
 
-def test_the_board_fits_every_cell_width_from_320_to_1600(lab_page: Page, lab: Lab, output_dir: Path) -> None:
-    """No truncation, no sideways scroll, tap targets >= 36 px and text >= 11 px at any cell width,
-    on both sides of the 800 px turn (columns above, one row per flag below), with a card chosen."""
-    page = lab_page
+def new_game(page: Page, seed: int) -> Locator:
+    """A new cell under the last one showing a fresh game (random bot, ``seed``); returns the game once
+    its hand is drawn."""
+    run_code(page, f"from battleline_lab.widgets.game import GameWidget; GameWidget(bot='random', seed={seed})")
+    game = page.locator(".bl-game").last  # the newest game is the last
+    expect(game.locator(".blb [data-zone='hand']").first).to_be_visible(timeout=60_000)
+    return game
+
+
+def _fits_every_cell_width(page: Page, output_dir: Path) -> None:
+    """The board fits every cell width from 320 to 1600 px: no truncation, no sideways scroll, tap
+    targets >= 36 px and text >= 11 px at any cell width, on both sides of the 800 px turn (columns
+    above, one row per flag below), with a card chosen.  A fresh game in a new cell."""
     page.set_viewport_size({"width": 1000, "height": 900})
-    name = write_notebook(
-        lab,
-        "board-widths.ipynb",
-        "from battleline_lab.widgets.game import GameWidget\nGameWidget(bot='random', seed=6)",
-    )
-    open_and_run(page, lab, name)
-    game = page.locator(".bl-game").first
+    game = new_game(page, 6)
+    game.scroll_into_view_if_needed()
     board = game.locator(".blb")
-    expect(board.locator("[data-zone='hand']").first).to_be_visible(timeout=60_000)
     board.locator('[data-zone="hand"]:not([aria-disabled="true"])').first.click()
     expect(board.locator('.blb-flag[data-legal="true"]').first).to_be_visible()
     for width in (320, 480, 800, 830, 1200, 1600):
@@ -286,22 +369,15 @@ def test_the_board_fits_every_cell_width_from_320_to_1600(lab_page: Page, lab: L
     assert_no_widget_errors(page)
 
 
-def test_the_coach_shows_each_contested_flags_odds_on_the_board(
-    lab_page: Page,
-    lab: Lab,
-    output_dir: Path,
-    axe_script: Path,  # noqa: F811
-) -> None:
+def _coach_odds_on_the_board(page: Page, output_dir: Path, axe: Path) -> None:
     """With the coach on, every open flag with a card shows the learner's odds and outs
     (``data-role="odds"`` with ``data-flag``), the tie rule beside them; with it off, none.  The
-    game with the coach's odds on passes the axe-core audit (nothing serious or critical)."""
-    page = lab_page
+    game with the coach's odds on passes the axe-core audit (nothing serious or critical).  A fresh
+    game in a new cell, at 1400 px."""
     page.set_viewport_size({"width": 1400, "height": 1000})
-    source = "from battleline_lab.widgets.game import GameWidget\nw = GameWidget(bot='random', seed=5)\nw"
-    open_and_run(page, lab, write_notebook(lab, "board-odds.ipynb", source))
-    game = page.locator(".bl-game").first
+    game = new_game(page, 5)
+    game.scroll_into_view_if_needed()
     board = game.locator(".blb")
-    expect(board.locator("[data-zone='hand']").first).to_be_visible(timeout=60_000)
     odds = board.locator('[data-role="odds"]')
     for _ in range(2):  # two cards and draws by taps: the bot answers, the table has cards
         before = rev(board)
@@ -327,10 +403,11 @@ def test_the_coach_shows_each_contested_flags_odds_on_the_board(
     assert "counts half" in str(first.get_attribute("aria-label"))
     expect(board.locator('[data-role="odds-note"]')).to_contain_text("counts half to each side")
     game.screenshot(path=str(output_dir / "board-odds.png"))
-    page.add_script_tag(path=str(axe_script))
-    found = page.evaluate(
-        """async () => {
-            const include = [...document.querySelectorAll('.bl-game')];
+    page.add_script_tag(path=str(axe))
+    # the audit's scope: this game (the page shows the finished games above it too)
+    found = game.evaluate(
+        """async (game) => {
+            const include = [game];
             const r = await axe.run({include}, {resultTypes: ['violations']});
             return r.violations.filter(v => v.impact === 'critical' || v.impact === 'serious').map(v => v.id);
         }"""

@@ -106,6 +106,7 @@ def test_click_to_visible_change_times(
     offline = None
     if frontend.site:  # a second lesson in the same site page keeps showing the first (its workspace)
         offline = Offline(request.getfixturevalue("offline_chromium"))
+        page.close()  # lesson 5 is done with: its Pyodide kernel and page would idle on beside lesson 6's
         page = offline.context.new_page()
         page.set_default_timeout(60_000)
     open_and_run(page, lab, "notebooks/06-play-a-game.ipynb")

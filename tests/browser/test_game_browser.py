@@ -4,7 +4,9 @@ nbval and ``tests/test_game_widget.py`` prove the kernel side; this shows that t
 renders in JupyterLab and on the JupyterLite site (the ``frontend`` fixture), and that taps on
 the board's hooks (``docs/widgets.md``) reach the kernel and come back as a new board, a new log
 and new choices: the draw choice after each card, the coach when asked for.  On the site the same
-checks run in the sweep over every lesson (``test_site_browser.py``), on its opening of lesson 6.
+checks run in the sweep over every lesson (``test_site_browser.py``), on its opening of lesson 6.  In
+JupyterLab the game's layout at 600, 1024 and 1400 px is checked on this test's page, after the moves,
+as the sweep does on the site.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser import ui
 from tests.browser.conftest import Front, assert_no_widget_errors, open_and_run, until
+from tests.browser.test_layout_a11y_browser import game_fits_every_width
 
 pytestmark = pytest.mark.browser
 
@@ -29,11 +32,16 @@ def log_lines(game: Locator) -> list[str]:
 @pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_play_a_few_moves_of_lesson_six_by_tapping(front_page: Page, frontend: Front, output_dir: Path) -> None:
     """In JupyterLab; on the site the sweep over every lesson makes the same checks on its own
-    opening of lesson 6 (``test_site_browser.py``: one Pyodide kernel fewer)."""
+    opening of lesson 6 (``test_site_browser.py``: one Pyodide kernel fewer).  Then, on the same page
+    as the sweep does it, the game fits 600, 1024 and 1400 px with every flag target in its own column
+    (:func:`tests.browser.test_layout_a11y_browser.game_fits_every_width`, once a test of its own that
+    opened and ran lesson 6 again)."""
     page = front_page
     page.set_viewport_size({"width": 1280, "height": 1900})  # the whole game widget fits in a screenshot
     open_and_run(page, frontend, NOTEBOOK)
     a_few_moves_by_tapping(page, frontend.name, output_dir)
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    game_fits_every_width(page, frontend.name, output_dir)
 
 
 def a_few_moves_by_tapping(page: Page, front: str, output_dir: Path) -> None:

@@ -2,7 +2,9 @@
 
 - At 600, 1024 and 1400 px the widgets never overflow sideways, each of the game board's flag
   targets lies in its own column and so does each flag a puzzle asks about ("which flags"),
-  measured with bounding boxes; screenshots in ``test-output/layout-*.png``.
+  measured with bounding boxes; screenshots in ``test-output/layout-*.png``.  The game's checks
+  (:func:`game_fits_every_width`) run on another test's page of lesson 6: in JupyterLab
+  ``test_game_browser.py``'s, on the site the sweep's (one opening of lesson 6 fewer in each).
 - A puzzle answered by keyboard (focus + Enter), the proof stepped with the arrow keys (on its
   step buttons) and with j/k (not in a text field, and not moving JupyterLab's cell), visible
   focus, and nothing above the feedback moving when it is answered.
@@ -27,7 +29,7 @@ from tests.browser.conftest import (
     open_and_run,
     run_finished,
 )
-from tests.browser.conftest import axe_script as axe_script  # test_board_browser.py imports the fixture from here
+from tests.browser.test_board_browser import wait_redraw
 
 pytestmark = pytest.mark.browser
 
@@ -41,9 +43,7 @@ def redrawn(page: Page, widget: Locator, act: Callable[[], None]) -> None:
     board = widget.locator(".blb").first
     before = board.get_attribute("data-rev")
     act()
-    page.wait_for_function(
-        "([el, r]) => el.dataset.rev !== r && !el.dataset.busy", arg=[board.element_handle(), before], timeout=30_000
-    )
+    wait_redraw(page, board, str(before), timeout=30_000)
 
 
 def no_sideways_overflow(page: Page) -> None:
@@ -73,20 +73,11 @@ def no_sideways_overflow(page: Page) -> None:
     assert report == [], report
 
 
-@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
-def test_game_fits_600_1024_1400_with_every_flag_target_in_its_own_column(
-    front_page: Page, frontend: Front, output_dir: Path
-) -> None:
-    """In JupyterLab; on the site the sweep over every lesson makes the same checks on its own
-    opening of lesson 6 (``test_site_browser.py``: one Pyodide kernel fewer)."""
-    page, lab = front_page, frontend
-    open_and_run(page, lab, "notebooks/06-play-a-game.ipynb")
-    game_fits_every_width(page, frontend.name, output_dir)
-
-
 def game_fits_every_width(page: Page, front: str, output_dir: Path) -> None:
     """Lesson 6, run in the front end ``front``: its game fits each of :data:`WIDTHS`, every flag's
-    tap target in its own column; the page is left at the last width."""
+    tap target in its own column; the page is left at the last width.  Run on the page of lesson 6
+    that another test opened: in JupyterLab ``test_game_browser.py``'s, after its few moves; on the
+    site the sweep's (``test_site_browser.py``)."""
     game = page.locator(".bl-game").first
     expect(game).to_be_visible(timeout=60_000)
     expect(page.locator(".jp-OutputArea-output", has_text="'claim_timing': 'after_play'")).to_be_visible(timeout=60_000)

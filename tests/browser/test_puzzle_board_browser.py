@@ -28,7 +28,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser import ui
 from tests.browser.conftest import Front, assert_no_widget_errors, lab_goto, run_code, site_open
-from tests.browser.test_board_browser import size_cell
+from tests.browser.test_board_browser import arrows_to, size_cell, wait_redraw
 
 pytestmark = pytest.mark.browser
 
@@ -71,34 +71,53 @@ def draw_puzzles(page: Page, tag: str) -> Locator:
     return box
 
 
+#: a script, ``(puzzle, selectors) => boxes``: :func:`boxes` read in the page, all four parts in one
+#: call; a part with no box (absent or not drawn) is null, as Playwright's ``bounding_box`` has it
+_BOXES = """(puzzle, selectors) => {
+    const o = puzzle.getBoundingClientRect();
+    return selectors.map((selector, i) => {
+        const el = puzzle.querySelector(selector);
+        if (!el || el.getClientRects().length === 0) return null;
+        const r = el.getBoundingClientRect();
+        return i < 2 ? [r.x - o.x, r.y - o.y, r.width, r.height] : [r.x - o.x, r.y - o.y, r.width];
+    });
+}"""
+
+#: a script: :data:`_BOXES` looked at every 250 ms in the page until two looks in a row agree (at
+#: most ``tries`` looks after the first); returns the boxes then, or null if they never stopped moving
+_SETTLED = (
+    "async (puzzle, [selectors, tries]) => {\n"
+    f"    const boxes = {_BOXES};\n"
+    """    let last = JSON.stringify(boxes(puzzle, selectors));
+    for (let i = 0; i < tries; i++) {
+        await new Promise(resolve => setTimeout(resolve, 250));
+        const now = JSON.stringify(boxes(puzzle, selectors));
+        if (now === last) return JSON.parse(now);
+        last = now;
+    }
+    return null;
+}"""
+)
+
+
+def _tuples(found: list[list[float] | None]) -> list[tuple[float, ...] | None]:
+    return [None if box is None else tuple(box) for box in found]
+
+
 def boxes(puzzle: Locator) -> list[tuple[float, ...] | None]:
     """Where the still parts are: the board and the answers whole; the proof step and the feedback
-    by their top-left corner and width (their text may grow downwards, in their own place)."""
-    origin = puzzle.bounding_box()  # relative to the widget: the notebook may scroll (a tap near the edge)
-    assert origin is not None
-    out: list[tuple[float, ...] | None] = []
-    for i, selector in enumerate(STILL):
-        found = puzzle.locator(selector)
-        box = found.first.bounding_box() if found.count() else None
-        if box is None:
-            out.append(None)
-        elif i < 2:
-            out.append((box["x"] - origin["x"], box["y"] - origin["y"], box["width"], box["height"]))
-        else:
-            out.append((box["x"] - origin["x"], box["y"] - origin["y"], box["width"]))
-    return out
+    by their top-left corner and width (their text may grow downwards, in their own place).  Relative
+    to the widget: the notebook may scroll (a tap near the edge)."""
+    return _tuples(puzzle.evaluate(_BOXES, list(STILL)))
 
 
-def settled(page: Page, puzzle: Locator) -> list[tuple[float, ...] | None]:
-    """:func:`boxes` once the widget is drawn and still (the site lays its cell out in steps)."""
-    last = boxes(puzzle)
-    for _ in range(40):
-        page.wait_for_timeout(250)
-        now = boxes(puzzle)
-        if now == last:
-            return now
-        last = now
-    raise AssertionError("the puzzle never stopped moving")
+def settled(puzzle: Locator) -> list[tuple[float, ...] | None]:
+    """:func:`boxes` once the widget is drawn and still (the site lays its cell out in steps): two
+    looks 250 ms apart agree, at most 40 waits (all in the page, in one call)."""
+    found = puzzle.evaluate(_SETTLED, [list(STILL), 40])
+    if found is None:
+        raise AssertionError("the puzzle never stopped moving")
+    return _tuples(found)
 
 
 def rev(board: Locator) -> str:
@@ -106,9 +125,8 @@ def rev(board: Locator) -> str:
 
 
 def redrawn(page: Page, board: Locator, before: str) -> None:
-    page.wait_for_function(
-        "([el, r]) => el.dataset.rev !== r && !el.dataset.busy", arg=[board.element_handle(), before], timeout=60_000
-    )
+    """Until the board draws the kernel's answer (:func:`tests.browser.test_board_browser.wait_redraw`)."""
+    wait_redraw(page, board, before, timeout=60_000)
 
 
 def focus_group(page: Page, group: str | None) -> None:
@@ -121,14 +139,9 @@ def focus_group(page: Page, group: str | None) -> None:
 
 
 def focus_to(page: Page, target: Locator) -> None:
-    """Move the focus to ``target`` with the arrow keys only (Down between groups, Right within)."""
-    key = target.get_attribute("data-key")
-    focus_group(page, target.get_attribute("data-nav"))
-    for _ in range(64):  # the palette of unseen troops is one group of up to 60 cards
-        if page.evaluate("() => document.activeElement && document.activeElement.dataset.key") == key:
-            return
-        page.keyboard.press("ArrowRight")
-    raise AssertionError(f"{key} not reached by ArrowRight")
+    """Move the focus to ``target`` with the arrow keys only (Down between groups, Right within; the
+    palette of unseen troops is one group of up to 60 cards): :func:`tests.browser.test_board_browser.arrows_to`."""
+    arrows_to(page, target, 8, 64)
 
 
 def focus_inside(page: Page, board: Locator) -> bool:
@@ -181,7 +194,7 @@ def solve(
     expect(feedback).to_have_attribute("data-state", "waiting")
     expect(step).to_have_attribute("data-waiting", "true")  # its place is kept, empty of proof
     puzzle.scroll_into_view_if_needed()
-    before = settled(page, puzzle)
+    before = settled(puzzle)
     if keyboard:  # enter the widget once (one Tab stop); from here on only keys
         board.locator('[data-nav][tabindex="0"]').first.focus()
     give(page, board, wrong, keyboard)
@@ -280,7 +293,8 @@ def _every_kind(page: Page, frontend: Front, width: int, keyboard: bool, output_
         size_cell(page, box, width)
     for (pid, wrong, right), puzzle in zip(PUZZLES, box.locator(ui.PUZZLE).all(), strict=True):
         solve(page, puzzle, wrong, right, keyboard, EVIDENCE.get(pid))
-        puzzle.screenshot(path=str(output_dir / f"puzzle-board-{frontend.name}-{width}-{pid}-{int(keyboard)}.png"))
+    # one picture of the case, every puzzle answered (one per puzzle cost a capture each)
+    box.screenshot(path=str(output_dir / f"puzzle-board-{frontend.name}-{width}-{int(keyboard)}.png"))
     if width == 1400:
         check_rule_link(page, frontend, box.locator(ui.PUZZLE).first)
     if not frontend.site:

@@ -4,8 +4,9 @@ A session fixture builds the site with ``tools/build_site.py`` (into a temporary
 ``.site-cache/``), serves it with ``python -m http.server`` on 127.0.0.1; Chromium is given a
 proxy on a closed port for every host but loopback, so any other request fails, and each one is
 recorded: the test fails if there was one.  Every lesson of notebooks/ (English, zh/, teachers/)
-runs there, all cells, with no error output, each in one opening (one page, one Pyodide kernel:
-most of the CPU time) that also serves the checks that need that lesson: its saved widgets shown
+runs there, all cells, with no error output, each in one opening on a Pyodide kernel of its own
+(most of the CPU time; most lessons one after another in one page of the site per worker, which
+saves the app's start) that also serves the checks that need that lesson: its saved widgets shown
 as pictures while the kernel starts; the gym's lesson reloaded unedited asks nothing; once run,
 lesson 3's puzzle answered wrongly and rightly keeps its progress over a reload (the JSON-lines
 store on JupyterLite's browser-kept drive), and the gym saves and loads progress and sets a damaged
@@ -20,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -104,66 +106,185 @@ def test_the_site_has_every_lesson() -> None:
     assert {"zh", "teachers"} <= {name.split("/")[0] for name in LESSONS}
 
 
+class SiteApp:
+    """One page of the site's JupyterLab, in one browser context, for the sweep's lessons on one
+    pytest-xdist worker: each lesson is opened in the app already up (its JavaScript parsed and run
+    once, the Pyodide files and their compiled code in the context's caches), on a kernel of its
+    own, after the lesson before it was closed and its kernel shut down.
+
+    The lessons whose checks after the run need a drive nothing else wrote (:data:`FRESH_DRIVE`)
+    get a context of their own.  Requests to other hosts are counted against the lesson during
+    which they were seen (or the next one, for a request made between two lessons).  A lesson that
+    fails closes the context: the next one starts in a fresh page."""
+
+    def __init__(self, browser: Browser, url: str) -> None:
+        self.browser = browser
+        self.url = url
+        self.offline: Offline | None = None
+        self.page: Page | None = None
+        self.dialogs: list[str] = []
+        self.seen = 0  # how many of ``offline.outside`` an earlier lesson has answered for
+
+    def open(self, lesson: str) -> Page:
+        """The app's page with ``lesson`` open in it, alone, on a fresh kernel (it may still be
+        starting)."""
+        if self.page is None:
+            self.offline = Offline(self.browser)
+            self.page = self.offline.context.new_page()
+            self.page.set_default_timeout(60_000)
+            self.page.on("dialog", lambda dialog: (self.dialogs.append(dialog.type), dialog.accept()))
+            self.seen = 0
+            self.page.goto(f"{self.url}/lab/index.html?path={lesson}")
+        else:
+            _close_and_shut_down(self.page)
+            # the lesson's kernel (Pyodide in a web worker) is gone, and its notebook with it
+            _no_kernel_worker(self.page)
+            expect(self.page.locator(".jp-Notebook")).to_have_count(0)
+            _open_from_path(self.page, lesson)
+        self.dialogs.clear()
+        return self.page
+
+    def outside(self) -> list[str]:
+        """The requests to other hosts since the last call."""
+        assert self.offline is not None
+        new = self.offline.outside[self.seen :]
+        self.seen = len(self.offline.outside)
+        return new
+
+    def close(self) -> None:
+        if self.offline is not None:
+            self.offline.context.close()
+        self.offline = self.page = None
+
+
+def _close_and_shut_down(page: Page) -> None:
+    """File > Close and Shut Down Notebook (the one open), as a learner does: its kernel is shut
+    down and its tab closed, its changes dropped."""
+    page.locator(".lm-MenuBar-item").get_by_text("File", exact=True).click()
+    page.locator(".lm-Menu-item", has_text="Close and Shut Down Notebook").first.click()
+    dialog = page.locator(".jp-Dialog")
+    expect(dialog).to_contain_text("Shut down the notebook?")
+    dialog.locator("button.jp-mod-accept").click()
+    expect(dialog).to_have_count(0)
+
+
+def _no_kernel_worker(page: Page, timeout: float = 60) -> None:
+    """Wait until the page has no web worker left: a Pyodide kernel runs in one, and its shutdown
+    ends it (the page is polled through Playwright, so that its worker events are taken in)."""
+    deadline = time.monotonic() + timeout
+    while page.workers:
+        assert time.monotonic() < deadline, f"a kernel's worker still runs: {[w.url for w in page.workers]}"
+        page.wait_for_timeout(200)
+
+
+def _open_from_path(page: Page, lesson: str) -> None:
+    """File > Open from Path: ``lesson`` (a path of the site's contents) opens as a notebook."""
+    page.locator(".lm-MenuBar-item").get_by_text("File", exact=True).click()
+    page.locator(".lm-Menu-item", has_text="Open from Path").first.click()
+    dialog = page.locator(".jp-Dialog")
+    dialog.locator("input").fill(lesson)
+    dialog.locator("button.jp-mod-accept").click()
+    expect(dialog).to_have_count(0)
+
+
+@pytest.fixture(scope="module")
+def site_app(offline_chromium: Browser, site_url: str) -> Iterator[SiteApp]:
+    """The sweep's page of the site on this worker (:class:`SiteApp`); no request to another host
+    may be left unanswered for when it closes."""
+    app = SiteApp(offline_chromium, site_url)
+    try:
+        yield app
+        left = app.outside() if app.offline is not None else []
+        assert left == [], f"requests to other hosts after the last lesson: {left}"
+    finally:
+        app.close()
+
+
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_site_runs_every_lesson_offline_without_an_error(
-    offline_chromium: Browser, site_url: str, tmp_path: Path, lesson: str
+    site_app: SiteApp, offline_chromium: Browser, site_url: str, tmp_path: Path, lesson: str
 ) -> None:
-    """Open the lesson in the site, clear its saved outputs, Run All Cells: every code cell ran
-    (an exception aborts the cells after it), no output is an error or a traceback, and no request
-    went to another host.  A lesson with saved widgets (:data:`WIDGET_LESSONS`) is first checked as
-    a learner sees it opened cold, while its kernel starts (:func:`_shows_saved_widgets_as_pictures`):
-    the one opening of the lesson serves both checks, as the kernel's start is most of its time.
-    For the same reason the gym's lesson is first reloaded unedited (it must ask nothing), and the
-    checks that need a lesson run (:data:`AFTER_THE_RUN`: lesson 1's explorer, lesson 3's progress
-    over a reload, the gym's saved and loaded progress and its damaged store, lesson 6's game played
-    a few moves and at every width, the Chinese lesson 3's puzzle and its language toggle) go on on
-    the same page after the sweep's."""
-    offline = Offline(offline_chromium)
-    page = offline.context.new_page()
-    page.set_default_timeout(60_000)
-    dialogs: list[str] = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.type), dialog.accept()))  # "leave the page?": yes
-    started = time.monotonic()
+    """Open the lesson in the site, clear its saved outputs, Run All Cells on the lesson's own
+    fresh kernel: every code cell ran (an exception aborts the cells after it), no output is an
+    error or a traceback, and no request went to another host.  A lesson with saved widgets
+    (:data:`WIDGET_LESSONS`) is first checked as a learner sees it opened cold, while its kernel
+    starts (:func:`_shows_saved_widgets_as_pictures`): the one opening of the lesson serves both
+    checks, as the kernel's start is most of its time.  For the same reason the gym's lesson is
+    first reloaded unedited (it must ask nothing), and the checks that need a lesson run
+    (:data:`AFTER_THE_RUN`: lesson 1's explorer, lesson 3's progress over a reload, the gym's saved
+    and loaded progress and its damaged store, lesson 6's game played a few moves and at every
+    width, the Chinese lesson 3's puzzle and its language toggle) go on on the same page after the
+    sweep's.
+
+    Most lessons open one after another in one page of the site per worker (:class:`SiteApp`);
+    those with checks after the run open in a fresh browser context of their own (a drive no other
+    lesson wrote: their checks count what they write)."""
+    if lesson in FRESH_DRIVE:
+        offline = Offline(offline_chromium)
+        try:
+            page = offline.context.new_page()
+            page.set_default_timeout(60_000)
+            dialogs: list[str] = []
+            page.on("dialog", lambda dialog: (dialogs.append(dialog.type), dialog.accept()))  # "leave?": yes
+            started = time.monotonic()
+            page.goto(f"{site_url}/lab/index.html?path={lesson}")
+            _sweep_one_lesson(page, lesson, dialogs, tmp_path, started)
+        finally:
+            offline.context.close()
+        assert offline.outside == [], f"{lesson}: requests to other hosts: {offline.outside}"
+        return
     try:
-        page.goto(f"{site_url}/lab/index.html?path={lesson}")
-        page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
-        if lesson in WIDGET_LESSONS:
-            _shows_saved_widgets_as_pictures(page, lesson)
-        site_kernel_idle(page)
-        if lesson == GYM_LESSON:
-            _an_unedited_lesson_asks_nothing_on_reload(page, dialogs)
-            started = time.monotonic()  # the lesson's time: from the reload that opened it again
-        page.locator(".lm-MenuBar-item").get_by_text("Edit", exact=True).click()
-        page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
-        expect(page.locator(".jp-OutputArea-output")).to_have_count(0, timeout=30_000)
-        _run_all(page, puzzle=False)
-        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
-        seconds = time.monotonic() - started
-        stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
-        errors = [text for text in stderr.all_text_contents() if re.search(r"Error|Traceback|Exception", text)]
-        assert errors == [], f"{lesson}: error output in the site:\n" + "\n---\n".join(e[-3000:] for e in errors)
-        assert "Error displaying widget" not in page.content(), f"{lesson}: a widget failed to display"
-        # a fresh kernel numbers each cell it runs: one more cell after them gets [code cells + 1]
-        # (prompts of cells with a hidden input are not drawn, so they cannot be read one by one)
-        code_cells = page.locator(".jp-CodeCell").count()
-        page.locator(".jp-Cell").last.click(position={"x": 30, "y": 4})
-        page.keyboard.press("Escape")
-        page.keyboard.press("b")
-        page.keyboard.press("Enter")
-        page.keyboard.type("print('ran')")
-        page.keyboard.press("Shift+Enter")
-        expect(page.locator(".jp-CodeCell").nth(-2).locator(".jp-InputPrompt")).to_have_text(
-            f"[{code_cells + 1}]:", timeout=60_000
-        )
-        _timing(f"lesson_seconds/{lesson}", round(seconds, 1))
-        if lesson == "03-claim-proofs.ipynb":  # opened, its kernel up, run: its puzzle is live
-            _timing("first_widget_seconds", round(seconds, 1))
-        after = AFTER_THE_RUN.get(lesson)
-        if after is not None:
-            after(page, tmp_path, dialogs)
-    finally:
-        offline.context.close()
-    assert offline.outside == [], f"{lesson}: requests to other hosts: {offline.outside}"
+        started = time.monotonic()
+        page = site_app.open(lesson)
+        _sweep_one_lesson(page, lesson, site_app.dialogs, tmp_path, started)
+    except BaseException:
+        site_app.close()  # the next lesson starts on a fresh page
+        raise
+    outside = site_app.outside()
+    assert outside == [], f"{lesson}: requests to other hosts: {outside}"
+
+
+def _sweep_one_lesson(page: Page, lesson: str, dialogs: list[str], tmp_path: Path, started: float) -> None:
+    """The sweep's checks of ``lesson``, just opened on ``page`` (at ``started``), its kernel
+    starting (see :func:`test_site_runs_every_lesson_offline_without_an_error`)."""
+    page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
+    if lesson in WIDGET_LESSONS:
+        _shows_saved_widgets_as_pictures(page, lesson)
+    site_kernel_idle(page)
+    if lesson == GYM_LESSON:
+        _an_unedited_lesson_asks_nothing_on_reload(page, dialogs)
+        started = time.monotonic()  # the lesson's time: from the reload that opened it again
+    page.locator(".lm-MenuBar-item").get_by_text("Edit", exact=True).click()
+    page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
+    expect(page.locator(".jp-OutputArea-output")).to_have_count(0, timeout=30_000)
+    # its outputs cleared, the lesson is modified and its tab says so (what the unedited lesson's
+    # check watches for; looked at at once, before JupyterLab's autosave can save it)
+    expect(page.locator(DIRTY_TAB)).to_have_count(1)
+    _run_all(page, puzzle=False)
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=KERNEL_START)
+    seconds = time.monotonic() - started
+    stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    errors = [text for text in stderr.all_text_contents() if re.search(r"Error|Traceback|Exception", text)]
+    assert errors == [], f"{lesson}: error output in the site:\n" + "\n---\n".join(e[-3000:] for e in errors)
+    assert "Error displaying widget" not in page.content(), f"{lesson}: a widget failed to display"
+    # a fresh kernel numbers each cell it runs: one more cell after them gets [code cells + 1]
+    # (prompts of cells with a hidden input are not drawn, so they cannot be read one by one)
+    code_cells = page.locator(".jp-CodeCell").count()
+    page.locator(".jp-Cell").last.click(position={"x": 30, "y": 4})
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    page.keyboard.press("Enter")
+    page.keyboard.type("print('ran')")
+    page.keyboard.press("Shift+Enter")
+    expect(page.locator(".jp-CodeCell").nth(-2).locator(".jp-InputPrompt")).to_have_text(
+        f"[{code_cells + 1}]:", timeout=60_000
+    )
+    _timing(f"lesson_seconds/{lesson}", round(seconds, 1))
+    if lesson == "03-claim-proofs.ipynb":  # opened, its kernel up, run: its puzzle is live
+        _timing("first_widget_seconds", round(seconds, 1))
+    after = AFTER_THE_RUN.get(lesson)
+    if after is not None:
+        after(page, tmp_path, dialogs)
 
 
 def test_the_checks_after_a_run_name_lessons_of_the_site() -> None:
@@ -401,10 +522,25 @@ def test_lab_history_script_opens_a_linked_lesson_alone_and_replaces_only_the_pu
 GYM_LESSON = "05-puzzle-gym.ipynb"
 
 
+#: How long an unedited lesson is watched, its kernel up, for a sign that it became modified.
+UNEDITED_WATCH = 5.0
+#: A tab of a modified document (JupyterLab marks its title).
+DIRTY_TAB = ".lm-TabBar-tab.jp-mod-dirty"
+
+
 def _an_unedited_lesson_asks_nothing_on_reload(page: Page, dialogs: list[str]) -> None:
     """A lesson only opened (its kernel up, nothing run) is not "modified": a reload asks nothing.
-    Called with the kernel idle; returns with the reloaded lesson's kernel idle."""
-    time.sleep(5)  # the kernel connects and reports its language_info
+    Called with the kernel idle; returns with the reloaded lesson's kernel idle.
+
+    JupyterLab writes the kernel's ``language_info`` and kernelspec into the notebook's metadata once
+    its kernel's info and spec have come: a lesson whose saved ones differ is modified from then on,
+    and its tab says so (``jp-mod-dirty``, which the sweep sees on every lesson it has run).  The
+    page shows nothing when they come, so the tab is watched for :data:`UNEDITED_WATCH` seconds
+    (the pause this check used to make), failing the moment it shows the lesson modified."""
+    deadline = time.monotonic() + UNEDITED_WATCH
+    while time.monotonic() < deadline:
+        assert page.locator(DIRTY_TAB).count() == 0, "an unedited lesson became modified once its kernel was up"
+        page.wait_for_timeout(250)
     page.locator(".jp-MarkdownCell").first.click()  # a user gesture: Chromium asks only after one
     page.reload()
     page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
@@ -526,6 +662,10 @@ AFTER_THE_RUN = {
     "06-play-a-game.ipynb": lambda page, tmp_path, dialogs: _lesson_six(page),
     "zh/03-claim-proofs.zh.ipynb": lambda page, tmp_path, dialogs: chinese_puzzle_and_its_toggle(page, "site", OUTPUT),
 }
+#: The lessons the sweep opens in a browser context of their own, not in its shared page: those
+#: with checks after the run (lesson 3's and the Chinese lesson 3's puzzle start unsolved, the gym
+#: counts its loaded and damaged rows, and the gym's and lesson 3's checks reload the page).
+FRESH_DRIVE = set(AFTER_THE_RUN)
 
 
 def _saved_widgets(lesson: str) -> int:

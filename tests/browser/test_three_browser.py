@@ -1,5 +1,7 @@
 """The three-player game (R32-R37) in the browser: one game to its end by taps in JupyterLab and on the
-site (the ``frontend`` fixture, the same test code), and one width sweep, 360 and 1400 px.
+site (the ``frontend`` fixture, the same test code), and one width sweep, 360 and 1400 px (in JupyterLab,
+on the game's page: a fresh game in a new cell under the finished one, not a notebook, a page and a
+kernel of its own).
 
 The widget is ``GameWidget(players=3, bots=["heuristic", "random"])``; the taps are the two-player
 board test's (:func:`tests.browser.test_board_browser.play_game`: claim what is marked claimable,
@@ -15,8 +17,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import Front, Lab, assert_no_widget_errors, open_and_run
-from tests.browser.test_board_browser import check_fits, open_game, over, play_game, size_cell, write_notebook
+from tests.browser.conftest import Front, assert_no_widget_errors, layout_settled, run_code
+from tests.browser.test_board_browser import check_fits, open_game, over, play_game, size_cell
 
 pytestmark = pytest.mark.browser
 
@@ -48,6 +50,8 @@ def fronts_apart(page: Page, game: Locator) -> list[tuple[float, float]]:
 
 
 def test_R36_a_three_player_game_by_taps_to_its_end(front_page: Page, frontend: Front, output_dir: Path) -> None:
+    """The game to its end by taps; in JupyterLab the same page then checks that the three fronts fit
+    360 and 1400 px (:func:`_R32_the_three_fronts_fit_360_and_1400_px`)."""
     page = front_page
     page.set_viewport_size({"width": 1400, "height": 900})
     open_game(page, frontend, "three-game.ipynb", CODE)
@@ -67,15 +71,17 @@ def test_R36_a_three_player_game_by_taps_to_its_end(front_page: Page, frontend: 
     page.screenshot(path=str(output_dir / f"three-game-{frontend.name}-end.png"))
     print(f"{frontend.name} three players: {taps} taps in {time.monotonic() - start:.1f} s")
     assert_no_widget_errors(page)
+    if not frontend.site:
+        _R32_the_three_fronts_fit_360_and_1400_px(page, output_dir)
 
 
-def test_R32_the_three_fronts_fit_360_and_1400_px_nothing_cut_or_overlapping(
-    lab_page: Page, lab: Lab, output_dir: Path
-) -> None:
-    page = lab_page
+def _R32_the_three_fronts_fit_360_and_1400_px(page: Page, output_dir: Path) -> None:
+    """The three fronts fit 360 and 1400 px, nothing cut or overlapping: a fresh game in a new cell
+    under the last one, a card chosen (its six flags lit)."""
     page.set_viewport_size({"width": 1400, "height": 900})
-    open_and_run(page, lab, write_notebook(lab, "three-widths.ipynb", CODE.replace("; ", "\n")))
-    game = page.locator(".bl-three-game").first
+    run_code(page, CODE)
+    game = page.locator(".bl-three-game").last  # the newest game is the last
+    game.scroll_into_view_if_needed()
     board = game.locator(".blb")
     expect(board.locator("[data-zone='hand']").first).to_be_visible(timeout=60_000)
     board.locator('[data-zone="hand"]:not([aria-disabled="true"])').first.click()  # a card chosen: flags lit
@@ -85,7 +91,7 @@ def test_R32_the_three_fronts_fit_360_and_1400_px_nothing_cut_or_overlapping(
             size_cell(page, game, width)
         else:
             page.set_viewport_size({"width": width, "height": 900})
-            page.wait_for_timeout(400)
+            layout_settled(page)  # laid out again: the panel fits, no box moves
         check_fits(page, game, width)
         corners = fronts_apart(page, game)
         rows = len({round(top) for top, _ in corners})
