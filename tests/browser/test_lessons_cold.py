@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -137,7 +138,7 @@ def test_each_lesson_opened_cold_shows_pictures_and_once_run_axe_finds_nothing_s
     previous: Path | None = None
     for path in batch:
         try:
-            _shows_pictures_cold(page, lab, output_dir, path, after=previous)
+            _opens_cold(page, lab, output_dir, path, previous)
             if path in AUDITED:
                 _runs_and_axe_finds_nothing_serious(page, path, axe_script)
             after_the_run = AFTER_THE_RUN.get(path.relative_to(NOTEBOOKS).as_posix())
@@ -148,6 +149,29 @@ def test_each_lesson_opened_cold_shows_pictures_and_once_run_axe_finds_nothing_s
             failures.append(f"{path.relative_to(ROOT).as_posix()}: {type(failure).__name__}: {failure}")
             previous = None  # the next lesson opens a fresh page
     assert not failures, "\n\n".join(failures)
+
+
+def _opens_cold(page: Page, lab: Lab, output_dir: Path, path: Path, previous: Path | None) -> None:
+    """:func:`_shows_pictures_cold` in the page of the lesson before (``previous``), or in a fresh page.
+
+    Opening a lesson in the JupyterLab of the lesson before is this test's shortcut, not a learner's way
+    in (a learner opens a lesson in a fresh page, as :func:`lab_goto` does).  Once in a CI run a lesson
+    so opened never drew its saved widgets; opened again in a fresh page it did.  So when the shortcut
+    fails, the lesson is opened the learner's way and every check is made again there: the test fails
+    only when that fails too.  A fall-back is reported as a warning (the run's summary shows it), so
+    that the shortcut's own failures stay visible."""
+    if previous is None:
+        _shows_pictures_cold(page, lab, output_dir, path)
+        return
+    try:
+        _shows_pictures_cold(page, lab, output_dir, path, after=previous)
+    except (AssertionError, PlaywrightError) as shortcut:
+        warnings.warn(
+            f"{_name(path)}: opened after {_name(previous)} in the same JupyterLab it failed "
+            f"({type(shortcut).__name__}: {str(shortcut).splitlines()[0]}); checked again in a fresh page",
+            stacklevel=1,
+        )
+        _shows_pictures_cold(page, lab, output_dir, path)
 
 
 def _next_lesson(page: Page, lab: Lab, rel: str, after: Path) -> None:
