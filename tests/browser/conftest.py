@@ -196,6 +196,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         # the tests close kernel sessions through the REST API (:func:`close_sessions`), with no
         # token and no cookie: on this loopback-only, token-less test server that needs no XSRF check
         "--ServerApp.disable_check_xsrf=True",
+        # ``window.jupyterapp``: a test may open the next lesson in the JupyterLab already in its page
+        # (its commands) instead of booting JupyterLab again (test_lessons_cold.py)
+        "--LabApp.expose_app_in_browser=True",
     ]
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=root)
@@ -591,8 +594,10 @@ def axe_script() -> Path:
 
 
 def axe_serious(page: Page, axe: Path, roots: str = WIDGET_ROOTS) -> list[dict[str, object]]:
-    """axe-core's critical and serious violations in the elements ``roots`` selects on the page."""
-    page.add_script_tag(path=str(axe))
+    """axe-core's critical and serious violations in the elements ``roots`` selects on the page (axe-core
+    is injected once per page: a page audited again, as a test's next lesson, has it already)."""
+    if not page.evaluate("() => typeof window.axe === 'object' && typeof window.axe.run === 'function'"):
+        page.add_script_tag(path=str(axe))
     found: list[dict[str, object]] = page.evaluate(
         """async (roots) => {
             const include = Array.from(document.querySelectorAll(roots));

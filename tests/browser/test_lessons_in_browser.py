@@ -3,9 +3,11 @@
 nbval proves the kernel side; only a browser shows that the widgets render and respond.  These
 tests do what a learner does: open the gym lesson, run it, answer a claim puzzle wrongly and see
 the counterexample, answer rightly, and step through the proof watching the highlights move.
-Each runs twice, in JupyterLab and on the JupyterLite site (the ``frontend`` fixture), and checks
-what appears: the proof, the reset confirmation, the explorer's Mud slot (the explorer's checks on
-the site run in the sweep over every lesson, on its opening of lesson 1).
+Each check is made in JupyterLab and on the JupyterLite site, and looks at what appears: the proof,
+the reset confirmation, the explorer's Mud slot.  Each is made on a run of its lesson made anyway:
+in JupyterLab, the cold lessons' run of lessons 1 and 5 (``test_lessons_cold.py``, after its
+axe-core audit); on the site, the explorer on the sweep's opening of lesson 1
+(``test_site_browser.py``) and the gym here, in the ``site`` front end.
 """
 
 from __future__ import annotations
@@ -45,10 +47,19 @@ def first_counterexample_puzzle() -> Puzzle:
     return puzzle
 
 
+@pytest.mark.parametrize("frontend", ["site"], indirect=True)
 def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
     front_page: Page, frontend: Front, output_dir: Path
 ) -> None:
-    page = front_page
+    """On the site; in JupyterLab the cold lessons' run of lesson 5 makes the same checks on its own
+    opening (``test_lessons_cold.py``: one JupyterLab page, kernel and run fewer)."""
+    open_and_run(front_page, frontend, "notebooks/05-puzzle-gym.ipynb")
+    gym_responds(front_page, frontend, output_dir)
+
+
+def gym_responds(page: Page, frontend: Front, output_dir: Path) -> None:
+    """Lesson 5, just run in the front end ``frontend``: the learner answers its first puzzle under the
+    topic filter wrongly, sees the counterexample, answers rightly, steps the proof; the progress is kept."""
     puzzle = first_counterexample_puzzle()
     question = puzzle.question
     assert isinstance(question, ClaimQuestion)
@@ -57,7 +68,6 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
     # puzzle first): this test's two attempts are counted on top of what was there
     before = Progress(frontend.data_dir).get(puzzle.id) if frontend.data_dir is not None else None
 
-    open_and_run(page, frontend, "notebooks/05-puzzle-gym.ipynb")
     gym = page.locator(".bl-gym")
     expect(gym).to_be_visible(timeout=60_000)
     gym.locator(".bl-filter-tag select").select_option(label=topic_name(TAG))
@@ -130,15 +140,6 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
     gym.locator(ui.GYM_RESET_CANCEL).click()
     expect(question_box).to_be_hidden()
     expect(gym.locator(ui.GYM_STATUS)).to_contain_text("solved")
-
-
-@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
-def test_lesson_one_explorer_responds(front_page: Page, frontend: Front, output_dir: Path) -> None:
-    """In JupyterLab; on the site the sweep over every lesson makes the same checks on its own
-    opening of lesson 1 (``test_site_browser.py``: one Pyodide kernel fewer)."""
-    page = front_page
-    open_and_run(page, frontend, "notebooks/01-cards-and-formations.ipynb")
-    explorer_responds(page, frontend.name, output_dir)
 
 
 def explorer_responds(page: Page, front: str, output_dir: Path) -> None:
