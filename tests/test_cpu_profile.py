@@ -127,3 +127,46 @@ def test_a_saved_profile_prints_the_same_table(tmp_path: Path, capsys: pytest.Ca
     assert {line.split("|")[1].strip() for line in printed.splitlines()[2:] if line.startswith("| ")} == {
         line.split("|")[1].strip() for line in sampler.table().splitlines()[2:] if line.startswith("| ")
     }
+
+
+def _cli(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``tools/cpu_profile.py ARGV...`` run as a script, its output captured."""
+    script = str(ROOT / "tools" / "cpu_profile.py")
+    return subprocess.run([sys.executable, script, *argv], cwd=cwd, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_prints_the_usage_and_exits_0(flag: str, tmp_path: Path) -> None:
+    # --help was once taken for the command to run, and ended in a traceback
+    done = _cli(flag, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert done.stdout.startswith("usage: cpu_profile.py [-h] [--out FILE.json] -- COMMAND...\n")
+    assert "--table FILE.json" in done.stdout and "==> CPU seconds" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        pytest.param([], "no command to run", id="nothing"),
+        pytest.param(["--"], "no command to run", id="only-dashes"),
+        pytest.param(["--out", "run.json"], "no command to run", id="only-out"),
+        pytest.param(["--table", "run.json", "--", "true"], "--table prints a saved table", id="table-and-command"),
+        pytest.param(["--outfile", "run.json", "--", "true"], "unrecognized arguments", id="no-abbreviation"),
+    ],
+)
+def test_a_wrong_command_line_prints_one_error_line_and_exits_2(argv: list[str], error: str, tmp_path: Path) -> None:
+    done = _cli(*argv, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, ""), done.stdout
+    assert done.stderr.startswith("usage: cpu_profile.py"), done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith(f"cpu_profile.py: error: {error}") and "Traceback" not in done.stderr, done.stderr
+    assert not (tmp_path / "run.json").exists()
+
+
+def test_the_command_after_dashes_keeps_its_own_options_and_its_exit_status(tmp_path: Path) -> None:
+    code = "import sys; print(sys.argv[1:]); sys.exit(3)"
+    done = _cli("--out", "run.json", "--", sys.executable, "-c", code, "--help", "--out", "x", cwd=tmp_path)
+    assert done.returncode == 3, done.stderr
+    assert done.stdout.splitlines()[0] == "['--help', '--out', 'x']"
+    assert "==> CPU seconds by process kind and tier" in done.stdout
+    assert "rows" in json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))

@@ -18,6 +18,7 @@ lives shorter than one interval is missed: the table says how much of the machin
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -259,30 +260,46 @@ def machine_cpu() -> float:
     return (int(fields[0]) + int(fields[1]) + int(fields[2])) / TICK
 
 
+def parser() -> argparse.ArgumentParser:
+    """The command line: ``[--out FILE.json] [--] COMMAND...`` or ``--table FILE.json``."""
+    summary = (__doc__ or "").split("\n\n")[0]
+    p = argparse.ArgumentParser(
+        prog="cpu_profile.py",
+        usage="%(prog)s [-h] [--out FILE.json] -- COMMAND...\n       %(prog)s --table FILE.json",
+        description=summary,
+        epilog="Everything after -- is the command (its own options included).",
+        allow_abbrev=False,  # an abbreviation could take an option meant for the command
+    )
+    p.add_argument("--out", metavar="FILE.json", type=Path, help="also write the table's figures to FILE.json")
+    p.add_argument("--table", metavar="FILE.json", type=Path, help="print a saved run's table again, run nothing")
+    p.add_argument("command", nargs=argparse.REMAINDER, help="the command to run under the sampler")
+    return p
+
+
 def main(argv: Sequence[str]) -> int:
-    """``cpu_profile.py [--out FILE.json] -- COMMAND...``: run COMMAND, then print the table;
-    ``cpu_profile.py --table FILE.json``: print a saved run's table again."""
-    args = list(argv)
-    if args[:1] == ["--table"] and len(args) == 2:
-        print(Sampler.saved(json.loads(Path(args[1]).read_text(encoding="utf-8"))).table())
+    """``cpu_profile.py [--out FILE.json] -- COMMAND...``: run COMMAND, then print the table (the
+    command's exit status is returned); ``cpu_profile.py --table FILE.json``: print a saved run's
+    table again.  ``--help`` exits 0; a wrong command line exits 2 with an ``error:`` line."""
+    cli = parser()
+    args = cli.parse_args(argv)
+    command: list[str] = list(args.command)
+    if command[:1] == ["--"]:  # argparse keeps the -- that opens a REMAINDER argument
+        command = command[1:]
+    if args.table is not None:
+        if command or args.out is not None:
+            cli.error("--table prints a saved table: it takes no command and no --out")
+        print(Sampler.saved(json.loads(args.table.read_text(encoding="utf-8"))).table())
         return 0
-    out = None
-    if args[:1] == ["--out"]:
-        out = Path(args[1])
-        args = args[2:]
-    if args[:1] == ["--"]:
-        args = args[1:]
-    if not args:
-        print("usage: cpu_profile.py [--out FILE.json] -- COMMAND...", file=sys.stderr)
-        return 2
+    if not command:
+        cli.error("no command to run (give it after --)")
     sampler = Sampler(os.getpid())
     sampler.start()
-    code = subprocess.call(args)
+    code = subprocess.call(command)
     sampler.stop()
     print("\n==> CPU seconds by process kind and tier (tools/cpu_profile.py)")
     print(sampler.table(), flush=True)
-    if out:
-        out.write_text(json.dumps(sampler.as_json(), indent=1) + "\n")
+    if args.out is not None:
+        args.out.write_text(json.dumps(sampler.as_json(), indent=1) + "\n")
     return code
 
 

@@ -390,24 +390,11 @@ class Judgment:
         return acc
 
 
-def _troop_instead(fj: FlagJudgment, legal: Sequence[Action]) -> PlayCard | None:
-    """A hand troop that completes our side at ``fj`` to a formation beating the target there too
-    (the strongest such formation, then the lowest card), else None."""
-    best: tuple[tuple[int, int], int, PlayCard] | None = None
-    for a in legal:
-        if type(a) is PlayCard and a.flag == fj.flag and isinstance(a.card, Troop):
-            plan = plans(fj.mine + (a.card,), fj.size, fj.fog)[0]
-            if not plan.groups and fj.beats((plan.kind, float(plan.total))):
-                score = ((plan.kind, plan.total), -a.card.value)
-                if best is None or score > best[:2]:
-                    best = (score[0], score[1], a)
-    return best[2] if best is not None else None
-
-
-def _completes(fj: FlagJudgment, troop: Troop) -> bool:
-    """Does ``troop`` complete our side at ``fj`` to a formation that beats the target there?"""
+def _completed_plan(fj: FlagJudgment, troop: Troop) -> Plan | None:
+    """The formation ``troop`` completes our side at ``fj`` to, when it beats the target there (R11:
+    a tie goes to the side complete first), else None."""
     plan = plans(fj.mine + (troop,), fj.size, fj.fog)[0]
-    return not plan.groups and fj.beats((plan.kind, float(plan.total)))
+    return plan if not plan.groups and fj.beats((plan.kind, float(plan.total))) else None
 
 
 def _place(card: Troop, flags: Sequence[int]) -> int:
@@ -652,12 +639,19 @@ class JudgeBot(HeuristicBot):
                         score = 1.0 + fj.worth / 1000
                         if best is None or score > best[0]:
                             best = (score, i)
-                            troop = _troop_instead(fj, legal) if TROOP_OVER_MORALE else None
-                            if troop is not None:
+                            if TROOP_OVER_MORALE:
                                 # the side would stand through their turn (the window before a claim,
                                 # R14) with the morale card in it, open to their Deserter (R29); a troop
-                                # that beats the target as well keeps the card for later (R20-R22)
-                                best = (score, legal.index(troop))
+                                # that beats the target as well keeps the card for later (R20-R22): the
+                                # strongest formation, then the lowest card, then the first in ``legal``
+                                troops = [
+                                    ((plan.kind, plan.total, -t.card.value), k)
+                                    for k, t in enumerate(legal)
+                                    if type(t) is PlayCard and t.flag == fj.flag and isinstance(t.card, Troop)
+                                    if (plan := _completed_plan(fj, t.card)) is not None
+                                ]
+                                if troops:
+                                    best = (score, max(troops, key=lambda sk: sk[0])[1])
                 continue
             if lost_only:
                 n = _touched_flag(view, a)
@@ -721,7 +715,9 @@ class JudgeBot(HeuristicBot):
             if flag is None:
                 continue
             rescue = flag in doomed
-            completes = isinstance(a, Traitor) and a.to in short and _completes(j.flags[a.to], a.target)
+            completes = (
+                isinstance(a, Traitor) and a.to in short and _completed_plan(j.flags[a.to], a.target) is not None
+            )
             if not rescue and flag not in done and not completes:
                 continue
             if base is None:
