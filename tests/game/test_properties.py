@@ -55,7 +55,10 @@ from battleline_lab.game.view import PlayerView, to_position
 SCALE = int(os.environ.get("BATTLELINE_GAMES", "1"))
 TIMINGS = list(ClaimTiming)
 ALL_CARD_SET = set(ALL_CARDS)
-PLAYERS = tuple(Player)  # iterated thousands of times a game: an enum's own iteration is the slow part
+LEADERS = frozenset(t for t in Tactic if t.is_leader)  # R20: Alexander and Darius
+FLAGS = range(9)
+# read after every action of thousands of games: an enum's attribute look-up is the slow part
+_NORTH, _SOUTH = Player.NORTH, Player.SOUTH
 
 
 def where(state: GameState) -> dict[Card, str]:
@@ -87,33 +90,50 @@ def r16(held: set[int]) -> bool:
 
 
 def check_invariants(state: GameState, position: bool = True) -> None:
-    """All cards in one place each, slots, completion times, tactics and Leaders; optionally the core validator."""
-    everywhere: list[Card] = [*state.decks[Deck.TROOPS], *state.decks[Deck.TACTICS]]
-    played: dict[Player, list[Tactic]] = {}
-    for p in PLAYERS:
-        everywhere += state.hands[p]
-        on_table = list(state.discards[p])
-        for i in range(9):
-            on_table += state.cards[i][p]
-            on_table += state.env[i][p]
-        everywhere += on_table
-        played[p] = [c for c in on_table if isinstance(c, Tactic)]
-    assert len(everywhere) == 70 and set(everywhere) == ALL_CARD_SET, "all 70 cards, each in one place (R1, R2)"
-    pending = {i for _, i in state.pending_discards}
-    for i in range(9):
+    """All cards in one place each, slots, completion times, tactics and Leaders; optionally the core validator.
+
+    Called after every action of thousands of games: one pass over the flags gathers both sides'
+    tables and checks their slots and completion stamps, the two sides written out.
+    """
+    pending_discards = state.pending_discards
+    pending = {i for _, i in pending_discards} if pending_discards else set()
+    cards, env, complete_at = state.cards, state.env, state.complete_at
+    north_table = list(state.discards[_NORTH])
+    south_table = list(state.discards[_SOUTH])
+    for i in FLAGS:
         size = state.size(i)
-        limit = size + (1 if i in pending else 0)
-        for p in PLAYERS:
-            count = len(state.cards[i][p])
-            assert count <= limit, f"flag {i + 1} {p.value}: {count} cards"
-            assert (state.complete_at[i][p] is not None) == (count >= size)
-    for p in PLAYERS:
+        limit = size + 1 if i in pending else size
+        north, south = cards[i][_NORTH], cards[i][_SOUTH]
+        north_count, south_count = len(north), len(south)
+        assert north_count <= limit, f"flag {i + 1} north: {north_count} cards"
+        assert south_count <= limit, f"flag {i + 1} south: {south_count} cards"
+        stamps = complete_at[i]
+        assert (stamps[_NORTH] is not None) == (north_count >= size)
+        assert (stamps[_SOUTH] is not None) == (south_count >= size)
+        north_table += north
+        north_table += env[i][_NORTH]
+        south_table += south
+        south_table += env[i][_SOUTH]
+    hands = state.hands
+    everywhere: list[Card] = [
+        *state.decks[Deck.TROOPS],
+        *state.decks[Deck.TACTICS],
+        *hands[_NORTH],
+        *north_table,
+        *hands[_SOUTH],
+        *south_table,
+    ]
+    assert len(everywhere) == 70 and set(everywhere) == ALL_CARD_SET, "all 70 cards, each in one place (R1, R2)"
+    for p, on_table in ((_NORTH, north_table), (_SOUTH, south_table)):
         # every tactics card a player ever played lies on their side or in their discards (R18, R31)
-        assert len(played[p]) == state.tactics_played[p], "every tactics card ever played counts (R18)"
-        leaders = [c for c in played[p] if c.is_leader]
+        # type(c) is Tactic, not isinstance: the same for an enum with members (it cannot be
+        # subclassed), and isinstance goes through EnumType's look-up for every troop
+        played = [c for c in on_table if type(c) is Tactic]
+        assert len(played) == state.tactics_played[p], "every tactics card ever played counts (R18)"
+        leaders = [c for c in played if c in LEADERS]
         assert len(leaders) <= 1 and state.leader_played[p] == bool(leaders)  # R20
-        assert len(state.hands[p]) <= 7 or state.phase in (Phase.SCOUT_DRAW, Phase.SCOUT_RETURN)  # R8
-    assert abs(state.tactics_played[Player.NORTH] - state.tactics_played[Player.SOUTH]) <= 1
+        assert len(hands[p]) <= 7 or state.phase in (Phase.SCOUT_DRAW, Phase.SCOUT_RETURN)  # R8
+    assert abs(state.tactics_played[_NORTH] - state.tactics_played[_SOUTH]) <= 1
     if position:
         assert where(state).keys() == ALL_CARD_SET
         if not pending:
@@ -222,8 +242,8 @@ def _snapshot(state: GameState) -> tuple[object, ...]:
         state.turn,
         state.step,
         {p: list(h) for p, h in state.hands.items()},
-        [{p: list(s[p]) for p in Player} for s in state.cards],
-        [{p: list(s[p]) for p in Player} for s in state.env],
+        [{_NORTH: list(s[_NORTH]), _SOUTH: list(s[_SOUTH])} for s in state.cards],
+        [{_NORTH: list(s[_NORTH]), _SOUTH: list(s[_SOUTH])} for s in state.env],
         {p: list(d) for p, d in state.discards.items()},
         {d: list(c) for d, c in state.decks.items()},
         list(state.claimed),
@@ -261,11 +281,16 @@ def test_legal_moves_and_apply_agree(seed: int) -> None:
     while not state.over:
         legal = legal_moves(state)
         listed = set(legal)
+        # each refusal is compared with the state as it stood before this position's first one: while
+        # refusals change nothing that is the state just before it, and the first that changes
+        # something fails there (taken once per position: the snapshots were half of the test's time)
+        before: tuple[object, ...] | None = None
         for action in rng.sample(_universe(state, rng), 20) + rng.sample(legal, min(5, len(legal))):
             if action in listed:
                 apply(state.copy(), action)
             else:
-                before = _snapshot(state)
+                if before is None:
+                    before = _snapshot(state)
                 with pytest.raises(IllegalMoveError) as info:
                     apply(state, action)
                 assert info.value.rule in str(info.value)
