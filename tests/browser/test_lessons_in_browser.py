@@ -3,9 +3,9 @@
 nbval proves the kernel side; only a browser shows that the widgets render and respond.  These
 tests do what a learner does: open the gym lesson, run it, answer a claim puzzle wrongly and see
 the counterexample, answer rightly, and step through the proof watching the highlights move.
-Each runs twice, in JupyterLab and on the JupyterLite site (the ``frontend`` fixture), and checks
-what appears: the proof, the reset confirmation, the explorer's Mud slot (the explorer's checks on
-the site run in the sweep over every lesson, on its opening of lesson 1).
+Each runs in JupyterLab here, and checks what appears: the proof, the reset confirmation, the
+explorer's Mud slot.  On the JupyterLite site the same checks run in the sweep over every lesson
+(``test_site_browser.py``), on its runs of lesson 5 (the gym's) and lesson 1 (the explorer's).
 """
 
 from __future__ import annotations
@@ -45,19 +45,32 @@ def first_counterexample_puzzle() -> Puzzle:
     return puzzle
 
 
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
     front_page: Page, frontend: Front, output_dir: Path
 ) -> None:
+    """In JupyterLab; on the site the sweep over every lesson makes the same checks on its own run
+    of the gym's lesson, after its own checks (``test_site_browser.py``: one Pyodide kernel fewer)."""
     page = front_page
+    open_and_run(page, frontend, "notebooks/05-puzzle-gym.ipynb")
+    gym_wrong_answer_counterexample_right_answer_and_proof_steps(page, frontend.name, frontend.data_dir, output_dir)
+
+
+def gym_wrong_answer_counterexample_right_answer_and_proof_steps(
+    page: Page, front: str, data_dir: Path | None, output_dir: Path
+) -> None:
+    """Lesson 5, run in the front end ``front`` (a learner's data folder ``data_dir`` in JupyterLab,
+    None on the site: the browser's drive, where no earlier answer to :func:`first_counterexample_puzzle`
+    may be): a wrong answer to the first puzzle of the topic :data:`TAG`, its counterexample, the
+    right answer, the proof's steps, the progress kept, and the reset's question cancelled."""
     puzzle = first_counterexample_puzzle()
     question = puzzle.question
     assert isinstance(question, ClaimQuestion)
     analysis = analyse_claim(puzzle.position, question.flag, puzzle.position.turn)
     # JupyterLab's data folder is shared by the worker's tests (another may have answered this
     # puzzle first): this test's two attempts are counted on top of what was there
-    before = Progress(frontend.data_dir).get(puzzle.id) if frontend.data_dir is not None else None
+    before = Progress(data_dir).get(puzzle.id) if data_dir is not None else None
 
-    open_and_run(page, frontend, "notebooks/05-puzzle-gym.ipynb")
     gym = page.locator(".bl-gym")
     expect(gym).to_be_visible(timeout=60_000)
     gym.locator(".bl-filter-tag select").select_option(label=topic_name(TAG))
@@ -72,7 +85,7 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
     ghosts = widget.locator(".bl-board-view .bl-card.bl-ghost")
     expect(ghosts).to_have_count(0)
     expect(widget.locator(".bl-explanation")).to_be_hidden()
-    gym.screenshot(path=str(output_dir / f"gym-wrong-answer-{frontend.name}.png"))
+    gym.screenshot(path=str(output_dir / f"gym-wrong-answer-{front}.png"))
 
     # "Show the solution": the proof opens, the counterexample drawn as ghost cards (R12)
     widget.locator(".bl-solution").click()
@@ -100,7 +113,7 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
         if i == counterexample_step:
             expect(ghosts).to_have_count(len(analysis.counterexample))
             widget.locator(".bl-explanation").evaluate("e => e.scrollIntoView({block: 'start'})")
-            page.screenshot(path=str(output_dir / f"gym-proof-counterexample-step-{frontend.name}.png"))
+            page.screenshot(path=str(output_dir / f"gym-proof-counterexample-step-{front}.png"))
         if i < total - 1:
             widget.locator(".bl-next").click()
     assert len(set(lit)) >= 2, "the highlighted cards never changed"
@@ -108,14 +121,14 @@ def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
     widget.locator(".bl-back").click()
     expect(widget.locator(".bl-step-counter")).to_contain_text(f"step {total - 1} of {total}")
     expect(widget.locator(ui.STEP_TEXT)).to_contain_text(re.compile(r"\S"))
-    page.screenshot(path=str(output_dir / f"gym-full-page-{frontend.name}.png"), full_page=True)
+    page.screenshot(path=str(output_dir / f"gym-full-page-{front}.png"), full_page=True)
     assert_no_widget_errors(page)
 
     # the kernel saved the learner's progress in the (temporary) user data folder / the browser's drive
     expect(gym.locator(ui.GYM_STATUS)).to_contain_text("solved")
-    if frontend.data_dir is not None and before is not None:
+    if data_dir is not None and before is not None:
         added = PuzzleRecord(solved=True, attempts=before.attempts + 2, hints=before.hints)
-        assert Progress(frontend.data_dir).get(puzzle.id) == added, before
+        assert Progress(data_dir).get(puzzle.id) == added, before
     else:
         probe = f"from battleline_lab.training import progress; print(progress.Progress().get({puzzle.id!r}))"
         shown = run_code(page, probe)
