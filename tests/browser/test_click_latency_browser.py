@@ -11,6 +11,8 @@ and the JupyterLite site (``browser-latency-site.txt``, the same rows).  On the 
 made by the sweep over every lesson (``test_site_browser.py``), on its own runs of lesson 5 (the
 gym's clicks, :func:`site_gym_clicks`) and lesson 6 (the game's, :func:`site_game_clicks`), after
 its own checks of each: a Pyodide kernel and a page of the site are most of a lesson's CPU time.
+(There the gym's six puzzles take more answers and steps and fewer evidence cards than on a fresh
+drive and kernel, the same from run to run: docs/testing.md.)
 The two lessons are two cases of the sweep, perhaps on two pytest-xdist workers: each half leaves
 its times in the run's temporary folder, and the one that finds the other's there writes the
 report (:func:`site_half_done`); a run of one of the two lessons alone prints its half's table and
