@@ -5,19 +5,34 @@ widget stops the clock when the watched part (the feedback, the hints, the step 
 prompt, the board, the log) has changed: comm message, kernel, widget update and DOM.  The
 figures are written to ``test-output/browser-latency.txt`` and printed; they are reported, not
 asserted (the target: median ≤ 150 ms, none over 400 ms; a loaded machine shows more).
-Both front ends (``frontend``): JupyterLab (``browser-latency.txt``) and the JupyterLite site
-(``browser-latency-site.txt``).  Run: ``.venv/bin/python -m pytest tests/browser/test_click_latency_browser.py -s``.
+
+Both front ends: JupyterLab (:func:`test_click_to_visible_change_times`, ``browser-latency.txt``)
+and the JupyterLite site (``browser-latency-site.txt``, the same rows).  On the site the clicks are
+made by the sweep over every lesson (``test_site_browser.py``), on its own runs of lesson 5 (the
+gym's clicks, :func:`site_gym_clicks`) and lesson 6 (the game's, :func:`site_game_clicks`), after
+its own checks of each: a Pyodide kernel and a page of the site are most of a lesson's CPU time.
+(There the gym's six puzzles take more answers and steps and fewer evidence cards than on a fresh
+drive and kernel, the same from run to run: docs/testing.md.)
+The two lessons are two cases of the sweep, perhaps on two pytest-xdist workers: each half leaves
+its times in the run's temporary folder, and the one that finds the other's there writes the
+report (:func:`site_half_done`); a run of one of the two lessons alone prints its half's table and
+writes no report.  Run: ``.venv/bin/python -m pytest tests/browser/test_click_latency_browser.py -s``
+(JupyterLab), and for the site ``tests/browser/test_site_browser.py -s -k "05-puzzle-gym.ipynb or
+06-play-a-game.ipynb"``.
 """
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
 import statistics
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Front, Offline, open_and_run
+from tests.browser.conftest import OUTPUT, Front, open_and_run, site_run_all
 
 pytestmark = pytest.mark.browser
 
@@ -63,16 +78,16 @@ def report(times: dict[str, list[float]]) -> str:
     return "\n".join(lines)
 
 
-def test_click_to_visible_change_times(
-    front_page: Page, frontend: Front, output_dir: Path, request: pytest.FixtureRequest
-) -> None:
-    """In JupyterLab and on the site (``frontend``): there every click is a round trip to Pyodide."""
-    page, lab = front_page, frontend
-    times: dict[str, list[float]] = {"answer": [], "hint": [], "step": [], "game: hand card": [], "game: flag": []}
-    times["game: draw + bot reply"] = []
-    times["evidence"] = []
+#: The rows of the report, in its order: the gym's clicks (lesson 5), then the game's (lesson 6).
+GYM_ROWS = ("answer", "hint", "step", "evidence")
+GAME_ROWS = ("game: hand card", "game: flag", "game: draw + bot reply")
+ROWS = ("answer", "hint", "step", "game: hand card", "game: flag", "game: draw + bot reply", "evidence")
 
-    open_and_run(page, lab, "notebooks/05-puzzle-gym.ipynb")
+
+def gym_clicks(page: Page) -> dict[str, list[float]]:
+    """Lesson 5, just run on ``page``: six puzzles of the gym, each a hint, wrong answers until the
+    right one, a claim's evidence, every proof step; the times of each kind of click."""
+    times: dict[str, list[float]] = {what: [] for what in GYM_ROWS}
     gym = ".bl-gym-puzzle .bl-puzzle"
     expect(page.locator(gym)).to_be_visible(timeout=60_000)
     page.wait_for_timeout(1000)
@@ -102,14 +117,14 @@ def test_click_to_visible_change_times(
             times["step"].append(t)
         page.locator(".bl-gym .bl-next-puzzle").click()
         page.wait_for_timeout(600)
+    assert times["answer"] and times["step"], "every kind of the gym's clicks was measured"
+    return times
 
-    offline = None
-    if frontend.site:  # a second lesson in the same site page keeps showing the first (its workspace)
-        offline = Offline(request.getfixturevalue("offline_chromium"))
-        page.close()  # lesson 5 is done with: its Pyodide kernel and page would idle on beside lesson 6's
-        page = offline.context.new_page()
-        page.set_default_timeout(60_000)
-    open_and_run(page, lab, "notebooks/06-play-a-game.ipynb")
+
+def game_clicks(page: Page) -> dict[str, list[float]]:
+    """Lesson 6, just run on ``page``: up to eight moves of the learner's game by the board's hooks;
+    the times of each kind of click."""
+    times: dict[str, list[float]] = {what: [] for what in GAME_ROWS}
     game = ".bl-game"
     expect(page.locator(game).first).to_be_visible(timeout=60_000)
     expect(page.locator(".jp-OutputArea-output", has_text="'claim_timing': 'after_play'")).to_be_visible(timeout=60_000)
@@ -133,11 +148,79 @@ def test_click_to_visible_change_times(
         if t is not None:
             times["game: draw + bot reply"].append(t)
         page.wait_for_timeout(300)
+    assert times["game: flag"], "every kind of the game's clicks was measured"
+    return times
 
-    if offline is not None:
-        offline.context.close()
-        assert offline.outside == [], f"requests to other hosts: {offline.outside}"
-    text = report(times)
-    (output_dir / f"browser-latency{'-site' if frontend.site else ''}.txt").write_text(text + "\n")
+
+def in_order(times: dict[str, list[float]]) -> dict[str, list[float]]:
+    """``times`` with every row of :data:`ROWS`, in the report's order (a row no half measured: empty)."""
+    return {what: list(times.get(what, [])) for what in ROWS}
+
+
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
+def test_click_to_visible_change_times(front_page: Page, frontend: Front, output_dir: Path) -> None:
+    """In JupyterLab: the gym's clicks on lesson 5, then the game's on lesson 6, in one page.  On the
+    site the sweep over every lesson makes the same clicks on its own runs of the two lessons
+    (:func:`site_gym_clicks`, :func:`site_game_clicks`: two Pyodide kernels and pages fewer)."""
+    page, lab = front_page, frontend
+    open_and_run(page, lab, "notebooks/05-puzzle-gym.ipynb")
+    times = gym_clicks(page)
+    open_and_run(page, lab, "notebooks/06-play-a-game.ipynb")
+    times |= game_clicks(page)
+    text = report(in_order(times))
+    (output_dir / "browser-latency.txt").write_text(text + "\n")
     print("\n" + text)
     assert times["answer"] and times["step"] and times["game: flag"], "every kind of click was measured"
+
+
+# ---------------------------------------------------------------------------------------------
+# The site's half of the benchmark, on the sweep's runs of lessons 5 and 6
+
+#: The halves of the site's report: the sweep's case of each lesson leaves its times under its name.
+SITE_HALVES = ("gym", "game")
+SITE_REPORT = "browser-latency-site.txt"
+
+
+def run_folder(tmp_path: Path) -> Path:
+    """The temporary folder of this pytest run that every pytest-xdist worker shares, from a test's
+    ``tmp_path`` (``BASETEMP/NAME0``; a worker's ``BASETEMP`` is ``popen-gwN`` in the run's own)."""
+    base = tmp_path.parent
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def site_half_done(half: str, times: dict[str, list[float]], tmp_path: Path, output_dir: Path) -> str | None:
+    """Leave ``times`` of the site's ``half`` in the run's folder; once both halves are there (this
+    one or the other was the second), write the site's report to ``output_dir`` and return it.
+    One half at a time (a file lock): the second one to come finds the first."""
+    folder = run_folder(tmp_path) / "click-latency-site"
+    folder.mkdir(exist_ok=True)
+    print(f"\nthe site's {half}:\n" + report(times))
+    with (folder / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        (folder / f"{half}.json").write_text(json.dumps(times))
+        parts = [folder / f"{name}.json" for name in SITE_HALVES]
+        if not all(part.exists() for part in parts):
+            return None
+        every: dict[str, list[float]] = {}
+        for part in parts:
+            every |= json.loads(part.read_text())
+    text = report(in_order(every))
+    (output_dir / SITE_REPORT).write_text(text + "\n")
+    print("\n" + text)
+    return text
+
+
+def site_gym_clicks(page: Page, tmp_path: Path) -> None:
+    """The gym's clicks on the sweep's page of lesson 5, after its checks: Run All Cells again on its
+    kernel gives a gym as a fresh run shows it (English, the first puzzle of the library)."""
+    site_run_all(page)
+    site_half_done("gym", gym_clicks(page), tmp_path, OUTPUT)
+
+
+def site_game_clicks(page: Page, tmp_path: Path) -> None:
+    """The game's clicks on the sweep's page of lesson 6, after its checks: Run All Cells again on its
+    kernel gives a new game at turn 1 (theirs left a game in play and a card chosen), in the window
+    this benchmark always had (1280 x 1000)."""
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    site_run_all(page)
+    site_half_done("game", game_clicks(page), tmp_path, OUTPUT)

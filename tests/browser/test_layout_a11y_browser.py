@@ -7,7 +7,9 @@
   ``test_game_browser.py``'s, on the site the sweep's (one opening of lesson 6 fewer in each).
 - A puzzle answered by keyboard (focus + Enter), the proof stepped with the arrow keys (on its
   step buttons) and with j/k (not in a text field, and not moving JupyterLab's cell), visible
-  focus, and nothing above the feedback moving when it is answered.
+  focus, and nothing above the feedback moving when it is answered (with lesson 3's layout at
+  every width: :func:`puzzle_by_keyboard_calm_layout_and_toggles_under_columns`, on this test's
+  page in JupyterLab, on the sweep's of lesson 3 on the site).
 
 The axe-core audit of every lesson with widgets runs in the same pass over the lessons as their cold
 opening (``tests/browser/test_lessons_cold.py``): one opening and one kernel per lesson.
@@ -99,12 +101,21 @@ def game_fits_every_width(page: Page, front: str, output_dir: Path) -> None:
     assert_no_widget_errors(page)
 
 
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(
     front_page: Page, frontend: Front, output_dir: Path
 ) -> None:
-    """The puzzles of lesson 03 on the board component (puzzle mode, docs/widgets.md)."""
-    page, lab = front_page, frontend  # JupyterLab and the site
-    open_and_run(page, lab, "notebooks/03-claim-proofs.ipynb")
+    """The puzzles of lesson 03 on the board component (puzzle mode, docs/widgets.md), in
+    JupyterLab; on the site the sweep over every lesson makes the same checks on its own opening of
+    lesson 3, after its own checks (``test_site_browser.py``: one Pyodide kernel fewer)."""
+    page = front_page
+    open_and_run(page, frontend, "notebooks/03-claim-proofs.ipynb")
+    puzzle_by_keyboard_calm_layout_and_toggles_under_columns(page, frontend.name, output_dir)
+
+
+def puzzle_by_keyboard_calm_layout_and_toggles_under_columns(page: Page, front: str, output_dir: Path) -> None:
+    """Lesson 3, run in the front end ``front`` (its puzzles as a run draws them, none answered
+    yet): every width, then a claim puzzle by keyboard; the page is left at the last width."""
     expect(page.locator(".bl-puzzle .blb").first).to_be_visible(timeout=60_000)
     # every cell has run and every puzzle drew its board (not a fixed pause: a loaded machine is slow)
     run_finished(page)
@@ -112,7 +123,7 @@ def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 1000})
         layout_settled(page)
-        page.screenshot(path=str(output_dir / f"layout-lesson03-{frontend.name}-{width}.png"))
+        page.screenshot(path=str(output_dir / f"layout-lesson03-{front}-{width}.png"))
         no_sideways_overflow(page)
         # "which flags": each flag's answer target lies inside its own flag's column (or row)
         for puzzle in page.locator('.bl-puzzle:has(.blb-flag[data-action="answer"])').all():
@@ -202,7 +213,7 @@ def test_puzzle_by_keyboard_calm_layout_and_toggles_under_columns(
     page.wait_for_timeout(500)
     expect(counter).to_contain_text("step 1 of")
     field.evaluate("i => i.remove()")
-    puzzle.screenshot(path=str(output_dir / f"layout-puzzle-keyboard-{frontend.name}.png"))
+    puzzle.screenshot(path=str(output_dir / f"layout-puzzle-keyboard-{front}.png"))
     assert_no_widget_errors(page)
 
 

@@ -40,7 +40,6 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
     WIDGET_ROOTS,
-    Front,
     Lab,
     axe_serious,
     close_sessions,
@@ -48,7 +47,10 @@ from tests.browser.conftest import (
     run_all_and_wait,
     until,
 )
-from tests.browser.test_lessons_in_browser import explorer_responds, gym_responds
+from tests.browser.test_lessons_in_browser import (
+    explorer_responds,
+    gym_wrong_answer_counterexample_right_answer_and_proof_steps,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -66,7 +68,9 @@ AUDITED = [p for p in LESSONS if WIDGET in p.read_text(encoding="utf-8")]
 #: lesson, a path in ``notebooks/``): they need no JupyterLab page, kernel and run of their own
 AFTER_THE_RUN: dict[str, Callable[[Page, Lab, Path], None]] = {
     "01-cards-and-formations.ipynb": lambda page, lab, output: explorer_responds(page, "lab", output),
-    "05-puzzle-gym.ipynb": lambda page, lab, output: gym_responds(page, Front("lab", lab.url, lab.data_dir), output),
+    "05-puzzle-gym.ipynb": lambda page, lab, output: gym_wrong_answer_counterexample_right_answer_and_proof_steps(
+        page, "lab", lab.data_dir, output
+    ),
 }
 #: lessons whose widgets axe-core still faults (lesson -> why), checked to still fail so that the entry
 #: goes once fixed; none now

@@ -6,8 +6,8 @@ the counterexample, answer rightly, and step through the proof watching the high
 Each check is made in JupyterLab and on the JupyterLite site, and looks at what appears: the proof,
 the reset confirmation, the explorer's Mud slot.  Each is made on a run of its lesson made anyway:
 in JupyterLab, the cold lessons' run of lessons 1 and 5 (``test_lessons_cold.py``, after its
-axe-core audit); on the site, the explorer on the sweep's opening of lesson 1
-(``test_site_browser.py``) and the gym here, in the ``site`` front end.
+axe-core audit); on the site, the sweep's runs of lessons 1 and 5 (``test_site_browser.py``, after
+its own checks).  This module holds the checks, and the puzzle they pick.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from battleline_lab.text.messages import topic_name
 from battleline_lab.training.progress import Progress, PuzzleRecord
 from battleline_lab.widgets import load_puzzles
 from tests.browser import ui
-from tests.browser.conftest import Front, assert_no_widget_errors, open_and_run, run_code, until
+from tests.browser.conftest import assert_no_widget_errors, run_code, until
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -47,26 +47,20 @@ def first_counterexample_puzzle() -> Puzzle:
     return puzzle
 
 
-@pytest.mark.parametrize("frontend", ["site"], indirect=True)
-def test_gym_wrong_answer_counterexample_right_answer_and_proof_steps(
-    front_page: Page, frontend: Front, output_dir: Path
+def gym_wrong_answer_counterexample_right_answer_and_proof_steps(
+    page: Page, front: str, data_dir: Path | None, output_dir: Path
 ) -> None:
-    """On the site; in JupyterLab the cold lessons' run of lesson 5 makes the same checks on its own
-    opening (``test_lessons_cold.py``: one JupyterLab page, kernel and run fewer)."""
-    open_and_run(front_page, frontend, "notebooks/05-puzzle-gym.ipynb")
-    gym_responds(front_page, frontend, output_dir)
-
-
-def gym_responds(page: Page, frontend: Front, output_dir: Path) -> None:
-    """Lesson 5, just run in the front end ``frontend``: the learner answers its first puzzle under the
-    topic filter wrongly, sees the counterexample, answers rightly, steps the proof; the progress is kept."""
+    """Lesson 5, run in the front end ``front`` (a learner's data folder ``data_dir`` in JupyterLab,
+    None on the site: the browser's drive, where no earlier answer to :func:`first_counterexample_puzzle`
+    may be): a wrong answer to the first puzzle of the topic :data:`TAG`, its counterexample, the
+    right answer, the proof's steps, the progress kept, and the reset's question cancelled."""
     puzzle = first_counterexample_puzzle()
     question = puzzle.question
     assert isinstance(question, ClaimQuestion)
     analysis = analyse_claim(puzzle.position, question.flag, puzzle.position.turn)
     # JupyterLab's data folder is shared by the worker's tests (another may have answered this
     # puzzle first): this test's two attempts are counted on top of what was there
-    before = Progress(frontend.data_dir).get(puzzle.id) if frontend.data_dir is not None else None
+    before = Progress(data_dir).get(puzzle.id) if data_dir is not None else None
 
     gym = page.locator(".bl-gym")
     expect(gym).to_be_visible(timeout=60_000)
@@ -82,7 +76,7 @@ def gym_responds(page: Page, frontend: Front, output_dir: Path) -> None:
     ghosts = widget.locator(".bl-board-view .bl-card.bl-ghost")
     expect(ghosts).to_have_count(0)
     expect(widget.locator(".bl-explanation")).to_be_hidden()
-    gym.screenshot(path=str(output_dir / f"gym-wrong-answer-{frontend.name}.png"))
+    gym.screenshot(path=str(output_dir / f"gym-wrong-answer-{front}.png"))
 
     # "Show the solution": the proof opens, the counterexample drawn as ghost cards (R12)
     widget.locator(".bl-solution").click()
@@ -110,7 +104,7 @@ def gym_responds(page: Page, frontend: Front, output_dir: Path) -> None:
         if i == counterexample_step:
             expect(ghosts).to_have_count(len(analysis.counterexample))
             widget.locator(".bl-explanation").evaluate("e => e.scrollIntoView({block: 'start'})")
-            page.screenshot(path=str(output_dir / f"gym-proof-counterexample-step-{frontend.name}.png"))
+            page.screenshot(path=str(output_dir / f"gym-proof-counterexample-step-{front}.png"))
         if i < total - 1:
             widget.locator(".bl-next").click()
     assert len(set(lit)) >= 2, "the highlighted cards never changed"
@@ -118,14 +112,14 @@ def gym_responds(page: Page, frontend: Front, output_dir: Path) -> None:
     widget.locator(".bl-back").click()
     expect(widget.locator(".bl-step-counter")).to_contain_text(f"step {total - 1} of {total}")
     expect(widget.locator(ui.STEP_TEXT)).to_contain_text(re.compile(r"\S"))
-    page.screenshot(path=str(output_dir / f"gym-full-page-{frontend.name}.png"), full_page=True)
+    page.screenshot(path=str(output_dir / f"gym-full-page-{front}.png"), full_page=True)
     assert_no_widget_errors(page)
 
     # the kernel saved the learner's progress in the (temporary) user data folder / the browser's drive
     expect(gym.locator(ui.GYM_STATUS)).to_contain_text("solved")
-    if frontend.data_dir is not None and before is not None:
+    if data_dir is not None and before is not None:
         added = PuzzleRecord(solved=True, attempts=before.attempts + 2, hints=before.hints)
-        assert Progress(frontend.data_dir).get(puzzle.id) == added, before
+        assert Progress(data_dir).get(puzzle.id) == added, before
     else:
         probe = f"from battleline_lab.training import progress; print(progress.Progress().get({puzzle.id!r}))"
         shown = run_code(page, probe)

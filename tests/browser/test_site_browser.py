@@ -9,11 +9,12 @@ runs there, all cells, with no error output, each in one opening on a Pyodide ke
 saves the app's start) that also serves the checks that need that lesson: its saved widgets shown
 as pictures while the kernel starts; the gym's lesson reloaded unedited asks nothing; once run,
 lesson 3's puzzle answered wrongly and rightly keeps its progress over a reload (the JSON-lines
-store on JupyterLite's browser-kept drive), and the gym saves and loads progress and sets a damaged
-store aside; lesson 1's explorer answers, lesson 6's game plays and fits every width, and the
-Chinese lesson 3 switches language (:data:`AFTER_THE_RUN`; in JupyterLab those are tests of their
-own files).  The timings go to
-``test-output/site-timings.json`` (docs/site.md reports them).
+store on JupyterLite's browser-kept drive) and, run again, fits every width and answers by
+keyboard; the gym saves and loads progress, sets a damaged store aside, shows a wrong answer's
+counterexample and the proof's steps; lesson 1's explorer answers, lesson 6's game plays and fits
+every width, the Chinese lesson 3 switches language, and the click-latency benchmark times the
+gym's and the game's clicks (:data:`AFTER_THE_RUN`; in JupyterLab those are tests of their own
+files).  The timings go to ``test-output/site-timings.json`` (docs/site.md reports them).
 """
 
 from __future__ import annotations
@@ -38,10 +39,17 @@ from tests.browser.conftest import (
     site_run_all,
 )
 from tests.browser.conftest import timing as _timing
+from tests.browser.test_click_latency_browser import site_game_clicks, site_gym_clicks
 from tests.browser.test_game_browser import a_few_moves_by_tapping
 from tests.browser.test_i18n_browser import chinese_puzzle_and_its_toggle
-from tests.browser.test_layout_a11y_browser import game_fits_every_width
-from tests.browser.test_lessons_in_browser import explorer_responds
+from tests.browser.test_layout_a11y_browser import (
+    game_fits_every_width,
+    puzzle_by_keyboard_calm_layout_and_toggles_under_columns,
+)
+from tests.browser.test_lessons_in_browser import (
+    explorer_responds,
+    gym_wrong_answer_counterexample_right_answer_and_proof_steps,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -97,6 +105,15 @@ def _lesson_three_keeps_progress_over_a_reload(page: Page, tmp_path: Path, dialo
     )
     assert re.search(r"PuzzleRecord\(solved=True, attempts=2, hints=0\)", shown), shown
     assert "/drive/battleline-data" in shown and "progress.jsonl" in shown, shown
+
+
+def _lesson_three(page: Page, tmp_path: Path, dialogs: list[str]) -> None:
+    """Lesson 3, run: its progress over a reload (it counts what it writes: first), then, on the
+    lesson run again on the reloaded page's kernel (its puzzles as a run draws them, none answered),
+    the layout at every width and a puzzle by keyboard (``test_layout_a11y_browser.py``)."""
+    _lesson_three_keeps_progress_over_a_reload(page, tmp_path, dialogs)
+    site_run_all(page)
+    puzzle_by_keyboard_calm_layout_and_toggles_under_columns(page, "site", OUTPUT)
 
 
 def test_the_site_has_every_lesson() -> None:
@@ -211,10 +228,12 @@ def test_site_runs_every_lesson_offline_without_an_error(
     starts (:func:`_shows_saved_widgets_as_pictures`): the one opening of the lesson serves both
     checks, as the kernel's start is most of its time.  For the same reason the gym's lesson is
     first reloaded unedited (it must ask nothing), and the checks that need a lesson run
-    (:data:`AFTER_THE_RUN`: lesson 1's explorer, lesson 3's progress over a reload, the gym's saved
-    and loaded progress and its damaged store, lesson 6's game played a few moves and at every
-    width, the Chinese lesson 3's puzzle and its language toggle) go on on the same page after the
-    sweep's.
+    (:data:`AFTER_THE_RUN`: lesson 1's explorer, lesson 3's progress over a reload and its layout
+    and keyboard, the gym's saved
+    and loaded progress, its damaged store, a wrong and a right answer with the proof's steps and
+    the benchmark's timed clicks, lesson 6's game played a few moves, at every width and by the
+    benchmark's timed clicks, the Chinese lesson 3's puzzle and its language toggle) go on on the
+    same page after the sweep's.
 
     Most lessons open one after another in one page of the site per worker (:class:`SiteApp`);
     those with checks after the run open in a fresh browser context of their own (a drive no other
@@ -639,27 +658,37 @@ def _gym_sets_a_damaged_store_aside_and_says_so(page: Page) -> None:
 def _gym_after_the_run(page: Page, tmp_path: Path, dialogs: list[str]) -> None:
     """The gym's checks on its run lesson, in this order: loading the saved file must add its row
     (the damaged store's good row is the same attempt, so it would be skipped as already held),
-    and the damaged store replaces the store the load wrote."""
+    and the damaged store replaces the store the load wrote.  Then, once those counts are made, on
+    the gym run again on the same kernel (English, the first puzzle: the damaged store's check left
+    it in Chinese), the checks of a learner's wrong and right answers and the proof's steps
+    (``test_lessons_in_browser.py``: the store then holds one row, of another puzzle than theirs),
+    and last, on the gym run once more, the click-latency benchmark's clicks, which answer puzzles
+    of the library (``test_click_latency_browser.py``)."""
     _gym_saves_and_loads_progress(page, tmp_path)
     _gym_sets_a_damaged_store_aside_and_says_so(page)
+    site_run_all(page)
+    gym_wrong_answer_counterexample_right_answer_and_proof_steps(page, "site", None, OUTPUT)
+    site_gym_clicks(page, tmp_path)
 
 
-def _lesson_six(page: Page) -> None:
+def _lesson_six(page: Page, tmp_path: Path) -> None:
     """Lesson 6, run: a few moves by taps on the learner's own game (it must be untouched: first),
-    then the game at every width (it leaves a card chosen and the window at the last width)."""
+    then the game at every width (it leaves a card chosen and the window at the last width), then
+    the click-latency benchmark's moves on a new game (``test_click_latency_browser.py``)."""
     page.set_viewport_size({"width": 1280, "height": 1900})  # the whole game widget fits in a screenshot
     a_few_moves_by_tapping(page, "site", OUTPUT)
     page.set_viewport_size({"width": 1280, "height": 1000})
     game_fits_every_width(page, "site", OUTPUT)
+    site_game_clicks(page, tmp_path)
 
 
 #: Checks that need a lesson run on the site and run on the sweep's page once it has run that lesson
 #: (a Pyodide kernel and a page of the site are most of a lesson's CPU time: each opening is shared)
 AFTER_THE_RUN = {
     "01-cards-and-formations.ipynb": lambda page, tmp_path, dialogs: explorer_responds(page, "site", OUTPUT),
-    "03-claim-proofs.ipynb": _lesson_three_keeps_progress_over_a_reload,
+    "03-claim-proofs.ipynb": _lesson_three,
     GYM_LESSON: _gym_after_the_run,
-    "06-play-a-game.ipynb": lambda page, tmp_path, dialogs: _lesson_six(page),
+    "06-play-a-game.ipynb": lambda page, tmp_path, dialogs: _lesson_six(page, tmp_path),
     "zh/03-claim-proofs.zh.ipynb": lambda page, tmp_path, dialogs: chinese_puzzle_and_its_toggle(page, "site", OUTPUT),
 }
 #: The lessons the sweep opens in a browser context of their own, not in its shared page: those
