@@ -6,14 +6,17 @@ with ``data-zone``, ``data-flag`` with ``data-legal`` / ``data-claimable``, ``da
 ``data-role="feedback"``.  The learner's policy is simple and needs no rules: claim what is
 marked claimable, draw when a deck is on offer, else play the first card that has a lit flag.
 The game is against the seeded random bot; the kernel decides everything, the test only taps.
-Whole games run in JupyterLab and on the built JupyterLite site (the ``frontend`` fixture; the site
-offline, Pyodide in the browser), two in each, pairwise: 360 px by taps and 1400 px by keys.  Four
-games in all instead of the eight of the full matrix, and every check is still made: each width
-(with its checks: the 360 px cell, the 1366 x 768 window), each way of playing (and its seed) and
-each front end, and each width with each front end.  A front end's two games are played on one
-page, one under the other (one page and one kernel per front end).  JupyterLab's page then shows
-two more fresh games, each in a new cell: the width sweep from 320 to 1600 px and the coach's odds
-(with its axe-core audit), checks that once opened a notebook, a page and a kernel each.
+Whole games run in JupyterLab and on the built JupyterLite site (the site offline, Pyodide in the
+browser), two in each, pairwise: 360 px by taps and 1400 px by keys.  Four games in all instead of
+the eight of the full matrix, and every check is still made: each width (with its checks: the 360 px
+cell, the 1366 x 768 window), each way of playing (and its seed) and each front end, and each width
+with each front end.  A front end's two games are played on one page, one under the other.  In
+JupyterLab that is this file's test (one page and one kernel), whose page then shows two more fresh
+games, each in a new cell: the width sweep from 320 to 1600 px and the coach's odds (with its
+axe-core audit), checks that once opened a notebook, a page and a kernel each.  On the site the two
+games (:func:`whole_games`) go in new cells under lesson 0, once the sweep over every lesson
+(``test_site_browser.py``) has run it on its own page and kernel: no page and no Pyodide kernel of
+their own.
 """
 
 from __future__ import annotations
@@ -33,7 +36,6 @@ from tests.browser.conftest import (
     layout_settled,
     open_and_run,
     run_code,
-    site_open,
 )
 
 pytestmark = pytest.mark.browser
@@ -263,9 +265,8 @@ def check_fits(page: Page, game: Locator, width: int) -> None:
 
 def open_game(page: Page, frontend: Front, name: str, code: str) -> None:
     """Show a widget made by ``code`` (one line): in JupyterLab a one-cell notebook of its own, on the
-    site a new cell under a lesson without widgets (the site's files are its build)."""
+    site a new cell under the lesson the page already holds, run (the sweep's, ``test_site_browser.py``)."""
     if frontend.site:
-        site_open(page, frontend.url, "00-the-game-in-ten-minutes.ipynb")
         run_code(page, code)
     else:
         lab = Lab(frontend.url, frontend.data_dir) if frontend.data_dir is not None else None
@@ -279,16 +280,26 @@ def open_game(page: Page, frontend: Front, name: str, code: str) -> None:
 GAMES = [(360, False, 2), (1400, True, 3)]
 
 
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_whole_games_by_taps_alone_at_360_and_by_keys_alone_at_1400(
     front_page: Page, frontend: Front, output_dir: Path, request: pytest.FixtureRequest
 ) -> None:
-    """Both games of :data:`GAMES` on one page, one under the other: the first in a notebook (on the
-    site a lesson) opened for it, the second in a new cell under it (a page and a kernel are most of
-    a game's CPU time; each board takes only the keys whose target is inside it).  In JupyterLab the
-    same page then shows two more games, each in a new cell: the width sweep
-    (:func:`_fits_every_cell_width`) and the coach (:func:`_coach_odds_on_the_board`), which were
-    tests of their own, each with a notebook, a page and a kernel of its own."""
+    """In JupyterLab: :func:`whole_games`, then on the same page two more games, each in a new cell:
+    the width sweep (:func:`_fits_every_cell_width`) and the coach (:func:`_coach_odds_on_the_board`),
+    which were tests of their own, each with a notebook, a page and a kernel of its own.  On the site
+    the sweep over every lesson makes :func:`whole_games` on its own run of lesson 0
+    (``test_site_browser.py``: one Pyodide kernel and one page fewer)."""
     page = front_page
+    whole_games(page, frontend, output_dir)
+    _fits_every_cell_width(page, output_dir)
+    _coach_odds_on_the_board(page, output_dir, request.getfixturevalue("axe_script"))
+
+
+def whole_games(page: Page, frontend: Front, output_dir: Path) -> None:
+    """Both games of :data:`GAMES` on one page, one under the other: the first in a notebook opened
+    for it (on the site a new cell under the run lesson the page holds), the second in a new cell
+    under it (a page and a kernel are most of a game's CPU time; each board takes only the keys
+    whose target is inside it).  It leaves the window at 1400 x 900 px."""
     for index, (width, keyboard, seed) in enumerate(GAMES):
         page.set_viewport_size({"width": max(width, 1000), "height": 900})
         code = f"from battleline_lab.widgets.game import GameWidget; GameWidget(bot='random', seed={seed})"
@@ -300,9 +311,6 @@ def test_whole_games_by_taps_alone_at_360_and_by_keys_alone_at_1400(
         game = page.locator(".bl-game").last
         expect(game.locator(".blb [data-zone='hand']").first).to_be_visible(timeout=60_000)
         _a_whole_game(page, frontend, game, output_dir, width, keyboard)
-    if not frontend.site:
-        _fits_every_cell_width(page, output_dir)
-        _coach_odds_on_the_board(page, output_dir, request.getfixturevalue("axe_script"))
 
 
 def _a_whole_game(page: Page, frontend: Front, game: Locator, output_dir: Path, width: int, keyboard: bool) -> None:

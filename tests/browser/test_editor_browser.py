@@ -5,8 +5,9 @@ the kernel; this shows that the editor renders in JupyterLab and that taps on it
 of the palette, ``data-zone="palette"``, then an empty slot, ``data-action="place"``; one card
 placed by keyboard alone), its dropdowns and the Save button reach the session, and that what
 lands on disk loads, passes ``check`` and holds the position that was tapped.  It runs in
-JupyterLab and on the JupyterLite site (the ``frontend`` fixture; there the file is on the
-browser's drive, read back by a cell).
+JupyterLab (this file's test) and on the JupyterLite site (:func:`editor_on_the_site`, in a new cell
+under lesson 2 once the sweep over every lesson, ``test_site_browser.py``, has run it on its own page
+and kernel; there the file is on the browser's drive, read back by a cell).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from battleline_lab.quiz.loader import check_answer, load_puzzle
 from tests.browser import ui
-from tests.browser.conftest import Front, assert_no_widget_errors, open_and_run, run_code, site_open, until
+from tests.browser.conftest import Front, assert_no_widget_errors, open_and_run, run_code, until
 
 pytestmark = pytest.mark.browser
 
@@ -39,20 +40,39 @@ def _notebook(root: Path, target: Path) -> str:
     return name
 
 
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_build_a_puzzle_by_clicks_and_save_it(
     front_page: Page, frontend: Front, tmp_path: Path, output_dir: Path
 ) -> None:
+    """In JupyterLab, in a notebook of its own; on the site the sweep over every lesson makes the
+    same checks on its own run of lesson 2 (:func:`editor_on_the_site`: one Pyodide kernel and one
+    page fewer)."""
     page = front_page
     page.set_viewport_size({"width": 1280, "height": 2000})
-    if frontend.data_dir is not None:
-        target = tmp_path / "clicked-tie.yaml"
-        open_and_run(page, frontend, _notebook(frontend.data_dir.parent / "root", target))
-    else:  # the site: the editor in a new cell of a lesson without widgets, saving to the browser's drive
-        target = Path("/drive/clicked-tie.yaml")
-        site_open(page, frontend.url, "00-the-game-in-ten-minutes.ipynb")
-        editor_code = "from battleline_lab.widgets.editor import PuzzleEditor; "
-        run_code(page, editor_code + f"PuzzleEditor(puzzle_id='clicked-tie', save_path={str(target)!r})")
-    editor = page.locator(".bl-editor").first
+    assert frontend.data_dir is not None
+    target = tmp_path / "clicked-tie.yaml"
+    open_and_run(page, frontend, _notebook(frontend.data_dir.parent / "root", target))
+    build_a_puzzle_by_clicks_and_save_it(page, frontend, target, output_dir)
+
+
+def editor_on_the_site(page: Page, frontend: Front, output_dir: Path) -> None:
+    """On the site, a page that holds a run lesson (the sweep's): the editor in a new cell under it,
+    saving to the browser's drive, where nothing else writes its file (its first save must not be
+    asked to overwrite), then :func:`build_a_puzzle_by_clicks_and_save_it`.  It leaves the window at
+    1280 x 2000 px."""
+    assert frontend.site
+    page.set_viewport_size({"width": 1280, "height": 2000})
+    target = Path("/drive/clicked-tie.yaml")
+    editor_code = "from battleline_lab.widgets.editor import PuzzleEditor; "
+    run_code(page, editor_code + f"PuzzleEditor(puzzle_id='clicked-tie', save_path={str(target)!r})")
+    build_a_puzzle_by_clicks_and_save_it(page, frontend, target, output_dir)
+
+
+def build_a_puzzle_by_clicks_and_save_it(page: Page, frontend: Front, target: Path, output_dir: Path) -> None:
+    """The editor just shown on ``page``, saving to ``target`` (in JupyterLab a file of this machine,
+    on the site one of the browser's drive): a puzzle built by taps and keys, checked, saved, read
+    back, and a second save asks before it overwrites."""
+    editor = page.locator(".bl-editor").last  # the newest editor is the last
     expect(editor).to_be_visible(timeout=60_000)
     board = editor.locator(".bl-editor-board .blb")
     expect(board.locator('[data-zone="palette"]')).to_have_count(70)

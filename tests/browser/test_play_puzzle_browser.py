@@ -4,7 +4,9 @@ The learner plays as in the game (``docs/widgets.md``): a ``button[data-zone="ha
 ``.blb-flag[data-flag]``.  At 360 px by taps, at 1400 px by keys (arrows to the card, Enter, arrows
 to the flag, Enter); a wrong play first (the feedback says wrong, the card stays playable), then
 the right one (the feedback says right and the proof step appears).  One page per front end, the
-two runs one under the other.
+two runs one under the other (:func:`wrong_play_then_right_at_both_widths`): in JupyterLab on lesson 3
+opened for it, on the site under lesson 8, once the sweep over every lesson (``test_site_browser.py``)
+has run it on its own page and kernel.
 """
 
 from __future__ import annotations
@@ -60,16 +62,24 @@ def play(page: Page, board: Locator, card: str, flag: int, keyboard: bool) -> No
 CASES = [(360, False), (1400, True)]
 
 
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_R12_a_play_puzzle_wrong_play_then_right_by_taps_at_360_and_by_keys_at_1400(
     front_page: Page, frontend: Front, output_dir: Path
 ) -> None:
-    """Both cases of :data:`CASES` on one page: the lesson opened once, then a cell with a fresh
-    puzzle for each case, one under the other (each board takes only the keys inside it)."""
-    page = front_page
-    for index, (width, keyboard) in enumerate(CASES):
+    """In JupyterLab: the lesson opened once, then :func:`wrong_play_then_right_at_both_widths`.  On
+    the site the sweep over every lesson makes the same checks on its own run of lesson 8
+    (``test_site_browser.py``: one Pyodide kernel and one page fewer)."""
+    front_page.set_viewport_size({"width": 1000, "height": 1000})
+    open_lesson(front_page, frontend)
+    wrong_play_then_right_at_both_widths(front_page, frontend, output_dir)
+
+
+def wrong_play_then_right_at_both_widths(page: Page, frontend: Front, output_dir: Path) -> None:
+    """Both cases of :data:`CASES` on a page that holds a notebook: a cell with a fresh puzzle for
+    each case, one under the other (each board takes only the keys inside it).  It leaves the window
+    at 1400 x 1000 px."""
+    for width, keyboard in CASES:
         page.set_viewport_size({"width": max(width, 1000), "height": 1000})
-        if index == 0:
-            open_lesson(page, frontend)
         _wrong_play_then_right(page, frontend, width, keyboard, output_dir)
 
 

@@ -14,8 +14,9 @@ that nothing moves when the puzzle is answered: the bounding boxes of the board,
 proof step and the feedback are the same before the first answer and after the right one. A rule id
 of a shown step is a link that opens the rules page in the same front end.
 
-One page per front end: a lesson is opened (not run) and, for each case, one cell draws four fresh
-puzzles.
+One page per front end: in JupyterLab a lesson is opened (not run), on the site the sweep over every
+lesson (``test_site_browser.py``) has run lesson 7 on its own page and kernel; for each case, one
+new cell under it draws four fresh puzzles (:func:`every_kind_at_both_widths`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser import ui
-from tests.browser.conftest import Front, assert_no_widget_errors, lab_goto, run_code, site_open
+from tests.browser.conftest import Front, assert_no_widget_errors, lab_goto, run_code
 from tests.browser.test_board_browser import arrows_to, size_cell, wait_redraw
 
 pytestmark = pytest.mark.browser
@@ -50,9 +51,9 @@ STILL = (".blb-board", ".blb-answers", ui.PROOF_STEP, ui.PUZZLE_FEEDBACK)
 
 
 def open_lesson(page: Page, frontend: Front) -> None:
-    if frontend.site:
-        site_open(page, frontend.url, LESSON.removeprefix("notebooks/"))
-        return
+    """JupyterLab's page with :data:`LESSON` open, its kernel idle (a host for new cells; on the site
+    the sweep's run lesson is the host)."""
+    assert not frontend.site
     lab_goto(page, frontend.url, LESSON)
     page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=90_000)
 
@@ -273,16 +274,24 @@ def check_rule_link(page: Page, frontend: Front, puzzle: Locator) -> None:
 CASES = [(360, False), (1400, True)]
 
 
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_puzzles_of_every_kind_by_taps_at_360_and_by_keys_at_1400(
     front_page: Page, frontend: Front, output_dir: Path
 ) -> None:
-    """Both cases of :data:`CASES` on one page: the lesson opened once, then a cell of four fresh
-    puzzles for each case, one under the other (each board takes only the keys inside it)."""
-    page = front_page
-    for index, (width, keyboard) in enumerate(CASES):
+    """In JupyterLab: the lesson opened once, then :func:`every_kind_at_both_widths`.  On the site the
+    sweep over every lesson makes the same checks on its own run of lesson 7
+    (``test_site_browser.py``: one Pyodide kernel and one page fewer)."""
+    front_page.set_viewport_size({"width": 1000, "height": 1000})
+    open_lesson(front_page, frontend)
+    every_kind_at_both_widths(front_page, frontend, output_dir)
+
+
+def every_kind_at_both_widths(page: Page, frontend: Front, output_dir: Path) -> None:
+    """Both cases of :data:`CASES` on a page that holds a notebook: a cell of four fresh puzzles for
+    each case, one under the other (each board takes only the keys inside it).  It leaves the window
+    at 1400 x 1000 px."""
+    for width, keyboard in CASES:
         page.set_viewport_size({"width": max(width, 1000), "height": 1000})
-        if index == 0:
-            open_lesson(page, frontend)
         _every_kind(page, frontend, width, keyboard, output_dir)
 
 

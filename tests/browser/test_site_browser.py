@@ -13,8 +13,10 @@ store on JupyterLite's browser-kept drive) and, run again, fits every width and 
 keyboard; the gym saves and loads progress, sets a damaged store aside, shows a wrong answer's
 counterexample and the proof's steps; lesson 1's explorer answers, lesson 6's game plays and fits
 every width, the Chinese lesson 3 switches language, and the click-latency benchmark times the
-gym's and the game's clicks (:data:`AFTER_THE_RUN`; in JupyterLab those are tests of their own
-files).  The timings go to ``test-output/site-timings.json`` (docs/site.md reports them).
+gym's and the game's clicks; and, in new cells under a run lesson that needs no checks of its own
+(lessons 0, 2, 4, 7 and 8), two whole games on the board, the puzzle editor, the three-player game,
+puzzles of every kind and a play puzzle (:data:`AFTER_THE_RUN`; in JupyterLab those are tests of
+their own files).  The timings go to ``test-output/site-timings.json`` (docs/site.md reports them).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -32,6 +34,7 @@ from tests.browser import ui
 from tests.browser.conftest import (
     KERNEL_START,
     OUTPUT,
+    Front,
     Offline,
     assert_no_widget_errors,
     run_code,
@@ -39,7 +42,9 @@ from tests.browser.conftest import (
     site_run_all,
 )
 from tests.browser.conftest import timing as _timing
+from tests.browser.test_board_browser import whole_games
 from tests.browser.test_click_latency_browser import site_game_clicks, site_gym_clicks
+from tests.browser.test_editor_browser import editor_on_the_site
 from tests.browser.test_game_browser import a_few_moves_by_tapping
 from tests.browser.test_i18n_browser import chinese_puzzle_and_its_toggle
 from tests.browser.test_layout_a11y_browser import (
@@ -50,6 +55,9 @@ from tests.browser.test_lessons_in_browser import (
     explorer_responds,
     gym_wrong_answer_counterexample_right_answer_and_proof_steps,
 )
+from tests.browser.test_play_puzzle_browser import wrong_play_then_right_at_both_widths
+from tests.browser.test_puzzle_board_browser import every_kind_at_both_widths
+from tests.browser.test_three_browser import three_player_game_by_taps
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -232,12 +240,13 @@ def test_site_runs_every_lesson_offline_without_an_error(
     and keyboard, the gym's saved
     and loaded progress, its damaged store, a wrong and a right answer with the proof's steps and
     the benchmark's timed clicks, lesson 6's game played a few moves, at every width and by the
-    benchmark's timed clicks, the Chinese lesson 3's puzzle and its language toggle) go on on the
-    same page after the sweep's.
+    benchmark's timed clicks, the Chinese lesson 3's puzzle and its language toggle; and the board's,
+    the editor's, the three-player game's and the puzzles' checks in new cells under lessons 0, 2,
+    4, 7 and 8) go on on the same page after the sweep's.
 
     Most lessons open one after another in one page of the site per worker (:class:`SiteApp`);
-    those with checks after the run open in a fresh browser context of their own (a drive no other
-    lesson wrote: their checks count what they write)."""
+    those whose checks count what they write (:data:`FRESH_DRIVE`) open in a fresh browser context
+    of their own (a drive no other lesson wrote)."""
     if lesson in FRESH_DRIVE:
         offline = Offline(offline_chromium)
         try:
@@ -309,6 +318,7 @@ def _sweep_one_lesson(page: Page, lesson: str, dialogs: list[str], tmp_path: Pat
 def test_the_checks_after_a_run_name_lessons_of_the_site() -> None:
     # a lesson renamed would silently drop its checks from the sweep
     assert set(AFTER_THE_RUN) <= set(LESSONS) and GYM_LESSON in AFTER_THE_RUN, sorted(AFTER_THE_RUN)
+    assert FRESH_DRIVE <= set(AFTER_THE_RUN), sorted(FRESH_DRIVE - set(AFTER_THE_RUN))
 
 
 @pytest.mark.parametrize("width", [320, 390, 1400])
@@ -682,19 +692,50 @@ def _lesson_six(page: Page, tmp_path: Path) -> None:
     site_game_clicks(page, tmp_path)
 
 
+def _in_new_cells(check: Callable[[Page, Front, Path], None]) -> Callable[[Page, Path, list[str]], None]:
+    """A check of a widget that only needs a kernel with battleline_lab (``check(page, front,
+    output_dir)``: it adds its own cells under the lesson), made on the sweep's run of a lesson: the
+    page's window is set back to its size after it, for the lesson the shared page opens next."""
+
+    def after(page: Page, tmp_path: Path, dialogs: list[str]) -> None:
+        size = page.viewport_size
+        check(page, Front("site", page.url.split("/lab/")[0]), OUTPUT)
+        assert size is not None
+        page.set_viewport_size(size)
+
+    return after
+
+
 #: Checks that need a lesson run on the site and run on the sweep's page once it has run that lesson
-#: (a Pyodide kernel and a page of the site are most of a lesson's CPU time: each opening is shared)
+#: (a Pyodide kernel and a page of the site are most of a lesson's CPU time: each opening is shared).
+#: The widgets' checks that only need a kernel with battleline_lab add their cells under lessons with
+#: no checks of their own, one each, so that no lesson's case grows long.
 AFTER_THE_RUN = {
+    "00-the-game-in-ten-minutes.ipynb": _in_new_cells(whole_games),
     "01-cards-and-formations.ipynb": lambda page, tmp_path, dialogs: explorer_responds(page, "site", OUTPUT),
+    "02-comparing-and-the-tie-rule.ipynb": _in_new_cells(editor_on_the_site),
     "03-claim-proofs.ipynb": _lesson_three,
+    "04-tactics-cards.ipynb": _in_new_cells(three_player_game_by_taps),
     GYM_LESSON: _gym_after_the_run,
     "06-play-a-game.ipynb": lambda page, tmp_path, dialogs: _lesson_six(page, tmp_path),
+    "07-outs-and-odds.ipynb": _in_new_cells(every_kind_at_both_widths),
+    "08-three-at-the-table.ipynb": _in_new_cells(wrong_play_then_right_at_both_widths),
     "zh/03-claim-proofs.zh.ipynb": lambda page, tmp_path, dialogs: chinese_puzzle_and_its_toggle(page, "site", OUTPUT),
 }
 #: The lessons the sweep opens in a browser context of their own, not in its shared page: those
-#: with checks after the run (lesson 3's and the Chinese lesson 3's puzzle start unsolved, the gym
-#: counts its loaded and damaged rows, and the gym's and lesson 3's checks reload the page).
-FRESH_DRIVE = set(AFTER_THE_RUN)
+#: whose checks after the run count what they write or must find unwritten (lesson 3's and the
+#: Chinese lesson 3's puzzle start unsolved, the gym counts its loaded and damaged rows, and the
+#: gym's and lesson 3's checks reload the page), and lessons 1 and 6, whose checks were written for
+#: a page of their own (lesson 6's leave the window at another size).  The widgets'
+#: checks in new cells need no fresh drive (their puzzles are not recorded, their games not saved;
+#: the editor's file is written by nothing else) and run in the shared page.
+FRESH_DRIVE = {
+    "01-cards-and-formations.ipynb",
+    "03-claim-proofs.ipynb",
+    GYM_LESSON,
+    "06-play-a-game.ipynb",
+    "zh/03-claim-proofs.zh.ipynb",
+}
 
 
 def _saved_widgets(lesson: str) -> int:

@@ -1,7 +1,8 @@
 """The three-player game (R32-R37) in the browser: one game to its end by taps in JupyterLab and on the
-site (the ``frontend`` fixture, the same test code), and one width sweep, 360 and 1400 px (in JupyterLab,
-on the game's page: a fresh game in a new cell under the finished one, not a notebook, a page and a
-kernel of its own).
+site (the same code, :func:`three_player_game_by_taps`), and one width sweep, 360 and 1400 px (in
+JupyterLab, on the game's page: a fresh game in a new cell under the finished one, not a notebook, a
+page and a kernel of its own).  On the site the game goes in a new cell under lesson 4, once the sweep
+over every lesson (``test_site_browser.py``) has run it on its own page and kernel.
 
 The widget is ``GameWidget(players=3, bots=["heuristic", "random"])``; the taps are the two-player
 board test's (:func:`tests.browser.test_board_browser.play_game`: claim what is marked claimable,
@@ -49,13 +50,22 @@ def fronts_apart(page: Page, game: Locator) -> list[tuple[float, float]]:
     return [(top, left) for left, top, *_ in boxes]
 
 
+@pytest.mark.parametrize("frontend", ["lab"], indirect=True)
 def test_R36_a_three_player_game_by_taps_to_its_end(front_page: Page, frontend: Front, output_dir: Path) -> None:
-    """The game to its end by taps; in JupyterLab the same page then checks that the three fronts fit
-    360 and 1400 px (:func:`_R32_the_three_fronts_fit_360_and_1400_px`)."""
-    page = front_page
+    """In JupyterLab: the game to its end by taps (:func:`three_player_game_by_taps`), then on the same
+    page the three fronts at 360 and 1400 px (:func:`_R32_the_three_fronts_fit_360_and_1400_px`).  On
+    the site the sweep over every lesson plays the game on its own run of lesson 4
+    (``test_site_browser.py``: one Pyodide kernel and one page fewer)."""
+    three_player_game_by_taps(front_page, frontend, output_dir)
+    _R32_the_three_fronts_fit_360_and_1400_px(front_page, output_dir)
+
+
+def three_player_game_by_taps(page: Page, frontend: Front, output_dir: Path) -> None:
+    """The game to its end by taps, in a notebook of its own (on the site in a new cell under the run
+    lesson the page holds), the window 1400 x 900 px (it is left so)."""
     page.set_viewport_size({"width": 1400, "height": 900})
     open_game(page, frontend, "three-game.ipynb", CODE)
-    game = page.locator(".bl-three-game").first
+    game = page.locator(".bl-three-game").last  # the newest game is the last
     board = game.locator(".blb")
     expect(board.locator("[data-zone='hand']").first).to_be_visible(timeout=60_000)
     assert board.get_attribute("data-mode") == "three"
@@ -71,8 +81,6 @@ def test_R36_a_three_player_game_by_taps_to_its_end(front_page: Page, frontend: 
     page.screenshot(path=str(output_dir / f"three-game-{frontend.name}-end.png"))
     print(f"{frontend.name} three players: {taps} taps in {time.monotonic() - start:.1f} s")
     assert_no_widget_errors(page)
-    if not frontend.site:
-        _R32_the_three_fronts_fit_360_and_1400_px(page, output_dir)
 
 
 def _R32_the_three_fronts_fit_360_and_1400_px(page: Page, output_dir: Path) -> None:
