@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
@@ -30,6 +31,7 @@ from battleline_lab.core.position import Position, Side
 from battleline_lab.quiz import library
 from battleline_lab.quiz.loader import PuzzleFileError, load_puzzle_text
 from battleline_lab.quiz.questions import OutsQuestion, SafestFlagQuestion, question_from_data
+from battleline_lab.quiz.questions import odds as odds_module
 from battleline_lab.quiz.questions.odds import played
 from battleline_lab.text.messages import LANGUAGES, message, render_msg
 from battleline_lab.widgets import PuzzleWidget
@@ -149,6 +151,36 @@ def test_the_widget_shows_the_question_s_own_choices(puzzle_id: str, lang: str) 
         next(c.value for c in puzzle.question.choices(puzzle.position) if c.value != puzzle.answer)
     )
     assert widget.answer(puzzle.answer) and widget.state == "right"
+
+
+@pytest.mark.parametrize("puzzle_id", [p for p in ODDS_PUZZLES if library.get(p).question.kind == "safest-flag"])  # type: ignore[union-attr]
+def test_a_safest_flag_explanation_is_made_once_and_equals_a_fresh_one(
+    puzzle_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The explanation is remembered per question and position (views ask for it several times): it is the
+    odds recomputed here, and an equal question on an equal position does not count them again."""
+    puzzle = library.get(puzzle_id)
+    question, position = puzzle.question, puzzle.position
+    assert isinstance(question, SafestFlagQuestion)
+    odds_module._safest.cache_clear()
+    counted: list[int] = []
+
+    def counting(pos: Position, flag: int) -> Any:
+        counted.append(flag)
+        return flag_odds(pos, flag)
+
+    monkeypatch.setattr(odds_module, "flag_odds", counting)
+    first = question.explain(position)
+    assert counted == list(question.candidates(position))
+    fresh = tuple((n, flag_odds(played(position, question.card, n), n)) for n in question.candidates(position))
+    assert first.odds == fresh and first.card == question.card
+    assert first.best == max(fresh, key=lambda fo: (fo[1].you, -fo[0]))[0]
+    again = SafestFlagQuestion(question.card, question.flags).explain(dataclasses.replace(position))
+    assert again == first and counted == list(question.candidates(position))  # equal inputs: no new count
+    other = dataclasses.replace(position, turn=Side.OPPONENT if position.turn is Side.YOU else Side.YOU)
+    assert other != position
+    question.explain(other)
+    assert len(counted) > len(question.candidates(position))  # another position is counted afresh
 
 
 def test_to_data_round_trips() -> None:

@@ -34,6 +34,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from battleline_lab.cli import main
+from battleline_lab.controllers.gym import load_puzzles
 from battleline_lab.training.progress import (
     EXPORT_FORMAT,
     Attempt,
@@ -50,7 +51,11 @@ from battleline_lab.training.stores import jsonl as jsonl_module
 from battleline_lab.training.stores import opening as opening_module
 from battleline_lab.widgets import PuzzleGym
 
-SEEDS = "library"
+_LOAD_ERRORS: list[str] = []
+# The library's puzzles, read once by the gym's own loader and handed to every gym below: reading the
+# 500 puzzle files again cost about a second a gym, and no test here is about which puzzles it shows.
+SEEDS = tuple(load_puzzles("library", _LOAD_ERRORS))
+assert SEEDS and not _LOAD_ERRORS, _LOAD_ERRORS
 
 STORES = ["progress.sqlite3", "progress.jsonl"]
 

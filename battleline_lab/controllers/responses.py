@@ -70,6 +70,11 @@ MAX_STATES = 5000
 
 Intent = dict[str, Any]
 
+# ``json.dumps`` with options makes an encoder a call; an explorer asks for hundreds of thousands of
+# keys, so the two encoders are made once (``encode`` is what ``dumps`` calls: the same text)
+_KEY_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_CANONICAL_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=repr)
+
 
 def intent_key(intent: Mapping[str, object]) -> str:
     """The one key of an intent in a table: its JSON with sorted keys and no spaces (``board.js``'s ``intentKey``).
@@ -77,11 +82,11 @@ def intent_key(intent: Mapping[str, object]) -> str:
     >>> intent_key({"play": ["r7", 3]}), intent_key({"hint": True})
     ('{"play":["r7",3]}', '{"hint":true}')
     """
-    return json.dumps(intent, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _KEY_ENCODER.encode(intent)
 
 
 def _canonical(value: object) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=repr)
+    return _CANONICAL_ENCODER.encode(value)
 
 
 def offered_intents(view: PuzzleView) -> list[Intent]:
@@ -243,6 +248,8 @@ class Explorer:
         #: each state's view, with its parts interned (:attr:`keys`, :attr:`parts`) and its intents offered
         self.shapes: list[int] = []
         self.offered: list[list[Intent]] = []
+        #: each state's offered intents' keys (:func:`intent_key`), made once: :meth:`explore` asks for every one
+        self._offered_keys: list[list[str]] = []
         self.moves: list[dict[str, int]] = []
         self.keys: list[str] = []
         self.parts: list[object] = []
@@ -281,13 +288,18 @@ class Explorer:
         self.ids[identity] = len(self.snapshots)
         self.snapshots.append(_snapshot(c))
         self.shapes.append(self._shape(view))
-        self.offered.append(offered_intents(view))
+        offered = offered_intents(view)
+        self.offered.append(offered)
+        self._offered_keys.append([intent_key(i) for i in offered])
         self.moves.append({})
         return len(self.snapshots) - 1
 
     def next(self, state: int, intent: Mapping[str, object]) -> int:
         """The state ``intent`` leads to from ``state``."""
-        key = intent_key(intent)
+        return self._next(state, intent, intent_key(intent))
+
+    def _next(self, state: int, intent: Mapping[str, object], key: str) -> int:
+        """:meth:`next`, the intent's key given."""
         found = self.moves[state].get(key)
         if found is None:
             _restore(self.controller, self.snapshots[state])
@@ -304,8 +316,8 @@ class Explorer:
         """Every intent offered in every state reachable from :attr:`start`."""
         done = 0
         while done < len(self.snapshots):  # the states found so far, each once; new ones come at the end
-            for intent in self.offered[done]:
-                self.next(done, intent)
+            for intent, key in zip(self.offered[done], self._offered_keys[done], strict=True):
+                self._next(done, intent, key)
             done += 1
 
 

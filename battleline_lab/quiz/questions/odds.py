@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.cards import Card, CardNotationError, Tactic, Troop, parse_card
@@ -98,6 +99,19 @@ class SafestFlag:
 
     def chance(self, flag: int) -> Fraction | float:
         return dict(self.odds)[flag].you
+
+
+@lru_cache(maxsize=256)
+def _safest(question: SafestFlagQuestion, position: Position) -> SafestFlag:
+    """:meth:`SafestFlagQuestion.explain`, once per question and position.
+
+    Exact odds after a play cost milliseconds a flag and a puzzle's view asks for them several times
+    (its summary, its hints, judging, solving); the question and the position are frozen and the
+    answer is too, so an equal pair always has an equal answer.
+    """
+    odds = tuple((n, flag_odds(played(position, question.card, n), n)) for n in question.candidates(position))
+    best = max(odds, key=lambda fo: (fo[1].you, -fo[0]))[0]
+    return SafestFlag(question.card, odds, best)
 
 
 @register_question
@@ -183,9 +197,7 @@ class SafestFlagQuestion(Question[int, SafestFlag]):
 
     # -- the engine ----------------------------------------------------------------------
     def explain(self, position: Position) -> SafestFlag:
-        odds = tuple((n, flag_odds(played(position, self.card, n), n)) for n in self.candidates(position))
-        best = max(odds, key=lambda fo: (fo[1].you, -fo[0]))[0]
-        return SafestFlag(self.card, odds, best)
+        return _safest(self, position)
 
     def solve(self, position: Position) -> int:
         return self.explain(position).best
