@@ -138,7 +138,7 @@ class SiteApp:
     own, after the lesson before it was closed and its kernel shut down.
 
     The lessons whose checks after the run need a drive nothing else wrote (:data:`FRESH_DRIVE`)
-    get a context of their own.  Requests to other hosts are counted against the lesson during
+    get a context of their own: a ``SiteApp`` of their own, closed after its one lesson.  Requests to other hosts are counted against the lesson during
     which they were seen (or the next one, for a request made between two lessons).  A lesson that
     fails closes the context: the next one starts in a fresh page."""
 
@@ -247,28 +247,19 @@ def test_site_runs_every_lesson_offline_without_an_error(
     Most lessons open one after another in one page of the site per worker (:class:`SiteApp`);
     those whose checks count what they write (:data:`FRESH_DRIVE`) open in a fresh browser context
     of their own (a drive no other lesson wrote)."""
-    if lesson in FRESH_DRIVE:
-        offline = Offline(offline_chromium)
-        try:
-            page = offline.context.new_page()
-            page.set_default_timeout(60_000)
-            dialogs: list[str] = []
-            page.on("dialog", lambda dialog: (dialogs.append(dialog.type), dialog.accept()))  # "leave?": yes
-            started = time.monotonic()
-            page.goto(f"{site_url}/lab/index.html?path={lesson}")
-            _sweep_one_lesson(page, lesson, dialogs, tmp_path, started)
-        finally:
-            offline.context.close()
-        assert offline.outside == [], f"{lesson}: requests to other hosts: {offline.outside}"
-        return
+    own = lesson in FRESH_DRIVE
+    app = SiteApp(offline_chromium, site_url) if own else site_app
     try:
         started = time.monotonic()
-        page = site_app.open(lesson)
-        _sweep_one_lesson(page, lesson, site_app.dialogs, tmp_path, started)
+        page = app.open(lesson)
+        _sweep_one_lesson(page, lesson, app.dialogs, tmp_path, started)
+        outside = app.outside()
     except BaseException:
-        site_app.close()  # the next lesson starts on a fresh page
+        app.close()  # the shared page's next lesson starts on a fresh page
         raise
-    outside = site_app.outside()
+    finally:
+        if own:
+            app.close()
     assert outside == [], f"{lesson}: requests to other hosts: {outside}"
 
 
