@@ -138,9 +138,10 @@ class SiteApp:
     own, after the lesson before it was closed and its kernel shut down.
 
     The lessons whose checks after the run need a drive nothing else wrote (:data:`FRESH_DRIVE`)
-    get a context of their own: a ``SiteApp`` of their own, closed after its one lesson.  Requests to other hosts are counted against the lesson during
-    which they were seen (or the next one, for a request made between two lessons).  A lesson that
-    fails closes the context: the next one starts in a fresh page."""
+    get a context of their own: a ``SiteApp`` of their own, closed after its one lesson.  Requests
+    to other hosts are counted against the lesson during which they were seen (or the next one, for
+    a request made between two lessons).  A lesson that fails closes the context: the next one
+    starts in a fresh page."""
 
     def __init__(self, browser: Browser, url: str) -> None:
         self.browser = browser
