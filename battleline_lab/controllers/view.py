@@ -18,6 +18,7 @@ colours and accessible name, and the nine flags of a :class:`~battleline_lab.cor
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal, TypedDict
 
 if TYPE_CHECKING:  # the annotations are strings read by type checkers only (Python 3.10 has no NotRequired)
@@ -408,6 +409,18 @@ def card_view(
     A Leader is named in ``theme`` (:class:`battleline_lab.text.messages.Theme`; the id stays ``alexander``).
     """
     lang = themed(lang, theme)
+    # a board's view is made again after every tap, each of its cards named through the catalogue
+    # (five lookups and formats a card): the same card in the same place is drawn alike every time,
+    # so it is made once; the caller gets a copy it may change
+    return _card_view(card, str(lang), getattr(lang, "theme", None), flag, side, highlight, ghost).copy()
+
+
+@lru_cache(maxsize=4096)
+def _card_view(
+    card: Card, lang: str, theme: str | None, flag: int | None, side: Side | None, highlight: bool, ghost: bool
+) -> CardView:
+    """:func:`card_view`'s work, for ``lang`` said in the theme named ``theme`` (``None``: the plain language)."""
+    lang = themed(lang, theme)
     label = card_label(card, lang)
     if ghost:
         label = message("board.ghost_label", lang, card=label)
@@ -449,6 +462,19 @@ def card_view(
     return out
 
 
+@lru_cache(maxsize=512)
+def _flag_texts(n: int, owner: Side | None, lang: str, theme: str | None) -> tuple[str, str, str]:
+    """Flag ``n``'s accessible name (who claimed it, if anyone) and its two sides' names: the same
+    every time the board is drawn, so made once (``theme``: as in :func:`_card_view`)."""
+    lang = themed(lang, theme)
+    label = (
+        message(f"board.flag_claimed.{owner.value}", lang, flag=n)
+        if owner is not None
+        else message("board.flag", lang, flag=n)
+    )
+    return label, message("boardui.side_at.you", lang, flag=n), message("boardui.side_at.opponent", lang, flag=n)
+
+
 def flag_views(
     position: Position,
     lang: str = DEFAULT_LANGUAGE,
@@ -473,11 +499,7 @@ def flag_views(
     out: list[FlagView] = []
     for n, state in enumerate(position.flags, start=1):
         owner = state.claimed_by
-        label = (
-            message(f"board.flag_claimed.{owner.value}", lang, flag=n)
-            if owner is not None
-            else message("board.flag", lang, flag=n)
-        )
+        label, you_label, opponent_label = _flag_texts(n, owner, str(lang), getattr(lang, "theme", None))
         sides = {
             side: [card_view(c, lang, flag=n, side=side, highlight=c in lit) for c in state.formation_cards(side)]
             for side in Side
@@ -487,9 +509,9 @@ def flag_views(
             label=label,
             slots=state.size,
             you=sides[Side.YOU],
-            you_label=message("boardui.side_at.you", lang, flag=n),
+            you_label=you_label,
             opponent=sides[Side.OPPONENT],
-            opponent_label=message("boardui.side_at.opponent", lang, flag=n),
+            opponent_label=opponent_label,
             env=[card_view(c, lang, highlight=c in lit) for c in state.environment],
             ghosts=[card_view(c, lang, ghost=True) for c in ghosts.get((n, Side.OPPONENT), ())],
         )
