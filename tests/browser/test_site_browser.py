@@ -8,9 +8,9 @@ runs there, all cells, with no error output, each in one opening on a Pyodide ke
 (most of the CPU time; most lessons one after another in one page of the site per worker, which
 saves the app's start) that also serves the checks that need that lesson: its saved widgets shown
 as pictures while the kernel starts; the gym's lesson reloaded unedited asks nothing; once run,
-lesson 3's puzzle answered wrongly and rightly keeps its progress over a reload (the JSON-lines
-store on JupyterLite's browser-kept drive) and, run again, fits every width and answers by
-keyboard; the gym saves and loads progress, sets a damaged store aside, shows a wrong answer's
+lesson 3's puzzles fit every width and answer by keyboard (its puzzle answered and kept over a
+reload, in the JSON-lines store on JupyterLite's browser-kept drive, is the learner's journey's:
+test_site_journey_browser.py); the gym saves and loads progress, sets a damaged store aside, shows a wrong answer's
 counterexample and the proof's steps; lesson 1's explorer answers, lesson 6's game plays and fits
 every width, the Chinese lesson 3 switches language, and the click-latency benchmark times the
 gym's and the game's clicks; and, in new cells under a run lesson that needs no checks of its own
@@ -68,7 +68,6 @@ LESSONS = sorted(
     for p in (ROOT / "notebooks").rglob("*.ipynb")
     if ".ipynb_checkpoints" not in p.parts
 )
-PUZZLE = "one-end-open"  # lesson 3's puzzle: "Can you claim flag 6 now?" No (R12)
 
 
 def _run_all(page: Page, *, puzzle: bool = True) -> None:
@@ -77,50 +76,12 @@ def _run_all(page: Page, *, puzzle: bool = True) -> None:
         expect(page.locator(".bl-puzzle").first).to_be_visible(timeout=60_000)
 
 
-def _lesson_three_keeps_progress_over_a_reload(page: Page, tmp_path: Path, dialogs: list[str]) -> None:
-    """Lesson 3, once the sweep has run it on this page: a learner answers its puzzle wrongly and
-    rightly, steps its proof, reloads the page, and the progress is still there (the JSON-lines
-    store on JupyterLite's browser-kept drive).  The sweep's browser context is fresh: nothing
-    another test wrote is on its drive."""
-    widget = page.locator(".bl-puzzle").first
-    expect(widget).to_be_visible(timeout=60_000)
-    expect(widget.locator(".bl-title")).to_contain_text("Can you claim flag 6?")  # neutral until solved
-
-    widget.locator(".bl-answer-yes").click()  # wrong: yellow 8 is still unseen (R12)
-    expect(widget.locator(".bl-feedback.bl-state-wrong")).to_be_visible(timeout=60_000)
-    widget.locator(".bl-answer-no").click()
-    # its proof: yellow 8 could still come to them (the ghost, R12), from the palette of unseen troops
-    widget.locator('.blb-evidence [data-action="evidence"][data-card="y8"]').click()
-    expect(widget.locator(".bl-feedback.bl-state-right")).to_be_visible(timeout=60_000)
-    # the headline, once solved, with the feedback (the title above the board keeps its place)
-    expect(widget.locator(".bl-feedback")).to_contain_text("One end still open")
-    # the proof opens after the right answer, and Next steps through it
-    expect(widget.locator(ui.EXPLANATION)).to_be_visible()
-    expect(widget.locator(ui.STEP_COUNTER)).to_contain_text("step 1 of")
-    widget.locator(ui.STEP_NEXT).click()
-    expect(widget.locator(ui.STEP_COUNTER)).to_contain_text("step 2 of")
-    assert_no_widget_errors(page)
-    OUTPUT.mkdir(exist_ok=True)
-    widget.screenshot(path=str(OUTPUT / "site-lesson-3.png"))
-
-    page.reload()  # "leave the page?" (the lesson was run): yes
-    page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
-    site_kernel_idle(page)
-    shown = run_code(
-        page,
-        "from battleline_lab.training import progress; "
-        f"print(progress.data_dir(), progress.Progress().get({PUZZLE!r}), progress.open_store()[0].where)",
-    )
-    assert re.search(r"PuzzleRecord\(solved=True, attempts=2, hints=0\)", shown), shown
-    assert "/drive/battleline-data" in shown and "progress.jsonl" in shown, shown
-
-
 def _lesson_three(page: Page, tmp_path: Path, dialogs: list[str]) -> None:
-    """Lesson 3, run: its progress over a reload (it counts what it writes: first), then, on the
-    lesson run again on the reloaded page's kernel (its puzzles as a run draws them, none answered),
-    the layout at every width and a puzzle by keyboard (``test_layout_a11y_browser.py``)."""
-    _lesson_three_keeps_progress_over_a_reload(page, tmp_path, dialogs)
-    site_run_all(page)
+    """Lesson 3, run (its puzzles as a run draws them, none answered): the layout at every width and
+    a puzzle by keyboard (``test_layout_a11y_browser.py``).  Its puzzle answered and kept over a
+    reload, in the store on the browser-kept drive, is the learner's journey's
+    (``test_site_journey_browser.py``), which answers the same puzzle and reloads anyway: here it
+    cost a second Pyodide kernel and a second Run All."""
     puzzle_by_keyboard_calm_layout_and_toggles_under_columns(page, "site", OUTPUT)
 
 
@@ -237,8 +198,7 @@ def test_site_runs_every_lesson_offline_without_an_error(
     starts (:func:`_shows_saved_widgets_as_pictures`): the one opening of the lesson serves both
     checks, as the kernel's start is most of its time.  For the same reason the gym's lesson is
     first reloaded unedited (it must ask nothing), and the checks that need a lesson run
-    (:data:`AFTER_THE_RUN`: lesson 1's explorer, lesson 3's progress over a reload and its layout
-    and keyboard, the gym's saved
+    (:data:`AFTER_THE_RUN`: lesson 1's explorer, lesson 3's layout and keyboard, the gym's saved
     and loaded progress, its damaged store, a wrong and a right answer with the proof's steps and
     the benchmark's timed clicks, lesson 6's game played a few moves, at every width and by the
     benchmark's timed clicks, the Chinese lesson 3's puzzle and its language toggle; and the board's,
@@ -717,7 +677,7 @@ AFTER_THE_RUN = {
 #: The lessons the sweep opens in a browser context of their own, not in its shared page: those
 #: whose checks after the run count what they write or must find unwritten (lesson 3's and the
 #: Chinese lesson 3's puzzle start unsolved, the gym counts its loaded and damaged rows, and the
-#: gym's and lesson 3's checks reload the page), and lessons 1 and 6, whose checks were written for
+#: gym's checks reload the page), and lessons 1 and 6, whose checks were written for
 #: a page of their own (lesson 6's leave the window at another size).  The widgets'
 #: checks in new cells need no fresh drive (their puzzles are not recorded, their games not saved;
 #: the editor's file is written by nothing else) and run in the shared page.

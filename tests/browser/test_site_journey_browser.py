@@ -8,7 +8,8 @@ lesson 3 from the front page's path (its reading page, then the notebook), answe
 puzzle wrongly then rightly, sees the proof's first step and steps it (Next, Back), opens the game
 from the front page's entry (lesson 6), plays it to the end by taps (the game's own result and its
 **New game** button appear), reloads the page, and finds the progress kept: lesson 3's record in
-the learner's store (on the site the browser-kept drive, ``/drive/battleline-data``).  At 390 px
+the learner's store (on the site the JSON-lines store on the browser-kept drive,
+``/drive/battleline-data/progress.jsonl``; the site's sweep leaves this check to the journey).  At 390 px
 a reading page's "Open as a notebook" opens the simple notebook view (``notebooks/``), at 1400 px
 JupyterLab (``lab/``).  (The reading pages themselves, with no kernel: test_site_reader_browser.py.)
 
@@ -65,7 +66,10 @@ pytestmark = pytest.mark.browser
 
 PUZZLE = "one-end-open"  # lesson 3's puzzle: "Can you claim flag 6?" No: one end is still open (R12)
 RECORD = re.compile(r"PuzzleRecord\(solved=(True|False), attempts=(\d+), hints=(\d+)\)")
-PROBE = f"from battleline_lab.training import progress; print(progress.Progress().get({PUZZLE!r}))"
+PROBE = (
+    "from battleline_lab.training import progress; "
+    f"print(progress.data_dir(), progress.Progress().get({PUZZLE!r}), progress.open_store()[0].where)"
+)
 PHONE = 480  # the front page's narrow links (simple notebook view) are for screens up to this width
 
 
@@ -226,6 +230,7 @@ def journey(
         # its proof: yellow 8 could still come to them (the ghost, R12), from the palette of unseen troops
         puzzle.locator('.blb-evidence [data-action="evidence"][data-card="y8"]').click()
         expect(puzzle.locator(ui.FEEDBACK_RIGHT)).to_be_visible(timeout=60_000)
+        expect(puzzle.locator(ui.FEEDBACK)).to_contain_text("One end still open")  # the headline, once solved
         expect(puzzle.locator(ui.EXPLANATION)).to_be_visible()
         counter = puzzle.locator(ui.STEP_COUNTER)
         expect(counter).to_contain_text("step 1 of")
@@ -267,6 +272,9 @@ def journey(
     expect(in_sight(page)).to_contain_text("Lesson 6")
     alone(page)
     kernel_idle(page, frontend)
-    solved, attempts, hints = record(probe(page))
+    shown = probe(page)
+    solved, attempts, hints = record(shown)
     assert (solved, attempts, hints) == (True, before[1] + 2, before[2]), (before, solved, attempts, hints)
+    if frontend.site:  # the JSON-lines store on JupyterLite's browser-kept drive
+        assert "/drive/battleline-data" in shown and "progress.jsonl" in shown, shown
     timing(f"journey/{frontend.name}-{width}/seconds", round(time.monotonic() - started, 1))
