@@ -77,8 +77,11 @@ def _rank(kind: FormationKind | None, total: int) -> int:
     return total if kind is None else (int(kind) + 1) * _KIND_STEP + total
 
 
+_KINDS = tuple(sorted(FormationKind))  # by value: _KINDS[int(kind)] is kind (a look-up, not a call of the enum)
+
+
 def _kind_of(rank: int, fog: bool) -> FormationKind | None:
-    return None if fog else FormationKind(rank // _KIND_STEP - 1)
+    return None if fog else _KINDS[rank // _KIND_STEP - 1]
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -507,8 +510,15 @@ def outs(position: Position, flag: int, side: Side | str, troops: Iterable[Troop
     state = position.flag(flag)
     if state.claimed_by is not None:
         return SideOuts(flag, side, max(0, state.size - len(state.formation_cards(side))), (), claimed=True)
-    pool = tuple(sorted(position.unseen_troops() if troops is None else set(troops)))
+    pool = _in_order(position.unseen_troops() if troops is None else frozenset(troops))
     return _outs_of(flag, side, state.formation_cards(side), state.size, state.fog, state.mud, pool)
+
+
+@functools.lru_cache(maxsize=256)
+def _in_order(troops: frozenset[Troop]) -> tuple[Troop, ...]:
+    """``troops`` sorted: a position's unseen troops are asked for once per flag and side, and sorting
+    them compares troops in Python about 300 times."""
+    return tuple(sorted(troops))
 
 
 @functools.lru_cache(maxsize=4096)
