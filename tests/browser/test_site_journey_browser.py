@@ -281,7 +281,7 @@ def journey(
     # width the record is read before the reload, in lesson 6's kernel (in JupyterLab, from what the
     # learner did in the simple view), and the reload checks what depends on the width, the view it
     # restores: the record kept over a reload was the first width's check, on the same drive, and its
-    # reload's kernel would be the journey's eighth
+    # reload's kernel would be the journey's seventh on the site
     if not whole:
         kept(probe(page), frontend, before)
     page.reload()
