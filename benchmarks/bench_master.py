@@ -14,7 +14,10 @@ the expert over 400 games, <= 100 ms median per card play) are reported, never a
 go in docs/game.md.
 
 The master (``make_bot("master")``) is the sampling master of ``game/sampler.py``; ``--master judge``
-measures the judge alone (its prior and play-out policy) on the same deals, for a paired comparison.
+measures the judge alone (its prior and play-out policy) on the same deals, for a paired comparison:
+``--json FILE`` writes every game's result (its seed, who moved first, won or not), and ``--paired A B``
+compares two such files game by game (the same opponent and seeds): the games only A won, only B won,
+and McNemar's z over them, ``(only A - only B) / sqrt(only A + only B)``.
 
 Usage::
 
@@ -23,16 +26,21 @@ Usage::
     python benchmarks/bench_master.py --against judge --games 200             # the master against its prior
     python benchmarks/bench_master.py --against heuristic --games 100
     python benchmarks/bench_master.py --ladder --games 100                  # every lower rung
+    python benchmarks/bench_master.py --games 400 --seed 2027 --json master.json
+    python benchmarks/bench_master.py --master judge --games 400 --seed 2027 --json judge.json
+    python benchmarks/bench_master.py --paired master.json judge.json         # game by game
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -97,12 +105,47 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2027)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--ladder", action="store_true", help="against every lower rung of the ladder")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write every game's result to FILE")
+    parser.add_argument(
+        "--paired", nargs=2, type=Path, metavar=("A", "B"), help="compare two --json files game by game, and stop"
+    )
     args = parser.parse_args(argv)
+    if args.paired:
+        try:
+            print(paired_line(*(json.loads(path.read_text(encoding="utf-8")) for path in args.paired)))
+        except (OSError, ValueError, KeyError) as error:
+            print(f"error: --paired: {error}", file=sys.stderr)
+            return 2
+        return 0
     rungs = LADDER[: LADDER.index(args.master)] if args.master in LADDER else LADDER
     opponents = list(rungs) if args.ladder else [args.against]
-    for against in opponents:
-        report(args.master, against, args.games, args.seed, args.jobs)
+    matches = [report(args.master, against, args.games, args.seed, args.jobs) for against in opponents]
+    if args.json:
+        args.json.write_text(json.dumps({"matches": matches}, indent=1) + "\n", encoding="utf-8")
     return 0
+
+
+def paired(a: dict[str, Any], b: dict[str, Any]) -> tuple[int, int, int, float]:
+    """Games compared, games only ``a``'s bot won, only ``b``'s, and McNemar's z: the matches of two
+    ``--json`` files against the same opponent from the same seed, game ``k`` with game ``k``."""
+    only_a = only_b = compared = 0
+    for match_a in a["matches"]:
+        for match_b in b["matches"]:
+            if (match_a["against"], match_a["seed"]) != (match_b["against"], match_b["seed"]):
+                continue
+            for game_a, game_b in zip(match_a["games"], match_b["games"], strict=False):
+                compared += 1
+                only_a += int(game_a["won"] and not game_b["won"])
+                only_b += int(game_b["won"] and not game_a["won"])
+    if not compared:
+        raise ValueError("the two files have no match against the same opponent from the same seed")
+    z = (only_a - only_b) / math.sqrt(only_a + only_b) if only_a + only_b else 0.0
+    return compared, only_a, only_b, z
+
+
+def paired_line(a: dict[str, Any], b: dict[str, Any]) -> str:
+    compared, only_a, only_b, z = paired(a, b)
+    return f"{compared} games compared: only A won {only_a}, only B won {only_b}, McNemar z {z:.2f}"
 
 
 def _times(label: str, times: list[float]) -> str:
@@ -116,8 +159,8 @@ def _times(label: str, times: list[float]) -> str:
     )
 
 
-def report(master: str, against: str, games: int, seed: int, jobs: int) -> None:
-    """Play the match and print its two lines of figures."""
+def report(master: str, against: str, games: int, seed: int, jobs: int) -> dict[str, object]:
+    """Play the match, print its two lines of figures and return every game's result (``--json``)."""
     tasks = [(master, against, seed, k) for k in range(games)]
     if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
@@ -138,6 +181,15 @@ def report(master: str, against: str, games: int, seed: int, jobs: int) -> None:
         f" {wins - first} moving second"
     )
     print(f"{_times('time per decision', times)} decisions; {_times('per card play', play_times)} card plays")
+    return {
+        "master": master,
+        "against": against,
+        "seed": seed,
+        "games": [
+            {"k": k, "seed": seed + k, "master_first": r[2], "won": bool(r[0]), "draw": bool(r[1])}
+            for k, r in enumerate(results)
+        ],
+    }
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
-"""The master benchmark runs (two short games against the random bot); strength is measured by hand (docs/game.md)."""
+"""The master benchmark runs (two short games against the random bot), writes each game's result and pairs two
+runs game by game; strength is measured by hand (docs/game.md)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -30,3 +32,58 @@ def test_bench_master_ladder_plays_every_lower_rung_and_reports_card_play_median
     for rung in ("random", "gentle", "heuristic", "expert"):
         assert f"master vs {rung}: " in out
     assert out.count("per card play (CPU ms): median") == 4
+
+
+def _match(won: list[bool], *, against: str = "expert", seed: int = 7000) -> dict[str, object]:
+    games = [{"k": k, "seed": seed + k, "master_first": k % 2 == 0, "won": w, "draw": False} for k, w in enumerate(won)]
+    return {"matches": [{"master": "master", "against": against, "seed": seed, "games": games}]}
+
+
+# (id, A's games, B's games, (compared, only A, only B, z))
+PAIRED = [
+    ("same-results-no-discordant-game", [True, False, True], [True, False, True], (3, 0, 0, 0.0)),
+    ("only-a-won-two-only-b-one", [True, True, False, True], [False, False, True, True], (4, 2, 1, 1 / 3**0.5)),
+    ("only-b-won-four", [False] * 4, [True] * 4, (4, 0, 4, -2.0)),
+    ("the-shorter-series-is-compared", [True, True, True], [False], (1, 1, 0, 1.0)),
+]
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), [c[1:] for c in PAIRED], ids=[c[0] for c in PAIRED])
+def test_bench_master_paired_counts_the_games_only_one_bot_won(
+    a: list[bool], b: list[bool], expected: tuple[int, int, int, float]
+) -> None:
+    bench = load_script(BENCH, "bench_master")
+    compared, only_a, only_b, z = bench.paired(_match(a), _match(b))
+    assert (compared, only_a, only_b) == expected[:3]
+    assert z == pytest.approx(expected[3])
+
+
+def test_bench_master_paired_refuses_matches_of_other_opponents_or_seeds() -> None:
+    bench = load_script(BENCH, "bench_master")
+    with pytest.raises(ValueError, match="same opponent"):
+        bench.paired(_match([True]), _match([True], against="judge"))
+    with pytest.raises(ValueError, match="same opponent"):
+        bench.paired(_match([True]), _match([True], seed=9000))
+
+
+def test_bench_master_json_holds_each_game_and_paired_reads_it_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = load_script(BENCH, "bench_master")
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert bench.main(["--against", "random", "--games", "3", "--seed", "5", "--json", str(a)]) == 0
+    assert (
+        bench.main(["--master", "random", "--against", "random", "--games", "3", "--seed", "5", "--json", str(b)]) == 0
+    )
+    first = capsys.readouterr().out.splitlines()[0]
+    match = json.loads(a.read_text())["matches"][0]
+    assert (match["master"], match["against"], match["seed"]) == ("master", "random", 5)
+    assert [g["seed"] for g in match["games"]] == [5, 6, 7]
+    assert [g["master_first"] for g in match["games"]] == [True, False, True]
+    wins = sum(g["won"] for g in match["games"])
+    assert first.startswith(f"master vs random: {wins} of 3 won")
+    assert bench.main(["--paired", str(a), str(b)]) == 0
+    assert capsys.readouterr().out.startswith("3 games compared: only A won ")
+    assert bench.main(["--paired", str(a), str(tmp_path / "missing.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --paired: ") and "missing.json" in err
