@@ -29,6 +29,7 @@ import socket
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -407,34 +408,111 @@ def class_site_url(class_site: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def offline_chromium(sync_pw: Playwright) -> Iterator[Browser]:
+def offline_chromium(sync_pw: Playwright, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     """Chromium whose only way out is a proxy on a closed local port: every request to a host
     other than 127.0.0.1 (loopback is never proxied) fails in the browser itself.
 
     (Playwright's ``context.route``/``page.route`` cannot be used here: with any route installed
     the Pyodide kernel's web worker never loads Pyodide, on Playwright 1.65 with JupyterLite's
     service worker; blocking the service worker instead leaves the site without its file drive.)
+
+    Its contexts are incognito; ``Offline(..., warm=True)`` launches one with a profile of this
+    worker's :class:`WarmProfiles` instead (the same executable, flags and proxy).
     """
     browser = sync_pw.chromium.launch(
         executable_path=CHROMIUM,
         args=CHROMIUM_ARGS,
         headless=True,
-        proxy={"server": f"http://127.0.0.1:{_free_port()}", "bypass": "127.0.0.1"},
+        proxy=_offline_proxy(),
     )
+    WARM.root = tmp_path_factory.mktemp("chromium-profiles")
     try:
         yield browser
     finally:
         browser.close()
+        shutil.rmtree(WARM.root, ignore_errors=True)
+        WARM.root = None
+
+
+def _offline_proxy() -> dict[str, str]:
+    """A proxy on a closed local port that loopback bypasses: a request to any other host fails."""
+    return {"server": f"http://127.0.0.1:{_free_port()}", "bypass": "127.0.0.1"}
+
+
+class WarmProfiles:
+    """Chromium profile folders of this pytest worker, each used by one browser at a time, whose
+    HTTP cache and compiled-code cache outlive the browser and nothing else does.
+
+    Playwright's contexts are incognito, and Chromium keeps no compiled code for an incognito
+    context: each site kernel compiled Pyodide's WebAssembly (9.6 MB) again, and each page the
+    site's JavaScript, about a fifth of a lesson's kernel start (docs/testing.md, "Warm browser
+    profiles").  A learner's browser keeps them, so a test whose point is not the first visit may
+    start warm.  Everything else a profile holds (IndexedDB, which holds the site's drive, local
+    storage, service workers, cookies, history, preferences) is deleted before each launch, so a
+    warm context starts with a drive and a store nobody wrote, as an incognito one does.
+    """
+
+    #: What a profile keeps from one browser to the next (folders of its ``Default/`` profile).
+    KEPT = ("Cache", "Code Cache")
+
+    def __init__(self) -> None:
+        self.root: Path | None = None
+        self.free: list[Path] = []
+
+    def take(self) -> Path:
+        """A profile folder no browser uses, emptied of everything but :data:`KEPT`."""
+        assert self.root is not None, "warm contexts need the offline_chromium fixture"
+        folder = self.free.pop() if self.free else Path(tempfile.mkdtemp(dir=self.root))
+        for path in folder.iterdir():
+            if path.name != "Default":
+                _remove(path)
+        default = folder / "Default"
+        if default.is_dir():
+            for path in default.iterdir():
+                if path.name not in self.KEPT:
+                    _remove(path)
+        return folder
+
+    def give_back(self, folder: Path) -> None:
+        if self.root is not None and folder.parent == self.root and folder not in self.free:
+            self.free.append(folder)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+#: This worker's warm profiles (set up by ``offline_chromium``).
+WARM = WarmProfiles()
 
 
 class Offline:
     """A browser context that records every request not to 127.0.0.1 (the proxy makes each fail)."""
 
-    def __init__(self, browser: Browser, viewport: tuple[int, int] = (1280, 1000)) -> None:
+    def __init__(self, browser: Browser, viewport: tuple[int, int] = (1280, 1000), *, warm: bool = False) -> None:
+        """A context of ``browser`` (the ``offline_chromium`` fixture's); with ``warm``, one of a browser
+        of its own on a profile of :data:`WARM`, whose HTTP and compiled-code caches earlier warm
+        contexts of this worker filled (nothing else of theirs is kept). Closing the context
+        closes that browser and gives its profile back."""
         self.outside: list[str] = []
-        self.context: BrowserContext = browser.new_context(
-            viewport={"width": viewport[0], "height": viewport[1]}, accept_downloads=True
-        )
+        size = {"width": viewport[0], "height": viewport[1]}
+        if warm:
+            profile = WARM.take()
+            self.context: BrowserContext = browser.browser_type.launch_persistent_context(
+                profile,
+                executable_path=CHROMIUM,
+                args=CHROMIUM_ARGS,
+                headless=True,
+                proxy=_offline_proxy(),
+                viewport=size,
+                accept_downloads=True,
+            )
+            self.context.on("close", lambda _: WARM.give_back(profile))
+        else:
+            self.context = browser.new_context(viewport=size, accept_downloads=True)
         self.context.on("request", self._seen)
 
     @staticmethod
@@ -674,7 +752,7 @@ def front_page(frontend: Front, request: pytest.FixtureRequest) -> Iterator[Page
     if not frontend.site:
         yield request.getfixturevalue("lab_page")
         return
-    offline = Offline(request.getfixturevalue("offline_chromium"))
+    offline = Offline(request.getfixturevalue("offline_chromium"), warm=True)
     page = offline.context.new_page()
     page.set_default_timeout(60_000)
     page.on("dialog", lambda dialog: dialog.accept())  # "leave the page?" on reload: yes

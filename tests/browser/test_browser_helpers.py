@@ -8,17 +8,20 @@
   showed a queued cell or a busy kernel; a run shorter than the look between two checks must still
   count, or every cell runs twice.  Checked on a small page that imitates the notebook's prompts
   and indicator, changed the way a kernel's messages change them (several changes in one task).
+- :class:`WarmProfiles` (``Offline(..., warm=True)``): a warm context starts with the caches of the
+  warm contexts before it on its worker, and with nothing else of theirs (no storage, no drive).
 """
 
 from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser.conftest import _RUN_WATCH, Lab, close_sessions
+from tests.browser.conftest import _RUN_WATCH, WARM, Lab, Offline, close_sessions, serve
 
 pytestmark = pytest.mark.browser
 
@@ -93,3 +96,55 @@ def test_the_run_watch_sees_a_queued_cell_or_a_busy_kernel_however_brief(
         assert page.evaluate("() => window.__blRunSeen") is seen
     finally:
         context.close()
+
+
+#: What a page of the test's own server writes, and reads back: local storage and an IndexedDB
+#: database (the site's drive and the learner's store live in IndexedDB)
+WRITE = """async () => {
+    localStorage.setItem('written', 'yes');
+    await new Promise((done, fail) => {
+        const open = indexedDB.open('written', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('rows');
+        open.onsuccess = () => { open.result.close(); done(); };
+        open.onerror = () => fail(open.error);
+    });
+}"""
+READ = """async () => ({storage: localStorage.length,
+                  databases: (await indexedDB.databases()).map((d) => d.name)})"""
+
+
+def test_a_warm_context_keeps_the_caches_of_the_one_before_and_nothing_else(
+    offline_chromium: Browser, tmp_path: Path
+) -> None:
+    (tmp_path / "index.html").write_text("<!doctype html><title>warm</title><script src='app.js'></script>")
+    (tmp_path / "app.js").write_text("document.title = 'ran';\n" + "// padding\n" * 20_000)
+    url, server = serve(tmp_path)
+    try:
+        first = Offline(offline_chromium, warm=True)
+        page = first.context.new_page()
+        page.goto(f"{url}/index.html")
+        page.evaluate(WRITE)
+        assert page.evaluate(READ) == {"storage": 1, "databases": ["written"]}
+        first.context.close()
+        assert WARM.free, "a closed warm context gives its profile back"
+        profile = WARM.free[-1]
+        written = {p.name for p in (profile / "Default").iterdir()}
+        assert {"Cache", "IndexedDB", "Local Storage"} <= written, sorted(written)
+        assert WARM.take() == profile
+        assert sorted(p.name for p in profile.iterdir()) == ["Default"]
+        assert sorted(p.name for p in (profile / "Default").iterdir()) == sorted({"Cache", "Code Cache"} & written)
+        WARM.give_back(profile)
+
+        second = Offline(offline_chromium, warm=True)  # the same profile, taken again
+        try:
+            assert profile not in WARM.free
+            page = second.context.new_page()
+            page.goto(f"{url}/index.html")
+            assert page.title() == "ran"
+            assert page.evaluate(READ) == {"storage": 0, "databases": []}
+        finally:
+            second.context.close()
+        assert second.outside == [] and first.outside == []
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -95,11 +95,13 @@ def test_the_site_has_every_lesson() -> None:
 class SiteApp:
     """One page of the site's JupyterLab, in one browser context, for the sweep's lessons on one
     pytest-xdist worker: each lesson is opened in the app already up (its JavaScript parsed and run
-    once, the Pyodide files and their compiled code in the context's caches), on a kernel of its
-    own, after the lesson before it was closed and its kernel shut down.
+    once), on a kernel of its own, after the lesson before it was closed and its kernel shut down.
+    The context is a warm one (``Offline(..., warm=True)``): the site's files and Pyodide's compiled
+    WebAssembly are in its profile's caches from the lessons before, as in a learner's browser.
 
     The lessons whose checks after the run need a drive nothing else wrote (:data:`FRESH_DRIVE`)
-    get a context of their own: a ``SiteApp`` of their own, closed after its one lesson.  Requests
+    get a context of their own: a ``SiteApp`` of their own, closed after its one lesson (warm too:
+    its profile keeps only the caches, never a drive).  Requests
     to other hosts are counted against the lesson during which they were seen (or the next one, for
     a request made between two lessons).  A lesson that fails closes the context: the next one
     starts in a fresh page."""
@@ -116,7 +118,7 @@ class SiteApp:
         """The app's page with ``lesson`` open in it, alone, on a fresh kernel (it may still be
         starting)."""
         if self.page is None:
-            self.offline = Offline(self.browser)
+            self.offline = Offline(self.browser, warm=True)
             self.page = self.offline.context.new_page()
             self.page.set_default_timeout(60_000)
             self.page.on("dialog", lambda dialog: (self.dialogs.append(dialog.type), dialog.accept()))
@@ -346,7 +348,7 @@ def test_back_from_a_lesson_returns_to_the_front_page(
     pushed again, so Back never left the lesson.  The site's ``lab/index.html`` turns that one push
     into a replace (``tools/site/lab-history.js``): the history is the front page, the reading page,
     then the notebook."""
-    offline = Offline(offline_chromium, viewport=(width, 844 if width <= 480 else 1000))
+    offline = Offline(offline_chromium, viewport=(width, 844 if width <= 480 else 1000), warm=True)
     page = offline.context.new_page()
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))

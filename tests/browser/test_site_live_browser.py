@@ -31,7 +31,7 @@ LIVE_TIMEOUT = 240_000
 def test_lesson_six_game_plays_a_turn_without_run_all_R4(offline_chromium: Browser, site_url: str) -> None:
     """The game answers taps once the page's Python has run the lesson: the learner's card goes to a
     lit flag, the draw ends the turn, and the bot's move (R4: the players alternate) shows in the log."""
-    offline = Offline(offline_chromium, viewport=(1400, 1000))
+    offline = Offline(offline_chromium, viewport=(1400, 1000), warm=True)
     page = offline.context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -75,7 +75,7 @@ def test_lesson_six_game_plays_a_turn_without_run_all_R4(offline_chromium: Brows
 def test_lesson_five_gym_answers_its_first_puzzle_from_python(offline_chromium: Browser, site_url: str) -> None:
     """The gym comes alive by itself too; its own puzzle has no saved response table, so the hint it
     shows after a tap can only come from the page's Python."""
-    offline = Offline(offline_chromium, viewport=(1400, 1000))
+    offline = Offline(offline_chromium, viewport=(1400, 1000), warm=True)
     page = offline.context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -98,7 +98,7 @@ def test_lesson_five_gym_answers_its_first_puzzle_from_python(offline_chromium: 
 
 
 def test_the_chinese_page_says_starting_in_chinese(offline_chromium: Browser, site_url: str) -> None:
-    offline = Offline(offline_chromium, viewport=(390, 844))
+    offline = Offline(offline_chromium, viewport=(390, 844), warm=True)
     page = offline.context.new_page()
     try:
         page.goto(f"{site_url}/read/zh-06-play-a-game.html")
@@ -116,7 +116,7 @@ def test_the_chinese_page_says_starting_in_chinese(offline_chromium: Browser, si
 def test_a_lesson_whose_puzzle_answers_from_its_table_starts_no_python(
     offline_chromium: Browser, site_url: str
 ) -> None:
-    offline = Offline(offline_chromium, viewport=(1400, 1000))
+    offline = Offline(offline_chromium, viewport=(1400, 1000), warm=True)
     page = offline.context.new_page()
     workers: list[str] = []
     page.on("worker", lambda worker: workers.append(worker.url))
