@@ -6,7 +6,10 @@ the troops. So this bot plays the judge's move, except at the decisions where a 
 play: the judge's move is a tactics card, Scout or a pass; or a Deserter or Traitor can hit a
 finished formation of the opponent's; or Scout can be played. There the candidates are the judge's
 move, the judge's best troop play, those guile moves, Scout and the tactics move with the best
-estimated gain (the heuristic's), and each is tried on deals of the cards this player cannot see
+estimated gain (the heuristic's). With claims at the start of the turn (R14) one more decision is
+searched: the judge's troop play completes our side of a flag while the opponent holds a tactics
+card, so the finished side stands through their turn before we can claim it; there the judge's
+move meets the judge's best move on another flag. Each is tried on deals of the cards this player cannot see
 (:func:`~.expert.determinize`: the opponent's hand and the decks, drawn from the unseen cards only,
 the public counts kept, R13). On each deal the judges play both sides to the end of the game
 (:func:`playout`): the opponent's turn in the window before a claim (R14), its Deserter on a
@@ -24,6 +27,7 @@ import random
 from collections.abc import Sequence
 
 from ..core.cards import Troop
+from ..core.position import ClaimTiming
 from . import arguments
 from .actions import Action, Deserter, Pass, PlayCard, PlayScout, Traitor
 from .expert import determinize
@@ -38,6 +42,7 @@ __all__ = ["SAMPLES", "MasterBot", "candidates", "playout"]
 SAMPLES = 8  # deals per searched decision (each candidate played out once on each)
 MARGIN = 0.0  # another move must win this share of play-outs more than the judge's
 MAX_GUILE = 3  # Deserter and Traitor moves searched at most (a Traitor has a move per target and flag)
+WINDOW_FINISH = True  # with claims at the start of the turn, finishing a side is searched against playing elsewhere
 MAX_PLAYOUT_ACTIONS = 2000  # far above any real game's remaining actions
 _SCOUT = PlayScout()
 _DUMPS = frozenset(
@@ -54,7 +59,10 @@ def candidates(view: PlayerView, legal: Sequence[Action], judge: JudgeBot, mine:
 
     Guile counts where a finished formation of the opponent's takes a flag we cannot win any more
     (the judge reads that flag as lost: the window before their claim); Scout where the judge's own
-    move only dumps a card. At most :data:`MAX_GUILE` guile moves, the heuristic's best first."""
+    move only dumps a card. At most :data:`MAX_GUILE` guile moves, the heuristic's best first.
+    With claims at the start of the turn, a troop play of the judge's that completes our side while
+    the opponent holds a tactics card is weighed against the judge's best move on another flag
+    (:func:`_elsewhere`: the window is ours to lose too)."""
     judgment = Judgment(view)
     them = view.player.other
     doomed = {c for n, fj in judgment.flags.items() if fj.made and fj.lost for c in view.flag_cards(n, them)}
@@ -62,7 +70,8 @@ def candidates(view: PlayerView, legal: Sequence[Action], judge: JudgeBot, mine:
     scout = [_SCOUT] if _SCOUT in legal and judge.reason in _DUMPS else []
     troop = _is_troop_play(mine)
     if troop and not guile and not scout:
-        return [mine]
+        elsewhere = _elsewhere(view, legal, judge, mine) if WINDOW_FINISH else None
+        return [mine] if elsewhere is None or elsewhere == mine else [mine, elsewhere]
     board = Board(view)
     out = [mine]
     troops = [a for a in legal if _is_troop_play(a)]
@@ -79,6 +88,24 @@ def candidates(view: PlayerView, legal: Sequence[Action], judge: JudgeBot, mine:
         if a not in unique:
             unique.append(a)
     return unique
+
+
+def _elsewhere(view: PlayerView, legal: Sequence[Action], judge: JudgeBot, mine: Action) -> Action | None:
+    """With claims at the start of the turn (R14), a troop play that completes our side of a flag stands
+    one opponent turn before we can claim it, open to their Deserter, Traitor, Fog or Mud (R24-R29):
+    where the opponent holds a tactics card, the judge's best move on another flag, to weigh against
+    finishing now; else None."""
+    if view.options.claim_timing is not ClaimTiming.START_OF_TURN or view.opponent_hand_tactics == 0:
+        return None
+    if not isinstance(mine, PlayCard) or len(view.flag_cards(mine.flag, view.player)) + 1 < view.size(mine.flag):
+        return None
+    rest = [a for a in legal if not (type(a) is PlayCard and a.flag == mine.flag)]
+    if not rest:
+        return None
+    reason = judge.reason  # the judge's reason stays the one for its own move
+    other = judge.choose(view, rest)
+    judge.reason = reason
+    return other
 
 
 def playout(game: GameState, me: Player, judges: tuple[JudgeBot, JudgeBot]) -> float:

@@ -74,6 +74,35 @@ def test_a_troop_play_with_no_tactics_in_play_is_the_judges_without_a_search() -
     assert bot.choose(view, legal) == JudgeBot(1).choose(view, legal) and bot.searched == 0
 
 
+#: (id, claim timing, North's tactics cards in hand, whether finishing flag 5 is searched)
+FINISHING = [
+    pytest.param(ClaimTiming.START_OF_TURN, 1, True, id="R14-start-of-turn-their-tactics-card-finishing-is-searched"),
+    pytest.param(ClaimTiming.START_OF_TURN, 0, False, id="R14-start-of-turn-no-tactics-card-with-them-not-searched"),
+    pytest.param(ClaimTiming.AFTER_PLAY, 1, False, id="R14-after-play-claimed-before-their-turn-not-searched"),
+]
+
+
+@pytest.mark.parametrize(("timing", "their_tactics", "searched"), FINISHING)
+def test_finishing_a_side_in_the_claim_window_is_weighed_against_a_move_elsewhere(
+    timing: ClaimTiming, their_tactics: int, searched: bool
+) -> None:
+    # the judge completes a Phalanx of 9s on flag 5; with claims at the start of the turn it stands
+    # through North's turn (R14), open to a Deserter, Traitor, Fog or Mud North may hold (R24-R29)
+    state = _table("r9 g1 y2 o2 p3 b1 r2", {5: ("y9 o9", "g3 b4")}, timing=timing, their_tactics=their_tactics)
+    view, legal = PlayerView(state, Player.SOUTH), legal_moves(state)
+    judge = JudgeBot(1)
+    mine = judge.choose(view, legal)
+    assert mine == PlayCard(parse_card("r9"), 5)
+    found = candidates(view, legal, judge, mine)
+    assert found[0] == mine and set(found) <= set(legal)
+    if searched:
+        assert len(found) == 2 and isinstance(found[1], PlayCard) and found[1].flag != 5
+    else:
+        assert found == [mine]
+    bot = MasterBot(1, samples=2)
+    assert bot.choose(view, legal) in found and bot.searched == int(searched)
+
+
 @pytest.mark.parametrize(("hand", "flags", "expected"), SEARCHED)
 def test_R13_the_searched_move_ignores_hidden_cards(
     hand: str, flags: dict[int, tuple[str, str]], expected: set[Action]
