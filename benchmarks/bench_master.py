@@ -8,7 +8,9 @@ draws, the win share with its 95 % Wilson interval, wins moving first and second
 master's time per decision (CPU, ``time.process_time``; every decision, the claim and draw steps
 too) as median, 90th percentile and worst, and the same for its card plays alone (the figure the
 100 ms target is about).  ``--ladder`` plays the master against every lower rung of the ladder
-(``game/ladder.py``'s ``LADDER``) in turn, ``--games`` each, on the same seeds.  ``--jobs N``
+(``game/ladder.py``'s ``LADDER``) in turn, ``--games`` each, on the same seeds.  ``--claims start``
+plays every game with claims at the start of the turn (R14), where a finished side stands through the
+opponent's turn before it can be claimed; the default is claims after playing.  ``--jobs N``
 splits the games over N processes; the games and the result are the same.  Targets (>= 85 % against
 the expert over 400 games, <= 100 ms median per card play) are reported, never asserted; the figures
 go in docs/game.md.
@@ -26,6 +28,7 @@ Usage::
     python benchmarks/bench_master.py --against judge --games 200             # the master against its prior
     python benchmarks/bench_master.py --against heuristic --games 100
     python benchmarks/bench_master.py --ladder --games 100                  # every lower rung
+    python benchmarks/bench_master.py --claims start --games 400 --jobs 2   # claims at the start of the turn
     python benchmarks/bench_master.py --games 400 --seed 2027 --json master.json
     python benchmarks/bench_master.py --master judge --games 400 --seed 2027 --json judge.json
     python benchmarks/bench_master.py --paired master.json judge.json         # game by game
@@ -46,11 +49,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from battleline_lab.core.position import ClaimTiming  # noqa: E402
 from battleline_lab.game.bot_base import Bot  # noqa: E402
 from battleline_lab.game.bots import make_bot  # noqa: E402
 from battleline_lab.game.ladder import LADDER  # noqa: E402
 from battleline_lab.game.match import play_game  # noqa: E402
 from battleline_lab.game.state import Options, Phase, Player  # noqa: E402
+
+CLAIMS = {"after": ClaimTiming.AFTER_PLAY, "start": ClaimTiming.START_OF_TURN}  # --claims (R14)
 
 
 class _Timed:
@@ -72,9 +78,10 @@ class _Timed:
         return move
 
 
-def play(args: tuple[str, str, int, int]) -> tuple[int, int, bool, list[float], list[float]]:
-    """Game ``k``: (the master won, a draw, the master moved first, its decision times, its card-play times)."""
-    master, against, seed, k = args
+def play(args: tuple[str, str, int, int, str]) -> tuple[int, int, bool, list[float], list[float]]:
+    """Game ``k`` with claims ``args[4]`` (a key of :data:`CLAIMS`): (the master won, a draw, the master moved
+    first, its decision times, its card-play times)."""
+    master, against, seed, k, claims = args
     s = seed + k
     master_first = k % 2 == 0
     seat = Player.SOUTH if k % 4 < 2 else Player.NORTH
@@ -82,8 +89,8 @@ def play(args: tuple[str, str, int, int]) -> tuple[int, int, bool, list[float], 
     timed = _Timed(make_bot(master, 2 * s + 1))
     other = make_bot(against, 2 * s + 2)
     north, south = (timed, other) if seat is Player.NORTH else (other, timed)
-    state = play_game(north, south, s, Options(first=first))
-    assert state.first is first
+    state = play_game(north, south, s, Options(claim_timing=CLAIMS[claims], first=first))
+    assert state.first is first and state.options.claim_timing is CLAIMS[claims]
     won = int(state.winner is seat)
     return won, int(state.winner is None), master_first, timed.times, timed.play_times
 
@@ -104,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2027)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--claims", choices=sorted(CLAIMS), default="after", help="when claims are made (R14)")
     parser.add_argument("--ladder", action="store_true", help="against every lower rung of the ladder")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every game's result to FILE")
     parser.add_argument(
@@ -119,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     rungs = LADDER[: LADDER.index(args.master)] if args.master in LADDER else LADDER
     opponents = list(rungs) if args.ladder else [args.against]
-    matches = [report(args.master, against, args.games, args.seed, args.jobs) for against in opponents]
+    matches = [report(args.master, against, args.games, args.seed, args.jobs, args.claims) for against in opponents]
     if args.json:
         args.json.write_text(json.dumps({"matches": matches}, indent=1) + "\n", encoding="utf-8")
     return 0
@@ -127,20 +135,25 @@ def main(argv: list[str] | None = None) -> int:
 
 def paired(a: dict[str, Any], b: dict[str, Any]) -> tuple[int, int, int, float]:
     """Games compared, games only ``a``'s bot won, only ``b``'s, and McNemar's z: the matches of two
-    ``--json`` files against the same opponent from the same seed, game ``k`` with game ``k``."""
+    ``--json`` files against the same opponent from the same seed with the same claim timing (files written
+    before ``--claims`` existed are claims after playing), game ``k`` with game ``k``."""
     only_a = only_b = compared = 0
     for match_a in a["matches"]:
         for match_b in b["matches"]:
-            if (match_a["against"], match_a["seed"]) != (match_b["against"], match_b["seed"]):
+            if _key(match_a) != _key(match_b):
                 continue
             for game_a, game_b in zip(match_a["games"], match_b["games"], strict=False):
                 compared += 1
                 only_a += int(game_a["won"] and not game_b["won"])
                 only_b += int(game_b["won"] and not game_a["won"])
     if not compared:
-        raise ValueError("the two files have no match against the same opponent from the same seed")
+        raise ValueError("the two files have no match against the same opponent from the same seed and claim timing")
     z = (only_a - only_b) / math.sqrt(only_a + only_b) if only_a + only_b else 0.0
     return compared, only_a, only_b, z
+
+
+def _key(match: dict[str, Any]) -> tuple[Any, Any, Any]:
+    return match["against"], match["seed"], match.get("claims", "after")
 
 
 def paired_line(a: dict[str, Any], b: dict[str, Any]) -> str:
@@ -159,9 +172,9 @@ def _times(label: str, times: list[float]) -> str:
     )
 
 
-def report(master: str, against: str, games: int, seed: int, jobs: int) -> dict[str, object]:
+def report(master: str, against: str, games: int, seed: int, jobs: int, claims: str = "after") -> dict[str, object]:
     """Play the match, print its two lines of figures and return every game's result (``--json``)."""
-    tasks = [(master, against, seed, k) for k in range(games)]
+    tasks = [(master, against, seed, k, claims) for k in range(games)]
     if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -176,7 +189,8 @@ def report(master: str, against: str, games: int, seed: int, jobs: int) -> dict[
     play_times = [t for r in results for t in r[4]]
     low, high = wilson(wins, len(results))
     print(
-        f"{master} vs {against}: {wins} of {len(results)} won ({100 * wins / len(results):.1f}%,"
+        f"{master} vs {against}{'' if claims == 'after' else ', claims at the start of the turn'}:"
+        f" {wins} of {len(results)} won ({100 * wins / len(results):.1f}%,"
         f" 95% interval {100 * low:.1f}-{100 * high:.1f}%), {draws} draws; won {first} moving first,"
         f" {wins - first} moving second"
     )
@@ -185,6 +199,7 @@ def report(master: str, against: str, games: int, seed: int, jobs: int) -> dict[
         "master": master,
         "against": against,
         "seed": seed,
+        "claims": claims,
         "games": [
             {"k": k, "seed": seed + k, "master_first": r[2], "won": bool(r[0]), "draw": bool(r[1])}
             for k, r in enumerate(results)

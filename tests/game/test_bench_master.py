@@ -18,7 +18,7 @@ def test_bench_master_runs_and_alternates_the_first_move(capsys: pytest.CaptureF
     assert bench.main(["--against", "random", "--games", "2", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     assert "master vs random: " in out and "moving first" in out and "time per decision" in out
-    assert [bench.play(("random", "random", 5, k))[2] for k in range(2)] == [True, False]
+    assert [bench.play(("random", "random", 5, k, "after"))[2] for k in range(2)] == [True, False]
     low, high = bench.wilson(50, 100)
     assert low < 0.5 < high
 
@@ -34,9 +34,15 @@ def test_bench_master_ladder_plays_every_lower_rung_and_reports_card_play_median
     assert out.count("per card play (CPU ms): median") == 4
 
 
-def _match(won: list[bool], *, against: str = "expert", seed: int = 7000) -> dict[str, object]:
+def _match(
+    won: list[bool], *, against: str = "expert", seed: int = 7000, claims: str | None = None
+) -> dict[str, object]:
+    """A ``--json`` file's content; ``claims=None`` writes no claim timing, as files did before ``--claims``."""
     games = [{"k": k, "seed": seed + k, "master_first": k % 2 == 0, "won": w, "draw": False} for k, w in enumerate(won)]
-    return {"matches": [{"master": "master", "against": against, "seed": seed, "games": games}]}
+    match: dict[str, object] = {"master": "master", "against": against, "seed": seed, "games": games}
+    if claims is not None:
+        match["claims"] = claims
+    return {"matches": [match]}
 
 
 # (id, A's games, B's games, (compared, only A, only B, z))
@@ -64,6 +70,32 @@ def test_bench_master_paired_refuses_matches_of_other_opponents_or_seeds() -> No
         bench.paired(_match([True]), _match([True], against="judge"))
     with pytest.raises(ValueError, match="same opponent"):
         bench.paired(_match([True]), _match([True], seed=9000))
+    with pytest.raises(ValueError, match="claim timing"):
+        bench.paired(_match([True]), _match([True], claims="start"))
+    assert bench.paired(_match([True]), _match([False], claims="after"))[:3] == (1, 1, 0)
+
+
+def test_bench_master_claims_start_plays_with_claims_at_the_start_of_the_turn_r14(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench = load_script(BENCH, "bench_master")
+    out = tmp_path / "start.json"
+    args = ["--against", "random", "--games", "2", "--seed", "5", "--claims", "start", "--json", str(out)]
+    assert bench.main(args) == 0
+    assert capsys.readouterr().out.startswith("master vs random, claims at the start of the turn: ")
+    match = json.loads(out.read_text())["matches"][0]
+    assert match["claims"] == "start" and [g["seed"] for g in match["games"]] == [5, 6]
+    seen: list[object] = []
+    real = bench.play_game
+
+    def recording(north: object, south: object, seed: int, options: object) -> object:
+        seen.append(options.claim_timing)  # type: ignore[attr-defined]
+        return real(north, south, seed, options)
+
+    monkeypatch.setattr(bench, "play_game", recording)
+    bench.play(("random", "random", 5, 0, "start"))
+    bench.play(("random", "random", 5, 0, "after"))
+    assert seen == [bench.ClaimTiming.START_OF_TURN, bench.ClaimTiming.AFTER_PLAY]
 
 
 def test_bench_master_json_holds_each_game_and_paired_reads_it_back(
