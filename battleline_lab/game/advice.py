@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..core.cards import Card, Tactic, Troop
@@ -42,7 +42,7 @@ from .rules import apply, claimable
 from .sampler import SAMPLES
 from .view import PlayerView, to_position
 
-__all__ = ["ADVISER", "Advice", "advice_text", "advise", "explain", "window_guile", "window_lines"]
+__all__ = ["ADVISER", "Advice", "advice_text", "advise", "explain", "wait_lines", "window_guile", "window_lines"]
 
 ADVISER = "master"  # the strongest bot (docs/game.md: master beats the expert)
 SHOWN_OUTS = 4  # troops named in an outs sentence; the rest are counted ("and 3 more")
@@ -59,7 +59,8 @@ class Advice:
     prove after the move that they could not before (R12); ``unseen`` the number of unseen troops
     (R13) after the move; ``cards`` the formation cards on each side of ``flag`` after it (yours,
     the opponent's); ``searched`` whether the master's play-outs chose the move over its rules'
-    (``MasterBot.reason == "searched"``), which is why it may prefer a move that lowers a flag's odds.
+    (``MasterBot.reason == "searched"``), which is why it may prefer a move that lowers a flag's odds;
+    ``passed_over`` the move its rules chose and the play-outs passed over (None unless ``searched``).
     """
 
     action: Action
@@ -73,6 +74,7 @@ class Advice:
     unseen: int
     cards: tuple[int, int] = (0, 0)
     searched: bool = False
+    passed_over: Action | None = None
 
 
 def _flags_touched(action: Action, view: PlayerView) -> tuple[int, ...]:
@@ -96,7 +98,12 @@ def advise(view: PlayerView, legal: Sequence[Action], *, seed: int = 0) -> Advic
     """The strongest bot's play for ``view.player`` now, with the odds and outs that explain it."""
     adviser = make_bot(ADVISER, seed)
     action = adviser.choose(view, legal)
-    return explain(view, action, searched=getattr(adviser, "reason", "") == "searched")
+    searched = getattr(adviser, "reason", "") == "searched"
+    advice = explain(view, action, searched=searched)
+    prior = getattr(adviser, "prior", None)
+    if searched and prior is not None and prior != action:
+        advice = replace(advice, passed_over=prior)
+    return advice
 
 
 def explain(view: PlayerView, action: Action, bot: str = ADVISER, *, searched: bool = False) -> Advice:
@@ -226,12 +233,15 @@ def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str
     * with claims at the start of the turn (R14), a side of ours the move completes (a card played,
       a Redeploy or a Traitor, R28, R30) and lets us prove (R12), which stands through the
       opponent's turn before the claim: the guile cards that could still break it there are named
-      (:func:`window_guile`), nothing when there are none.
+      (:func:`window_guile`), nothing when there are none;
+    * with claims at the start of the turn, a side of ours that the rules' move (``advice.passed_over``)
+      would have completed and let us prove, when the play-outs chose to wait: why finishing now
+      was passed over (the same guile cards, :func:`wait_lines`).
     """
     from ..text.messages import kind_name, message
 
     action = advice.action
-    lines: list[str] = []
+    lines: list[str] = wait_lines(view, advice.passed_over, lang) if advice.passed_over is not None else []
     if isinstance(action, (Deserter, Traitor)):
         judgment = Judgment(view)
         position = view.position()
@@ -244,7 +254,7 @@ def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str
                 lines.append(message("coach.window.break", lang, flag=n, kind=kind))
                 break
     if isinstance(action, PlayCard) and (action.card is Tactic.FOG or action.card is Tactic.MUD):
-        return _environment_lines(view, action, lang)
+        return lines + _environment_lines(view, action, lang)
     placed = _placed(action)
     if view.options.claim_timing is not ClaimTiming.START_OF_TURN or placed is None:
         return lines
@@ -258,6 +268,30 @@ def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str
         kind = kind_name(_kind(mine, view, flag), lang)
         lines.append(message(f"coach.window.protect.{which}", lang, flag=flag, kind=kind))
     return lines
+
+
+def wait_lines(view: PlayerView, passed_over: Action, lang: str = "en") -> list[str]:
+    """Why finishing a side now was passed over: with claims at the start of the turn (R14), the troop
+    ``passed_over`` would complete our side of a flag and let us prove it (R12), but the side would
+    stand through the opponent's turn first, open to the guile cards they may still play (R29, R30,
+    :func:`window_guile`); nothing when there are none, or when claims are made after playing."""
+    from ..text.messages import kind_name, message
+
+    if view.options.claim_timing is not ClaimTiming.START_OF_TURN:
+        return []
+    if not isinstance(passed_over, PlayCard) or not isinstance(passed_over.card, Troop):
+        return []
+    flag = passed_over.flag
+    mine = view.flag_cards(flag, view.player) + (passed_over.card,)
+    if len(mine) < view.size(flag) or flag not in explain(view, passed_over).then_claim:
+        return []
+    guile = window_guile(view, passed_over)
+    if not guile:
+        return []
+    which = "both" if len(guile) == 2 else "deserter" if guile[0] is Tactic.DESERTER else "traitor"
+    kind = kind_name(_kind(mine, view, flag), lang)
+    card = _troop_words(passed_over.card, lang)
+    return [message(f"coach.window.wait.{which}", lang, flag=flag, kind=kind, card=card, samples=SAMPLES)]
 
 
 def _placed(action: Action) -> tuple[Card, int] | None:

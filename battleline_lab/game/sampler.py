@@ -135,12 +135,14 @@ class MasterBot(HeuristicBot):
         self._judge = JudgeBot(seed)
         self.searched = 0  # decisions searched so far (for tests and measurements)
         self.reason = ""  # which rule of the judge chose its last card play, "searched" if the search changed it
+        self.prior: Action | None = None  # the judge's move at the last decision (what the search may pass over)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         arguments.require_moves(self.name, legal)
         self._judge.reason = ""  # the judge names a rule only for the card plays it chooses by one
         mine = self._judge.choose(view, legal)
         self.reason = self._judge.reason
+        self.prior = mine
         if len(legal) == 1 or view.phase is not Phase.PLAY:
             return mine
         cands = candidates(view, legal, self._judge, mine)

@@ -15,9 +15,10 @@ from battleline_lab.core.formations import evaluate
 from battleline_lab.core.position import ClaimTiming
 from battleline_lab.game import Deck, GameState, Options, Phase, Player, PlayerView, apply, legal_moves, new_game
 from battleline_lab.game.actions import Deserter, PlayCard, Redeploy, Traitor
-from battleline_lab.game.advice import advice_text, advise, explain, window_guile, window_lines
+from battleline_lab.game.advice import advice_text, advise, explain, wait_lines, window_guile, window_lines
 from battleline_lab.game.bots import make_bot
 from battleline_lab.game.master import Judgment
+from battleline_lab.game.sampler import SAMPLES
 from battleline_lab.text.messages import kind_name, message
 
 from .conftest import arrange
@@ -375,3 +376,64 @@ def test_R29_R30_a_traitor_that_breaks_their_phalanx_and_completes_ours_gets_bot
         message("coach.window.break", lang, flag=6, kind=kind),
         message("coach.window.protect.deserter", lang, flag=3, kind=kind),
     ]
+
+
+# -- waiting: the master passes over finishing a side (R14) --------------------------------------
+# On the Wedge table above the master's play-outs (the coach's seed 0) prefer a troop elsewhere to
+# finishing flag 3: the coach says why finishing was passed over, with the guile they may still play.
+
+WAIT = [
+    pytest.param(ClaimTiming.START_OF_TURN, "", "both", id="R14-R29-R30-both-guile-cards-unseen"),
+    pytest.param(ClaimTiming.START_OF_TURN, "traitor", "deserter", id="R14-R29-only-the-deserter-unseen"),
+    pytest.param(ClaimTiming.START_OF_TURN, "deserter traitor", None, id="R14-no-guile-left-no-reason-to-wait"),
+    pytest.param(ClaimTiming.AFTER_PLAY, "", None, id="R14-after-play-claimed-at-once"),
+]
+
+
+def _wedge_table(timing: ClaimTiming, seen: str) -> GameState:
+    state = _table("r8 b2 g5 y7 p3 o4 b6", WEDGE, timing, their_tactics=1)  # North holds a tactics card
+    for name in seen.split():
+        tactic = parse_card(name)
+        assert isinstance(tactic, Tactic)
+        state.decks[next(iter(d for d in state.decks if tactic in state.decks[d]))].remove(tactic)
+        state.discards[Player.NORTH].append(tactic)
+    return state
+
+
+@pytest.mark.parametrize(("timing", "seen", "which"), WAIT)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_R14_the_wait_line_says_why_finishing_a_side_was_passed_over(
+    timing: ClaimTiming, seen: str, which: str | None, lang: str
+) -> None:
+    view = PlayerView(_wedge_table(timing, seen), Player.SOUTH)
+    finish = PlayCard(parse_card("r8"), 3)
+    red8 = message("expert.coach.troop", lang, colour=message("colour.r", lang), value=8)
+    kind = message("kind.wedge", lang)
+    lines = wait_lines(view, finish, lang)
+    if which is None:
+        assert lines == []
+    else:
+        assert lines == [message(f"coach.window.wait.{which}", lang, flag=3, kind=kind, card=red8, samples=SAMPLES)]
+    # a move that completes no side, or no troop at all, is never a reason to wait
+    assert wait_lines(view, PlayCard(parse_card("b2"), 5), lang) == []
+    assert wait_lines(view, Deserter(parse_card("y4")), lang) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_R14_the_coach_explains_the_masters_waiting_move(lang: str) -> None:
+    state = _wedge_table(ClaimTiming.START_OF_TURN, "")
+    view = PlayerView(state, Player.SOUTH)
+    advice = advise(view, legal_moves(state))
+    finish = PlayCard(parse_card("r8"), 3)
+    assert advice.searched and advice.passed_over == finish and advice.action != finish
+    assert not (isinstance(advice.action, PlayCard) and advice.action.flag == 3)
+    text = advice_text(view, advice, lang)
+    assert wait_lines(view, finish, lang)[0] in text
+    # what the move does is said as before, and finishing's own line is not (the side is not finished)
+    both = message("coach.window.protect.both", lang, flag=3, kind=message("kind.wedge", lang))
+    assert both not in text
+    # the rules' own move, explained, has no passed-over move and so no wait line
+    plain = explain(view, finish)
+    assert plain.passed_over is None and not any(
+        line in advice_text(view, plain, lang) for line in wait_lines(view, finish, lang)
+    )
