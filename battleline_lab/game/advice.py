@@ -39,7 +39,7 @@ from .bots import make_bot
 from .expert import determinize
 from .master import Judgment
 from .rules import apply, claimable
-from .sampler import SAMPLES
+from .sampler import samples_for
 from .view import PlayerView, to_position
 
 __all__ = ["ADVISER", "Advice", "advice_text", "advise", "explain", "wait_lines", "window_guile", "window_lines"]
@@ -202,7 +202,8 @@ def advice_text(view: PlayerView, advice: Advice, lang: str = "en") -> list[str]
         key = "coach.odds.up" if change > 0 else "coach.odds.down" if change < 0 else "coach.odds.same"
         extra: dict[str, int] = {}
         if key == "coach.odds.down" and advice.searched:
-            key, extra = "coach.odds.down_searched", {"samples": SAMPLES}  # play-outs chose it (sampler.py)
+            # play-outs chose it (sampler.py), on as many deals as the claim timing gives a search
+            key, extra = "coach.odds.down_searched", {"samples": samples_for(view.options.claim_timing)}
         lines.append(message(key, lang, flag=advice.flag, before=b, after=a, unseen=advice.unseen, **extra))
         for side, cards in zip((advice.mine, advice.theirs), advice.cards):
             if side is not None:
@@ -291,7 +292,16 @@ def wait_lines(view: PlayerView, passed_over: Action, lang: str = "en") -> list[
     which = "both" if len(guile) == 2 else "deserter" if guile[0] is Tactic.DESERTER else "traitor"
     kind = kind_name(_kind(mine, view, flag), lang)
     card = _troop_words(passed_over.card, lang)
-    return [message(f"coach.window.wait.{which}", lang, flag=flag, kind=kind, card=card, samples=SAMPLES)]
+    return [
+        message(
+            f"coach.window.wait.{which}",
+            lang,
+            flag=flag,
+            kind=kind,
+            card=card,
+            samples=samples_for(ClaimTiming.START_OF_TURN),
+        )
+    ]
 
 
 def _placed(action: Action) -> tuple[Card, int] | None:

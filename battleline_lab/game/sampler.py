@@ -37,9 +37,10 @@ from .rules import apply, legal_moves
 from .state import GameState, Phase, Player
 from .view import PlayerView
 
-__all__ = ["SAMPLES", "MasterBot", "candidates", "playout"]
+__all__ = ["SAMPLES", "WINDOW_SAMPLES", "MasterBot", "candidates", "playout", "samples_for"]
 
-SAMPLES = 8  # deals per searched decision (each candidate played out once on each)
+SAMPLES = 8  # deals per searched decision with claims after playing (each candidate played out once on each)
+WINDOW_SAMPLES = 16  # with claims at the start of the turn, where the window's decisions are searched too
 MARGIN = 0.0  # another move must win this share of play-outs more than the judge's
 MAX_GUILE = 3  # Deserter and Traitor moves searched at most (a Traitor has a move per target and flag)
 WINDOW_FINISH = True  # with claims at the start of the turn, finishing a side is searched against playing elsewhere
@@ -48,6 +49,14 @@ _SCOUT = PlayScout()
 _DUMPS = frozenset(
     {"dump", "dump-useful", "dump-lost", "fallback", "scout"}
 )  # the judge's reasons for a card it only gets rid of
+
+
+def samples_for(timing: ClaimTiming) -> int:
+    """The deals a searched decision is played out on, by claim timing (R14): with claims at the start
+    of the turn a finished side stands through the opponent's turn, and finishing or waiting is
+    searched too; the difference between those moves is smaller than the play-outs' noise on 8
+    deals, so they get 16 (docs/game.md, "More deals for the window")."""
+    return WINDOW_SAMPLES if timing is ClaimTiming.START_OF_TURN else SAMPLES
 
 
 def _is_troop_play(action: Action) -> bool:
@@ -124,13 +133,14 @@ def playout(game: GameState, me: Player, judges: tuple[JudgeBot, JudgeBot]) -> f
 
 class MasterBot(HeuristicBot):
     """The judge's move, checked by play-outs on deals of the unseen cards where tactics are in play
-    (see the module doc). ``samples`` deals per searched decision; the same seed, the same moves."""
+    (see the module doc). ``samples`` deals per searched decision (by default :func:`samples_for` the
+    game's claim timing); the same seed, the same moves."""
 
     name = "master"
 
     def __init__(self, seed: int | None = None, *, samples: int | None = None, margin: float | None = None) -> None:
         super().__init__(seed)
-        self.samples = arguments.whole_number(SAMPLES if samples is None else samples, "samples", 1, 1000)
+        self.samples = None if samples is None else arguments.whole_number(samples, "samples", 1, 1000)
         self.margin = arguments.number(MARGIN if margin is None else margin, "margin", 0.0, 1.0)
         self._judge = JudgeBot(seed)
         self.searched = 0  # decisions searched so far (for tests and measurements)
@@ -153,14 +163,15 @@ class MasterBot(HeuristicBot):
         judges = (JudgeBot(seed), JudgeBot(seed + 1))  # seeded by role (ours, theirs), not by seat
         totals = [0.0] * len(cands)
         me = view.player
-        for s in range(self.samples):
+        deals = self.samples or samples_for(view.options.claim_timing)
+        for s in range(deals):
             deal = determinize(view, random.Random(seed * 7919 + s))
             for k, action in enumerate(cands):
                 game = deal.copy()
                 apply(game, action)
                 totals[k] += playout(game, me, judges)
         best = max(range(len(cands)), key=lambda k: (totals[k], -k))
-        if best != 0 and (totals[best] - totals[0]) / self.samples > self.margin:
+        if best != 0 and (totals[best] - totals[0]) / deals > self.margin:
             self.reason = "searched"
             return cands[best]
         return mine

@@ -31,7 +31,7 @@ from battleline_lab.game import (
 from battleline_lab.game.advice import ADVISER, SHOWN_OUTS, Advice, _percent, advice_text, advise, explain
 from battleline_lab.game.bots import make_bot
 from battleline_lab.game.expert import determinize
-from battleline_lab.game.sampler import SAMPLES
+from battleline_lab.game.sampler import SAMPLES, samples_for
 from battleline_lab.game.session import GameSession
 from battleline_lab.game.state import GameState, Options
 from battleline_lab.game.view import to_position
@@ -217,6 +217,7 @@ def test_R16_a_move_its_play_outs_chose_is_not_explained_by_its_rules(lang: str)
     figures = dict(flag=advice.flag, before=_percent(advice.before.you), after=_percent(advice.after.you))
     lines = advice_text(view, advice, lang)
     assert message("coach.odds.down_searched", lang, **figures, unseen=advice.unseen, samples=SAMPLES) in lines
+    assert samples_for(state.options.claim_timing) == SAMPLES  # claims after playing: 8 deals
     assert message("coach.odds.down", lang, **figures, unseen=advice.unseen) not in lines
     # the same move, not chosen by the search: the judge's reason (its rules weigh each flag, R16)
     plain = explain(view, advice.action)

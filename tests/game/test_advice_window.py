@@ -18,7 +18,7 @@ from battleline_lab.game.actions import Deserter, PlayCard, Redeploy, Traitor
 from battleline_lab.game.advice import advice_text, advise, explain, wait_lines, window_guile, window_lines
 from battleline_lab.game.bots import make_bot
 from battleline_lab.game.master import Judgment
-from battleline_lab.game.sampler import SAMPLES
+from battleline_lab.game.sampler import WINDOW_SAMPLES
 from battleline_lab.text.messages import kind_name, message
 
 from .conftest import arrange
@@ -413,7 +413,9 @@ def test_R14_the_wait_line_says_why_finishing_a_side_was_passed_over(
     if which is None:
         assert lines == []
     else:
-        assert lines == [message(f"coach.window.wait.{which}", lang, flag=3, kind=kind, card=red8, samples=SAMPLES)]
+        assert lines == [
+            message(f"coach.window.wait.{which}", lang, flag=3, kind=kind, card=red8, samples=WINDOW_SAMPLES)
+        ]
     # a move that completes no side, or no troop at all, is never a reason to wait
     assert wait_lines(view, PlayCard(parse_card("b2"), 5), lang) == []
     assert wait_lines(view, Deserter(parse_card("y4")), lang) == []

@@ -8,7 +8,7 @@ import pytest
 
 from battleline_lab.core.cards import parse_card, parse_cards
 from battleline_lab.core.position import ClaimTiming
-from battleline_lab.game import Deck, HeuristicBot, Player, PlayerView, apply, legal_moves, new_game
+from battleline_lab.game import Deck, HeuristicBot, Player, PlayerView, apply, legal_moves, new_game, sampler
 from battleline_lab.game.actions import Action, Claim, Deserter, PlayCard, PlayScout
 from battleline_lab.game.master import JudgeBot
 from battleline_lab.game.match import play_game
@@ -65,6 +65,38 @@ def test_tactics_in_play_are_searched_beside_the_judges_move(
     assert found[0] == mine and expected <= set(found) and set(found) <= set(legal)
     bot = MasterBot(1, samples=2)
     assert bot.choose(view, legal) in found and bot.searched == 1
+
+
+@pytest.mark.parametrize(
+    ("timing", "deals"),
+    [
+        pytest.param(ClaimTiming.START_OF_TURN, 16, id="R14-start-of-turn-16-deals"),
+        pytest.param(ClaimTiming.AFTER_PLAY, 8, id="R14-after-play-8-deals"),
+    ],
+)
+def test_a_searched_decision_plays_each_candidate_out_on_the_deals_its_claim_timing_gives(
+    timing: ClaimTiming, deals: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a Deserter on their finished Phalanx is searched under both timings (the guile of SEARCHED)
+    state = _table("deserter r7 g1 y2 o2 p3 b9", FOURS, timing=timing, their_tactics=2)
+    view, legal = PlayerView(state, Player.SOUTH), legal_moves(state)
+    calls: list[int] = []
+    real = sampler.playout
+
+    def counted(game: object, me: Player, judges: object) -> float:
+        calls.append(1)
+        return real(game, me, judges)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sampler, "playout", counted)
+    assert sampler.samples_for(timing) == deals
+    bot = MasterBot(1)
+    judge = JudgeBot(1)
+    found = candidates(view, legal, judge, judge.choose(view, legal))
+    bot.choose(view, legal)
+    assert bot.searched == 1 and len(calls) == deals * len(found)
+    calls.clear()
+    MasterBot(1, samples=3).choose(view, legal)  # a count given to the bot is used under any timing
+    assert len(calls) == 3 * len(found)
 
 
 def test_a_troop_play_with_no_tactics_in_play_is_the_judges_without_a_search() -> None:
