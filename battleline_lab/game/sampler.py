@@ -16,9 +16,11 @@ the public counts kept, R13). On each deal the judges play both sides to the end
 finished formation (R29), our claims, everything. The move with the most won play-outs is played
 (the judge's on a tie). Every candidate meets the same deals (common random numbers).
 
-The budget is a number of deals per decision, not wall time, so a seeded bot plays the same moves on
-any machine; claims, draws, Scout returns and Mud discards are the judge's. Most card plays are
-the judge's alone (about a millisecond); a searched decision costs a few hundred.
+The budget is a number of deals per decision, not wall time (:func:`samples_for`: 8 with claims
+after playing, 16 with claims at the start of the turn), so a seeded bot plays the same moves on any
+machine; claims, draws, Scout returns and Mud discards are the judge's. Most card plays are the
+judge's alone (about a millisecond); a searched decision costs a few hundred milliseconds to a few
+seconds.
 """
 
 from __future__ import annotations
