@@ -68,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help=f"store the ratings in {OUT.relative_to(ROOT)}")
     args = parser.parse_args(argv)
     matches = pairs(args.reach)
-    tasks = [(b, a, args.seed, k) for a, b in matches for k in range(args.games)]  # the stronger is "master"
+    # the stronger is "master"; the ladder is rated with claims after playing (the default game)
+    tasks = [(b, a, args.seed, k, "after") for a, b in matches for k in range(args.games)]
     start = time.time()
     if args.jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         played = [play(t) for t in tasks]
     wall = time.time() - start
     results: dict[tuple[str, str], list[float]] = {}
-    for (stronger, gentler, _seed, _k), (won, draw, *_rest) in zip(tasks, played):
+    for (stronger, gentler, _seed, _k, _claims), (won, draw, *_rest) in zip(tasks, played):
         results.setdefault((gentler, stronger), []).append(1.0 - won - 0.5 * draw)  # the gentler bot's score
     for (a, b), scores in results.items():
         wins = sum(1 for s in scores if s == 0.0)
