@@ -236,13 +236,17 @@ def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str
       opponent's turn before the claim: the guile cards that could still break it there are named
       (:func:`window_guile`), nothing when there are none;
     * with claims at the start of the turn, a side of ours that the rules' move (``advice.passed_over``)
-      would have completed and let us prove, when the play-outs chose to wait: why finishing now
-      was passed over (the same guile cards, :func:`wait_lines`).
+      would have completed and let us prove, when the play-outs chose a move that puts no card on
+      that flag: why finishing now was passed over (the same guile cards, :func:`wait_lines`).
     """
     from ..text.messages import kind_name, message
 
     action = advice.action
-    lines: list[str] = wait_lines(view, advice.passed_over, lang) if advice.passed_over is not None else []
+    lines: list[str] = []
+    waited = advice.passed_over
+    placed_now = _placed(action)
+    if isinstance(waited, PlayCard) and (placed_now is None or placed_now[1] != waited.flag):
+        lines.extend(wait_lines(view, waited, lang))  # the move does not finish that flag another way
     if isinstance(action, (Deserter, Traitor)):
         judgment = Judgment(view)
         position = view.position()

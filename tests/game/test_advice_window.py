@@ -6,6 +6,7 @@ that stands through the opponent's turn, with only the guile cards they can stil
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -434,6 +435,9 @@ def test_R14_the_coach_explains_the_masters_waiting_move(lang: str) -> None:
     # what the move does is said as before, and finishing's own line is not (the side is not finished)
     both = message("coach.window.protect.both", lang, flag=3, kind=message("kind.wedge", lang))
     assert both not in text
+    # a move that finishes the flag another way is not waiting (its own window line says the rest)
+    other = replace(explain(view, PlayCard(parse_card("b2"), 3)), passed_over=finish)
+    assert not set(wait_lines(view, finish, lang)) & set(window_lines(view, other, lang))
     # the rules' own move, explained, has no passed-over move and so no wait line
     plain = explain(view, finish)
     assert plain.passed_over is None and not any(
