@@ -82,7 +82,7 @@ def candidates(view: PlayerView, legal: Sequence[Action], judge: JudgeBot, mine:
     troop = _is_troop_play(mine)
     if troop and not guile and not scout:
         elsewhere = _elsewhere(view, legal, judge, mine) if WINDOW_FINISH else None
-        return [mine] if elsewhere is None or elsewhere == mine else [mine, elsewhere]
+        return [mine] if elsewhere is None else [mine, elsewhere]  # elsewhere is never on mine's flag
     board = Board(view)
     out = [mine]
     troops = [a for a in legal if _is_troop_play(a)]
