@@ -260,19 +260,33 @@ def window_lines(view: PlayerView, advice: Advice, lang: str = "en") -> list[str
                 break
     if isinstance(action, PlayCard) and (action.card is Tactic.FOG or action.card is Tactic.MUD):
         return lines + _environment_lines(view, action, lang)
+    exposed = _exposed_side(view, action, advice.then_claim)
+    if exposed is not None:
+        flag, which, side_kind = exposed
+        lines.append(message(f"coach.window.protect.{which}", lang, flag=flag, kind=kind_name(side_kind, lang)))
+    return lines
+
+
+def _exposed_side(
+    view: PlayerView, action: Action, then_claim: tuple[int, ...]
+) -> tuple[int, str, FormationKind | None] | None:
+    """The side of ours ``action`` completes and lets us prove (``then_claim``, R12) while, with claims
+    at the start of the turn (R14), it stands through the opponent's turn open to guile cards they may
+    still play (:func:`window_guile`): its flag, which guile ("both", "deserter" or "traitor") and its
+    kind; None for any other move (no side completed, one the learner could not claim yet anyway,
+    no guile left, or claims after playing)."""
     placed = _placed(action)
     if view.options.claim_timing is not ClaimTiming.START_OF_TURN or placed is None:
-        return lines
+        return None
     card, flag = placed
     mine = view.flag_cards(flag, view.player) + (card,)
-    if len(mine) < view.size(flag) or flag not in advice.then_claim:
-        return lines  # no side completed, or one the learner could not claim yet anyway (R12)
+    if len(mine) < view.size(flag) or flag not in then_claim:
+        return None
     guile = window_guile(view, action)
-    if guile:
-        which = "both" if len(guile) == 2 else "deserter" if guile[0] is Tactic.DESERTER else "traitor"
-        kind = kind_name(_kind(mine, view, flag), lang)
-        lines.append(message(f"coach.window.protect.{which}", lang, flag=flag, kind=kind))
-    return lines
+    if not guile:
+        return None
+    which = "both" if len(guile) == 2 else "deserter" if guile[0] is Tactic.DESERTER else "traitor"
+    return flag, which, _kind(mine, view, flag)
 
 
 def wait_lines(view: PlayerView, passed_over: Action, lang: str = "en") -> list[str]:
@@ -283,28 +297,17 @@ def wait_lines(view: PlayerView, passed_over: Action, lang: str = "en") -> list[
     from ..text.messages import kind_name, message
 
     if view.options.claim_timing is not ClaimTiming.START_OF_TURN:
-        return []
+        return []  # before the claim proof that the side needs, which costs a dealt table
     if not isinstance(passed_over, PlayCard) or not isinstance(passed_over.card, Troop):
         return []
-    flag = passed_over.flag
-    mine = view.flag_cards(flag, view.player) + (passed_over.card,)
-    if len(mine) < view.size(flag) or flag not in explain(view, passed_over).then_claim:
+    exposed = _exposed_side(view, passed_over, explain(view, passed_over).then_claim)
+    if exposed is None:
         return []
-    guile = window_guile(view, passed_over)
-    if not guile:
-        return []
-    which = "both" if len(guile) == 2 else "deserter" if guile[0] is Tactic.DESERTER else "traitor"
-    kind = kind_name(_kind(mine, view, flag), lang)
+    flag, which, kind = exposed
     card = _troop_words(passed_over.card, lang)
+    samples = samples_for(ClaimTiming.START_OF_TURN)
     return [
-        message(
-            f"coach.window.wait.{which}",
-            lang,
-            flag=flag,
-            kind=kind,
-            card=card,
-            samples=samples_for(ClaimTiming.START_OF_TURN),
-        )
+        message(f"coach.window.wait.{which}", lang, flag=flag, kind=kind_name(kind, lang), card=card, samples=samples)
     ]
 
 

@@ -66,6 +66,17 @@ def test_R12_R29_the_break_line_says_they_would_claim_only_a_flag_they_can_prove
     assert said == [True, False]
 
 
+def _wedge_table(timing: ClaimTiming, seen: str) -> GameState:
+    """South to play the Wedge table; the tactics cards ``seen`` lie in North's discard area (R31)."""
+    state = _table("r8 b2 g5 y7 p3 o4 b6", WEDGE, timing, their_tactics=1)  # North holds a tactics card
+    for name in seen.split():
+        tactic = parse_card(name)
+        assert isinstance(tactic, Tactic)
+        state.decks[next(iter(d for d in state.decks if tactic in state.decks[d]))].remove(tactic)
+        state.discards[Player.NORTH].append(tactic)
+    return state
+
+
 WINDOW = [
     pytest.param(ClaimTiming.START_OF_TURN, "", True, id="R14-start-of-turn-the-wedge-stands-a-turn"),
     pytest.param(ClaimTiming.AFTER_PLAY, "", False, id="R14-after-play-it-is-claimed-at-once"),
@@ -78,12 +89,7 @@ WINDOW = [
 def test_R14_the_coach_names_the_window_a_finished_formation_stands_in(
     timing: ClaimTiming, seen: str, named: bool, lang: str
 ) -> None:
-    state = _table("r8 b2 g5 y7 p3 o4 b6", WEDGE, timing, their_tactics=1)  # North holds a tactics card
-    for name in seen.split():
-        tactic = parse_card(name)
-        assert isinstance(tactic, Tactic)
-        state.decks[next(iter(d for d in state.decks if tactic in state.decks[d]))].remove(tactic)
-        state.discards[Player.NORTH].append(tactic)
+    state = _wedge_table(timing, seen)
     view = PlayerView(state, Player.SOUTH)
     # the coach's words for finishing the Wedge (with claims at the start of the turn the master
     # itself may prefer to wait: its play-outs weigh finishing against a move elsewhere)
@@ -389,16 +395,6 @@ WAIT = [
     pytest.param(ClaimTiming.START_OF_TURN, "deserter traitor", None, id="R14-no-guile-left-no-reason-to-wait"),
     pytest.param(ClaimTiming.AFTER_PLAY, "", None, id="R14-after-play-claimed-at-once"),
 ]
-
-
-def _wedge_table(timing: ClaimTiming, seen: str) -> GameState:
-    state = _table("r8 b2 g5 y7 p3 o4 b6", WEDGE, timing, their_tactics=1)  # North holds a tactics card
-    for name in seen.split():
-        tactic = parse_card(name)
-        assert isinstance(tactic, Tactic)
-        state.decks[next(iter(d for d in state.decks if tactic in state.decks[d]))].remove(tactic)
-        state.discards[Player.NORTH].append(tactic)
-    return state
 
 
 @pytest.mark.parametrize(("timing", "seen", "which"), WAIT)
