@@ -221,6 +221,75 @@ def test_lab_page_puts_the_history_script_first_in_the_head_before_jupyterlites_
         build_site.lab_page(built, "let s = '</script>';")
 
 
+#: JupyterLite's start-up as its app pages have it (notebooks/index.html of JupyterLite 0.8).
+BOOTING = """<!DOCTYPE html><html>
+<head>
+    <title>Jupyter Notebook - Notebooks</title>
+    <script id="jupyter-config-data" type="application/json" data-jupyter-lite-root="..">
+      {}
+    </script>
+    <script>
+      (async function () {
+        const { pathname } = window.location;
+        await import(
+          '../config-utils.js?_=c1d836f'
+        );
+      }.call(this));
+    </script>
+</head><body></body></html>"""
+
+
+def test_every_jupyterlite_page_waits_for_the_drive_gate_before_jupyterlite_starts() -> None:
+    """Each app page gets ``tools/site/drive-gate.js`` inline, first in its head, with the site's
+    JupyterLite version filled in, and JupyterLite's start-up awaits it before it imports
+    ``config-utils.js``; nothing else of the page changes.  A page that does not start JupyterLite in
+    exactly one place, a version that is not one, or a script without its one version slot stops the build."""
+    gate = build_site.DRIVE_GATE.read_text(encoding="utf-8")
+    page = build_site.gated_page(BOOTING, gate, "0.8.6")
+    ours = page.index('<script id="battleline-drive-gate">')
+    assert page.index("<head>") < ours < page.index('<script id="jupyter-config-data"')
+    assert 'var VERSION = "0.8.6";' in page and build_site.VERSION_SLOT not in page
+    waits = page.index("await window.battlelineLabDriveReady();")
+    assert ours < waits < page.index("await import(\n          '../config-utils.js")
+    end = page.index("</script>", ours) + len("</script>")
+    assert (page[: ours - 1] + page[end:]).replace("await window.battlelineLabDriveReady();\n        ", "") == BOOTING
+    assert build_site.BOOT.search(page)  # still an app page (a second build finds it again)
+    for bad, why in [
+        (BOOTING.replace("config-utils", "other"), "starts in 0 places"),
+        (BOOTING.replace("</head>", "<script>\n  await import('../config-utils.js')</script></head>"), "in 2 places"),
+    ]:
+        with pytest.raises(SystemExit, match=why):
+            build_site.gated_page(bad, gate, "0.8.6")
+    with pytest.raises(SystemExit, match="not a version"):
+        build_site.gated_page(BOOTING, gate, '0.8"; alert(1); "')
+    with pytest.raises(SystemExit, match="no single"):
+        build_site.gated_page(BOOTING, "window.x = 1;", "0.8.6")
+
+
+def test_the_drive_gate_goes_into_every_app_page_of_a_built_site_and_nowhere_else(tmp_path: Path) -> None:
+    """``write_lab_page`` on a built site: the lab page gets the history script and the gate, every
+    other page that starts JupyterLite the gate, the site's own pages (the front page, ``read/``)
+    nothing; a site whose lab or notebook view is missing stops the build."""
+    (tmp_path / "jupyter-lite.json").write_text('{"jupyter-config-data": {"appVersion": "0.8.6"}}')
+    for app in ("lab", "notebooks", "tree"):
+        (tmp_path / app).mkdir()
+        (tmp_path / app / "index.html").write_text(BOOTING)
+    (tmp_path / "read").mkdir()
+    (tmp_path / "read" / "index.html").write_text("<html><head></head><body>a reading page</body></html>")
+    (tmp_path / "index.html").write_text("<html><head></head><body>the front page</body></html>")
+    build_site.write_lab_page(tmp_path)
+    for app in ("lab", "notebooks", "tree"):
+        html = (tmp_path / app / "index.html").read_text()
+        assert html.count('<script id="battleline-drive-gate">') == 1, app
+        assert html.count("await window.battlelineLabDriveReady();") == 1, app
+        assert ('<script id="battleline-lab-history">' in html) == (app == "lab"), app
+    assert "battleline" not in (tmp_path / "read" / "index.html").read_text()
+    assert "battleline" not in (tmp_path / "index.html").read_text()
+    (tmp_path / "notebooks" / "index.html").unlink()
+    with pytest.raises(SystemExit, match="app pages not found"):
+        build_site.write_lab_page(tmp_path)
+
+
 def _fake_wheel(folder: Path, name: str, version: str) -> Path:
     wheel = folder / f"{name.replace('-', '_')}-{version}-py3-none-any.whl"
     wheel.write_bytes(name.encode())

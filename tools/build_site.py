@@ -23,7 +23,8 @@ Pyodide is up.  Downloads are cached in ``.site-cache/``
 The lessons are copied with their outputs, each multi-line output joined into one string (a
 list of lines renders with stray commas in JupyterLite before the cell is re-run).  The site's
 ``lab/index.html`` gets one small script of ours, ``tools/site/lab-history.js``, so that the
-browser's Back returns from a lesson to the front page.
+browser's Back returns from a lesson to the front page; every JupyterLite page gets
+``tools/site/drive-gate.js``, so that the lesson's kernel always gets the browser-kept drive.
 
 Usage: ``python tools/build_site.py [--out _site] [--cache .site-cache] [--no-bytecode]``.
 """
@@ -932,28 +933,71 @@ def write_front_pages(out: Path, venv: Path, *, class_gym: bool = False) -> None
     shutil.copyfile(FRONT / "style.css", out / "site.css")
 
 
-#: Our one script on the site's JupyterLab page: the browser's Back leaves a lesson opened by its
+#: Our script on the site's JupyterLab page: the browser's Back leaves a lesson opened by its
 #: ``lab/index.html?path=`` link (docs/site.md, "Back to the front page").
 LAB_HISTORY = FRONT / "lab-history.js"
+#: Our script on every JupyterLite page: the kernel always gets the browser-kept drive
+#: (docs/site.md, "The drive on every page").
+DRIVE_GATE = FRONT / "drive-gate.js"
+#: Where the drive gate's script gets the site's JupyterLite version.
+VERSION_SLOT = "__JUPYTERLITE_VERSION__"
+#: JupyterLite's start-up in each app page: the inline script that imports ``config-utils.js``.
+BOOT = re.compile(r"(\n[ \t]*)(await import\(\s*'\.\./config-utils\.js)")
 
 
-def lab_page(html: str, script: str) -> str:
-    """JupyterLite's ``lab/index.html`` with ``script`` inline, first in its head (before any of
-    JupyterLite's scripts, so that it is in place when JupyterLite routes the first address)."""
+def inline_first(html: str, script: str, name: str) -> str:
+    """A JupyterLite page ``html`` with ``script`` inline (``<script id="NAME">``), first in its head
+    (before any of JupyterLite's scripts, so that it is in place when JupyterLite starts)."""
     head = re.search(r"<head[^>]*>", html)
     if head is None or html.find("<script") < head.end():
-        raise SystemExit("error: JupyterLite's lab/index.html has no <head> before its scripts")
+        raise SystemExit("error: JupyterLite's page has no <head> before its scripts")
     if "</script" in script.lower():
-        raise SystemExit("error: the lab page's script cannot be inlined (it has </script)")
-    tag = f'\n<script id="battleline-lab-history">\n{script.strip()}\n</script>'
+        raise SystemExit(f"error: the script {name} cannot be inlined (it has </script)")
+    tag = f'\n<script id="{name}">\n{script.strip()}\n</script>'
     return html[: head.end()] + tag + html[head.end() :]
 
 
+def lab_page(html: str, script: str) -> str:
+    """JupyterLite's ``lab/index.html`` with ``script`` (:data:`LAB_HISTORY`) inline, first in its head."""
+    return inline_first(html, script, "battleline-lab-history")
+
+
+def gated_page(html: str, script: str, version: str) -> str:
+    """A JupyterLite app page with the drive gate (``script``, its version slot filled with
+    ``version``) inline first in its head, and JupyterLite's start-up made to wait for it
+    (``await battlelineLabDriveReady()`` before ``config-utils.js`` is imported)."""
+    if not re.fullmatch(r"[0-9A-Za-z.+-]+", version):
+        raise SystemExit(f"error: JupyterLite's appVersion {version!r} is not a version")
+    if script.count(VERSION_SLOT) != 1:
+        raise SystemExit(f"error: the drive gate's script has no single {VERSION_SLOT}")
+    html, found = BOOT.subn(r"\1await window.battlelineLabDriveReady();\1\2", html)
+    if found != 1:
+        raise SystemExit(f"error: JupyterLite's page starts in {found} places (import of config-utils.js), not one")
+    return inline_first(html, script.replace(VERSION_SLOT, version), "battleline-drive-gate")
+
+
+def app_pages(out: Path) -> list[Path]:
+    """JupyterLite's app pages in the built site ``out`` (``lab/``, ``notebooks/``, ``tree/`` ...):
+    each ``*/index.html`` that starts JupyterLite (imports ``config-utils.js``)."""
+    return sorted(p for p in out.glob("*/index.html") if BOOT.search(p.read_text(encoding="utf-8")))
+
+
 def write_lab_page(out: Path) -> None:
-    """Put :data:`LAB_HISTORY` into the site's ``lab/index.html``."""
+    """Put :data:`LAB_HISTORY` into the site's ``lab/index.html`` and :data:`DRIVE_GATE` into every
+    JupyterLite app page (the lab and the simple notebook view among them)."""
     page = out / "lab" / "index.html"
     script = LAB_HISTORY.read_text(encoding="utf-8")
     page.write_text(lab_page(page.read_text(encoding="utf-8"), script), encoding="utf-8")
+    config = json.loads((out / "jupyter-lite.json").read_text(encoding="utf-8"))
+    version = str(config.get("jupyter-config-data", {}).get("appVersion", ""))
+    if config.get("jupyter-config-data", {}).get("enableServiceWorkerCache"):
+        raise SystemExit("error: the drive gate registers JupyterLite's service worker with its cache off")
+    gate = DRIVE_GATE.read_text(encoding="utf-8")
+    pages = app_pages(out)
+    if not {"lab", "notebooks"} <= {p.parent.name for p in pages}:
+        raise SystemExit(f"error: JupyterLite's app pages not found in {out}: {[p.parent.name for p in pages]}")
+    for page in pages:
+        page.write_text(gated_page(page.read_text(encoding="utf-8"), gate, version), encoding="utf-8")
 
 
 # -- the reading view: each lesson as a web page (read/NAME.html), its saved widgets drawn by reader.js --
