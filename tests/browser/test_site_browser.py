@@ -500,6 +500,38 @@ def test_lab_history_script_opens_a_linked_lesson_alone_and_replaces_only_the_pu
         assert calls == [[kind, url, True] for kind, url in expected], (here, pushes, calls)
 
 
+def test_the_drive_gate_has_jupyterlites_worker_ready_before_jupyterlite_starts_and_replaces_an_old_one(
+    offline_chromium: Browser, site: Path, site_url: str
+) -> None:
+    """``tools/site/drive-gate.js``, first in each JupyterLite page of the built site: on a browser's
+    first visit JupyterLite already finds its service worker registered and in control of the page
+    (its kernels get the browser-kept drive from the first lesson on), with the site's version
+    remembered, so the next page does not unregister and register it again while a lesson opens (which
+    is how a kernel could start without the drive); a worker another version of the site left is
+    replaced by the gate before JupyterLite starts, and JupyterLite finds the new one ready."""
+    version = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]["appVersion"]
+    worker = f"{site_url}/service-worker.js?enableCache=false"
+    offline = Offline(offline_chromium)
+    said: list[str] = []
+    try:
+        page = offline.context.new_page()
+        page.on("console", lambda message: said.append(message.text))
+        state = f"""() => [localStorage.getItem({json.dumps(worker + "-version")}),
+            navigator.serviceWorker.controller && navigator.serviceWorker.controller.scriptURL]"""
+        for visit, older in [("first", None), ("next", None), ("after another version", "0.0.1")]:
+            if older is not None:
+                page.evaluate(f"localStorage.setItem({json.dumps(worker + '-version')}, {json.dumps(older)})")
+            said.clear()
+            with page.expect_console_message(lambda m: "JupyterLite ServiceWorker was" in m.text, timeout=60_000):
+                page.goto(f"{site_url}/tree/index.html")
+            sw = [line for line in said if "ServiceWorker" in line or "service worker" in line]
+            assert sw == ["JupyterLite ServiceWorker was already registered"], (visit, said)
+            assert page.evaluate(state) == [version, worker], visit
+    finally:
+        offline.context.close()
+    assert offline.outside == []
+
+
 #: The gym's lesson: the sweep's opening of it also checks that an unedited lesson asks nothing on
 #: reload, the gym's "Save my progress" and "Load progress", and a damaged store set aside.
 GYM_LESSON = "05-puzzle-gym.ipynb"

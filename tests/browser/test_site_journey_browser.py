@@ -73,6 +73,11 @@ PROBE = (
     f"print(progress.data_dir(), progress.Progress().get({PUZZLE!r}), progress.open_store()[0].where)"
 )
 PHONE = 480  # the front page's narrow links (simple notebook view) are for screens up to this width
+#: What JupyterLite says in the console when a page's kernel may start without the browser-kept drive:
+#: it replaces its service worker while the lesson opens, or the kernel starts without the drive.  The
+#: site's drive gate (tools/site/drive-gate.js) makes sure neither happens (a solved puzzle's record
+#: was seen lost so: lesson 3 is the second JupyterLite page the journey opens).
+DRIVE_AT_RISK = ("unregistering existing service workers", "will NOT be synced")
 
 
 def kernel_idle(page: Page, frontend: Front) -> None:
@@ -196,8 +201,12 @@ def test_a_learner_goes_from_the_front_page_through_a_puzzle_and_a_game_and_keep
     if not frontend.site:  # the site's page accepts "leave the page?" already (front_page)
         page.on("dialog", lambda dialog: dialog.accept())
     before = before_journey(frontend, monkeypatch)
+    said: list[str] = []
+    page.on("console", lambda message: said.append(message.text))
     for n, width in enumerate(widths):
         journey(page, frontend, output_dir, width, before, whole=n == 0)
+    if frontend.site:
+        assert not [line for line in said if any(risk in line for risk in DRIVE_AT_RISK)], said
 
 
 def journey(
@@ -252,6 +261,7 @@ def journey(
         expect(counter).to_contain_text("step 1 of")
         assert_no_widget_errors(page)
         puzzle.screenshot(path=str(output_dir / f"{name}-proof.png"))
+        kept(probe(page), frontend, before)  # written where it is kept, before the learner leaves
         timing(f"journey/{frontend.name}-{width}/puzzle_done_seconds", round(time.monotonic() - started, 1))
 
     # 3. the game from the front page's entry (lesson 6), played to the end by taps
