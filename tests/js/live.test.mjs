@@ -12,6 +12,8 @@ import {
   pairRoots,
   pythonKind,
   startLive,
+  withData,
+  DATA_LOCK,
 } from "../../tools/site/live.js";
 
 const NOTEBOOKS = new URL("../../notebooks/", import.meta.url);
@@ -234,4 +236,31 @@ test("live: startLive draws from the worker launched before it, and starts no ot
   assert.equal(place.el.dataset.live, "ready");
   assert.equal(ready.worker, launched.worker);
   assert.equal(FakeWorker.made.length, 1);
+});
+
+test("live: withData runs each piece of work holding the data lock, one at a time, and its result comes back", async () => {
+  // a lock manager as the Web Locks API has it: request(name, callback) runs callbacks of one name in turn
+  const asked = [];
+  let tail = Promise.resolve();
+  const locks = {
+    request(name, work) {
+      asked.push(name);
+      const run = tail.then(() => work());
+      tail = run.catch(() => {});
+      return run;
+    },
+  };
+  const events = [];
+  const slow = (label, ms) => async () => {
+    events.push(`${label} reads`);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    events.push(`${label} writes`);
+    return label;
+  };
+  const results = await Promise.all([withData(slow("a", 20), locks), withData(slow("b", 1), locks)]);
+  assert.deepEqual(results, ["a", "b"]);
+  assert.deepEqual(asked, [DATA_LOCK, DATA_LOCK]);
+  assert.deepEqual(events, ["a reads", "a writes", "b reads", "b writes"]); // b waited for a's write
+  // without Web Locks (an insecure page, an old browser) the work still runs, at once
+  assert.equal(await withData(async () => 7, undefined), 7);
 });

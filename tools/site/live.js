@@ -14,13 +14,28 @@
 //
 // A lesson whose widgets all answer without Python (puzzles, from their response tables) never
 // starts the worker.  The learner's progress (the gym's answers, the game's theme) is kept in the
-// browser's IndexedDB (a folder mounted in Pyodide), written after every message.
+// browser's IndexedDB (a folder mounted in Pyodide), written after every message.  Each tab's Pyodide
+// holds a copy of that folder, and writing a copy back replaces the folder's files in IndexedDB, so
+// one tab at a time reads the folder, runs Python and writes it back (a Web Lock): a second tab's
+// answers are added to the first's, never written over them.
 
 /** The root widgets' CSS classes that need Python: everything else answers from its saved state. */
 export const PYTHON_WIDGETS = ["bl-game", "bl-gym", "bl-explorer", "bl-editor"];
 
 /** The folder of the learner's data in the worker's Python (kept in IndexedDB). */
 const DATA = "/home/pyodide/battleline-lab";
+/** The Web Lock every tab's worker holds while it reads the folder, runs Python and writes it back. */
+export const DATA_LOCK = "battleline-lab-data";
+
+/**
+ * Run `work` holding DATA_LOCK (in every tab of this site, one at a time), or at once where the
+ * browser has no Web Locks.  Without it two tabs each wrote their own copy of the folder back, and
+ * the last one replaced what the other had added (seen: an answer in one tab lost to an answer in
+ * another).
+ */
+export function withData(work, locks = typeof navigator !== "undefined" ? navigator.locks : undefined) {
+  return locks ? locks.request(DATA_LOCK, work) : work();
+}
 
 const IN_WORKER = typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope;
 
@@ -299,28 +314,38 @@ async function boot({ site, notebook }) {
     }),
   ]);
   timings.packages = seconds();
-  let persist = null;
-  let restored = Promise.resolve();
+  // the learner's progress outlives the page: a folder in IndexedDB, read (pull) before and written
+  // back (push) after each piece of Python that may change it, with the folder's lock held between
+  const sync = (populate) =>
+    new Promise((resolve) =>
+      pyodide.FS.syncfs(populate, (error) => {
+        if (error) console.warn("live cells: the progress folder could not be synced:", error);
+        resolve();
+      }),
+    );
+  let kept = false;
   try {
-    // the learner's progress outlives the page: a folder in IndexedDB, read back while the package
-    // imports (IndexedDB answers on its own; the cells run once it has)
     pyodide.FS.mkdirTree(DATA);
     pyodide.FS.mount(pyodide.FS.filesystems.IDBFS, {}, DATA);
-    restored = new Promise((resolve) => pyodide.FS.syncfs(true, () => resolve()));
-    let writing = Promise.resolve(); // one write at a time, in order
-    persist = () => (writing = writing.then(() => new Promise((resolve) => pyodide.FS.syncfs(false, () => resolve()))));
+    kept = true;
   } catch (error) {
     console.warn("live cells: the progress is kept for this page only:", error);
   }
+  /** Run `python` with the folder as every tab left it, and write back what it changed. */
+  const inData = (python) =>
+    withData(async () => {
+      if (kept) await sync(true);
+      const result = python();
+      if (kept) await sync(false);
+      return result;
+    });
   pyodide.runPython(BEFORE_IMPORT);
   const host = pyodide.pyimport("battleline_lab.widgets.host").Host();
   timings.imported = seconds();
-  await restored;
-  const ran = JSON.parse(host.run_json(JSON.stringify(codeCells(book))));
+  const ran = JSON.parse(await inData(() => host.run_json(JSON.stringify(codeCells(book)))));
   timings.cells = seconds();
-  if (persist) await persist();
   ran.timings = timings; // seconds since the worker started: what the page's wait is made of
-  return { host, ran, persist };
+  return { host, ran, inData };
 }
 
 if (IN_WORKER) {
@@ -334,9 +359,8 @@ if (IN_WORKER) {
         self.postMessage({ id, ok: true, result: ran });
       } else if (cmd === "receive") {
         if (!booted) throw new Error("the cells have not started");
-        const { host, persist } = await booted;
-        const reply = JSON.parse(host.receive_json(JSON.stringify(event.data.message)));
-        if (persist) persist();
+        const { host, inData } = await booted;
+        const reply = JSON.parse(await inData(() => host.receive_json(JSON.stringify(event.data.message))));
         self.postMessage({ id, ok: true, result: reply });
       } else {
         throw new Error(`unknown command ${cmd}`);
