@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 import zipfile
 from pathlib import Path
@@ -91,6 +92,59 @@ def test_lesson_five_gym_answers_its_first_puzzle_from_python(offline_chromium: 
         expect(hints).to_have_count(shown + 1, timeout=30_000)
         assert (hints.last.text_content() or "").strip()
         _timing("live_gym_hint_seconds", round(time.monotonic() - started, 1))
+        assert not errors, errors
+        assert offline.outside == [], f"requests to other hosts: {offline.outside}"
+    finally:
+        offline.context.close()
+
+
+#: The lines of each file of the live pages' data folder, read from IndexedDB (Pyodide's IDBFS keeps
+#: a file's bytes in the database named after the folder, object store FILE_DATA, key: its path).
+READ_DATA = """async () => {
+  const db = await new Promise((ok, no) => {
+    const open = indexedDB.open("/home/pyodide/battleline-lab");
+    open.onsuccess = () => ok(open.result);
+    open.onerror = () => no(open.error);
+  });
+  const store = db.transaction("FILE_DATA", "readonly").objectStore("FILE_DATA");
+  const ask = (request) => new Promise((ok) => { request.onsuccess = () => ok(request.result); });
+  const out = {};
+  for (const key of await ask(store.getAllKeys())) {
+    const entry = await ask(store.get(key));
+    if (entry && entry.contents) out[key] = new TextDecoder().decode(entry.contents).split("\\n").filter(Boolean);
+  }
+  db.close();
+  return out;
+}"""
+
+
+def test_two_tabs_of_the_gym_keep_both_answers(offline_chromium: Browser, site_url: str) -> None:
+    """The live pages keep the learner's progress in IndexedDB, and each tab's Python works on its own
+    copy of that folder: the gym open in two tabs, an answer in the first and then one in the second,
+    and both answers are in the stored progress (the second tab's copy written back used to replace
+    the first tab's row: one answer lost)."""
+    offline = Offline(offline_chromium, viewport=(1400, 1000), warm=True)
+    errors: list[str] = []
+    try:
+        tabs = [offline.context.new_page() for _ in range(2)]
+        puzzles = []
+        for page in tabs:
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{site_url}/read/05-puzzle-gym.html")
+            gym = page.locator(".bl-widget[data-live]").filter(has=page.locator(".bl-gym"))
+            expect(gym).to_have_attribute("data-live", "ready", timeout=LIVE_TIMEOUT)
+            puzzles.append(gym.locator(".bl-gym-puzzle .bl-puzzle"))
+        progress = "/home/pyodide/battleline-lab/progress.jsonl"
+        assert tabs[0].evaluate(READ_DATA).get(progress, []) == []
+        for n, puzzle in enumerate(puzzles, start=1):
+            puzzle.locator(".bl-answer").first.click()  # right or wrong, an answer is recorded
+            expect(puzzle.locator(".bl-feedback")).to_contain_text(re.compile(r"\S"), timeout=30_000)
+            deadline = time.monotonic() + 30
+            while len(rows := tabs[0].evaluate(READ_DATA).get(progress, [])) < n and time.monotonic() < deadline:
+                tabs[0].wait_for_timeout(200)
+            assert len(rows) == n, rows
+        kinds = [json.loads(row)["kind"] for row in rows]
+        assert kinds == ["answer", "answer"], rows
         assert not errors, errors
         assert offline.outside == [], f"requests to other hosts: {offline.outside}"
     finally:
