@@ -63,6 +63,8 @@ _BATTALION = int(FormationKind.BATTALION)
 _SKIRMISH = int(FormationKind.SKIRMISH)
 _HOST = int(FormationKind.HOST)
 _FOG_KIND = -1
+#: The kinds of plans whose strength depends on the supply (the needed troops add their values).
+_ADDITIVE = (_BATTALION, _HOST, _FOG_KIND)
 
 _BY_VALUE: dict[int, frozenset[Troop]] = {v: frozenset(t for t in ALL_TROOPS if t.value == v) for v in range(1, 11)}
 _BY_COLOUR: dict[Colour, frozenset[Troop]] = {c: frozenset(t for t in ALL_TROOPS if t.colour is c) for c in Colour}
@@ -229,7 +231,7 @@ def plan_chance(plan: Plan, supply: Supply) -> Judged:
     total = float(plan.total)
     ones: list[int] = []
     many: list[tuple[int, int]] = []
-    additive = plan.kind in (_BATTALION, _HOST, _FOG_KIND)
+    additive = plan.kind in _ADDITIVE
     for group in plan.groups:
         mine = sorted(group.troops & hand, key=lambda t: (-t.value, t.colour.index))[: group.need]
         uses.extend(mine)
@@ -262,6 +264,44 @@ def _judged(cards: tuple[Card, ...], size: int, fog: bool, supply: Supply, ranke
     if ranked:
         out.sort(key=lambda j: (j.key, j.chance), reverse=True)
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _by_strength(cards: tuple[Card, ...], size: int, fog: bool) -> tuple[tuple[int, tuple[Plan, ...]], ...]:
+    """The side's plans by kind, the strongest kind first; within a kind whose strength does not
+    depend on the supply, the highest total first."""
+    kinds: dict[int, list[Plan]] = {}
+    for p in plans(cards, size, fog):
+        kinds.setdefault(p.kind, []).append(p)
+    out = []
+    for kind in sorted(kinds, reverse=True):
+        group = kinds[kind]
+        if kind not in _ADDITIVE:
+            group = sorted(group, key=lambda p: -p.total)  # stable: equal totals keep their order
+        out.append((kind, tuple(group)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=2048)
+def _target(cards: tuple[Card, ...], size: int, fog: bool, supply: Supply) -> tuple[int, float]:
+    """The opponent's target at a side: the strongest (kind, total) among its plans with a chance
+    above :data:`TARGET_FLOOR`, or its weakest plan's when none has one.
+
+    The same as the maximum over :func:`_judged`'s live plans, found in order of strength: the first
+    kind with a live plan holds the strongest one, and within a kind whose total is fixed the first
+    live plan is it; so the opponent's side is judged a few plans deep, not all of them (most of the
+    judge's plans were an empty side's 80)."""
+    for kind, group in _by_strength(cards, size, fog):
+        if kind in _ADDITIVE:
+            live = [j.key for j in (plan_chance(p, supply) for p in group) if j.chance > TARGET_FLOOR]
+            if live:
+                return max(live)
+            continue
+        for p in group:
+            j = plan_chance(p, supply)
+            if j.chance > TARGET_FLOOR:
+                return j.key
+    return min(j.key for j in _judged(cards, size, fog, supply))
 
 
 class FlagJudgment(NamedTuple):
@@ -323,9 +363,7 @@ class Judgment:
             size, fog = view.size(n), view.fog(n)
             mine, theirs_cards = view.flag_cards(n, me), view.flag_cards(n, them)
             made = len(theirs_cards) >= size
-            their = _judged(theirs_cards, size, fog, self.their_supply)
-            live = [j.key for j in their if j.chance > TARGET_FLOOR] or [min(j.key for j in their)]
-            target = max(live)
+            target = _target(theirs_cards, size, fog, self.their_supply)
             ours_j = _judged(mine, size, fog, self.mine_supply, ranked=True)
             if made and len(mine) >= size:
                 lost = not (ours_j[0].key > target or (ours_j[0].key == target and view.first_complete(n) is me))

@@ -7,8 +7,10 @@ import itertools
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from battleline_lab.core.cards import Tactic, Troop, parse_card, parse_cards
+from battleline_lab.core.cards import ALL_TROOPS, Card, Tactic, Troop, parse_card, parse_cards
 from battleline_lab.game import (
     Deck,
     GameState,
@@ -24,11 +26,14 @@ from battleline_lab.game.actions import PlayCard
 from battleline_lab.game.bot_base import RandomBot
 from battleline_lab.game.bots import BOTS
 from battleline_lab.game.master import (
+    TARGET_FLOOR,
     JudgeBot,
     Judgment,
     MasterSearchBot,
     Supply,
     _each_one,
+    _judged,
+    _target,
     _troop_deck_split,
     plan_chance,
     plans,
@@ -95,6 +100,31 @@ def test_a_plan_from_the_hand_is_certain_and_a_missing_troop_is_drawn() -> None:
     assert drawn.chance == pytest.approx(1 - math.comb(3, 2) / math.comb(4, 2))  # r8 among 2 of 4
     gone = plan_chance(wedge, Supply(frozenset(), frozenset({_t("b1")}), 1, 1.0))
     assert gone.chance == 0.0  # r8 is not unseen: the Wedge is out of reach
+
+
+_SIDE_CARDS: list[Card] = [*ALL_TROOPS, Tactic.ALEXANDER, Tactic.COMPANION, Tactic.SHIELD]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    side=st.lists(st.sampled_from(_SIDE_CARDS), max_size=3, unique=True),
+    size=st.sampled_from([3, 4]),
+    fog=st.booleans(),
+    pool=st.sets(st.sampled_from(ALL_TROOPS), max_size=45),
+    draws=st.integers(0, 25),
+)
+def test_the_target_found_in_order_of_strength_is_the_strongest_live_plan(
+    side: list[Card], size: int, fog: bool, pool: set[Troop], draws: int
+) -> None:
+    """The opponent's target at a side, judged a few plans deep in order of strength, is the
+    strongest of all its plans with a chance (the weakest plan when none has one), for any side
+    (empty, troops, morale cards, Mud's four, Fog) and any pool."""
+    pool_set = frozenset(pool - {c for c in side if isinstance(c, Troop)})
+    mean = sum(t.value for t in pool_set) / len(pool_set) if pool_set else 5.5
+    supply = Supply(frozenset(), pool_set, min(draws, len(pool_set)), mean)
+    every = _judged(tuple(side), size, fog, supply)
+    live = [j.key for j in every if j.chance > TARGET_FLOOR] or [min(j.key for j in every)]
+    assert _target(tuple(side), size, fog, supply) == max(live)
 
 
 # -- moves: legal, reproducible, the view only --------------------------------------------
