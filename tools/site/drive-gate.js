@@ -34,11 +34,12 @@
     return workers.controller !== null && workers.controller.scriptURL === url;
   }
 
-  function until(test) {
-    // resolves once test() holds, looked at every 50 ms (the caller's timeout ends the wait)
+  function until(test, ms) {
+    // resolves once test() holds (looked at every 50 ms), or after ms
+    var end = Date.now() + ms;
     return new Promise(function (resolve) {
       (function look() {
-        if (test()) {
+        if (test() || Date.now() >= end) {
           resolve();
         } else {
           window.setTimeout(look, 50);
@@ -70,12 +71,18 @@
       );
     }
     var registration = await workers.register(url);
-    // the worker claims the page when it activates: the page (and so the kernel's worker, made
-    // later) is controlled by this registration's worker, not by one that is being replaced
-    await until(function () {
-      return registration.active !== null && workers.controller === registration.active;
-    });
-    window.localStorage.setItem(key, VERSION);
+    if (registration.installing !== null || registration.waiting !== null) {
+      // a new worker: it claims the page when it activates, so the page (and the kernel's worker,
+      // made later) is controlled by it, not by one that is being replaced
+      await until(function () {
+        return registration.active !== null && workers.controller === registration.active;
+      }, WAIT_MS);
+    }
+    // a page the worker does not control (a reload that bypassed it: Shift+Reload) is left as it
+    // is, at once: waiting would not change it
+    if (controlled(workers, url)) {
+      window.localStorage.setItem(key, VERSION);
+    }
   }
 
   window.battlelineLabDriveReady = function () {
