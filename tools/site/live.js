@@ -14,10 +14,10 @@
 //
 // A lesson whose widgets all answer without Python (puzzles, from their response tables) never
 // starts the worker.  The learner's progress (the gym's answers, the game's theme) is kept in the
-// browser's IndexedDB (a folder mounted in Pyodide), written after every message.  Each tab's Pyodide
-// holds a copy of that folder, and writing a copy back replaces the folder's files in IndexedDB, so
-// one tab at a time reads the folder, runs Python and writes it back (a Web Lock): a second tab's
-// answers are added to the first's, never written over them.
+// browser's IndexedDB (a folder mounted in Pyodide), read before and written after every message.
+// Each tab's Pyodide holds a copy of that folder, and writing a copy back replaces the folder's files
+// in IndexedDB, so one tab at a time reads the folder, runs Python and writes it back (a Web Lock): a
+// second tab's answers are added to the first's, never written over them.
 
 /** The root widgets' CSS classes that need Python: everything else answers from its saved state. */
 export const PYTHON_WIDGETS = ["bl-game", "bl-gym", "bl-explorer", "bl-editor"];
@@ -331,13 +331,16 @@ async function boot({ site, notebook }) {
   } catch (error) {
     console.warn("live cells: the progress is kept for this page only:", error);
   }
-  /** Run `python` with the folder as every tab left it, and write back what it changed. */
+  /** Run `python` with the folder as every tab left it, and write back what it changed (also what
+   * it wrote before an error: the next read would replace it). */
   const inData = (python) =>
     withData(async () => {
       if (kept) await sync(true);
-      const result = python();
-      if (kept) await sync(false);
-      return result;
+      try {
+        return python();
+      } finally {
+        if (kept) await sync(false);
+      }
     });
   pyodide.runPython(BEFORE_IMPORT);
   const host = pyodide.pyimport("battleline_lab.widgets.host").Host();
