@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser.conftest import Offline
+from tests.browser.conftest import Offline, until
 from tests.browser.conftest import timing as _timing
 
 pytestmark = pytest.mark.browser
@@ -135,13 +135,17 @@ def test_two_tabs_of_the_gym_keep_both_answers(offline_chromium: Browser, site_u
             expect(gym).to_have_attribute("data-live", "ready", timeout=LIVE_TIMEOUT)
             puzzles.append(gym.locator(".bl-gym-puzzle .bl-puzzle"))
         progress = "/home/pyodide/battleline-lab/progress.jsonl"
-        assert tabs[0].evaluate(READ_DATA).get(progress, []) == []
+
+        def stored() -> list[str]:
+            rows: list[str] = tabs[0].evaluate(READ_DATA).get(progress, [])
+            return rows
+
+        assert stored() == []
         for n, puzzle in enumerate(puzzles, start=1):
             puzzle.locator(".bl-answer").first.click()  # right or wrong, an answer is recorded
             expect(puzzle.locator(".bl-feedback")).to_contain_text(re.compile(r"\S"), timeout=30_000)
-            deadline = time.monotonic() + 30
-            while len(rows := tabs[0].evaluate(READ_DATA).get(progress, [])) < n and time.monotonic() < deadline:
-                tabs[0].wait_for_timeout(200)
+            until(lambda n=n: len(stored()) >= n, f"{n} rows of progress in IndexedDB", timeout=30)
+            rows = stored()
             assert len(rows) == n, rows
         kinds = [json.loads(row)["kind"] for row in rows]
         assert kinds == ["answer", "answer"], rows
