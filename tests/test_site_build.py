@@ -267,7 +267,7 @@ def test_every_jupyterlite_page_waits_for_the_drive_gate_before_jupyterlite_star
 
 
 def test_the_drive_gate_goes_into_every_app_page_of_a_built_site_and_nowhere_else(tmp_path: Path) -> None:
-    """``write_lab_page`` on a built site: the lab page gets the history script and the gate, every
+    """``write_app_pages`` on a built site: the lab page gets the history script and the gate, every
     other page that starts JupyterLite the gate, the site's own pages (the front page, ``read/``)
     nothing; a site whose lab or notebook view is missing stops the build."""
     (tmp_path / "jupyter-lite.json").write_text('{"jupyter-config-data": {"appVersion": "0.8.6"}}')
@@ -277,7 +277,7 @@ def test_the_drive_gate_goes_into_every_app_page_of_a_built_site_and_nowhere_els
     (tmp_path / "read").mkdir()
     (tmp_path / "read" / "index.html").write_text("<html><head></head><body>a reading page</body></html>")
     (tmp_path / "index.html").write_text("<html><head></head><body>the front page</body></html>")
-    build_site.write_lab_page(tmp_path)
+    build_site.write_app_pages(tmp_path)
     for app in ("lab", "notebooks", "tree"):
         html = (tmp_path / app / "index.html").read_text()
         assert html.count('<script id="battleline-drive-gate">') == 1, app
@@ -287,7 +287,7 @@ def test_the_drive_gate_goes_into_every_app_page_of_a_built_site_and_nowhere_els
     assert "battleline" not in (tmp_path / "index.html").read_text()
     (tmp_path / "notebooks" / "index.html").unlink()
     with pytest.raises(SystemExit, match="app pages not found"):
-        build_site.write_lab_page(tmp_path)
+        build_site.write_app_pages(tmp_path)
 
 
 def _fake_wheel(folder: Path, name: str, version: str) -> Path:

@@ -982,15 +982,15 @@ def app_pages(out: Path) -> list[Path]:
     return sorted(p for p in out.glob("*/index.html") if BOOT.search(p.read_text(encoding="utf-8")))
 
 
-def write_lab_page(out: Path) -> None:
+def write_app_pages(out: Path) -> None:
     """Put :data:`LAB_HISTORY` into the site's ``lab/index.html`` and :data:`DRIVE_GATE` into every
     JupyterLite app page (the lab and the simple notebook view among them)."""
     page = out / "lab" / "index.html"
     script = LAB_HISTORY.read_text(encoding="utf-8")
     page.write_text(lab_page(page.read_text(encoding="utf-8"), script), encoding="utf-8")
-    config = json.loads((out / "jupyter-lite.json").read_text(encoding="utf-8"))
-    version = str(config.get("jupyter-config-data", {}).get("appVersion", ""))
-    if config.get("jupyter-config-data", {}).get("enableServiceWorkerCache"):
+    config = json.loads((out / "jupyter-lite.json").read_text(encoding="utf-8")).get("jupyter-config-data", {})
+    version = str(config.get("appVersion", ""))
+    if config.get("enableServiceWorkerCache"):
         raise SystemExit("error: the drive gate registers JupyterLite's service worker with its cache off")
     gate = DRIVE_GATE.read_text(encoding="utf-8")
     pages = app_pages(out)
@@ -1382,7 +1382,7 @@ def _build(out: Path, cache: Path, filling: IO[str], *, bytecode: bool, puzzles:
         write_front_pages(staging, venv, class_gym=puzzles is not None)
         pages = write_reader_pages(staging, venv / "bin" / "python", notebooks)
         log(f"reading pages: {len(pages)} lessons in read/")
-        write_lab_page(staging)
+        write_app_pages(staging)
         if out.exists():
             shutil.rmtree(out)
         shutil.move(str(staging), out)
