@@ -21,6 +21,13 @@ measures the judge alone (its prior and play-out policy) on the same deals, for 
 compares two such files game by game (the same opponent and seeds): the games only A won, only B won,
 and McNemar's z over them, ``(only A - only B) / sqrt(only A + only B)``.
 
+``--pyodide`` times the master's card plays in the Python the site's kernel runs: the games are played
+here, then again in Pyodide under Node.js (``benchmarks/pyodide_games.mjs``; Pyodide's core and the
+pure PyYAML wheel from the site's download cache, ``--site-cache``, which ``./dev site`` fills), one
+after the other, both timed by the wall clock (``time.perf_counter``: one thread each); every action
+of every game must be the same in both, and the report gives both medians and their ratio (the
+target: a median of at most 1 s per card play in Pyodide, docs/game.md).
+
 Usage::
 
     python benchmarks/bench_master.py --games 400 --seed 2027 --jobs 2       # against the expert
@@ -32,16 +39,21 @@ Usage::
     python benchmarks/bench_master.py --games 400 --seed 2027 --json master.json
     python benchmarks/bench_master.py --master judge --games 400 --seed 2027 --json judge.json
     python benchmarks/bench_master.py --paired master.json judge.json         # game by game
+    python benchmarks/bench_master.py --pyodide --games 20 --claims start     # in Pyodide too (./dev site first)
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
+import shutil
 import statistics
+import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,24 +66,25 @@ from battleline_lab.game.bot_base import Bot  # noqa: E402
 from battleline_lab.game.bots import make_bot  # noqa: E402
 from battleline_lab.game.ladder import LADDER  # noqa: E402
 from battleline_lab.game.match import play_game  # noqa: E402
-from battleline_lab.game.state import Options, Phase, Player  # noqa: E402
+from battleline_lab.game.state import GameState, Options, Phase, Player  # noqa: E402
 
 CLAIMS = {"after": ClaimTiming.AFTER_PLAY, "start": ClaimTiming.START_OF_TURN}  # --claims (R14)
 
 
 class _Timed:
-    """A bot whose decisions are timed (CPU)."""
+    """A bot whose decisions are timed (CPU by default; ``clock`` another clock)."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, clock: Callable[[], float] = time.process_time) -> None:
         self.bot = bot
         self.name = bot.name
+        self.clock = clock
         self.times: list[float] = []
         self.play_times: list[float] = []
 
     def choose(self, view, legal):  # type: ignore[no-untyped-def]
-        start = time.process_time()
+        start = self.clock()
         move = self.bot.choose(view, legal)
-        spent = time.process_time() - start
+        spent = self.clock() - start
         self.times.append(spent)
         if view.phase is Phase.PLAY:
             self.play_times.append(spent)
@@ -81,18 +94,44 @@ class _Timed:
 def play(args: tuple[str, str, int, int, str]) -> tuple[int, int, bool, list[float], list[float]]:
     """Game ``k`` with claims ``args[4]`` (a key of :data:`CLAIMS`): (the master won, a draw, the master moved
     first, its decision times, its card-play times)."""
-    master, against, seed, k, claims = args
+    state, seat, master_first, timed = _game(*args)
+    won = int(state.winner is seat)
+    return won, int(state.winner is None), master_first, timed.times, timed.play_times
+
+
+def _game(
+    master: str, against: str, seed: int, k: int, claims: str, clock: Callable[[], float] = time.process_time
+) -> tuple[GameState, Player, bool, _Timed]:
+    """Play game ``k`` of a match: (its final state, the master's seat, the master moved first, its timings)."""
     s = seed + k
     master_first = k % 2 == 0
     seat = Player.SOUTH if k % 4 < 2 else Player.NORTH
     first = seat if master_first else seat.other
-    timed = _Timed(make_bot(master, 2 * s + 1))
+    timed = _Timed(make_bot(master, 2 * s + 1), clock)
     other = make_bot(against, 2 * s + 2)
     north, south = (timed, other) if seat is Player.NORTH else (other, timed)
     state = play_game(north, south, s, Options(claim_timing=CLAIMS[claims], first=first))
     assert state.first is first and state.options.claim_timing is CLAIMS[claims]
-    won = int(state.winner is seat)
-    return won, int(state.winner is None), master_first, timed.times, timed.play_times
+    return state, seat, master_first, timed
+
+
+def timed_games(master: str, against: str, seed: int, games: int, claims: str) -> list[dict[str, Any]]:
+    """The match's games timed by the wall clock (``time.perf_counter``, the one clock Pyodide and CPython
+    both have for a single thread): for each, whether the master won, a digest of every action played
+    (the same seeds must give the same game in any Python) and the master's card-play times."""
+    out: list[dict[str, Any]] = []
+    for k in range(games):
+        state, seat, _, timed = _game(master, against, seed, k, claims, time.perf_counter)
+        actions = "\n".join(f"{turn} {actor.name} {action}" for turn, actor, action in state.history)
+        digest = hashlib.sha256(actions.encode()).hexdigest()[:16]
+        out.append({"won": state.winner is seat, "digest": digest, "play_times": timed.play_times})
+    return out
+
+
+def pyodide_games(job: str) -> str:
+    """:func:`timed_games` for a JSON job (``pyodide_games.mjs`` calls it inside Pyodide), as JSON."""
+    spec = json.loads(job)
+    return json.dumps(timed_games(spec["master"], spec["against"], spec["seed"], spec["games"], spec["claims"]))
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -117,7 +156,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--paired", nargs=2, type=Path, metavar=("A", "B"), help="compare two --json files game by game, and stop"
     )
+    parser.add_argument(
+        "--pyodide", action="store_true", help="time the same games in CPython and in Pyodide (Node.js), and stop"
+    )
+    parser.add_argument(
+        "--site-cache", type=Path, default=ROOT / ".site-cache", help="where ./dev site keeps Pyodide (--pyodide)"
+    )
     args = parser.parse_args(argv)
+    if args.pyodide:
+        try:
+            pyodide_report(args.master, args.against, args.games, args.seed, args.claims, args.site_cache)
+        except PyodideRunError as error:
+            print(f"error: --pyodide: {error}", file=sys.stderr)
+            return 2
+        return 0
     if args.paired:
         try:
             print(paired_line(*(json.loads(path.read_text(encoding="utf-8")) for path in args.paired)))
@@ -161,12 +213,12 @@ def paired_line(a: dict[str, Any], b: dict[str, Any]) -> str:
     return f"{compared} games compared: only A won {only_a}, only B won {only_b}, McNemar z {z:.2f}"
 
 
-def _times(label: str, times: list[float]) -> str:
+def _times(label: str, times: list[float], unit: str = "CPU ms") -> str:
     times = sorted(times)
     if not times:
         return f"{label}: none"
     return (
-        f"{label} (CPU ms): median {1000 * statistics.median(times):.1f},"
+        f"{label} ({unit}): median {1000 * statistics.median(times):.1f},"
         f" 90th percentile {1000 * times[int(0.9 * (len(times) - 1))]:.1f}, worst {1000 * times[-1]:.1f}"
         f" over {len(times)}"
     )
@@ -205,6 +257,60 @@ def report(master: str, against: str, games: int, seed: int, jobs: int, claims: 
             for k, r in enumerate(results)
         ],
     }
+
+
+class PyodideRunError(RuntimeError):
+    """``--pyodide`` could not run: no Node.js, no Pyodide in the site cache, or the run failed."""
+
+
+NODE_RUNNER = ROOT / "benchmarks" / "pyodide_games.mjs"
+
+
+def pyodide_files(cache: Path) -> tuple[Path, Path]:
+    """Pyodide's core and the pure PyYAML wheel in the site's download cache (``./dev site`` fills it)."""
+    cores = sorted(p.parent for p in cache.glob("pyodide-*/pyodide.mjs"))
+    wheels = sorted(cache.glob("sdist-wheels/pyyaml-*.whl"))
+    if not cores or not wheels:
+        raise PyodideRunError(f"no Pyodide or PyYAML wheel in {cache}: build the site first (./dev site)")
+    return cores[-1], wheels[-1]
+
+
+def run_in_pyodide(master: str, against: str, seed: int, games: int, claims: str, cache: Path) -> list[dict[str, Any]]:
+    """:func:`timed_games` run by Pyodide under Node.js (``pyodide_games.mjs``)."""
+    node = shutil.which("node")
+    if node is None:
+        raise PyodideRunError("Node.js is needed (Debian: apt-get install nodejs)")
+    core, wheel = pyodide_files(cache)
+    job = json.dumps({"master": master, "against": against, "seed": seed, "games": games, "claims": claims})
+    run = subprocess.run(
+        [node, str(NODE_RUNNER), str(core), str(ROOT), str(wheel), job], capture_output=True, text=True, check=False
+    )
+    marker = "PYODIDE-RESULT "
+    lines = [line for line in run.stdout.splitlines() if line.startswith(marker)]
+    if run.returncode != 0 or len(lines) != 1:
+        tail = "\n".join(run.stderr.strip().splitlines()[-5:])
+        raise PyodideRunError(f"node exited with {run.returncode}: {tail}")
+    result: list[dict[str, Any]] = json.loads(lines[0][len(marker) :])
+    return result
+
+
+def pyodide_report(master: str, against: str, games: int, seed: int, claims: str, cache: Path) -> dict[str, Any]:
+    """Time the master's card plays on the same games in CPython (this process) and in Pyodide, one after
+    the other, and print both and their ratio; the two must play every game action for action alike."""
+    here = timed_games(master, against, seed, games, claims)
+    there = run_in_pyodide(master, against, seed, games, claims, cache)
+    differ = [k for k, (a, b) in enumerate(zip(here, there, strict=True)) if a["digest"] != b["digest"]]
+    if differ:
+        raise PyodideRunError(f"games {differ} were played differently in Pyodide (seed {seed})")
+    cpython = [t for g in here for t in g["play_times"]]
+    pyodide = [t for g in there for t in g["play_times"]]
+    print(f"{master} vs {against}, {games} games from seed {seed}, claims {claims}: the same actions in both")
+    print(_times("CPython, per card play", cpython, "wall ms"))
+    print(_times("Pyodide, per card play", pyodide, "wall ms"))
+    ratio = statistics.median(pyodide) / statistics.median(cpython)
+    total = sum(pyodide) / sum(cpython)
+    print(f"Pyodide/CPython: {ratio:.2f}x at the median, {total:.2f}x in total")
+    return {"cpython": cpython, "pyodide": pyodide, "median_ratio": ratio, "total_ratio": total}
 
 
 if __name__ == "__main__":

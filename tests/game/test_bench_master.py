@@ -119,3 +119,27 @@ def test_bench_master_json_holds_each_game_and_paired_reads_it_back(
     assert bench.main(["--paired", str(a), str(tmp_path / "missing.json")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: --paired: ") and "missing.json" in err
+
+
+def test_bench_master_pyodide_says_what_is_missing_without_a_site_cache(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = load_script(BENCH, "bench_master")
+    assert bench.main(["--pyodide", "--games", "1", "--site-cache", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --pyodide: no Pyodide") and "./dev site" in err
+
+
+def test_bench_master_pyodide_refuses_games_played_differently(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = load_script(BENCH, "bench_master")
+    here = bench.timed_games("random", "random", 5, 2, "after")
+    assert [len(g["digest"]) for g in here] == [16, 16] and here[0]["digest"] != here[1]["digest"]
+    job = {"master": "random", "against": "random", "seed": 5, "games": 2, "claims": "after"}
+    again = json.loads(bench.pyodide_games(json.dumps(job)))  # what Pyodide runs, here in CPython
+    assert [g["digest"] for g in again] == [g["digest"] for g in here]
+    there = [dict(here[0]), dict(here[1], digest="0" * 16)]
+    monkeypatch.setattr(bench, "run_in_pyodide", lambda *args: there)
+    assert bench.main(["--pyodide", "--master", "random", "--against", "random", "--games", "2", "--seed", "5"]) == 2
+    assert "games [1] were played differently in Pyodide (seed 5)" in capsys.readouterr().err
