@@ -15,14 +15,31 @@ contract keeps it so).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from . import arguments
 from .actions import Action
 from .view import PlayerView
 
-__all__ = ["Bot", "RandomBot"]
+__all__ = ["Bot", "RandomBot", "added"]
+
+
+def added(values: Iterable[float]) -> float:
+    """The floats added one by one, in order: what the built-in ``sum`` did before Python 3.12.
+
+    Python 3.12 made ``sum()`` of floats a compensated sum, which can differ in the last bit; a bot
+    that broke a near tie on such a sum played other moves from the same seed on 3.11 and on 3.12+
+    (the site's Pyodide is 3.14).  The bots add their chances with this instead, so a seed gives the
+    same game on every Python.
+
+    >>> added([1e16, 1.0, -1e16, 0.5])  # in order: the 1.0 is lost in 1e16's rounding
+    0.5
+    """
+    total = 0.0
+    for value in values:
+        total += value
+    return total
 
 
 class Bot(Protocol):

@@ -40,6 +40,7 @@ from ..core.cards import Card, Tactic, Troop, card_sort_key
 from ..core.formations import formation_size
 from . import arguments
 from .actions import Action, Pass, PlayCard
+from .bot_base import added
 from .heuristic import TACTIC_COST, Board, HeuristicBot
 from .rules import apply, legal_moves
 from .state import Deck, GameState, Phase, Player
@@ -179,7 +180,7 @@ def win_chance(state: GameState, player: Player) -> float:
     for p in chances:
         q = 1.0 - p
         probs = [x * q for x in probs] + [x * p for x in probs]
-    return float(sum(map(operator.mul, probs, OUTCOMES)))
+    return added(map(operator.mul, probs, OUTCOMES))
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from ..core.formations import FormationKind, ShapePlan, evaluate, plan_shape, sh
 from ..core.odds import draw_at_least
 from . import arguments
 from .actions import Action, Pass, PlayCard
+from .bot_base import added
 from .expert import ExpertBot
 from .heuristic import TACTIC_COST, Board, HeuristicBot
 from .state import Deck, Phase
@@ -222,7 +223,7 @@ def _chance(p: Sequence[float]) -> float:
     probs = [1.0]
     for pi in p:  # doubling: flag i is bit i of the index
         probs = [q * (1 - pi) for q in probs] + [q * pi for q in probs]
-    return sum(w * q for w, q in zip(WIN_TABLE, probs) if w)
+    return added(w * q for w, q in zip(WIN_TABLE, probs) if w)
 
 
 def game_chance(p: Sequence[float]) -> tuple[float, list[float]]:
@@ -331,7 +332,7 @@ class OddsBot(HeuristicBot):
                 n = action.flag
                 mine = view.flag_cards(n, view.player) + (card,)
                 after = model.flag(n, mine, base_hand - {card})
-                gain = sum(w * (r - p) for w, r, p in zip(worth, rest, now))  # the card leaves the hand
+                gain = added(w * (r - p) for w, r, p in zip(worth, rest, now))  # the card leaves the hand
                 gain += worth[n - 1] * (after - rest[n - 1])
                 if isinstance(card, Tactic):
                     gain -= MORALE_COST
